@@ -1,0 +1,7 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { createProjectionActivities } from './projections';
+
+/** Assembles every activity the worker registers. */
+export function createActivities(deps: { orm: MikroORM }) {
+  return { ...createProjectionActivities(deps) };
+}

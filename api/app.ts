@@ -1,0 +1,47 @@
+import Koa from 'koa';
+import Router from '@koa/router';
+import { koaBody } from 'koa-body';
+import type { Logger } from '../src/logger';
+import type { ReadinessReport } from '../src/readiness';
+import { customerErrors } from './http/customer-errors';
+import { requestLog } from './http/request-log';
+import { createCustomerV1Router } from './customer-v1/router';
+import type { CustomerV1Deps } from './customer-v1/routes';
+
+export interface AppDeps extends CustomerV1Deps {
+  logger: Logger;
+  appUrl: string;
+  readiness: () => Promise<ReadinessReport>;
+}
+
+/** Liveness and readiness, shared by every listener. */
+export function healthRouter(readiness: () => Promise<ReadinessReport>): Router {
+  const router = new Router();
+  router.get('/healthz', (ctx) => {
+    ctx.state.routePattern = '/healthz';
+    ctx.body = { status: 'ok' };
+  });
+  router.get('/readyz', async (ctx) => {
+    ctx.state.routePattern = '/readyz';
+    const report = await readiness();
+    ctx.status = report.ready ? 200 : 503;
+    ctx.body = report.ready
+      ? { status: 'ready', checks: report.checks }
+      : { status: 'not ready', message: `not reachable: ${report.missing.join(', ')}`, checks: report.checks };
+  });
+  return router;
+}
+
+/** The app listener (:3000): health, customer API v1; later the dashboard and /api. */
+export function createAppListener(deps: AppDeps): Koa {
+  const app = new Koa({ proxy: false });
+  app.use(requestLog(deps.logger, 'app'));
+  app.use(customerErrors());
+  app.use(koaBody({ json: true, urlencoded: false, multipart: false, text: false, jsonLimit: '512kb', jsonStrict: true }));
+  const health = healthRouter(deps.readiness);
+  app.use(health.routes());
+  const v1 = createCustomerV1Router(deps);
+  app.use(v1.routes());
+  app.use(v1.allowedMethods());
+  return app;
+}

@@ -1,0 +1,181 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Client } from '@temporalio/client';
+import { z } from 'zod';
+import { LIFECYCLE_OPERATIONS, type LifecycleOperation } from '../../src/domain/incident-lifecycle';
+import { notFound } from '../../src/services/errors';
+import { getMonitor, getService, listMonitors, listServices } from '../../src/services/catalog';
+import { createIncident, getIncident, listIncidents, transitionIncident } from '../../src/services/incidents';
+import { incidentWorkflowId, type Actor, type IncidentSnapshot } from '../../workflows/definitions';
+import { defineRoute, type RouteSpec } from '../http/route-spec';
+import { principalOf } from './auth';
+import {
+  CreateIncidentBody,
+  IncidentListMeta,
+  IncidentParams,
+  IncidentSchema,
+  ListIncidentsQuery,
+  MonitorParams,
+  MonitorSchema,
+  OrgParams,
+  ServiceParams,
+  ServiceSchema,
+} from './schemas';
+
+export interface CustomerV1Deps {
+  orm: MikroORM;
+  temporal: Client;
+  taskQueue: string;
+  namespace: string;
+  temporalUiUrl: string;
+}
+
+const AUTH_ERRORS = {
+  401: 'missing, invalid, expired or revoked token',
+  403: 'token not allowed: another workspace, owner no longer admin, unverified account, or plan without API access',
+} as const;
+
+const READ_ERRORS = { 400: 'invalid path or query parameter', ...AUTH_ERRORS };
+const WRITE_ERRORS = { ...READ_ERRORS, 403: `${AUTH_ERRORS[403]}, or a READ_ONLY token` };
+
+/** Every route of the customer API v1 (spec surface a), relative to /api/v1. */
+export function customerV1Routes(deps: CustomerV1Deps): RouteSpec[] {
+  const withLinks = (i: IncidentSnapshot) => {
+    const { organization_id: _org, ...rest } = i;
+    const workflowId = encodeURIComponent(incidentWorkflowId(i.id));
+    return { ...rest, links: { temporal_ui: `${deps.temporalUiUrl}/namespaces/${encodeURIComponent(deps.namespace)}/workflows/${workflowId}` } };
+  };
+  const actorOf = (ctx: Parameters<RouteSpec['handler']>[0]): Actor => ({ type: 'user', id: principalOf(ctx).userId, via: 'api' });
+  const incidentDeps = { orm: deps.orm, temporal: deps.temporal, taskQueue: deps.taskQueue };
+
+  const lifecycle = (op: LifecycleOperation) =>
+    defineRoute({
+      method: 'post',
+      access: 'write',
+      path: `/organizations/{organization_id}/incidents/{incident_id}/${op}`,
+      operationId: `${op}Incident`,
+      summary: `${op[0].toUpperCase()}${op.slice(1)} an incident`,
+      params: IncidentParams,
+      success: { status: 200, description: 'The incident after the change (a repeat of the same operation changes nothing)', schema: z.object({ data: IncidentSchema }) },
+      errors: { ...WRITE_ERRORS, 404: 'no such incident in this workspace', 409: 'invalid_transition: the incident is in a state this operation cannot leave' },
+      handler: async (ctx, { params }) => ({
+        data: withLinks(
+          await transitionIncident(incidentDeps, {
+            organizationId: params.organization_id,
+            incidentId: params.incident_id,
+            operation: op,
+            actor: actorOf(ctx),
+          }),
+        ),
+      }),
+    });
+
+  return [
+    defineRoute({
+      method: 'get',
+      access: 'read',
+      path: '/organizations/{organization_id}/incidents',
+      operationId: 'listIncidents',
+      summary: 'List incidents, newest first',
+      params: OrgParams,
+      query: ListIncidentsQuery,
+      success: { status: 200, description: 'A page of incidents', schema: z.object({ data: z.array(IncidentSchema), meta: IncidentListMeta }) },
+      errors: READ_ERRORS,
+      handler: async (_ctx, { params, query }) => {
+        const page = await listIncidents(deps, {
+          organizationId: params.organization_id,
+          status: query.status,
+          severity: query.severity,
+          serviceId: query.service_id,
+          limit: query.limit,
+          cursor: query.cursor,
+        });
+        return { data: page.incidents.map(withLinks), meta: { next_cursor: page.nextCursor } };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      access: 'read',
+      path: '/organizations/{organization_id}/incidents/{incident_id}',
+      operationId: 'getIncident',
+      summary: 'One incident',
+      params: IncidentParams,
+      success: { status: 200, description: 'The incident', schema: z.object({ data: IncidentSchema }) },
+      errors: { ...READ_ERRORS, 404: 'no such incident in this workspace' },
+      handler: async (_ctx, { params }) => ({ data: withLinks(await getIncident(deps, params.organization_id, params.incident_id)) }),
+    }),
+    defineRoute({
+      method: 'post',
+      access: 'write',
+      path: '/organizations/{organization_id}/incidents',
+      operationId: 'createIncident',
+      summary: 'Open an incident; its workflow is running when the answer arrives',
+      params: OrgParams,
+      body: CreateIncidentBody,
+      success: { status: 201, description: 'The new incident', schema: z.object({ data: IncidentSchema }) },
+      errors: { ...WRITE_ERRORS, 400: 'invalid body (title, severity, owning_team_id)', 415: 'body is not JSON' },
+      handler: async (ctx, { params, body }) => ({
+        data: withLinks(
+          await createIncident(incidentDeps, {
+            organizationId: params.organization_id,
+            title: body.title,
+            description: body.description ?? null,
+            severity: body.severity,
+            owningTeamId: body.owning_team_id,
+            actor: actorOf(ctx),
+          }),
+        ),
+      }),
+    }),
+    ...LIFECYCLE_OPERATIONS.map(lifecycle),
+    defineRoute({
+      method: 'get',
+      access: 'read',
+      path: '/organizations/{organization_id}/services',
+      operationId: 'listServices',
+      summary: 'List services',
+      params: OrgParams,
+      success: { status: 200, description: 'Services of the workspace', schema: z.object({ data: z.array(ServiceSchema) }) },
+      errors: READ_ERRORS,
+      handler: async (_ctx, { params }) => ({ data: await listServices(deps.orm, params.organization_id) }),
+    }),
+    defineRoute({
+      method: 'get',
+      access: 'read',
+      path: '/organizations/{organization_id}/services/{service_id}',
+      operationId: 'getService',
+      summary: 'One service',
+      params: ServiceParams,
+      success: { status: 200, description: 'The service', schema: z.object({ data: ServiceSchema }) },
+      errors: { ...READ_ERRORS, 404: 'no such service in this workspace' },
+      handler: async (_ctx, { params }) => ({ data: await getService(deps.orm, params.organization_id, uuidOr404(params.service_id, 'service')) }),
+    }),
+    defineRoute({
+      method: 'get',
+      access: 'read',
+      path: '/organizations/{organization_id}/monitors',
+      operationId: 'listMonitors',
+      summary: 'List monitors',
+      params: OrgParams,
+      success: { status: 200, description: 'Monitors of the workspace', schema: z.object({ data: z.array(MonitorSchema) }) },
+      errors: READ_ERRORS,
+      handler: async (_ctx, { params }) => ({ data: await listMonitors(deps.orm, params.organization_id) }),
+    }),
+    defineRoute({
+      method: 'get',
+      access: 'read',
+      path: '/organizations/{organization_id}/monitors/{monitor_id}',
+      operationId: 'getMonitor',
+      summary: 'One monitor',
+      params: MonitorParams,
+      success: { status: 200, description: 'The monitor', schema: z.object({ data: MonitorSchema }) },
+      errors: { ...READ_ERRORS, 404: 'no such monitor in this workspace' },
+      handler: async (_ctx, { params }) => ({ data: await getMonitor(deps.orm, params.organization_id, uuidOr404(params.monitor_id, 'monitor')) }),
+    }),
+  ];
+}
+
+/** A malformed id names nothing: answer 404 as for any unknown id, without a query. */
+function uuidOr404(id: string, what: string): string {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) throw notFound(`${what} ${id} not found`);
+  return id;
+}

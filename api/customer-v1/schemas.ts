@@ -1,0 +1,100 @@
+import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
+import { z } from 'zod';
+import { INCIDENT_STATUSES } from '../../src/domain/incident-lifecycle';
+import { SEVERITIES } from '../../src/domain/severity';
+
+extendZodWithOpenApi(z);
+
+/** Zod schemas of the customer API v1: the validators and the OpenAPI document both use these. */
+
+const uuid = (what: string) => z.string().uuid({ message: `${what} must be a UUID` });
+
+/** Accepts a value in any case and compares it upper case (severity `low` is `LOW`). */
+const upperEnum = <T extends readonly [string, ...string[]]>(values: T, what: string) =>
+  z
+    .string()
+    .transform((s) => s.trim().toUpperCase())
+    .pipe(z.enum(values, { message: `${what} must be one of ${values.join(', ')}` }))
+    .openapi({ type: 'string', enum: [...values], description: `${what}; any case accepted` });
+
+export const ErrorSchema = z
+  .object({ message: z.string(), code: z.string().optional() })
+  .openapi('Error', { description: 'Every error: a human-readable message, and a code for documented conflicts.' });
+
+export const OrgParams = z.object({ organization_id: uuid('organization_id') });
+export const IncidentParams = OrgParams.extend({ incident_id: z.string().openapi({ format: 'uuid' }) });
+export const ServiceParams = OrgParams.extend({ service_id: z.string().openapi({ format: 'uuid' }) });
+export const MonitorParams = OrgParams.extend({ monitor_id: z.string().openapi({ format: 'uuid' }) });
+
+const timestamp = z.string().datetime().openapi({ format: 'date-time' });
+
+export const IncidentSchema = z
+  .object({
+    id: z.string().uuid(),
+    number: z.number().int().openapi({ description: 'Per-workspace incident number: 1, 2, 3, …' }),
+    title: z.string(),
+    description: z.string().nullable(),
+    severity: z.enum(SEVERITIES),
+    status: z.enum(INCIDENT_STATUSES),
+    service_id: z.string().uuid().nullable(),
+    owning_team_id: z.string().uuid(),
+    dedup_key: z.string().nullable(),
+    alert_count: z.number().int(),
+    created_at: timestamp,
+    acknowledged_at: timestamp.nullable(),
+    resolved_at: timestamp.nullable(),
+    closed_at: timestamp.nullable(),
+    updated_at: timestamp,
+    links: z.object({ temporal_ui: z.string().url().openapi({ description: "The incident workflow's page in the Temporal Web UI" }) }),
+  })
+  .openapi('Incident');
+
+export const CreateIncidentBody = z
+  .object({
+    title: z.string().trim().min(1, 'title must not be empty').max(255, 'title must be at most 255 characters'),
+    description: z.string().max(20000, 'description must be at most 20000 characters').nullish(),
+    severity: upperEnum(SEVERITIES, 'severity'),
+    owning_team_id: uuid('owning_team_id'),
+  })
+  .openapi('CreateIncident');
+
+export const ListIncidentsQuery = z.object({
+  status: upperEnum(INCIDENT_STATUSES, 'status').optional(),
+  severity: upperEnum(SEVERITIES, 'severity').optional(),
+  service_id: uuid('service_id').optional(),
+  limit: z.coerce
+    .number({ message: 'limit must be a number' })
+    .int('limit must be a whole number')
+    .min(1, 'limit must be at least 1')
+    .max(100, 'limit must be at most 100')
+    .default(25)
+    .openapi({ type: 'integer', default: 25, minimum: 1, maximum: 100 }),
+  cursor: z.string().max(512).optional().openapi({ description: 'meta.next_cursor of the previous page' }),
+});
+
+export const IncidentListMeta = z.object({ next_cursor: z.string().nullable() }).openapi('PageMeta');
+
+export const ServiceSchema = z
+  .object({
+    id: z.string().uuid(),
+    name: z.string(),
+    description: z.string().nullable(),
+    owning_team_id: z.string().uuid(),
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .openapi('Service');
+
+export const MonitorSchema = z
+  .object({
+    id: z.string().uuid(),
+    service_id: z.string().uuid(),
+    name: z.string(),
+    type: z.string(),
+    target: z.string(),
+    interval_seconds: z.number().int(),
+    status: z.string(),
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .openapi('Monitor');

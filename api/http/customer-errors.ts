@@ -1,0 +1,72 @@
+import type { Middleware } from 'koa';
+import { ZodError } from 'zod';
+import { DomainError, type DomainErrorKind } from '../../src/services/errors';
+
+/** The customer API and ingestion error body (design.md §8). */
+export interface ErrorBody {
+  message: string;
+  code?: string;
+}
+
+const STATUS_BY_KIND: Record<DomainErrorKind, number> = {
+  invalid: 400,
+  not_found: 404,
+  forbidden: 403,
+  conflict: 409,
+  unavailable: 503,
+};
+
+/** An error a handler throws to answer with a given status and body. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly code?: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+/** Describes zod issues in one line: `limit: Too big: expected number to be <=100`. */
+export function describeZodError(err: ZodError): string {
+  return err.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ');
+}
+
+/**
+ * Turns every failure into `{message, code?}`. Unexpected errors are logged and answered
+ * with a generic 500 so no internals (or secrets) reach the caller.
+ */
+export function customerErrors(): Middleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) {
+        ctx.status = 404;
+        ctx.body = { message: `no route for ${ctx.method} ${ctx.path}` } satisfies ErrorBody;
+      } else if (ctx.status === 405 && !ctx.body) {
+        ctx.body = { message: `method ${ctx.method} is not allowed here; allowed: ${ctx.response.get('Allow')}` } satisfies ErrorBody;
+      }
+    } catch (err) {
+      const body = toErrorBody(err);
+      ctx.status = body.status;
+      for (const [k, v] of Object.entries(body.headers)) ctx.set(k, v);
+      ctx.body = body.body;
+      if (body.status >= 500) ctx.state.error = err;
+    }
+  };
+}
+
+function toErrorBody(err: unknown): { status: number; body: ErrorBody; headers: Record<string, string> } {
+  if (err instanceof HttpError) return { status: err.status, body: withCode(err.message, err.code), headers: err.headers };
+  if (err instanceof DomainError) return { status: STATUS_BY_KIND[err.kind], body: withCode(err.message, err.code), headers: {} };
+  if (err instanceof ZodError) return { status: 400, body: { message: describeZodError(err), code: 'invalid_request' }, headers: {} };
+  const status = (err as { status?: number }).status;
+  // koa-body and Koa raise errors with `status` and `expose` for malformed requests.
+  if (typeof status === 'number' && status >= 400 && status < 500 && (err as { expose?: boolean }).expose) {
+    return { status, body: { message: (err as Error).message }, headers: {} };
+  }
+  return { status: 500, body: { message: 'internal error' }, headers: {} };
+}
+
+const withCode = (message: string, code?: string): ErrorBody => (code ? { message, code } : { message });

@@ -1,0 +1,95 @@
+import { OpenAPIRegistry, type RouteConfig } from '@asteasolutions/zod-to-openapi';
+import type Router from '@koa/router';
+import type { Middleware, ParameterizedContext } from 'koa';
+import { z } from 'zod';
+import { HttpError } from './customer-errors';
+
+/**
+ * One route, described once: the router validates with these zod schemas and the OpenAPI
+ * document is generated from the same objects, so the two cannot drift apart.
+ */
+export interface RouteSpec<P extends z.ZodObject = z.ZodObject, Q extends z.ZodObject = z.ZodObject, B extends z.ZodType = z.ZodType> {
+  method: 'get' | 'post';
+  /** `write` routes need a READ_WRITE credential. */
+  access: 'read' | 'write';
+  /** OpenAPI-style path, `{param}` placeholders. */
+  path: string;
+  summary: string;
+  operationId: string;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** Success status and the schema of `data`. */
+  success: { status: 200 | 201; description: string; schema: z.ZodType };
+  /** Error statuses this route can answer, with why. */
+  errors: Partial<Record<400 | 401 | 403 | 404 | 405 | 409 | 415 | 503, string>>;
+  handler: (
+    ctx: ParameterizedContext,
+    input: { params: z.infer<P>; query: z.infer<Q>; body: z.infer<B> },
+  ) => Promise<{ data: unknown; meta?: unknown }>;
+}
+
+export const defineRoute = <P extends z.ZodObject, Q extends z.ZodObject, B extends z.ZodType>(
+  spec: RouteSpec<P, Q, B>,
+): RouteSpec => spec as unknown as RouteSpec;
+
+const koaPath = (openApiPath: string) => openApiPath.replace(/\{(\w+)\}/g, ':$1');
+
+/** Mounts routes on a koa router: parse with zod (400 on failure), run, wrap in `{data}`. */
+export function mountRoutes(
+  router: Router,
+  routes: readonly RouteSpec[],
+  opts: { prefix?: string; before?: Middleware[]; authorize?: (ctx: ParameterizedContext, access: RouteSpec['access']) => void } = {},
+): void {
+  for (const route of routes) {
+    const pattern: Middleware = (ctx, next) => {
+      ctx.state.routePattern = (opts.prefix ?? '') + route.path; // logged instead of the raw URL
+      return next();
+    };
+    router[route.method](koaPath(route.path), pattern, ...(opts.before ?? []), async (ctx) => {
+      opts.authorize?.(ctx, route.access);
+      if (route.body && !ctx.is('application/json')) {
+        throw new HttpError(415, 'request body must be JSON (Content-Type: application/json)');
+      }
+      const params = route.params ? route.params.parse(ctx.params) : {};
+      const query = route.query ? route.query.parse(ctx.query) : {};
+      const body = route.body ? route.body.parse((ctx.request as { body?: unknown }).body) : undefined;
+      const result = await route.handler(ctx, { params, query, body } as never);
+      ctx.status = route.success.status;
+      ctx.body = result.meta === undefined ? { data: result.data } : { data: result.data, meta: result.meta };
+    });
+  }
+}
+
+/** Adds routes to an OpenAPI registry under a path prefix. */
+export function registerRoutes(
+  registry: OpenAPIRegistry,
+  prefix: string,
+  routes: readonly RouteSpec[],
+  shared: { errorSchema: z.ZodType; security: RouteConfig['security'] },
+): void {
+  for (const route of routes) {
+    const responses: RouteConfig['responses'] = {
+      [route.success.status]: {
+        description: route.success.description,
+        content: { 'application/json': { schema: route.success.schema } },
+      },
+    };
+    for (const [status, description] of Object.entries(route.errors)) {
+      responses[status] = { description, content: { 'application/json': { schema: shared.errorSchema } } };
+    }
+    registry.registerPath({
+      method: route.method,
+      path: prefix + route.path,
+      summary: route.summary,
+      operationId: route.operationId,
+      security: shared.security,
+      request: {
+        params: route.params,
+        query: route.query,
+        body: route.body ? { required: true, content: { 'application/json': { schema: route.body } } } : undefined,
+      },
+      responses,
+    });
+  }
+}

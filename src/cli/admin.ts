@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { ACCESS_LEVELS } from '../domain/api-token';
+import { PLANS } from '../domain/plans';
+import { ROLES } from '../domain/roles';
+import type { Config } from '../config';
+import { migrate, openOrm, type MikroORM } from '../db/orm';
+import { resolveDatabase } from '../stack/infra';
+import { createApiToken, listApiTokens, revokeApiToken } from '../services/api-tokens';
+import { createService, createSource } from '../services/catalog';
+import { invalid } from '../services/errors';
+import { addUser, createOrganization, createTeam } from '../services/workspaces';
+
+/** Messages for people go to stderr so `--json` output on stdout stays one clean object. */
+const note = (line: string) => process.stderr.write(`[klaxon] ${line}\n`);
+
+/** Opens the stack's database (a running stack's embedded Postgres, or DATABASE_URL), migrated. */
+export async function withDatabase<T>(config: Config, fn: (orm: MikroORM) => Promise<T>): Promise<T> {
+  const db = await resolveDatabase(config, note);
+  const orm = await openOrm(db.url, 4);
+  try {
+    await migrate(orm);
+    return await fn(orm);
+  } finally {
+    await orm.close();
+    await db.stop?.();
+  }
+}
+
+/** Parses CLI options with zod; a bad value is a DomainError the CLI prints plainly. */
+export function parseOptions<S extends z.ZodType>(schema: S, raw: unknown): z.infer<S> {
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    throw invalid(parsed.error.issues.map((i) => `--${String(i.path[0] ?? '').replace(/[A-Z]/g, (c) => '-' + c.toLowerCase())}: ${i.message}`).join('; '));
+  }
+  return parsed.data;
+}
+
+const upper = <T extends readonly [string, ...string[]]>(values: T) =>
+  z.string().transform((s) => s.toUpperCase()).pipe(z.enum(values, { message: `must be one of ${values.join(', ')}` }));
+
+export const schemas = {
+  orgCreate: z.object({ name: z.string().trim().min(1, 'is required').max(255), plan: upper(PLANS) }),
+  userAdd: z.object({
+    org: z.string().uuid('must be a workspace id (UUID)'),
+    email: z.string().email('must be an email address'),
+    password: z.string().min(8, 'must be at least 8 characters'),
+    role: upper(ROLES),
+    unverified: z.boolean().optional(),
+  }),
+  bootstrap: z.object({
+    org: z.string().trim().min(1, 'is required').max(255),
+    email: z.string().email('must be an email address'),
+    password: z.string().min(8, 'must be at least 8 characters'),
+    plan: upper(PLANS).default('PRO'),
+  }),
+  tokenCreate: z.object({
+    org: z.string().uuid('must be a workspace id (UUID)'),
+    user: z.string().email('must be an email address'),
+    access: upper(ACCESS_LEVELS),
+    days: z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').max(30, 'must be at most 30 (tokens live 30 days at most)'),
+  }),
+  tokenList: z.object({ org: z.string().uuid('must be a workspace id (UUID)') }),
+};
+
+/** `klaxon bootstrap`: a workspace ready to use, in one command. */
+export async function bootstrap(orm: MikroORM, config: Config, opts: z.infer<typeof schemas.bootstrap>) {
+  if (opts.plan !== 'PRO' && opts.plan !== 'BUSINESS') {
+    throw invalid(`--plan: bootstrap creates an API token, which needs a plan with API access (PRO or BUSINESS), not ${opts.plan}`);
+  }
+  const org = await createOrganization(orm, { name: opts.org, plan: opts.plan });
+  const user = await addUser(orm, { organizationId: org.id, email: opts.email, password: opts.password, role: 'ACCOUNT_ADMIN', verified: true });
+  const team = await createTeam(orm, { organizationId: org.id, name: `${opts.org} on-call` });
+  const service = await createService(orm, { organizationId: org.id, teamId: team.id, name: 'Default service' });
+  const source = await createSource(orm, { organizationId: org.id, serviceId: service.id, name: 'Default source', ingestBaseUrl: config.urls.ingest });
+  const token = await createApiToken(orm, { organizationId: org.id, email: user.email, access: 'READ_WRITE', days: 30 });
+  return {
+    organization_id: org.id,
+    user: { id: user.id, email: user.email },
+    team_id: team.id,
+    service_id: service.id,
+    source: { id: source.id, ingest_url: source.ingest_url },
+    token: { id: token.id, token: token.token, access: token.access, expires_at: token.expires_at },
+  };
+}
+
+export const admin = { createOrganization, addUser, createApiToken, listApiTokens, revokeApiToken };

@@ -1,0 +1,122 @@
+import { Command, CommanderError } from 'commander';
+import { loadConfig, type Config } from '../config';
+import { DomainError } from '../services/errors';
+import { runMigrate, runRole } from '../stack/roles';
+import { admin, bootstrap, parseOptions, schemas, withDatabase } from './admin';
+
+/** Prints a result: one JSON object with --json, else readable lines. */
+function output(result: unknown, json: boolean | undefined) {
+  if (json) {
+    process.stdout.write(JSON.stringify(result) + '\n');
+    return;
+  }
+  process.stdout.write(JSON.stringify(result, null, 2) + '\n');
+}
+
+/** The `klaxon` command (package bin). */
+export function buildProgram(getConfig: () => Config): Command {
+  const program = new Command('klaxon')
+    .description('Klaxon: alerting and incident response on Temporal')
+    .showHelpAfterError()
+    .exitOverride();
+
+  program.command('start').description('run everything: embedded Postgres and Temporal if unset, migrations, worker, listeners').action(() => runRole(getConfig(), 'start'));
+  program.command('api').description('run the HTTP listeners only').action(() => runRole(getConfig(), 'api'));
+  program.command('worker').description('run the Temporal worker only').action(() => runRole(getConfig(), 'worker'));
+  program
+    .command('migrate')
+    .description('apply pending database migrations')
+    .action(async () => {
+      const applied = await runMigrate(getConfig());
+      process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'database is up to date\n');
+    });
+
+  program
+    .command('bootstrap')
+    .description('create a workspace with an admin, team, service, alert source and API token')
+    .requiredOption('--org <name>', 'workspace name')
+    .requiredOption('--email <email>', 'admin email')
+    .requiredOption('--password <password>', 'admin password (8+ characters)')
+    .option('--plan <plan>', 'FREE, STARTER, PRO or BUSINESS', 'PRO')
+    .option('--json', 'print one JSON object')
+    .action(async (raw) => {
+      const config = getConfig();
+      const opts = parseOptions(schemas.bootstrap, raw);
+      output(await withDatabase(config, (orm) => bootstrap(orm, config, opts)), raw.json);
+    });
+
+  const org = program.command('org').description('workspaces');
+  org
+    .command('create')
+    .requiredOption('--name <name>', 'workspace name')
+    .requiredOption('--plan <plan>', 'FREE, STARTER, PRO or BUSINESS')
+    .option('--json', 'print one JSON object')
+    .action(async (raw) => {
+      const opts = parseOptions(schemas.orgCreate, raw);
+      output(await withDatabase(getConfig(), (orm) => admin.createOrganization(orm, opts)), raw.json);
+    });
+
+  const user = program.command('user').description('people');
+  user
+    .command('add')
+    .requiredOption('--org <id>', 'workspace id')
+    .requiredOption('--email <email>', 'email')
+    .requiredOption('--password <password>', 'password (8+ characters)')
+    .requiredOption('--role <role>', 'BILLING_OWNER, ACCOUNT_ADMIN, TEAM_MANAGER or MEMBER')
+    .option('--unverified', 'leave the account unverified')
+    .option('--json', 'print one JSON object')
+    .action(async (raw) => {
+      const o = parseOptions(schemas.userAdd, raw);
+      const result = await withDatabase(getConfig(), (orm) =>
+        admin.addUser(orm, { organizationId: o.org, email: o.email, password: o.password, role: o.role, verified: !o.unverified }),
+      );
+      output(result, raw.json);
+    });
+
+  const token = program.command('token').description('customer API tokens');
+  token
+    .command('create')
+    .requiredOption('--org <id>', 'workspace id')
+    .requiredOption('--user <email>', 'an Account Admin or Billing Owner of the workspace')
+    .requiredOption('--access <access>', 'READ_ONLY or READ_WRITE')
+    .requiredOption('--days <n>', 'lifetime in days, 1 to 30')
+    .option('--json', 'print one JSON object')
+    .action(async (raw) => {
+      const o = parseOptions(schemas.tokenCreate, raw);
+      const result = await withDatabase(getConfig(), (orm) =>
+        admin.createApiToken(orm, { organizationId: o.org, email: o.user, access: o.access, days: o.days }),
+      );
+      output(result, raw.json);
+    });
+  token
+    .command('list')
+    .requiredOption('--org <id>', 'workspace id')
+    .option('--json', 'print one JSON object')
+    .action(async (raw) => {
+      const o = parseOptions(schemas.tokenList, raw);
+      output({ tokens: await withDatabase(getConfig(), (orm) => admin.listApiTokens(orm, o.org)) }, raw.json);
+    });
+  token
+    .command('revoke <id>')
+    .option('--json', 'print one JSON object')
+    .action(async (id: string, raw) => {
+      output(await withDatabase(getConfig(), (orm) => admin.revokeApiToken(orm, id)), raw.json);
+    });
+
+  return program;
+}
+
+/** Runs the CLI; every failure is one readable line on stderr and a non-zero exit. */
+export async function main(argv: string[]): Promise<void> {
+  let config: Config | undefined;
+  const getConfig = () => (config ??= loadConfig());
+  try {
+    await buildProgram(getConfig).parseAsync(argv);
+    process.exit(0);
+  } catch (err) {
+    if (err instanceof CommanderError) process.exit(err.exitCode);
+    const message = err instanceof DomainError ? err.message : err instanceof Error ? err.message : String(err);
+    process.stderr.write(`klaxon: error: ${message}\n`);
+    process.exit(err instanceof DomainError ? 2 : 1);
+  }
+}

@@ -1,0 +1,56 @@
+import { EntitySchema } from '@mikro-orm/core';
+import type { IncidentStatus } from '../../domain/incident-lifecycle';
+import type { Severity } from '../../domain/severity';
+
+/**
+ * The queryable projection of an incident. The workflow owns the state; this row is
+ * written by its projection activity. `lastSeq` orders projection writes (idempotent retries).
+ */
+export interface Incident {
+  id: string;
+  organizationId: string;
+  number: number;
+  serviceId: string | null;
+  owningTeamId: string;
+  title: string;
+  description: string | null;
+  severity: Severity;
+  status: IncidentStatus;
+  dedupKey: string | null;
+  alertCount: number;
+  lastSeq: number;
+  createdAt: Date;
+  acknowledgedAt: Date | null;
+  resolvedAt: Date | null;
+  closedAt: Date | null;
+  updatedAt: Date;
+}
+
+export const IncidentSchema = new EntitySchema<Incident>({
+  name: 'Incident',
+  tableName: 'incidents',
+  uniques: [{ properties: ['organizationId', 'number'] }],
+  indexes: [
+    { name: 'incidents_org_created_idx', expression: 'create index "incidents_org_created_idx" on "incidents" ("organization_id", "created_at" desc, "id" desc)' },
+    { name: 'incidents_org_status_created_idx', expression: 'create index "incidents_org_status_created_idx" on "incidents" ("organization_id", "status", "created_at" desc, "id" desc)' },
+  ],
+  properties: {
+    id: { type: 'uuid', primary: true },
+    organizationId: { type: 'uuid' },
+    number: { type: 'integer' },
+    serviceId: { type: 'uuid', nullable: true, index: true },
+    owningTeamId: { type: 'uuid' },
+    title: { type: 'string', length: 255 },
+    description: { type: 'text', nullable: true },
+    severity: { type: 'string', length: 16 },
+    status: { type: 'string', length: 16 },
+    dedupKey: { type: 'string', length: 255, nullable: true },
+    alertCount: { type: 'integer', default: 0 },
+    lastSeq: { type: 'integer', default: 0 },
+    createdAt: { type: 'Date', columnType: 'timestamptz' },
+    acknowledgedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
+    resolvedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
+    closedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
+    updatedAt: { type: 'Date', columnType: 'timestamptz' },
+  },
+});

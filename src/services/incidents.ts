@@ -1,0 +1,207 @@
+import { randomUUID } from 'node:crypto';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { WithStartWorkflowOperation, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { decideTransition, type IncidentStatus, type LifecycleOperation } from '../domain/incident-lifecycle';
+import type { Severity } from '../domain/severity';
+import {
+  incidentWorkflowId,
+  INVALID_TRANSITION,
+  lifecycleUpdates,
+  searchAttributes,
+  type Actor,
+  type IncidentSnapshot,
+  type IncidentWorkflowInput,
+} from '../../workflows/definitions';
+import { knexOf } from './db';
+import { conflict, invalid, notFound } from './errors';
+import { INCIDENT_COLUMNS, toSnapshot, type IncidentRow } from './incident-view';
+import { teamBelongsTo } from './workspaces';
+
+/** What incident use cases need: the database and Temporal, with its task queue. */
+export interface IncidentDeps {
+  orm: MikroORM;
+  temporal: Client;
+  taskQueue: string;
+}
+
+export interface CreateIncidentInput {
+  organizationId: string;
+  title: string;
+  description?: string | null;
+  severity: Severity;
+  owningTeamId: string;
+  serviceId?: string | null;
+  actor: Actor;
+}
+
+const workflowInput = (row: IncidentRow & { last_seq: number }): IncidentWorkflowInput => ({
+  incidentId: row.id,
+  organizationId: row.organization_id,
+  serviceId: row.service_id,
+  severity: row.severity,
+  status: row.status,
+  seq: row.last_seq,
+});
+
+const startOptions = (deps: IncidentDeps, input: IncidentWorkflowInput) => ({
+  taskQueue: deps.taskQueue,
+  workflowId: incidentWorkflowId(input.incidentId),
+  args: [input] as [IncidentWorkflowInput],
+  typedSearchAttributes: [
+    { key: searchAttributes.organizationId, value: input.organizationId },
+    { key: searchAttributes.serviceId, value: input.serviceId ?? '' },
+    { key: searchAttributes.status, value: input.status },
+    { key: searchAttributes.severity, value: input.severity },
+  ],
+});
+
+/**
+ * Opens an incident: the projection row (with its per-workspace number) and its first timeline
+ * entry commit together, then its workflow starts; the answer comes once it is running.
+ */
+export async function createIncident(deps: IncidentDeps, input: CreateIncidentInput): Promise<IncidentSnapshot> {
+  if (!(await teamBelongsTo(deps.orm, input.organizationId, input.owningTeamId))) {
+    throw invalid(`owning_team_id ${input.owningTeamId} is not a team of this workspace`);
+  }
+  const now = new Date();
+  const row = await knexOf(deps.orm).transaction(async (trx) => {
+    const [{ incident_seq: number }] = await trx('organizations')
+      .where({ id: input.organizationId })
+      .increment('incident_seq', 1)
+      .returning('incident_seq');
+    const incident = {
+      id: randomUUID(),
+      organization_id: input.organizationId,
+      number,
+      service_id: input.serviceId ?? null,
+      owning_team_id: input.owningTeamId,
+      title: input.title,
+      description: input.description ?? null,
+      severity: input.severity,
+      status: 'TRIGGERED' as IncidentStatus,
+      dedup_key: null,
+      alert_count: 0,
+      last_seq: 1,
+      created_at: now,
+      acknowledged_at: null,
+      resolved_at: null,
+      closed_at: null,
+      updated_at: now,
+    };
+    await trx('incidents').insert(incident);
+    await trx('timeline_entries').insert({
+      id: randomUUID(),
+      incident_id: incident.id,
+      organization_id: input.organizationId,
+      seq: 1,
+      type: 'created',
+      to_status: 'TRIGGERED',
+      actor_type: input.actor.type,
+      actor_id: input.actor.id,
+      via: input.actor.via,
+      message: `Incident #${number} opened: ${input.title}`,
+      created_at: now,
+    });
+    return incident;
+  });
+  await deps.temporal.workflow.start('incidentWorkflow', startOptions(deps, workflowInput(row)));
+  return toSnapshot(row);
+}
+
+async function readRow(deps: { orm: MikroORM }, organizationId: string, incidentId: string) {
+  if (!isUuid(incidentId)) throw notFound(`incident ${incidentId} not found`);
+  const row = await knexOf(deps.orm)('incidents')
+    .select([...INCIDENT_COLUMNS, 'last_seq'])
+    .where({ id: incidentId, organization_id: organizationId })
+    .first();
+  if (!row) throw notFound(`incident ${incidentId} not found`);
+  return row as IncidentRow & { last_seq: number };
+}
+
+const isUuid = (s: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s);
+
+/** One incident of this workspace; another workspace's incident is simply not found. */
+export async function getIncident(deps: { orm: MikroORM }, organizationId: string, incidentId: string) {
+  return toSnapshot(await readRow(deps, organizationId, incidentId));
+}
+
+/**
+ * Applies a lifecycle operation through the incident's workflow (a Workflow Update, so the
+ * answer is the committed new state). A closed incident's workflow has completed: the update
+ * starts a fresh run seeded from the projection, which is how reopen works after close.
+ */
+export async function transitionIncident(
+  deps: IncidentDeps,
+  input: { organizationId: string; incidentId: string; operation: LifecycleOperation; actor: Actor },
+): Promise<IncidentSnapshot> {
+  const row = await readRow(deps, input.organizationId, input.incidentId);
+  const early = decideTransition(row.status, input.operation);
+  // A closed incident has no running workflow: refuse without starting one just to say no.
+  if (early.kind === 'invalid' && row.status === 'CLOSED') throw conflict(early.message, 'invalid_transition');
+  const start = new WithStartWorkflowOperation('incidentWorkflow', {
+    ...startOptions(deps, workflowInput(row)),
+    workflowIdConflictPolicy: 'USE_EXISTING',
+  });
+  try {
+    return await deps.temporal.workflow.executeUpdateWithStart(lifecycleUpdates[input.operation], {
+      args: [{ actor: input.actor }],
+      startWorkflowOperation: start,
+    });
+  } catch (err) {
+    const cause = err instanceof WorkflowUpdateFailedError ? err.cause : undefined;
+    if (cause instanceof ApplicationFailure && cause.type === INVALID_TRANSITION) {
+      throw conflict(cause.message, 'invalid_transition');
+    }
+    throw err;
+  }
+}
+
+export interface ListIncidentsQuery {
+  organizationId: string;
+  status?: IncidentStatus;
+  severity?: Severity;
+  serviceId?: string;
+  limit: number;
+  cursor?: string;
+}
+
+interface Cursor {
+  createdAt: string;
+  id: string;
+}
+
+const encodeCursor = (c: Cursor) => Buffer.from(JSON.stringify([c.createdAt, c.id])).toString('base64url');
+
+function decodeCursor(raw: string): Cursor {
+  try {
+    const [createdAt, id] = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as unknown[];
+    if (typeof createdAt === 'string' && !Number.isNaN(Date.parse(createdAt)) && typeof id === 'string' && isUuid(id)) {
+      return { createdAt, id };
+    }
+  } catch {
+    // fall through to the error below
+  }
+  throw invalid('cursor is not one this API returned');
+}
+
+/** Newest first, keyset-paged on (created_at, id) so pages stay stable while incidents open. */
+export async function listIncidents(deps: { orm: MikroORM }, q: ListIncidentsQuery) {
+  const query = knexOf(deps.orm)('incidents')
+    .select(INCIDENT_COLUMNS)
+    .where({ organization_id: q.organizationId })
+    .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+    .limit(q.limit + 1);
+  if (q.status) query.andWhere({ status: q.status });
+  if (q.severity) query.andWhere({ severity: q.severity });
+  if (q.serviceId) query.andWhere({ service_id: q.serviceId });
+  if (q.cursor) {
+    const c = decodeCursor(q.cursor);
+    query.andWhereRaw('(created_at, id) < (?, ?)', [new Date(c.createdAt), c.id]);
+  }
+  const rows = (await query) as IncidentRow[];
+  const page = rows.slice(0, q.limit).map(toSnapshot);
+  const last = page[page.length - 1];
+  const nextCursor = rows.length > q.limit && last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null;
+  return { incidents: page, nextCursor };
+}

@@ -1,0 +1,54 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Client } from '@temporalio/client';
+import type Koa from 'koa';
+import { createAppListener } from '../../api/app';
+import { createIngestListener } from '../../api/ingest/app';
+import { createLegacyListener } from '../../api/legacy/app';
+import type { Config } from '../config';
+import type { Logger } from '../logger';
+import { checkReadiness } from '../readiness';
+
+export interface ListenerDeps {
+  config: Config;
+  orm: MikroORM;
+  temporal: Client;
+  logger: Logger;
+}
+
+/** The three Koa apps of design.md §1, built over shared dependencies. */
+export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; legacy: Koa } {
+  const { config } = deps;
+  const readiness = () => checkReadiness({ orm: deps.orm, temporal: deps.temporal, taskQueue: config.temporal.taskQueue });
+  return {
+    app: createAppListener({
+      orm: deps.orm,
+      temporal: deps.temporal,
+      taskQueue: config.temporal.taskQueue,
+      namespace: config.temporal.namespace,
+      temporalUiUrl: config.temporal.uiUrl,
+      appUrl: config.urls.app,
+      logger: deps.logger,
+      readiness,
+    }),
+    ingest: createIngestListener({ logger: deps.logger, readiness }),
+    legacy: createLegacyListener({ logger: deps.logger, readiness }),
+  };
+}
+
+/** Listens on a port (0 picks a free one) and resolves once bound. */
+export function listen(app: Koa, port: number, host: string): Promise<{ server: Server; port: number }> {
+  return new Promise((resolve, reject) => {
+    const server = app.listen(port, host);
+    server.once('error', reject);
+    server.once('listening', () => resolve({ server, port: (server.address() as AddressInfo).port }));
+  });
+}
+
+export function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}

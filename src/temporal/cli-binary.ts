@@ -1,0 +1,82 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { accessSync, constants, mkdirSync } from 'node:fs';
+import path from 'node:path';
+
+/** Pinned: later tags carry a `replace` directive that `go install` refuses (design.md §2). */
+export const TEMPORAL_CLI_MODULE = 'github.com/temporalio/cli/cmd/temporal@v1.5.1';
+
+/** The project's tool folder, beside package.json: survives `.klaxon/` being wiped. */
+export const TOOLS_BIN_DIR = path.resolve(__dirname, '..', '..', '.tools', 'bin');
+
+const isExecutable = (file: string): boolean => {
+  try {
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+function onPath(name: string): string | undefined {
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    if (dir && isExecutable(path.join(dir, name))) return path.join(dir, name);
+  }
+  return undefined;
+}
+
+/** Finds the temporal CLI: TEMPORAL_CLI_PATH, then PATH, then the project's tool folder. */
+export function findTemporalCli(explicit?: string): string | undefined {
+  if (explicit) {
+    if (!isExecutable(explicit)) throw new Error(`TEMPORAL_CLI_PATH=${explicit} is not an executable file`);
+    return explicit;
+  }
+  return onPath('temporal') ?? (isExecutable(path.join(TOOLS_BIN_DIR, 'temporal')) ? path.join(TOOLS_BIN_DIR, 'temporal') : undefined);
+}
+
+/**
+ * Builds the CLI with `go install` into the tool folder, reporting progress every few seconds
+ * so a first run never sits on a silent terminal (about 5 minutes on a 2-core machine).
+ */
+export async function buildTemporalCli(say: (line: string) => void): Promise<string> {
+  const go = onPath('go') ?? (isExecutable('/usr/local/go/bin/go') ? '/usr/local/go/bin/go' : undefined);
+  if (!go) {
+    throw new Error(
+      'the Temporal CLI was not found and Go is not installed to build it. Install Go (https://go.dev/dl), ' +
+        'put `temporal` on PATH, set TEMPORAL_CLI_PATH, or point TEMPORAL_ADDRESS at a running Temporal server.',
+    );
+  }
+  mkdirSync(TOOLS_BIN_DIR, { recursive: true });
+  say(`Building the Temporal CLI (${TEMPORAL_CLI_MODULE}) with ${spawnSync(go, ['version']).stdout.toString().trim()}.`);
+  say('This happens once and takes about 5 minutes on a small machine; the result is cached in .tools/bin.');
+  const started = Date.now();
+  let packages = 0;
+  let lastLine = '';
+  const child = spawn(go, ['install', '-v', TEMPORAL_CLI_MODULE], {
+    env: { ...process.env, GOBIN: TOOLS_BIN_DIR, GOFLAGS: process.env.GOFLAGS ?? '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const count = (chunk: Buffer) => {
+    for (const line of chunk.toString().split('\n')) {
+      if (line.trim()) {
+        packages++;
+        lastLine = line.trim();
+      }
+    }
+  };
+  child.stdout.on('data', count);
+  child.stderr.on('data', count);
+  const ticker = setInterval(() => {
+    const secs = Math.round((Date.now() - started) / 1000);
+    say(`  … still building the Temporal CLI: ${secs}s elapsed, ${packages} modules/packages done (latest: ${lastLine.slice(0, 80)})`);
+  }, 10_000);
+  const code: number = await new Promise((resolve) => child.on('close', (c) => resolve(c ?? 1)));
+  clearInterval(ticker);
+  if (code !== 0) throw new Error(`go install ${TEMPORAL_CLI_MODULE} failed (exit ${code}); last output: ${lastLine}`);
+  say(`Temporal CLI built in ${Math.round((Date.now() - started) / 1000)}s.`);
+  return path.join(TOOLS_BIN_DIR, 'temporal');
+}
+
+/** The CLI path, building it first if needed. */
+export async function ensureTemporalCli(explicit: string | undefined, say: (line: string) => void): Promise<string> {
+  return findTemporalCli(explicit) ?? buildTemporalCli(say);
+}

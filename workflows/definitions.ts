@@ -1,0 +1,87 @@
+/**
+ * Every message, query and search-attribute key of Klaxon's workflows. Wire names are
+ * recorded in histories: never rename them.
+ */
+import { defineQuery, defineUpdate } from '@temporalio/workflow';
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+import type { IncidentStatus, LifecycleOperation } from '../src/domain/incident-lifecycle';
+import type { Severity } from '../src/domain/severity';
+
+export const TASK_QUEUE = 'klaxon';
+
+export const incidentWorkflowId = (incidentId: string): string => `incident-${incidentId}`;
+
+/** Who asked for a lifecycle change, and through which surface. */
+export interface Actor {
+  type: 'user' | 'system';
+  id: string | null;
+  via: string;
+}
+
+/** The workflow input; also the state a run resumes from after continueAsNew or a reopen. */
+export interface IncidentWorkflowInput {
+  incidentId: string;
+  organizationId: string;
+  serviceId: string | null;
+  severity: Severity;
+  status: IncidentStatus;
+  /** The last timeline sequence number written for this incident. */
+  seq: number;
+}
+
+/** What a lifecycle update answers: the incident as projected after the change. */
+export interface IncidentSnapshot {
+  id: string;
+  organization_id: string;
+  number: number;
+  title: string;
+  description: string | null;
+  severity: Severity;
+  status: IncidentStatus;
+  service_id: string | null;
+  owning_team_id: string;
+  dedup_key: string | null;
+  alert_count: number;
+  created_at: string;
+  acknowledged_at: string | null;
+  resolved_at: string | null;
+  closed_at: string | null;
+  updated_at: string;
+}
+
+export interface LifecycleUpdateInput {
+  actor: Actor;
+}
+
+export interface IncidentState {
+  status: IncidentStatus;
+  seq: number;
+}
+
+/** One update per lifecycle operation, so validators and histories name the operation. */
+export const lifecycleUpdates: Readonly<
+  Record<LifecycleOperation, ReturnType<typeof defineUpdate<IncidentSnapshot, [LifecycleUpdateInput]>>>
+> = {
+  acknowledge: defineUpdate<IncidentSnapshot, [LifecycleUpdateInput]>('acknowledgeIncident'),
+  investigate: defineUpdate<IncidentSnapshot, [LifecycleUpdateInput]>('investigateIncident'),
+  resolve: defineUpdate<IncidentSnapshot, [LifecycleUpdateInput]>('resolveIncident'),
+  close: defineUpdate<IncidentSnapshot, [LifecycleUpdateInput]>('closeIncident'),
+  reopen: defineUpdate<IncidentSnapshot, [LifecycleUpdateInput]>('reopenIncident'),
+};
+
+export const incidentStateQuery = defineQuery<IncidentState>('incidentState');
+
+/** ApplicationFailure type of a rejected transition; the API maps it to 409 invalid_transition. */
+export const INVALID_TRANSITION = 'InvalidTransition';
+
+export const searchAttributes = {
+  organizationId: defineSearchAttributeKey('KlaxonOrganizationId', SearchAttributeType.KEYWORD),
+  serviceId: defineSearchAttributeKey('KlaxonServiceId', SearchAttributeType.KEYWORD),
+  status: defineSearchAttributeKey('KlaxonIncidentStatus', SearchAttributeType.KEYWORD),
+  severity: defineSearchAttributeKey('KlaxonSeverity', SearchAttributeType.KEYWORD),
+};
+
+/** Names and types to register on a Temporal server (dev server flags, compose set-up). */
+export const SEARCH_ATTRIBUTE_REGISTRATIONS: ReadonlyArray<{ name: string; type: 'Keyword' }> = Object.values(
+  searchAttributes,
+).map((key) => ({ name: key.name, type: 'Keyword' as const }));

@@ -1,0 +1,70 @@
+import {
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  proxyActivities,
+  setHandler,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
+import { isTerminal, LIFECYCLE_OPERATIONS, type LifecycleOperation } from '../../src/domain/incident-lifecycle';
+import type { createProjectionActivities } from '../../activities/projections';
+import {
+  incidentStateQuery,
+  lifecycleUpdates,
+  searchAttributes,
+  type IncidentSnapshot,
+  type IncidentWorkflowInput,
+  type LifecycleUpdateInput,
+} from '../definitions';
+import { HandlerLock } from './lock';
+import { IncidentState } from './state';
+
+const projections = proxyActivities<ReturnType<typeof createProjectionActivities>>({
+  startToCloseTimeout: '10 seconds',
+  retry: { initialInterval: '100 milliseconds', backoffCoefficient: 2, maximumInterval: '5 seconds' },
+});
+
+/** Past this many history events the run continues as new (design.md §4). */
+const HISTORY_LIMIT = 2000;
+
+/** One long-running workflow per incident: owns its state and writes its projection. */
+export async function incidentWorkflow(input: IncidentWorkflowInput): Promise<void> {
+  const state = new IncidentState(input);
+  const lock = new HandlerLock();
+
+  const transition = (op: LifecycleOperation, { actor }: LifecycleUpdateInput): Promise<IncidentSnapshot> =>
+    lock.run(async () => {
+      const outcome = state.decide(op);
+      if (outcome.kind === 'noop') return projections.readIncident({ incidentId: input.incidentId });
+      const seq = state.seq + 1;
+      const snapshot = await projections.recordTransition({
+        incidentId: input.incidentId,
+        seq,
+        operation: op,
+        from: outcome.from,
+        to: outcome.to,
+        actor,
+        at: new Date().toISOString(), // workflow time: deterministic on replay
+      });
+      state.apply(outcome.to, seq);
+      upsertSearchAttributes([{ key: searchAttributes.status, value: outcome.to }]);
+      return snapshot;
+    });
+
+  for (const op of LIFECYCLE_OPERATIONS) {
+    setHandler(lifecycleUpdates[op], (arg) => transition(op, arg), { validator: (_arg: LifecycleUpdateInput) => void state.decide(op) });
+  }
+  setHandler(incidentStateQuery, () => ({ status: state.status, seq: state.seq }));
+
+  await condition(() => isTerminal(state.status) || historyTooLong());
+  await condition(() => allHandlersFinished() && lock.free);
+  if (!isTerminal(state.status)) {
+    await continueAsNew<typeof incidentWorkflow>({ ...input, status: state.status, seq: state.seq });
+  }
+}
+
+function historyTooLong(): boolean {
+  const info = workflowInfo();
+  return info.continueAsNewSuggested || info.historyLength > HISTORY_LIMIT;
+}

@@ -1,0 +1,2 @@
+/** What the worker bundles: every workflow of Klaxon. */
+export { incidentWorkflow } from './incident/workflow';
