@@ -1,9 +1,9 @@
 import Koa from 'koa';
 import Router from '@koa/router';
-import { koaBody } from 'koa-body';
 import type { Logger } from '../src/logger';
 import type { ReadinessReport } from '../src/readiness';
 import { customerErrors } from './http/customer-errors';
+import { jsonBody } from './http/json-body';
 import { requestLog } from './http/request-log';
 import { createCustomerV1Router } from './customer-v1/router';
 import type { CustomerV1Deps } from './customer-v1/routes';
@@ -37,7 +37,7 @@ export function createAppListener(deps: AppDeps): Koa {
   const app = new Koa({ proxy: false });
   app.use(requestLog(deps.logger, 'app'));
   app.use(customerErrors());
-  app.use(koaBody({ json: true, urlencoded: false, multipart: false, text: false, jsonLimit: '512kb', jsonStrict: true }));
+  app.use(jsonBody());
   const health = healthRouter(deps.readiness);
   app.use(health.routes());
   const v1 = createCustomerV1Router(deps);

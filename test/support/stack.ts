@@ -1,0 +1,131 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { Writable } from 'node:stream';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Client, Connection } from '@temporalio/client';
+import type { NativeConnection, Worker } from '@temporalio/worker';
+import { loadConfig, type Config } from '../../src/config';
+import { openOrm } from '../../src/db/orm';
+import { createLogger, type Logger } from '../../src/logger';
+import { buildListeners, closeServer, listen } from '../../src/stack/services';
+import { connectTemporal } from '../../src/temporal/client';
+import { createKlaxonWorker, installTemporalRuntime } from '../../src/temporal/worker';
+
+/** Log lines a test stack wrote, parsed, so tests can assert what reached the logs. */
+export class LogCapture extends Writable {
+  readonly lines: string[] = [];
+  override _write(chunk: Buffer, _enc: string, cb: () => void) {
+    this.lines.push(...chunk.toString().split('\n').filter(Boolean));
+    cb();
+  }
+  get records(): Array<Record<string, unknown>> {
+    return this.lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+  }
+}
+
+export interface TestStack {
+  config: Config;
+  orm: MikroORM;
+  temporal: Client;
+  taskQueue: string;
+  logs: LogCapture;
+  logger: Logger;
+  /** Base URLs of the real Koa apps, listening on port 0. */
+  urls: { app: string; ingest: string; legacy: string };
+  worker: { start(): Promise<void>; stop(): Promise<void>; readonly running: boolean };
+  stop(): Promise<void>;
+}
+
+/**
+ * The real system for one test file: its own task queue and worker, the three Koa apps on
+ * free ports, against the run's Postgres and Temporal (test/setup/global-setup.ts).
+ */
+export async function startTestStack(opts: { worker?: boolean } = {}): Promise<TestStack> {
+  const databaseUrl = required('KLAXON_TEST_DATABASE_URL');
+  const temporalAddress = required('KLAXON_TEST_TEMPORAL_ADDRESS');
+  const bundlePath = required('KLAXON_TEST_WORKFLOW_BUNDLE');
+  const taskQueue = `klaxon-test-${randomUUID()}`;
+  const config = loadConfig({
+    DATABASE_URL: databaseUrl,
+    TEMPORAL_ADDRESS: temporalAddress,
+    TEMPORAL_TASK_QUEUE: taskQueue,
+    APP_PORT: '0',
+    INGEST_PORT: '0',
+    LEGACY_PORT: '0',
+    HOST: '127.0.0.1',
+    TEMPORAL_UI_URL: 'http://temporal-ui.test:8233',
+    LOG_LEVEL: 'info',
+  });
+  const logs = new LogCapture();
+  const logger = createLogger('info', logs);
+  installRuntimeOnce();
+  const orm = await openOrm(databaseUrl, 10);
+  const { client: temporal, connection } = await connectTemporal(temporalAddress, config.temporal.namespace);
+  const workflowBundle = { code: readFileSync(bundlePath, 'utf8') };
+
+  let current: { worker: Worker; connection: NativeConnection; run: Promise<void> } | undefined;
+  const worker = {
+    async start() {
+      if (current) return;
+      const created = await createKlaxonWorker({ address: temporalAddress, namespace: 'default', taskQueue, orm, workflowBundle });
+      current = { ...created, run: created.worker.run() };
+    },
+    async stop() {
+      if (!current) return;
+      const { worker: w, connection: c, run } = current;
+      current = undefined;
+      w.shutdown();
+      await run;
+      await c.close();
+    },
+    get running() {
+      return current !== undefined;
+    },
+  };
+  if (opts.worker !== false) await worker.start();
+
+  const apps = buildListeners({ config, orm, temporal, logger });
+  const servers: Server[] = [];
+  const urls = { app: '', ingest: '', legacy: '' };
+  for (const name of ['app', 'ingest', 'legacy'] as const) {
+    const { server, port } = await listen(apps[name], 0, '127.0.0.1');
+    servers.push(server);
+    urls[name] = `http://127.0.0.1:${port}`;
+  }
+
+  return {
+    config,
+    orm,
+    temporal,
+    taskQueue,
+    logs,
+    logger,
+    urls,
+    worker,
+    async stop() {
+      await Promise.all(servers.map(closeServer));
+      await worker.stop();
+      await (connection as Connection).close();
+      await orm.close();
+    },
+  };
+}
+
+function required(name: string): string {
+  const v = process.env[name];
+  if (!v) throw new Error(`${name} is unset: run tests through jest (test/setup/global-setup.ts)`);
+  return v;
+}
+
+/** The Temporal runtime is per process and jest reuses workers across files: install it once. */
+function installRuntimeOnce() {
+  const g = globalThis as { __klaxonRuntime?: boolean };
+  if (g.__klaxonRuntime) return;
+  g.__klaxonRuntime = true;
+  try {
+    installTemporalRuntime(createLogger('warn', process.stderr));
+  } catch {
+    // already installed by an earlier file in this worker
+  }
+}
