@@ -6,6 +6,7 @@ module.exports = {
   transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }] },
   globalSetup: '<rootDir>/test/setup/global-setup.ts',
   globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
+  setupFiles: ['<rootDir>/test/setup/per-file.ts'],
   testTimeout: 60_000,
   // Two cores here: two files at a time keeps Temporal and Postgres responsive.
   maxWorkers: 2,

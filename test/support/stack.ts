@@ -10,7 +10,7 @@ import { openOrm } from '../../src/db/orm';
 import { createLogger, type Logger } from '../../src/logger';
 import { buildListeners, closeServer, listen } from '../../src/stack/services';
 import { connectTemporal } from '../../src/temporal/client';
-import { createKlaxonWorker, installTemporalRuntime } from '../../src/temporal/worker';
+import { createKlaxonWorker } from '../../src/temporal/worker';
 
 /** Log lines a test stack wrote, parsed, so tests can assert what reached the logs. */
 export class LogCapture extends Writable {
@@ -59,7 +59,6 @@ export async function startTestStack(opts: { worker?: boolean } = {}): Promise<T
   });
   const logs = new LogCapture();
   const logger = createLogger('info', logs);
-  installRuntimeOnce();
   const orm = await openOrm(databaseUrl, 10);
   const { client: temporal, connection } = await connectTemporal(temporalAddress, config.temporal.namespace);
   const workflowBundle = { code: readFileSync(bundlePath, 'utf8') };
@@ -118,14 +117,3 @@ function required(name: string): string {
   return v;
 }
 
-/** The Temporal runtime is per process and jest reuses workers across files: install it once. */
-function installRuntimeOnce() {
-  const g = globalThis as { __klaxonRuntime?: boolean };
-  if (g.__klaxonRuntime) return;
-  g.__klaxonRuntime = true;
-  try {
-    installTemporalRuntime(createLogger('warn', process.stderr));
-  } catch {
-    // already installed by an earlier file in this worker
-  }
-}

@@ -1,0 +1,91 @@
+/**
+ * `npm run bench`: lifecycle-update and GET /incidents latency on the embedded stack, at fixed
+ * concurrency, beside their targets. A benchmark, not a test: it prints and writes a report.
+ */
+import { benchLifecycleApi, benchRawUpdate, type LoadShape } from './lifecycle';
+import { benchListIncidents, checkListPage } from './list';
+import { IncidentPool } from './pool';
+import { report, type Figure } from './report';
+import { createIncidentsViaApi, fillIncidentProjections, seedWorkspace } from './seed';
+import { startBenchStack, type BenchStack } from './stack';
+
+const say = (line: string) => process.stdout.write(`[bench] ${line}\n`);
+
+const CONCURRENCY = 10;
+/** Incidents with a running workflow, cycled through by the lifecycle figures. */
+const LIVE_INCIDENTS = 200;
+const LISTED_INCIDENTS = 10_000;
+
+const LIFECYCLE: LoadShape = { concurrency: CONCURRENCY, durationS: 15, warmup: 300 };
+const RAW_UPDATE: LoadShape = { concurrency: CONCURRENCY, durationS: 10, warmup: 200 };
+const LIST: LoadShape = { concurrency: CONCURRENCY, durationS: 10, warmup: 500 };
+const LIST_FILTERED: LoadShape = { ...LIST, durationS: 6 };
+
+async function measure(stack: BenchStack): Promise<{ figures: Figure[]; notes: string[] }> {
+  const ws = await seedWorkspace(stack.orm);
+  say(`Opening ${LIVE_INCIDENTS} incidents through POST /incidents (one workflow each)`);
+  const live = await createIncidentsViaApi(stack.appUrl, ws, LIVE_INCIDENTS);
+  const pool = new IncidentPool(stack.orm);
+  for (const incident of live) pool.give(incident.id, incident.status);
+
+  const inserted = await fillIncidentProjections(stack.orm, ws, LISTED_INCIDENTS);
+  say(`Inserted ${inserted} projection rows: the workspace holds ${LISTED_INCIDENTS} incidents`);
+  await checkListPage(stack.appUrl, ws, '', 25);
+  await checkListPage(stack.appUrl, ws, '?status=TRIGGERED&limit=100', 100);
+
+  say(`GET /incidents, ${LIST.durationS} s at ${CONCURRENCY} connections`);
+  const list = await benchListIncidents(stack.appUrl, ws, '', LIST);
+  say(`GET /incidents?status=TRIGGERED&limit=100, ${LIST_FILTERED.durationS} s`);
+  const listFiltered = await benchListIncidents(stack.appUrl, ws, '?status=TRIGGERED&limit=100', LIST_FILTERED);
+  say(`Lifecycle updates through the API, ${LIFECYCLE.durationS} s at ${CONCURRENCY} connections`);
+  const lifecycle = await benchLifecycleApi(stack.appUrl, ws, pool, LIFECYCLE);
+  say(`Bare Temporal updates on the same workflows, ${RAW_UPDATE.durationS} s at ${CONCURRENCY} concurrent calls`);
+  const raw = await benchRawUpdate(stack.temporal, pool, RAW_UPDATE);
+
+  const figures: Figure[] = [
+    { key: 'lifecycle_update_ms', label: 'lifecycle update (API)', run: lifecycle, target: { p50: 50, p99: 150 } },
+    { key: 'temporal_update_raw_ms', label: 'bare Temporal update', run: raw, reference: { p50: 11, p99: 37 } },
+    { key: 'list_incidents_10k_ms', label: 'GET /incidents (10k)', run: list, target: { p99: 20 } },
+    { key: 'list_incidents_10k_triggered_limit100_ms', label: 'GET /incidents?status=TRIGGERED&limit=100', run: listFiltered },
+  ];
+  return { figures, notes: notesOf(stack, inserted) };
+}
+
+function notesOf(stack: BenchStack, inserted: number): string[] {
+  const { embedded } = stack.infra;
+  return [
+    `Stack: ${embedded.postgres ? 'embedded Postgres' : 'Postgres at DATABASE_URL'}, ${
+      embedded.temporal ? 'embedded Temporal dev server (SQLite, WAL pragmas)' : 'Temporal at TEMPORAL_ADDRESS'
+    }; API and worker in this process, as \`klaxon start\` runs them.`,
+    `Load: autocannon in the same process, closed loop, ${CONCURRENCY} connections (${CONCURRENCY} concurrent calls for the bare update); latencies of 2xx answers, per request, 0.1 ms resolution; warm-up requests not counted.`,
+    `Lifecycle: every request is a real state change (acknowledge → investigate → resolve → reopen → …) over ${LIVE_INCIDENTS} incidents with running workflows; no incident has two requests in flight. wrong_status counts 2xx answers whose status was not the one the operation produces.`,
+    'Bare Temporal update: client.workflow.getHandle().executeUpdate() on the same workflows and cycle, no HTTP. It includes the workflow\'s projection activity (one Postgres transaction); the API adds token check, projection read and update-with-start. Reference figure: 11 ms p50 / 37 ms p99 (design.md §2).',
+    `GET /incidents: ${LISTED_INCIDENTS} incidents in the workspace, of which ${inserted} inserted as projection rows by bulk SQL (no workflows) and then ANALYZEd; the list endpoint reads only Postgres. Default page (limit 25), newest first.`,
+    `Warn/error log lines during the run: ${stack.logs.count}${stack.logs.first.length ? ` (first: ${stack.logs.first.join(' | ')})` : ''}.`,
+  ];
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  say('Starting the stack in a temporary data folder');
+  const stack = await startBenchStack(say);
+  // Ctrl-C must not leave Postgres and the Temporal server running in a temp folder.
+  const onSignal = () => void stack.stop().finally(() => process.exit(130));
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    const { figures, notes } = await measure(stack);
+    notes.push(`Bench wall time ${Math.round((Date.now() - started) / 1000)} s (stack start included).`);
+    process.stdout.write(`\n${report(figures, notes)}\n`);
+  } finally {
+    say('Stopping the stack');
+    await stack.stop();
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`[bench] failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exitCode = 1;
+});

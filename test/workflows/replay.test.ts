@@ -1,0 +1,19 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
+import { Worker } from '@temporalio/worker';
+
+const HISTORIES = path.join(__dirname, '..', 'histories');
+const files = readdirSync(HISTORIES).filter((f) => f.endsWith('.json'));
+
+describe('replay of recorded incident histories', () => {
+  it('when histories are committed, then there is at least one per scenario', () => {
+    expect(files).toEqual(expect.arrayContaining(['incident-lifecycle-closed.json', 'incident-reopened-run.json']));
+  });
+
+  it.each(files)('when %s is replayed against the current workflow code, then it is deterministic', async (file) => {
+    const history = historyFromJSON(JSON.parse(readFileSync(path.join(HISTORIES, file), 'utf8')));
+    const code = readFileSync(process.env.KLAXON_TEST_WORKFLOW_BUNDLE!, 'utf8');
+    await expect(Worker.runReplayHistory({ workflowBundle: { code } }, history, `replay-${file}`)).resolves.toBeUndefined();
+  });
+});
