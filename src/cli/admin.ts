@@ -4,7 +4,7 @@ import { PLANS } from '../domain/plans';
 import { ROLES } from '../domain/roles';
 import type { Config } from '../config';
 import { migrate, openOrm, type MikroORM } from '../db/orm';
-import { resolveDatabase } from '../stack/infra';
+import { resolveDatabase } from '../stack/database';
 import { createApiToken, listApiTokens, revokeApiToken } from '../services/api-tokens';
 import { createService, createSource } from '../services/catalog';
 import { invalid } from '../services/errors';

@@ -1,8 +1,11 @@
 import { Command, CommanderError } from 'commander';
 import { loadConfig, type Config } from '../config';
 import { DomainError } from '../services/errors';
-import { runMigrate, runRole } from '../stack/roles';
 import { admin, bootstrap, parseOptions, schemas, withDatabase } from './admin';
+
+// Roles pull in the Temporal worker; admin commands should not pay for loading it.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const roles = (): typeof import('../stack/roles') => require('../stack/roles');
 
 /** Prints a result: one JSON object with --json, else readable lines. */
 function output(result: unknown, json: boolean | undefined) {
@@ -20,14 +23,14 @@ export function buildProgram(getConfig: () => Config): Command {
     .showHelpAfterError()
     .exitOverride();
 
-  program.command('start').description('run everything: embedded Postgres and Temporal if unset, migrations, worker, listeners').action(() => runRole(getConfig(), 'start'));
-  program.command('api').description('run the HTTP listeners only').action(() => runRole(getConfig(), 'api'));
-  program.command('worker').description('run the Temporal worker only').action(() => runRole(getConfig(), 'worker'));
+  program.command('start').description('run everything: embedded Postgres and Temporal if unset, migrations, worker, listeners').action(async () => roles().runRole(getConfig(), 'start'));
+  program.command('api').description('run the HTTP listeners only').action(async () => roles().runRole(getConfig(), 'api'));
+  program.command('worker').description('run the Temporal worker only').action(async () => roles().runRole(getConfig(), 'worker'));
   program
     .command('migrate')
     .description('apply pending database migrations')
     .action(async () => {
-      const applied = await runMigrate(getConfig());
+      const applied = await roles().runMigrate(getConfig());
       process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'database is up to date\n');
     });
 

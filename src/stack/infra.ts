@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Config } from '../config';
-import { useEmbeddedPostgres } from '../embedded/postgres';
+import { resolveDatabase } from './database';
 import { ensureTemporalCli } from '../temporal/cli-binary';
 import { startDevServer, waitForFrontend } from '../temporal/dev-server';
 import { isListening } from '../net';
@@ -15,12 +15,7 @@ export interface Infra {
 
 type Say = (line: string) => void;
 
-/** Postgres: DATABASE_URL, else the embedded server under KLAXON_DATA_DIR (started if needed). */
-export async function resolveDatabase(config: Config, say: Say): Promise<{ url: string; embedded: boolean; stop?: () => Promise<void> }> {
-  if (config.databaseUrl) return { url: config.databaseUrl, embedded: false };
-  const pg = await useEmbeddedPostgres(config.dataDir, say);
-  return { url: pg.url, embedded: true, stop: pg.stop };
-}
+export { resolveDatabase };
 
 /**
  * Everything a role needs. With `startTemporal`, a dev server is started when TEMPORAL_ADDRESS
