@@ -27,6 +27,8 @@ export interface IncidentWorkflowInput {
   status: IncidentStatus;
   /** The last timeline sequence number written for this incident. */
   seq: number;
+  /** History length past which the run continues as new; tests lower it. */
+  historyLimit?: number;
 }
 
 /** What a lifecycle update answers: the incident as projected after the change. */

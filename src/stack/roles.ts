@@ -95,6 +95,7 @@ function waitForSignal(): Promise<void> {
     const done = () => resolve();
     process.once('SIGINT', done);
     process.once('SIGTERM', done);
+    process.once('SIGHUP', done);
   });
 }
 

@@ -11,13 +11,14 @@ export interface CliResult {
   json?: any;
 }
 
-/** Runs the real `klaxon` command as a child process against the test database. */
-export function klaxon(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+/** Runs the real `klaxon` command as a child process, against the test database unless told not to. */
+export function klaxon(args: string[], env: Record<string, string> = {}, opts: { testDatabase?: boolean } = {}): Promise<CliResult> {
+  const database = opts.testDatabase === false ? {} : { DATABASE_URL: process.env.KLAXON_TEST_DATABASE_URL! };
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       [BIN, ...args],
-      { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', DATABASE_URL: process.env.KLAXON_TEST_DATABASE_URL!, ...env }, timeout: 60_000 },
+      { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...database, ...env }, timeout: 60_000 },
       (err, stdout, stderr) => {
         let json: unknown;
         try {

@@ -26,7 +26,7 @@ const projections = proxyActivities<ReturnType<typeof createProjectionActivities
 });
 
 /** Past this many history events the run continues as new (design.md §4). */
-const HISTORY_LIMIT = 2000;
+const DEFAULT_HISTORY_LIMIT = 2000;
 
 /** One long-running workflow per incident: owns its state and writes its projection. */
 export async function incidentWorkflow(input: IncidentWorkflowInput): Promise<void> {
@@ -57,14 +57,14 @@ export async function incidentWorkflow(input: IncidentWorkflowInput): Promise<vo
   }
   setHandler(incidentStateQuery, () => ({ status: state.status, seq: state.seq }));
 
-  await condition(() => isTerminal(state.status) || historyTooLong());
+  await condition(() => isTerminal(state.status) || historyTooLong(input.historyLimit ?? DEFAULT_HISTORY_LIMIT));
   await condition(() => allHandlersFinished() && lock.free);
   if (!isTerminal(state.status)) {
     await continueAsNew<typeof incidentWorkflow>({ ...input, status: state.status, seq: state.seq });
   }
 }
 
-function historyTooLong(): boolean {
+function historyTooLong(limit: number): boolean {
   const info = workflowInfo();
-  return info.continueAsNewSuggested || info.historyLength > HISTORY_LIMIT;
+  return info.continueAsNewSuggested || info.historyLength > limit;
 }
