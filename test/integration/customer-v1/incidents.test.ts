@@ -185,16 +185,20 @@ describe('lifecycle', () => {
   });
 
   it('when two operations race on one incident, then they apply one after the other with no gap in the timeline', async () => {
-    const inc = (await create(validBody())).body.data;
-    const [ack, resolve] = await Promise.all([op(inc.id, 'acknowledge'), op(inc.id, 'resolve')]);
-    // Either order ends RESOLVED: acknowledge→resolve gives 200/200, resolve→acknowledge gives 409 for the ack.
-    expect(resolve.status).toBe(200);
-    expect([200, 409]).toContain(ack.status);
-    const final = (await request('GET', `${base}/incidents/${inc.id}`, { token: ws.tokens.readOnly })).body.data;
-    expect(final.status).toBe('RESOLVED');
-    const timeline = await knexOf(stack.orm)('timeline_entries').where({ incident_id: inc.id }).orderBy('seq');
-    expect(timeline.map((t) => t.seq)).toEqual(timeline.map((_t, i) => i + 1));
-    expect(timeline).toHaveLength(ack.status === 200 ? 3 : 2);
+    const incidents = await Promise.all(Array.from({ length: 6 }, () => create(validBody()).then((r) => r.body.data)));
+    await Promise.all(
+      incidents.map(async (inc) => {
+        const [ack, resolve] = await Promise.all([op(inc.id, 'acknowledge'), op(inc.id, 'resolve')]);
+        // Either order ends RESOLVED: acknowledge→resolve gives 200/200, resolve→acknowledge gives 409 for the ack.
+        expect(resolve.status).toBe(200);
+        expect([200, 409]).toContain(ack.status);
+        const final = (await request('GET', `${base}/incidents/${inc.id}`, { token: ws.tokens.readOnly })).body.data;
+        expect(final.status).toBe('RESOLVED');
+        const timeline = await knexOf(stack.orm)('timeline_entries').where({ incident_id: inc.id }).orderBy('seq');
+        expect(timeline.map((t) => t.to_status)).toEqual(ack.status === 200 ? ['TRIGGERED', 'ACKNOWLEDGED', 'RESOLVED'] : ['TRIGGERED', 'RESOLVED']);
+        expect(timeline.map((t) => t.seq)).toEqual(timeline.map((_t, i) => i + 1));
+      }),
+    );
   });
 
   it('when the incident id is unknown, then lifecycle calls answer 404', async () => {
