@@ -12,6 +12,12 @@ import { request } from '../support/http';
 import { startTestStack } from '../support/stack';
 import { seedWorkspace } from '../support/workspace';
 
+/**
+ * Prefix of the files this run writes. Bump it with each workflow change that alters histories
+ * (v2: projections as local activities), and keep the older files: they prove old runs replay.
+ */
+const VERSION = 'v2';
+
 async function main() {
   const infra = await startTestInfra();
   process.env.KLAXON_TEST_DATABASE_URL = infra.databaseUrl;
@@ -26,11 +32,11 @@ async function main() {
     for (const op of ['acknowledge', 'acknowledge', 'investigate', 'resolve', 'close']) await post(`/incidents/${id}/${op}`);
     const handle = stack.temporal.workflow.getHandle(incidentWorkflowId(id));
     await handle.result();
-    save('incident-lifecycle-closed.json', await handle.fetchHistory());
+    save(`${VERSION}-incident-lifecycle-closed.json`, await handle.fetchHistory());
     for (const op of ['reopen', 'acknowledge', 'resolve', 'close']) await post(`/incidents/${id}/${op}`);
     const second = stack.temporal.workflow.getHandle(incidentWorkflowId(id));
     await second.result();
-    save('incident-reopened-run.json', await second.fetchHistory());
+    save(`${VERSION}-incident-reopened-run.json`, await second.fetchHistory());
   } finally {
     await stack.stop();
     await infra.stop();

@@ -7,8 +7,10 @@ const HISTORIES = path.join(__dirname, '..', 'histories');
 const files = readdirSync(HISTORIES).filter((f) => f.endsWith('.json'));
 
 describe('replay of recorded incident histories', () => {
-  it('when histories are committed, then there is at least one per scenario', () => {
-    expect(files).toEqual(expect.arrayContaining(['incident-lifecycle-closed.json', 'incident-reopened-run.json']));
+  it('when histories are committed, then each scenario exists before (v1) and after (v2) the local-projection patch', () => {
+    expect(files).toEqual(
+      expect.arrayContaining(['v1', 'v2'].flatMap((v) => [`${v}-incident-lifecycle-closed.json`, `${v}-incident-reopened-run.json`])),
+    );
   });
 
   it.each(files)('when %s is replayed against the current workflow code, then it is deterministic', async (file) => {

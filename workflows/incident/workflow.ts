@@ -2,13 +2,11 @@ import {
   allHandlersFinished,
   condition,
   continueAsNew,
-  proxyActivities,
   setHandler,
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
 import { isTerminal, LIFECYCLE_OPERATIONS, type LifecycleOperation } from '../../src/domain/incident-lifecycle';
-import type { createProjectionActivities } from '../../activities/projections';
 import {
   incidentStateQuery,
   lifecycleUpdates,
@@ -18,12 +16,8 @@ import {
   type LifecycleUpdateInput,
 } from '../definitions';
 import { HandlerLock } from './lock';
+import { projections } from './projections';
 import { IncidentState } from './state';
-
-const projections = proxyActivities<ReturnType<typeof createProjectionActivities>>({
-  startToCloseTimeout: '10 seconds',
-  retry: { initialInterval: '100 milliseconds', backoffCoefficient: 2, maximumInterval: '5 seconds' },
-});
 
 /** Past this many history events the run continues as new (design.md §4). */
 const DEFAULT_HISTORY_LIMIT = 2000;
@@ -36,9 +30,9 @@ export async function incidentWorkflow(input: IncidentWorkflowInput): Promise<vo
   const transition = (op: LifecycleOperation, { actor }: LifecycleUpdateInput): Promise<IncidentSnapshot> =>
     lock.run(async () => {
       const outcome = state.decide(op);
-      if (outcome.kind === 'noop') return projections.readIncident({ incidentId: input.incidentId });
+      if (outcome.kind === 'noop') return projections().readIncident({ incidentId: input.incidentId });
       const seq = state.seq + 1;
-      const snapshot = await projections.recordTransition({
+      const snapshot = await projections().recordTransition({
         incidentId: input.incidentId,
         seq,
         operation: op,
