@@ -33,37 +33,36 @@ export function createProjectionActivities({ orm }: { orm: MikroORM }) {
     return toSnapshot(row as unknown as IncidentRow);
   }
 
+  /**
+   * One statement, one round trip: the timeline entry and the incident row change together.
+   * Both are keyed by (incident, seq), so a retried attempt changes nothing and returns the row.
+   */
   async function recordTransition(input: RecordTransitionInput): Promise<IncidentSnapshot> {
     const at = new Date(input.at);
-    const row = await knex().transaction(async (trx) => {
-      await trx('timeline_entries')
-        .insert({
-          id: randomUUID(),
-          incident_id: input.incidentId,
-          organization_id: trx('incidents').select('organization_id').where({ id: input.incidentId }),
-          seq: input.seq,
-          type: 'status_change',
-          from_status: input.from,
-          to_status: input.to,
-          actor_type: input.actor.type,
-          actor_id: input.actor.id,
-          via: input.actor.via,
-          message: `${PAST_TENSE[input.operation]} (${input.from} → ${input.to})`,
-          created_at: at,
-        })
-        .onConflict(['incident_id', 'seq'])
-        .ignore();
-      const changes = Object.fromEntries(
-        Object.entries(timestampChanges(input.operation, input.at)).map(([k, v]) => [k, v === null ? null : at]),
-      );
-      await trx('incidents')
-        .update({ status: input.to, last_seq: input.seq, updated_at: at, ...changes })
-        .where({ id: input.incidentId })
-        .andWhere('last_seq', '<', input.seq);
-      return trx<IncidentRow>('incidents').select(INCIDENT_COLUMNS).where({ id: input.incidentId }).first();
-    });
-    if (!row) throw ApplicationFailure.nonRetryable(`incident ${input.incidentId} has no projection`, 'IncidentNotFound');
-    return toSnapshot(row as unknown as IncidentRow);
+    const stamps = Object.entries(timestampChanges(input.operation, input.at)).map(([column, value]) => ({ column, value: value === null ? null : at }));
+    const columns = INCIDENT_COLUMNS.map((c) => `"${c}"`).join(', ');
+    const sql = `
+      with entry as (
+        insert into timeline_entries (id, incident_id, organization_id, seq, type, from_status, to_status, actor_type, actor_id, via, message, created_at)
+        select ?, id, organization_id, ?, 'status_change', ?, ?, ?, ?, ?, ?, ? from incidents where id = ?
+        on conflict (incident_id, seq) do nothing
+      ), moved as (
+        update incidents set status = ?, last_seq = ?, updated_at = ?${stamps.map((s) => `, "${s.column}" = ?`).join('')}
+        where id = ? and last_seq < ?
+        returning ${columns}
+      )
+      select ${columns} from moved
+      union all
+      select ${columns} from incidents where id = ? and not exists (select 1 from moved)`;
+    const bindings = [
+      randomUUID(), input.seq, input.from, input.to, input.actor.type, input.actor.id, input.actor.via,
+      `${PAST_TENSE[input.operation]} (${input.from} → ${input.to})`, at, input.incidentId,
+      input.to, input.seq, at, ...stamps.map((s) => s.value), input.incidentId, input.seq,
+      input.incidentId,
+    ];
+    const { rows } = (await knex().raw(sql, bindings)) as { rows: IncidentRow[] };
+    if (!rows[0]) throw ApplicationFailure.nonRetryable(`incident ${input.incidentId} has no projection`, 'IncidentNotFound');
+    return toSnapshot(rows[0]);
   }
 
   return { readIncident, recordTransition };
