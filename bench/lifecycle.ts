@@ -1,14 +1,8 @@
 import type { Client } from '@temporalio/client';
 import { incidentWorkflowId, lifecycleUpdates, type IncidentSnapshot } from '../workflows/definitions';
-import { cannon, closedLoop, type RunResult } from './load';
+import { cannon, closedLoop, type LoadShape, type RunResult } from './load';
 import type { IncidentPool, Loan } from './pool';
 import type { BenchWorkspace } from './seed';
-
-export interface LoadShape {
-  concurrency: number;
-  durationS: number;
-  warmup: number;
-}
 
 /** Answers that were 2xx but did not move the incident where the operation should have. */
 interface Checks {

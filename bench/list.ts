@@ -1,5 +1,4 @@
-import { cannon, type RunResult } from './load';
-import type { LoadShape } from './lifecycle';
+import { cannon, type LoadShape, type RunResult } from './load';
 import type { BenchWorkspace } from './seed';
 
 /** GET /incidents (with an optional query string) at fixed concurrency, after a short warm-up. */

@@ -1,6 +1,13 @@
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 
+/** Fixed concurrency for a fixed time, after `warmup` requests that are not counted. */
+export interface LoadShape {
+  concurrency: number;
+  durationS: number;
+  warmup: number;
+}
+
 /** What one measured run produced: every 2xx latency (ms), and what went wrong. */
 export interface RunResult {
   latencies: number[];

@@ -40,7 +40,7 @@ function table(rows: string[][]): string {
 }
 
 /** Prints the figures beside their targets and writes bench/results.json. */
-export function report(figures: Figure[], notes: string[]): string {
+export function report(figures: Figure[], notes: string[], loadAtStart: number): string {
   const rows = [['figure', 'p50 ms', 'p99 ms', 'target / reference (ms)', 'met?', 'requests', 'errors', 'req/s']];
   const json: Record<string, unknown> = {};
   for (const f of figures) {
@@ -52,7 +52,7 @@ export function report(figures: Figure[], notes: string[]): string {
   }
   const results = {
     generated_at: new Date().toISOString(),
-    machine: { cpus: os.cpus().length, cpu_model: os.cpus()[0]?.model ?? null, memory_gb: Math.round(os.totalmem() / 2 ** 30), node: process.version },
+    machine: { cpus: os.cpus().length, cpu_model: os.cpus()[0]?.model ?? null, memory_gb: Math.round(os.totalmem() / 2 ** 30), node: process.version, load_avg_1m_at_start: loadAtStart },
     figures: json,
     notes,
   };
