@@ -1,18 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import type { Server } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { Client } from '@temporalio/client';
 import { loadConfig, type Config } from '../src/config';
-import { migrate, openOrm, type MikroORM } from '../src/db/orm';
+import type { MikroORM } from '../src/db/orm';
 import { createLogger } from '../src/logger';
 import { freePort } from '../src/net';
-import { resolveInfra, type Infra } from '../src/stack/infra';
-import { buildListeners, closeServer, listen } from '../src/stack/services';
-import { connectTemporal } from '../src/temporal/client';
-import { createKlaxonWorker, installTemporalRuntime } from '../src/temporal/worker';
+import { bootStack } from '../src/stack/boot';
+import type { Infra } from '../src/stack/infra';
+import { installTemporalRuntime } from '../src/temporal/worker';
 
 /** The system under test, booted in this process as `klaxon start` boots it. */
 export interface BenchStack {
@@ -82,43 +80,14 @@ export async function startBenchStack(say: (line: string) => void): Promise<Benc
   const logger = createLogger(config.logLevel, logs);
   installTemporalRuntime(logger);
 
-  const infra = await resolveInfra(config, say, { startTemporal: true });
-  const shutdown: Array<() => Promise<void>> = [];
+  say('Starting embedded services, bundling workflows and starting the worker');
+  const booted = await bootStack(config, 'start', { logger, say }).catch(async (err) => {
+    await rm(dataDir, { recursive: true, force: true });
+    throw err;
+  });
   const stop = async () => {
-    for (const fn of shutdown.reverse()) await fn().catch((err) => say(`teardown step failed: ${String(err)}`));
-    await infra.stop();
+    await booted.stop();
     await rm(dataDir, { recursive: true, force: true });
   };
-  try {
-    const orm = await openOrm(infra.databaseUrl, 20);
-    shutdown.push(() => orm.close());
-    await migrate(orm);
-
-    say('Bundling workflows and starting the worker');
-    const { worker, connection: workerConnection } = await createKlaxonWorker({
-      address: infra.temporalAddress,
-      namespace: config.temporal.namespace,
-      taskQueue: config.temporal.taskQueue,
-      orm,
-    });
-    const running = worker.run();
-    shutdown.push(async () => {
-      if (worker.getState() === 'RUNNING') worker.shutdown();
-      await running;
-      await workerConnection.close();
-    });
-
-    const { client, connection } = await connectTemporal(infra.temporalAddress, config.temporal.namespace);
-    shutdown.push(() => connection.close());
-    const apps = buildListeners({ config, orm, temporal: client, logger });
-    const servers: Server[] = [];
-    shutdown.push(() => Promise.all(servers.map(closeServer)).then(() => undefined));
-    for (const [name, port] of [['app', app], ['ingest', ingest], ['legacy', legacy]] as const) {
-      servers.push((await listen(apps[name], port, config.host)).server);
-    }
-    return { config, infra, orm, temporal: client, appUrl: `http://127.0.0.1:${app}`, logs, stop };
-  } catch (err) {
-    await stop();
-    throw err;
-  }
+  return { config, infra: booted.infra, orm: booted.orm, temporal: booted.temporal!, appUrl: `http://127.0.0.1:${booted.ports!.app}`, logs, stop };
 }

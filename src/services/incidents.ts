@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { WithStartWorkflowOperation, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
+import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
 import { decideTransition, type IncidentStatus, type LifecycleOperation } from '../domain/incident-lifecycle';
 import type { Severity } from '../domain/severity';
 import {
@@ -139,15 +139,8 @@ export async function transitionIncident(
   const early = decideTransition(row.status, input.operation);
   // A closed incident has no running workflow: refuse without starting one just to say no.
   if (early.kind === 'invalid' && row.status === 'CLOSED') throw conflict(early.message, 'invalid_transition');
-  const start = new WithStartWorkflowOperation('incidentWorkflow', {
-    ...startOptions(deps, workflowInput(row)),
-    workflowIdConflictPolicy: 'USE_EXISTING',
-  });
   try {
-    return await deps.temporal.workflow.executeUpdateWithStart(lifecycleUpdates[input.operation], {
-      args: [{ actor: input.actor }],
-      startWorkflowOperation: start,
-    });
+    return await applyUpdate(deps, row, input);
   } catch (err) {
     const cause = err instanceof WorkflowUpdateFailedError ? err.cause : undefined;
     if (cause instanceof ApplicationFailure && cause.type === INVALID_TRANSITION) {
@@ -155,6 +148,32 @@ export async function transitionIncident(
     }
     throw err;
   }
+}
+
+/**
+ * A plain Update on the running workflow; when there is none (closed, or its start was lost),
+ * Update-with-Start seeds a fresh run from the projection. The plain path is the common one and
+ * the cheaper of the two.
+ */
+async function applyUpdate(
+  deps: IncidentDeps,
+  row: IncidentRow & { last_seq: number },
+  input: { operation: LifecycleOperation; actor: Actor },
+): Promise<IncidentSnapshot> {
+  const update = lifecycleUpdates[input.operation];
+  const args: [{ actor: Actor }] = [{ actor: input.actor }];
+  if (row.status !== 'CLOSED') {
+    try {
+      return await deps.temporal.workflow.getHandle(incidentWorkflowId(row.id)).executeUpdate(update, { args });
+    } catch (err) {
+      if (!(err instanceof WorkflowNotFoundError)) throw err;
+    }
+  }
+  const start = new WithStartWorkflowOperation('incidentWorkflow', {
+    ...startOptions(deps, workflowInput(row)),
+    workflowIdConflictPolicy: 'USE_EXISTING',
+  });
+  return deps.temporal.workflow.executeUpdateWithStart(update, { args, startWorkflowOperation: start });
 }
 
 export interface ListIncidentsQuery {

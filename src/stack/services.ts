@@ -46,9 +46,15 @@ export function listen(app: Koa, port: number, host: string): Promise<{ server: 
   });
 }
 
-export function closeServer(server: Server): Promise<void> {
+/** Stops accepting, lets in-flight requests finish (up to `graceMs`), then cuts what is left. */
+export function closeServer(server: Server, graceMs = 5000): Promise<void> {
   return new Promise((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
+    const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+    timer.unref();
+    server.close(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+    server.closeIdleConnections();
   });
 }

@@ -201,6 +201,18 @@ describe('lifecycle', () => {
     );
   });
 
+  it('when the workflow is gone while the incident is open, then the next operation starts a fresh run from the projection', async () => {
+    const inc = (await create(validBody())).body.data;
+    await op(inc.id, 'acknowledge');
+    await stack.temporal.workflow.getHandle(incidentWorkflowId(inc.id)).terminate('test: lost workflow');
+    const res = await op(inc.id, 'resolve');
+    expect(res.status).toBe(200);
+    expect(res.body.data.status).toBe('RESOLVED');
+    const handle = stack.temporal.workflow.getHandle(incidentWorkflowId(inc.id));
+    expect((await handle.describe()).status.name).toBe('RUNNING');
+    expect(await handle.query(incidentStateQuery)).toEqual({ status: 'RESOLVED', seq: 3 });
+  });
+
   it('when the incident id is unknown, then lifecycle calls answer 404', async () => {
     const res = await op('6b1f7a4e-0000-4000-8000-000000000001', 'acknowledge');
     expect(res.status).toBe(404);

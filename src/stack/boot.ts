@@ -1,0 +1,79 @@
+import type { Server } from 'node:http';
+import type { Client } from '@temporalio/client';
+import type { Config } from '../config';
+import { migrate, openOrm, type MikroORM } from '../db/orm';
+import type { Logger } from '../logger';
+import { connectTemporal } from '../temporal/client';
+import { createKlaxonWorker } from '../temporal/worker';
+import { resolveInfra, type Infra } from './infra';
+import { buildListeners, closeServer, listen } from './services';
+
+export type Role = 'start' | 'api' | 'worker';
+
+/** A running stack: what a role brought up, and how to bring it down in order. */
+export interface BootedStack {
+  infra: Infra;
+  orm: MikroORM;
+  /** The API's Temporal client (absent for the worker role). */
+  temporal?: Client;
+  /** Ports the listeners bound (absent for the worker role). */
+  ports?: { app: number; ingest: number; legacy: number };
+  stop(): Promise<void>;
+}
+
+/**
+ * Brings up one role of design.md §1: infrastructure (embedded when not configured, for
+ * `start`), migrations (`start`), the worker (`start`, `worker`) and the listeners (`start`,
+ * `api`). Stopping drains in reverse: listeners finish in-flight requests before the Temporal
+ * client closes, the worker drains, then Postgres and the dev server stop.
+ */
+export async function bootStack(config: Config, role: Role, deps: { logger: Logger; say: (line: string) => void }): Promise<BootedStack> {
+  const infra = await resolveInfra(config, deps.say, { startTemporal: role === 'start' });
+  const shutdown: Array<() => Promise<void>> = [];
+  const stop = async () => {
+    for (const fn of shutdown.reverse()) await fn().catch((err) => deps.logger.error({ err }, 'shutdown step failed'));
+    await infra.stop();
+  };
+  try {
+    const orm = await openOrm(infra.databaseUrl, 20);
+    shutdown.push(() => orm.close());
+    if (role === 'start') {
+      const applied = await migrate(orm);
+      if (applied.length) deps.say(`Applied migrations: ${applied.join(', ')}`);
+    }
+    if (role !== 'api') {
+      const { worker, connection } = await createKlaxonWorker({
+        address: infra.temporalAddress,
+        namespace: config.temporal.namespace,
+        taskQueue: config.temporal.taskQueue,
+        orm,
+      });
+      const running = worker.run();
+      shutdown.push(async () => {
+        // The worker drains by itself on SIGINT/SIGTERM; shut it down only if it has not.
+        if (worker.getState() === 'RUNNING') worker.shutdown();
+        await running;
+        await connection.close();
+      });
+    }
+    if (role === 'worker') return { infra, orm, stop };
+
+    const { client, connection } = await connectTemporal(infra.temporalAddress, config.temporal.namespace);
+    shutdown.push(() => connection.close());
+    const apps = buildListeners({ config, orm, temporal: client, logger: deps.logger });
+    const servers: Server[] = [];
+    shutdown.push(async () => {
+      await Promise.all(servers.map((s) => closeServer(s)));
+    });
+    const ports = { app: 0, ingest: 0, legacy: 0 };
+    for (const name of ['app', 'ingest', 'legacy'] as const) {
+      const bound = await listen(apps[name], config.ports[name], config.host);
+      servers.push(bound.server);
+      ports[name] = bound.port;
+    }
+    return { infra, orm, temporal: client, ports, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
