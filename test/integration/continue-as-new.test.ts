@@ -1,47 +1,39 @@
 import { incidentStateQuery, incidentWorkflowId } from '../../workflows/definitions';
 import { knexOf } from '../../src/services/db';
 import { request } from '../support/http';
-import { startTestStack, type TestStack } from '../support/stack';
-import { seedWorkspace, type SeededWorkspace } from '../support/workspace';
+import { useStackWithWorkspace } from '../support/fixture';
 
-let stack: TestStack;
-let ws: SeededWorkspace;
-const url = (path: string) => `${stack.urls.app}/api/v1/organizations/${ws.organizationId}${path}`;
-
-beforeAll(async () => {
-  stack = await startTestStack();
-  ws = await seedWorkspace(stack.orm);
-});
-afterAll(() => stack.stop());
+const f = useStackWithWorkspace();
+const url = (path: string) => f.url(path);
 
 describe('long incident histories', () => {
   it('when the history passes the limit, then the run continues as new with its state and keeps answering', async () => {
-    const id = (await request('POST', url('/incidents'), { token: ws.tokens.readWrite, body: { title: 'flapping', severity: 'LOW', owning_team_id: ws.teamId } })).body.data.id;
+    const id = (await request('POST', url('/incidents'), { token: f.ws.tokens.readWrite, body: { title: 'flapping', severity: 'LOW', owning_team_id: f.ws.teamId } })).body.data.id;
     const workflowId = incidentWorkflowId(id);
     // Restart the incident's workflow with a low limit so a few transitions cross it.
-    const first = stack.temporal.workflow.getHandle(workflowId);
+    const first = f.stack.temporal.workflow.getHandle(workflowId);
     await first.terminate('test: restart with a low history limit');
-    const row = await knexOf(stack.orm)('incidents').where({ id }).first();
-    await stack.temporal.workflow.start('incidentWorkflow', {
-      taskQueue: stack.taskQueue,
+    const row = await knexOf(f.stack.orm)('incidents').where({ id }).first();
+    await f.stack.temporal.workflow.start('incidentWorkflow', {
+      taskQueue: f.stack.taskQueue,
       workflowId,
-      args: [{ incidentId: id, organizationId: ws.organizationId, serviceId: null, severity: row.severity, status: row.status, seq: row.last_seq, historyLimit: 40 }],
+      args: [{ incidentId: id, organizationId: f.ws.organizationId, serviceId: null, severity: row.severity, status: row.status, seq: row.last_seq, historyLimit: 40 }],
     });
-    const startRun = (await stack.temporal.workflow.getHandle(workflowId).describe()).runId;
+    const startRun = (await f.stack.temporal.workflow.getHandle(workflowId).describe()).runId;
 
     const ops = ['acknowledge', 'resolve', 'reopen', 'investigate', 'resolve', 'reopen', 'acknowledge', 'resolve', 'reopen', 'resolve'];
     for (const op of ops) {
-      const res = await request('POST', url(`/incidents/${id}/${op}`), { token: ws.tokens.readWrite });
+      const res = await request('POST', url(`/incidents/${id}/${op}`), { token: f.ws.tokens.readWrite });
       expect({ op, status: res.status }).toEqual({ op, status: 200 });
     }
-    const latest = stack.temporal.workflow.getHandle(workflowId);
+    const latest = f.stack.temporal.workflow.getHandle(workflowId);
     const d = await latest.describe();
     expect(d.runId).not.toBe(startRun);
     expect(d.status.name).toBe('RUNNING');
     expect(await latest.query(incidentStateQuery)).toEqual({ status: 'RESOLVED', seq: 1 + ops.length });
-    const firstRun = await stack.temporal.workflow.getHandle(workflowId, startRun).describe();
+    const firstRun = await f.stack.temporal.workflow.getHandle(workflowId, startRun).describe();
     expect(firstRun.status.name).toBe('CONTINUED_AS_NEW');
-    const timeline = await knexOf(stack.orm)('timeline_entries').where({ incident_id: id }).orderBy('seq');
+    const timeline = await knexOf(f.stack.orm)('timeline_entries').where({ incident_id: id }).orderBy('seq');
     expect(timeline.map((t) => t.seq)).toEqual(Array.from({ length: 1 + ops.length }, (_, i) => i + 1));
   });
 });
