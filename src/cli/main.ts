@@ -4,7 +4,6 @@ import { DomainError } from '../services/errors';
 import { admin, bootstrap, parseOptions, schemas, withDatabase } from './admin';
 
 // Roles pull in the Temporal worker; admin commands should not pay for loading it.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const roles = (): typeof import('../stack/roles') => require('../stack/roles');
 
 /** Prints a result: one JSON object with --json, else readable lines. */

@@ -101,7 +101,6 @@ async function ensureDatabase(port: number): Promise<void> {
  * listeners, then stop Postgres) short. Keep its `exit` hook as a last resort, drop the signals.
  */
 function releaseSignals(): void {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const exitHook = require('async-exit-hook') as { unhookEvent(event: string): void };
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK']) exitHook.unhookEvent(signal);
 }
