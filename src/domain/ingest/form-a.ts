@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import type { Severity } from '../severity';
+import { parseFormASeverity } from './severity';
+
+/** Form A (spec "Event payload, Form A") with our limits; unknown fields are ignored. */
+export const FORM_A_LIMITS = { title: 255, message: 10_000, description: 20_000, dedupKey: 255, source: 255, metadataBytes: 64 * 1024 } as const;
+
+const text = (field: string, max: number) =>
+  z.string({ message: `${field} must be a string` }).max(max, `${field} must be at most ${max} characters`);
+
+const formASchema = z
+  .object({
+    title: text('title', FORM_A_LIMITS.title).optional(),
+    message: text('message', FORM_A_LIMITS.message).optional(),
+    severity: z.string({ message: 'severity must be a string' }).optional(),
+    description: text('description', FORM_A_LIMITS.description).optional(),
+    dedup_key: text('dedup_key', FORM_A_LIMITS.dedupKey).min(1, 'dedup_key must not be empty').optional(),
+    source: text('source', FORM_A_LIMITS.source).optional(),
+    metadata: z.record(z.string(), z.unknown(), { message: 'metadata must be an object' }).optional(),
+  })
+  .refine((b) => Boolean(b.title?.trim() || b.message?.trim()), { message: 'at least one of title or message is required' });
+
+/** A Form A event ready for routing, on the incident severity scale. */
+export interface FormAEvent {
+  title: string;
+  message: string | null;
+  description: string | null;
+  severity: Severity;
+  dedupKey: string | null;
+  source: string | null;
+  metadata: Record<string, unknown>;
+}
+
+export type FormAResult = { ok: true; event: FormAEvent } | { ok: false; message: string };
+
+/** An event without a severity pages as MEDIUM, like a native payload without one (warning). */
+export const DEFAULT_FORM_A_SEVERITY: Severity = 'MEDIUM';
+
+/** Validates a parsed body; every failure is one readable message for a 400. */
+export function parseFormA(body: unknown): FormAResult {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return { ok: false, message: 'body must be a JSON object' };
+  const parsed = formASchema.safeParse(body);
+  if (!parsed.success) {
+    return { ok: false, message: parsed.error.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ') };
+  }
+  const b = parsed.data;
+  let severity: Severity = DEFAULT_FORM_A_SEVERITY;
+  if (b.severity !== undefined) {
+    const known = parseFormASeverity(b.severity);
+    if (!known) return { ok: false, message: 'severity must be one of critical, high, error, medium, warning, low, info' };
+    severity = known;
+  }
+  const metadata = b.metadata ?? {};
+  if (JSON.stringify(metadata).length > FORM_A_LIMITS.metadataBytes) {
+    return { ok: false, message: `metadata must be at most ${FORM_A_LIMITS.metadataBytes / 1024} KiB of JSON` };
+  }
+  const title = b.title?.trim() || (b.message as string).trim().split('\n')[0].slice(0, FORM_A_LIMITS.title);
+  return {
+    ok: true,
+    event: {
+      title,
+      message: b.message ?? null,
+      description: b.description ?? null,
+      severity,
+      dedupKey: b.dedup_key ?? null,
+      source: b.source ?? null,
+      metadata,
+    },
+  };
+}
