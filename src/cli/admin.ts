@@ -6,7 +6,8 @@ import type { Config } from '../config';
 import { migrate, openOrm, type MikroORM } from '../db/orm';
 import { resolveDatabase } from '../stack/database';
 import { createApiToken, listApiTokens, revokeApiToken } from '../services/api-tokens';
-import { createService, createSource } from '../services/catalog';
+import { createService } from '../services/catalog';
+import { createSource, createSourceForService, rotateSource } from '../services/sources';
 import { invalid } from '../services/errors';
 import { addUser, createOrganization, createTeam } from '../services/workspaces';
 
@@ -60,6 +61,7 @@ export const schemas = {
     days: z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').max(30, 'must be at most 30 (tokens live 30 days at most)'),
   }),
   tokenList: z.object({ org: z.string().uuid('must be a workspace id (UUID)') }),
+  sourceCreate: z.object({ service: z.string().uuid('must be a service id (UUID)'), name: z.string().trim().min(1, 'is required').max(255) }),
 };
 
 /** `klaxon bootstrap`: a workspace ready to use, in one command. */
@@ -83,4 +85,4 @@ export async function bootstrap(orm: MikroORM, config: Config, opts: z.infer<typ
   };
 }
 
-export const admin = { createOrganization, addUser, createApiToken, listApiTokens, revokeApiToken };
+export const admin = { createOrganization, addUser, createApiToken, listApiTokens, revokeApiToken, createSourceForService, rotateSource };

@@ -105,6 +105,26 @@ export function buildProgram(getConfig: () => Config): Command {
       output(await withDatabase(getConfig(), (orm) => admin.revokeApiToken(orm, id)), raw.json);
     });
 
+  const source = program.command('source').description('alert sources (secret ingestion URLs)');
+  source
+    .command('create')
+    .requiredOption('--service <id>', 'the service that owns the source')
+    .requiredOption('--name <name>', 'a name people recognise')
+    .option('--json', 'print one JSON object')
+    .action(async (raw) => {
+      const config = getConfig();
+      const o = parseOptions(schemas.sourceCreate, raw);
+      output(await withDatabase(config, (orm) => admin.createSourceForService(orm, { serviceId: o.service, name: o.name, ingestBaseUrl: config.urls.ingest })), raw.json);
+    });
+  source
+    .command('rotate <id>')
+    .description('replace the secret: the old URL stops working at once')
+    .option('--json', 'print one JSON object')
+    .action(async (id: string, raw) => {
+      const config = getConfig();
+      output(await withDatabase(config, (orm) => admin.rotateSource(orm, { sourceId: id, ingestBaseUrl: config.urls.ingest })), raw.json);
+    });
+
   return program;
 }
 

@@ -1,6 +1,5 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { hashSecret } from '../domain/api-token';
 import { knexOf } from './db';
 import { iso } from './time';
 import { invalid, notFound } from './errors';
@@ -121,24 +120,4 @@ export async function createMonitor(
   };
   await knexOf(orm)('monitors').insert(row);
   return monitorJson(row);
-}
-
-/** Creates an ingestion source; the plaintext URL is returned this once. */
-export async function createSource(
-  orm: MikroORM,
-  input: { organizationId: string; serviceId: string; name: string; ingestBaseUrl: string },
-) {
-  await getService(orm, input.organizationId, input.serviceId);
-  const secret = randomBytes(24).toString('base64url');
-  const row = {
-    id: randomUUID(),
-    organization_id: input.organizationId,
-    service_id: input.serviceId,
-    name: input.name,
-    token_hash: hashSecret(secret),
-    status: 'ACTIVE',
-    created_at: new Date(),
-  };
-  await knexOf(orm)('alert_sources').insert(row);
-  return { id: row.id, name: row.name, service_id: row.service_id, ingest_url: `${input.ingestBaseUrl}/${secret}` };
 }

@@ -1,0 +1,64 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { hashSecret } from '../domain/api-token';
+import { getService } from './catalog';
+import { knexOf } from './db';
+import { invalid, notFound } from './errors';
+
+/**
+ * Alert sources: secret ingestion URLs owned by a service. Only the SHA-256 of the secret is
+ * stored; a lookup hashes the presented secret and finds the row by index, so the time it takes
+ * does not depend on how much of a secret matches.
+ */
+
+const newSecret = () => randomBytes(24).toString('base64url');
+const isUuid = (s: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s);
+
+export interface SourceWithUrl {
+  id: string;
+  name: string;
+  service_id: string;
+  ingest_url: string;
+}
+
+/** Creates a source on a service of a workspace; the URL (with its secret) is returned this once. */
+export async function createSource(
+  orm: MikroORM,
+  input: { organizationId: string; serviceId: string; name: string; ingestBaseUrl: string },
+): Promise<SourceWithUrl> {
+  await getService(orm, input.organizationId, input.serviceId);
+  const secret = newSecret();
+  const row = { id: randomUUID(), organization_id: input.organizationId, service_id: input.serviceId, name: input.name, token_hash: hashSecret(secret), status: 'ACTIVE', created_at: new Date() };
+  await knexOf(orm)('alert_sources').insert(row);
+  return { id: row.id, name: row.name, service_id: row.service_id, ingest_url: `${input.ingestBaseUrl}/${secret}` };
+}
+
+/** Creates a source on a service, whichever workspace it is in (the CLI names only the service). */
+export async function createSourceForService(orm: MikroORM, input: { serviceId: string; name: string; ingestBaseUrl: string }): Promise<SourceWithUrl> {
+  if (!isUuid(input.serviceId)) throw invalid('--service must be a service id (UUID)');
+  const service = await knexOf(orm)('services').select('organization_id').where({ id: input.serviceId }).first();
+  if (!service) throw notFound(`service ${input.serviceId} not found`);
+  return createSource(orm, { ...input, organizationId: service.organization_id });
+}
+
+/** Replaces a source's secret: the old URL stops working at once, the new one is returned once. */
+export async function rotateSource(orm: MikroORM, input: { sourceId: string; ingestBaseUrl: string }): Promise<SourceWithUrl> {
+  if (!isUuid(input.sourceId)) throw invalid('source id must be a UUID');
+  const secret = newSecret();
+  const [row] = await knexOf(orm)('alert_sources')
+    .update({ token_hash: hashSecret(secret) })
+    .where({ id: input.sourceId, status: 'ACTIVE' })
+    .returning(['id', 'name', 'service_id']);
+  if (!row) throw notFound(`active source ${input.sourceId} not found`);
+  return { id: row.id, name: row.name, service_id: row.service_id, ingest_url: `${input.ingestBaseUrl}/${secret}` };
+}
+
+/** The active source an ingestion secret belongs to, or undefined (unknown, rotated away, revoked). */
+export async function findActiveSource(orm: MikroORM, secret: string): Promise<{ id: string; organizationId: string; serviceId: string } | undefined> {
+  if (!/^[A-Za-z0-9_-]{16,128}$/.test(secret)) return undefined;
+  const row = await knexOf(orm)('alert_sources')
+    .select('id', 'organization_id', 'service_id')
+    .where({ token_hash: hashSecret(secret), status: 'ACTIVE' })
+    .first();
+  return row ? { id: row.id, organizationId: row.organization_id, serviceId: row.service_id } : undefined;
+}
