@@ -65,5 +65,19 @@ export function createProjectionActivities({ orm }: { orm: MikroORM }) {
     return toSnapshot(rows[0]);
   }
 
-  return { readIncident, recordTransition };
+  /** The timeline entry of an alert that joined the incident; idempotent like the others. */
+  async function recordAlertAttached(input: { incidentId: string; seq: number; eventId: string; title: string; at: string }): Promise<void> {
+    const at = new Date(input.at);
+    await knex().raw(
+      `with entry as (
+         insert into timeline_entries (id, incident_id, organization_id, seq, type, actor_type, via, message, created_at)
+         select ?, id, organization_id, ?, 'alert_attached', 'system', 'ingest', ?, ? from incidents where id = ?
+         on conflict (incident_id, seq) do nothing
+       )
+       update incidents set last_seq = ?, updated_at = ? where id = ? and last_seq < ?`,
+      [randomUUID(), input.seq, `Alert attached: ${input.title}`.slice(0, 2000), at, input.incidentId, input.seq, at, input.incidentId, input.seq],
+    );
+  }
+
+  return { readIncident, recordTransition, recordAlertAttached };
 }

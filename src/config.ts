@@ -19,6 +19,7 @@ const envSchema = z.object({
   APP_URL: z.string().url().optional(),
   INGEST_URL: z.string().url().optional(),
   LEGACY_API_URL: z.string().url().optional(),
+  INGEST_IDEMPOTENCY_TTL_HOURS: z.coerce.number().positive().max(24 * 30).default(24),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -40,6 +41,7 @@ export interface Config {
   ports: { app: number; ingest: number; legacy: number };
   host: string;
   urls: { app: string; ingest: string; legacy: string };
+  ingest: { idempotencyTtlHours: number };
   logLevel: Env['LOG_LEVEL'];
 }
 
@@ -72,6 +74,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ingest: trimSlash(e.INGEST_URL ?? `http://localhost:${e.INGEST_PORT}`),
       legacy: trimSlash(e.LEGACY_API_URL ?? `http://localhost:${e.LEGACY_PORT}`),
     },
+    ingest: { idempotencyTtlHours: e.INGEST_IDEMPOTENCY_TTL_HOURS },
     logLevel: e.LOG_LEVEL,
   };
 }

@@ -2,7 +2,7 @@
  * Every message, query and search-attribute key of Klaxon's workflows. Wire names are
  * recorded in histories: never rename them.
  */
-import { defineQuery, defineUpdate } from '@temporalio/workflow';
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import type { IncidentStatus, LifecycleOperation } from '../src/domain/incident-lifecycle';
 import type { Severity } from '../src/domain/severity';
@@ -29,7 +29,20 @@ export interface IncidentWorkflowInput {
   seq: number;
   /** History length past which the run continues as new; tests lower it. */
   historyLimit?: number;
+  /** Alert event ids already applied (the most recent ones), carried across continueAsNew. */
+  appliedEventIds?: string[];
 }
+
+/** An accepted alert event, delivered by the ingestion outbox (at least once). */
+export interface AlertReceived {
+  eventId: string;
+  /** `opened` made the incident; `attached` joined an open one by dedup_key. */
+  kind: 'opened' | 'attached';
+  title: string;
+}
+
+/** A fact: an alert was accepted for this incident. Delivered at least once; applied once. */
+export const alertReceivedSignal = defineSignal<[AlertReceived]>('alertReceived');
 
 /** What a lifecycle update answers: the incident as projected after the change. */
 export interface IncidentSnapshot {

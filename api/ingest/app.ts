@@ -1,15 +1,54 @@
 import Koa from 'koa';
+import Router from '@koa/router';
+import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from '../../src/logger';
 import type { ReadinessReport } from '../../src/readiness';
-import { customerErrors } from '../http/customer-errors';
+import { ingestEvent, type IngestOptions } from '../../src/services/ingest';
+import { customerErrors, HttpError } from '../http/customer-errors';
+import { jsonBody } from '../http/json-body';
 import { requestLog } from '../http/request-log';
 import { healthRouter } from '../app';
 
-/** The ingestion listener (:3001). Alert intake by secret URL arrives with the ingestion issue. */
-export function createIngestListener(deps: { logger: Logger; readiness: () => Promise<ReadinessReport> }): Koa {
+export interface IngestDeps {
+  logger: Logger;
+  readiness: () => Promise<ReadinessReport>;
+  orm: MikroORM;
+  /** Asks the outbox relay to deliver what was just accepted. */
+  onAccepted: () => void;
+  options: IngestOptions;
+}
+
+/** Postgres errors that mean "not reachable now", answered 503 rather than 500. */
+const isUnavailable = (err: unknown): boolean => {
+  const code = (err as { code?: string })?.code ?? '';
+  const message = (err as Error)?.message ?? '';
+  return ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '57P03', '08006', '08001'].includes(code) || /Connection terminated|pool.*(ended|destroyed)|Unable to acquire a connection|timeout/i.test(message);
+};
+
+/** The ingestion listener (:3001): alerts by secret URL (design.md §5). */
+export function createIngestListener(deps: IngestDeps): Koa {
   const app = new Koa();
   app.use(requestLog(deps.logger, 'ingest'));
   app.use(customerErrors());
   app.use(healthRouter(deps.readiness).routes());
+  const router = new Router();
+  router.post('/:token', async (ctx, next) => {
+    ctx.state.routePattern = '/{webhook_token}'; // the secret never reaches the log
+    if (!ctx.is('application/json')) throw new HttpError(415, 'alert events must be JSON (Content-Type: application/json)');
+    await next();
+  }, jsonBody('512kb'), async (ctx) => {
+    const idempotencyKey = ctx.get('Idempotency-Key') || undefined;
+    try {
+      const { answer, delivered } = await ingestEvent(deps.orm, { secret: ctx.params.token, body: ctx.request.body, idempotencyKey }, deps.options);
+      if (!delivered) deps.onAccepted();
+      ctx.status = answer.duplicate ? 200 : 202;
+      ctx.body = answer;
+    } catch (err) {
+      if (isUnavailable(err)) throw new HttpError(503, 'alert storage is unavailable; retry shortly', undefined, { 'Retry-After': '5' });
+      throw err;
+    }
+  });
+  app.use(router.routes());
+  app.use(router.allowedMethods());
   return app;
 }

@@ -8,12 +8,12 @@ import {
   incidentWorkflowId,
   INVALID_TRANSITION,
   lifecycleUpdates,
-  searchAttributes,
   type Actor,
   type IncidentSnapshot,
   type IncidentWorkflowInput,
 } from '../../workflows/definitions';
 import { knexOf } from './db';
+import { incidentStartOptions } from './incident-workflow';
 import { conflict, invalid, notFound } from './errors';
 import { INCIDENT_COLUMNS, toSnapshot, type IncidentRow } from './incident-view';
 import { teamBelongsTo } from './workspaces';
@@ -44,17 +44,6 @@ const workflowInput = (row: IncidentRow & { last_seq: number }): IncidentWorkflo
   seq: row.last_seq,
 });
 
-const startOptions = (deps: IncidentDeps, input: IncidentWorkflowInput) => ({
-  taskQueue: deps.taskQueue,
-  workflowId: incidentWorkflowId(input.incidentId),
-  args: [input] as [IncidentWorkflowInput],
-  typedSearchAttributes: [
-    { key: searchAttributes.organizationId, value: input.organizationId },
-    { key: searchAttributes.serviceId, value: input.serviceId ?? '' },
-    { key: searchAttributes.status, value: input.status },
-    { key: searchAttributes.severity, value: input.severity },
-  ],
-});
 
 /**
  * Opens an incident: the projection row (with its per-workspace number) and its first timeline
@@ -105,7 +94,7 @@ export async function createIncident(deps: IncidentDeps, input: CreateIncidentIn
     });
     return incident;
   });
-  await deps.temporal.workflow.start('incidentWorkflow', startOptions(deps, workflowInput(row)));
+  await deps.temporal.workflow.start('incidentWorkflow', incidentStartOptions(deps.taskQueue, workflowInput(row)));
   return toSnapshot(row);
 }
 
@@ -170,7 +159,7 @@ async function applyUpdate(
     }
   }
   const start = new WithStartWorkflowOperation('incidentWorkflow', {
-    ...startOptions(deps, workflowInput(row)),
+    ...incidentStartOptions(deps.taskQueue, workflowInput(row)),
     workflowIdConflictPolicy: 'USE_EXISTING',
   });
   return deps.temporal.workflow.executeUpdateWithStart(update, { args, startWorkflowOperation: start });

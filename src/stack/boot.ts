@@ -3,6 +3,7 @@ import type { Client } from '@temporalio/client';
 import type { Config } from '../config';
 import { migrate, openOrm, type MikroORM } from '../db/orm';
 import type { Logger } from '../logger';
+import { OutboxRelay } from '../services/outbox-relay';
 import { connectTemporal } from '../temporal/client';
 import { createKlaxonWorker } from '../temporal/worker';
 import { resolveInfra, type Infra } from './infra';
@@ -60,7 +61,10 @@ export async function bootStack(config: Config, role: Role, deps: { logger: Logg
 
     const { client, connection } = await connectTemporal(infra.temporalAddress, config.temporal.namespace);
     shutdown.push(() => connection.close());
-    const apps = buildListeners({ config, orm, temporal: client, logger: deps.logger });
+    const relay = new OutboxRelay({ orm, temporal: client, taskQueue: config.temporal.taskQueue, logger: deps.logger });
+    relay.start();
+    shutdown.push(() => relay.stop());
+    const apps = buildListeners({ config, orm, temporal: client, logger: deps.logger, relay });
     const servers: Server[] = [];
     shutdown.push(async () => {
       await Promise.all(servers.map((s) => closeServer(s)));

@@ -15,6 +15,8 @@ export interface ListenerDeps {
   orm: MikroORM;
   temporal: Client;
   logger: Logger;
+  /** Delivers accepted alert events to their workflows. */
+  relay: { kick(): void };
 }
 
 /** The three Koa apps of design.md §1, built over shared dependencies. */
@@ -32,7 +34,13 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; leg
       logger: deps.logger,
       readiness,
     }),
-    ingest: createIngestListener({ logger: deps.logger, readiness }),
+    ingest: createIngestListener({
+      logger: deps.logger,
+      readiness,
+      orm: deps.orm,
+      onAccepted: () => deps.relay.kick(),
+      options: { idempotencyTtlMs: config.ingest.idempotencyTtlHours * 3_600_000 },
+    }),
     legacy: createLegacyListener({ logger: deps.logger, readiness }),
   };
 }

@@ -7,6 +7,7 @@ import type { Client, Connection } from '@temporalio/client';
 import type { NativeConnection, Worker } from '@temporalio/worker';
 import { loadConfig, type Config } from '../../src/config';
 import { openOrm } from '../../src/db/orm';
+import { OutboxRelay } from '../../src/services/outbox-relay';
 import { createLogger, type Logger } from '../../src/logger';
 import { buildListeners, closeServer, listen } from '../../src/stack/services';
 import { connectTemporal } from '../../src/temporal/client';
@@ -34,6 +35,7 @@ export interface TestStack {
   /** Base URLs of the real Koa apps, listening on port 0. */
   urls: { app: string; ingest: string; legacy: string };
   worker: { start(): Promise<void>; stop(): Promise<void>; readonly running: boolean };
+  relay: OutboxRelay;
   stop(): Promise<void>;
 }
 
@@ -84,7 +86,9 @@ export async function startTestStack(opts: { worker?: boolean } = {}): Promise<T
   };
   if (opts.worker !== false) await worker.start();
 
-  const apps = buildListeners({ config, orm, temporal, logger });
+  const relay = new OutboxRelay({ orm, temporal, taskQueue, logger });
+  relay.start(250);
+  const apps = buildListeners({ config, orm, temporal, logger, relay });
   const servers: Server[] = [];
   const urls = { app: '', ingest: '', legacy: '' };
   for (const name of ['app', 'ingest', 'legacy'] as const) {
@@ -102,8 +106,10 @@ export async function startTestStack(opts: { worker?: boolean } = {}): Promise<T
     logger,
     urls,
     worker,
+    relay,
     async stop() {
-      await Promise.all(servers.map(closeServer));
+      await Promise.all(servers.map((s) => closeServer(s)));
+      await relay.stop();
       await worker.stop();
       await (connection as Connection).close();
       await orm.close();

@@ -8,13 +8,16 @@ import {
 } from '@temporalio/workflow';
 import { isTerminal, LIFECYCLE_OPERATIONS, type LifecycleOperation } from '../../src/domain/incident-lifecycle';
 import {
+  alertReceivedSignal,
   incidentStateQuery,
   lifecycleUpdates,
   searchAttributes,
+  type AlertReceived,
   type IncidentSnapshot,
   type IncidentWorkflowInput,
   type LifecycleUpdateInput,
 } from '../definitions';
+import { AppliedEvents } from './applied-events';
 import { HandlerLock } from './lock';
 import { projections } from './projections';
 import { IncidentState } from './state';
@@ -26,6 +29,7 @@ const DEFAULT_HISTORY_LIMIT = 2000;
 export async function incidentWorkflow(input: IncidentWorkflowInput): Promise<void> {
   const state = new IncidentState(input);
   const lock = new HandlerLock();
+  const applied = new AppliedEvents(input.appliedEventIds);
 
   const transition = (op: LifecycleOperation, { actor }: LifecycleUpdateInput): Promise<IncidentSnapshot> =>
     lock.run(async () => {
@@ -49,12 +53,21 @@ export async function incidentWorkflow(input: IncidentWorkflowInput): Promise<vo
   for (const op of LIFECYCLE_OPERATIONS) {
     setHandler(lifecycleUpdates[op], (arg) => transition(op, arg), { validator: (_arg: LifecycleUpdateInput) => void state.decide(op) });
   }
+  // The opening event already has its `created` entry; an attached one gets its own.
+  const alertReceived = (alert: AlertReceived): Promise<void> =>
+    lock.run(async () => {
+      if (!applied.add(alert.eventId) || alert.kind === 'opened') return;
+      const seq = state.seq + 1;
+      await projections().recordAlertAttached({ incidentId: input.incidentId, seq, eventId: alert.eventId, title: alert.title, at: new Date().toISOString() });
+      state.seq = seq;
+    });
+  setHandler(alertReceivedSignal, alertReceived);
   setHandler(incidentStateQuery, () => ({ status: state.status, seq: state.seq }));
 
   await condition(() => isTerminal(state.status) || historyTooLong(input.historyLimit ?? DEFAULT_HISTORY_LIMIT));
   await condition(() => allHandlersFinished() && lock.free);
   if (!isTerminal(state.status)) {
-    await continueAsNew<typeof incidentWorkflow>({ ...input, status: state.status, seq: state.seq });
+    await continueAsNew<typeof incidentWorkflow>({ ...input, status: state.status, seq: state.seq, appliedEventIds: applied.toJSON() });
   }
 }
 

@@ -31,6 +31,7 @@ export const IncidentSchema = new EntitySchema<Incident>({
   tableName: 'incidents',
   uniques: [{ properties: ['organizationId', 'number'] }],
   indexes: [
+    { properties: ['serviceId', 'dedupKey'] },
     { name: 'incidents_org_created_idx', expression: 'create index "incidents_org_created_idx" on "incidents" ("organization_id", "created_at" desc, "id" desc)' },
     { name: 'incidents_org_status_created_idx', expression: 'create index "incidents_org_status_created_idx" on "incidents" ("organization_id", "status", "created_at" desc, "id" desc)' },
   ],

@@ -1,4 +1,7 @@
+import { AlertSchema } from './alert';
 import { AlertSourceSchema } from './alert-source';
+import { IdempotencyRecordSchema } from './idempotency-record';
+import { OutboxMessageSchema } from './outbox-message';
 import { ApiTokenSchema } from './api-token';
 import { IncidentSchema } from './incident';
 import { MembershipSchema } from './membership';
@@ -9,7 +12,10 @@ import { TeamSchema } from './team';
 import { TimelineEntrySchema } from './timeline-entry';
 import { UserSchema } from './user';
 
+export * from './alert';
 export * from './alert-source';
+export * from './idempotency-record';
+export * from './outbox-message';
 export * from './api-token';
 export * from './incident';
 export * from './membership';
@@ -32,4 +38,7 @@ export const ENTITIES = [
   IncidentSchema,
   TimelineEntrySchema,
   ApiTokenSchema,
+  AlertSchema,
+  IdempotencyRecordSchema,
+  OutboxMessageSchema,
 ];

@@ -1,0 +1,45 @@
+import { EntitySchema } from '@mikro-orm/core';
+import type { Severity } from '../../domain/severity';
+
+/** One received event, attached to the incident it was routed to. */
+export interface Alert {
+  id: string;
+  organizationId: string;
+  sourceId: string;
+  serviceId: string;
+  incidentId: string;
+  dedupKey: string | null;
+  title: string;
+  message: string | null;
+  description: string | null;
+  severity: Severity;
+  status: 'ACTIVE' | 'RESOLVED';
+  /** The detected sender (`form-a`, `alertmanager`, …). */
+  sender: string;
+  metadata: Record<string, unknown>;
+  createdAt: Date;
+  resolvedAt: Date | null;
+}
+
+export const AlertSchema = new EntitySchema<Alert>({
+  name: 'Alert',
+  tableName: 'alerts',
+  indexes: [{ properties: ['serviceId', 'dedupKey'] }],
+  properties: {
+    id: { type: 'uuid', primary: true },
+    organizationId: { type: 'uuid', index: true },
+    sourceId: { type: 'uuid', index: true },
+    serviceId: { type: 'uuid' },
+    incidentId: { type: 'uuid', index: true },
+    dedupKey: { type: 'string', length: 255, nullable: true },
+    title: { type: 'string', length: 255 },
+    message: { type: 'text', nullable: true },
+    description: { type: 'text', nullable: true },
+    severity: { type: 'string', length: 16 },
+    status: { type: 'string', length: 16 },
+    sender: { type: 'string', length: 32 },
+    metadata: { type: 'json' },
+    createdAt: { type: 'Date', columnType: 'timestamptz' },
+    resolvedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
+  },
+});
