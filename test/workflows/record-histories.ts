@@ -6,7 +6,10 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
-import { incidentWorkflowId } from '../../workflows/definitions';
+import { alertReceivedSignal, incidentStateQuery, incidentWorkflowId } from '../../workflows/definitions';
+import { knexOf } from '../../src/services/db';
+import { createSource } from '../../src/services/sources';
+import { waitFor } from '../support/wait';
 import { startTestInfra } from '../setup/test-infra';
 import { request } from '../support/http';
 import { startTestStack } from '../support/stack';
@@ -14,9 +17,10 @@ import { seedWorkspace } from '../support/workspace';
 
 /**
  * Prefix of the files this run writes. Bump it with each workflow change that alters histories
- * (v2: projections as local activities), and keep the older files: they prove old runs replay.
+ * (v2: projections as local activities; v3: alert events by signal), and keep the older files:
+ * they prove old runs replay.
  */
-const VERSION = 'v2';
+const VERSION = 'v3';
 
 async function main() {
   const infra = await startTestInfra();
@@ -37,6 +41,20 @@ async function main() {
     const second = stack.temporal.workflow.getHandle(incidentWorkflowId(id));
     await second.result();
     save(`${VERSION}-incident-reopened-run.json`, await second.fetchHistory());
+
+    // An incident opened by alerts: the opening event, two attached ones and a redelivery.
+    const source = await createSource(stack.orm, { organizationId: ws.organizationId, serviceId: ws.serviceId, name: 'recorder', ingestBaseUrl: stack.urls.ingest });
+    const send = (title: string) => request('POST', source.ingest_url, { body: { title, dedup_key: 'recorded' } });
+    const opened = (await send('opened')).body.incident_id;
+    await send('attached 1');
+    await send('attached 2');
+    const handle3 = stack.temporal.workflow.getHandle(incidentWorkflowId(opened));
+    await waitFor(async () => (await handle3.query(incidentStateQuery)).seq === 3);
+    const [first] = await knexOf(stack.orm)('alerts').where({ incident_id: opened }).orderBy('created_at').limit(1);
+    await handle3.signal(alertReceivedSignal, { eventId: first.id, kind: 'opened', title: 'opened' });
+    for (const op of ['resolve', 'close']) await request('POST', url(`/incidents/${opened}/${op}`), { token: ws.tokens.readWrite });
+    await handle3.result();
+    save(`${VERSION}-incident-from-alerts.json`, await handle3.fetchHistory());
   } finally {
     await stack.stop();
     await infra.stop();

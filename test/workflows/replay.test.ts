@@ -7,9 +7,12 @@ const HISTORIES = path.join(__dirname, '..', 'histories');
 const files = readdirSync(HISTORIES).filter((f) => f.endsWith('.json'));
 
 describe('replay of recorded incident histories', () => {
-  it('when histories are committed, then each scenario exists before (v1) and after (v2) the local-projection patch', () => {
+  it('when histories are committed, then each scenario exists for every recorded workflow version', () => {
     expect(files).toEqual(
-      expect.arrayContaining(['v1', 'v2'].flatMap((v) => [`${v}-incident-lifecycle-closed.json`, `${v}-incident-reopened-run.json`])),
+      expect.arrayContaining([
+        ...['v1', 'v2', 'v3'].flatMap((v) => [`${v}-incident-lifecycle-closed.json`, `${v}-incident-reopened-run.json`]),
+        'v3-incident-from-alerts.json',
+      ]),
     );
   });
 
