@@ -13,7 +13,8 @@ export function ormOptions(databaseUrl: string, poolMax = 10): Options {
     discovery: { warnWhenNoEntities: true },
     // Projections are written by activities that fork the entity manager per call.
     allowGlobalContext: false,
-    pool: { min: 0, max: poolMax },
+    // Fail fast when Postgres is away: ingestion answers 503 and the sender retries.
+    pool: { min: 0, max: poolMax, acquireTimeoutMillis: 5000 },
     debug: false,
     migrations: {
       path: path.join(__dirname, 'migrations'),

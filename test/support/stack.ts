@@ -43,9 +43,9 @@ export interface TestStack {
  * The real system for one test file: its own task queue and worker, the three Koa apps on
  * free ports, against the run's Postgres and Temporal (test/setup/global-setup.ts).
  */
-export async function startTestStack(opts: { worker?: boolean } = {}): Promise<TestStack> {
-  const databaseUrl = required('KLAXON_TEST_DATABASE_URL');
-  const temporalAddress = required('KLAXON_TEST_TEMPORAL_ADDRESS');
+export async function startTestStack(opts: { worker?: boolean; databaseUrl?: string; temporalAddress?: string } = {}): Promise<TestStack> {
+  const databaseUrl = opts.databaseUrl ?? required('KLAXON_TEST_DATABASE_URL');
+  const temporalAddress = opts.temporalAddress ?? required('KLAXON_TEST_TEMPORAL_ADDRESS');
   const bundlePath = required('KLAXON_TEST_WORKFLOW_BUNDLE');
   const taskQueue = `klaxon-test-${randomUUID()}`;
   const config = loadConfig({
