@@ -20,6 +20,7 @@ const envSchema = z.object({
   INGEST_URL: z.string().url().optional(),
   LEGACY_API_URL: z.string().url().optional(),
   INGEST_IDEMPOTENCY_TTL_HOURS: z.coerce.number().positive().max(24 * 30).default(24),
+  INGEST_RATE_LIMIT_PER_SOURCE: z.coerce.number().int().positive().default(500),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -41,7 +42,7 @@ export interface Config {
   ports: { app: number; ingest: number; legacy: number };
   host: string;
   urls: { app: string; ingest: string; legacy: string };
-  ingest: { idempotencyTtlHours: number };
+  ingest: { idempotencyTtlHours: number; eventsPerSecondPerSource: number };
   logLevel: Env['LOG_LEVEL'];
 }
 
@@ -74,7 +75,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ingest: trimSlash(e.INGEST_URL ?? `http://localhost:${e.INGEST_PORT}`),
       legacy: trimSlash(e.LEGACY_API_URL ?? `http://localhost:${e.LEGACY_PORT}`),
     },
-    ingest: { idempotencyTtlHours: e.INGEST_IDEMPOTENCY_TTL_HOURS },
+    ingest: { idempotencyTtlHours: e.INGEST_IDEMPOTENCY_TTL_HOURS, eventsPerSecondPerSource: e.INGEST_RATE_LIMIT_PER_SOURCE },
     logLevel: e.LOG_LEVEL,
   };
 }

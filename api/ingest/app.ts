@@ -6,6 +6,8 @@ import type { ReadinessReport } from '../../src/readiness';
 import { ingestEvent, type IngestOptions } from '../../src/services/ingest';
 import { customerErrors, HttpError } from '../http/customer-errors';
 import { jsonBody } from '../http/json-body';
+import { createRateLimit } from '../http/rate-limit';
+import { hashSecret } from '../../src/domain/api-token';
 import { requestLog } from '../http/request-log';
 import { healthRouter } from '../app';
 
@@ -16,6 +18,8 @@ export interface IngestDeps {
   /** Asks the outbox relay to deliver what was just accepted. */
   onAccepted: () => void;
   options: IngestOptions;
+  /** Accepted events per second per source (a 10 s burst). */
+  eventsPerSecondPerSource: number;
 }
 
 /** Postgres errors that mean "not reachable now", answered 503 rather than 500. */
@@ -31,9 +35,12 @@ export function createIngestListener(deps: IngestDeps): Koa {
   app.use(requestLog(deps.logger, 'ingest'));
   app.use(customerErrors());
   app.use(healthRouter(deps.readiness).routes());
+  const rateLimit = createRateLimit({ eventsPerSecond: deps.eventsPerSecondPerSource });
   const router = new Router();
   router.post('/:token', async (ctx, next) => {
     ctx.state.routePattern = '/{webhook_token}'; // the secret never reaches the log
+    // Keyed by the secret's hash, not the secret: the limiter's keys are not credentials.
+    await rateLimit(hashSecret(ctx.params.token));
     if (!ctx.is('application/json')) throw new HttpError(415, 'alert events must be JSON (Content-Type: application/json)');
     await next();
   }, jsonBody('512kb'), async (ctx) => {

@@ -40,6 +40,7 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; leg
       orm: deps.orm,
       onAccepted: () => deps.relay.kick(),
       options: { idempotencyTtlMs: config.ingest.idempotencyTtlHours * 3_600_000 },
+      eventsPerSecondPerSource: config.ingest.eventsPerSecondPerSource,
     }),
     legacy: createLegacyListener({ logger: deps.logger, readiness }),
   };

@@ -43,7 +43,9 @@ export interface TestStack {
  * The real system for one test file: its own task queue and worker, the three Koa apps on
  * free ports, against the run's Postgres and Temporal (test/setup/global-setup.ts).
  */
-export async function startTestStack(opts: { worker?: boolean; databaseUrl?: string; temporalAddress?: string } = {}): Promise<TestStack> {
+export async function startTestStack(
+  opts: { worker?: boolean; databaseUrl?: string; temporalAddress?: string; env?: Record<string, string> } = {},
+): Promise<TestStack> {
   const databaseUrl = opts.databaseUrl ?? required('KLAXON_TEST_DATABASE_URL');
   const temporalAddress = opts.temporalAddress ?? required('KLAXON_TEST_TEMPORAL_ADDRESS');
   const bundlePath = required('KLAXON_TEST_WORKFLOW_BUNDLE');
@@ -58,6 +60,7 @@ export async function startTestStack(opts: { worker?: boolean; databaseUrl?: str
     HOST: '127.0.0.1',
     TEMPORAL_UI_URL: 'http://temporal-ui.test:8233',
     LOG_LEVEL: 'info',
+    ...opts.env,
   });
   const logs = new LogCapture();
   const logger = createLogger('info', logs);
