@@ -36,8 +36,11 @@ export interface IncidentWorkflowInput {
 /** An accepted alert event, delivered by the ingestion outbox (at least once). */
 export interface AlertReceived {
   eventId: string;
-  /** `opened` made the incident; `attached` joined an open one by dedup_key. */
-  kind: 'opened' | 'attached';
+  /**
+   * `opened` made the incident; `attached` joined an open one by dedup_key; `resolved`: the
+   * sender resolved the incident's last active alert, so the incident resolves.
+   */
+  kind: 'opened' | 'attached' | 'resolved';
   title: string;
 }
 

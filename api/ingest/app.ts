@@ -46,7 +46,8 @@ export function createIngestListener(deps: IngestDeps): Koa {
   }, jsonBody('512kb'), async (ctx) => {
     const idempotencyKey = ctx.get('Idempotency-Key') || undefined;
     try {
-      const { answer, delivered } = await ingestEvent(deps.orm, { secret: ctx.params.token, body: ctx.request.body, idempotencyKey }, deps.options);
+      const headers = Object.fromEntries(Object.entries(ctx.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]));
+      const { answer, delivered } = await ingestEvent(deps.orm, { secret: ctx.params.token, body: ctx.request.body, headers, idempotencyKey }, deps.options);
       if (!delivered) deps.onAccepted();
       ctx.status = answer.duplicate ? 200 : 202;
       ctx.body = answer;

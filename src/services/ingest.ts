@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from '@mikro-orm/postgresql';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { payloadFingerprint } from '../domain/ingest/canonical-json';
-import { parseFormA, type FormAEvent } from '../domain/ingest/form-a';
+import { planIngest, type IngestItem } from '../domain/ingest/plan';
+import type { IngestHeaders } from '../domain/ingest/types';
 import { knexOf } from './db';
 import { conflict, invalid, notFound } from './errors';
 import { findActiveSource } from './sources';
@@ -12,9 +13,12 @@ const OPEN_STATUSES = ['TRIGGERED', 'ACKNOWLEDGED', 'INVESTIGATING'];
 
 export interface IngestAnswer {
   status: 'accepted';
-  event_id: string;
-  incident_id: string;
+  /** The first event of the request (null when the sender's message asked for nothing). */
+  event_id: string | null;
+  incident_id: string | null;
   duplicate: boolean;
+  /** Every event of a batch payload (Alertmanager, Grafana), when there is more than one. */
+  events?: Array<{ event_id: string; incident_id: string | null; action: IngestItem['action'] }>;
 }
 
 export interface IngestOptions {
@@ -29,13 +33,13 @@ export interface IngestOptions {
  */
 export async function ingestEvent(
   orm: MikroORM,
-  input: { secret: string; body: unknown; idempotencyKey?: string },
+  input: { secret: string; body: unknown; headers?: IngestHeaders; idempotencyKey?: string },
   opts: IngestOptions,
 ): Promise<{ answer: IngestAnswer; delivered: boolean }> {
   const source = await findActiveSource(orm, input.secret);
   if (!source) throw notFound('unknown or revoked ingestion URL');
-  const parsed = parseFormA(input.body);
-  if (!parsed.ok) throw invalid(parsed.message);
+  const plan = planIngest(input.body, input.headers ?? {});
+  if (!plan.ok) throw invalid(plan.message);
   const key = input.idempotencyKey;
   if (key !== undefined && (key.length === 0 || key.length > 255)) throw invalid('Idempotency-Key must be 1 to 255 characters');
   const fingerprint = payloadFingerprint(input.body);
@@ -43,33 +47,71 @@ export async function ingestEvent(
   return knexOf(orm).transaction(async (trx) => {
     if (key !== undefined) {
       const replay = await claimIdempotencyKey(trx, source.id, key, fingerprint, opts.idempotencyTtlMs);
-      if (replay) return { answer: { status: 'accepted', event_id: replay.event_id, incident_id: replay.incident_id, duplicate: true }, delivered: true };
+      if (replay) return { answer: { status: 'accepted', event_id: replay.event_id, incident_id: nullIfNil(replay.incident_id), duplicate: true }, delivered: true };
     }
-    const eventId = randomUUID();
-    const routed = await route(trx, source, parsed.event);
-    await trx('alerts').insert({
-      id: eventId,
-      organization_id: source.organizationId,
-      source_id: source.id,
-      service_id: source.serviceId,
-      incident_id: routed.incidentId,
-      dedup_key: parsed.event.dedupKey,
-      title: parsed.event.title,
-      message: parsed.event.message,
-      description: parsed.event.description,
-      severity: parsed.event.severity,
-      status: 'ACTIVE',
-      sender: 'form-a',
-      metadata: JSON.stringify({ ...parsed.event.metadata, ...(parsed.event.source ? { source: parsed.event.source } : {}) }),
-      created_at: new Date(),
-    });
-    await trx('ingest_outbox').insert({ id: randomUUID(), incident_id: routed.incidentId, event_id: eventId, kind: routed.kind, created_at: new Date() });
-    if (key !== undefined) {
-      await trx('idempotency_records').update({ event_id: eventId, incident_id: routed.incidentId }).where({ source_id: source.id, key });
+    const events: NonNullable<IngestAnswer['events']> = [];
+    for (const item of plan.items) {
+      const eventId = randomUUID();
+      const incidentId = item.action === 'trigger' ? await trigger(trx, source, item, eventId) : await resolve(trx, source, item, eventId);
+      events.push({ event_id: eventId, incident_id: incidentId, action: item.action });
     }
-    return { answer: { status: 'accepted', event_id: eventId, incident_id: routed.incidentId, duplicate: false }, delivered: false };
+    const first = events[0];
+    if (key !== undefined && first) {
+      await trx('idempotency_records').update({ event_id: first.event_id, incident_id: first.incident_id ?? NIL }).where({ source_id: source.id, key });
+    }
+    const answer: IngestAnswer = { status: 'accepted', event_id: first?.event_id ?? null, incident_id: first?.incident_id ?? null, duplicate: false };
+    if (events.length > 1) answer.events = events;
+    return { answer, delivered: events.length === 0 };
   });
 }
+
+type SourceRef = { id: string; organizationId: string; serviceId: string };
+
+/** Stores the alert on the incident it routes to and queues its delivery. */
+async function trigger(trx: Knex.Transaction, source: SourceRef, item: IngestItem, eventId: string): Promise<string> {
+  const routed = await route(trx, source, item);
+  await trx('alerts').insert({
+    id: eventId,
+    organization_id: source.organizationId,
+    source_id: source.id,
+    service_id: source.serviceId,
+    incident_id: routed.incidentId,
+    dedup_key: item.dedupKey,
+    title: item.title,
+    message: item.message,
+    description: item.description,
+    severity: item.severity,
+    status: 'ACTIVE',
+    sender: item.sender,
+    metadata: JSON.stringify(item.metadata),
+    created_at: new Date(),
+  });
+  await trx('ingest_outbox').insert({ id: randomUUID(), incident_id: routed.incidentId, event_id: eventId, kind: routed.kind, created_at: new Date() });
+  return routed.incidentId;
+}
+
+/**
+ * Resolves the source's active alerts with the key. When that leaves an open incident with no
+ * active alert, its workflow is asked to resolve it. Returns that incident, if any.
+ */
+async function resolve(trx: Knex.Transaction, source: SourceRef, item: IngestItem, eventId: string): Promise<string | null> {
+  if (item.dedupKey === null) return null;
+  const touched: Array<{ incident_id: string }> = await trx('alerts')
+    .update({ status: 'RESOLVED', resolved_at: new Date() })
+    .where({ source_id: source.id, sender: item.sender, dedup_key: item.dedupKey, status: 'ACTIVE' })
+    .returning('incident_id');
+  let resolved: string | null = null;
+  for (const incidentId of new Set(touched.map((t) => t.incident_id))) {
+    const stillActive = await trx('alerts').where({ incident_id: incidentId, status: 'ACTIVE' }).first('id');
+    const open = await trx('incidents').where({ id: incidentId }).whereIn('status', OPEN_STATUSES).first('id');
+    if (stillActive || !open) continue;
+    await trx('ingest_outbox').insert({ id: randomUUID(), incident_id: incidentId, event_id: eventId, kind: 'resolved', created_at: new Date() });
+    resolved = incidentId;
+  }
+  return resolved;
+}
+
+const nullIfNil = (id: string) => (id === NIL ? null : id);
 
 /**
  * Takes the key for this request, or returns the first answer. Concurrent requests with one key
@@ -98,7 +140,7 @@ const NIL = '00000000-0000-0000-0000-000000000000';
  * with none open) it opens a new incident. Same-key events serialise on an advisory lock so
  * fifty at once still make one incident.
  */
-async function route(trx: Knex.Transaction, source: { organizationId: string; serviceId: string }, event: FormAEvent): Promise<{ incidentId: string; kind: 'opened' | 'attached' }> {
+async function route(trx: Knex.Transaction, source: SourceRef, event: IngestItem): Promise<{ incidentId: string; kind: 'opened' | 'attached' }> {
   if (event.dedupKey !== null) {
     await trx.raw('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`${source.serviceId}:${event.dedupKey}`]);
     const open = await trx('incidents')
@@ -115,7 +157,7 @@ async function route(trx: Knex.Transaction, source: { organizationId: string; se
   return { incidentId: await openIncident(trx, source, event), kind: 'opened' };
 }
 
-async function openIncident(trx: Knex.Transaction, source: { organizationId: string; serviceId: string }, event: FormAEvent): Promise<string> {
+async function openIncident(trx: Knex.Transaction, source: SourceRef, event: IngestItem): Promise<string> {
   const service = await trx('services').select('team_id').where({ id: source.serviceId }).first();
   const [{ incident_seq: number }] = await trx('organizations').where({ id: source.organizationId }).increment('incident_seq', 1).returning('incident_seq');
   const id = randomUUID();

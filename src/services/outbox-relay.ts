@@ -8,7 +8,7 @@ import { knexOf } from './db';
 interface PendingRow {
   id: string;
   event_id: string;
-  kind: 'opened' | 'attached';
+  kind: 'opened' | 'attached' | 'resolved';
   incident_id: string;
   organization_id: string;
   service_id: string | null;
@@ -66,8 +66,8 @@ export class OutboxRelay {
     for (;;) {
       const rows = (await knexOf(this.deps.orm)('ingest_outbox as o')
         .join('incidents as i', 'i.id', 'o.incident_id')
-        .join('alerts as a', 'a.id', 'o.event_id')
-        .select('o.id', 'o.event_id', 'o.kind', 'o.incident_id', 'i.organization_id', 'i.service_id', 'i.severity', 'i.status', 'i.last_seq', 'a.title')
+        .leftJoin('alerts as a', 'a.id', 'o.event_id')
+        .select('o.id', 'o.event_id', 'o.kind', 'o.incident_id', 'i.organization_id', 'i.service_id', 'i.severity', 'i.status', 'i.last_seq', knexOf(this.deps.orm).raw('coalesce(a.title, i.title) as title'))
         .whereNull('o.delivered_at')
         .orderBy('o.created_at')
         .limit(this.deps.batchSize ?? 200)) as PendingRow[];

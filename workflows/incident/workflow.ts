@@ -6,12 +6,13 @@ import {
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
-import { isTerminal, LIFECYCLE_OPERATIONS, type LifecycleOperation } from '../../src/domain/incident-lifecycle';
+import { decideTransition, isTerminal, LIFECYCLE_OPERATIONS, type IncidentStatus, type LifecycleOperation } from '../../src/domain/incident-lifecycle';
 import {
   alertReceivedSignal,
   incidentStateQuery,
   lifecycleUpdates,
   searchAttributes,
+  type Actor,
   type AlertReceived,
   type IncidentSnapshot,
   type IncidentWorkflowInput,
@@ -22,6 +23,9 @@ import { HandlerLock } from './lock';
 import { projections } from './projections';
 import { IncidentState } from './state';
 
+/** Who resolves an incident when its sender resolves the last alert. */
+const INGEST_ACTOR: Actor = { type: 'system', id: null, via: 'ingest' };
+
 /** Past this many history events the run continues as new (design.md §4). */
 const DEFAULT_HISTORY_LIMIT = 2000;
 
@@ -31,32 +35,43 @@ export async function incidentWorkflow(input: IncidentWorkflowInput): Promise<vo
   const lock = new HandlerLock();
   const applied = new AppliedEvents(input.appliedEventIds);
 
+  /** Writes a move, then adopts it; callers hold the lock and have decided it is a move. */
+  const move = async (op: LifecycleOperation, from: IncidentStatus, to: IncidentStatus, actor: Actor): Promise<IncidentSnapshot> => {
+    const seq = state.seq + 1;
+    const snapshot = await projections().recordTransition({
+      incidentId: input.incidentId,
+      seq,
+      operation: op,
+      from,
+      to,
+      actor,
+      at: new Date().toISOString(), // workflow time: deterministic on replay
+    });
+    state.apply(to, seq);
+    upsertSearchAttributes([{ key: searchAttributes.status, value: to }]);
+    return snapshot;
+  };
+
   const transition = (op: LifecycleOperation, { actor }: LifecycleUpdateInput): Promise<IncidentSnapshot> =>
     lock.run(async () => {
       const outcome = state.decide(op);
       if (outcome.kind === 'noop') return projections().readIncident({ incidentId: input.incidentId });
-      const seq = state.seq + 1;
-      const snapshot = await projections().recordTransition({
-        incidentId: input.incidentId,
-        seq,
-        operation: op,
-        from: outcome.from,
-        to: outcome.to,
-        actor,
-        at: new Date().toISOString(), // workflow time: deterministic on replay
-      });
-      state.apply(outcome.to, seq);
-      upsertSearchAttributes([{ key: searchAttributes.status, value: outcome.to }]);
-      return snapshot;
+      return move(op, outcome.from, outcome.to, actor);
     });
 
   for (const op of LIFECYCLE_OPERATIONS) {
     setHandler(lifecycleUpdates[op], (arg) => transition(op, arg), { validator: (_arg: LifecycleUpdateInput) => void state.decide(op) });
   }
-  // The opening event already has its `created` entry; an attached one gets its own.
+  // The opening event already has its `created` entry; an attached one gets its own; a
+  // resolving one resolves the incident if it still can be (a person may have been faster).
   const alertReceived = (alert: AlertReceived): Promise<void> =>
     lock.run(async () => {
       if (!applied.add(alert.eventId) || alert.kind === 'opened') return;
+      if (alert.kind === 'resolved') {
+        const outcome = decideTransition(state.status, 'resolve');
+        if (outcome.kind === 'move') await move('resolve', outcome.from, outcome.to, INGEST_ACTOR);
+        return;
+      }
       const seq = state.seq + 1;
       await projections().recordAlertAttached({ incidentId: input.incidentId, seq, eventId: alert.eventId, title: alert.title, at: new Date().toISOString() });
       state.seq = seq;

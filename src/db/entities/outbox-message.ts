@@ -9,7 +9,7 @@ export interface OutboxMessage {
   incidentId: string;
   /** The alert this message carries; the workflow ignores one it has already applied. */
   eventId: string;
-  kind: 'opened' | 'attached';
+  kind: 'opened' | 'attached' | 'resolved';
   attempts: number;
   lastError: string | null;
   createdAt: Date;

@@ -1,0 +1,52 @@
+import type { Severity } from '../severity';
+import { parseFormA } from './form-a';
+import { detectSender } from './native';
+import { toIncidentSeverity } from './severity';
+import type { IngestHeaders } from './types';
+
+/** One thing an ingestion request asks for, on the incident scale. */
+export interface IngestItem {
+  action: 'trigger' | 'resolve';
+  title: string;
+  message: string | null;
+  description: string | null;
+  severity: Severity;
+  /** Native ids are scoped by sender (`grafana:13986…`) so two senders' ids never collide. */
+  dedupKey: string | null;
+  sender: string;
+  metadata: Record<string, unknown>;
+}
+
+export type IngestPlan = { ok: true; sender: string; items: IngestItem[] } | { ok: false; message: string };
+
+/**
+ * Decides what a request body means: a native sender's events (design.md §5), or Form A for any
+ * other JSON. `ignore` events (acknowledgements, test pings some senders send) yield no items.
+ */
+export function planIngest(body: unknown, headers: IngestHeaders): IngestPlan {
+  const sender = detectSender(body, headers);
+  if (!sender) {
+    const parsed = parseFormA(body);
+    if (!parsed.ok) return parsed;
+    const e = parsed.event;
+    const metadata = e.source ? { ...e.metadata, source: e.source } : e.metadata;
+    return { ok: true, sender: 'form-a', items: [{ action: 'trigger', title: e.title, message: e.message, description: e.description, severity: e.severity, dedupKey: e.dedupKey, sender: 'form-a', metadata }] };
+  }
+  // SNS needs its signature verified and subscriptions confirmed: not accepted until it is.
+  if (sender.name === 'aws-sns') return { ok: false, message: 'AWS SNS deliveries are not accepted yet: post CloudWatch alarms with raw message delivery, or use Form A' };
+  const items: IngestItem[] = [];
+  for (const event of sender.normalise(body, headers)) {
+    if (event.action !== 'trigger' && event.action !== 'resolve') continue;
+    items.push({
+      action: event.action,
+      title: event.title.slice(0, 255) || `${sender.name} alert`,
+      message: event.message ?? null,
+      description: event.description ?? null,
+      severity: toIncidentSeverity(event.severity),
+      dedupKey: event.dedupKey === null ? null : `${sender.name}:${event.dedupKey}`.slice(0, 255),
+      sender: sender.name,
+      metadata: { ...(event.metadata ?? {}), ...(event.links ? { links: event.links } : {}), source: event.source },
+    });
+  }
+  return { ok: true, sender: sender.name, items };
+}
