@@ -103,3 +103,21 @@ export const searchAttributes = {
 export const SEARCH_ATTRIBUTE_REGISTRATIONS: ReadonlyArray<{ name: string; type: 'Keyword' }> = Object.values(
   searchAttributes,
 ).map((key) => ({ name: key.name, type: 'Keyword' as const }));
+
+export const heartbeatWorkflowId = (heartbeatId: string): string => `heartbeat-${heartbeatId}`;
+
+/** The heartbeat workflow's input; also its state across continueAsNew. */
+export interface HeartbeatWorkflowInput {
+  heartbeatId: string;
+  periodSeconds: number;
+  graceSeconds: number;
+  paused: boolean;
+  /** The incident a missed check-in opened, until a ping resolves it. */
+  missedIncidentId: string | null;
+}
+
+/** A check-in arrived (a fact). */
+export const heartbeatPingSignal = defineSignal<[]>('heartbeatPing');
+/** The heartbeat was paused or resumed. */
+export const heartbeatPauseSignal = defineSignal<[{ paused: boolean }]>('heartbeatPause');
+export const heartbeatStateQuery = defineQuery<{ paused: boolean; missedIncidentId: string | null; pings: number }>('heartbeatState');

@@ -1,2 +1,3 @@
 /** What the worker bundles: every workflow of Klaxon. */
 export { incidentWorkflow } from './incident/workflow';
+export { heartbeatWorkflow } from './heartbeat/workflow';

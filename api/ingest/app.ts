@@ -18,6 +18,8 @@ export interface IngestDeps {
   /** Asks the outbox relay to deliver what was just accepted. */
   onAccepted: () => void;
   options: IngestOptions;
+  /** Records a heartbeat ping; false when the secret names no heartbeat. */
+  ping: (secret: string) => Promise<boolean>;
   /** Accepted events per second per source (a 10 s burst). */
   eventsPerSecondPerSource: number;
 }
@@ -37,6 +39,14 @@ export function createIngestListener(deps: IngestDeps): Koa {
   app.use(healthRouter(deps.readiness).routes());
   const rateLimit = createRateLimit({ eventsPerSecond: deps.eventsPerSecondPerSource });
   const router = new Router();
+  const ping = async (ctx: Koa.ParameterizedContext) => {
+    ctx.state.routePattern = '/ping/{token}';
+    if (!(await deps.ping(ctx.params.token))) throw new HttpError(404, 'unknown heartbeat URL');
+    ctx.body = ctx.method === 'HEAD' ? undefined : { status: 'ok' };
+    ctx.status = 200;
+  };
+  router.get('/ping/:token', ping);
+  router.post('/ping/:token', ping);
   router.post('/:token', async (ctx, next) => {
     ctx.state.routePattern = '/{webhook_token}'; // the secret never reaches the log
     // Keyed by the secret's hash, not the secret: the limiter's keys are not credentials.

@@ -61,6 +61,12 @@ export const schemas = {
     days: z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').max(30, 'must be at most 30 (tokens live 30 days at most)'),
   }),
   tokenList: z.object({ org: z.string().uuid('must be a workspace id (UUID)') }),
+  heartbeatCreate: z.object({
+    service: z.string().uuid('must be a service id (UUID)'),
+    name: z.string().trim().min(1, 'is required').max(255).default('heartbeat'),
+    periodSeconds: z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').max(31 * 86_400, 'must be at most 31 days'),
+    graceSeconds: z.coerce.number().int('must be a whole number').min(0, 'must not be negative').max(86_400, 'must be at most a day').default(60),
+  }),
   sourceCreate: z.object({ service: z.string().uuid('must be a service id (UUID)'), name: z.string().trim().min(1, 'is required').max(255) }),
 };
 

@@ -1,4 +1,6 @@
+import { Client, Connection } from '@temporalio/client';
 import { Command, CommanderError } from 'commander';
+import { createHeartbeat, setHeartbeatPaused } from '../services/heartbeats';
 import { loadConfig, type Config } from '../config';
 import { DomainError } from '../services/errors';
 import { admin, bootstrap, parseOptions, schemas, withDatabase } from './admin';
@@ -125,7 +127,49 @@ export function buildProgram(getConfig: () => Config): Command {
       output(await withDatabase(config, (orm) => admin.rotateSource(orm, { sourceId: id, ingestBaseUrl: config.urls.ingest })), raw.json);
     });
 
+  const heartbeat = program.command('heartbeat').description('check-in URLs that open an incident when they go quiet');
+  heartbeat
+    .command('create')
+    .requiredOption('--service <id>', 'the service that owns it')
+    .requiredOption('--period-seconds <n>', 'expected time between check-ins')
+    .option('--grace-seconds <n>', 'extra time before a check-in counts as missed', '60')
+    .option('--name <name>', 'a name people recognise', 'heartbeat')
+    .option('--json', 'print one JSON object')
+    .action(async (raw) => {
+      const config = getConfig();
+      const o = parseOptions(schemas.heartbeatCreate, raw);
+      output(await withDatabase(config, (orm) => createHeartbeat(orm, { serviceId: o.service, name: o.name, periodSeconds: o.periodSeconds, graceSeconds: o.graceSeconds, ingestBaseUrl: config.urls.ingest })), raw.json);
+    });
+  for (const [verb, paused] of [['pause', true], ['resume', false]] as const) {
+    heartbeat
+      .command(`${verb} <id>`)
+      .option('--json', 'print one JSON object')
+      .action(async (id: string, raw) => {
+        const config = getConfig();
+        output(await withDatabase(config, (orm) => withTemporalIfReachable(config, (temporal) => setHeartbeatPaused(orm, temporal, id, paused))), raw.json);
+      });
+  }
+
   return program;
+}
+
+/**
+ * Runs with a Temporal client when the stack's server answers, else without: a paused heartbeat
+ * is also refused by its activity, so the database alone already stops new incidents.
+ */
+async function withTemporalIfReachable<T>(config: Config, fn: (temporal: Client | undefined) => Promise<T>): Promise<T> {
+  const address = config.temporal.address ?? `127.0.0.1:${config.temporal.port}`;
+  let connection: Connection | undefined;
+  try {
+    connection = await Connection.connect({ address, connectTimeout: '2s' });
+  } catch {
+    process.stderr.write(`[klaxon] Temporal at ${address} did not answer: updated the database only\n`);
+  }
+  try {
+    return await fn(connection ? new Client({ connection, namespace: config.temporal.namespace }) : undefined);
+  } finally {
+    await connection?.close();
+  }
 }
 
 /** Runs the CLI; every failure is one readable line on stderr and a non-zero exit. */

@@ -9,7 +9,7 @@ import { conflict, invalid, notFound } from './errors';
 import { findActiveSource } from './sources';
 
 /** Statuses an incident can take new alerts in (design.md §5: "its open incident"). */
-const OPEN_STATUSES = ['TRIGGERED', 'ACKNOWLEDGED', 'INVESTIGATING'];
+export const OPEN_STATUSES = ['TRIGGERED', 'ACKNOWLEDGED', 'INVESTIGATING'];
 
 export interface IngestAnswer {
   status: 'accepted';
@@ -65,10 +65,11 @@ export async function ingestEvent(
   });
 }
 
-type SourceRef = { id: string; organizationId: string; serviceId: string };
+/** Where an alert comes from: an alert source, or a heartbeat. */
+export type SourceRef = { id: string; organizationId: string; serviceId: string };
 
 /** Stores the alert on the incident it routes to and queues its delivery. */
-async function trigger(trx: Knex.Transaction, source: SourceRef, item: IngestItem, eventId: string): Promise<string> {
+export async function trigger(trx: Knex.Transaction, source: SourceRef, item: IngestItem, eventId: string): Promise<string> {
   const routed = await route(trx, source, item);
   await trx('alerts').insert({
     id: eventId,
@@ -94,7 +95,7 @@ async function trigger(trx: Knex.Transaction, source: SourceRef, item: IngestIte
  * Resolves the source's active alerts with the key. When that leaves an open incident with no
  * active alert, its workflow is asked to resolve it. Returns that incident, if any.
  */
-async function resolve(trx: Knex.Transaction, source: SourceRef, item: IngestItem, eventId: string): Promise<string | null> {
+export async function resolve(trx: Knex.Transaction, source: SourceRef, item: IngestItem, eventId: string): Promise<string | null> {
   if (item.dedupKey === null) return null;
   const touched: Array<{ incident_id: string }> = await trx('alerts')
     .update({ status: 'RESOLVED', resolved_at: new Date() })

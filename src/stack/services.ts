@@ -9,6 +9,7 @@ import { createLegacyListener } from '../../api/legacy/app';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { checkReadiness } from '../readiness';
+import { deliverPing, recordPing } from '../services/heartbeats';
 
 export interface ListenerDeps {
   config: Config;
@@ -41,6 +42,12 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; leg
       onAccepted: () => deps.relay.kick(),
       options: { idempotencyTtlMs: config.ingest.idempotencyTtlHours * 3_600_000 },
       eventsPerSecondPerSource: config.ingest.eventsPerSecondPerSource,
+      ping: async (secret) => {
+        const hb = await recordPing(deps.orm, secret);
+        if (!hb) return false;
+        await deliverPing(deps.temporal, config.temporal.taskQueue, hb);
+        return true;
+      },
     }),
     legacy: createLegacyListener({ logger: deps.logger, readiness }),
   };

@@ -1,5 +1,6 @@
 import { AlertSchema } from './alert';
 import { AlertSourceSchema } from './alert-source';
+import { HeartbeatSchema } from './heartbeat';
 import { IdempotencyRecordSchema } from './idempotency-record';
 import { OutboxMessageSchema } from './outbox-message';
 import { ApiTokenSchema } from './api-token';
@@ -14,6 +15,7 @@ import { UserSchema } from './user';
 
 export * from './alert';
 export * from './alert-source';
+export * from './heartbeat';
 export * from './idempotency-record';
 export * from './outbox-message';
 export * from './api-token';
@@ -41,4 +43,5 @@ export const ENTITIES = [
   AlertSchema,
   IdempotencyRecordSchema,
   OutboxMessageSchema,
+  HeartbeatSchema,
 ];
