@@ -1,6 +1,7 @@
 import { heartbeatStateQuery, heartbeatWorkflowId } from '../../../workflows/definitions';
 import { knexOf } from '../../../src/services/db';
 import { createHeartbeat, setHeartbeatPaused } from '../../../src/services/heartbeats';
+import { klaxon } from '../../support/cli';
 import { useStackWithWorkspace } from '../../support/fixture';
 import { request } from '../../support/http';
 import { waitFor } from '../../support/wait';
@@ -41,7 +42,6 @@ describe('heartbeats', () => {
 
 describe('klaxon heartbeat', () => {
   it('when created from the CLI, then it prints its ping URL; pause and resume change its status', async () => {
-    const { klaxon } = await import('../../support/cli');
     const created = await klaxon(['heartbeat', 'create', '--service', f.ws.serviceId, '--period-seconds', '300', '--grace-seconds', '30', '--name', 'nightly', '--json'], { INGEST_URL: 'https://in.klaxon.test' });
     expect(created.code).toBe(0);
     expect(created.json).toEqual({ id: expect.any(String), name: 'nightly', service_id: f.ws.serviceId, period_seconds: 300, grace_seconds: 30, status: 'ACTIVE', ping_url: expect.stringMatching(/^https:\/\/in\.klaxon\.test\/ping\/[A-Za-z0-9_-]{32}$/) });
