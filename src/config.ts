@@ -20,6 +20,8 @@ const envSchema = z.object({
   INGEST_URL: z.string().url().optional(),
   LEGACY_API_URL: z.string().url().optional(),
   INGEST_IDEMPOTENCY_TTL_HOURS: z.coerce.number().positive().max(24 * 30).default(24),
+  SNS_ALLOWED_HOST_PATTERN: z.string().default('^sns\\.[a-z0-9-]+\\.amazonaws\\.com(\\.cn)?$'),
+  SNS_BASE_URL_OVERRIDE: z.string().url().optional(),
   INGEST_RATE_LIMIT_PER_SOURCE: z.coerce.number().int().positive().default(500),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
@@ -42,7 +44,7 @@ export interface Config {
   ports: { app: number; ingest: number; legacy: number };
   host: string;
   urls: { app: string; ingest: string; legacy: string };
-  ingest: { idempotencyTtlHours: number; eventsPerSecondPerSource: number };
+  ingest: { idempotencyTtlHours: number; eventsPerSecondPerSource: number; snsHostPattern: RegExp; snsBaseUrlOverride?: string };
   logLevel: Env['LOG_LEVEL'];
 }
 
@@ -75,7 +77,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ingest: trimSlash(e.INGEST_URL ?? `http://localhost:${e.INGEST_PORT}`),
       legacy: trimSlash(e.LEGACY_API_URL ?? `http://localhost:${e.LEGACY_PORT}`),
     },
-    ingest: { idempotencyTtlHours: e.INGEST_IDEMPOTENCY_TTL_HOURS, eventsPerSecondPerSource: e.INGEST_RATE_LIMIT_PER_SOURCE },
+    ingest: {
+      idempotencyTtlHours: e.INGEST_IDEMPOTENCY_TTL_HOURS,
+      eventsPerSecondPerSource: e.INGEST_RATE_LIMIT_PER_SOURCE,
+      snsHostPattern: new RegExp(e.SNS_ALLOWED_HOST_PATTERN),
+      snsBaseUrlOverride: e.SNS_BASE_URL_OVERRIDE,
+    },
     logLevel: e.LOG_LEVEL,
   };
 }

@@ -5,7 +5,7 @@ import type { Logger } from '../../src/logger';
 import type { ReadinessReport } from '../../src/readiness';
 import { ingestEvent, type IngestOptions } from '../../src/services/ingest';
 import { customerErrors, HttpError } from '../http/customer-errors';
-import { jsonBody } from '../http/json-body';
+import { jsonBody, textJsonBody } from '../http/json-body';
 import { createRateLimit } from '../http/rate-limit';
 import { hashSecret } from '../../src/domain/api-token';
 import { requestLog } from '../http/request-log';
@@ -51,15 +51,17 @@ export function createIngestListener(deps: IngestDeps): Koa {
     ctx.state.routePattern = '/{webhook_token}'; // the secret never reaches the log
     // Keyed by the secret's hash, not the secret: the limiter's keys are not credentials.
     await rateLimit(hashSecret(ctx.params.token));
-    if (!ctx.is('application/json')) throw new HttpError(415, 'alert events must be JSON (Content-Type: application/json)');
+    // AWS SNS posts its JSON as text/plain; everyone else must say JSON.
+    const snsText = Boolean(ctx.get('x-amz-sns-message-type')) && ctx.is('text/plain');
+    if (!ctx.is('application/json') && !snsText) throw new HttpError(415, 'alert events must be JSON (Content-Type: application/json)');
     await next();
-  }, jsonBody('512kb'), async (ctx) => {
+  }, jsonBody('512kb'), textJsonBody('512kb'), async (ctx) => {
     const idempotencyKey = ctx.get('Idempotency-Key') || undefined;
     try {
       const headers = Object.fromEntries(Object.entries(ctx.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]));
       const { answer, delivered } = await ingestEvent(deps.orm, { secret: ctx.params.token, body: ctx.request.body, headers, idempotencyKey }, deps.options);
       if (!delivered) deps.onAccepted();
-      ctx.status = answer.duplicate ? 200 : 202;
+      ctx.status = answer.duplicate || answer.status === 'confirmed' ? 200 : 202;
       ctx.body = answer;
     } catch (err) {
       if (isUnavailable(err)) throw new HttpError(503, 'alert storage is unavailable; retry shortly', undefined, { 'Retry-After': '5' });

@@ -6,13 +6,15 @@ import { planIngest, type IngestItem } from '../domain/ingest/plan';
 import type { IngestHeaders } from '../domain/ingest/types';
 import { knexOf } from './db';
 import { conflict, invalid, notFound } from './errors';
+import type { SnsVerifier } from './sns';
 import { findActiveSource } from './sources';
 
 /** Statuses an incident can take new alerts in (design.md §5: "its open incident"). */
 export const OPEN_STATUSES = ['TRIGGERED', 'ACKNOWLEDGED', 'INVESTIGATING'];
 
 export interface IngestAnswer {
-  status: 'accepted';
+  /** `confirmed`: an SNS subscription was confirmed. */
+  status: 'accepted' | 'confirmed';
   /** The first event of the request (null when the sender's message asked for nothing). */
   event_id: string | null;
   incident_id: string | null;
@@ -24,6 +26,8 @@ export interface IngestAnswer {
 export interface IngestOptions {
   /** How long an Idempotency-Key's first answer is replayed. */
   idempotencyTtlMs: number;
+  /** Verifies SNS deliveries and confirms subscriptions. */
+  sns: SnsVerifier;
 }
 
 /**
@@ -40,6 +44,13 @@ export async function ingestEvent(
   if (!source) throw notFound('unknown or revoked ingestion URL');
   const plan = planIngest(input.body, input.headers ?? {});
   if (!plan.ok) throw invalid(plan.message);
+  if (plan.sender === 'aws-sns') {
+    const envelope = await opts.sns.verified(input.body); // nothing of an unverified message is used
+    if (plan.confirm) {
+      await opts.sns.confirm(envelope);
+      return { answer: { status: 'confirmed', event_id: null, incident_id: null, duplicate: false }, delivered: true };
+    }
+  }
   const key = input.idempotencyKey;
   if (key !== undefined && (key.length === 0 || key.length > 255)) throw invalid('Idempotency-Key must be 1 to 255 characters');
   const fingerprint = payloadFingerprint(input.body);

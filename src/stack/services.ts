@@ -10,6 +10,7 @@ import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { checkReadiness } from '../readiness';
 import { deliverPing, recordPing } from '../services/heartbeats';
+import { createSnsVerifier } from '../services/sns';
 
 export interface ListenerDeps {
   config: Config;
@@ -40,7 +41,10 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; leg
       readiness,
       orm: deps.orm,
       onAccepted: () => deps.relay.kick(),
-      options: { idempotencyTtlMs: config.ingest.idempotencyTtlHours * 3_600_000 },
+      options: {
+        idempotencyTtlMs: config.ingest.idempotencyTtlHours * 3_600_000,
+        sns: createSnsVerifier({ hostPattern: config.ingest.snsHostPattern, baseUrlOverride: config.ingest.snsBaseUrlOverride }),
+      },
       eventsPerSecondPerSource: config.ingest.eventsPerSecondPerSource,
       ping: async (secret) => {
         const hb = await recordPing(deps.orm, secret);

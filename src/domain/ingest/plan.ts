@@ -17,7 +17,9 @@ export interface IngestItem {
   metadata: Record<string, unknown>;
 }
 
-export type IngestPlan = { ok: true; sender: string; items: IngestItem[] } | { ok: false; message: string };
+export type IngestPlan =
+  | { ok: true; sender: string; items: IngestItem[]; /** An SNS subscription to confirm once verified. */ confirm?: boolean }
+  | { ok: false; message: string };
 
 /**
  * Decides what a request body means: a native sender's events (design.md §5), or Form A for any
@@ -32,10 +34,10 @@ export function planIngest(body: unknown, headers: IngestHeaders): IngestPlan {
     const metadata = e.source ? { ...e.metadata, source: e.source } : e.metadata;
     return { ok: true, sender: 'form-a', items: [{ action: 'trigger', title: e.title, message: e.message, description: e.description, severity: e.severity, dedupKey: e.dedupKey, sender: 'form-a', metadata }] };
   }
-  // SNS needs its signature verified and subscriptions confirmed: not accepted until it is.
-  if (sender.name === 'aws-sns') return { ok: false, message: 'AWS SNS deliveries are not accepted yet: post CloudWatch alarms with raw message delivery, or use Form A' };
   const items: IngestItem[] = [];
+  let confirm = false;
   for (const event of sender.normalise(body, headers)) {
+    confirm ||= event.action === 'confirm';
     if (event.action !== 'trigger' && event.action !== 'resolve') continue;
     items.push({
       action: event.action,
@@ -48,5 +50,5 @@ export function planIngest(body: unknown, headers: IngestHeaders): IngestPlan {
       metadata: { ...(event.metadata ?? {}), ...(event.links ? { links: event.links } : {}), source: event.source },
     });
   }
-  return { ok: true, sender: sender.name, items };
+  return { ok: true, sender: sender.name, items, ...(confirm ? { confirm } : {}) };
 }

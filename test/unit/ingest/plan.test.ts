@@ -28,9 +28,12 @@ describe('ingestion plan', () => {
     expect(planIngest(acked, headers)).toEqual({ ok: true, sender: 'newrelic', items: [] });
   });
 
-  it('when AWS SNS posts, then a clear refusal until signatures are verified', () => {
-    const { body, headers } = loadFixture('sns/cloudwatch_alarm.json');
-    expect(planIngest(body, headers)).toEqual({ ok: false, message: expect.stringMatching(/AWS SNS deliveries are not accepted yet/) });
+  it('when AWS SNS posts a CloudWatch alarm, then a trigger; a subscription confirmation asks to confirm', () => {
+    const alarm = loadFixture('sns/cloudwatch_alarm.json');
+    const plan = planIngest(alarm.body, alarm.headers);
+    expect(plan.ok && plan.items.map((i) => [i.action, i.sender])).toEqual([['trigger', 'aws-sns']]);
+    const sub = loadFixture('sns/subscription_confirmation.json');
+    expect(planIngest(sub.body, sub.headers)).toEqual({ ok: true, sender: 'aws-sns', items: [], confirm: true });
   });
 
   it('when the body is unknown JSON without title or message, then the Form A error', () => {

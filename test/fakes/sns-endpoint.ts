@@ -1,0 +1,25 @@
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+
+/**
+ * Stands in for sns.<region>.amazonaws.com over HTTP: serves the fixtures' throw-away signing
+ * certificate for any `.pem` path and records every other GET (subscription confirmations).
+ */
+export async function startSnsEndpoint(fixturesDir: string) {
+  const pem = readFileSync(path.join(fixturesDir, 'sns', 'test-signing-cert.pem'), 'utf8');
+  const requests: string[] = [];
+  const server = http.createServer((req, res) => {
+    requests.push(req.url ?? '');
+    if (req.method !== 'GET') return void res.writeHead(405).end();
+    if ((req.url ?? '').split('?')[0].endsWith('.pem')) return void res.writeHead(200, { 'Content-Type': 'application/x-pem-file' }).end(pem);
+    res.writeHead(200, { 'Content-Type': 'text/xml' }).end('<ConfirmSubscriptionResponse/>');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
