@@ -82,10 +82,10 @@ describe('when the Temporal server is down', () => {
         const s = await stack!.temporal.workflow.getHandle(incidentWorkflowId(id)).query(incidentStateQuery);
         return s.seq === 2 ? s : undefined;
       },
-      45_000,
+      75_000,
       'delivery after Temporal came back',
     );
     expect(state).toEqual({ status: 'TRIGGERED', seq: 2 });
     expect(await knexOf(stack.orm)('ingest_outbox').where({ incident_id: id }).whereNull('delivered_at')).toHaveLength(0);
-  }, 90_000);
+  }, 150_000);
 });
