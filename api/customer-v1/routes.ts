@@ -2,6 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
 import { z } from 'zod';
 import { LIFECYCLE_OPERATIONS, type LifecycleOperation } from '../../src/domain/incident-lifecycle';
+import { isUuid } from '../../src/domain/ids';
 import { notFound } from '../../src/services/errors';
 import { getMonitor, getService, listMonitors, listServices } from '../../src/services/catalog';
 import { createIncident, getIncident, listIncidents, transitionIncident } from '../../src/services/incidents';
@@ -176,6 +177,6 @@ export function customerV1Routes(deps: CustomerV1Deps): RouteSpec[] {
 
 /** A malformed id names nothing: answer 404 as for any unknown id, without a query. */
 function uuidOr404(id: string, what: string): string {
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) throw notFound(`${what} ${id} not found`);
+  if (!isUuid(id)) throw notFound(`${what} ${id} not found`);
   return id;
 }

@@ -1,8 +1,9 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import type { Client } from '@temporalio/client';
 import { hashSecret } from '../domain/api-token';
+import { isUuid, looksLikeUrlSecret, newUrlSecret } from '../domain/ids';
 import { heartbeatPauseSignal, heartbeatPingSignal, heartbeatWorkflowId, type HeartbeatWorkflowInput } from '../../workflows/definitions';
 import { knexOf } from './db';
 import { invalid, notFound } from './errors';
@@ -17,14 +18,13 @@ interface HeartbeatRow {
 }
 
 const COLUMNS = ['id', 'name', 'service_id', 'period_seconds', 'grace_seconds', 'status'];
-const isUuid = (s: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s);
 
 /** Creates a heartbeat on a service; its ping URL (a credential) is returned this once. */
 export async function createHeartbeat(orm: MikroORM, input: { serviceId: string; name: string; periodSeconds: number; graceSeconds: number; ingestBaseUrl: string }) {
   if (!isUuid(input.serviceId)) throw invalid('--service must be a service id (UUID)');
   const service = await knexOf(orm)('services').select('organization_id').where({ id: input.serviceId }).first();
   if (!service) throw notFound(`service ${input.serviceId} not found`);
-  const secret = randomBytes(24).toString('base64url');
+  const secret = newUrlSecret();
   const row = {
     id: randomUUID(),
     organization_id: service.organization_id,
@@ -42,7 +42,7 @@ export async function createHeartbeat(orm: MikroORM, input: { serviceId: string;
 
 /** The heartbeat a ping secret belongs to (found by hash), with its last ping recorded. */
 export async function recordPing(orm: MikroORM, secret: string): Promise<HeartbeatRow | undefined> {
-  if (!/^[A-Za-z0-9_-]{16,128}$/.test(secret)) return undefined;
+  if (!looksLikeUrlSecret(secret)) return undefined;
   const [row] = await knexOf(orm)('heartbeats').update({ last_ping_at: new Date() }).where({ token_hash: hashSecret(secret) }).returning(COLUMNS);
   return row as HeartbeatRow | undefined;
 }

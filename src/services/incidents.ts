@@ -12,6 +12,7 @@ import {
   type IncidentSnapshot,
   type IncidentWorkflowInput,
 } from '../../workflows/definitions';
+import { isUuid } from '../domain/ids';
 import { knexOf } from './db';
 import { incidentStartOptions } from './incident-workflow';
 import { conflict, invalid, notFound } from './errors';
@@ -108,7 +109,6 @@ async function readRow(deps: { orm: MikroORM }, organizationId: string, incident
   return row as IncidentRow & { last_seq: number };
 }
 
-const isUuid = (s: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s);
 
 /** One incident of this workspace; another workspace's incident is simply not found. */
 export async function getIncident(deps: { orm: MikroORM }, organizationId: string, incidentId: string) {

@@ -1,6 +1,7 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { hashSecret } from '../domain/api-token';
+import { isUuid, looksLikeUrlSecret, newUrlSecret } from '../domain/ids';
 import { getService } from './catalog';
 import { knexOf } from './db';
 import { invalid, notFound } from './errors';
@@ -11,8 +12,6 @@ import { invalid, notFound } from './errors';
  * does not depend on how much of a secret matches.
  */
 
-const newSecret = () => randomBytes(24).toString('base64url');
-const isUuid = (s: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s);
 
 export interface SourceWithUrl {
   id: string;
@@ -27,7 +26,7 @@ export async function createSource(
   input: { organizationId: string; serviceId: string; name: string; ingestBaseUrl: string },
 ): Promise<SourceWithUrl> {
   await getService(orm, input.organizationId, input.serviceId);
-  const secret = newSecret();
+  const secret = newUrlSecret();
   const row = { id: randomUUID(), organization_id: input.organizationId, service_id: input.serviceId, name: input.name, token_hash: hashSecret(secret), status: 'ACTIVE', created_at: new Date() };
   await knexOf(orm)('alert_sources').insert(row);
   return { id: row.id, name: row.name, service_id: row.service_id, ingest_url: `${input.ingestBaseUrl}/${secret}` };
@@ -44,7 +43,7 @@ export async function createSourceForService(orm: MikroORM, input: { serviceId: 
 /** Replaces a source's secret: the old URL stops working at once, the new one is returned once. */
 export async function rotateSource(orm: MikroORM, input: { sourceId: string; ingestBaseUrl: string }): Promise<SourceWithUrl> {
   if (!isUuid(input.sourceId)) throw invalid('source id must be a UUID');
-  const secret = newSecret();
+  const secret = newUrlSecret();
   const [row] = await knexOf(orm)('alert_sources')
     .update({ token_hash: hashSecret(secret) })
     .where({ id: input.sourceId, status: 'ACTIVE' })
@@ -55,7 +54,7 @@ export async function rotateSource(orm: MikroORM, input: { sourceId: string; ing
 
 /** The active source an ingestion secret belongs to, or undefined (unknown, rotated away, revoked). */
 export async function findActiveSource(orm: MikroORM, secret: string): Promise<{ id: string; organizationId: string; serviceId: string } | undefined> {
-  if (!/^[A-Za-z0-9_-]{16,128}$/.test(secret)) return undefined;
+  if (!looksLikeUrlSecret(secret)) return undefined;
   const row = await knexOf(orm)('alert_sources')
     .select('id', 'organization_id', 'service_id')
     .where({ token_hash: hashSecret(secret), status: 'ACTIVE' })
