@@ -19,6 +19,7 @@ export interface BenchStack {
   orm: MikroORM;
   temporal: Client;
   appUrl: string;
+  ingestUrl: string;
   logs: LogTally;
   stop(): Promise<void>;
 }
@@ -74,6 +75,8 @@ export async function startBenchStack(say: (line: string) => void): Promise<Benc
     TEMPORAL_TASK_QUEUE: `klaxon-bench-${randomUUID().slice(0, 8)}`,
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
+    // The bench measures what the stack can take; the per-source limit would cap it first.
+    INGEST_RATE_LIMIT_PER_SOURCE: '1000000',
   });
   const logs = new LogTally();
   // At info, one log line per request would be part of what we measure and flood the terminal.
@@ -89,5 +92,5 @@ export async function startBenchStack(say: (line: string) => void): Promise<Benc
     await booted.stop();
     await rm(dataDir, { recursive: true, force: true });
   };
-  return { config, infra: booted.infra, orm: booted.orm, temporal: booted.temporal!, appUrl: `http://127.0.0.1:${booted.ports!.app}`, logs, stop };
+  return { config, infra: booted.infra, orm: booted.orm, temporal: booted.temporal!, appUrl: `http://127.0.0.1:${booted.ports!.app}`, ingestUrl: `http://127.0.0.1:${booted.ports!.ingest}`, logs, stop };
 }
