@@ -5,6 +5,8 @@ import { alertReceivedSignal, type IncidentWorkflowInput } from '../../workflows
 import { incidentStartOptions } from './incident-workflow';
 import { knexOf } from './db';
 
+const DELIVERY_DEADLINE_MS = 10_000;
+
 interface PendingRow {
   id: string;
   event_id: string;
@@ -72,7 +74,7 @@ export class OutboxRelay {
         .orderBy('o.created_at')
         .limit(this.deps.batchSize ?? 200)) as PendingRow[];
       if (rows.length === 0) return;
-      const results = await Promise.allSettled(rows.map((row) => this.deliver(row)));
+      const results = await this.deliverAll(rows);
       const delivered = rows.filter((_, i) => results[i].status === 'fulfilled').map((r) => r.id);
       if (delivered.length) await knexOf(this.deps.orm)('ingest_outbox').whereIn('id', delivered).update({ delivered_at: new Date() });
       const failed = rows.filter((_, i) => results[i].status === 'rejected');
@@ -84,6 +86,27 @@ export class OutboxRelay {
     }
   }
 
+  /**
+   * Incidents in parallel, each incident's messages in order: fifty signals racing into one
+   * workflow only contend on its lock. Results line up with `rows`.
+   */
+  private async deliverAll(rows: PendingRow[]): Promise<PromiseSettledResult<void>[]> {
+    const results: PromiseSettledResult<void>[] = new Array(rows.length);
+    const byIncident = new Map<string, number[]>();
+    rows.forEach((row, i) => byIncident.set(row.incident_id, [...(byIncident.get(row.incident_id) ?? []), i]));
+    await Promise.all(
+      [...byIncident.values()].map(async (indexes) => {
+        for (const i of indexes) {
+          results[i] = await this.deliver(rows[i]).then(
+            () => ({ status: 'fulfilled', value: undefined }) as const,
+            (reason: unknown) => ({ status: 'rejected', reason }) as const,
+          );
+        }
+      }),
+    );
+    return results;
+  }
+
   private async deliver(row: PendingRow): Promise<void> {
     const input: IncidentWorkflowInput = {
       incidentId: row.incident_id,
@@ -93,10 +116,13 @@ export class OutboxRelay {
       status: row.status,
       seq: row.last_seq,
     };
-    await this.deps.temporal.workflow.signalWithStart('incidentWorkflow', {
-      ...incidentStartOptions(this.deps.taskQueue, input),
-      signal: alertReceivedSignal,
-      signalArgs: [{ eventId: row.event_id, kind: row.kind, title: row.title }],
-    });
+    // A deadline, so a call stuck on a half-dead connection cannot wedge the relay.
+    await this.deps.temporal.withDeadline(Date.now() + DELIVERY_DEADLINE_MS, () =>
+      this.deps.temporal.workflow.signalWithStart('incidentWorkflow', {
+        ...incidentStartOptions(this.deps.taskQueue, input),
+        signal: alertReceivedSignal,
+        signalArgs: [{ eventId: row.event_id, kind: row.kind, title: row.title }],
+      }),
+    );
   }
 }

@@ -126,7 +126,7 @@ describe('dedup_key routing', () => {
     expect((await incident(id)).alert_count).toBe(50);
     expect(await alertsOf(id)).toHaveLength(50);
     // Every attached event lands once on the timeline, whatever the delivery order.
-    await waitFor(async () => Number((await knexOf(f.stack.orm)('timeline_entries').where({ incident_id: id, type: 'alert_attached' }).count({ n: '*' }))[0].n) === 49, 20_000, '49 attach entries');
+    await waitFor(async () => Number((await knexOf(f.stack.orm)('timeline_entries').where({ incident_id: id, type: 'alert_attached' }).count({ n: '*' }))[0].n) === 49, 60_000, '49 attach entries');
   });
 });
 
