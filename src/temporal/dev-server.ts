@@ -32,6 +32,20 @@ export interface DevServer {
  * waits until its frontend answers.
  */
 export async function startDevServer(opts: DevServerOptions): Promise<DevServer> {
+  // The dev server picks several internal ports of its own at random; two starting at once can
+  // collide and exit at once. A fresh attempt picks new ones.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startDevServerOnce(opts);
+    } catch (err) {
+      if (attempt >= 3 || !(err instanceof DevServerExited)) throw err;
+    }
+  }
+}
+
+class DevServerExited extends Error {}
+
+async function startDevServerOnce(opts: DevServerOptions): Promise<DevServer> {
   if (await isListening(opts.port)) {
     throw new Error(`port ${opts.port} is taken: another Temporal server runs there. Set TEMPORAL_PORT (and TEMPORAL_UI_PORT) or TEMPORAL_ADDRESS.`);
   }
@@ -43,14 +57,16 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
   else args.push('--ui-port', String(opts.uiPort), '--ui-ip', '127.0.0.1');
   for (const sa of SEARCH_ATTRIBUTE_REGISTRATIONS) args.push('--search-attribute', `${sa.name}=${sa.type}`);
 
-  const child = spawn(opts.cliPath, args, { stdio: ['ignore', 'ignore', 'pipe'], detached: false });
+  const child = spawn(opts.cliPath, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: false });
   let stderr = '';
-  child.stderr?.on('data', (b: Buffer) => {
+  const keep = (b: Buffer) => {
     stderr = (stderr + b.toString()).slice(-4000);
-  });
+  };
+  child.stderr?.on('data', keep);
+  child.stdout?.on('data', keep);
   const address = `127.0.0.1:${opts.port}`;
   const exited = new Promise<never>((_, reject) =>
-    child.once('exit', (code) => reject(new Error(`temporal dev server exited (code ${code}): ${stderr.trim().slice(-1500)}`))),
+    child.once('exit', (code) => reject(new DevServerExited(`temporal dev server exited (code ${code}): ${stderr.trim().slice(-1500)}`))),
   );
   await Promise.race([waitForFrontend(address, opts.namespace, 60_000), exited]);
   return {
