@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
+import { isUuid } from '../domain/ids';
 import { knexOf } from './db';
 import { iso } from './time';
 import { invalid, notFound } from './errors';
@@ -120,4 +121,12 @@ export async function createMonitor(
   };
   await knexOf(orm)('monitors').insert(row);
   return monitorJson(row);
+}
+
+/** The workspace a service belongs to, for commands that name only the service. */
+export async function workspaceOfService(orm: MikroORM, serviceId: string): Promise<string> {
+  if (!isUuid(serviceId)) throw invalid('--service must be a service id (UUID)');
+  const service = await knexOf(orm)('services').select('organization_id').where({ id: serviceId }).first();
+  if (!service) throw notFound(`service ${serviceId} not found`);
+  return service.organization_id as string;
 }

@@ -5,6 +5,7 @@ import type { Client } from '@temporalio/client';
 import { hashSecret } from '../domain/api-token';
 import { isUuid, looksLikeUrlSecret, newUrlSecret } from '../domain/ids';
 import { heartbeatPauseSignal, heartbeatPingSignal, heartbeatWorkflowId, type HeartbeatWorkflowInput } from '../../workflows/definitions';
+import { workspaceOfService } from './catalog';
 import { knexOf } from './db';
 import { invalid, notFound } from './errors';
 
@@ -21,13 +22,11 @@ const COLUMNS = ['id', 'name', 'service_id', 'period_seconds', 'grace_seconds', 
 
 /** Creates a heartbeat on a service; its ping URL (a credential) is returned this once. */
 export async function createHeartbeat(orm: MikroORM, input: { serviceId: string; name: string; periodSeconds: number; graceSeconds: number; ingestBaseUrl: string }) {
-  if (!isUuid(input.serviceId)) throw invalid('--service must be a service id (UUID)');
-  const service = await knexOf(orm)('services').select('organization_id').where({ id: input.serviceId }).first();
-  if (!service) throw notFound(`service ${input.serviceId} not found`);
+  const organizationId = await workspaceOfService(orm, input.serviceId);
   const secret = newUrlSecret();
   const row = {
     id: randomUUID(),
-    organization_id: service.organization_id,
+    organization_id: organizationId,
     service_id: input.serviceId,
     name: input.name,
     token_hash: hashSecret(secret),

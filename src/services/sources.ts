@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { hashSecret } from '../domain/api-token';
 import { isUuid, looksLikeUrlSecret, newUrlSecret } from '../domain/ids';
-import { getService } from './catalog';
+import { getService, workspaceOfService } from './catalog';
 import { knexOf } from './db';
 import { invalid, notFound } from './errors';
 
@@ -34,10 +34,7 @@ export async function createSource(
 
 /** Creates a source on a service, whichever workspace it is in (the CLI names only the service). */
 export async function createSourceForService(orm: MikroORM, input: { serviceId: string; name: string; ingestBaseUrl: string }): Promise<SourceWithUrl> {
-  if (!isUuid(input.serviceId)) throw invalid('--service must be a service id (UUID)');
-  const service = await knexOf(orm)('services').select('organization_id').where({ id: input.serviceId }).first();
-  if (!service) throw notFound(`service ${input.serviceId} not found`);
-  return createSource(orm, { ...input, organizationId: service.organization_id });
+  return createSource(orm, { ...input, organizationId: await workspaceOfService(orm, input.serviceId) });
 }
 
 /** Replaces a source's secret: the old URL stops working at once, the new one is returned once. */
