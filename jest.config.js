@@ -7,6 +7,7 @@ module.exports = {
   globalSetup: '<rootDir>/test/setup/global-setup.ts',
   globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
   setupFiles: ['<rootDir>/test/setup/per-file.ts'],
+  setupFilesAfterEnv: ['<rootDir>/test/setup/per-file-database.ts'],
   testTimeout: 60_000,
   // Two cores here: two files at a time locally. CI runs files one at a time: several Temporal
   // dev servers starting at once race for their random internal ports, and timing-sensitive

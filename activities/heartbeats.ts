@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { IngestItem } from '../src/domain/ingest/plan';
 import { knexOf } from '../src/services/db';
-import { OPEN_STATUSES, resolve, trigger, type SourceRef } from '../src/services/ingest';
+import { OPEN_STATUSES, storeResolve, storeTriggers, type SourceRef } from '../src/services/ingest-routing';
 
 /**
  * What a missed heartbeat does, as alert events of sender `heartbeat`: they go through the same
@@ -21,7 +21,11 @@ export function createHeartbeatActivities({ orm }: { orm: MikroORM }) {
   });
 
   const load = (trx: ReturnType<typeof knexOf>, heartbeatId: string) =>
-    trx('heartbeats').select('id', 'name', 'organization_id', 'service_id', 'period_seconds', 'grace_seconds', 'status').where({ id: heartbeatId }).first();
+    trx('heartbeats as h')
+      .join('services as s', 's.id', 'h.service_id')
+      .select('h.id', 'h.name', 'h.organization_id', 'h.service_id', 's.team_id', 'h.period_seconds', 'h.grace_seconds', 'h.status')
+      .where('h.id', heartbeatId)
+      .first();
 
   /** Opens (or finds, on a retry) the missed-check-in incident; null when the heartbeat is paused or gone. */
   async function openMissedHeartbeat({ heartbeatId }: { heartbeatId: string }): Promise<string | null> {
@@ -30,8 +34,9 @@ export function createHeartbeatActivities({ orm }: { orm: MikroORM }) {
       if (!hb || hb.status !== 'ACTIVE') return null;
       const open = await trx('incidents').where({ service_id: hb.service_id, dedup_key: `heartbeat:${hb.id}` }).whereIn('status', OPEN_STATUSES).first('id');
       if (open) return open.id as string;
-      const source: SourceRef = { id: hb.id, organizationId: hb.organization_id, serviceId: hb.service_id };
-      return trigger(trx, source, item(hb, 'trigger'), randomUUID());
+      const source: SourceRef = { id: hb.id, organizationId: hb.organization_id, serviceId: hb.service_id, teamId: hb.team_id };
+      const [stored] = await storeTriggers(trx, [{ source, item: item(hb, 'trigger'), eventId: randomUUID() }]);
+      return stored.incidentId;
     });
   }
 
@@ -40,7 +45,7 @@ export function createHeartbeatActivities({ orm }: { orm: MikroORM }) {
     await knexOf(orm).transaction(async (trx) => {
       const hb = await load(trx, heartbeatId);
       if (!hb) return;
-      await resolve(trx, { id: hb.id, organizationId: hb.organization_id, serviceId: hb.service_id }, item(hb, 'resolve'), randomUUID());
+      await storeResolve(trx, { id: hb.id, organizationId: hb.organization_id, serviceId: hb.service_id, teamId: hb.team_id }, item(hb, 'resolve'), randomUUID());
     });
   }
 

@@ -15,6 +15,14 @@ export interface RecordTransitionInput {
   at: string;
 }
 
+/** A run of alerts that joined an incident: their timeline entries take firstSeq, firstSeq+1, … */
+export interface RecordAlertsAttachedInput {
+  incidentId: string;
+  firstSeq: number;
+  alerts: Array<{ eventId: string; title: string }>;
+  at: string;
+}
+
 const PAST_TENSE: Record<LifecycleOperation, string> = {
   acknowledge: 'Acknowledged',
   investigate: 'Investigation started',
@@ -79,5 +87,26 @@ export function createProjectionActivities({ orm }: { orm: MikroORM }) {
     );
   }
 
-  return { readIncident, recordTransition, recordAlertAttached };
+  /**
+   * The timeline entries of a run of alerts that joined the incident, numbered firstSeq onwards,
+   * and the incident's last_seq, in one statement; idempotent like the others.
+   */
+  async function recordAlertsAttached(input: RecordAlertsAttachedInput): Promise<void> {
+    const at = new Date(input.at);
+    const lastSeq = input.firstSeq + input.alerts.length - 1;
+    const entries = input.alerts.map((alert, i) => ({ id: randomUUID(), seq: input.firstSeq + i, message: `Alert attached: ${alert.title}`.slice(0, 2000) }));
+    await knex().raw(
+      `with entry as (
+         insert into timeline_entries (id, incident_id, organization_id, seq, type, actor_type, via, message, created_at)
+         select e.id, i.id, i.organization_id, e.seq, 'alert_attached', 'system', 'ingest', e.message, ?
+         from incidents i cross join json_to_recordset(?::json) as e(id uuid, seq int, message text)
+         where i.id = ?
+         on conflict (incident_id, seq) do nothing
+       )
+       update incidents set last_seq = ?, updated_at = ? where id = ? and last_seq < ?`,
+      [at, JSON.stringify(entries), input.incidentId, lastSeq, at, input.incidentId, lastSeq],
+    );
+  }
+
+  return { readIncident, recordTransition, recordAlertAttached, recordAlertsAttached };
 }

@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
-import { incidentWorkflowId, lifecycleUpdates, type IncidentSnapshot } from '../workflows/definitions';
-import { cannon, closedLoop, type LoadShape, type RunResult } from './load';
-import type { IncidentPool, Loan } from './pool';
+import { incidentWorkflowId, lifecycleUpdates } from '../workflows/definitions';
+import { closedLoop, loadInChild, type LoadShape, type RunResult } from './load';
+import type { IncidentPool } from './pool';
 import type { BenchWorkspace } from './seed';
 
 /** Answers that were 2xx but did not move the incident where the operation should have. */
@@ -10,52 +10,21 @@ interface Checks {
 }
 
 /**
- * POST /incidents/{id}/{operation} through the customer API at fixed concurrency. Each request
- * borrows an incident from the pool in setupRequest and returns it in onResponse, so no two
- * in-flight requests touch one incident and every request is a real state change.
+ * POST /incidents/{id}/{operation} through the customer API at fixed concurrency, from the load
+ * generator process: the pool's incidents are lent to it for the run (bench/lifecycle-requests.ts
+ * keeps one request per incident and every request a real state change) and come back after.
  */
-export async function benchLifecycleApi(
-  appUrl: string,
-  ws: BenchWorkspace,
-  pool: IncidentPool,
-  shape: LoadShape,
-): Promise<RunResult & Checks> {
-  const checks: Checks = { wrongStatus: 0 };
-  const samples: string[] = [];
-  const base = `/api/v1/organizations/${ws.organizationId}/incidents`;
-  const run = (amount?: number) =>
-    cannon({
-      url: appUrl,
-      connections: shape.concurrency,
-      ...(amount ? { amount } : { duration: shape.durationS }),
-      headers: { Authorization: `Bearer ${ws.token}` },
-      requests: [
-        {
-          method: 'POST',
-          setupRequest: (req, context) => {
-            const loan = pool.take();
-            (context as { loan?: Loan }).loan = loan;
-            return { ...req, path: `${base}/${loan.id}/${loan.operation}` };
-          },
-          onResponse: (status, body, context) => {
-            const loan = (context as { loan?: Loan }).loan!;
-            if (status === 200) {
-              const answered = (JSON.parse(body) as { data: IncidentSnapshot }).data.status;
-              if (answered !== loan.expect) checks.wrongStatus++;
-              pool.give(loan.id, answered);
-            } else {
-              if (samples.length < 3) samples.push(`${status} on ${loan.operation}: ${body.slice(0, 200)}`);
-              void pool.resync(loan.id);
-            }
-          },
-        },
-      ],
-    });
-  await run(shape.warmup);
-  checks.wrongStatus = 0; // count the measured run only
-  samples.length = 0;
-  const measured = await run();
-  return { ...measured, samples, ...checks };
+export async function benchLifecycleApi(appUrl: string, ws: BenchWorkspace, pool: IncidentPool, shape: LoadShape): Promise<RunResult & Checks> {
+  const incidents = await pool.takeAll();
+  const run = await loadInChild({
+    url: appUrl,
+    method: 'POST',
+    headers: { Authorization: `Bearer ${ws.token}` },
+    request: { kind: 'lifecycle', basePath: `/api/v1/organizations/${ws.organizationId}/incidents`, incidents },
+    shape: { kind: 'closed', concurrency: shape.concurrency, durationS: shape.durationS, warmup: shape.warmup },
+  });
+  for (const i of run.lifecycle!.idle) pool.give(i.id, i.status);
+  return { ...run, wrongStatus: run.lifecycle!.wrongStatus };
 }
 
 /**

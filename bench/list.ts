@@ -1,15 +1,15 @@
-import { cannon, type LoadShape, type RunResult } from './load';
+import { loadInChild, type LoadShape, type RunResult } from './load';
 import type { BenchWorkspace } from './seed';
 
-/** GET /incidents (with an optional query string) at fixed concurrency, after a short warm-up. */
-export async function benchListIncidents(appUrl: string, ws: BenchWorkspace, query: string, shape: LoadShape): Promise<RunResult> {
-  const opts = {
+/** GET /incidents (with an optional query string) at fixed concurrency, after a short warm-up, from the load generator process. */
+export function benchListIncidents(appUrl: string, ws: BenchWorkspace, query: string, shape: LoadShape): Promise<RunResult> {
+  return loadInChild({
     url: `${appUrl}/api/v1/organizations/${ws.organizationId}/incidents${query}`,
-    connections: shape.concurrency,
+    method: 'GET',
     headers: { Authorization: `Bearer ${ws.token}` },
-  };
-  await cannon({ ...opts, amount: shape.warmup });
-  return cannon({ ...opts, duration: shape.durationS });
+    request: { kind: 'none' },
+    shape: { kind: 'closed', concurrency: shape.concurrency, durationS: shape.durationS, warmup: shape.warmup },
+  });
 }
 
 /** One page, fetched once, to check the endpoint answers what the benchmark thinks it does. */

@@ -1,5 +1,7 @@
+import { fork } from 'node:child_process';
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import autocannon from 'autocannon';
+import type { Idle } from './pool';
 
 /** Fixed concurrency for a fixed time, after `warmup` requests that are not counted. */
 export interface LoadShape {
@@ -19,6 +21,82 @@ export interface RunResult {
   transportErrors: number;
   durationS: number;
   concurrency: number;
+}
+
+/** What each request carries, built by the load generator itself since functions cannot cross to its process. */
+export type RequestSpec =
+  | { kind: 'none' }
+  | { kind: 'fixed'; body: string }
+  /** Form A alert events titled `<prefix> <n>` (unique per request); dedup keys cycle over `dedupKeys` when set. */
+  | { kind: 'alert'; prefix: string; dedupKeys?: number }
+  /**
+   * POST `<basePath>/<id>/<operation>`, each request on an incident borrowed from a pool of
+   * `incidents` (bench/pool.ts) and returned with the status it answered; after a failure the
+   * status is read back with GET `<basePath>/<id>`.
+   */
+  | { kind: 'lifecycle'; basePath: string; incidents: Idle[] };
+
+/**
+ * How requests are sent. `closed`: autocannon, `concurrency` connections each sending its next
+ * request when the previous one is answered, after `warmup` uncounted requests. `paced`: open
+ * loop, one request every 1/`rate` s whatever the answers (autocannon's own rate limit sends each
+ * second's quota in a burst), at most `maxInFlight` at once.
+ */
+export type LoadShapeSpec =
+  | { kind: 'closed'; concurrency: number; durationS: number; warmup?: number }
+  | { kind: 'paced'; rate: number; durationS: number; maxInFlight: number };
+
+/** One HTTP load, run by the load generator process (bench/load-child.ts). */
+export interface LoadSpec {
+  url: string;
+  method: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  request: RequestSpec;
+  shape: LoadShapeSpec;
+}
+
+/** What the load generator process sends back: a RunResult and what the ingestion figures need. */
+export interface LoadRun extends RunResult {
+  /** Every answer of the measured run by HTTP status, 2xx included. */
+  statuses: Record<string, number>;
+  /** Wall-clock time (Date.now()) of the first and last 2xx answer; NaN when there was none. */
+  first2xxAt: number;
+  last2xxAt: number;
+  /** Paced alert runs only: each 2xx-answered event's title and the wall-clock time of its answer. */
+  answered: Array<[title: string, at: number]>;
+  /** CPU time the load generator process used during the measured run, ms. */
+  cpuMs: number;
+  /** Lifecycle runs only: 2xx answers with another status than the operation produces, and the pool as it ends. */
+  lifecycle?: { wrongStatus: number; idle: Idle[] };
+}
+
+const RUN_TS = path.join(__dirname, '..', 'bin', 'run-ts.js');
+const LOAD_CHILD = path.join(__dirname, 'load-child.ts');
+
+/** What the load generator process says: the measured run starts now; its result; or why it failed. */
+export type ChildMessage = { started: true } | { run: LoadRun } | { error: string };
+
+/**
+ * Runs one load in a separate Node process, so the load generator does not take the event loop
+ * and the CPU time of the process it measures. `onStarted` hears the process id when the measured
+ * run begins (after start-up and warm-up). Resolves once the process has exited.
+ */
+export function loadInChild(spec: LoadSpec, onStarted?: (pid: number) => void): Promise<LoadRun> {
+  return new Promise((resolve, reject) => {
+    const child = fork(RUN_TS, [LOAD_CHILD], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced' });
+    let answer: { run: LoadRun } | { error: string } | undefined;
+    child.on('message', (msg: ChildMessage) => {
+      if ('started' in msg) onStarted?.(child.pid!);
+      else answer = msg;
+    });
+    child.once('error', reject);
+    child.once('exit', (code, signal) => {
+      if (!answer) reject(new Error(`the load generator exited (${code ?? signal}) without a result`));
+      else if ('error' in answer) reject(new Error(`load generator: ${answer.error}`));
+      else resolve(answer.run);
+    });
+    child.send(spec);
+  });
 }
 
 /** Latency summary of a run, in milliseconds, rounded to 0.1 ms. */
@@ -54,32 +132,6 @@ export function summarise(run: RunResult): Summary {
     rps: round((sorted.length + errors) / run.durationS),
     concurrency: run.concurrency,
   };
-}
-
-/**
- * Runs autocannon and keeps each response time itself: autocannon's own histogram has 1 ms
- * resolution, too coarse for a read that answers in a few milliseconds.
- */
-export function cannon(opts: autocannon.Options): Promise<RunResult> {
-  const latencies: number[] = [];
-  const failures: Record<string, number> = {};
-  return new Promise((resolve, reject) => {
-    const instance = autocannon(opts, (err, result) => {
-      if (err) return reject(err);
-      resolve({
-        latencies,
-        failures,
-        samples: [],
-        transportErrors: result.errors,
-        durationS: result.duration,
-        concurrency: result.connections,
-      });
-    });
-    instance.on('response', (_client, statusCode, _bytes, responseTime) => {
-      if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime);
-      else failures[statusCode] = (failures[statusCode] ?? 0) + 1;
-    });
-  });
 }
 
 /**

@@ -1,4 +1,3 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
 import { TRANSITIONS, type IncidentStatus, type LifecycleOperation } from '../src/domain/incident-lifecycle';
 
 /** The cycle each incident goes round: every step is a real move, never a no-op or a close. */
@@ -8,6 +7,12 @@ const NEXT: Partial<Record<IncidentStatus, LifecycleOperation>> = {
   INVESTIGATING: 'resolve',
   RESOLVED: 'reopen',
 };
+
+/** An incident waiting in the pool, with the status it is in. */
+export interface Idle {
+  id: string;
+  status: IncidentStatus;
+}
 
 /** One incident lent out for one operation. */
 export interface Loan {
@@ -23,9 +28,11 @@ export interface Loan {
  * First in, first out, so each incident rests while the others are used.
  */
 export class IncidentPool {
-  private readonly idle: Array<{ id: string; status: IncidentStatus }> = [];
+  private readonly idle: Idle[] = [];
+  private readonly resyncs = new Set<Promise<void>>();
 
-  constructor(private readonly orm: MikroORM) {}
+  /** `readStatus` reads an incident's status back after a failed call (from Postgres, or the API). */
+  constructor(private readonly readStatus: (id: string) => Promise<IncidentStatus | undefined>) {}
 
   get size(): number {
     return this.idle.length;
@@ -43,9 +50,19 @@ export class IncidentPool {
     return { id: next.id, operation, expect: TRANSITIONS[operation].to };
   }
 
-  /** After a failed call its state is unknown: read it back from the projection, then return it. */
-  async resync(id: string): Promise<void> {
-    const row = await this.orm.em.fork().getKnex()('incidents').select('status').where({ id }).first();
-    if (row) this.give(id, row.status as IncidentStatus);
+  /** After a failed call its state is unknown: read it back, then return it. */
+  resync(id: string): Promise<void> {
+    // An incident whose status cannot be read is left out of the pool.
+    const done = this.readStatus(id)
+      .then((status) => status && this.give(id, status), () => undefined)
+      .finally(() => this.resyncs.delete(done));
+    this.resyncs.add(done);
+    return done;
+  }
+
+  /** Every idle incident, taken out of the pool (to lend the lot to another process), once pending resyncs are back. */
+  async takeAll(): Promise<Idle[]> {
+    await Promise.allSettled([...this.resyncs]);
+    return this.idle.splice(0);
   }
 }

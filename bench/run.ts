@@ -1,14 +1,16 @@
 /**
- * `npm run bench`: lifecycle-update and GET /incidents latency on the embedded stack, at fixed
- * concurrency, beside their targets. A benchmark, not a test: it prints and writes a report.
+ * `npm run bench`: lifecycle-update, GET /incidents and ingestion figures on the embedded stack,
+ * at fixed concurrency, beside their targets. A benchmark, not a test: it prints and writes a
+ * report. `npm run bench -- --ingest-only` runs only the ingestion phases.
  */
 import os from 'node:os';
+import type { IncidentStatus } from '../src/domain/incident-lifecycle';
 import { benchLifecycleApi, benchRawUpdate } from './lifecycle';
-import { bench202ToApplied, benchDuplicateReplays, benchFirstTimeEvents, ingestSource } from './ingest';
+import { benchIngestion } from './ingest';
 import { benchListIncidents, checkListPage } from './list';
-import { summarise, type LoadShape } from './load';
+import type { LoadShape } from './load';
 import { IncidentPool } from './pool';
-import { report, type Figure } from './report';
+import { report, type Figure, type Findings } from './report';
 import { createIncidentsViaApi, fillIncidentProjections, seedWorkspace, type BenchWorkspace } from './seed';
 import { startBenchStack, type BenchStack } from './stack';
 
@@ -27,11 +29,14 @@ const LISTED_INCIDENTS = 10_000;
 
 const shape = (concurrency: number, durationS: number, warmup: number): LoadShape => ({ concurrency, durationS, warmup });
 
-async function measure(stack: BenchStack): Promise<{ figures: Figure[]; notes: string[] }> {
-  const ws = await seedWorkspace(stack.orm);
+/** GET /incidents and lifecycle updates; returns their figures and how many projection rows were inserted. */
+async function measureApi(stack: BenchStack, ws: BenchWorkspace): Promise<{ figures: Figure[]; inserted: number }> {
   say(`Opening ${LIVE_INCIDENTS} incidents through POST /incidents (one workflow each)`);
   const live = await createIncidentsViaApi(stack.appUrl, ws, LIVE_INCIDENTS);
-  const pool = new IncidentPool(stack.orm);
+  const pool = new IncidentPool(async (id) => {
+    const row = await stack.orm.em.fork().getKnex()('incidents').select('status').where({ id }).first();
+    return row?.status as IncidentStatus | undefined;
+  });
   for (const incident of live) pool.give(incident.id, incident.status);
 
   const inserted = await fillIncidentProjections(stack.orm, ws, LISTED_INCIDENTS);
@@ -59,45 +64,49 @@ async function measure(stack: BenchStack): Promise<{ figures: Figure[]; notes: s
     const raw = await benchRawUpdate(stack.temporal, pool, shape(c, 6, 10 * c));
     figures.push({ key: `temporal_update_raw_c${c}_ms`, label: `bare Temporal update, c=${c}`, run: raw, ...(c === 1 ? { reference: { p50: 11, p99: 37 } } : {}) });
   }
-  const ingestUrl = await ingestSource(stack.orm, ws, stack.ingestUrl);
-  say('First-time alert events at 16 connections');
-  const firstTime = await benchFirstTimeEvents(ingestUrl, 16, 8);
-  figures.push({ key: 'ingest_first_time_c16_ms', label: 'ingest first-time event, c=16', run: firstTime, target: { p99: 25 } });
-  say('Duplicate replays at 16 connections');
-  const replays = await benchDuplicateReplays(ingestUrl, 16, 5);
-  figures.push({ key: 'ingest_duplicate_replay_c16_ms', label: 'ingest duplicate replay, c=16', run: replays, target: { p99: 5 } });
-  say('202 → applied in the workflow at a steady 100 events/s');
-  const applied = await bench202ToApplied(stack.orm, ingestUrl, 100, 8);
-  figures.push({
-    key: 'ingest_202_to_applied_ms',
-    label: '202 → applied in workflow, 100/s',
-    run: { latencies: applied.latencies, failures: applied.missing ? { not_applied: applied.missing } : {}, samples: [], transportErrors: 0, durationS: 8, concurrency: 10 },
-    target: { p99: 1000 },
-  });
-  const notes = notesOf(stack, ws, inserted);
-  const accepted = summarise(firstTime).rps;
-  notes.push(`Ingestion throughput: ${accepted} first-time events/s accepted at 16 connections (target ≥ 2000/s); events spread over ${50} dedup keys, so they attach to open incidents and reach workflows as signals.`);
-  notes.push('Not measured yet: the ratio of our applied-to-workflow rate to bare signalWithStart on the same server.');
-  return { figures, notes };
+  return { figures, inserted };
 }
 
-function notesOf(stack: BenchStack, ws: BenchWorkspace, inserted: number): string[] {
+async function measure(stack: BenchStack, ingestOnly: boolean): Promise<Findings> {
+  const ws = await seedWorkspace(stack.orm);
+  const api = ingestOnly ? undefined : await measureApi(stack, ws);
+  say('Ingestion');
+  const ingestion = await benchIngestion(stack, ws, say);
+  return {
+    ...ingestion,
+    figures: [...(api?.figures ?? []), ...ingestion.figures],
+    notes: [...notesOf(stack, ws, api?.inserted), ...ingestion.notes, logNote(stack)],
+  };
+}
+
+/** How the figures were taken; the API notes only when those figures ran. */
+function notesOf(stack: BenchStack, ws: BenchWorkspace, inserted: number | undefined): string[] {
   const { embedded } = stack.infra;
+  const ran = inserted !== undefined;
   const leftovers = [
-    embedded.postgres ? '' : `the bench workspace ${ws.organizationId} (${LISTED_INCIDENTS} incidents) stays in the DATABASE_URL database`,
-    embedded.temporal ? '' : `its ${LIVE_INCIDENTS} incident workflows stay open at TEMPORAL_ADDRESS on task queue ${stack.config.temporal.taskQueue}`,
+    embedded.postgres ? '' : `the bench workspace ${ws.organizationId} (${ran ? `${LISTED_INCIDENTS} incidents and ` : ''}the ingestion phases' alerts and incidents) stays in the DATABASE_URL database`,
+    embedded.temporal ? '' : `its incident workflows (${ran ? `${LIVE_INCIDENTS} lifecycle ones, ` : ''}the ingestion phases' and the bare run's new-workflow ones) stay open at TEMPORAL_ADDRESS on task queue ${stack.config.temporal.taskQueue}`,
   ].filter(Boolean);
   return [
     ...(leftovers.length ? [`Not cleaned up: ${leftovers.join('; ')}.`] : []),
     `Stack: ${embedded.postgres ? 'embedded Postgres' : 'Postgres at DATABASE_URL'}, ${
       embedded.temporal ? 'embedded Temporal dev server (SQLite, WAL pragmas)' : 'Temporal at TEMPORAL_ADDRESS'
-    }; API and worker in this process, as \`klaxon start\` runs them.`,
-    `Load: autocannon in the same process, closed loop, at ${CONCURRENCIES.join(', ')} connections (concurrent calls for the bare update); targets are judged at ${JUDGED_AT}; latencies of 2xx answers, per request, 0.1 ms resolution; warm-up requests not counted.`,
-    `Lifecycle: every request is a real state change (acknowledge → investigate → resolve → reopen → …) over ${LIVE_INCIDENTS} incidents with running workflows; no incident has two requests in flight. wrong_status counts 2xx answers whose status was not the one the operation produces.`,
-    'Bare Temporal update: client.workflow.getHandle().executeUpdate() on the same workflows and cycle, no HTTP. It includes the handler\'s projection activity (one Postgres transaction) and the search-attribute upsert; the API adds HTTP, the token check and a projection read (a plain Update; Update-with-Start only when no run is open). The 11 ms / 37 ms reference (design.md §2) is an Update that answers without an activity.',
-    `GET /incidents: ${LISTED_INCIDENTS} incidents in the workspace, of which ${inserted} inserted as projection rows by bulk SQL (no workflows) and then ANALYZEd; the list endpoint reads only Postgres. Default page (limit 25), newest first.`,
-    `Warn/error log lines during the run: ${stack.logs.count}${stack.logs.first.length ? ` (first: ${stack.logs.first.join(' | ')})` : ''}.`,
+    }; API, worker and outbox relay in this process, as \`klaxon start\` runs them.`,
+    'Load: every HTTP request comes from a separate load generator process (bench/load-child.ts: autocannon closed loop, or an open-loop pacer), one per run, so it does not share the event loop or the CPU time of the process it measures; it builds each request body (and picks each lifecycle incident) itself and sends back every 2xx latency, 0.1 ms resolution, and the count of every status; warm-up requests not counted. The bare Temporal calls run in this process, as the relay\'s do.',
+    ...(ran
+      ? [
+          `API figures at ${CONCURRENCIES.join(', ')} connections (concurrent calls for the bare update); targets are judged at ${JUDGED_AT}.`,
+          `Lifecycle: every request is a real state change (acknowledge → investigate → resolve → reopen → …) over ${LIVE_INCIDENTS} incidents with running workflows; no incident has two requests in flight. wrong_status counts 2xx answers whose status was not the one the operation produces.`,
+          'Bare Temporal update: client.workflow.getHandle().executeUpdate() on the same workflows and cycle, no HTTP. It includes the handler\'s projection activity (one Postgres transaction) and the search-attribute upsert; the API adds HTTP, the token check and a projection read (a plain Update; Update-with-Start only when no run is open). The 11 ms / 37 ms reference (design.md §2) is an Update that answers without an activity.',
+          `GET /incidents: ${LISTED_INCIDENTS} incidents in the workspace, of which ${inserted} inserted as projection rows by bulk SQL (no workflows) and then ANALYZEd; the list endpoint reads only Postgres. Default page (limit 25), newest first.`,
+        ]
+      : []),
+    'CPU table: CPU-seconds per second over each stretch, from process.cpuUsage (this process), the load generator\'s own count, /proc for this process\'s child processes (embedded Postgres and Temporal; with DATABASE_URL/TEMPORAL_ADDRESS those land in the rest) and os.cpus() for the whole machine; the rest is other work on the machine.',
   ];
+}
+
+function logNote(stack: BenchStack): string {
+  return `Warn/error log lines during the run: ${stack.logs.count}${stack.logs.first.length ? ` (first: ${stack.logs.first.join(' | ')})` : ''}.`;
 }
 
 async function main(): Promise<void> {
@@ -110,12 +119,14 @@ async function main(): Promise<void> {
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
-    const { figures, notes } = await measure(stack);
-    notes.push(`Bench wall time ${Math.round((Date.now() - started) / 1000)} s (stack start included).`);
+    const findings = await measure(stack, process.argv.includes('--ingest-only'));
+    const [loadAtEnd] = os.loadavg();
+    findings.notes.push(`Bench wall time ${Math.round((Date.now() - started) / 1000)} s (stack start included).`);
     if (loadAtStart > os.cpus().length * 0.75) {
-      notes.push(`The machine was already busy when the bench started (1-minute load ${loadAtStart.toFixed(1)} on ${os.cpus().length} CPUs): figures are pessimistic.`);
+      findings.notes.push(`The machine was already busy when the bench started (1-minute load ${loadAtStart.toFixed(1)} on ${os.cpus().length} CPUs): figures are pessimistic.`);
     }
-    process.stdout.write(`\n${report(figures, notes, Math.round(loadAtStart * 100) / 100)}\n`);
+    const machine = { load_avg_1m_at_start: Math.round(loadAtStart * 100) / 100, load_avg_1m_at_end: Math.round(loadAtEnd * 100) / 100 };
+    process.stdout.write(`\n${report(findings, machine)}\n`);
   } finally {
     say('Stopping the stack');
     await stack.stop();

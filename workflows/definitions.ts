@@ -33,6 +33,13 @@ export interface IncidentWorkflowInput {
   appliedEventIds?: string[];
 }
 
+/**
+ * How many recent alert event ids an incident workflow remembers, to ignore redeliveries. The
+ * outbox relay never reads more rows than this in one pass, so a pass redelivered whole (it
+ * landed, but its rows could not be marked delivered) is still ignored whole.
+ */
+export const APPLIED_EVENTS_WINDOW = 2000;
+
 /** An accepted alert event, delivered by the ingestion outbox (at least once). */
 export interface AlertReceived {
   eventId: string;
@@ -46,6 +53,17 @@ export interface AlertReceived {
 
 /** A fact: an alert was accepted for this incident. Delivered at least once; applied once. */
 export const alertReceivedSignal = defineSignal<[AlertReceived]>('alertReceived');
+
+/** Several accepted events of one incident, in acceptance order: one signal for a whole batch. */
+export interface AlertsReceived {
+  events: AlertReceived[];
+}
+
+/**
+ * Facts: these alerts were accepted for this incident. How the outbox relay delivers since
+ * batching (one signal per incident per pass, not one per event); applied once each, in order.
+ */
+export const alertsReceivedSignal = defineSignal<[AlertsReceived]>('alertsReceived');
 
 /** What a lifecycle update answers: the incident as projected after the change. */
 export interface IncidentSnapshot {

@@ -1,9 +1,9 @@
 import Koa from 'koa';
 import Router from '@koa/router';
-import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from '../../src/logger';
 import type { ReadinessReport } from '../../src/readiness';
-import { ingestEvent, type IngestOptions } from '../../src/services/ingest';
+import type { Ingestion } from '../../src/services/ingest';
+import { isDatabaseUnavailable } from '../../src/services/db';
 import { customerErrors, HttpError } from '../http/customer-errors';
 import { jsonBody, textJsonBody } from '../http/json-body';
 import { createRateLimit } from '../http/rate-limit';
@@ -14,22 +14,13 @@ import { healthRouter } from '../app';
 export interface IngestDeps {
   logger: Logger;
   readiness: () => Promise<ReadinessReport>;
-  orm: MikroORM;
-  /** Asks the outbox relay to deliver what was just accepted. */
-  onAccepted: () => void;
-  options: IngestOptions;
+  /** Accepts alert events (validation, group commit, idempotency). */
+  ingestion: Ingestion;
   /** Records a heartbeat ping; false when the secret names no heartbeat. */
   ping: (secret: string) => Promise<boolean>;
   /** Accepted events per second per source (a 10 s burst). */
   eventsPerSecondPerSource: number;
 }
-
-/** Postgres errors that mean "not reachable now", answered 503 rather than 500. */
-const isUnavailable = (err: unknown): boolean => {
-  const code = (err as { code?: string })?.code ?? '';
-  const message = (err as Error)?.message ?? '';
-  return ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '57P03', '08006', '08001'].includes(code) || /Connection terminated|pool.*(ended|destroyed)|Unable to acquire a connection|timeout/i.test(message);
-};
 
 /** The ingestion listener (:3001): alerts by secret URL (design.md §5). */
 export function createIngestListener(deps: IngestDeps): Koa {
@@ -59,12 +50,11 @@ export function createIngestListener(deps: IngestDeps): Koa {
     const idempotencyKey = ctx.get('Idempotency-Key') || undefined;
     try {
       const headers = Object.fromEntries(Object.entries(ctx.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]));
-      const { answer, delivered } = await ingestEvent(deps.orm, { secret: ctx.params.token, body: ctx.request.body, headers, idempotencyKey }, deps.options);
-      if (!delivered) deps.onAccepted();
+      const answer = await deps.ingestion.ingest({ secret: ctx.params.token, body: ctx.request.body, headers, idempotencyKey });
       ctx.status = answer.duplicate || answer.status === 'confirmed' ? 200 : 202;
       ctx.body = answer;
     } catch (err) {
-      if (isUnavailable(err)) throw new HttpError(503, 'alert storage is unavailable; retry shortly', undefined, { 'Retry-After': '5' });
+      if (isDatabaseUnavailable(err)) throw new HttpError(503, 'alert storage is unavailable; retry shortly', undefined, { 'Retry-After': '5' });
       throw err;
     }
   });

@@ -1,16 +1,16 @@
-import { randomUUID } from 'node:crypto';
-import type { Knex } from '@mikro-orm/postgresql';
 import type { MikroORM } from '@mikro-orm/postgresql';
+import { hashSecret } from '../domain/api-token';
+import { looksLikeUrlSecret } from '../domain/ids';
 import { payloadFingerprint } from '../domain/ingest/canonical-json';
 import { planIngest, type IngestItem } from '../domain/ingest/plan';
 import type { IngestHeaders } from '../domain/ingest/types';
 import { knexOf } from './db';
 import { conflict, invalid, notFound } from './errors';
+import { GroupCommit } from './group-commit';
+import { commitBatch, nullIfNil, type AcceptOutcome, type AcceptRequest } from './ingest-batch';
 import type { SnsVerifier } from './sns';
 import { findActiveSource } from './sources';
 
-/** Statuses an incident can take new alerts in (design.md §5: "its open incident"). */
-export const OPEN_STATUSES = ['TRIGGERED', 'ACKNOWLEDGED', 'INVESTIGATING'];
 
 export interface IngestAnswer {
   /** `confirmed`: an SNS subscription was confirmed. */
@@ -28,179 +28,103 @@ export interface IngestOptions {
   idempotencyTtlMs: number;
   /** Verifies SNS deliveries and confirms subscriptions. */
   sns: SnsVerifier;
+  /**
+   * Called after each commit that queued events for delivery (kicks the outbox relay); `urgent`
+   * when one opened or resolved an incident, so paging must not wait for coalescing.
+   */
+  onAccepted?: (urgent: boolean) => void;
+  /** Most requests one transaction carries (group commit). */
+  maxBatch?: number;
+  /** Batches written at once: a second one overlaps the first's round trips. */
+  maxInFlight?: number;
 }
 
+export interface IngestInput {
+  secret: string;
+  body: unknown;
+  headers?: IngestHeaders;
+  idempotencyKey?: string;
+}
+
+const UNKNOWN_SOURCE = 'unknown or revoked ingestion URL';
+
 /**
- * Accepts one Form A event on a source. The alert, its idempotency record, its routing and its
- * outbox message commit in one transaction before the caller answers 2xx; delivery to the
- * workflow happens after (the outbox relay), so an accepted event is never lost.
+ * Alert ingestion (design.md §5). Requests are parsed and validated on their own, then committed
+ * by group commit: under load one transaction stores many requests, and each caller is answered
+ * only once its request is durably stored (alert, idempotency record, routing, outbox message).
+ * Delivery to the workflows happens after, through the outbox relay, so nothing accepted is lost.
  */
-export async function ingestEvent(
-  orm: MikroORM,
-  input: { secret: string; body: unknown; headers?: IngestHeaders; idempotencyKey?: string },
-  opts: IngestOptions,
-): Promise<{ answer: IngestAnswer; delivered: boolean }> {
-  const source = await findActiveSource(orm, input.secret);
-  if (!source) throw notFound('unknown or revoked ingestion URL');
-  const plan = planIngest(input.body, input.headers ?? {});
-  if (!plan.ok) throw invalid(plan.message);
-  if (plan.sender === 'aws-sns') {
-    const envelope = await opts.sns.verified(input.body); // nothing of an unverified message is used
-    if (plan.confirm) {
-      await opts.sns.confirm(envelope);
-      return { answer: { status: 'confirmed', event_id: null, incident_id: null, duplicate: false }, delivered: true };
-    }
+export class Ingestion {
+  private readonly commits: GroupCommit<AcceptRequest, AcceptOutcome>;
+
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly opts: IngestOptions,
+  ) {
+    this.commits = new GroupCommit((batch) => commitBatch(knexOf(orm), batch, opts), {
+      maxBatch: opts.maxBatch ?? 256,
+      maxInFlight: opts.maxInFlight ?? 2,
+      onCommitted: (_items, outcomes) => {
+        const accepted = outcomes.filter((o) => o.kind === 'accepted' && o.events.length > 0);
+        if (accepted.length) opts.onAccepted?.(accepted.some((o) => o.kind === 'accepted' && o.urgent));
+      },
+    });
   }
-  const key = input.idempotencyKey;
-  if (key !== undefined && (key.length === 0 || key.length > 255)) throw invalid('Idempotency-Key must be 1 to 255 characters');
-  const fingerprint = payloadFingerprint(input.body);
 
-  return knexOf(orm).transaction(async (trx) => {
-    if (key !== undefined) {
-      const replay = await claimIdempotencyKey(trx, source.id, key, fingerprint, opts.idempotencyTtlMs);
-      if (replay) return { answer: { status: 'accepted', event_id: replay.event_id, incident_id: nullIfNil(replay.incident_id), duplicate: true }, delivered: true };
+  /** Accepts one request on a source's secret URL; throws DomainErrors a surface maps to statuses. */
+  async ingest(input: IngestInput): Promise<IngestAnswer> {
+    if (!looksLikeUrlSecret(input.secret)) throw notFound(UNKNOWN_SOURCE);
+    const plan = planIngest(input.body, input.headers ?? {});
+    if (!plan.ok || plan.sender === 'aws-sns') {
+      // Rare paths look the source up first: an unknown URL answers 404 whatever its body, and
+      // nothing of an SNS message is used (or fetched) for an unknown URL.
+      if (!(await findActiveSource(this.orm, input.secret))) throw notFound(UNKNOWN_SOURCE);
+      if (!plan.ok) throw invalid(plan.message);
+      const envelope = await this.opts.sns.verified(input.body);
+      if (plan.confirm) {
+        await this.opts.sns.confirm(envelope);
+        return { status: 'confirmed', event_id: null, incident_id: null, duplicate: false };
+      }
     }
-    const events: NonNullable<IngestAnswer['events']> = [];
-    for (const item of plan.items) {
-      const eventId = randomUUID();
-      const incidentId = item.action === 'trigger' ? await trigger(trx, source, item, eventId) : await resolve(trx, source, item, eventId);
-      events.push({ event_id: eventId, incident_id: incidentId, action: item.action });
-    }
-    const first = events[0];
-    if (key !== undefined && first) {
-      await trx('idempotency_records').update({ event_id: first.event_id, incident_id: first.incident_id ?? NIL }).where({ source_id: source.id, key });
-    }
-    const answer: IngestAnswer = { status: 'accepted', event_id: first?.event_id ?? null, incident_id: first?.incident_id ?? null, duplicate: false };
-    if (events.length > 1) answer.events = events;
-    return { answer, delivered: events.length === 0 };
-  });
-}
-
-/** Where an alert comes from: an alert source, or a heartbeat. */
-export type SourceRef = { id: string; organizationId: string; serviceId: string };
-
-/** Stores the alert on the incident it routes to and queues its delivery. */
-export async function trigger(trx: Knex.Transaction, source: SourceRef, item: IngestItem, eventId: string): Promise<string> {
-  const routed = await route(trx, source, item);
-  await trx('alerts').insert({
-    id: eventId,
-    organization_id: source.organizationId,
-    source_id: source.id,
-    service_id: source.serviceId,
-    incident_id: routed.incidentId,
-    dedup_key: item.dedupKey,
-    title: item.title,
-    message: item.message,
-    description: item.description,
-    severity: item.severity,
-    status: 'ACTIVE',
-    sender: item.sender,
-    metadata: JSON.stringify(item.metadata),
-    created_at: new Date(),
-  });
-  await trx('ingest_outbox').insert({ id: randomUUID(), incident_id: routed.incidentId, event_id: eventId, kind: routed.kind, created_at: new Date() });
-  return routed.incidentId;
-}
-
-/**
- * Resolves the source's active alerts with the key. When that leaves an open incident with no
- * active alert, its workflow is asked to resolve it. Returns that incident, if any.
- */
-export async function resolve(trx: Knex.Transaction, source: SourceRef, item: IngestItem, eventId: string): Promise<string | null> {
-  if (item.dedupKey === null) return null;
-  const touched: Array<{ incident_id: string }> = await trx('alerts')
-    .update({ status: 'RESOLVED', resolved_at: new Date() })
-    .where({ source_id: source.id, sender: item.sender, dedup_key: item.dedupKey, status: 'ACTIVE' })
-    .returning('incident_id');
-  let resolved: string | null = null;
-  for (const incidentId of new Set(touched.map((t) => t.incident_id))) {
-    const stillActive = await trx('alerts').where({ incident_id: incidentId, status: 'ACTIVE' }).first('id');
-    const open = await trx('incidents').where({ id: incidentId }).whereIn('status', OPEN_STATUSES).first('id');
-    if (stillActive || !open) continue;
-    await trx('ingest_outbox').insert({ id: randomUUID(), incident_id: incidentId, event_id: eventId, kind: 'resolved', created_at: new Date() });
-    resolved = incidentId;
+    const key = input.idempotencyKey;
+    if (key !== undefined && (key.length === 0 || key.length > 255)) throw invalid('Idempotency-Key must be 1 to 255 characters');
+    const tokenHash = hashSecret(input.secret);
+    const idempotency = key === undefined ? undefined : { key, fingerprint: payloadFingerprint(input.body) };
+    // A replay is answered from its stored record with one read, outside any batch.
+    const replay = idempotency && (await this.storedAnswer(tokenHash, idempotency));
+    const outcome = replay ?? (await this.commits.submit({ tokenHash, items: plan.items, idempotency }));
+    return answerOf(outcome);
   }
-  return resolved;
-}
 
-const nullIfNil = (id: string) => (id === NIL ? null : id);
-
-/**
- * Takes the key for this request, or returns the first answer. Concurrent requests with one key
- * queue on the primary key: the losers see the winner's row once it commits.
- */
-async function claimIdempotencyKey(trx: Knex.Transaction, sourceId: string, key: string, fingerprint: string, ttlMs: number) {
-  await trx('idempotency_records').where({ source_id: sourceId, key }).andWhere('expires_at', '<=', new Date()).delete();
-  const now = new Date();
-  const claimed = await trx('idempotency_records')
-    .insert({ source_id: sourceId, key, fingerprint, event_id: NIL, incident_id: NIL, created_at: now, expires_at: new Date(now.getTime() + ttlMs) })
-    .onConflict(['source_id', 'key'])
-    .ignore()
-    .returning('key');
-  if (claimed.length) return undefined;
-  const first = await trx('idempotency_records').select('fingerprint', 'event_id', 'incident_id').where({ source_id: sourceId, key }).first();
-  if (first.fingerprint !== fingerprint) {
-    throw conflict('this Idempotency-Key was already used with a different payload', 'idempotency_conflict');
-  }
-  return first as { event_id: string; incident_id: string };
-}
-
-const NIL = '00000000-0000-0000-0000-000000000000';
-
-/**
- * An event with a dedup_key joins its service's open incident with that key; otherwise (or
- * with none open) it opens a new incident. Same-key events serialise on an advisory lock so
- * fifty at once still make one incident.
- */
-async function route(trx: Knex.Transaction, source: SourceRef, event: IngestItem): Promise<{ incidentId: string; kind: 'opened' | 'attached' }> {
-  if (event.dedupKey !== null) {
-    await trx.raw('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`${source.serviceId}:${event.dedupKey}`]);
-    const open = await trx('incidents')
-      .select('id')
-      .where({ service_id: source.serviceId, dedup_key: event.dedupKey })
-      .whereIn('status', OPEN_STATUSES)
-      .orderBy('created_at', 'desc')
+  /** The stored outcome of a key already committed on this source; undefined when there is none yet. */
+  private async storedAnswer(tokenHash: string, idempotency: { key: string; fingerprint: string }): Promise<AcceptOutcome | undefined> {
+    const row = await knexOf(this.orm)('alert_sources as s')
+      .leftJoin('idempotency_records as r', (on) => on.on('r.source_id', 's.id').andOnVal('r.key', idempotency.key).andOnVal('r.expires_at', '>', new Date()))
+      .select('r.fingerprint', 'r.event_id', 'r.incident_id')
+      .where({ 's.token_hash': tokenHash, 's.status': 'ACTIVE' })
       .first();
-    if (open) {
-      await trx('incidents').where({ id: open.id }).increment('alert_count', 1).update({ updated_at: new Date() });
-      return { incidentId: open.id, kind: 'attached' };
-    }
+    if (!row) return { kind: 'unknown_source' };
+    if (row.fingerprint === null || row.fingerprint === undefined) return undefined;
+    if (row.fingerprint !== idempotency.fingerprint) return { kind: 'conflict' };
+    return { kind: 'duplicate', event_id: nullIfNil(row.event_id), incident_id: nullIfNil(row.incident_id) };
   }
-  return { incidentId: await openIncident(trx, source, event), kind: 'opened' };
 }
 
-async function openIncident(trx: Knex.Transaction, source: SourceRef, event: IngestItem): Promise<string> {
-  const service = await trx('services').select('team_id').where({ id: source.serviceId }).first();
-  const [{ incident_seq: number }] = await trx('organizations').where({ id: source.organizationId }).increment('incident_seq', 1).returning('incident_seq');
-  const id = randomUUID();
-  const now = new Date();
-  await trx('incidents').insert({
-    id,
-    organization_id: source.organizationId,
-    number,
-    service_id: source.serviceId,
-    owning_team_id: service.team_id,
-    title: event.title,
-    description: event.description ?? event.message,
-    severity: event.severity,
-    status: 'TRIGGERED',
-    dedup_key: event.dedupKey,
-    alert_count: 1,
-    last_seq: 1,
-    created_at: now,
-    updated_at: now,
-  });
-  await trx('timeline_entries').insert({
-    id: randomUUID(),
-    incident_id: id,
-    organization_id: source.organizationId,
-    seq: 1,
-    type: 'created',
-    to_status: 'TRIGGERED',
-    actor_type: 'system',
-    via: 'ingest',
-    message: `Incident #${number} opened by an alert: ${event.title}`,
-    created_at: now,
-  });
-  return id;
+function answerOf(outcome: AcceptOutcome): IngestAnswer {
+  switch (outcome.kind) {
+    case 'unknown_source':
+      throw notFound(UNKNOWN_SOURCE);
+    case 'conflict':
+      throw conflict('this Idempotency-Key was already used with a different payload', 'idempotency_conflict');
+    case 'failed':
+      throw outcome.error;
+    case 'duplicate':
+      return { status: 'accepted', event_id: outcome.event_id, incident_id: outcome.incident_id, duplicate: true };
+    case 'accepted': {
+      const first = outcome.events[0];
+      const answer: IngestAnswer = { status: 'accepted', event_id: first?.event_id ?? null, incident_id: first?.incident_id ?? null, duplicate: false };
+      if (outcome.events.length > 1) answer.events = outcome.events.map(({ event_id, incident_id, action }) => ({ event_id, incident_id, action }));
+      return answer;
+    }
+  }
 }

@@ -10,6 +10,7 @@ import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { checkReadiness } from '../readiness';
 import { deliverPing, recordPing } from '../services/heartbeats';
+import { Ingestion } from '../services/ingest';
 import { createSnsVerifier } from '../services/sns';
 
 export interface ListenerDeps {
@@ -18,7 +19,7 @@ export interface ListenerDeps {
   temporal: Client;
   logger: Logger;
   /** Delivers accepted alert events to their workflows. */
-  relay: { kick(): void };
+  relay: { kick(opts?: { onlyIfDue?: boolean }): void };
 }
 
 /** The three Koa apps of design.md §1, built over shared dependencies. */
@@ -39,12 +40,11 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; leg
     ingest: createIngestListener({
       logger: deps.logger,
       readiness,
-      orm: deps.orm,
-      onAccepted: () => deps.relay.kick(),
-      options: {
+      ingestion: new Ingestion(deps.orm, {
         idempotencyTtlMs: config.ingest.idempotencyTtlHours * 3_600_000,
         sns: createSnsVerifier({ hostPattern: config.ingest.snsHostPattern, baseUrlOverride: config.ingest.snsBaseUrlOverride }),
-      },
+        onAccepted: (urgent) => deps.relay.kick({ onlyIfDue: !urgent }),
+      }),
       eventsPerSecondPerSource: config.ingest.eventsPerSecondPerSource,
       ping: async (secret) => {
         const hb = await recordPing(deps.orm, secret);

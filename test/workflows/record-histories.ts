@@ -3,10 +3,10 @@
  * Run after a deliberate workflow change, never to make a failing replay pass:
  *   npm run record-histories
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
-import { alertReceivedSignal, incidentStateQuery, incidentWorkflowId } from '../../workflows/definitions';
+import { alertReceivedSignal, alertsReceivedSignal, incidentStateQuery, incidentWorkflowId, type AlertReceived } from '../../workflows/definitions';
 import { knexOf } from '../../src/services/db';
 import { createSource } from '../../src/services/sources';
 import { waitFor } from '../support/wait';
@@ -17,10 +17,10 @@ import { seedWorkspace } from '../support/workspace';
 
 /**
  * Prefix of the files this run writes. Bump it with each workflow change that alters histories
- * (v2: projections as local activities; v3: alert events by signal), and keep the older files:
- * they prove old runs replay.
+ * (v2: projections as local activities; v3: alert events by signal; v4: alert events in batches
+ * by the alertsReceived signal), and keep the older files: they prove old runs replay.
  */
-const VERSION = 'v3';
+const VERSION = 'v4';
 
 async function main() {
   const infra = await startTestInfra();
@@ -55,6 +55,25 @@ async function main() {
     for (const op of ['resolve', 'close']) await request('POST', url(`/incidents/${opened}/${op}`), { token: ws.tokens.readWrite });
     await handle3.result();
     save(`${VERSION}-incident-from-alerts.json`, await handle3.fetchHistory());
+
+    // An Alertmanager batch opens an incident and attaches two alerts (one signal), the batch is
+    // redelivered, then the sender resolves the fingerprint and the workflow resolves the incident.
+    const firing = JSON.parse(readFileSync(path.resolve(__dirname, '../../../shared/fixtures/native/alertmanager/firing.json'), 'utf8'));
+    const alertmanager = (status: 'firing' | 'resolved', summaries: string[]) =>
+      request('POST', source.ingest_url, {
+        body: { ...firing, status, alerts: summaries.map((summary) => ({ ...firing.alerts[0], status, fingerprint: 'recorded-batch', annotations: { summary } })) },
+      });
+    const batched = (await alertmanager('firing', ['batch 1', 'batch 2', 'batch 3'])).body.events[0].incident_id;
+    const handle4 = stack.temporal.workflow.getHandle(incidentWorkflowId(batched));
+    await waitFor(async () => (await handle4.query(incidentStateQuery)).seq === 3);
+    const outbox = await knexOf(stack.orm)('ingest_outbox as o').join('alerts as a', 'a.id', 'o.event_id').where({ 'o.incident_id': batched }).orderBy('o.seq').select('o.event_id', 'o.kind', 'a.title');
+    const events: AlertReceived[] = outbox.map((o) => ({ eventId: o.event_id, kind: o.kind, title: o.title }));
+    await handle4.signal(alertsReceivedSignal, { events });
+    await alertmanager('resolved', ['batch 3']);
+    await waitFor(async () => (await handle4.query(incidentStateQuery)).status === 'RESOLVED');
+    await request('POST', url(`/incidents/${batched}/close`), { token: ws.tokens.readWrite });
+    await handle4.result();
+    save(`${VERSION}-incident-batch-resolved-by-sender.json`, await handle4.fetchHistory());
   } finally {
     await stack.stop();
     await infra.stop();

@@ -10,8 +10,9 @@ describe('replay of recorded incident histories', () => {
   it('when histories are committed, then each scenario exists for every recorded workflow version', () => {
     expect(files).toEqual(
       expect.arrayContaining([
-        ...['v1', 'v2', 'v3'].flatMap((v) => [`${v}-incident-lifecycle-closed.json`, `${v}-incident-reopened-run.json`]),
-        'v3-incident-from-alerts.json',
+        ...['v1', 'v2', 'v3', 'v4'].flatMap((v) => [`${v}-incident-lifecycle-closed.json`, `${v}-incident-reopened-run.json`]),
+        ...['v3', 'v4'].map((v) => `${v}-incident-from-alerts.json`),
+        'v4-incident-batch-resolved-by-sender.json',
       ]),
     );
   });

@@ -1,7 +1,12 @@
+import { APPLIED_EVENTS_WINDOW } from '../definitions';
+
 /**
  * The alert events a workflow has applied, so a redelivered one is ignored. Bounded: the outbox
- * redelivers within seconds, so the last few hundred ids are enough, and they must fit in the
- * continueAsNew input.
+ * redelivers at most one relay pass late, and the ids must fit in the continueAsNew input.
+ *
+ * The window was 500 while the relay sent one signal per event in passes of 200 rows; no history
+ * from then redelivers an event more than a pass late, so the longer window decides every old
+ * history exactly as it was decided, and replays stay deterministic without a patch.
  */
 export class AppliedEvents {
   private readonly ids: string[];
@@ -9,7 +14,7 @@ export class AppliedEvents {
 
   constructor(
     initial: readonly string[] = [],
-    private readonly capacity = 500,
+    private readonly capacity = APPLIED_EVENTS_WINDOW,
   ) {
     this.ids = initial.slice(-capacity);
     this.set = new Set(this.ids);

@@ -9,15 +9,18 @@ import {
 import { decideTransition, isTerminal, LIFECYCLE_OPERATIONS, type IncidentStatus, type LifecycleOperation } from '../../src/domain/incident-lifecycle';
 import {
   alertReceivedSignal,
+  alertsReceivedSignal,
   incidentStateQuery,
   lifecycleUpdates,
   searchAttributes,
   type Actor,
   type AlertReceived,
+  type AlertsReceived,
   type IncidentSnapshot,
   type IncidentWorkflowInput,
   type LifecycleUpdateInput,
 } from '../definitions';
+import { planAlertBatch, type AttachedAlert } from './alert-batch';
 import { AppliedEvents } from './applied-events';
 import { HandlerLock } from './lock';
 import { projections } from './projections';
@@ -62,21 +65,36 @@ export async function incidentWorkflow(input: IncidentWorkflowInput): Promise<vo
   for (const op of LIFECYCLE_OPERATIONS) {
     setHandler(lifecycleUpdates[op], (arg) => transition(op, arg), { validator: (_arg: LifecycleUpdateInput) => void state.decide(op) });
   }
-  // The opening event already has its `created` entry; an attached one gets its own; a
-  // resolving one resolves the incident if it still can be (a person may have been faster).
+  /** The sender resolved its last alert: resolve if the incident still can be (a person may have been faster). */
+  const resolveForSender = async (): Promise<void> => {
+    const outcome = decideTransition(state.status, 'resolve');
+    if (outcome.kind === 'move') await move('resolve', outcome.from, outcome.to, INGEST_ACTOR);
+  };
+  /** One timeline entry per alert, all in one write. */
+  const attach = async (alerts: AttachedAlert[]): Promise<void> => {
+    const firstSeq = state.seq + 1;
+    await projections().recordAlertsAttached({ incidentId: input.incidentId, firstSeq, alerts, at: new Date().toISOString() });
+    state.seq = firstSeq + alerts.length - 1;
+  };
+
+  // One event per signal: how the relay delivered before batching; histories hold it, so it stays.
+  // The opening event already has its `created` entry; an attached one gets its own.
   const alertReceived = (alert: AlertReceived): Promise<void> =>
     lock.run(async () => {
       if (!applied.add(alert.eventId) || alert.kind === 'opened') return;
-      if (alert.kind === 'resolved') {
-        const outcome = decideTransition(state.status, 'resolve');
-        if (outcome.kind === 'move') await move('resolve', outcome.from, outcome.to, INGEST_ACTOR);
-        return;
-      }
+      if (alert.kind === 'resolved') return resolveForSender();
       const seq = state.seq + 1;
       await projections().recordAlertAttached({ incidentId: input.incidentId, seq, eventId: alert.eventId, title: alert.title, at: new Date().toISOString() });
       state.seq = seq;
     });
   setHandler(alertReceivedSignal, alertReceived);
+  // A batch of events: a run of attached ones costs one activity. No patched() for it: it is a
+  // new signal name, so no history recorded before it exists reaches this handler on replay.
+  const alertsReceived = ({ events }: AlertsReceived): Promise<void> =>
+    lock.run(async () => {
+      for (const step of planAlertBatch(events, applied)) await (step.kind === 'resolve' ? resolveForSender() : attach(step.alerts));
+    });
+  setHandler(alertsReceivedSignal, alertsReceived);
   setHandler(incidentStateQuery, () => ({ status: state.status, seq: state.seq }));
 
   await condition(() => isTerminal(state.status) || historyTooLong(input.historyLimit ?? DEFAULT_HISTORY_LIMIT));

@@ -14,13 +14,19 @@ export interface OutboxMessage {
   lastError: string | null;
   createdAt: Date;
   deliveredAt: Date | null;
+  /**
+   * Insertion order, from a sequence: the relay's "oldest first". Not `createdAt`: a batch shares
+   * one timestamp, and it is taken before the batch waits for its dedup-key locks, so it can
+   * order two batches of one incident against the order they were accepted in.
+   */
+  seq: bigint;
 }
 
 export const OutboxMessageSchema = new EntitySchema<OutboxMessage>({
   name: 'OutboxMessage',
   tableName: 'ingest_outbox',
   indexes: [
-    { name: 'ingest_outbox_pending_idx', expression: 'create index "ingest_outbox_pending_idx" on "ingest_outbox" ("created_at") where "delivered_at" is null' },
+    { name: 'ingest_outbox_pending_idx', expression: 'create index "ingest_outbox_pending_idx" on "ingest_outbox" ("seq") where "delivered_at" is null' },
   ],
   properties: {
     id: { type: 'uuid', primary: true },
@@ -31,5 +37,6 @@ export const OutboxMessageSchema = new EntitySchema<OutboxMessage>({
     lastError: { type: 'text', nullable: true },
     createdAt: { type: 'Date', columnType: 'timestamptz' },
     deliveredAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
+    seq: { type: 'bigint', autoincrement: true },
   },
 });

@@ -16,7 +16,9 @@ import { seedWorkspace } from '../../support/workspace';
 describe('when Postgres is unreachable', () => {
   it('then ingestion answers 503 quickly and writes nothing; once back, events are accepted again', async () => {
     const real = new URL(process.env.KLAXON_TEST_DATABASE_URL!);
-    const proxy = await startTcpProxy({ host: real.hostname, port: Number(real.port || 5432) });
+    // The embedded server is reached by its Unix socket; the proxy goes to its TCP listener.
+    const tcpHost = decodeURIComponent(real.hostname).startsWith('/') ? '127.0.0.1' : real.hostname;
+    const proxy = await startTcpProxy({ host: tcpHost, port: Number(real.port || 5432) });
     const viaProxy = new URL(real.toString());
     viaProxy.hostname = '127.0.0.1';
     viaProxy.port = String(proxy.port);

@@ -1,0 +1,39 @@
+import type { AlertReceived } from '../../workflows/definitions';
+import { planAlertBatch } from '../../workflows/incident/alert-batch';
+import { AppliedEvents } from '../../workflows/incident/applied-events';
+
+const ev = (eventId: string, kind: AlertReceived['kind'] = 'attached'): AlertReceived => ({ eventId, kind, title: `t-${eventId}` });
+const alerts = (...idsOf: string[]) => idsOf.map((eventId) => ({ eventId, title: `t-${eventId}` }));
+
+describe('planAlertBatch', () => {
+  it('when a batch opens an incident and attaches alerts, then the opening is skipped and the attached ones are one write', () => {
+    expect(planAlertBatch([ev('o', 'opened'), ev('a'), ev('b'), ev('c')], new AppliedEvents())).toEqual([{ kind: 'attach', alerts: alerts('a', 'b', 'c') }]);
+  });
+
+  it('when a resolve sits between attached alerts, then the runs before and after it are separate writes around the resolve', () => {
+    expect(planAlertBatch([ev('a'), ev('b'), ev('r', 'resolved'), ev('c')], new AppliedEvents())).toEqual([
+      { kind: 'attach', alerts: alerts('a', 'b') },
+      { kind: 'resolve' },
+      { kind: 'attach', alerts: alerts('c') },
+    ]);
+  });
+
+  it('when some events were applied before, then only the new ones are planned, and a redelivered batch plans nothing', () => {
+    const applied = new AppliedEvents(['a', 'c']);
+    const batch = [ev('a'), ev('b'), ev('c'), ev('d'), ev('r', 'resolved')];
+    expect(planAlertBatch(batch, applied)).toEqual([{ kind: 'attach', alerts: alerts('b', 'd') }, { kind: 'resolve' }]);
+    expect(planAlertBatch(batch, applied)).toEqual([]);
+    expect(applied.toJSON()).toEqual(['a', 'c', 'b', 'd', 'r']);
+  });
+
+  it('when one batch repeats an event, then it is planned once', () => {
+    expect(planAlertBatch([ev('a'), ev('a'), ev('b')], new AppliedEvents())).toEqual([{ kind: 'attach', alerts: alerts('a', 'b') }]);
+  });
+
+  it('when the window is full, then the oldest ids are forgotten first', () => {
+    const applied = new AppliedEvents([], 3);
+    planAlertBatch([ev('a'), ev('b'), ev('c'), ev('d')], applied);
+    expect(applied.toJSON()).toEqual(['b', 'c', 'd']);
+    expect(planAlertBatch([ev('a')], applied)).toEqual([{ kind: 'attach', alerts: alerts('a') }]);
+  });
+});

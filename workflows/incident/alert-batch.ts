@@ -1,0 +1,33 @@
+import type { AlertReceived } from '../definitions';
+import type { AppliedEvents } from './applied-events';
+
+/** An alert that joined the incident, as its timeline entry needs it. */
+export interface AttachedAlert {
+  eventId: string;
+  title: string;
+}
+
+/** One write a batch of alert events needs, in the order the events came. */
+export type AlertBatchStep = { kind: 'attach'; alerts: AttachedAlert[] } | { kind: 'resolve' };
+
+/**
+ * Turns a batch of alert events into the writes it needs: each run of consecutive new `attached`
+ * events is one step (one activity, however long the run); a `resolved` event ends the run and is
+ * a step of its own; an `opened` event already has its `created` entry. Events already applied
+ * are dropped and every new one is recorded as applied, so a redelivered batch plans nothing.
+ */
+export function planAlertBatch(events: readonly AlertReceived[], applied: AppliedEvents): AlertBatchStep[] {
+  const steps: AlertBatchStep[] = [];
+  let run: AttachedAlert[] | undefined;
+  for (const event of events) {
+    if (!applied.add(event.eventId) || event.kind === 'opened') continue;
+    if (event.kind === 'resolved') {
+      steps.push({ kind: 'resolve' });
+      run = undefined;
+      continue;
+    }
+    if (!run) steps.push({ kind: 'attach', alerts: (run = []) });
+    run.push({ eventId: event.eventId, title: event.title });
+  }
+  return steps;
+}
