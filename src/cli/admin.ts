@@ -27,6 +27,11 @@ export async function withDatabase<T>(config: Config, fn: (orm: MikroORM) => Pro
   }
 }
 
+/** Prints a result: one JSON object with --json, else indented JSON. */
+export function output(result: unknown, json: boolean | undefined) {
+  process.stdout.write((json ? JSON.stringify(result) : JSON.stringify(result, null, 2)) + '\n');
+}
+
 /** Parses CLI options with zod; a bad value is a DomainError the CLI prints plainly. */
 export function parseOptions<S extends z.ZodType>(schema: S, raw: unknown): z.infer<S> {
   const parsed = schema.safeParse(raw);

@@ -3,19 +3,13 @@ import { Command, CommanderError } from 'commander';
 import { createHeartbeat, setHeartbeatPaused } from '../services/heartbeats';
 import { loadConfig, type Config } from '../config';
 import { DomainError } from '../services/errors';
-import { admin, bootstrap, parseOptions, schemas, withDatabase } from './admin';
+import { admin, bootstrap, output, parseOptions, schemas, withDatabase } from './admin';
+import { registerPagingCommands } from './paging-commands';
+import { registerScheduleCommands } from './schedule-commands';
 
 // Roles pull in the Temporal worker; admin commands should not pay for loading it.
 const roles = (): typeof import('../stack/roles') => require('../stack/roles');
 
-/** Prints a result: one JSON object with --json, else readable lines. */
-function output(result: unknown, json: boolean | undefined) {
-  if (json) {
-    process.stdout.write(JSON.stringify(result) + '\n');
-    return;
-  }
-  process.stdout.write(JSON.stringify(result, null, 2) + '\n');
-}
 
 /** The `klaxon` command (package bin). */
 export function buildProgram(getConfig: () => Config): Command {
@@ -150,6 +144,8 @@ export function buildProgram(getConfig: () => Config): Command {
       });
   }
 
+  registerPagingCommands(program, getConfig);
+  registerScheduleCommands(program, getConfig);
   return program;
 }
 

@@ -8,6 +8,11 @@ export interface AlertSource {
   name: string;
   tokenHash: string;
   status: 'ACTIVE' | 'REVOKED';
+  /**
+   * Form B: page these channels (sms, voice, email, push) by the severity default table
+   * instead of the service's escalation policy; null pages by policy.
+   */
+  channels: string[] | null;
   createdAt: Date;
   revokedAt: Date | null;
 }
@@ -22,6 +27,7 @@ export const AlertSourceSchema = new EntitySchema<AlertSource>({
     name: { type: 'string', length: 255 },
     tokenHash: { type: 'string', length: 64, unique: true },
     status: { type: 'string', length: 16, default: 'ACTIVE' },
+    channels: { type: 'json', nullable: true },
     createdAt: { type: 'Date', columnType: 'timestamptz' },
     revokedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
   },

@@ -12,6 +12,15 @@ import { ServiceSchema } from './service';
 import { TeamSchema } from './team';
 import { TimelineEntrySchema } from './timeline-entry';
 import { UserSchema } from './user';
+import { ContactMethodSchema } from './contact-method';
+import { NotificationRuleSchema } from './notification-rule';
+import { EscalationPolicySchema } from './escalation-policy';
+import { ScheduleSchema } from './schedule';
+import { ScheduleOverrideSchema } from './schedule-override';
+import { TeamMemberSchema } from './team-member';
+import { NotificationSchema } from './notification';
+import { UserNotificationSchema } from './user-notification';
+import { DevOutboxMessageSchema } from './dev-outbox-message';
 
 export * from './alert';
 export * from './alert-source';
@@ -27,6 +36,15 @@ export * from './service';
 export * from './team';
 export * from './timeline-entry';
 export * from './user';
+export * from './contact-method';
+export * from './notification-rule';
+export * from './escalation-policy';
+export * from './schedule';
+export * from './schedule-override';
+export * from './team-member';
+export * from './notification';
+export * from './user-notification';
+export * from './dev-outbox-message';
 
 /** Every entity the ORM knows; migrations are checked against exactly this list. */
 export const ENTITIES = [
@@ -44,4 +62,13 @@ export const ENTITIES = [
   IdempotencyRecordSchema,
   OutboxMessageSchema,
   HeartbeatSchema,
+  ContactMethodSchema,
+  NotificationRuleSchema,
+  EscalationPolicySchema,
+  ScheduleSchema,
+  ScheduleOverrideSchema,
+  TeamMemberSchema,
+  NotificationSchema,
+  UserNotificationSchema,
+  DevOutboxMessageSchema,
 ];

@@ -7,6 +7,8 @@ export interface Service {
   teamId: string;
   name: string;
   description: string | null;
+  /** Who is paged when an incident opens on this service (none: nobody). */
+  escalationPolicyId: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -21,6 +23,7 @@ export const ServiceSchema = new EntitySchema<Service>({
     teamId: { type: 'uuid', index: true },
     name: { type: 'string', length: 255 },
     description: { type: 'text', nullable: true },
+    escalationPolicyId: { type: 'uuid', nullable: true, index: true },
     createdAt: { type: 'Date', columnType: 'timestamptz' },
     updatedAt: { type: 'Date', columnType: 'timestamptz' },
   },

@@ -1,0 +1,50 @@
+/**
+ * The one interface every paging channel sits behind (design.md §6): the worker's send
+ * activity renders a page, picks the channel's sender and calls `send`.
+ */
+import { ApplicationFailure } from '@temporalio/common';
+import type { ContactType } from '../../src/db/entities/contact-method';
+
+export type Channel = ContactType;
+
+/** A page, rendered and addressed: what a provider needs, nothing it must look up. */
+export interface OutgoingPage {
+  /** The notifications row this attempt belongs to; providers that take a reference get it. */
+  notificationId: string;
+  channel: Channel;
+  /** E.164 number (sms, voice), email address (email) or device token (push). */
+  to: string;
+  /** Email subject, push title. */
+  subject: string;
+  /** SMS body, push body, plain-text email. */
+  text: string;
+  /** HTML email body (email only). */
+  html?: string;
+  /** TwiML the call plays (voice only): speaks the incident and gathers a keypress. */
+  voiceTwiml?: string;
+  /** Where the provider reports delivery status (Twilio StatusCallback), when the app URL is public. */
+  statusCallbackUrl?: string;
+  /** Push only: data the app gets with the notification, and the action category (acknowledge/resolve buttons). */
+  push?: { category: string; data: Record<string, string> };
+}
+
+/** What a provider accepted. */
+export interface SentPage {
+  /** twilio, sendgrid, smtp, apns, fcm or dev_outbox. */
+  provider: string;
+  providerMessageId: string | null;
+}
+
+/** Sends one page on one channel; throws `permanentDeliveryFailure` when retrying cannot help. */
+export interface ChannelSender {
+  readonly provider: string;
+  send(page: OutgoingPage): Promise<SentPage>;
+}
+
+/** ApplicationFailure type of an error retrying cannot fix (invalid number, unregistered device). */
+export const PERMANENT_DELIVERY_FAILURE = 'PermanentDeliveryFailure';
+
+/** A non-retryable failure: the send activity stops, the timeline shows `message`. */
+export function permanentDeliveryFailure(message: string): ApplicationFailure {
+  return ApplicationFailure.create({ type: PERMANENT_DELIVERY_FAILURE, message, nonRetryable: true });
+}

@@ -1,0 +1,37 @@
+import { EntitySchema } from '@mikro-orm/core';
+
+/** The channels a person can be reached on. */
+export const CONTACT_TYPES = ['sms', 'voice', 'email', 'push_ios', 'push_android'] as const;
+export type ContactType = (typeof CONTACT_TYPES)[number];
+
+/** One way to reach a person: a phone number, an email address or a device token. */
+export interface ContactMethod {
+  id: string;
+  organizationId: string;
+  userId: string;
+  type: ContactType;
+  /** E.164 number, email address or push device token. */
+  address: string;
+  label: string | null;
+  /** Set when a provider reported the address as permanently unusable (bad number, unregistered device). */
+  disabledAt: Date | null;
+  disabledReason: string | null;
+  createdAt: Date;
+}
+
+export const ContactMethodSchema = new EntitySchema<ContactMethod>({
+  name: 'ContactMethod',
+  tableName: 'contact_methods',
+  uniques: [{ properties: ['userId', 'type', 'address'] }],
+  properties: {
+    id: { type: 'uuid', primary: true },
+    organizationId: { type: 'uuid', index: true },
+    userId: { type: 'uuid', index: true },
+    type: { type: 'string', length: 16 },
+    address: { type: 'text' },
+    label: { type: 'string', length: 255, nullable: true },
+    disabledAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
+    disabledReason: { type: 'text', nullable: true },
+    createdAt: { type: 'Date', columnType: 'timestamptz' },
+  },
+});

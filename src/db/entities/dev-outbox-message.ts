@@ -1,0 +1,28 @@
+import { EntitySchema } from '@mikro-orm/core';
+
+/** A message a channel without provider credentials would have sent: stored so people can see it. */
+export interface DevOutboxMessage {
+  id: string;
+  channel: string;
+  to: string;
+  subject: string | null;
+  body: string;
+  /** The whole message as the provider would have received it. */
+  payload: Record<string, unknown>;
+  createdAt: Date;
+}
+
+export const DevOutboxMessageSchema = new EntitySchema<DevOutboxMessage>({
+  name: 'DevOutboxMessage',
+  tableName: 'dev_outbox',
+  indexes: [{ properties: ['createdAt'] }],
+  properties: {
+    id: { type: 'uuid', primary: true },
+    channel: { type: 'string', length: 16 },
+    to: { type: 'text' },
+    subject: { type: 'text', nullable: true },
+    body: { type: 'text' },
+    payload: { type: 'json' },
+    createdAt: { type: 'Date', columnType: 'timestamptz' },
+  },
+});

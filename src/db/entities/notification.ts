@@ -1,0 +1,58 @@
+import { EntitySchema } from '@mikro-orm/core';
+
+export const NOTIFICATION_STATUSES = ['queued', 'sent', 'delivered', 'failed', 'skipped'] as const;
+export type NotificationStatus = (typeof NOTIFICATION_STATUSES)[number];
+
+/** One page to one contact: its provider, provider message id and how it went. */
+export interface Notification {
+  /** Chosen by the incident workflow, so a retried send finds its own row. */
+  id: string;
+  organizationId: string;
+  incidentId: string;
+  userId: string | null;
+  contactMethodId: string | null;
+  /** sms, voice, email, push_ios or push_android. */
+  channel: string;
+  /** Where it went: number, email address or device token. */
+  target: string;
+  /** twilio, sendgrid, smtp, apns, fcm or dev_outbox. */
+  provider: string | null;
+  providerMessageId: string | null;
+  status: NotificationStatus;
+  error: string | null;
+  /** The digits an SMS reply starts with to act on this incident (`4A`, `4R`). */
+  replyCode: number | null;
+  /** Why the channel differs from the rule's (e.g. SMS quota reached → email). */
+  fallbackReason: string | null;
+  escalationStep: number | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export const NotificationSchema = new EntitySchema<Notification>({
+  name: 'Notification',
+  tableName: 'notifications',
+  indexes: [
+    { properties: ['incidentId', 'createdAt'] },
+    { properties: ['userId', 'createdAt'] },
+    { properties: ['target', 'createdAt'] },
+  ],
+  properties: {
+    id: { type: 'uuid', primary: true },
+    organizationId: { type: 'uuid' },
+    incidentId: { type: 'uuid' },
+    userId: { type: 'uuid', nullable: true },
+    contactMethodId: { type: 'uuid', nullable: true },
+    channel: { type: 'string', length: 16 },
+    target: { type: 'text' },
+    provider: { type: 'string', length: 16, nullable: true },
+    providerMessageId: { type: 'string', length: 255, nullable: true, index: true },
+    status: { type: 'string', length: 16 },
+    error: { type: 'text', nullable: true },
+    replyCode: { type: 'integer', nullable: true },
+    fallbackReason: { type: 'text', nullable: true },
+    escalationStep: { type: 'integer', nullable: true },
+    createdAt: { type: 'Date', columnType: 'timestamptz' },
+    updatedAt: { type: 'Date', columnType: 'timestamptz' },
+  },
+});

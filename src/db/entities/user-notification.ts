@@ -1,0 +1,29 @@
+import { EntitySchema } from '@mikro-orm/core';
+
+/** An in-app notification: what the dashboard's bell and unread count show. */
+export interface UserNotification {
+  id: string;
+  organizationId: string;
+  userId: string;
+  incidentId: string | null;
+  title: string;
+  body: string;
+  readAt: Date | null;
+  createdAt: Date;
+}
+
+export const UserNotificationSchema = new EntitySchema<UserNotification>({
+  name: 'UserNotification',
+  tableName: 'user_notifications',
+  indexes: [{ properties: ['userId', 'readAt'] }],
+  properties: {
+    id: { type: 'uuid', primary: true },
+    organizationId: { type: 'uuid' },
+    userId: { type: 'uuid' },
+    incidentId: { type: 'uuid', nullable: true },
+    title: { type: 'text' },
+    body: { type: 'text' },
+    readAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
+    createdAt: { type: 'Date', columnType: 'timestamptz' },
+  },
+});
