@@ -1,5 +1,168 @@
 import type { Command } from 'commander';
+import { z } from 'zod';
 import type { Config } from '../config';
+import {
+  ackTimeoutSecondsField,
+  checkAddress,
+  contactTypeField,
+  emailField,
+  formatPath,
+  labelField,
+  nameField,
+  repeatField,
+  ruleDelaySecondsField,
+  stepsField,
+  uuidField,
+} from '../domain/paging-config';
+import type { MikroORM } from '../db/orm';
+import { invalid } from '../services/errors';
+import { addContactMethod, listContactMethods, removeContactMethod } from '../services/contacts';
+import { createEscalationPolicy, getEscalationPolicy, setServicePolicy } from '../services/escalation-policies';
+import { addNotificationRule, listNotificationRules, removeNotificationRule } from '../services/notification-rules';
+import { addTeamMember } from '../services/team-members';
+import { output, withDatabase } from './admin';
 
-/** `klaxon contact|rule|policy|service set-policy`: who is paged, and how. */
-export function registerPagingCommands(_program: Command, _getConfig: () => Config): void {}
+/**
+ * Like admin's parseOptions, but names the place inside a JSON option too:
+ * `--steps[0].targets[1].id: must be an id (UUID)`.
+ */
+function parseOptions<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {
+  const parsed = schema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const flag = (key: PropertyKey) => `--${String(key).replace(/[A-Z]/g, (c) => '-' + c.toLowerCase())}`;
+  const where = ([head, ...rest]: readonly PropertyKey[]) => flag(head ?? '') + (rest.length && typeof rest[0] !== 'number' ? '.' : '') + formatPath(rest);
+  throw invalid(parsed.error.issues.map((i) => `${where(i.path)}: ${i.message}`).join('; '));
+}
+
+/** Option strings to whole numbers, then the same range checks the service applies. */
+const int = (field: z.ZodNumber) =>
+  z.string().trim().regex(/^-?\d+$/, 'must be a whole number').transform(Number).pipe(field);
+
+const json = z.string().transform((s, ctx) => {
+  try {
+    return JSON.parse(s) as unknown;
+  } catch {
+    ctx.addIssue({ code: 'custom', message: 'must be JSON, e.g. [{"delay_seconds": 60, "targets": [{"type": "user", "id": "…"}]}]' });
+    return z.NEVER;
+  }
+});
+
+/** CLI options of the paging commands; the services check everything again. */
+export const pagingSchemas = {
+  contactAdd: z
+    .object({ user: emailField, type: contactTypeField, address: z.string(), label: labelField.optional(), org: uuidField('a workspace id').optional() })
+    .superRefine(checkAddress),
+  userOnly: z.object({ user: emailField, org: uuidField('a workspace id').optional() }),
+  ruleAdd: z.object({ user: emailField, contact: uuidField('a contact method id'), delaySeconds: int(ruleDelaySecondsField) }),
+  policyCreate: z.object({
+    org: uuidField('a workspace id'),
+    name: nameField,
+    steps: json.pipe(stepsField),
+    repeat: int(repeatField),
+    ackTimeoutSeconds: int(ackTimeoutSecondsField).optional(),
+  }),
+  servicePolicy: z.object({ service: uuidField('a service id'), policy: uuidField('an escalation policy id') }),
+  teamAddMember: z.object({ team: uuidField('a team id'), user: emailField }),
+};
+
+/** `klaxon contact|rule|policy|service set-policy|team add-member`: who is paged, and how. */
+export function registerPagingCommands(program: Command, getConfig: () => Config): void {
+  const run = <T>(fn: (orm: MikroORM) => Promise<T>) => withDatabase(getConfig(), fn);
+
+  const contact = program.command('contact').description("a person's phone numbers, email addresses and devices");
+  contact
+    .command('add')
+    .requiredOption('--user <email>', 'whose contact method')
+    .requiredOption('--type <type>', 'sms, voice, email, push_ios or push_android')
+    .requiredOption('--address <address>', 'E.164 number (+14155550100), email address or device token')
+    .option('--label <label>', 'a name people recognise, e.g. "work phone"')
+    .option('--org <id>', 'the workspace, when the user is a member of several')
+    .option('--json', 'print one JSON object')
+    .action(async (raw) => {
+      const o = parseOptions(pagingSchemas.contactAdd, raw);
+      output(await run((orm) => addContactMethod(orm, { email: o.user, type: o.type, address: o.address, label: o.label, organizationId: o.org })), raw.json);
+    });
+  contact
+    .command('list')
+    .requiredOption('--user <email>', 'whose contact methods')
+    .option('--org <id>', 'only this workspace')
+    .option('--json', 'print one JSON object')
+    .action(async (raw) => {
+      const o = parseOptions(pagingSchemas.userOnly, raw);
+      output({ contact_methods: await run((orm) => listContactMethods(orm, { email: o.user, organizationId: o.org })) }, raw.json);
+    });
+  contact
+    .command('remove <id>')
+    .description('remove a contact method and its notification rules')
+    .option('--json', 'print one JSON object')
+    .action(async (id: string, raw) => output(await run((orm) => removeContactMethod(orm, { id })), raw.json));
+
+  const rule = program.command('rule').description('notification rules: which contact method, how long after a page');
+  rule
+    .command('add')
+    .requiredOption('--user <email>', 'whose rule')
+    .requiredOption('--contact <id>', 'one of their contact methods')
+    .requiredOption('--delay-seconds <n>', 'seconds after the page, 0 to 86400')
+    .option('--json', 'print one JSON object')
+    .action(async (raw) => {
+      const o = parseOptions(pagingSchemas.ruleAdd, raw);
+      output(await run((orm) => addNotificationRule(orm, { email: o.user, contactMethodId: o.contact, delaySeconds: o.delaySeconds })), raw.json);
+    });
+  rule
+    .command('list')
+    .requiredOption('--user <email>', 'whose rules')
+    .option('--json', 'print one JSON object')
+    .action(async (raw) => {
+      const o = parseOptions(pagingSchemas.userOnly, raw);
+      output({ rules: await run((orm) => listNotificationRules(orm, { email: o.user })) }, raw.json);
+    });
+  rule
+    .command('remove <id>')
+    .option('--json', 'print one JSON object')
+    .action(async (id: string, raw) => output(await run((orm) => removeNotificationRule(orm, { id })), raw.json));
+
+  const policy = program.command('policy').description('escalation policies');
+  policy
+    .command('create')
+    .requiredOption('--org <id>', 'workspace id')
+    .requiredOption('--name <name>', 'a name people recognise')
+    .requiredOption('--steps <json>', 'e.g. [{"delay_seconds": 60, "targets": [{"type": "user", "id": "…"}]}]; types: user, schedule, team')
+    .option('--repeat <n>', 'how many more times to run all steps, 0 to 9', '0')
+    .option('--ack-timeout-seconds <n>', 'return an acknowledged incident to triggered after this long')
+    .option('--json', 'print one JSON object')
+    .action(async (raw) => {
+      const o = parseOptions(pagingSchemas.policyCreate, raw);
+      const input = { organizationId: o.org, name: o.name, steps: o.steps, repeat: o.repeat, ackTimeoutSeconds: o.ackTimeoutSeconds };
+      output(await run((orm) => createEscalationPolicy(orm, input)), raw.json);
+    });
+  policy
+    .command('show <id>')
+    .option('--json', 'print one JSON object')
+    .action(async (id: string, raw) => output(await run((orm) => getEscalationPolicy(orm, id)), raw.json));
+
+  program
+    .command('service')
+    .description('services')
+    .command('set-policy')
+    .description('page with this escalation policy when an incident opens on the service')
+    .requiredOption('--service <id>', 'service id')
+    .requiredOption('--policy <id>', 'escalation policy id, in the same workspace')
+    .option('--json', 'print one JSON object')
+    .action(async (raw) => {
+      const o = parseOptions(pagingSchemas.servicePolicy, raw);
+      output(await run((orm) => setServicePolicy(orm, { serviceId: o.service, policyId: o.policy })), raw.json);
+    });
+
+  program
+    .command('team')
+    .description('teams')
+    .command('add-member')
+    .description('page this person when a step targets the team (adding twice changes nothing)')
+    .requiredOption('--team <id>', 'team id')
+    .requiredOption('--user <email>', 'a member of the team’s workspace')
+    .option('--json', 'print one JSON object')
+    .action(async (raw) => {
+      const o = parseOptions(pagingSchemas.teamAddMember, raw);
+      output(await run((orm) => addTeamMember(orm, { teamId: o.team, email: o.user })), raw.json);
+    });
+}
