@@ -1,0 +1,103 @@
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import twilio from 'twilio';
+import { basicAuth, close, listen, readBody, waitUntil } from './http-util';
+
+/** One REST call that reached the fake, accepted or not. */
+export interface TwilioRequest {
+  kind: 'message' | 'call';
+  /** Form fields as Twilio names them: To, From, Body, Twiml, StatusCallback. */
+  params: Record<string, string>;
+  /** The Basic-auth user the SDK sent (the account SID), or null. */
+  username: string | null;
+  status: number;
+  sid?: string;
+  /** Arrival time, ms since the epoch. */
+  at: number;
+}
+
+/** An answer to one of our webhooks. */
+export interface WebhookReply {
+  status: number;
+  body: string;
+}
+
+const sid = (prefix: string) => prefix + randomBytes(16).toString('hex');
+const twilioError = (status: number, code: number, message: string) => ({ code, message, more_info: `https://www.twilio.com/docs/errors/${code}`, status });
+
+/**
+ * Twilio at the wire (test/fakes, design.md §10): the REST API the SDK calls for SMS and calls,
+ * checked like Twilio checks it, and Twilio calling us back with signed webhooks.
+ */
+export async function startTwilioFake(opts: { accountSid: string; authToken: string }) {
+  const requests: TwilioRequest[] = [];
+  const failures = new Map<string, { status: number; code?: number; message: string }>();
+
+  const server = http.createServer(async (req, res) => {
+    const body = new URLSearchParams(await readBody(req));
+    const params = Object.fromEntries(body.entries());
+    const m = /^\/2010-04-01\/Accounts\/([^/]+)\/(Messages|Calls)\.json$/.exec((req.url ?? '').split('?')[0]);
+    const auth = basicAuth(req.headers.authorization);
+    const answer = (status: number, json: object, record?: Omit<TwilioRequest, 'at' | 'status' | 'params' | 'username'>) => {
+      if (record) requests.push({ ...record, params, username: auth?.username ?? null, status, at: Date.now() });
+      res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(json));
+    };
+    if (!m || req.method !== 'POST') return answer(404, twilioError(404, 20404, 'The requested resource was not found'));
+    const kind = m[2] === 'Messages' ? 'message' : 'call';
+    if (auth?.username !== opts.accountSid || auth.password !== opts.authToken) return answer(401, { ...twilioError(401, 20003, 'Authenticate'), detail: 'Your AccountSid or AuthToken was incorrect.' }, { kind });
+    if (m[1] !== opts.accountSid) return answer(404, twilioError(404, 20404, 'The requested resource was not found'), { kind });
+    const failure = failures.get(params.To ?? '');
+    if (failure) return answer(failure.status, failure.code ? twilioError(failure.status, failure.code, failure.message) : { message: failure.message, status: failure.status }, { kind });
+    const created = { sid: sid(kind === 'message' ? 'SM' : 'CA'), account_sid: opts.accountSid, to: params.To, from: params.From, status: 'queued', api_version: '2010-04-01', date_created: new Date().toUTCString() };
+    answer(201, kind === 'message' ? { ...created, body: params.Body, direction: 'outbound-api', num_segments: '1' } : { ...created, direction: 'outbound-api' }, { kind, sid: created.sid });
+  });
+  const port = await listen(server);
+
+  /** POSTs a form to one of our webhooks, signed with X-Twilio-Signature exactly as Twilio signs it. */
+  async function callBack(url: string, params: Record<string, string>, signWith = opts.authToken): Promise<WebhookReply> {
+    const signature = twilio.getExpectedTwilioSignature(signWith, url, params);
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'X-Twilio-Signature': signature, 'User-Agent': 'TwilioProxy/1.1' },
+      body: new URLSearchParams(params).toString(),
+    });
+    return { status: res.status, body: await res.text() };
+  }
+
+  const accepted = (kind: TwilioRequest['kind']) => requests.filter((r) => r.kind === kind && r.status < 300);
+
+  return {
+    /** Base URL for TWILIO_API_BASE_URL. */
+    url: `http://127.0.0.1:${port}`,
+    /** Every REST call, in arrival order, including refused ones. */
+    requests,
+    /** Accepted SMS. */
+    messages: () => accepted('message'),
+    /** Accepted calls. */
+    calls: () => accepted('call'),
+    /** Waits for an accepted SMS or call matching `match` (for end-to-end tests). */
+    waitFor: (kind: TwilioRequest['kind'], match: (r: TwilioRequest) => boolean = () => true, timeoutMs?: number) =>
+      waitUntil(`a Twilio ${kind}`, () => accepted(kind).find(match), timeoutMs),
+    /** Makes every request to `to` fail: a Twilio error `code` (e.g. 21211, status 400) or a bare status (e.g. 500). */
+    failTo(to: string, failure: { code?: number; status?: number; message?: string }) {
+      failures.set(to, { status: failure.status ?? 400, code: failure.code, message: failure.message ?? `The 'To' number ${to} is not a valid phone number.` });
+    },
+    /** Makes `to` work again. */
+    clearFailure: (to: string) => failures.delete(to),
+    /** A person replies to an SMS: Twilio's inbound-message webhook. `signWith` forges the signature. */
+    replySms(p: { from: string; to: string; body: string; url: string; signWith?: string; messageSid?: string }): Promise<WebhookReply> {
+      const messageSid = p.messageSid ?? sid('SM');
+      return callBack(p.url, { AccountSid: opts.accountSid, ApiVersion: '2010-04-01', Body: p.body, From: p.from, MessageSid: messageSid, NumMedia: '0', NumSegments: '1', SmsMessageSid: messageSid, SmsSid: messageSid, SmsStatus: 'received', To: p.to }, p.signWith);
+    },
+    /** A person presses keys during a call: the <Gather> action webhook. From/To default to the call's. */
+    pressKey(p: { callSid: string; digits: string; url: string; from?: string; to?: string; signWith?: string }): Promise<WebhookReply> {
+      const call = requests.find((r) => r.sid === p.callSid);
+      const from = p.from ?? call?.params.From ?? '';
+      const to = p.to ?? call?.params.To ?? '';
+      return callBack(p.url, { AccountSid: opts.accountSid, ApiVersion: '2010-04-01', CallSid: p.callSid, CallStatus: 'in-progress', Digits: p.digits, Direction: 'outbound-api', From: from, To: to }, p.signWith);
+    },
+    close: () => close(server),
+  };
+}
+
+export type TwilioFake = Awaited<ReturnType<typeof startTwilioFake>>;
