@@ -24,6 +24,9 @@ export function retryableFailure(provider: string, detail: string, secrets: Read
 
 /** A short description of a thrown value that never includes its properties (configs, headers). */
 export function describeError(err: unknown): string {
-  if (err instanceof Error) return err.message || err.name;
-  return typeof err === 'string' ? err : 'unknown error';
+  if (typeof err === 'string') return err;
+  // Duck-typed: errors from another realm (Node internals under jest's vm) fail `instanceof Error`.
+  const { message, name, code } = (err ?? {}) as { message?: unknown; name?: unknown; code?: unknown };
+  if (typeof message === 'string' && message) return message;
+  return [name, code].filter((v) => typeof v === 'string' && v).join(' ') || 'unknown error';
 }

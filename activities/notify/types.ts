@@ -39,6 +39,8 @@ export interface SentPage {
 export interface ChannelSender {
   readonly provider: string;
   send(page: OutgoingPage): Promise<SentPage>;
+  /** Releases connections (APNs HTTP/2 session, SMTP pool) when the worker stops; optional. */
+  close?(): Promise<void>;
 }
 
 /** ApplicationFailure type of an error retrying cannot fix (invalid number, unregistered device). */

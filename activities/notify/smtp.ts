@@ -1,0 +1,61 @@
+/** Email pages over SMTP with `nodemailer`, used instead of SendGrid when SMTP_URL is set. */
+import nodemailer, { type Transporter } from 'nodemailer';
+import type SMTPTransport from 'nodemailer/lib/smtp-transport';
+import { describeError, permanentFailure, retryableFailure } from './failures';
+import type { ChannelSender, OutgoingPage, SentPage } from './types';
+
+/** The relay (smtp:// or smtps://, credentials in the URL) and the sender address. */
+export interface SmtpConfig {
+  url: string;
+  from: string;
+}
+
+/** A nodemailer SMTP transport with timeouts short enough for an activity to retry. */
+export function createSmtpTransport(config: SmtpConfig): Transporter<SMTPTransport.SentMessageInfo> {
+  return nodemailer.createTransport({ url: config.url, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 });
+}
+
+/** The credentials of an SMTP URL, and their AUTH PLAIN form, so no error message can carry them. */
+function urlSecrets(url: string): string[] {
+  try {
+    const { username, password } = new URL(url);
+    const user = decodeURIComponent(username);
+    const pass = decodeURIComponent(password);
+    return pass ? [pass, password, Buffer.from(`\u0000${user}\u0000${pass}`).toString('base64')] : [];
+  } catch {
+    return [];
+  }
+}
+
+/** The `email` sender over an SMTP relay. */
+export function createSmtpSender(config: SmtpConfig, transport = createSmtpTransport(config)): ChannelSender {
+  const secrets = urlSecrets(config.url);
+  return {
+    provider: 'smtp',
+    async send(page: OutgoingPage): Promise<SentPage> {
+      try {
+        const info = await transport.sendMail({
+          to: page.to,
+          from: config.from,
+          subject: page.subject,
+          text: page.text,
+          ...(page.html && { html: page.html }),
+          headers: { 'X-Klaxon-Notification-Id': page.notificationId },
+        });
+        return { provider: 'smtp', providerMessageId: info.messageId ?? null };
+      } catch (err) {
+        throw toDeliveryError(page, err, secrets);
+      }
+    },
+    close: async () => transport.close(),
+  };
+}
+
+function toDeliveryError(page: OutgoingPage, err: unknown, secrets: string[]): Error {
+  const { code, responseCode } = err as { code?: string; responseCode?: number };
+  // A 5xx to RCPT TO is the relay saying the mailbox does not exist or is refused for good.
+  if (code === 'EENVELOPE' && typeof responseCode === 'number' && responseCode >= 500) {
+    return permanentFailure('smtp', `email to ${page.to} refused: ${describeError(err)}`, secrets);
+  }
+  return retryableFailure('smtp', `email not sent${code ? ` (${code})` : ''}: ${describeError(err)}`, secrets);
+}
