@@ -33,10 +33,10 @@ export const shiftStart = (layer: CompiledLayer, zone: IANAZone, k: number): num
 
 /** The index of the shift in progress at `at` (a handoff instant belongs to the new shift); -1 before the first. */
 export function shiftIndexAt(layer: CompiledLayer, zone: IANAZone, at: number): number {
-  // The local clock gives the index up to a DST shift; wallToInstant is monotonic, so stepping
-  // to the neighbouring shift settles it in a step or two.
+  // The local clock never overstates the index: once it reads a shift's start, that shift has
+  // begun (wallToInstant takes the first such instant). It can understate it after a fall-back
+  // (01:15 EST follows a 01:30 EDT handoff), so step forward.
   let k = Math.floor((instantToWall(at, zone) - layer.epochWall) / layer.periodWall);
-  while (k >= 0 && shiftStart(layer, zone, k) > at) k--;
   while (shiftStart(layer, zone, k + 1) <= at) k++;
   return k < 0 ? -1 : k;
 }
@@ -50,7 +50,8 @@ export function inWindow(layer: CompiledLayer, zone: IANAZone, at: number): bool
   if (layer.windows.length === 0) return true;
   const today = wallDayStart(instantToWall(at, zone));
   return layer.windows.some((w) =>
-    [today - DAY_MS, today, today + DAY_MS].some((day) => {
+    // Yesterday's window may wrap past midnight into today; tomorrow's cannot have opened yet.
+    [today - DAY_MS, today].some((day) => {
       const end = w.to > w.from ? day + w.to : day + DAY_MS + w.to;
       return wallToInstant(day + w.from, zone) <= at && at < wallToInstant(end, zone);
     }),

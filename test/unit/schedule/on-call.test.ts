@@ -65,6 +65,7 @@ describe('handoff times the clocks skip or repeat', () => {
     const layers = [daily('01:30')];
     expectHandoff('America/New_York', layers, '2026-11-01T05:30:00.000Z', A, B); // 01:30 EDT = day 304
     expect(who('America/New_York', layers, '2026-11-01T06:30:00.000Z')).toEqual([B]); // 01:30 EST: no second handoff
+    expect(who('America/New_York', layers, '2026-11-01T06:15:00.000Z')).toEqual([B]); // 01:15 EST: the clock reads before 01:30, yet bob took over
     expectHandoff('America/New_York', layers, '2026-11-02T06:30:00.000Z', B, C);
   });
 
