@@ -1,9 +1,9 @@
-import type { IncomingMessage, Server } from 'node:http';
-import type { Http2Server } from 'node:http2';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import type { AddressInfo, Server as NetServer } from 'node:net';
+import type { Readable } from 'node:stream';
 
 /** The whole request body as text. */
-export function readBody(req: IncomingMessage | NodeJS.ReadableStream): Promise<string> {
+export function readBody(req: Readable): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer | string) => chunks.push(Buffer.isBuffer(c) ? c : Buffer.from(c)));
@@ -13,7 +13,7 @@ export function readBody(req: IncomingMessage | NodeJS.ReadableStream): Promise<
 }
 
 /** Listens on an ephemeral port of 127.0.0.1 and returns it. */
-export async function listen(server: Server | Http2Server): Promise<number> {
+export async function listen(server: NetServer): Promise<number> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return (server.address() as AddressInfo).port;
 }

@@ -82,6 +82,8 @@ export async function startTwilioFake(opts: { accountSid: string; authToken: str
     failTo(to: string, failure: { code?: number; status?: number; message?: string }) {
       failures.set(to, { status: failure.status ?? 400, code: failure.code, message: failure.message ?? `The 'To' number ${to} is not a valid phone number.` });
     },
+    /** Any signed Twilio callback (e.g. a StatusCallback: MessageSid, MessageStatus); AccountSid is added. */
+    callBackTo: (url: string, params: Record<string, string>, signWith?: string) => callBack(url, { AccountSid: opts.accountSid, ...params }, signWith),
     /** Makes `to` work again. */
     clearFailure: (to: string) => failures.delete(to),
     /** A person replies to an SMS: Twilio's inbound-message webhook. `signWith` forges the signature. */

@@ -89,7 +89,7 @@ describe('Twilio SMS and voice through the twilio SDK', () => {
 });
 
 describe('the Twilio fake calling us back', () => {
-  it('when it replies by SMS or sends a keypress, then twilio.validateRequest accepts the signature, and a forged one is refused', async () => {
+  it('when it replies by SMS, sends a keypress or reports a status, then twilio.validateRequest accepts the signature, and a forged one is refused', async () => {
     const seen: Array<{ valid: boolean; params: Record<string, string> }> = [];
     const hook = http.createServer(async (req, res) => {
       const params = Object.fromEntries(new URLSearchParams(await readBody(req)));
@@ -103,10 +103,12 @@ describe('the Twilio fake calling us back', () => {
       const call = await senders.voice.send(page({ channel: 'voice', to: '+15553334444', voiceTwiml: '<Response/>' }));
       expect(await fake.replySms({ from: '+15557654321', to: FROM, body: '4a', url: `${base}/hooks/twilio/sms` })).toEqual({ status: 200, body: '<Response/>' });
       await fake.pressKey({ callSid: call.providerMessageId!, digits: '1', url: `${base}/hooks/twilio/voice?n=1` });
+      await fake.callBackTo(`${base}/hooks/twilio/status`, { MessageSid: 'SM' + '0'.repeat(32), MessageStatus: 'delivered' });
       await fake.replySms({ from: '+15557654321', to: FROM, body: '4a', url: `${base}/hooks/twilio/sms`, signWith: 'forger' });
-      expect(seen.map((s) => s.valid)).toEqual([true, true, false]);
+      expect(seen.map((s) => s.valid)).toEqual([true, true, true, false]);
       expect(seen[0].params).toMatchObject({ From: '+15557654321', To: FROM, Body: '4a', AccountSid: ACCOUNT, MessageSid: expect.stringMatching(/^SM/) });
       expect(seen[1].params).toMatchObject({ CallSid: call.providerMessageId, Digits: '1', From: FROM, To: '+15553334444', AccountSid: ACCOUNT });
+      expect(seen[2].params).toEqual({ AccountSid: ACCOUNT, MessageSid: 'SM' + '0'.repeat(32), MessageStatus: 'delivered' });
     } finally {
       await new Promise<void>((r) => hook.close(() => r()));
     }
