@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { isUuid } from '../ids';
 import { ScheduleInputError } from './errors';
 
-/** Rotation units: hours, or calendar days and weeks on the schedule's local clock. */
+/** Rotation units, all counted on the schedule's local clock (a day is a calendar day). */
 export const ROTATION_UNITS = ['hours', 'days', 'weeks'] as const;
 export type RotationUnit = (typeof ROTATION_UNITS)[number];
 
