@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import type { AddressInfo, Server as NetServer } from 'node:net';
+import { createServer, type AddressInfo, type Server as NetServer } from 'node:net';
 import type { Readable } from 'node:stream';
 
 /** The whole request body as text. */
@@ -44,4 +44,12 @@ export function basicAuth(header: string | undefined): { username: string; passw
   const decoded = Buffer.from(m[1], 'base64').toString('utf8');
   const i = decoded.indexOf(':');
   return i < 0 ? null : { username: decoded.slice(0, i), password: decoded.slice(i + 1) };
+}
+
+/** A local port nothing listens on (fetch refuses "unsafe" ports such as 1, so not those). */
+export async function closedPort(): Promise<number> {
+  const server = createServer();
+  const port = await listen(server);
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
 }

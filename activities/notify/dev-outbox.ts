@@ -1,0 +1,39 @@
+/** The dev outbox: where a channel without provider credentials "sends", so pages stay visible. */
+import { randomUUID } from 'node:crypto';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { DevOutboxMessageSchema } from '../../src/db/entities/dev-outbox-message';
+import type { Channel, ChannelSender, OutgoingPage, SentPage } from './types';
+
+/** A sender that stores each page in `dev_outbox` instead of calling a provider. */
+export function createDevOutboxSender(orm: MikroORM, channel: Channel): ChannelSender {
+  return {
+    provider: 'dev_outbox',
+    async send(page: OutgoingPage): Promise<SentPage> {
+      const em = orm.em.fork();
+      const id = randomUUID();
+      // The whole rendered page: what the provider would have been asked to deliver.
+      const payload = JSON.parse(JSON.stringify(page)) as Record<string, unknown>;
+      em.create(DevOutboxMessageSchema, { id, channel, to: page.to, subject: page.subject || null, body: page.text, payload, createdAt: new Date() });
+      await em.flush();
+      return { provider: 'dev_outbox', providerMessageId: id };
+    },
+  };
+}
+
+/** One stored message as `klaxon outbox list` prints it. */
+export interface DevOutboxEntry {
+  id: string;
+  channel: string;
+  to: string;
+  subject: string | null;
+  body: string;
+  payload: Record<string, unknown>;
+  created_at: string;
+}
+
+/** The most recent dev-outbox messages, newest first. */
+export async function listDevOutbox(orm: MikroORM, { limit }: { limit: number }): Promise<DevOutboxEntry[]> {
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new RangeError('limit must be a whole number from 1 to 1000');
+  const rows = await orm.em.fork().find(DevOutboxMessageSchema, {}, { orderBy: { createdAt: 'desc', id: 'desc' }, limit });
+  return rows.map((r) => ({ id: r.id, channel: r.channel, to: r.to, subject: r.subject, body: r.body, payload: r.payload, created_at: r.createdAt.toISOString() }));
+}

@@ -1,0 +1,87 @@
+/** The channel registry: per channel, the configured provider or else the dev outbox. */
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { NotifyConfig } from '../../src/config';
+import { CONTACT_TYPES } from '../../src/db/entities/contact-method';
+import { createApnsSender } from './apns';
+import { createDevOutboxSender } from './dev-outbox';
+import { createFcmSender } from './fcm';
+import { createSendgridSender } from './sendgrid';
+import { createSmtpSender } from './smtp';
+import { createTwilioSenders } from './twilio';
+import type { Channel, ChannelSender } from './types';
+
+/** Who delivers a channel. */
+export type ProviderName = 'twilio' | 'sendgrid' | 'smtp' | 'apns' | 'fcm' | 'dev_outbox';
+
+/** Per channel, the provider its configuration selects (SMTP_URL wins over SendGrid for email). */
+export function channelProviders(notify: NotifyConfig): Record<Channel, ProviderName> {
+  return {
+    sms: notify.twilio ? 'twilio' : 'dev_outbox',
+    voice: notify.twilio ? 'twilio' : 'dev_outbox',
+    email: notify.email.smtpUrl ? 'smtp' : notify.email.sendgrid ? 'sendgrid' : 'dev_outbox',
+    push_ios: notify.apns ? 'apns' : 'dev_outbox',
+    push_android: notify.fcm ? 'fcm' : 'dev_outbox',
+  };
+}
+
+/** One sender per channel: the real provider when its credentials are configured, else the dev outbox. */
+export function createChannelSenders(notify: NotifyConfig, { orm }: { orm: MikroORM }): Record<Channel, ChannelSender> {
+  const providers = channelProviders(notify);
+  const twilio = notify.twilio && createTwilioSenders(notify.twilio);
+  const real: Record<Channel, () => ChannelSender | undefined> = {
+    sms: () => twilio?.sms,
+    voice: () => twilio?.voice,
+    email: () =>
+      providers.email === 'smtp' ? createSmtpSender({ url: notify.email.smtpUrl!, from: notify.email.from })
+      : notify.email.sendgrid && createSendgridSender({ ...notify.email.sendgrid, from: notify.email.from }),
+    push_ios: () => notify.apns && createApnsSender(notify.apns),
+    push_android: () => notify.fcm && createFcmSender(notify.fcm),
+  };
+  const entries = CONTACT_TYPES.map((channel) => [channel, real[channel]() ?? createDevOutboxSender(orm, channel)] as const);
+  return Object.fromEntries(entries) as Record<Channel, ChannelSender>;
+}
+
+/** Closes every sender that holds connections (APNs session, SMTP sockets); for worker shutdown. */
+export async function closeChannelSenders(senders: Record<Channel, ChannelSender>): Promise<void> {
+  await Promise.all([...new Set(Object.values(senders))].map((s) => s.close?.()));
+}
+
+const LABELS: Record<Channel, string> = { sms: 'SMS', voice: 'voice', email: 'email', push_ios: 'iOS push', push_android: 'Android' };
+const MISSING: Record<Channel, string> = {
+  sms: 'TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_FROM_NUMBER',
+  voice: 'TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_FROM_NUMBER',
+  email: 'SENDGRID_API_KEY or SMTP_URL',
+  push_ios: 'APNS_KEY, APNS_KEY_ID, APNS_TEAM_ID, APNS_TOPIC',
+  push_android: 'FCM_SERVICE_ACCOUNT',
+};
+
+/** An SMTP URL without its credentials. */
+const relayOf = (url: string) => {
+  const u = new URL(url);
+  return `${u.protocol}//${u.host}`;
+};
+
+/** Startup banner lines: per channel, the provider it goes to, or the dev outbox and what would enable it. */
+export function describeChannels(notify: NotifyConfig): string[] {
+  const providers = channelProviders(notify);
+  const where = (channel: Channel): string => {
+    const via = (url: string | undefined) => (url ? ` via ${url}` : '');
+    switch (providers[channel]) {
+      case 'twilio':
+        return `Twilio, from ${notify.twilio!.fromNumber}${via(notify.twilio!.apiBaseUrl)}`;
+      case 'smtp':
+        return `SMTP relay ${relayOf(notify.email.smtpUrl!)}, from ${notify.email.from}`;
+      case 'sendgrid':
+        return `SendGrid, from ${notify.email.from}${via(notify.email.sendgrid!.apiBaseUrl)}`;
+      case 'apns': {
+        const a = notify.apns!;
+        return `APNs ${a.production ? 'production' : 'sandbox'}, topic ${a.topic}${a.host ? ` via ${a.host}:${a.port}` : ''}`;
+      }
+      case 'fcm':
+        return `FCM, project ${notify.fcm!.projectId}${notify.fcm!.baseUrl === 'https://fcm.googleapis.com' ? '' : ` via ${notify.fcm!.baseUrl}`}`;
+      default:
+        return `dev outbox (set ${MISSING[channel]} to send for real; see \`klaxon outbox list\`)`;
+    }
+  };
+  return CONTACT_TYPES.map((channel) => `${`Paging ${LABELS[channel]}`.padEnd(17)}${where(channel)}`);
+}
