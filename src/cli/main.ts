@@ -4,6 +4,7 @@ import { createHeartbeat, setHeartbeatPaused } from '../services/heartbeats';
 import { loadConfig, type Config } from '../config';
 import { DomainError } from '../services/errors';
 import { admin, bootstrap, output, parseOptions, schemas, withDatabase } from './admin';
+import { registerOutboxCommands } from './outbox-commands';
 import { registerPagingCommands } from './paging-commands';
 import { registerScheduleCommands } from './schedule-commands';
 
@@ -146,6 +147,7 @@ export function buildProgram(getConfig: () => Config): Command {
 
   registerPagingCommands(program, getConfig);
   registerScheduleCommands(program, getConfig);
+  registerOutboxCommands(program, getConfig);
   return program;
 }
 
