@@ -1,3 +1,4 @@
+import { describeChannels } from '../../activities/notify/senders';
 import { installTemporalRuntime } from '../temporal/worker';
 import type { Config } from '../config';
 import { migrate, openOrm } from '../db/orm';
@@ -38,8 +39,10 @@ function printBanner(config: Config, role: Role, infra: Infra) {
     `  Temporal         ${infra.temporalAddress} (namespace ${config.temporal.namespace}, task queue ${config.temporal.taskQueue})${infra.embedded.temporal ? ', embedded dev server' : ''}`,
     `  Temporal UI      ${config.temporal.uiUrl}`,
     `  Postgres         ${infra.embedded.postgres ? `embedded, data in ${config.dataDir}/pg` : 'DATABASE_URL'}`,
-    '  Press Ctrl-C to stop.',
   );
+  // Pages leave from the worker, so the roles that run it say where each channel goes.
+  if (role !== 'api') lines.push(...describeChannels(config.notify).map((line) => `  ${line}`));
+  lines.push('  Press Ctrl-C to stop.');
   for (const line of lines) say(line);
 }
 

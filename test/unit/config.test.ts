@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { loadConfig } from '../../src/config';
 
 describe('configuration', () => {
@@ -20,5 +23,53 @@ describe('configuration', () => {
   it('when a variable is malformed, then the error names it', () => {
     expect(() => loadConfig({ APP_PORT: 'abc' })).toThrow(/APP_PORT/);
     expect(() => loadConfig({ DATABASE_URL: 'not a url' })).toThrow(/DATABASE_URL/);
+  });
+});
+
+describe('paging provider configuration', () => {
+  const twilio = { TWILIO_ACCOUNT_SID: 'AC' + 'f'.repeat(32), TWILIO_AUTH_TOKEN: 'secret-auth-token', TWILIO_FROM_NUMBER: '+15550001111' };
+
+  it('when nothing is set, then no provider is configured and email has a default sender and FCM its public endpoint', () => {
+    expect(loadConfig({}).notify).toEqual({ twilio: undefined, email: { from: 'Klaxon <klaxon@localhost>', smtpUrl: undefined, sendgrid: undefined }, apns: undefined, fcm: undefined });
+  });
+
+  it('when a provider group is complete, then its section carries the values and trimmed base URLs', () => {
+    const c = loadConfig({ ...twilio, TWILIO_API_BASE_URL: 'http://127.0.0.1:9000/', SENDGRID_API_KEY: 'SG.k', SENDGRID_API_BASE_URL: 'http://127.0.0.1:9001/' });
+    expect(c.notify.twilio).toEqual({ accountSid: twilio.TWILIO_ACCOUNT_SID, authToken: 'secret-auth-token', fromNumber: '+15550001111', apiBaseUrl: 'http://127.0.0.1:9000' });
+    expect(c.notify.email.sendgrid).toEqual({ apiKey: 'SG.k', apiBaseUrl: 'http://127.0.0.1:9001' });
+  });
+
+  it('when a provider group is incomplete, then the error names the missing variable and never echoes a secret', () => {
+    expect(() => loadConfig({ TWILIO_AUTH_TOKEN: 'secret-auth-token' })).toThrow(/TWILIO_ACCOUNT_SID: required when TWILIO_AUTH_TOKEN is set/);
+    expect(() => loadConfig({ APNS_KEY: '-----BEGIN PRIVATE KEY-----x', APNS_KEY_ID: 'K' })).toThrow(/APNS_TEAM_ID: required/);
+    let message = '';
+    try {
+      loadConfig({ ...twilio, TWILIO_FROM_NUMBER: 'not-a-number' });
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toMatch(/TWILIO_FROM_NUMBER: must be an E\.164 number/);
+    expect(message).not.toContain('secret-auth-token');
+  });
+
+  it('when keys are given as files, then their content is read; a missing file is a clear error', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'klaxon-config-'));
+    try {
+      writeFileSync(path.join(dir, 'key.p8'), '-----BEGIN PRIVATE KEY-----\nk\n-----END PRIVATE KEY-----\n');
+      writeFileSync(path.join(dir, 'sa.json'), JSON.stringify({ client_email: 'a@b.test', private_key: 'pk', project_id: 'proj', token_uri: 'http://127.0.0.1:1/token' }));
+      const c = loadConfig({ APNS_KEY: path.join(dir, 'key.p8'), APNS_KEY_ID: 'K', APNS_TEAM_ID: 'T', APNS_TOPIC: 'com.x', APNS_PORT: '8443', FCM_SERVICE_ACCOUNT: path.join(dir, 'sa.json') });
+      expect(c.notify.apns).toMatchObject({ key: expect.stringContaining('BEGIN PRIVATE KEY'), port: 8443, production: false });
+      expect(c.notify.fcm).toEqual({ projectId: 'proj', serviceAccount: expect.objectContaining({ client_email: 'a@b.test' }), baseUrl: 'https://fcm.googleapis.com' });
+      expect(() => loadConfig({ APNS_KEY: path.join(dir, 'missing.p8'), APNS_KEY_ID: 'K', APNS_TEAM_ID: 'T', APNS_TOPIC: 'com.x' })).toThrow(/APNS_KEY: is neither inline content nor a readable file/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('when the FCM service account is malformed, then the error says so without quoting the key', () => {
+    const broken = '{"client_email": "a@b.test", "private_key": "super-secret-key"';
+    expect(() => loadConfig({ FCM_SERVICE_ACCOUNT: broken })).toThrow(/FCM_SERVICE_ACCOUNT: is not a service-account key/);
+    expect(() => loadConfig({ FCM_SERVICE_ACCOUNT: broken })).not.toThrow(/super-secret-key/);
+    expect(() => loadConfig({ FCM_SERVICE_ACCOUNT: '{"client_email": "a@b.test", "private_key": "k"}' })).toThrow(/FCM_PROJECT_ID: required when the service account has no project_id/);
   });
 });
