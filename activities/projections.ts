@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { ApplicationFailure } from '@temporalio/common';
-import { timestampChanges, type IncidentStatus, type LifecycleOperation } from '../src/domain/incident-lifecycle';
+import { timestampChanges, type IncidentStatus, type TransitionOperation } from '../src/domain/incident-lifecycle';
 import { INCIDENT_COLUMNS, toSnapshot, type IncidentRow } from '../src/services/incident-view';
 import type { Actor, IncidentSnapshot } from '../workflows/definitions';
 
 export interface RecordTransitionInput {
   incidentId: string;
   seq: number;
-  operation: LifecycleOperation;
+  operation: TransitionOperation;
   from: IncidentStatus;
   to: IncidentStatus;
   actor: Actor;
@@ -23,12 +23,13 @@ export interface RecordAlertsAttachedInput {
   at: string;
 }
 
-const PAST_TENSE: Record<LifecycleOperation, string> = {
+const PAST_TENSE: Record<TransitionOperation, string> = {
   acknowledge: 'Acknowledged',
   investigate: 'Investigation started',
   resolve: 'Resolved',
   close: 'Closed',
   reopen: 'Reopened',
+  ack_timeout: 'Acknowledgement timed out',
 };
 
 /** Projection writes: idempotent (keyed by incident and sequence number), so retries are safe. */

@@ -6,12 +6,16 @@ import { customerErrors } from './http/customer-errors';
 import { jsonBody } from './http/json-body';
 import { requestLog } from './http/request-log';
 import { createCustomerV1Router } from './customer-v1/router';
+import { createPageActionsRouter } from './hooks/page-actions';
+import { createTwilioHooksRouter, type TwilioHookDeps } from './hooks/twilio';
 import type { CustomerV1Deps } from './customer-v1/routes';
 
 export interface AppDeps extends CustomerV1Deps {
   logger: Logger;
   appUrl: string;
   readiness: () => Promise<ReadinessReport>;
+  /** Answers to pages: Twilio's webhooks, email links, push actions. */
+  hooks: TwilioHookDeps;
 }
 
 /** Liveness and readiness, shared by every listener. */
@@ -37,6 +41,9 @@ export function createAppListener(deps: AppDeps): Koa {
   const app = new Koa({ proxy: false });
   app.use(requestLog(deps.logger, 'app'));
   app.use(customerErrors());
+  // Before the JSON parser: Twilio posts forms, email links post nothing.
+  app.use(createTwilioHooksRouter(deps.hooks).routes());
+  app.use(createPageActionsRouter(deps.hooks).routes());
   app.use(jsonBody());
   const health = healthRouter(deps.readiness);
   app.use(health.routes());

@@ -5,6 +5,7 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import type { IncidentStatus, LifecycleOperation } from '../src/domain/incident-lifecycle';
+import type { EscalationMemory } from '../src/domain/paging/escalation-plan';
 import type { Severity } from '../src/domain/severity';
 
 export const TASK_QUEUE = 'klaxon';
@@ -31,6 +32,8 @@ export interface IncidentWorkflowInput {
   historyLimit?: number;
   /** Alert event ids already applied (the most recent ones), carried across continueAsNew. */
   appliedEventIds?: string[];
+  /** Where paging stood, carried across continueAsNew. */
+  escalation?: EscalationMemory;
 }
 
 /**
@@ -64,6 +67,9 @@ export interface AlertsReceived {
  * batching (one signal per incident per pass, not one per event); applied once each, in order.
  */
 export const alertsReceivedSignal = defineSignal<[AlertsReceived]>('alertsReceived');
+
+/** A responder asked to page the next escalation step now (voice call, key 2). */
+export const escalateNowSignal = defineSignal<[{ actor: Actor }]>('escalateNow');
 
 /** What a lifecycle update answers: the incident as projected after the change. */
 export interface IncidentSnapshot {

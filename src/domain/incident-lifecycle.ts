@@ -8,6 +8,19 @@ export type IncidentStatus = (typeof INCIDENT_STATUSES)[number];
 export const LIFECYCLE_OPERATIONS = ['acknowledge', 'investigate', 'resolve', 'close', 'reopen'] as const;
 export type LifecycleOperation = (typeof LIFECYCLE_OPERATIONS)[number];
 
+/**
+ * Moves the system makes on its own, never offered to callers: an acknowledgement that was not
+ * followed up within the policy's acknowledge timeout returns the incident to TRIGGERED.
+ */
+export type SystemOperation = 'ack_timeout';
+/** Every operation that can write a status change. */
+export type TransitionOperation = LifecycleOperation | SystemOperation;
+
+/** The ack-timeout move: only an incident still ACKNOWLEDGED goes back to TRIGGERED. */
+export function decideAckTimeout(status: IncidentStatus): { kind: 'move'; from: IncidentStatus; to: IncidentStatus } | { kind: 'noop' } {
+  return status === 'ACKNOWLEDGED' ? { kind: 'move', from: status, to: 'TRIGGERED' } : { kind: 'noop' };
+}
+
 interface Rule {
   from: readonly IncidentStatus[];
   to: IncidentStatus;
@@ -47,7 +60,7 @@ export const isTerminal = (status: IncidentStatus): boolean => status === 'CLOSE
 
 /** Timestamp columns an operation sets (or clears, on reopen). */
 export function timestampChanges(
-  op: LifecycleOperation,
+  op: TransitionOperation,
   at: string,
 ): Partial<Record<'acknowledged_at' | 'resolved_at' | 'closed_at', string | null>> {
   switch (op) {
@@ -61,5 +74,7 @@ export function timestampChanges(
       return { closed_at: at };
     case 'reopen':
       return { acknowledged_at: null, resolved_at: null, closed_at: null };
+    case 'ack_timeout':
+      return { acknowledged_at: null };
   }
 }

@@ -7,6 +7,8 @@ import { OutboxRelay } from '../services/outbox-relay';
 import { connectTemporal } from '../temporal/client';
 import { createKlaxonWorker } from '../temporal/worker';
 import { resolveInfra, type Infra } from './infra';
+import { pagingDeps } from './paging';
+import { resolveSecret } from './secret';
 import { buildListeners, closeServer, listen } from './services';
 
 export type Role = 'start' | 'api' | 'worker';
@@ -48,6 +50,7 @@ export async function bootStack(config: Config, role: Role, deps: { logger: Logg
         namespace: config.temporal.namespace,
         taskQueue: config.temporal.taskQueue,
         orm,
+        paging: pagingDeps(config, orm),
       });
       const running = worker.run();
       shutdown.push(async () => {
@@ -64,7 +67,7 @@ export async function bootStack(config: Config, role: Role, deps: { logger: Logg
     const relay = new OutboxRelay({ orm, temporal: client, taskQueue: config.temporal.taskQueue, logger: deps.logger });
     relay.start();
     shutdown.push(() => relay.stop());
-    const apps = buildListeners({ config, orm, temporal: client, logger: deps.logger, relay });
+    const apps = buildListeners({ config, orm, temporal: client, logger: deps.logger, relay, secret: resolveSecret(config) });
     const servers: Server[] = [];
     shutdown.push(async () => {
       await Promise.all(servers.map((s) => closeServer(s)));

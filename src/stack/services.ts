@@ -20,6 +20,8 @@ export interface ListenerDeps {
   logger: Logger;
   /** Delivers accepted alert events to their workflows. */
   relay: { kick(opts?: { onlyIfDue?: boolean }): void };
+  /** Signs and checks page links (src/stack/secret.ts). */
+  secret: string;
 }
 
 /** The three Koa apps of design.md §1, built over shared dependencies. */
@@ -36,6 +38,14 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; leg
       appUrl: config.urls.app,
       logger: deps.logger,
       readiness,
+      hooks: {
+        orm: deps.orm,
+        temporal: deps.temporal,
+        taskQueue: config.temporal.taskQueue,
+        linkSecret: deps.secret,
+        appUrl: config.urls.app,
+        authToken: config.notify.twilio?.authToken,
+      },
     }),
     ingest: createIngestListener({
       logger: deps.logger,

@@ -2,6 +2,8 @@ import { DefaultLogger, NativeConnection, Runtime, Worker, type LogLevel, type W
 import type { Logger } from '../logger';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { createActivities } from '../../activities';
+import type { Channel, ChannelSender } from '../../activities/notify/types';
+import type { PageLinks } from '../../activities/paging/render';
 
 export const WORKFLOWS_PATH = require.resolve('../../workflows');
 
@@ -10,6 +12,8 @@ export interface KlaxonWorkerOptions {
   namespace: string;
   taskQueue: string;
   orm: MikroORM;
+  /** How pages leave: a sender per channel, and the links people act on. */
+  paging: { senders: Record<Channel, ChannelSender>; links: PageLinks };
   /** A prebuilt bundle (tests build one per run); otherwise workflows are bundled at start. */
   workflowBundle?: WorkerOptions['workflowBundle'];
 }
@@ -31,7 +35,7 @@ export async function createKlaxonWorker(opts: KlaxonWorkerOptions): Promise<{ w
     connection,
     namespace: opts.namespace,
     taskQueue: opts.taskQueue,
-    activities: createActivities({ orm: opts.orm }),
+    activities: createActivities({ orm: opts.orm, paging: opts.paging }),
     ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
     // Incident workflows are long-lived and mostly idle; keep many cached so updates stay fast.
     maxCachedWorkflows: 5000,

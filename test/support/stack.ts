@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { Server } from 'node:http';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Client, Connection } from '@temporalio/client';
@@ -9,9 +10,13 @@ import { loadConfig, type Config } from '../../src/config';
 import { openOrm } from '../../src/db/orm';
 import { OutboxRelay } from '../../src/services/outbox-relay';
 import { createLogger, type Logger } from '../../src/logger';
-import { buildListeners, closeServer, listen } from '../../src/stack/services';
+import { buildListeners, closeServer } from '../../src/stack/services';
+import { pagingDeps } from '../../src/stack/paging';
 import { connectTemporal } from '../../src/temporal/client';
 import { createKlaxonWorker } from '../../src/temporal/worker';
+
+/** Signs page links in tests (KLAXON_SECRET). */
+export const TEST_SECRET = 'test-secret-that-is-at-least-32-characters-long';
 
 /** Log lines a test stack wrote, parsed, so tests can assert what reached the logs. */
 export class LogCapture extends Writable {
@@ -50,6 +55,14 @@ export async function startTestStack(
   const temporalAddress = opts.temporalAddress ?? required('KLAXON_TEST_TEMPORAL_ADDRESS');
   const bundlePath = required('KLAXON_TEST_WORKFLOW_BUNDLE');
   const taskQueue = `klaxon-test-${randomUUID()}`;
+  // Bound before the config is built, so APP_URL and INGEST_URL are the real addresses: Twilio
+  // signatures and ingestion URLs are computed over them.
+  const servers = { app: http.createServer(), ingest: http.createServer(), legacy: http.createServer() };
+  const urls = { app: '', ingest: '', legacy: '' };
+  for (const name of ['app', 'ingest', 'legacy'] as const) {
+    await new Promise<void>((resolve) => servers[name].listen(0, '127.0.0.1', resolve));
+    urls[name] = `http://127.0.0.1:${(servers[name].address() as AddressInfo).port}`;
+  }
   const config = loadConfig({
     DATABASE_URL: databaseUrl,
     TEMPORAL_ADDRESS: temporalAddress,
@@ -57,9 +70,13 @@ export async function startTestStack(
     APP_PORT: '0',
     INGEST_PORT: '0',
     LEGACY_PORT: '0',
+    APP_URL: urls.app,
+    INGEST_URL: urls.ingest,
+    LEGACY_API_URL: urls.legacy,
     HOST: '127.0.0.1',
     TEMPORAL_UI_URL: 'http://temporal-ui.test:8233',
     LOG_LEVEL: 'info',
+    KLAXON_SECRET: TEST_SECRET,
     ...opts.env,
   });
   const logs = new LogCapture();
@@ -72,7 +89,7 @@ export async function startTestStack(
   const worker = {
     async start() {
       if (current) return;
-      const created = await createKlaxonWorker({ address: temporalAddress, namespace: 'default', taskQueue, orm, workflowBundle });
+      const created = await createKlaxonWorker({ address: temporalAddress, namespace: 'default', taskQueue, orm, workflowBundle, paging: pagingDeps(config, orm) });
       current = { ...created, run: created.worker.run() };
     },
     async stop() {
@@ -91,14 +108,8 @@ export async function startTestStack(
 
   const relay = new OutboxRelay({ orm, temporal, taskQueue, logger });
   relay.start(250);
-  const apps = buildListeners({ config, orm, temporal, logger, relay });
-  const servers: Server[] = [];
-  const urls = { app: '', ingest: '', legacy: '' };
-  for (const name of ['app', 'ingest', 'legacy'] as const) {
-    const { server, port } = await listen(apps[name], 0, '127.0.0.1');
-    servers.push(server);
-    urls[name] = `http://127.0.0.1:${port}`;
-  }
+  const apps = buildListeners({ config, orm, temporal, logger, relay, secret: config.secret! });
+  for (const name of ['app', 'ingest', 'legacy'] as const) servers[name].on('request', apps[name].callback());
 
   return {
     config,
@@ -111,7 +122,7 @@ export async function startTestStack(
     worker,
     relay,
     async stop() {
-      await Promise.all(servers.map((s) => closeServer(s)));
+      await Promise.all(Object.values(servers).map((s) => closeServer(s)));
       await relay.stop();
       await worker.stop();
       await (connection as Connection).close();

@@ -11,6 +11,8 @@ import { INVALID_TRANSITION, type IncidentWorkflowInput } from '../definitions';
 export class IncidentState {
   status: IncidentStatus;
   seq: number;
+  /** Status moves applied in this run: an escalation spell lasts while this stays the same. */
+  moves = 0;
 
   constructor(input: IncidentWorkflowInput) {
     this.status = input.status;
@@ -35,5 +37,6 @@ export class IncidentState {
   apply(to: IncidentStatus, seq: number): void {
     this.status = to;
     this.seq = seq;
+    this.moves += 1;
   }
 }

@@ -2,14 +2,24 @@ import {
   allHandlersFinished,
   condition,
   continueAsNew,
+  patched,
   setHandler,
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
-import { decideTransition, isTerminal, LIFECYCLE_OPERATIONS, type IncidentStatus, type LifecycleOperation } from '../../src/domain/incident-lifecycle';
+import {
+  decideAckTimeout,
+  decideTransition,
+  isTerminal,
+  LIFECYCLE_OPERATIONS,
+  type IncidentStatus,
+  type LifecycleOperation,
+  type TransitionOperation,
+} from '../../src/domain/incident-lifecycle';
 import {
   alertReceivedSignal,
   alertsReceivedSignal,
+  escalateNowSignal,
   incidentStateQuery,
   lifecycleUpdates,
   searchAttributes,
@@ -22,12 +32,15 @@ import {
 } from '../definitions';
 import { planAlertBatch, type AttachedAlert } from './alert-batch';
 import { AppliedEvents } from './applied-events';
+import { Escalator, PAGING_PATCH } from './escalation';
 import { HandlerLock } from './lock';
 import { projections } from './projections';
 import { IncidentState } from './state';
 
 /** Who resolves an incident when its sender resolves the last alert. */
 const INGEST_ACTOR: Actor = { type: 'system', id: null, via: 'ingest' };
+/** Who re-triggers an acknowledgement that timed out. */
+const ACK_TIMEOUT_ACTOR: Actor = { type: 'system', id: null, via: 'ack_timeout' };
 
 /** Past this many history events the run continues as new (design.md §4). */
 const DEFAULT_HISTORY_LIMIT = 2000;
@@ -39,7 +52,7 @@ export async function incidentWorkflow(input: IncidentWorkflowInput): Promise<vo
   const applied = new AppliedEvents(input.appliedEventIds);
 
   /** Writes a move, then adopts it; callers hold the lock and have decided it is a move. */
-  const move = async (op: LifecycleOperation, from: IncidentStatus, to: IncidentStatus, actor: Actor): Promise<IncidentSnapshot> => {
+  const move = async (op: TransitionOperation, from: IncidentStatus, to: IncidentStatus, actor: Actor): Promise<IncidentSnapshot> => {
     const seq = state.seq + 1;
     const snapshot = await projections().recordTransition({
       incidentId: input.incidentId,
@@ -97,10 +110,36 @@ export async function incidentWorkflow(input: IncidentWorkflowInput): Promise<vo
   setHandler(alertsReceivedSignal, alertsReceived);
   setHandler(incidentStateQuery, () => ({ status: state.status, seq: state.seq }));
 
+  // Runs started before paging existed never page (their histories hold no marker).
+  const paging = patched(PAGING_PATCH)
+    ? new Escalator(
+        input.incidentId,
+        state,
+        () => lock.run(async () => ++state.seq),
+        () =>
+          lock.run(async () => {
+            const outcome = decideAckTimeout(state.status);
+            if (outcome.kind === 'move') await move('ack_timeout', outcome.from, outcome.to, ACK_TIMEOUT_ACTOR);
+          }),
+        input.escalation,
+      )
+    : null;
+  if (paging) setHandler(escalateNowSignal, () => paging.escalateNow());
+  let ending = false;
+  const escalating = paging?.run(() => ending);
+
   await condition(() => isTerminal(state.status) || historyTooLong(input.historyLimit ?? DEFAULT_HISTORY_LIMIT));
+  ending = true;
+  await escalating;
   await condition(() => allHandlersFinished() && lock.free);
   if (!isTerminal(state.status)) {
-    await continueAsNew<typeof incidentWorkflow>({ ...input, status: state.status, seq: state.seq, appliedEventIds: applied.toJSON() });
+    await continueAsNew<typeof incidentWorkflow>({
+      ...input,
+      status: state.status,
+      seq: state.seq,
+      appliedEventIds: applied.toJSON(),
+      escalation: paging?.snapshot(),
+    });
   }
 }
 

@@ -21,6 +21,7 @@ import { TeamMemberSchema } from './team-member';
 import { NotificationSchema } from './notification';
 import { UserNotificationSchema } from './user-notification';
 import { DevOutboxMessageSchema } from './dev-outbox-message';
+import { ProviderCallbackSchema } from './provider-callback';
 
 export * from './alert';
 export * from './alert-source';
@@ -45,6 +46,7 @@ export * from './team-member';
 export * from './notification';
 export * from './user-notification';
 export * from './dev-outbox-message';
+export * from './provider-callback';
 
 /** Every entity the ORM knows; migrations are checked against exactly this list. */
 export const ENTITIES = [
@@ -71,4 +73,5 @@ export const ENTITIES = [
   NotificationSchema,
   UserNotificationSchema,
   DevOutboxMessageSchema,
+  ProviderCallbackSchema,
 ];

@@ -1,0 +1,75 @@
+import { createSchedule } from '../../../src/services/schedules';
+import type { TwilioFake } from '../../fakes/twilio-server';
+import { notificationsOf, pagingService, responder, statusOf, timelineOf, trigger, twilioAccount } from '../../support/paging';
+import { startTestStack, type TestStack } from '../../support/stack';
+import { seedWorkspace } from '../../support/workspace';
+
+let stack: TestStack;
+let twilio: TwilioFake;
+
+beforeAll(async () => {
+  const account = await twilioAccount();
+  twilio = account.fake;
+  stack = await startTestStack({ env: account.env });
+});
+
+afterAll(async () => {
+  await stack?.stop();
+  await twilio?.close();
+});
+
+const gatherUrl = (twiml: string) => /action="([^"]+)"/.exec(twiml)![1].replace(/&amp;/g, '&');
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('escalation end to end', () => {
+  it('when nobody answers the step 1 SMS, then step 2 calls whoever is on call, and key 1 acknowledges and stops paging', async () => {
+    const ws = await seedWorkspace(stack.orm);
+    const first = await responder(stack.orm, ws.organizationId, 'sms');
+    const onCall = await responder(stack.orm, ws.organizationId, 'voice');
+    const schedule = await createSchedule(stack.orm, {
+      organizationId: ws.organizationId,
+      name: 'Primary',
+      timeZone: 'Europe/Berlin',
+      layers: [{ users: [onCall.email], rotation: { unit: 'weeks', length: 1 }, start: '2026-01-05' }],
+    });
+    const ingestUrl = await pagingService(
+      stack.orm,
+      ws,
+      { steps: [{ delay_seconds: 2, targets: [{ type: 'user', id: first.id }] }, { delay_seconds: 2, targets: [{ type: 'schedule', id: schedule.id }] }], repeat: 3 },
+      stack.urls.ingest,
+    );
+    const incidentId = await trigger(ingestUrl);
+
+    const sms = await twilio.waitFor('message', (m) => m.params.To === first.address);
+    const code = /Reply (\d+)A to acknowledge, \1R to resolve/.exec(sms.params.Body)?.[1];
+    expect(code).toBeDefined();
+    expect(sms.params.From).toBe('+15550000000');
+    expect(sms.params.Body).toContain('Database down');
+
+    const call = await twilio.waitFor('call', (c) => c.params.To === onCall.address);
+    // Step 2 waits for step 1's delay (2 s), measured from the SMS reaching Twilio.
+    expect(call.at - sms.at).toBeGreaterThanOrEqual(1500);
+    expect(call.params.Twiml).toContain('Press 1 to acknowledge');
+
+    const answer = await twilio.pressKey({ callSid: call.sid!, digits: '1', url: gatherUrl(call.params.Twiml) });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toContain('acknowledged');
+    expect(await statusOf(stack.orm, incidentId)).toBe('ACKNOWLEDGED');
+    const ack = (await timelineOf(stack.orm, incidentId)).find((e) => e.to_status === 'ACKNOWLEDGED');
+    expect(ack).toMatchObject({ actor_type: 'user', actor_id: onCall.id, via: 'voice' });
+
+    // The policy repeats: without the acknowledge, step 1 would page again 2 s after step 2.
+    const pagesAtAck = twilio.requests.length;
+    await sleep(5000);
+    expect(twilio.requests.length).toBe(pagesAtAck);
+
+    const pages = await notificationsOf(stack.orm, incidentId);
+    expect(pages.map((p) => [p.channel, p.target, p.status, p.provider])).toEqual([
+      ['sms', first.address, 'sent', 'twilio'],
+      ['voice', onCall.address, 'sent', 'twilio'],
+    ]);
+    expect(pages[0].provider_message_id).toBe(sms.sid);
+    const entries = (await timelineOf(stack.orm, incidentId)).filter((e) => e.type === 'notification').map((e) => e.message);
+    expect(entries).toEqual([`SMS to ${first.email} (${first.address}) sent`, `Voice call to ${onCall.email} (${onCall.address}) sent`]);
+  }, 40_000);
+});

@@ -1,0 +1,127 @@
+import { ActivityFailure, condition, proxyActivities, uuid4 } from '@temporalio/workflow';
+import type { createPagingActivities } from '../../activities/paging';
+import {
+  advanceStep,
+  nextWakeMs,
+  startCursor,
+  takeDue,
+  type EscalationMemory,
+  type ScheduledPage,
+} from '../../src/domain/paging/escalation-plan';
+import type { IncidentState } from './state';
+
+type PagingActivities = ReturnType<typeof createPagingActivities>;
+
+/** Reading the policy and who is on call: quick database reads. */
+const lookups = proxyActivities<PagingActivities>({
+  startToCloseTimeout: '10 seconds',
+  retry: { initialInterval: '200 milliseconds', backoffCoefficient: 2, maximumInterval: '5 seconds' },
+});
+/** One page: retried with backoff for a few minutes; a permanent provider error is an outcome, not a throw. */
+const delivery = proxyActivities<PagingActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 8 },
+});
+
+/** Patch id recorded in histories: never rename. Runs started before it never page. */
+export const PAGING_PATCH = 'paging-escalation';
+
+/**
+ * Runs the escalation policy while the incident is TRIGGERED (design.md §4, §6): every
+ * timer is a workflow timer, so it survives worker and server restarts. An acknowledge,
+ * investigate, resolve or close stops it at once (no page is started after the move); the
+ * acknowledge timeout re-triggers; every new TRIGGERED spell starts again at step 1.
+ */
+export class Escalator {
+  private memory: EscalationMemory;
+  /** Bumped by escalateNow, so a sleeping escalation wakes. */
+  private nudges = 0;
+
+  constructor(
+    private readonly incidentId: string,
+    private readonly state: IncidentState,
+    /** Reserves the next timeline seq under the workflow's handler lock. */
+    private readonly reserveSeq: () => Promise<number>,
+    /** Returns an incident still ACKNOWLEDGED to TRIGGERED. */
+    private readonly ackTimedOut: () => Promise<void>,
+    resume: EscalationMemory | undefined,
+  ) {
+    this.memory = resume ?? { plan: null, cursor: null };
+  }
+
+  /** A responder asked for the next step now (voice key 2): it pages at once, if there is one. */
+  escalateNow(): void {
+    const cursor = this.memory.cursor;
+    if (this.state.status === 'TRIGGERED' && cursor && cursor.nextStepAtMs !== null) {
+      this.memory.cursor = { ...cursor, nextStepAtMs: Date.now() };
+      this.nudges += 1;
+    }
+  }
+
+  /** What a continued run resumes from. */
+  snapshot(): EscalationMemory {
+    return this.memory;
+  }
+
+  /** Runs until `stopped()` (the run is ending): escalates each TRIGGERED spell, times out acks. */
+  async run(stopped: () => boolean): Promise<void> {
+    for (;;) {
+      await condition(() => stopped() || this.state.status === 'TRIGGERED' || this.state.status === 'ACKNOWLEDGED');
+      if (stopped()) return;
+      const spell = this.state.moves;
+      const sameSpell = () => this.state.moves === spell;
+      if (this.state.status === 'TRIGGERED') await this.escalate(sameSpell, stopped);
+      else await this.awaitAckTimeout(sameSpell, stopped);
+      if (!sameSpell()) this.memory.cursor = null;
+      // Escalation may have finished on its own: wait for the next move.
+      await condition(() => stopped() || !sameSpell());
+    }
+  }
+
+  private async escalate(sameSpell: () => boolean, stopped: () => boolean): Promise<void> {
+    if (!this.memory.cursor) {
+      const plan = await lookups.planEscalation({ incidentId: this.incidentId });
+      this.memory = { plan, cursor: startCursor(plan, Date.now()) };
+    }
+    while (sameSpell() && !stopped()) {
+      let cursor = this.memory.cursor!;
+      const now = Date.now();
+      if (cursor.nextStepAtMs !== null && cursor.nextStepAtMs <= now) {
+        const step = cursor.step;
+        const jobs = await lookups.stepRecipients({ incidentId: this.incidentId, step, at: new Date(now).toISOString() });
+        if (!sameSpell()) return;
+        const paged: ScheduledPage[] = jobs.map((job) => ({ ...job, notificationId: uuid4(), step, dueAtMs: now + job.delaySeconds * 1000 }));
+        cursor = advanceStep({ ...cursor, pending: [...cursor.pending, ...paged] }, now);
+      }
+      const { due, cursor: rest } = takeDue(cursor, now);
+      this.memory.cursor = rest;
+      // Pages already due go out even when the run is about to continue as new: they left the cursor.
+      if (due.length) await Promise.all(due.map((page) => this.send(page, sameSpell)));
+      const wake = nextWakeMs(rest);
+      if (wake === null) return;
+      const nudges = this.nudges;
+      await condition(() => stopped() || !sameSpell() || this.nudges !== nudges, Math.max(1, wake - Date.now()));
+    }
+  }
+
+  private async send(page: ScheduledPage, sameSpell: () => boolean): Promise<void> {
+    if (!sameSpell()) return;
+    const seq = await this.reserveSeq();
+    const { notificationId, step, dueAtMs: _due, ...job } = page;
+    try {
+      await delivery.sendPage({ incidentId: this.incidentId, notificationId, seq, step, job });
+    } catch (err) {
+      if (!(err instanceof ActivityFailure)) throw err;
+      const reason = err.cause?.message ?? err.message;
+      await lookups.recordPageFailed({ incidentId: this.incidentId, notificationId, seq, step, job, reason });
+    }
+  }
+
+  private async awaitAckTimeout(sameSpell: () => boolean, stopped: () => boolean): Promise<void> {
+    const timeout = this.memory.plan?.ackTimeoutSeconds;
+    if (!timeout) return;
+    // Resumed runs start the timeout again: late, never early (continueAsNew is rare while acknowledged).
+    const woke = await condition(() => stopped() || !sameSpell(), timeout * 1000);
+    if (!woke && sameSpell()) await this.ackTimedOut();
+  }
+}
