@@ -72,7 +72,11 @@ export const schemas = {
     periodSeconds: z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').max(31 * 86_400, 'must be at most 31 days'),
     graceSeconds: z.coerce.number().int('must be a whole number').min(0, 'must not be negative').max(86_400, 'must be at most a day').default(60),
   }),
-  sourceCreate: z.object({ service: z.string().uuid('must be a service id (UUID)'), name: z.string().trim().min(1, 'is required').max(255) }),
+  sourceCreate: z.object({
+    service: z.string().uuid('must be a service id (UUID)'),
+    name: z.string().trim().min(1, 'is required').max(255),
+    channels: z.string().transform((s) => s.split(',').map((c) => c.trim()).filter(Boolean)).optional(),
+  }),
 };
 
 /** `klaxon bootstrap`: a workspace ready to use, in one command. */

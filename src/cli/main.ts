@@ -107,11 +107,12 @@ export function buildProgram(getConfig: () => Config): Command {
     .command('create')
     .requiredOption('--service <id>', 'the service that owns the source')
     .requiredOption('--name <name>', 'a name people recognise')
+    .option('--channels <list>', 'Form B: page these channels (sms,voice,email,push) by severity instead of the service policy')
     .option('--json', 'print one JSON object')
     .action(async (raw) => {
       const config = getConfig();
       const o = parseOptions(schemas.sourceCreate, raw);
-      output(await withDatabase(config, (orm) => admin.createSourceForService(orm, { serviceId: o.service, name: o.name, ingestBaseUrl: config.urls.ingest })), raw.json);
+      output(await withDatabase(config, (orm) => admin.createSourceForService(orm, { serviceId: o.service, name: o.name, ingestBaseUrl: config.urls.ingest, channels: o.channels })), raw.json);
     });
   source
     .command('rotate <id>')

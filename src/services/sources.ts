@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { hashSecret } from '../domain/api-token';
 import { isUuid, looksLikeUrlSecret, newUrlSecret } from '../domain/ids';
+import { parseSourceChannels } from '../domain/paging/form-b-channels';
 import { getService, workspaceOfService } from './catalog';
 import { knexOf } from './db';
 import { invalid, notFound } from './errors';
@@ -18,22 +19,27 @@ export interface SourceWithUrl {
   name: string;
   service_id: string;
   ingest_url: string;
+  /** Form B: the channels it pages (by the severity default table) instead of the service's policy. */
+  channels?: string[] | null;
 }
 
 /** Creates a source on a service of a workspace; the URL (with its secret) is returned this once. */
 export async function createSource(
   orm: MikroORM,
-  input: { organizationId: string; serviceId: string; name: string; ingestBaseUrl: string },
+  input: { organizationId: string; serviceId: string; name: string; ingestBaseUrl: string; channels?: string[] },
 ): Promise<SourceWithUrl> {
+  const parsed = input.channels ? parseSourceChannels(input.channels) : undefined;
+  if (parsed && !parsed.ok) throw invalid(`channels: ${parsed.message}`);
+  const channels = parsed?.ok ? parsed.channels : null;
   await getService(orm, input.organizationId, input.serviceId);
   const secret = newUrlSecret();
-  const row = { id: randomUUID(), organization_id: input.organizationId, service_id: input.serviceId, name: input.name, token_hash: hashSecret(secret), status: 'ACTIVE', created_at: new Date() };
+  const row = { id: randomUUID(), organization_id: input.organizationId, service_id: input.serviceId, name: input.name, token_hash: hashSecret(secret), status: 'ACTIVE', channels: channels && JSON.stringify(channels), created_at: new Date() };
   await knexOf(orm)('alert_sources').insert(row);
-  return { id: row.id, name: row.name, service_id: row.service_id, ingest_url: `${input.ingestBaseUrl}/${secret}` };
+  return { id: row.id, name: row.name, service_id: row.service_id, ingest_url: `${input.ingestBaseUrl}/${secret}`, channels };
 }
 
 /** Creates a source on a service, whichever workspace it is in (the CLI names only the service). */
-export async function createSourceForService(orm: MikroORM, input: { serviceId: string; name: string; ingestBaseUrl: string }): Promise<SourceWithUrl> {
+export async function createSourceForService(orm: MikroORM, input: { serviceId: string; name: string; ingestBaseUrl: string; channels?: string[] }): Promise<SourceWithUrl> {
   return createSource(orm, { ...input, organizationId: await workspaceOfService(orm, input.serviceId) });
 }
 

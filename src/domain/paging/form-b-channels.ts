@@ -27,3 +27,14 @@ export function formBChannels(severity: Severity, configured: readonly string[])
   if (wanted.has('push')) channels.push('push_ios', 'push_android');
   return channels;
 }
+
+/** The names a source's channel list may use: Form B's lowercase ones and the dashboard's. */
+const SOURCE_CHANNEL_NAMES: Record<string, string> = { sms: 'sms', email: 'email', voice: 'voice', call: 'voice', push: 'push', push_notif: 'push' };
+
+/** Normalises a source's channel list (`sms`, `CALL`, `PUSH_NOTIF`…); null with the bad names listed. */
+export function parseSourceChannels(names: readonly string[]): { ok: true; channels: string[] } | { ok: false; message: string } {
+  const bad = names.filter((n) => !SOURCE_CHANNEL_NAMES[n.trim().toLowerCase()]);
+  if (bad.length) return { ok: false, message: `unknown channel ${bad.map((b) => JSON.stringify(b)).join(', ')}; use sms, voice, email or push` };
+  if (!names.length) return { ok: false, message: 'at least one channel is required' };
+  return { ok: true, channels: [...new Set(names.map((n) => SOURCE_CHANNEL_NAMES[n.trim().toLowerCase()]))] };
+}

@@ -1,4 +1,5 @@
 import { createSchedule } from '../../../src/services/schedules';
+import { listUserNotifications, markNotificationsRead, unreadCount } from '../../../src/services/user-notifications';
 import type { TwilioFake } from '../../fakes/twilio-server';
 import { notificationsOf, pagingService, responder, statusOf, timelineOf, trigger, twilioAccount } from '../../support/paging';
 import { startTestStack, type TestStack } from '../../support/stack';
@@ -71,5 +72,35 @@ describe('escalation end to end', () => {
     expect(pages[0].provider_message_id).toBe(sms.sid);
     const entries = (await timelineOf(stack.orm, incidentId)).filter((e) => e.type === 'notification').map((e) => e.message);
     expect(entries).toEqual([`SMS to ${first.email} (${first.address}) sent`, `Voice call to ${onCall.email} (${onCall.address}) sent`]);
+
+    // Each person paged has an unread in-app notification for it.
+    const [inApp] = await listUserNotifications(stack.orm, { userId: first.id });
+    expect(inApp).toMatchObject({ incident_id: incidentId, read: false });
+    expect(inApp.title).toContain('Database down');
+    expect(await unreadCount(stack.orm, first.id)).toBe(1);
+    expect(await markNotificationsRead(stack.orm, { userId: first.id })).toBe(1);
+    expect(await unreadCount(stack.orm, first.id)).toBe(0);
+    expect(await unreadCount(stack.orm, onCall.id)).toBe(1);
+    await expect(markNotificationsRead(stack.orm, { userId: first.id, ids: ['nope'] })).rejects.toThrow('notification ids must be UUIDs');
   }, 40_000);
+
+  it('when the person called presses 2, then the next step pages at once instead of after its delay', async () => {
+    const ws = await seedWorkspace(stack.orm);
+    const callee = await responder(stack.orm, ws.organizationId, 'voice');
+    const next = await responder(stack.orm, ws.organizationId, 'sms');
+    const ingestUrl = await pagingService(
+      stack.orm,
+      ws,
+      { steps: [{ delay_seconds: 600, targets: [{ type: 'user', id: callee.id }] }, { delay_seconds: 600, targets: [{ type: 'user', id: next.id }] }] },
+      stack.urls.ingest,
+    );
+    const incidentId = await trigger(ingestUrl);
+    const call = await twilio.waitFor('call', (c) => c.params.To === callee.address);
+    const answer = await twilio.pressKey({ callSid: call.sid!, digits: '2', url: gatherUrl(call.params.Twiml) });
+    expect(answer.body).toContain('Escalating');
+    await twilio.waitFor('message', (m) => m.params.To === next.address, 10_000);
+    expect(await statusOf(stack.orm, incidentId)).toBe('TRIGGERED');
+    const bogus = await twilio.pressKey({ callSid: call.sid!, digits: '7', url: gatherUrl(call.params.Twiml) });
+    expect(bogus.body).toContain('Press 1 to acknowledge or 2 to escalate');
+  }, 30_000);
 });

@@ -1,0 +1,87 @@
+import { randomBytes } from 'node:crypto';
+import { addContactMethod } from '../../../src/services/contacts';
+import { createSource } from '../../../src/services/sources';
+import { addTeamMember } from '../../../src/services/team-members';
+import { startSendgridFake, type SendgridFake } from '../../fakes/sendgrid-server';
+import type { TwilioFake } from '../../fakes/twilio-server';
+import { notificationsOf, phoneNumber, statusOf, timelineOf, twilioAccount } from '../../support/paging';
+import { startTestStack, type TestStack } from '../../support/stack';
+import { waitFor } from '../../support/wait';
+import { addMember, seedWorkspace } from '../../support/workspace';
+
+let stack: TestStack;
+let twilio: TwilioFake;
+let sendgrid: SendgridFake;
+
+beforeAll(async () => {
+  const account = await twilioAccount();
+  twilio = account.fake;
+  const apiKey = `SG.${randomBytes(12).toString('hex')}`;
+  sendgrid = await startSendgridFake({ apiKey });
+  stack = await startTestStack({ env: { ...account.env, SENDGRID_API_KEY: apiKey, SENDGRID_API_BASE_URL: sendgrid.url, EMAIL_FROM: 'Klaxon <pager@klaxon.test>' } });
+});
+
+afterAll(async () => {
+  await stack?.stop();
+  await twilio?.close();
+  await sendgrid?.close();
+});
+
+/** A team member reachable by SMS, voice and email, and a Form B source listing `channels`. */
+async function formBSource(channels: string[]) {
+  const ws = await seedWorkspace(stack.orm);
+  const member = await addMember(stack.orm, ws.organizationId, 'MEMBER');
+  await addTeamMember(stack.orm, { teamId: ws.teamId, email: member.email });
+  const phone = phoneNumber();
+  const voice = phoneNumber();
+  await addContactMethod(stack.orm, { email: member.email, type: 'sms', address: phone });
+  await addContactMethod(stack.orm, { email: member.email, type: 'voice', address: voice });
+  await addContactMethod(stack.orm, { email: member.email, type: 'email', address: member.email });
+  const source = await createSource(stack.orm, { organizationId: ws.organizationId, serviceId: ws.serviceId, name: 'Form B', ingestBaseUrl: stack.urls.ingest, channels });
+  return { member, phone, voice, url: source.ingest_url };
+}
+
+async function send(url: string, severity: string): Promise<string> {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title: `Disk full ${randomBytes(3).toString('hex')}`, severity }) });
+  expect(res.status).toBe(202);
+  return ((await res.json()) as { incident_id: string }).incident_id;
+}
+
+describe('Form B sources page their channels by severity', () => {
+  it('when a critical event arrives, then the owning team is paged by SMS, voice call and email; the email links acknowledge', async () => {
+    const { member, phone, voice, url } = await formBSource(['sms', 'voice', 'email']);
+    const incidentId = await send(url, 'critical');
+    await twilio.waitFor('message', (m) => m.params.To === phone);
+    await twilio.waitFor('call', (c) => c.params.To === voice);
+    const email = await sendgrid.waitFor((r) => r.body.personalizations?.[0]?.to?.[0]?.email === member.email);
+    expect(email.body.from.email).toBe('pager@klaxon.test');
+    expect(email.body.subject).toMatch(/^\[CRITICAL\] #\d+ Disk full/);
+    const text = email.body.content.find((c: { type: string }) => c.type === 'text/plain').value as string;
+    const ackLink = /Acknowledge: (\S+)/.exec(text)![1];
+    expect(ackLink.startsWith(`${stack.urls.app}/hooks/page/`)).toBe(true);
+
+    const acted = await fetch(ackLink, { method: 'POST' });
+    expect(acted.status).toBe(200);
+    expect(await statusOf(stack.orm, incidentId)).toBe('ACKNOWLEDGED');
+    expect((await timelineOf(stack.orm, incidentId)).find((e) => e.to_status === 'ACKNOWLEDGED')).toMatchObject({ actor_id: member.id, via: 'email' });
+    const channels = (await notificationsOf(stack.orm, incidentId)).map((n) => n.channel).sort();
+    expect(channels).toEqual(['email', 'sms', 'voice']);
+  });
+
+  it('when an info event arrives, then only email pages, even though SMS is listed', async () => {
+    const { member, phone, url } = await formBSource(['sms', 'email']);
+    const incidentId = await send(url, 'info');
+    await sendgrid.waitFor((r) => r.body.personalizations?.[0]?.to?.[0]?.email === member.email);
+    await waitFor(async () => (await notificationsOf(stack.orm, incidentId)).length === 1 || undefined, 10_000, 'the page record');
+    expect(twilio.requests.filter((r) => r.params.To === phone)).toHaveLength(0);
+  });
+
+  it('when a source is created with an unknown channel, then it is refused and nothing is stored', async () => {
+    const ws = await seedWorkspace(stack.orm);
+    await expect(createSource(stack.orm, { organizationId: ws.organizationId, serviceId: ws.serviceId, name: 'bad', ingestBaseUrl: stack.urls.ingest, channels: ['sms', 'pigeon'] })).rejects.toThrow(
+      'channels: unknown channel "pigeon"; use sms, voice, email or push',
+    );
+    const rows = await stack.orm.em.fork().getKnex()('alert_sources').where({ organization_id: ws.organizationId, name: 'bad' });
+    expect(rows).toHaveLength(0);
+  });
+});
