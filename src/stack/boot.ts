@@ -7,6 +7,7 @@ import { OutboxRelay } from '../services/outbox-relay';
 import { connectTemporal } from '../temporal/client';
 import { createKlaxonWorker } from '../temporal/worker';
 import { resolveInfra, type Infra } from './infra';
+import { closeChannelSenders } from '../../activities/notify/senders';
 import { pagingDeps } from './paging';
 import { resolveSecret } from './secret';
 import { buildListeners, closeServer, listen } from './services';
@@ -45,12 +46,15 @@ export async function bootStack(config: Config, role: Role, deps: { logger: Logg
       if (applied.length) deps.say(`Applied migrations: ${applied.join(', ')}`);
     }
     if (role !== 'api') {
+      const paging = pagingDeps(config, orm);
+      // Pushed before the worker: shutdown runs in reverse, so connections close after it drains.
+      shutdown.push(() => closeChannelSenders(paging.senders));
       const { worker, connection } = await createKlaxonWorker({
         address: infra.temporalAddress,
         namespace: config.temporal.namespace,
         taskQueue: config.temporal.taskQueue,
         orm,
-        paging: pagingDeps(config, orm),
+        paging,
       });
       const running = worker.run();
       shutdown.push(async () => {

@@ -11,6 +11,7 @@ import { openOrm } from '../../src/db/orm';
 import { OutboxRelay } from '../../src/services/outbox-relay';
 import { createLogger, type Logger } from '../../src/logger';
 import { buildListeners, closeServer } from '../../src/stack/services';
+import { closeChannelSenders } from '../../activities/notify/senders';
 import { pagingDeps } from '../../src/stack/paging';
 import { connectTemporal } from '../../src/temporal/client';
 import { createKlaxonWorker } from '../../src/temporal/worker';
@@ -85,20 +86,22 @@ export async function startTestStack(
   const { client: temporal, connection } = await connectTemporal(temporalAddress, config.temporal.namespace);
   const workflowBundle = { code: readFileSync(bundlePath, 'utf8') };
 
-  let current: { worker: Worker; connection: NativeConnection; run: Promise<void> } | undefined;
+  let current: { worker: Worker; connection: NativeConnection; run: Promise<void>; senders: ReturnType<typeof pagingDeps>['senders'] } | undefined;
   const worker = {
     async start() {
       if (current) return;
-      const created = await createKlaxonWorker({ address: temporalAddress, namespace: 'default', taskQueue, orm, workflowBundle, paging: pagingDeps(config, orm) });
-      current = { ...created, run: created.worker.run() };
+      const paging = pagingDeps(config, orm);
+      const created = await createKlaxonWorker({ address: temporalAddress, namespace: 'default', taskQueue, orm, workflowBundle, paging });
+      current = { ...created, run: created.worker.run(), senders: paging.senders };
     },
     async stop() {
       if (!current) return;
-      const { worker: w, connection: c, run } = current;
+      const { worker: w, connection: c, run, senders } = current;
       current = undefined;
       w.shutdown();
       await run;
       await c.close();
+      await closeChannelSenders(senders);
     },
     get running() {
       return current !== undefined;
