@@ -50,9 +50,10 @@ export function createPagingPlanActivities({ orm }: { orm: MikroORM }) {
   /** The plan the workflow runs: read once per TRIGGERED spell. */
   async function planEscalation({ incidentId }: { incidentId: string }): Promise<EscalationPlan> {
     const c = await context(incidentId);
-    const kind = c.channels ? 'channels' : c.steps ? 'policy' : 'none';
-    // A Form B source without a policy pages the owning team once, on its channels.
-    const stepDelays = c.steps ? c.steps.map((s) => s.delay_seconds) : c.channels ? [0] : [];
+    // Without a policy the owning team is paged once (on the source's channels for Form B,
+    // else by each member's rules): an incident nobody hears about is the worst default.
+    const kind = c.channels ? 'channels' : c.steps ? 'policy' : 'team';
+    const stepDelays = c.steps ? c.steps.map((s) => s.delay_seconds) : [0];
     return { kind, stepDelays, repeat: c.steps ? c.repeat : 0, ackTimeoutSeconds: c.ackTimeoutSeconds };
   }
 

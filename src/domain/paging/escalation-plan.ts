@@ -5,8 +5,11 @@
 
 /** What the workflow needs of a policy: the delay after each step, repeats, ack timeout. */
 export interface EscalationPlan {
-  /** `policy`: the service's policy; `channels`: a Form B source's channel list; `none`: nobody to page. */
-  kind: 'policy' | 'channels' | 'none';
+  /**
+   * `policy`: the service's policy; `channels`: a Form B source's channel list; `team`: no
+   * policy, so the owning team is paged once; `none`: nobody to page.
+   */
+  kind: 'policy' | 'channels' | 'team' | 'none';
   /** Seconds to wait after step i before step i+1 (and after the last, before a repeat). */
   stepDelays: number[];
   /** How many more times the whole list runs after the first pass. */

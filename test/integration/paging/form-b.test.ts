@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { addContactMethod } from '../../../src/services/contacts';
+import { addNotificationRule } from '../../../src/services/notification-rules';
 import { createSource } from '../../../src/services/sources';
 import { addTeamMember } from '../../../src/services/team-members';
 import { startSendgridFake, type SendgridFake } from '../../fakes/sendgrid-server';
@@ -83,5 +84,20 @@ describe('Form B sources page their channels by severity', () => {
     );
     const rows = await stack.orm.em.fork().getKnex()('alert_sources').where({ organization_id: ws.organizationId, name: 'bad' });
     expect(rows).toHaveLength(0);
+  });
+});
+
+describe('a service without an escalation policy', () => {
+  it('when an incident opens, then the owning team\'s members are paged once, by their own rules', async () => {
+    const ws = await seedWorkspace(stack.orm);
+    const member = await addMember(stack.orm, ws.organizationId, 'MEMBER');
+    await addTeamMember(stack.orm, { teamId: ws.teamId, email: member.email });
+    const phone = phoneNumber();
+    const contact = await addContactMethod(stack.orm, { email: member.email, type: 'sms', address: phone });
+    await addNotificationRule(stack.orm, { email: member.email, contactMethodId: contact.id, delaySeconds: 0 });
+    const source = await createSource(stack.orm, { organizationId: ws.organizationId, serviceId: ws.serviceId, name: 'plain', ingestBaseUrl: stack.urls.ingest });
+    const incidentId = await send(source.ingest_url, 'high');
+    await twilio.waitFor('message', (m) => m.params.To === phone);
+    expect((await notificationsOf(stack.orm, incidentId)).map((n) => [n.channel, n.user_id])).toEqual([['sms', member.id]]);
   });
 });
