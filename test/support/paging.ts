@@ -6,6 +6,7 @@ import { addNotificationRule } from '../../src/services/notification-rules';
 import { createSource } from '../../src/services/sources';
 import { knexOf } from '../../src/services/db';
 import { startTwilioFake, type TwilioFake } from '../fakes/twilio-server';
+import { startTestStack, type TestStack } from './stack';
 import { addMember } from './workspace';
 
 /** A Twilio account for a test file: the fake, and the env that points the stack at it. */
@@ -17,6 +18,17 @@ export async function twilioAccount(): Promise<{ fake: TwilioFake; env: Record<s
     fake,
     env: { TWILIO_ACCOUNT_SID: accountSid, TWILIO_AUTH_TOKEN: authToken, TWILIO_FROM_NUMBER: '+15550000000', TWILIO_API_BASE_URL: fake.url },
   };
+}
+
+/** A test stack whose SMS and calls go to a Twilio fake (plus any other `env`). */
+export async function startPagingStack(env: Record<string, string> = {}): Promise<{ stack: TestStack; twilio: TwilioFake }> {
+  const account = await twilioAccount();
+  try {
+    return { stack: await startTestStack({ env: { ...account.env, ...env } }), twilio: account.fake };
+  } catch (err) {
+    await account.fake.close();
+    throw err;
+  }
 }
 
 /** A random E.164 number, so tests never share one (reply codes are per number). */

@@ -1,8 +1,8 @@
 import { knexOf } from '../../../src/services/db';
 import { transitionIncident } from '../../../src/services/incidents';
 import type { TwilioFake } from '../../fakes/twilio-server';
-import { notificationsOf, pagingService, responder, statusOf, timelineOf, trigger, twilioAccount } from '../../support/paging';
-import { startTestStack, type TestStack } from '../../support/stack';
+import { notificationsOf, pagingService, responder, statusOf, timelineOf, trigger, startPagingStack } from '../../support/paging';
+import type { TestStack } from '../../support/stack';
 import { waitFor } from '../../support/wait';
 import { seedWorkspace } from '../../support/workspace';
 
@@ -10,15 +10,10 @@ let stack: TestStack;
 let twilio: TwilioFake;
 
 beforeAll(async () => {
-  const account = await twilioAccount();
-  twilio = account.fake;
-  stack = await startTestStack({ env: account.env });
+  ({ stack, twilio } = await startPagingStack());
 });
 
-afterAll(async () => {
-  await stack?.stop();
-  await twilio?.close();
-});
+afterAll(() => Promise.all([stack?.stop(), twilio?.close()]));
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const to = (address: string) => twilio.requests.filter((r) => r.params.To === address);

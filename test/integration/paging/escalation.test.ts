@@ -1,23 +1,18 @@
 import { createSchedule } from '../../../src/services/schedules';
 import { listUserNotifications, markNotificationsRead, unreadCount } from '../../../src/services/user-notifications';
 import type { TwilioFake } from '../../fakes/twilio-server';
-import { notificationsOf, pagingService, responder, statusOf, timelineOf, trigger, twilioAccount } from '../../support/paging';
-import { startTestStack, type TestStack } from '../../support/stack';
+import { notificationsOf, pagingService, responder, statusOf, timelineOf, trigger, startPagingStack } from '../../support/paging';
+import type { TestStack } from '../../support/stack';
 import { seedWorkspace } from '../../support/workspace';
 
 let stack: TestStack;
 let twilio: TwilioFake;
 
 beforeAll(async () => {
-  const account = await twilioAccount();
-  twilio = account.fake;
-  stack = await startTestStack({ env: account.env });
+  ({ stack, twilio } = await startPagingStack());
 });
 
-afterAll(async () => {
-  await stack?.stop();
-  await twilio?.close();
-});
+afterAll(() => Promise.all([stack?.stop(), twilio?.close()]));
 
 const gatherUrl = (twiml: string) => /action="([^"]+)"/.exec(twiml)![1].replace(/&amp;/g, '&');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -5,8 +5,8 @@ import { createSource } from '../../../src/services/sources';
 import { addTeamMember } from '../../../src/services/team-members';
 import { startSendgridFake, type SendgridFake } from '../../fakes/sendgrid-server';
 import type { TwilioFake } from '../../fakes/twilio-server';
-import { notificationsOf, phoneNumber, statusOf, timelineOf, twilioAccount } from '../../support/paging';
-import { startTestStack, type TestStack } from '../../support/stack';
+import { notificationsOf, phoneNumber, statusOf, timelineOf, startPagingStack } from '../../support/paging';
+import type { TestStack } from '../../support/stack';
 import { waitFor } from '../../support/wait';
 import { addMember, seedWorkspace } from '../../support/workspace';
 
@@ -15,18 +15,12 @@ let twilio: TwilioFake;
 let sendgrid: SendgridFake;
 
 beforeAll(async () => {
-  const account = await twilioAccount();
-  twilio = account.fake;
   const apiKey = `SG.${randomBytes(12).toString('hex')}`;
   sendgrid = await startSendgridFake({ apiKey });
-  stack = await startTestStack({ env: { ...account.env, SENDGRID_API_KEY: apiKey, SENDGRID_API_BASE_URL: sendgrid.url, EMAIL_FROM: 'Klaxon <pager@klaxon.test>' } });
+  ({ stack, twilio } = await startPagingStack({ SENDGRID_API_KEY: apiKey, SENDGRID_API_BASE_URL: sendgrid.url, EMAIL_FROM: 'Klaxon <pager@klaxon.test>' }));
 });
 
-afterAll(async () => {
-  await stack?.stop();
-  await twilio?.close();
-  await sendgrid?.close();
-});
+afterAll(() => Promise.all([stack?.stop(), twilio?.close(), sendgrid?.close()]));
 
 /** A team member reachable by SMS, voice and email, and a Form B source listing `channels`. */
 async function formBSource(channels: string[]) {

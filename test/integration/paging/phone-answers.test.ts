@@ -1,8 +1,8 @@
 import { signAction } from '../../../src/services/action-tokens';
 import { knexOf } from '../../../src/services/db';
 import type { TwilioFake } from '../../fakes/twilio-server';
-import { notificationsOf, pagingService, responder, statusOf, timelineOf, trigger, twilioAccount } from '../../support/paging';
-import { startTestStack, TEST_SECRET, type TestStack } from '../../support/stack';
+import { notificationsOf, pagingService, responder, statusOf, timelineOf, trigger, startPagingStack } from '../../support/paging';
+import { TEST_SECRET, type TestStack } from '../../support/stack';
 import { waitFor } from '../../support/wait';
 import { seedWorkspace } from '../../support/workspace';
 
@@ -10,15 +10,10 @@ let stack: TestStack;
 let twilio: TwilioFake;
 
 beforeAll(async () => {
-  const account = await twilioAccount();
-  twilio = account.fake;
-  stack = await startTestStack({ env: account.env });
+  ({ stack, twilio } = await startPagingStack());
 });
 
-afterAll(async () => {
-  await stack?.stop();
-  await twilio?.close();
-});
+afterAll(() => Promise.all([stack?.stop(), twilio?.close()]));
 
 /** An incident paging one SMS responder (a long step delay: only step 1 matters here). */
 async function pagedBySms() {
