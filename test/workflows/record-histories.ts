@@ -14,13 +14,15 @@ import { startTestInfra } from '../setup/test-infra';
 import { request } from '../support/http';
 import { startTestStack } from '../support/stack';
 import { seedWorkspace } from '../support/workspace';
+import { recordPagingHistories } from './record-paging-histories';
 
 /**
  * Prefix of the files this run writes. Bump it with each workflow change that alters histories
  * (v2: projections as local activities; v3: alert events by signal; v4: alert events in batches
- * by the alertsReceived signal), and keep the older files: they prove old runs replay.
+ * by the alertsReceived signal; v5: paging under patched('paging-escalation'), so every run plans
+ * its escalation, and the paging scenarios), and keep the older files: they prove old runs replay.
  */
-const VERSION = 'v4';
+const VERSION = 'v5';
 
 async function main() {
   const infra = await startTestInfra();
@@ -74,6 +76,8 @@ async function main() {
     await request('POST', url(`/incidents/${batched}/close`), { token: ws.tokens.readWrite });
     await handle4.result();
     save(`${VERSION}-incident-batch-resolved-by-sender.json`, await handle4.fetchHistory());
+
+    await recordPagingHistories(stack, (scenario, history) => save(`${VERSION}-incident-${scenario}.json`, history));
   } finally {
     await stack.stop();
     await infra.stop();

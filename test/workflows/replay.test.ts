@@ -5,14 +5,34 @@ import { Worker } from '@temporalio/worker';
 
 const HISTORIES = path.join(__dirname, '..', 'histories');
 const files = readdirSync(HISTORIES).filter((f) => f.endsWith('.json'));
+const LIFECYCLE_VERSIONS = ['v1', 'v2', 'v3', 'v4', 'v5'];
+const paging = (scenario: string) => `v5-incident-paging-${scenario}.json`;
+
+/** What a recorded history did, read from its JSON: patches, activities (with inputs), messages, end. */
+function summary(file: string) {
+  const events: Array<Record<string, any>> = JSON.parse(readFileSync(path.join(HISTORIES, file), 'utf8')).events;
+  const decode = (p: { data: string }) => JSON.parse(Buffer.from(p.data, 'base64').toString('utf8'));
+  const attrs = (suffix: string) => events.map((e) => e[suffix]).filter(Boolean);
+  return {
+    patches: attrs('markerRecordedEventAttributes')
+      .filter((m) => m.markerName === 'core_patch')
+      .map((m) => decode(m.details['patch-data'].payloads[0]).id),
+    activities: attrs('activityTaskScheduledEventAttributes').map((a) => ({ name: a.activityType.name as string, input: decode(a.input.payloads[0]) })),
+    signals: attrs('workflowExecutionSignaledEventAttributes').map((s) => s.signalName as string),
+    updates: attrs('workflowExecutionUpdateAcceptedEventAttributes').map((u) => u.acceptedRequest.input.name as string),
+    last: String(events[events.length - 1].eventType),
+  };
+}
+const named = (s: ReturnType<typeof summary>, name: string) => s.activities.filter((a) => a.name === name);
 
 describe('replay of recorded incident histories', () => {
   it('when histories are committed, then each scenario exists for every recorded workflow version', () => {
     expect(files).toEqual(
       expect.arrayContaining([
-        ...['v1', 'v2', 'v3', 'v4'].flatMap((v) => [`${v}-incident-lifecycle-closed.json`, `${v}-incident-reopened-run.json`]),
-        ...['v3', 'v4'].map((v) => `${v}-incident-from-alerts.json`),
-        'v4-incident-batch-resolved-by-sender.json',
+        ...LIFECYCLE_VERSIONS.flatMap((v) => [`${v}-incident-lifecycle-closed.json`, `${v}-incident-reopened-run.json`]),
+        ...['v3', 'v4', 'v5'].map((v) => `${v}-incident-from-alerts.json`),
+        ...['v4', 'v5'].map((v) => `${v}-incident-batch-resolved-by-sender.json`),
+        ...['two-steps-acknowledged', 'ack-timeout-retriggered', 'escalate-now', 'continued-first-run', 'continued-second-run'].map(paging),
       ]),
     );
   });
@@ -21,5 +41,46 @@ describe('replay of recorded incident histories', () => {
     const history = historyFromJSON(JSON.parse(readFileSync(path.join(HISTORIES, file), 'utf8')));
     const code = readFileSync(process.env.KLAXON_TEST_WORKFLOW_BUNDLE!, 'utf8');
     await expect(Worker.runReplayHistory({ workflowBundle: { code } }, history, `replay-${file}`)).resolves.toBeUndefined();
+  });
+});
+
+// A replay only proves something if the history took the paths it is named after.
+describe('what the recorded paging histories exercise', () => {
+  it('when a history predates v5, then it holds no paging patch; from v5 on, every one does', () => {
+    for (const file of files) expect({ file, paging: summary(file).patches.includes('paging-escalation') }).toEqual({ file, paging: file.startsWith('v5-') });
+  });
+
+  it('when nobody answered two steps, then the history pages step 1 on two rules, step 2, and is acknowledged', () => {
+    const s = summary(paging('two-steps-acknowledged'));
+    expect(named(s, 'stepRecipients').map((a) => a.input.step)).toEqual([0, 1]);
+    expect(named(s, 'sendPage').map((a) => [a.input.step, a.input.job.channel])).toEqual([
+      [0, 'sms'],
+      [0, 'email'],
+      [1, 'voice'],
+    ]);
+    expect(s.updates).toEqual(['acknowledgeIncident', 'resolveIncident', 'closeIncident']);
+  });
+
+  it('when the acknowledge timed out, then the history plans and pages step 1 again after it', () => {
+    const s = summary(paging('ack-timeout-retriggered'));
+    expect(named(s, 'planEscalation')).toHaveLength(2);
+    expect(named(s, 'stepRecipients').map((a) => a.input.step)).toEqual([0, 0]);
+    expect(s.updates.slice(0, 1)).toEqual(['acknowledgeIncident']);
+  });
+
+  it('when a responder escalated now, then the history holds the signal and the step 2 page', () => {
+    const s = summary(paging('escalate-now'));
+    expect(s.signals).toContain('escalateNow');
+    expect(named(s, 'sendPage').map((a) => a.input.step)).toEqual([0, 1]);
+  });
+
+  it('when the run continued as new mid-escalation, then the first run paged step 1 and the second resumed to page step 2 without planning', () => {
+    const first = summary(paging('continued-first-run'));
+    const second = summary(paging('continued-second-run'));
+    expect(first.last).toMatch(/CONTINUED_AS_NEW/);
+    expect(named(first, 'sendPage').map((a) => a.input.step)).toContain(0);
+    expect(named(second, 'planEscalation')).toEqual([]);
+    expect(named(second, 'stepRecipients').map((a) => a.input.step)).toEqual([1]);
+    expect(second.last).toMatch(/WORKFLOW_EXECUTION_COMPLETED/);
   });
 });
