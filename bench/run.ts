@@ -1,7 +1,7 @@
 /**
- * `npm run bench`: lifecycle-update, GET /incidents and ingestion figures on the embedded stack,
- * at fixed concurrency, beside their targets. A benchmark, not a test: it prints and writes a
- * report. `npm run bench -- --ingest-only` runs only the ingestion phases.
+ * `npm run bench`: paging, lifecycle-update, GET /incidents and ingestion figures on the embedded
+ * stack, beside their targets. A benchmark, not a test: it prints and writes a report.
+ * `npm run bench -- --ingest-only` runs only the ingestion phases, `--paging-only` only paging.
  */
 import os from 'node:os';
 import type { IncidentStatus } from '../src/domain/incident-lifecycle';
@@ -9,6 +9,8 @@ import { benchLifecycleApi, benchRawUpdate } from './lifecycle';
 import { benchIngestion } from './ingest';
 import { benchListIncidents, checkListPage } from './list';
 import type { LoadShape } from './load';
+import { benchPaging } from './paging';
+import { TwilioFakeProcess } from './paging-twilio';
 import { IncidentPool } from './pool';
 import { report, type Figure, type Findings } from './report';
 import { createIncidentsViaApi, fillIncidentProjections, seedWorkspace, type BenchWorkspace } from './seed';
@@ -67,26 +69,39 @@ async function measureApi(stack: BenchStack, ws: BenchWorkspace): Promise<{ figu
   return { figures, inserted };
 }
 
-async function measure(stack: BenchStack, ingestOnly: boolean): Promise<Findings> {
-  const ws = await seedWorkspace(stack.orm);
-  const api = ingestOnly ? undefined : await measureApi(stack, ws);
-  say('Ingestion');
-  const ingestion = await benchIngestion(stack, ws, say);
+type Only = 'ingest' | 'paging' | undefined;
+
+/**
+ * Paging runs first: its memory figure needs a worker whose workflow cache is not already full
+ * of the thousands of incidents the ingestion phases leave open.
+ */
+async function measure(stack: BenchStack, only: Only, fake: TwilioFakeProcess | undefined): Promise<Findings> {
+  if (fake) say('Paging');
+  const paging = fake ? await benchPaging(stack, fake, say) : undefined;
+  const ws = only === 'paging' ? undefined : await seedWorkspace(stack.orm);
+  const api = ws && only !== 'ingest' ? await measureApi(stack, ws) : undefined;
+  if (ws) say('Ingestion');
+  const ingestion = ws ? await benchIngestion(stack, ws, say) : undefined;
+  const parts = [paging, ingestion].filter((f): f is Findings => f !== undefined);
   return {
-    ...ingestion,
-    figures: [...(api?.figures ?? []), ...ingestion.figures],
-    notes: [...notesOf(stack, ws, api?.inserted), ...ingestion.notes, logNote(stack)],
+    figures: [...(paging?.figures ?? []), ...(api?.figures ?? []), ...(ingestion?.figures ?? [])],
+    rates: parts.flatMap((f) => f.rates),
+    cpu: parts.flatMap((f) => f.cpu ?? []),
+    phases: Object.assign({}, ...parts.map((f) => f.phases ?? {})) as Record<string, unknown>,
+    notes: [...notesOf(stack, ws, api?.inserted), ...parts.flatMap((f) => f.notes), logNote(stack)],
   };
 }
 
-/** How the figures were taken; the API notes only when those figures ran. */
-function notesOf(stack: BenchStack, ws: BenchWorkspace, inserted: number | undefined): string[] {
+/** How the figures were taken; the API notes only when those figures ran, the leftovers of the phases that did. */
+function notesOf(stack: BenchStack, ws: BenchWorkspace | undefined, inserted: number | undefined): string[] {
   const { embedded } = stack.infra;
   const ran = inserted !== undefined;
-  const leftovers = [
-    embedded.postgres ? '' : `the bench workspace ${ws.organizationId} (${ran ? `${LISTED_INCIDENTS} incidents and ` : ''}the ingestion phases' alerts and incidents) stays in the DATABASE_URL database`,
-    embedded.temporal ? '' : `its incident workflows (${ran ? `${LIVE_INCIDENTS} lifecycle ones, ` : ''}the ingestion phases' and the bare run's new-workflow ones) stay open at TEMPORAL_ADDRESS on task queue ${stack.config.temporal.taskQueue}`,
-  ].filter(Boolean);
+  const leftovers = ws
+    ? [
+        embedded.postgres ? '' : `the bench workspace ${ws.organizationId} (${ran ? `${LISTED_INCIDENTS} incidents and ` : ''}the ingestion phases' alerts and incidents) stays in the DATABASE_URL database`,
+        embedded.temporal ? '' : `its incident workflows (${ran ? `${LIVE_INCIDENTS} lifecycle ones, ` : ''}the ingestion phases' and the bare run's new-workflow ones) stay open at TEMPORAL_ADDRESS on task queue ${stack.config.temporal.taskQueue}`,
+      ].filter(Boolean)
+    : [];
   return [
     ...(leftovers.length ? [`Not cleaned up: ${leftovers.join('; ')}.`] : []),
     `Stack: ${embedded.postgres ? 'embedded Postgres' : 'Postgres at DATABASE_URL'}, ${
@@ -112,14 +127,20 @@ function logNote(stack: BenchStack): string {
 async function main(): Promise<void> {
   const started = Date.now();
   const [loadAtStart] = os.loadavg();
+  const only: Only = process.argv.includes('--ingest-only') ? 'ingest' : process.argv.includes('--paging-only') ? 'paging' : undefined;
+  // Paging pages through the real Twilio SDK to a wire fake in a process of its own.
+  const fake = only === 'ingest' ? undefined : await TwilioFakeProcess.start();
   say('Starting the stack in a temporary data folder');
-  const stack = await startBenchStack(say);
+  const stack = await startBenchStack(say, fake?.env).catch(async (err) => {
+    await fake?.close();
+    throw err;
+  });
   // Ctrl-C must not leave Postgres and the Temporal server running in a temp folder.
-  const onSignal = () => void stack.stop().finally(() => process.exit(130));
+  const onSignal = () => void Promise.all([stack.stop(), fake?.close()]).finally(() => process.exit(130));
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
-    const findings = await measure(stack, process.argv.includes('--ingest-only'));
+    const findings = await measure(stack, only, fake);
     const [loadAtEnd] = os.loadavg();
     findings.notes.push(`Bench wall time ${Math.round((Date.now() - started) / 1000)} s (stack start included).`);
     if (loadAtStart > os.cpus().length * 0.75) {
@@ -130,6 +151,7 @@ async function main(): Promise<void> {
   } finally {
     say('Stopping the stack');
     await stack.stop();
+    await fake?.close();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }

@@ -57,14 +57,16 @@ async function distinctFreePorts(n: number): Promise<number[]> {
 /**
  * Embedded Postgres + Temporal dev server (unless DATABASE_URL / TEMPORAL_ADDRESS say
  * otherwise) in a fresh data folder, migrations, a worker and the Koa apps on free ports.
+ * `env` adds to the environment the stack reads (e.g. TWILIO_* pointing at a wire fake).
  */
-export async function startBenchStack(say: (line: string) => void): Promise<BenchStack> {
+export async function startBenchStack(say: (line: string) => void, env: Record<string, string> = {}): Promise<BenchStack> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'klaxon-bench-'));
   // As root, embedded Postgres runs as `postgres`, which must be able to traverse this folder.
   await chmod(dataDir, 0o755);
   const [app, ingest, legacy, temporalPort, uiPort] = await distinctFreePorts(5);
   const config = loadConfig({
     ...process.env,
+    ...env,
     KLAXON_DATA_DIR: dataDir,
     APP_PORT: String(app),
     INGEST_PORT: String(ingest),

@@ -1,0 +1,27 @@
+import type { BenchWorkspace } from './seed';
+
+/**
+ * Resolves then closes each incident through the customer API, `concurrency` at a time: a
+ * closed incident's workflow completes, so it stops paging and leaves the worker's cache.
+ * Answers other than 200 are counted by operation and status, not thrown.
+ */
+export async function closeIncidents(appUrl: string, ws: BenchWorkspace, ids: string[], concurrency = 8): Promise<{ closed: number; failures: Record<string, number> }> {
+  const failures: Record<string, number> = {};
+  let closed = 0;
+  let next = 0;
+  const call = async (id: string, op: 'resolve' | 'close') => {
+    const res = await fetch(`${appUrl}/api/v1/organizations/${ws.organizationId}/incidents/${id}/${op}`, { method: 'POST', headers: { Authorization: `Bearer ${ws.token}` } });
+    await res.arrayBuffer();
+    if (res.status !== 200) failures[`${op} ${res.status}`] = (failures[`${op} ${res.status}`] ?? 0) + 1;
+    return res.status === 200;
+  };
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < ids.length) {
+        const id = ids[next++];
+        if ((await call(id, 'resolve')) && (await call(id, 'close'))) closed++;
+      }
+    }),
+  );
+  return { closed, failures };
+}

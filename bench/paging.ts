@@ -1,0 +1,49 @@
+import { IngestBench, type Say } from './ingest-bench';
+import { IngestProbe } from './ingest-probe';
+import { PagingBench } from './paging-bench';
+import { escalationUnderLoad } from './paging-escalation';
+import { firstPageSteady } from './paging-first-page';
+import { describeMemory, memoryAfterGc, memoryJson } from './paging-memory';
+import { PagingProbe } from './paging-probe';
+import { seedPagingWorkspace } from './paging-seed';
+import { closeIncidents } from './paging-stop';
+import type { TwilioFakeProcess } from './paging-twilio';
+import type { Findings } from './report';
+import type { BenchStack } from './stack';
+
+/**
+ * The paging figures of issue 5, in order: 202 → first SMS at a steady rate (which also warms
+ * the paging path up), then escalation lateness and worker memory with 1,000 incidents open.
+ * Each phase's incidents are resolved and closed through the API before the next one starts.
+ */
+export async function benchPaging(stack: BenchStack, fake: TwilioFakeProcess, say: Say): Promise<Findings> {
+  const ingestProbe = await IngestProbe.connect(stack.infra.databaseUrl);
+  const probe = await PagingProbe.connect(stack.infra.databaseUrl);
+  try {
+    const ws = await seedPagingWorkspace(stack.orm);
+    const p = new PagingBench(new IngestBench(stack, ws, ingestProbe, say), fake, probe);
+    await closeAll(p, await firstPageSteady(p), 'the 202 → first SMS phase');
+    const { ids } = await escalationUnderLoad(p);
+    await closeAll(p, ids, 'the escalation phase');
+    await p.b.workerCatchUp('after closing');
+    const closed = await memoryAfterGc();
+    say(`Memory after closing them: ${describeMemory(closed)}`);
+    p.b.phase('paging: escalation', { memory_after_close: memoryJson(closed) });
+    p.b.out.notes.push(`Worker memory after the escalation phase's incidents were closed (their workflows completed, out of the cache), after GC: ${describeMemory(closed)}.`);
+    p.b.out.notes.push(
+      'Paging phases: their own BUSINESS workspace (1,000 SMS per user per month; PRO\'s 300 would send the rest by email); the Twilio fake runs in a child process of its own, and its CPU time is in the load generator column of the paging CPU rows.',
+      ...(stack.infra.embedded.postgres ? [] : [`Not cleaned up: the paging workspace ${ws.organizationId} and its closed incidents stay in the DATABASE_URL database.`]),
+    );
+    const { refused } = await fake.count();
+    if (refused) p.b.out.notes.push(`The Twilio fake refused ${refused} REST calls (authentication or path): the stack's Twilio configuration is wrong.`);
+    return p.b.out;
+  } finally {
+    await Promise.all([ingestProbe.close(), probe.close()]);
+  }
+}
+
+async function closeAll(p: PagingBench, ids: string[], what: string): Promise<void> {
+  p.b.say(`Resolving and closing the ${ids.length} incidents of ${what} through the API`);
+  const { closed, failures } = await closeIncidents(p.b.stack.appUrl, p.b.ws, ids);
+  if (closed !== ids.length) p.b.out.notes.push(`Closing the incidents of ${what}: ${closed} of ${ids.length} closed; refused: ${JSON.stringify(failures)}.`);
+}
