@@ -72,6 +72,20 @@ describe('what stops and restarts an escalation (stub activities)', () => {
     ]);
   });
 
+  it('when an acknowledgement times out after every step has paged, then step 1 pages again', async () => {
+    const inc = await incidents.start({ plan: policyPlan([1], 0, 1), recipients: () => [job('ann')] });
+    await waitFor(async () => inc.stubs.pages.length === 1, 15_000, 'the first page');
+    await sleep(300); // the one-step policy has nothing left to do
+    await inc.update('acknowledge');
+    await waitFor(async () => inc.stubs.pages.length === 2, 15_000, 'the page after the timeout');
+
+    expect(inc.stubs.pages.map((p) => [p.step, p.job.userId])).toEqual([
+      [0, 'ann'],
+      [0, 'ann'],
+    ]);
+    expect(inc.stubs.of('planEscalation')).toHaveLength(2);
+  });
+
   it('when a responder asks to escalate now, then the next step pages at once instead of after its delay', async () => {
     const inc = await incidents.start({ plan: policyPlan([60, 60]), recipients: (step) => [job(step === 0 ? 'ann' : 'bob')] });
     await waitFor(async () => inc.stubs.pages.length === 1, 15_000, 'the first page');
