@@ -73,7 +73,7 @@ describe('escalation in the incident workflow (stub activities)', () => {
         throw ApplicationFailure.nonRetryable('the number is not reachable', 'ProviderRejected');
       },
     });
-    await waitFor(async () => stubs.pages.some((p) => p.job.userId === 'bob'), 20_000, 'the step 2 page');
+    await waitFor(async () => stubs.of('recordPageFailed').length === 1, 20_000, 'the failure record');
 
     const ann = stubs.pages.filter((p) => p.job.userId === 'ann');
     expect(ann).toHaveLength(3); // two retried failures, then the permanent one
@@ -83,6 +83,9 @@ describe('escalation in the incident workflow (stub activities)', () => {
     expect(ann[2].at - ann[1].at).toBeGreaterThanOrEqual(1900);
     const failed = stubs.of<{ notificationId: string; seq: number; step: number; reason: string }>('recordPageFailed');
     expect(failed.map((f) => f.input)).toEqual([expect.objectContaining({ notificationId: ann[0].notificationId, seq: ann[0].seq, step: 0, reason: 'the number is not reachable' })]);
-    expect(stubs.pages.filter((p) => p.job.userId === 'bob').map((p) => p.step)).toEqual([1]);
+    // Step 2 kept its time while step 1's page was still retrying.
+    const bob = stubs.pages.filter((p) => p.job.userId === 'bob');
+    expect(bob.map((p) => p.step)).toEqual([1]);
+    expect(bob[0].at).toBeLessThan(ann[2].at);
   });
 });

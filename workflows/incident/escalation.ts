@@ -34,14 +34,19 @@ export const PAGING_PATCH = 'paging-escalation';
  */
 export class Escalator {
   private memory: EscalationMemory;
+  /** Pages being sent: the escalation moves on without them; the run waits for them before it ends. */
+  private readonly sending = new Set<Promise<void>>();
   /** Bumped by escalateNow, so a sleeping escalation wakes. */
   private nudges = 0;
 
   constructor(
     private readonly incidentId: string,
     private readonly state: IncidentState,
-    /** Reserves the next timeline seq under the workflow's handler lock. */
-    private readonly reserveSeq: () => Promise<number>,
+    /**
+     * Under the workflow's handler lock: the next timeline seq if `stillWanted()` holds there, else
+     * null. Checked under the lock, so a page never starts after a move that was queued before it.
+     */
+    private readonly reserveSeq: (stillWanted: () => boolean) => Promise<number | null>,
     /** Returns an incident still ACKNOWLEDGED to TRIGGERED. */
     private readonly ackTimedOut: () => Promise<void>,
     resume: EscalationMemory | undefined,
@@ -72,9 +77,14 @@ export class Escalator {
       const sameSpell = () => this.state.moves === spell;
       if (this.state.status === 'TRIGGERED') await this.escalate(sameSpell, stopped);
       else await this.awaitAckTimeout(sameSpell, stopped);
-      if (!sameSpell()) this.memory.cursor = null;
       // Escalation may have finished on its own: wait for the next move.
       await condition(() => stopped() || !sameSpell());
+      // A move ends the spell: the next TRIGGERED one plans afresh from step 1.
+      if (!sameSpell()) this.memory.cursor = null;
+      if (stopped()) {
+        await Promise.all(this.sending);
+        return;
+      }
     }
   }
 
@@ -95,18 +105,24 @@ export class Escalator {
       }
       const { due, cursor: rest } = takeDue(cursor, now);
       this.memory.cursor = rest;
-      // Pages already due go out even when the run is about to continue as new: they left the cursor.
-      if (due.length) await Promise.all(due.map((page) => this.send(page, sameSpell)));
-      const wake = nextWakeMs(rest);
-      if (wake === null) return;
+      // Sent without waiting: a page retrying through a provider outage must not hold up the next
+      // step. Pages already due go out even if the run is about to continue as new (run() waits).
+      for (const page of due) this.track(this.send(page, sameSpell));
       const nudges = this.nudges;
+      const wake = nextWakeMs(this.memory.cursor);
+      if (wake === null) return;
       await condition(() => stopped() || !sameSpell() || this.nudges !== nudges, Math.max(1, wake - Date.now()));
     }
   }
 
+  private track(sending: Promise<void>): void {
+    this.sending.add(sending);
+    void sending.finally(() => this.sending.delete(sending));
+  }
+
   private async send(page: ScheduledPage, sameSpell: () => boolean): Promise<void> {
-    if (!sameSpell()) return;
-    const seq = await this.reserveSeq();
+    const seq = await this.reserveSeq(sameSpell);
+    if (seq === null) return;
     const { notificationId, step, dueAtMs: _due, ...job } = page;
     try {
       await delivery.sendPage({ incidentId: this.incidentId, notificationId, seq, step, job });

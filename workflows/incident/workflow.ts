@@ -115,7 +115,7 @@ export async function incidentWorkflow(input: IncidentWorkflowInput): Promise<vo
     ? new Escalator(
         input.incidentId,
         state,
-        () => lock.run(async () => ++state.seq),
+        (stillWanted) => lock.run(async () => (stillWanted() ? ++state.seq : null)),
         () =>
           lock.run(async () => {
             const outcome = decideAckTimeout(state.status);
