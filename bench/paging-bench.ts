@@ -37,6 +37,16 @@ export class PagingBench {
     this.b.out.cpu.push({ label, split: { ...split, embedded: round2(split.embedded - fake), loadGenerator: round2(split.loadGenerator + fake) } });
   }
 
+  /** Waits, up to `timeoutMs`, for `phone`'s first SMS: the start of a step due long after the last one. */
+  async waitForFirstSms(phone: string, timeoutMs: number): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      if ((await this.fake.count()).byTo[phone]) return true;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    return false;
+  }
+
   /** Waits until `phone` has received `n` SMS in all (or nothing arrived for 30 s). */
   waitForSms(phone: string, n: number, what: string): Promise<Waited<SmsCount>> {
     const got = (c: SmsCount) => c.byTo[phone] ?? 0;

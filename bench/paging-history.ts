@@ -58,7 +58,8 @@ export function stepTimes(history: History): StepTimes {
 export type TaskSplit = Record<string, { queued: number; ran: number }>;
 
 /**
- * The workflow and activity tasks scheduled within [from, to] (server times): how long each
+ * The workflow and activity tasks scheduled within [from, to) (server times; the workflow task
+ * that a completion at `to` schedules comes after the stretch): how long each
  * waited on the task queue for the worker (scheduled → started) and ran (started → completed),
  * summed per kind ("workflow task", or the activity's name).
  */
@@ -83,7 +84,7 @@ export function taskSplit(history: History, from: number, to: number): TaskSplit
     if (!end) continue;
     const s = scheduled.get(Number(end.scheduledEventId));
     const begun = started.get(Number(end.scheduledEventId));
-    if (s && begun !== undefined && s.at >= from && s.at <= to) add(s.kind, begun - s.at, at - begun);
+    if (s && begun !== undefined && s.at >= from && s.at < to) add(s.kind, begun - s.at, at - begun);
   }
   return split;
 }

@@ -10,15 +10,15 @@ export interface Lateness {
 }
 
 /**
- * Planned time of step k+1 = when step k woke + the step delay, as the workflow plans it.
- * `smsAt(incidentId, step)` is the SMS arrival at the fake for that step, if any.
+ * Planned time of step k+1 = when step k woke + step k's delay (`delaysMs[k]`), as the workflow
+ * plans it. `smsAt(incidentId, step)` is the SMS arrival at the fake for that step, if any.
  */
-export function stepLateness(woke: Map<string, number[]>, delayMs: number, steps: number, smsAt: (incidentId: string, step: number) => number | undefined): Lateness[] {
+export function stepLateness(woke: Map<string, number[]>, delaysMs: number[], smsAt: (incidentId: string, step: number) => number | undefined): Lateness[] {
   const out: Lateness[] = [];
-  for (let k = 1; k < steps; k++) {
+  for (let k = 1; k < delaysMs.length; k++) {
     const l: Lateness = { total: [], wake: [], page: [], missing: 0 };
     for (const [id, times] of woke) {
-      const planned = times[k - 1] + delayMs;
+      const planned = times[k - 1] + delaysMs[k - 1];
       if (Number.isNaN(planned)) continue;
       const at = smsAt(id, k);
       if (at === undefined || Number.isNaN(times[k] ?? NaN)) {

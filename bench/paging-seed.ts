@@ -39,14 +39,14 @@ export async function smsResponder(orm: MikroORM, ws: BenchWorkspace): Promise<S
   return { id: user.id, email: user.email, phone };
 }
 
-/** A service paging one responder per step, `delaySeconds` apart, and the ingestion URL of its source. */
+/** A service paging one responder per step, step i waiting `delays[i]` s before the next, and the ingestion URL of its source. */
 export async function pagingService(
   orm: MikroORM,
   ws: BenchWorkspace,
-  opts: { name: string; ingestBaseUrl: string; steps: SmsResponder[]; delaySeconds: number },
+  opts: { name: string; ingestBaseUrl: string; steps: SmsResponder[]; delays: number[] },
 ): Promise<{ serviceId: string; sourceId: string; url: string }> {
   const service = await createService(orm, { organizationId: ws.organizationId, teamId: ws.teamId, name: `bench paging: ${opts.name}` });
-  const steps = opts.steps.map((r) => ({ delay_seconds: opts.delaySeconds, targets: [{ type: 'user' as const, id: r.id }] }));
+  const steps = opts.steps.map((r, i) => ({ delay_seconds: opts.delays[i], targets: [{ type: 'user' as const, id: r.id }] }));
   const policy = await createEscalationPolicy(orm, { organizationId: ws.organizationId, name: `bench ${opts.name}`, steps, repeat: 0 });
   await setServicePolicy(orm, { serviceId: service.id, policyId: policy.id });
   const source = await createSource(orm, { organizationId: ws.organizationId, serviceId: service.id, name: `bench paging ${opts.name}`, ingestBaseUrl: opts.ingestBaseUrl });

@@ -2,7 +2,7 @@ import { IngestBench, type Say } from './ingest-bench';
 import { IngestProbe } from './ingest-probe';
 import { PagingBench } from './paging-bench';
 import { escalationUnderLoad } from './paging-escalation';
-import { firstPageSteady } from './paging-first-page';
+import { FIRST_PAGE_METHOD, firstPageSteady, type FirstPageLoad } from './paging-first-page';
 import { describeMemory, memoryAfterGc, memoryJson } from './paging-memory';
 import { PagingProbe } from './paging-probe';
 import { seedPagingWorkspace } from './paging-seed';
@@ -12,9 +12,18 @@ import type { Findings } from './report';
 import type { BenchStack } from './stack';
 
 /**
- * The paging figures of issue 5, in order: 202 → first SMS at a steady rate (which also warms
- * the paging path up), then escalation lateness and worker memory with 1,000 incidents open.
- * Each phase's incidents are resolved and closed through the API before the next one starts.
+ * 202 → first SMS at a rate 2 cores keep up with (the path's own latency), then at the 100/s the
+ * target is judged at.
+ */
+const FIRST_PAGE_LOADS: FirstPageLoad[] = [
+  { rate: 10, durationS: 10 },
+  { rate: 100, durationS: 8, target: { p50: 300, p99: 1000 } },
+];
+
+/**
+ * The paging figures of issue 5, in order: 202 → first SMS at steady rates (which also warms the
+ * paging path up), then escalation lateness and worker memory with 1,000 incidents open. Each
+ * phase's incidents are resolved and closed through the API before the next one starts.
  */
 export async function benchPaging(stack: BenchStack, fake: TwilioFakeProcess, say: Say): Promise<Findings> {
   const ingestProbe = await IngestProbe.connect(stack.infra.databaseUrl);
@@ -22,9 +31,9 @@ export async function benchPaging(stack: BenchStack, fake: TwilioFakeProcess, sa
   try {
     const ws = await seedPagingWorkspace(stack.orm);
     const p = new PagingBench(new IngestBench(stack, ws, ingestProbe, say), fake, probe);
-    await closeAll(p, await firstPageSteady(p), 'the 202 → first SMS phase');
-    const { ids } = await escalationUnderLoad(p);
-    await closeAll(p, ids, 'the escalation phase');
+    for (const load of FIRST_PAGE_LOADS) await closeAll(p, await firstPageSteady(p, load), `the 202 → first SMS phase at ${load.rate}/s`);
+    p.b.out.notes.push(FIRST_PAGE_METHOD);
+    await closeAll(p, await escalationUnderLoad(p), 'the escalation phase');
     await p.b.workerCatchUp('after closing');
     const closed = await memoryAfterGc();
     say(`Memory after closing them: ${describeMemory(closed)}`);
