@@ -80,6 +80,9 @@ async function startDevServerOnce(opts: DevServerOptions): Promise<DevServer> {
 /** Flags both launch paths pass: spare ports off the defaults, and the SQLite WAL pragmas. */
 async function sharedArgs(opts: DevServerOptions): Promise<string[]> {
   const args = ['--http-port', String(await freePort()), '--metrics-port', String(await freePort())];
+  // A page's send activity starts in the worker that scheduled it, without a round trip through
+  // the task queue (about 35 ms per hand-off on the dev server otherwise).
+  args.push('--dynamic-config-value', 'system.enableActivityEagerExecution=true');
   if (opts.dataDir) {
     mkdirSync(opts.dataDir, { recursive: true });
     args.push('--sqlite-pragma', 'journal_mode=wal', '--sqlite-pragma', 'synchronous=normal');

@@ -11,19 +11,24 @@ const paging = (scenario: string) => `v5-incident-paging-${scenario}.json`;
 /** What a recorded history did, read from its JSON: patches, activities (with inputs), messages, end. */
 function summary(file: string) {
   const events: Array<Record<string, any>> = JSON.parse(readFileSync(path.join(HISTORIES, file), 'utf8')).events;
-  const decode = (p: { data: string }) => JSON.parse(Buffer.from(p.data, 'base64').toString('utf8'));
+  const decode = (p: { data?: string } | undefined) => (p?.data ? JSON.parse(Buffer.from(p.data, 'base64').toString('utf8')) : undefined);
   const attrs = (suffix: string) => events.map((e) => e[suffix]).filter(Boolean);
   return {
     patches: attrs('markerRecordedEventAttributes')
       .filter((m) => m.markerName === 'core_patch')
       .map((m) => decode(m.details['patch-data'].payloads[0]).id),
     activities: attrs('activityTaskScheduledEventAttributes').map((a) => ({ name: a.activityType.name as string, input: decode(a.input.payloads[0]) })),
+    // Local activities leave a marker with their type and result, not their input.
+    localActivities: attrs('markerRecordedEventAttributes')
+      .filter((m) => m.markerName === 'core_local_activity')
+      .map((m) => ({ name: decode(m.details.data.payloads[0]).activity_type as string, result: decode(m.details.result.payloads[0]) })),
     signals: attrs('workflowExecutionSignaledEventAttributes').map((s) => s.signalName as string),
     updates: attrs('workflowExecutionUpdateAcceptedEventAttributes').map((u) => u.acceptedRequest.input.name as string),
     last: String(events[events.length - 1].eventType),
   };
 }
 const named = (s: ReturnType<typeof summary>, name: string) => s.activities.filter((a) => a.name === name);
+const local = (s: ReturnType<typeof summary>, name: string) => s.localActivities.filter((a) => a.name === name);
 
 describe('replay of recorded incident histories', () => {
   it('when histories are committed, then each scenario exists for every recorded workflow version', () => {
@@ -52,7 +57,7 @@ describe('what the recorded paging histories exercise', () => {
 
   it('when nobody answered two steps, then the history pages step 1 on two rules, step 2, and is acknowledged', () => {
     const s = summary(paging('two-steps-acknowledged'));
-    expect(named(s, 'stepRecipients').map((a) => a.input.step)).toEqual([0, 1]);
+    expect(local(s, 'stepRecipients')).toHaveLength(2);
     expect(named(s, 'sendPage').map((a) => [a.input.step, a.input.job.channel])).toEqual([
       [0, 'sms'],
       [0, 'email'],
@@ -63,8 +68,14 @@ describe('what the recorded paging histories exercise', () => {
 
   it('when the acknowledge timed out, then the history plans and pages step 1 again after it', () => {
     const s = summary(paging('ack-timeout-retriggered'));
-    expect(named(s, 'planEscalation')).toHaveLength(2);
-    expect(named(s, 'stepRecipients').map((a) => a.input.step)).toEqual([0, 0]);
+    expect(local(s, 'planEscalation')).toHaveLength(2);
+    expect(local(s, 'stepRecipients')).toHaveLength(2);
+    // Step 1 (SMS at once, email after 1 s) is acknowledged before its email; the timeout re-pages both.
+    expect(named(s, 'sendPage').map((a) => [a.input.step, a.input.job.channel])).toEqual([
+      [0, 'sms'],
+      [0, 'sms'],
+      [0, 'email'],
+    ]);
     expect(s.updates.slice(0, 1)).toEqual(['acknowledgeIncident']);
   });
 
@@ -79,8 +90,9 @@ describe('what the recorded paging histories exercise', () => {
     const second = summary(paging('continued-second-run'));
     expect(first.last).toMatch(/CONTINUED_AS_NEW/);
     expect(named(first, 'sendPage').map((a) => a.input.step)).toContain(0);
-    expect(named(second, 'planEscalation')).toEqual([]);
-    expect(named(second, 'stepRecipients').map((a) => a.input.step)).toEqual([1]);
+    expect(local(second, 'planEscalation')).toEqual([]);
+    expect(local(second, 'stepRecipients')).toHaveLength(1);
+    expect(named(second, 'sendPage').map((a) => a.input.step)).toContain(1);
     expect(second.last).toMatch(/WORKFLOW_EXECUTION_COMPLETED/);
   });
 });

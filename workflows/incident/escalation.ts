@@ -1,4 +1,4 @@
-import { ActivityFailure, condition, proxyActivities, uuid4 } from '@temporalio/workflow';
+import { ActivityFailure, condition, proxyActivities, proxyLocalActivities, uuid4 } from '@temporalio/workflow';
 import type { createPagingActivities } from '../../activities/paging';
 import {
   advanceStep,
@@ -12,8 +12,12 @@ import type { IncidentState } from './state';
 
 type PagingActivities = ReturnType<typeof createPagingActivities>;
 
-/** Reading the policy and who is on call: quick database reads. */
-const lookups = proxyActivities<PagingActivities>({
+/**
+ * Reading the policy and who is on call, and recording a failed page: quick database work, run
+ * as local activities inside the workflow task, so the first page costs no extra round trips
+ * through the task queue.
+ */
+const lookups = proxyLocalActivities<PagingActivities>({
   startToCloseTimeout: '10 seconds',
   retry: { initialInterval: '200 milliseconds', backoffCoefficient: 2, maximumInterval: '5 seconds' },
 });
