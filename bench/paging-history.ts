@@ -26,7 +26,7 @@ export async function fetchHistories(temporal: Client, incidentIds: string[], co
 
 /** Per escalation step (index = step; NaN when it did not happen), on the workflow's own clock. */
 export interface StepTimes {
-  /** When the step woke: the `at` of its stepRecipients activity, the `now` the next step is planned from. */
+  /** When the step woke: when its stepRecipients lookup was scheduled, the `now` the next step is planned from. */
   woke: number[];
   /** When its first page's send activity completed (server time). */
   sent: number[];
@@ -38,7 +38,17 @@ export function stepTimes(history: History): StepTimes {
   const woke: number[] = [];
   const sent: number[] = [];
   const sendStep = new Map<number, number>();
+  let lookups = 0;
   for (const e of history.events ?? []) {
+    // Since the lookups became local activities their input is not in the history: the n-th
+    // stepRecipients marker is step n (one spell, no repeats, in these runs), scheduled at `woke`.
+    const marker = e.markerRecordedEventAttributes;
+    const data = marker?.markerName === 'core_local_activity' ? marker.details?.data?.payloads?.[0] : undefined;
+    if (data) {
+      const la = defaultPayloadConverter.fromPayload<{ activity_type: string; original_schedule_time?: { seconds: number | string; nanos?: number } }>(data);
+      const t = la.original_schedule_time;
+      if (la.activity_type === 'stepRecipients' && t) woke[lookups++] = Number(t.seconds) * 1000 + Math.floor((t.nanos ?? 0) / 1e6);
+    }
     const scheduled = e.activityTaskScheduledEventAttributes;
     const [payload] = scheduled?.input?.payloads ?? [];
     if (payload && scheduled?.activityType?.name === 'stepRecipients') {
