@@ -1,9 +1,9 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { koaBody } from 'koa-body';
+import { escapeMarkup as html } from '../../src/domain/markup';
 import { respondByToken, type PageResponseDeps } from '../../src/services/page-responses';
 
-const html = (s: string) => s.replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&#39;', '"': '&quot;' })[c]!);
 const page = (ctx: Context, status: number, title: string, body: string) => {
   ctx.status = status;
   ctx.type = 'text/html';

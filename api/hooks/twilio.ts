@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import { koaBody } from 'koa-body';
 import twilio from 'twilio';
+import { escapeMarkup as xml } from '../../src/domain/markup';
 import { recordDeliveryStatus, respondBySms, respondByVoice, type PageResponseDeps } from '../../src/services/page-responses';
 
 export interface TwilioHookDeps extends PageResponseDeps {
@@ -11,7 +12,6 @@ export interface TwilioHookDeps extends PageResponseDeps {
   authToken: string | undefined;
 }
 
-const xml = (s: string) => s.replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c]!);
 const twiml = (ctx: Context, inner: string) => {
   ctx.type = 'text/xml';
   ctx.body = `<?xml version="1.0" encoding="UTF-8"?><Response>${inner}</Response>`;

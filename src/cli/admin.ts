@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ACCESS_LEVELS } from '../domain/api-token';
+import { formatPath } from '../domain/issue-path';
 import { PLANS } from '../domain/plans';
 import { ROLES } from '../domain/roles';
 import type { Config } from '../config';
@@ -32,13 +33,16 @@ export function output(result: unknown, json: boolean | undefined) {
   process.stdout.write((json ? JSON.stringify(result) : JSON.stringify(result, null, 2)) + '\n');
 }
 
-/** Parses CLI options with zod; a bad value is a DomainError the CLI prints plainly. */
-export function parseOptions<S extends z.ZodType>(schema: S, raw: unknown): z.infer<S> {
+/**
+ * Parses CLI options with zod; a bad value is a DomainError the CLI prints plainly, naming the
+ * option and, inside a JSON option, the place: `--steps[0].targets[1].id: must be an id (UUID)`.
+ */
+export function parseOptions<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {
   const parsed = schema.safeParse(raw);
-  if (!parsed.success) {
-    throw invalid(parsed.error.issues.map((i) => `--${String(i.path[0] ?? '').replace(/[A-Z]/g, (c) => '-' + c.toLowerCase())}: ${i.message}`).join('; '));
-  }
-  return parsed.data;
+  if (parsed.success) return parsed.data;
+  const flag = (key: PropertyKey) => `--${String(key).replace(/[A-Z]/g, (c) => '-' + c.toLowerCase())}`;
+  const where = ([head, ...rest]: readonly PropertyKey[]) => flag(head ?? '') + (rest.length && typeof rest[0] !== 'number' ? '.' : '') + formatPath(rest);
+  throw invalid(parsed.error.issues.map((i) => `${where(i.path)}: ${i.message}`).join('; '));
 }
 
 const upper = <T extends readonly [string, ...string[]]>(values: T) =>

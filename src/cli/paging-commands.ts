@@ -6,7 +6,6 @@ import {
   checkAddress,
   contactTypeField,
   emailField,
-  formatPath,
   labelField,
   nameField,
   repeatField,
@@ -15,24 +14,11 @@ import {
   uuidField,
 } from '../domain/paging-config';
 import type { MikroORM } from '../db/orm';
-import { invalid } from '../services/errors';
 import { addContactMethod, listContactMethods, removeContactMethod } from '../services/contacts';
 import { createEscalationPolicy, getEscalationPolicy, setServicePolicy } from '../services/escalation-policies';
 import { addNotificationRule, listNotificationRules, removeNotificationRule } from '../services/notification-rules';
 import { addTeamMember } from '../services/team-members';
-import { output, withDatabase } from './admin';
-
-/**
- * Like admin's parseOptions, but names the place inside a JSON option too:
- * `--steps[0].targets[1].id: must be an id (UUID)`.
- */
-function parseOptions<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {
-  const parsed = schema.safeParse(raw);
-  if (parsed.success) return parsed.data;
-  const flag = (key: PropertyKey) => `--${String(key).replace(/[A-Z]/g, (c) => '-' + c.toLowerCase())}`;
-  const where = ([head, ...rest]: readonly PropertyKey[]) => flag(head ?? '') + (rest.length && typeof rest[0] !== 'number' ? '.' : '') + formatPath(rest);
-  throw invalid(parsed.error.issues.map((i) => `${where(i.path)}: ${i.message}`).join('; '));
-}
+import { output, parseOptions, withDatabase } from './admin';
 
 /** Option strings to whole numbers, then the same range checks the service applies. */
 const int = (field: z.ZodNumber) =>

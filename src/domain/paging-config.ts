@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ContactType } from '../db/entities/contact-method';
 import { isUuid } from './ids';
+import { formatPath } from './issue-path';
 
 /**
  * Validation of paging configuration (contact methods, notification rules, escalation
@@ -144,9 +145,6 @@ export function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
   return issues.map((i) => (i.path.length ? `${formatPath(i.path)}: ${i.message}` : i.message)).join('; ');
 }
 
-/** `['steps', 0, 'id']` → `steps[0].id`. */
-export const formatPath = (path: readonly PropertyKey[]): string =>
-  path.reduce<string>((s, p) => (typeof p === 'number' ? `${s}[${p}]` : s ? `${s}.${String(p)}` : String(p)), '');
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
 

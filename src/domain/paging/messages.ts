@@ -2,6 +2,7 @@
  * What a page says, per channel (pure: the send activity renders, providers deliver). Texts stay
  * short: an SMS segment is 160 characters and people read them half asleep.
  */
+import { escapeMarkup as xml } from '../markup';
 import type { Severity } from '../severity';
 
 export interface PageSubject {
@@ -25,7 +26,6 @@ export function smsText(p: PageSubject, replyCode: number): string {
   return `Klaxon #${p.number} ${p.severity}: ${clip(p.title, 160 - tail.length - 30)}. ${tail}`;
 }
 
-const xml = (s: string) => s.replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c]!);
 
 /** TwiML for the paging call: speaks the incident and gathers one key (1 ack, 2 escalate). */
 export function voiceTwiml(p: PageSubject, gatherUrl: string): string {

@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon';
 import { z } from 'zod';
+import { formatPath } from '../issue-path';
 import { isUuid } from '../ids';
 import { ScheduleInputError } from './errors';
 
@@ -69,8 +70,6 @@ const layersSchema = z
   .min(1, 'must have at least one layer')
   .max(LIMITS.layers, `must have at most ${LIMITS.layers} layers`);
 
-const pathText = (path: PropertyKey[]) =>
-  path.reduce<string>((acc, p) => (typeof p === 'number' ? `${acc}[${p}]` : `${acc}.${String(p)}`), 'layers');
 
 /**
  * Validates layers and normalises them: a missing name becomes "layer N", a date-time start is
@@ -79,7 +78,7 @@ const pathText = (path: PropertyKey[]) =>
 export function parseLayers(input: unknown): Layer[] {
   const parsed = layersSchema.safeParse(input);
   if (!parsed.success) {
-    throw new ScheduleInputError(parsed.error.issues.map((i) => `${pathText(i.path)}: ${i.message}`).join('; '));
+    throw new ScheduleInputError(parsed.error.issues.map((i) => `${formatPath(['layers', ...i.path])}: ${i.message}`).join('; '));
   }
   return parsed.data.map((l, i) => ({
     name: l.name ?? `layer ${i + 1}`,
