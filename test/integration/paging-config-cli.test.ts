@@ -1,18 +1,17 @@
-import { openOrm, type MikroORM } from '../../src/db/orm';
+import type { MikroORM } from '../../src/db/orm';
 import { knexOf } from '../../src/services/db';
 import { klaxon, type CliResult } from '../support/cli';
-import { addMember, seedWorkspace, type SeededWorkspace } from '../support/workspace';
+import { addMember, openTwoWorkspaces, rowCount, type SeededWorkspace } from '../support/workspace';
 
 let orm: MikroORM;
 let ws: SeededWorkspace;
 let other: SeededWorkspace;
 beforeAll(async () => {
-  orm = await openOrm(process.env.KLAXON_TEST_DATABASE_URL!, 2);
-  [ws, other] = [await seedWorkspace(orm), await seedWorkspace(orm)];
+  ({ orm, ws, other } = await openTwoWorkspaces());
 });
 afterAll(() => orm.close());
 
-const count = async (table: string) => Number((await knexOf(orm)(table).count({ n: '*' }))[0].n);
+const count = (table: string) => rowCount(orm, table);
 const ok = (res: CliResult) => {
   expect({ code: res.code, stderr: res.stderr }).toEqual({ code: 0, stderr: '' });
   expect(res.stdout.trim().split('\n')).toHaveLength(1);

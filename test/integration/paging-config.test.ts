@@ -1,22 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import { openOrm, type MikroORM } from '../../src/db/orm';
+import type { MikroORM } from '../../src/db/orm';
 import { addContactMethod, listContactMethods, removeContactMethod } from '../../src/services/contacts';
 import { knexOf } from '../../src/services/db';
 import { createEscalationPolicy, getEscalationPolicy, policyOfService, setServicePolicy } from '../../src/services/escalation-policies';
 import { addNotificationRule, notificationRulesFor } from '../../src/services/notification-rules';
 import { addTeamMember, teamMemberIds } from '../../src/services/team-members';
-import { addMember, seedWorkspace, type SeededWorkspace } from '../support/workspace';
+import { addMember, openTwoWorkspaces, rowCount, seedWorkspace, type SeededWorkspace } from '../support/workspace';
 
 let orm: MikroORM;
 let ws: SeededWorkspace;
 let other: SeededWorkspace;
 beforeAll(async () => {
-  orm = await openOrm(process.env.KLAXON_TEST_DATABASE_URL!, 2);
-  [ws, other] = [await seedWorkspace(orm), await seedWorkspace(orm)];
+  ({ orm, ws, other } = await openTwoWorkspaces());
 });
 afterAll(() => orm.close());
 
-const count = async (table: string) => Number((await knexOf(orm)(table).count({ n: '*' }))[0].n);
+const count = (table: string) => rowCount(orm, table);
 const member = () => addMember(orm, ws.organizationId, 'MEMBER');
 const sms = (email: string, address = '+14155550100') => addContactMethod(orm, { email, type: 'sms', address });
 const schedule = async (organizationId: string) => {

@@ -13,3 +13,6 @@ export async function waitFor<T>(check: () => Promise<T | undefined | false>, ti
   }
   throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`);
 }
+
+/** Waits `ms` of wall-clock time: for tests that must show something does NOT happen. */
+export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));

@@ -3,7 +3,9 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { AccessLevel } from '../../src/domain/api-token';
 import type { Plan } from '../../src/domain/plans';
 import type { Role } from '../../src/domain/roles';
+import { openOrm } from '../../src/db/orm';
 import { createApiToken } from '../../src/services/api-tokens';
+import { knexOf } from '../../src/services/db';
 import { createService } from '../../src/services/catalog';
 import { addUser, createOrganization, createTeam } from '../../src/services/workspaces';
 
@@ -34,3 +36,12 @@ export async function addMember(orm: MikroORM, organizationId: string, role: Rol
 export async function tokenFor(orm: MikroORM, organizationId: string, email: string, access: AccessLevel, days = 30) {
   return (await createApiToken(orm, { organizationId, email, access, days })).token;
 }
+
+/** Its own connection to the file's test database and two fresh workspaces, for cross-workspace checks. */
+export async function openTwoWorkspaces(): Promise<{ orm: MikroORM; ws: SeededWorkspace; other: SeededWorkspace }> {
+  const orm = await openOrm(process.env.KLAXON_TEST_DATABASE_URL!, 2);
+  return { orm, ws: await seedWorkspace(orm), other: await seedWorkspace(orm) };
+}
+
+/** Rows in a table: "nothing was written" checks compare it before and after. */
+export const rowCount = async (orm: MikroORM, table: string): Promise<number> => Number((await knexOf(orm)(table).count({ n: '*' }))[0].n);

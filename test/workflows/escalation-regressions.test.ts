@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { alertsReceivedSignal, escalateNowSignal, lifecycleUpdates } from '../../workflows/definitions';
-import { waitFor } from '../support/wait';
+import { sleep, waitFor } from '../support/wait';
 import { useStubbedIncidents } from './incident-harness';
 import { job, policyPlan } from './paging-stubs';
 
 const incidents = useStubbedIncidents();
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('escalation regressions', () => {
   it('when escalateNow arrives while a page of the step is still being sent, then the next step pages at once', async () => {

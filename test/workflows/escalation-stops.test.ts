@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { RecordTransitionInput } from '../../activities/projections';
 import { alertsReceivedSignal, escalateNowSignal } from '../../workflows/definitions';
-import { waitFor } from '../support/wait';
+import { sleep, waitFor } from '../support/wait';
 import { useStubbedIncidents } from './incident-harness';
 import { job, policyPlan } from './paging-stubs';
 
 // What stops, restarts and moves an escalation. Real timers, small delays (design.md §10).
 const incidents = useStubbedIncidents();
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const stepAt = (call: { input: { at: string } }) => Date.parse(call.input.at);
 /** Step 1 pages ann (by email now, by SMS after 2 s), step 2 pages bob. */
 const annThenBob = (step: number) => (step === 0 ? [job('ann', 'email', 0), job('ann', 'sms', 2)] : [job('bob', 'voice')]);

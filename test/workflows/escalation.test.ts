@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { waitFor } from '../support/wait';
+import { sleep, waitFor } from '../support/wait';
 import { useStubbedIncidents } from './incident-harness';
 import { job, policyPlan } from './paging-stubs';
 
@@ -7,7 +7,6 @@ import { job, policyPlan } from './paging-stubs';
 // downloaded here (design.md §10). Lower bounds are exact (a timer never fires early); upper
 // bounds leave room for a busy 2-core machine.
 const incidents = useStubbedIncidents();
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const stepAt = (call: { input: { at: string } }) => Date.parse(call.input.at);
 
 describe('escalation in the incident workflow (stub activities)', () => {

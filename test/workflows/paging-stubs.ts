@@ -5,6 +5,7 @@ import type { PageOutcome } from '../../activities/paging/timeline';
 import type { SendPageInput } from '../../activities/paging/send';
 import type { EscalationPlan, PageJob } from '../../src/domain/paging/escalation-plan';
 import type { IncidentSnapshot } from '../../workflows/definitions';
+import { sleep } from '../support/wait';
 
 type Activities = ReturnType<typeof createActivities>;
 /** The activities the incident workflow calls (heartbeat ones it never does). */
@@ -38,7 +39,6 @@ export interface PagingStubOptions {
   attachDelayMs?: number;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A page job for tests: one contact of one person. */
 export const job = (userId: string, channel: PageJob['channel'] = 'sms', delaySeconds = 0): PageJob => ({

@@ -3,7 +3,7 @@ import { transitionIncident } from '../../../src/services/incidents';
 import type { TwilioFake } from '../../fakes/twilio-server';
 import { notificationsOf, pagingService, responder, statusOf, timelineOf, trigger, startPagingStack } from '../../support/paging';
 import type { TestStack } from '../../support/stack';
-import { waitFor } from '../../support/wait';
+import { sleep, waitFor } from '../../support/wait';
 import { seedWorkspace } from '../../support/workspace';
 
 let stack: TestStack;
@@ -15,7 +15,6 @@ beforeAll(async () => {
 
 afterAll(() => Promise.all([stack?.stop(), twilio?.close()]));
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const to = (address: string) => twilio.requests.filter((r) => r.params.To === address);
 const deps = () => ({ orm: stack.orm, temporal: stack.temporal, taskQueue: stack.taskQueue });
 const notifications = async (incidentId: string) => (await timelineOf(stack.orm, incidentId)).filter((e) => e.type === 'notification').map((e) => e.message);

@@ -4,6 +4,7 @@ import type { TwilioFake } from '../../fakes/twilio-server';
 import { notificationsOf, pagingService, responder, statusOf, timelineOf, trigger, startPagingStack } from '../../support/paging';
 import type { TestStack } from '../../support/stack';
 import { seedWorkspace } from '../../support/workspace';
+import { sleep } from '../../support/wait';
 
 let stack: TestStack;
 let twilio: TwilioFake;
@@ -15,7 +16,6 @@ beforeAll(async () => {
 afterAll(() => Promise.all([stack?.stop(), twilio?.close()]));
 
 const gatherUrl = (twiml: string) => /action="([^"]+)"/.exec(twiml)![1].replace(/&amp;/g, '&');
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('escalation end to end', () => {
   it('when nobody answers the step 1 SMS, then step 2 calls whoever is on call, and key 1 acknowledges and stops paging', async () => {
