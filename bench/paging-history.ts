@@ -28,7 +28,7 @@ export async function fetchHistories(temporal: Client, incidentIds: string[], co
 export interface StepTimes {
   /** When the step woke: when its stepRecipients lookup was scheduled, the `now` the next step is planned from. */
   woke: number[];
-  /** When its first page's send activity completed (server time). */
+  /** When its first page's send activity completed (server time; a local first attempt: when it completed in the worker). */
   sent: number[];
 }
 
@@ -39,15 +39,23 @@ export function stepTimes(history: History): StepTimes {
   const sent: number[] = [];
   const sendStep = new Map<number, number>();
   let lookups = 0;
+  let localSends = 0;
   for (const e of history.events ?? []) {
-    // Since the lookups became local activities their input is not in the history: the n-th
-    // stepRecipients marker is step n (one spell, no repeats, in these runs), scheduled at `woke`.
+    // Local activities leave no input in the history: the n-th stepRecipients marker is step n
+    // (one spell, no repeats, one page per step in these runs), scheduled at `woke`; likewise the
+    // n-th sendPage marker (a page's first attempt) is step n's page, done at its completion time.
     const marker = e.markerRecordedEventAttributes;
     const data = marker?.markerName === 'core_local_activity' ? marker.details?.data?.payloads?.[0] : undefined;
     if (data) {
-      const la = defaultPayloadConverter.fromPayload<{ activity_type: string; original_schedule_time?: { seconds: number | string; nanos?: number } }>(data);
+      type Ts = { seconds: number | string; nanos?: number };
+      const la = defaultPayloadConverter.fromPayload<{ activity_type: string; original_schedule_time?: Ts; complete_time?: Ts }>(data);
+      const ms = (t: Ts) => Number(t.seconds) * 1000 + Math.floor((t.nanos ?? 0) / 1e6);
       const t = la.original_schedule_time;
-      if (la.activity_type === 'stepRecipients' && t) woke[lookups++] = Number(t.seconds) * 1000 + Math.floor((t.nanos ?? 0) / 1e6);
+      if (la.activity_type === 'stepRecipients' && t) woke[lookups++] = ms(t);
+      if (la.activity_type === 'sendPage') {
+        const step = localSends++;
+        sent[step] ??= la.complete_time ? ms(la.complete_time) : tsToMs(e.eventTime);
+      }
     }
     const scheduled = e.activityTaskScheduledEventAttributes;
     const [payload] = scheduled?.input?.payloads ?? [];

@@ -5,6 +5,7 @@ import type { Plan } from '../../src/domain/plans';
 import type { PageJob } from '../../src/domain/paging/escalation-plan';
 import { monthStart, quotaFallbackReason } from '../../src/domain/paging/quota';
 import { renderPage, type PageLinks } from './render';
+import { nextReplyCode } from './reply-codes';
 import { recordPageEntry, type PageOutcome } from './timeline';
 import { PERMANENT_DELIVERY_FAILURE, type Channel, type ChannelSender } from '../notify/types';
 
@@ -50,10 +51,8 @@ export function createPagingSendActivities({ orm, senders, links }: PagingSendDe
     }
     const route = await routeWithQuota(k, input, incident.plan as Plan);
     const queued: PageOutcome = { status: 'queued', channel: route.channel, target: route.address, error: null, fallbackReason: route.fallbackReason };
-    const replyCode =
-      route.channel === 'sms'
-        ? await withReplyCode(k, route.address, input.incidentId, (trx, code) => upsertRow(trx, input, incident.organization_id, queued, code))
-        : (await upsertRow(k, input, incident.organization_id, queued, null), null);
+    const replyCode = route.channel === 'sms' ? await nextReplyCode(k, route.address, input.incidentId) : null;
+    await upsertRow(k, input, incident.organization_id, queued, replyCode);
 
     const page = renderPage({ incident, notificationId: input.notificationId, channel: route.channel, to: route.address, replyCode, links });
     try {
@@ -118,22 +117,6 @@ async function upsertRow(k: Knex, input: SendPageInput, organizationId: string, 
     })
     .onConflict('id')
     .merge(['status', 'error', 'channel', 'target', 'fallback_reason', 'updated_at']);
-}
-
-/**
- * The digits an SMS reply starts with. One number keeps its code for an incident; a new incident
- * takes the next code (1–99, wrapping; a reply goes to the newest page with that code). The row
- * is written under a lock on the number, so two incidents paging it at once never share a code.
- */
-async function withReplyCode(k: Knex, target: string, incidentId: string, write: (trx: Knex, code: number) => Promise<void>): Promise<number> {
-  return k.transaction(async (trx) => {
-    await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`reply-code:${target}`]);
-    const same = await trx('notifications').select('reply_code').where({ target, incident_id: incidentId }).whereNotNull('reply_code').first();
-    const last = same ?? (await trx('notifications').select('reply_code').where({ target }).whereNotNull('reply_code').orderBy('created_at', 'desc').first());
-    const code = same ? (same.reply_code as number) : last ? ((last.reply_code as number) % 99) + 1 : 1;
-    await write(trx, code);
-    return code;
-  });
 }
 
 async function inAppNotification(k: Knex, input: SendPageInput, incident: Record<string, any>): Promise<void> {

@@ -71,7 +71,20 @@ export class OutboxRelay {
   private wakeAt = Infinity;
   private wake?: NodeJS.Timeout;
 
-  constructor(private readonly deps: { orm: MikroORM; temporal: Client; taskQueue: string; logger: Logger; batchSize?: number }) {}
+  constructor(
+    private readonly deps: {
+      orm: MikroORM;
+      temporal: Client;
+      taskQueue: string;
+      logger: Logger;
+      batchSize?: number;
+      /**
+       * `temporal` shares its connection with a worker polling `taskQueue` in this process: a new
+       * incident's workflow starts eagerly, its first workflow task handed straight to that worker.
+       */
+      eagerStart?: boolean;
+    },
+  ) {}
 
   /** Sweeps every `intervalMs` until stopped. */
   start(intervalMs = 1000): void {
@@ -214,13 +227,19 @@ export class OutboxRelay {
     };
     const events = batch.map((row) => ({ eventId: row.event_id, kind: row.kind, title: row.title }));
     this.lastSignalled.set(first.incident_id, performance.now());
+    const { temporal, taskQueue } = this.deps;
     // A deadline, so a call stuck on a half-dead connection cannot wedge the relay.
-    await this.deps.temporal.withDeadline(Date.now() + DELIVERY_DEADLINE_MS, () =>
-      this.deps.temporal.workflow.signalWithStart('incidentWorkflow', {
-        ...incidentStartOptions(this.deps.taskQueue, input),
-        signal: alertsReceivedSignal,
-        signalArgs: [{ events }],
-      }),
-    );
+    await temporal.withDeadline(Date.now() + DELIVERY_DEADLINE_MS, async () => {
+      if (!this.deps.eagerStart || first.kind !== 'opened') {
+        await temporal.workflow.signalWithStart('incidentWorkflow', { ...incidentStartOptions(taskQueue, input), signal: alertsReceivedSignal, signalArgs: [{ events }] });
+        return;
+      }
+      // A new incident: its opening event is the start itself. Started eagerly, the first workflow
+      // task (and its first page) skips the server's task queue. Redelivered after a crash, the
+      // start finds the running workflow and changes nothing.
+      const opened = { ...input, appliedEventIds: [first.event_id] };
+      const handle = await temporal.workflow.start('incidentWorkflow', { ...incidentStartOptions(taskQueue, opened), workflowIdConflictPolicy: 'USE_EXISTING', requestEagerStart: true });
+      if (events.length > 1) await handle.signal(alertsReceivedSignal, { events: events.slice(1) });
+    });
   }
 }

@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
-import type { Client } from '@temporalio/client';
+import { Client } from '@temporalio/client';
+import type { NativeConnection } from '@temporalio/worker';
 import type { Config } from '../config';
 import { migrate, openOrm, type MikroORM } from '../db/orm';
 import type { Logger } from '../logger';
@@ -45,6 +46,8 @@ export async function bootStack(config: Config, role: Role, deps: { logger: Logg
       const applied = await migrate(orm);
       if (applied.length) deps.say(`Applied migrations: ${applied.join(', ')}`);
     }
+    // The worker's connection, when it runs here: the relay starts new incidents eagerly over it.
+    let workerConnection: NativeConnection | undefined;
     if (role !== 'api') {
       const paging = pagingDeps(config, orm);
       // Pushed before the worker: shutdown runs in reverse, so connections close after it drains.
@@ -56,6 +59,7 @@ export async function bootStack(config: Config, role: Role, deps: { logger: Logg
         orm,
         paging,
       });
+      workerConnection = connection;
       const running = worker.run();
       shutdown.push(async () => {
         // The worker drains by itself on SIGINT/SIGTERM; shut it down only if it has not.
@@ -68,7 +72,8 @@ export async function bootStack(config: Config, role: Role, deps: { logger: Logg
 
     const { client, connection } = await connectTemporal(infra.temporalAddress, config.temporal.namespace);
     shutdown.push(() => connection.close());
-    const relay = new OutboxRelay({ orm, temporal: client, taskQueue: config.temporal.taskQueue, logger: deps.logger });
+    const relayClient = workerConnection ? new Client({ connection: workerConnection, namespace: config.temporal.namespace }) : client;
+    const relay = new OutboxRelay({ orm, temporal: relayClient, taskQueue: config.temporal.taskQueue, logger: deps.logger, eagerStart: !!workerConnection });
     relay.start();
     shutdown.push(() => relay.stop());
     const apps = buildListeners({ config, orm, temporal: client, logger: deps.logger, relay, secret: resolveSecret(config) });

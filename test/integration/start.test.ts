@@ -92,6 +92,18 @@ describe('klaxon start', () => {
     expect(created.status).toBe(201);
     const id = created.body.data.id;
     expect((await request('POST', `${base}/incidents/${id}/acknowledge`, { token })).status).toBe(200);
+    // An alert through the ingestion URL: the relay starts its incident's workflow (eagerly, on
+    // the worker's connection), and the workflow answers a responder's acknowledge.
+    const alert = await fetch(boot.json.source.ingest_url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title: 'disk full', severity: 'critical' }) });
+    expect(alert.status).toBe(202);
+    const alerted = ((await alert.json()) as { incident_id: string }).incident_id;
+    let acked = await request('POST', `${base}/incidents/${alerted}/acknowledge`, { token });
+    for (let tries = 0; acked.status !== 200 && tries < 30; tries++) {
+      await new Promise((r) => setTimeout(r, 500));
+      acked = await request('POST', `${base}/incidents/${alerted}/acknowledge`, { token });
+    }
+    expect(acked.status).toBe(200);
+    expect(acked.body.data.status).toBe('ACKNOWLEDGED');
 
     expect(await stop(first.child)).toBe(0);
     expect(childrenOf(dataDir)).toEqual([]);
@@ -105,7 +117,7 @@ describe('klaxon start', () => {
       expect(resolved.status).toBe(200);
       expect(resolved.body.data.status).toBe('RESOLVED');
       const next = await request('POST', `${base}/incidents`, { token, body: { title: 'second', severity: 'LOW', owning_team_id: boot.json.team_id } });
-      expect(next.body.data.number).toBe(2);
+      expect(next.body.data.number).toBe(3);
     } finally {
       expect(await stop(second.child)).toBe(0);
     }

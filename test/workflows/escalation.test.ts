@@ -68,23 +68,38 @@ describe('escalation in the incident workflow (stub activities)', () => {
       recipients: (step) => [job(step === 0 ? 'ann' : 'bob')],
       sendPage: async (input, attempt) => {
         if (input.job.userId === 'bob') return { status: 'sent', channel: 'sms', target: input.job.address, error: null, fallbackReason: null };
-        if (attempt < 3) throw new Error('provider answered 503');
+        if (attempt < 4) throw new Error('provider answered 503');
         throw ApplicationFailure.nonRetryable('the number is not reachable', 'ProviderRejected');
       },
     });
     await waitFor(async () => stubs.of('recordPageFailed').length === 1, 20_000, 'the failure record');
 
     const ann = stubs.pages.filter((p) => p.job.userId === 'ann');
-    expect(ann).toHaveLength(3); // two retried failures, then the permanent one
+    expect(ann).toHaveLength(4); // three failures, then the permanent one
     expect(new Set(ann.map((p) => `${p.notificationId}/${p.seq}`)).size).toBe(1);
-    // Backoff of the delivery retry policy: 1 s, then 2 s.
-    expect(ann[1].at - ann[0].at).toBeGreaterThanOrEqual(900);
-    expect(ann[2].at - ann[1].at).toBeGreaterThanOrEqual(1900);
+    // The first attempt runs in the workflow task; the retried activity takes over at once, then
+    // backs off by its retry policy: 1 s, then 2 s.
+    expect(ann[1].at - ann[0].at).toBeLessThan(900);
+    expect(ann[2].at - ann[1].at).toBeGreaterThanOrEqual(900);
+    expect(ann[3].at - ann[2].at).toBeGreaterThanOrEqual(1900);
     const failed = stubs.of<{ notificationId: string; seq: number; step: number; reason: string }>('recordPageFailed');
     expect(failed.map((f) => f.input)).toEqual([expect.objectContaining({ notificationId: ann[0].notificationId, seq: ann[0].seq, step: 0, reason: 'the number is not reachable' })]);
     // Step 2 kept its time while step 1's page was still retrying.
     const bob = stubs.pages.filter((p) => p.job.userId === 'bob');
     expect(bob.map((p) => p.step)).toEqual([1]);
-    expect(bob[0].at).toBeLessThan(ann[2].at);
+    expect(bob[0].at).toBeLessThan(ann[3].at);
+  });
+  it('when a page\'s first attempt fails for good (non-retryable), then it is not retried and recordPageFailed gets the reason', async () => {
+    const { stubs } = await incidents.start({
+      plan: policyPlan([60]),
+      recipients: () => [job('ann')],
+      sendPage: async () => {
+        throw ApplicationFailure.nonRetryable('incident has no projection', 'IncidentNotFound');
+      },
+    });
+    await waitFor(async () => stubs.of('recordPageFailed').length === 1, 15_000, 'the failure record');
+    await sleep(1500);
+    expect(stubs.pages).toHaveLength(1);
+    expect(stubs.of<{ reason: string }>('recordPageFailed').map((f) => f.input.reason)).toEqual(['incident has no projection']);
   });
 });

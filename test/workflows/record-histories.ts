@@ -20,9 +20,10 @@ import { recordPagingHistories } from './record-paging-histories';
  * Prefix of the files this run writes. Bump it with each workflow change that alters histories
  * (v2: projections as local activities; v3: alert events by signal; v4: alert events in batches
  * by the alertsReceived signal; v5: paging under patched('paging-escalation'), so every run plans
- * its escalation, and the paging scenarios), and keep the older files: they prove old runs replay.
+ * its escalation, and the paging scenarios; v6: a page's first attempt as a local activity under
+ * patched('page-local-first-attempt')), and keep the older files: they prove old runs replay.
  */
-const VERSION = 'v5';
+const VERSION = 'v6';
 
 async function main() {
   const infra = await startTestInfra();

@@ -5,8 +5,10 @@ import { Worker } from '@temporalio/worker';
 
 const HISTORIES = path.join(__dirname, '..', 'histories');
 const files = readdirSync(HISTORIES).filter((f) => f.endsWith('.json'));
-const LIFECYCLE_VERSIONS = ['v1', 'v2', 'v3', 'v4', 'v5'];
-const paging = (scenario: string) => `v5-incident-paging-${scenario}.json`;
+const LIFECYCLE_VERSIONS = ['v1', 'v2', 'v3', 'v4', 'v5', 'v6'];
+const PAGING_SCENARIOS = ['two-steps-acknowledged', 'ack-timeout-retriggered', 'escalate-now', 'continued-first-run', 'continued-second-run'];
+/** v5: every page attempt a remote activity; v6: a page's first attempt is a local activity. */
+const paging = (scenario: string, version = 'v5') => `${version}-incident-paging-${scenario}.json`;
 
 /** What a recorded history did, read from its JSON: patches, activities (with inputs), messages, end. */
 function summary(file: string) {
@@ -35,9 +37,9 @@ describe('replay of recorded incident histories', () => {
     expect(files).toEqual(
       expect.arrayContaining([
         ...LIFECYCLE_VERSIONS.flatMap((v) => [`${v}-incident-lifecycle-closed.json`, `${v}-incident-reopened-run.json`]),
-        ...['v3', 'v4', 'v5'].map((v) => `${v}-incident-from-alerts.json`),
-        ...['v4', 'v5'].map((v) => `${v}-incident-batch-resolved-by-sender.json`),
-        ...['two-steps-acknowledged', 'ack-timeout-retriggered', 'escalate-now', 'continued-first-run', 'continued-second-run'].map(paging),
+        ...['v3', 'v4', 'v5', 'v6'].map((v) => `${v}-incident-from-alerts.json`),
+        ...['v4', 'v5', 'v6'].map((v) => `${v}-incident-batch-resolved-by-sender.json`),
+        ...['v5', 'v6'].flatMap((v) => PAGING_SCENARIOS.map((scenario) => paging(scenario, v))),
       ]),
     );
   });
@@ -52,7 +54,23 @@ describe('replay of recorded incident histories', () => {
 // A replay only proves something if the history took the paths it is named after.
 describe('what the recorded paging histories exercise', () => {
   it('when a history predates v5, then it holds no paging patch; from v5 on, every one does', () => {
-    for (const file of files) expect({ file, paging: summary(file).patches.includes('paging-escalation') }).toEqual({ file, paging: file.startsWith('v5-') });
+    for (const file of files) expect({ file, paging: summary(file).patches.includes('paging-escalation') }).toEqual({ file, paging: /^v[56]-/.test(file) });
+  });
+
+  it('when a history pages from v6 on, then it holds the local-first-attempt patch and its pages went out as local activities', () => {
+    for (const file of files.filter((f) => f.includes('-paging-'))) {
+      const s = summary(file);
+      const v6 = file.startsWith('v6-');
+      expect({ file, patched: s.patches.includes('page-local-first-attempt') }).toEqual({ file, patched: v6 });
+      if (v6) expect({ file, remote: named(s, 'sendPage').length }).toEqual({ file, remote: 0 });
+    }
+    const s = summary(paging('two-steps-acknowledged', 'v6'));
+    expect(local(s, 'sendPage').map((a) => [a.result.status, a.result.channel])).toEqual([
+      ['sent', 'sms'],
+      ['sent', 'email'],
+      ['sent', 'voice'],
+    ]);
+    expect(s.updates).toEqual(['acknowledgeIncident', 'resolveIncident', 'closeIncident']);
   });
 
   it('when nobody answered two steps, then the history pages step 1 on two rules, step 2, and is acknowledged', () => {

@@ -1,4 +1,4 @@
-import { ActivityFailure, condition, proxyActivities, proxyLocalActivities, uuid4 } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, CancelledFailure, condition, patched, TemporalFailure, proxyActivities, proxyLocalActivities, uuid4 } from '@temporalio/workflow';
 import type { createPagingActivities } from '../../activities/paging';
 import {
   advanceStep,
@@ -21,6 +21,16 @@ const lookups = proxyLocalActivities<PagingActivities>({
   startToCloseTimeout: '10 seconds',
   retry: { initialInterval: '200 milliseconds', backoffCoefficient: 2, maximumInterval: '5 seconds' },
 });
+/**
+ * A page's first attempt, inside the workflow task that decided it: no round trips through the
+ * server's task queues between the decision and the provider. One try only, so a slow or failing
+ * provider never holds the workflow task (and the acknowledgements queued behind it) past 5 s:
+ * if it fails, the page goes to `delivery` and its retries.
+ */
+const firstAttempt = proxyLocalActivities<PagingActivities>({
+  startToCloseTimeout: '5 seconds',
+  retry: { maximumAttempts: 1 },
+});
 /** One page: retried with backoff for a few minutes; a permanent provider error is an outcome, not a throw. */
 const delivery = proxyActivities<PagingActivities>({
   startToCloseTimeout: '30 seconds',
@@ -29,6 +39,8 @@ const delivery = proxyActivities<PagingActivities>({
 
 /** Patch id recorded in histories: never rename. Runs started before it never page. */
 export const PAGING_PATCH = 'paging-escalation';
+/** Patch id: never rename. Runs that recorded pages before it send every attempt as a remote activity. */
+export const LOCAL_FIRST_ATTEMPT_PATCH = 'page-local-first-attempt';
 
 /**
  * Runs the escalation policy while the incident is TRIGGERED (design.md §4, §6): every
@@ -128,13 +140,16 @@ export class Escalator {
     const seq = await this.reserveSeq(sameSpell);
     if (seq === null) return;
     const { notificationId, step, dueAtMs: _due, ...job } = page;
-    try {
-      await delivery.sendPage({ incidentId: this.incidentId, notificationId, seq, step, job });
-    } catch (err) {
-      if (!(err instanceof ActivityFailure)) throw err;
-      const reason = err.cause?.message ?? err.message;
-      await lookups.recordPageFailed({ incidentId: this.incidentId, notificationId, seq, step, job, reason });
+    const input = { incidentId: this.incidentId, notificationId, seq, step, job };
+    let failure: PageFailure | null = null;
+    if (patched(LOCAL_FIRST_ATTEMPT_PATCH)) {
+      failure = await firstAttempt.sendPage(input).then(() => null, pageFailure);
+      if (!failure) return;
     }
+    // The retried activity finds the notification row a failed first attempt left; its own
+    // failure comes after its retries (or a non-retryable error), so it is final either way.
+    if (!failure?.nonRetryable) failure = await delivery.sendPage(input).then(() => null, pageFailure);
+    if (failure) await lookups.recordPageFailed({ ...input, reason: failure.reason });
   }
 
   private async awaitAckTimeout(sameSpell: () => boolean, stopped: () => boolean): Promise<void> {
@@ -144,4 +159,21 @@ export class Escalator {
     const woke = await condition(() => stopped() || !sameSpell(), timeout * 1000);
     if (!woke && sameSpell()) await this.ackTimedOut();
   }
+}
+
+interface PageFailure {
+  reason: string;
+  /** A non-retryable error (the incident has no projection, say): not worth another attempt. */
+  nonRetryable: boolean;
+}
+
+/**
+ * What a failed send says. A remote activity's error arrives wrapped in an ActivityFailure, a
+ * local one's as it was thrown; anything that is not a Temporal failure is a bug and fails the
+ * workflow task.
+ */
+function pageFailure(err: unknown): PageFailure {
+  if (!(err instanceof TemporalFailure) || err instanceof CancelledFailure) throw err;
+  const cause = err instanceof ActivityFailure && err.cause ? err.cause : err;
+  return { reason: cause.message, nonRetryable: cause instanceof ApplicationFailure && cause.nonRetryable === true };
 }

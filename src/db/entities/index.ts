@@ -22,6 +22,7 @@ import { NotificationSchema } from './notification';
 import { UserNotificationSchema } from './user-notification';
 import { DevOutboxMessageSchema } from './dev-outbox-message';
 import { ProviderCallbackSchema } from './provider-callback';
+import { ReplyCodeCursorSchema } from './reply-code-cursor';
 
 export * from './alert';
 export * from './alert-source';
@@ -47,6 +48,7 @@ export * from './notification';
 export * from './user-notification';
 export * from './dev-outbox-message';
 export * from './provider-callback';
+export * from './reply-code-cursor';
 
 /** Every entity the ORM knows; migrations are checked against exactly this list. */
 export const ENTITIES = [
@@ -74,4 +76,5 @@ export const ENTITIES = [
   UserNotificationSchema,
   DevOutboxMessageSchema,
   ProviderCallbackSchema,
+  ReplyCodeCursorSchema,
 ];
