@@ -6,6 +6,7 @@ import { openOrm } from '../../src/db/orm';
 import { createLogger } from '../../src/logger';
 import { knexOf } from '../../src/services/db';
 import { OutboxRelay, repeatWaitMs } from '../../src/services/outbox-relay';
+import { incidentWithPending as pendingIncident } from '../support/outbox';
 import { waitFor } from '../support/wait';
 import { seedWorkspace, type SeededWorkspace } from '../support/workspace';
 
@@ -16,7 +17,6 @@ import { seedWorkspace, type SeededWorkspace } from '../support/workspace';
  */
 let orm: MikroORM;
 let ws: SeededWorkspace;
-let number = 0;
 beforeAll(async () => {
   orm = await openOrm(process.env.KLAXON_TEST_DATABASE_URL!, 4);
   ws = await seedWorkspace(orm);
@@ -25,19 +25,7 @@ afterAll(() => orm.close());
 
 const db = () => knexOf(orm);
 
-/** An incident with `events` pending outbox rows (the first `opened`), inserted in order. */
-async function incidentWithPending(events: number): Promise<{ id: string; eventIds: string[] }> {
-  const id = randomUUID();
-  const now = new Date();
-  await db()('incidents').insert({
-    id, organization_id: ws.organizationId, number: ++number, service_id: ws.serviceId, owning_team_id: ws.teamId, title: `incident ${number}`,
-    severity: 'HIGH', status: 'TRIGGERED', alert_count: events, last_seq: 1, created_at: now, updated_at: now,
-  });
-  const eventIds = Array.from({ length: events }, () => randomUUID());
-  // Every row of a group commit shares one created_at: only insertion order tells them apart.
-  await db()('ingest_outbox').insert(eventIds.map((event_id, i) => ({ id: randomUUID(), incident_id: id, event_id, kind: i ? 'attached' : 'opened', created_at: now })));
-  return { id, eventIds };
-}
+const incidentWithPending = (events: number) => pendingIncident(orm, ws, events);
 
 /** A Temporal client that records signals, takes a few ms each, and fails the calls `fail` picks. */
 function fakeTemporal(fail: (incidentId: string, call: number) => boolean = () => false) {

@@ -11,6 +11,7 @@ import { loadConfig } from '../../../src/config';
 import { createKlaxonWorker } from '../../../src/temporal/worker';
 import { incidentWorkflowId } from '../../../workflows/definitions';
 import { waitFor } from '../../support/wait';
+import { incidentWithPending as pendingIncident } from '../../support/outbox';
 import { seedWorkspace, type SeededWorkspace } from '../../support/workspace';
 
 /**
@@ -23,7 +24,6 @@ let ws: SeededWorkspace;
 let relay: OutboxRelay;
 let temporal: Client;
 let stopWorker: () => Promise<void>;
-let number = 0;
 
 beforeAll(async () => {
   orm = await openOrm(process.env.KLAXON_TEST_DATABASE_URL!, 10);
@@ -50,20 +50,7 @@ afterAll(async () => {
 
 const db = () => knexOf(orm);
 
-/** An incident as ingestion leaves it: its projection, its `created` entry, and pending outbox rows. */
-async function incidentWithPending(events: number): Promise<{ id: string; eventIds: string[] }> {
-  const id = randomUUID();
-  const now = new Date();
-  await db()('incidents').insert({
-    id, organization_id: ws.organizationId, number: ++number, service_id: ws.serviceId, owning_team_id: ws.teamId, title: `eager ${number}`,
-    severity: 'HIGH', status: 'TRIGGERED', alert_count: events, last_seq: 1, created_at: now, updated_at: now,
-  });
-  await db()('timeline_entries').insert({ id: randomUUID(), incident_id: id, organization_id: ws.organizationId, seq: 1, type: 'created', actor_type: 'system', via: 'ingest', message: 'Incident opened', created_at: now });
-  const eventIds = Array.from({ length: events }, () => randomUUID());
-  await db()('ingest_outbox').insert(eventIds.map((event_id, i) => ({ id: randomUUID(), incident_id: id, event_id, kind: i ? 'attached' : 'opened', created_at: now })));
-  return { id, eventIds };
-}
-
+const incidentWithPending = (events: number) => pendingIncident(orm, ws, events, { createdEntry: true });
 const entriesOf = (id: string) => db()('timeline_entries').where({ incident_id: id }).orderBy('seq');
 const undelivered = (id: string) => db()('ingest_outbox').where({ incident_id: id }).whereNull('delivered_at');
 
