@@ -3,6 +3,7 @@ import { installTemporalRuntime } from '../temporal/worker';
 import type { Config } from '../config';
 import { migrate, openOrm } from '../db/orm';
 import { createLogger } from '../logger';
+import { checkReadiness, type ReadinessReport } from '../readiness';
 import { bootStack, type Role } from './boot';
 import { resolveDatabase, type Infra } from './infra';
 
@@ -17,6 +18,8 @@ export async function runRole(config: Config, role: Role): Promise<void> {
   const logger = createLogger(config.logLevel);
   installTemporalRuntime(logger);
   const stack = await bootStack(config, role, { logger, say });
+  // `start` runs its own worker: say it is running once /readyz would say so (the worker polling).
+  if (role === 'start' && stack.temporal) await untilReady(() => checkReadiness({ orm: stack.orm, temporal: stack.temporal!, taskQueue: config.temporal.taskQueue }));
   printBanner(config, role, stack.infra);
   await waitForSignal();
   say('Stopping…');
@@ -44,6 +47,20 @@ function printBanner(config: Config, role: Role, infra: Infra) {
   if (role !== 'api') lines.push(...describeChannels(config.notify).map((line) => `  ${line}`));
   lines.push('  Press Ctrl-C to stop.');
   for (const line of lines) say(line);
+}
+
+/** Waits up to 30 s for readiness; past that, says what is missing and goes on. */
+async function untilReady(check: () => Promise<ReadinessReport>): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const report = await check();
+    if (report.ready) return;
+    if (Date.now() > deadline) {
+      say(`Not ready yet (waiting for: ${report.missing.join(', ')}); /readyz answers 503 until then.`);
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
 }
 
 function waitForSignal(): Promise<void> {
