@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { Client as PgClient } from 'pg';
+import { PgProbe } from './pg-probe';
 
 /** Give up waiting once nothing has moved for this long (a stuck relay or worker). */
 const STALL_MS = 30_000;
@@ -41,23 +41,8 @@ export async function waitFor<T>(read: () => Promise<T>, done: (v: T) => boolean
 
 const ms = (t: Date | null) => (t ? t.getTime() : NaN);
 
-/**
- * The bench's read-only view of what ingestion left in Postgres. It has a connection of its own,
- * so its polling never waits for, or takes, a connection of the API's pool.
- */
-export class IngestProbe {
-  private constructor(private readonly db: PgClient) {}
-
-  static async connect(databaseUrl: string): Promise<IngestProbe> {
-    const db = new PgClient({ connectionString: databaseUrl });
-    await db.connect();
-    return new IngestProbe(db);
-  }
-
-  close(): Promise<void> {
-    return this.db.end();
-  }
-
+/** What ingestion left in Postgres, as the ingestion phases read it. */
+export class IngestProbe extends PgProbe {
   /** Outbox messages not yet handed to Temporal, all sources together. */
   async undelivered(): Promise<number> {
     const { rows } = await this.db.query<{ n: number }>('select count(*)::int as n from ingest_outbox where delivered_at is null');

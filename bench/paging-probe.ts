@@ -1,4 +1,4 @@
-import { Client as PgClient } from 'pg';
+import { PgProbe } from './pg-probe';
 
 /** One incident a paging phase opened, through its first alert. */
 export interface OpenedIncident {
@@ -17,23 +17,8 @@ export interface PageRow {
   createdAt: number;
 }
 
-/**
- * The paging phases' read-only view of Postgres, on a connection of its own so it never takes
- * one of the stack's pool.
- */
-export class PagingProbe {
-  private constructor(private readonly db: PgClient) {}
-
-  static async connect(databaseUrl: string): Promise<PagingProbe> {
-    const db = new PgClient({ connectionString: databaseUrl });
-    await db.connect();
-    return new PagingProbe(db);
-  }
-
-  close(): Promise<void> {
-    return this.db.end();
-  }
-
+/** The paging phases' queries. */
+export class PagingProbe extends PgProbe {
   /** The incidents the source's alerts opened (titles are unique per event in these phases). */
   async incidents(sourceId: string): Promise<OpenedIncident[]> {
     const { rows } = await this.db.query<{ id: string; number: number; title: string }>(

@@ -1,7 +1,7 @@
 /** The dev outbox: where a channel without provider credentials "sends", so pages stay visible. */
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { DevOutboxMessageSchema } from '../../src/db/entities/dev-outbox-message';
+import { DevOutboxMessageSchema, type DevOutboxMessage } from '../../src/db/entities/dev-outbox-message';
 import type { Channel, ChannelSender, OutgoingPage, SentPage } from './types';
 
 /** A sender that stores each page in `dev_outbox` instead of calling a provider. */
@@ -20,16 +20,8 @@ export function createDevOutboxSender(orm: MikroORM, channel: Channel): ChannelS
   };
 }
 
-/** One stored message as `klaxon outbox list` prints it. */
-export interface DevOutboxEntry {
-  id: string;
-  channel: string;
-  to: string;
-  subject: string | null;
-  body: string;
-  payload: Record<string, unknown>;
-  created_at: string;
-}
+/** One stored message as `klaxon outbox list` prints it: the row, its time as ISO text. */
+export type DevOutboxEntry = Omit<DevOutboxMessage, 'createdAt'> & { created_at: string };
 
 /** The most recent dev-outbox messages, newest first. */
 export async function listDevOutbox(orm: MikroORM, { limit }: { limit: number }): Promise<DevOutboxEntry[]> {
