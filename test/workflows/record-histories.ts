@@ -61,7 +61,7 @@ async function main() {
 
     // An Alertmanager batch opens an incident and attaches two alerts (one signal), the batch is
     // redelivered, then the sender resolves the fingerprint and the workflow resolves the incident.
-    const firing = JSON.parse(readFileSync(path.resolve(__dirname, '../../../shared/fixtures/native/alertmanager/firing.json'), 'utf8'));
+    const firing = JSON.parse(readFileSync(path.resolve(__dirname, '../fixtures/native/alertmanager/firing.json'), 'utf8'));
     const alertmanager = (status: 'firing' | 'resolved', summaries: string[]) =>
       request('POST', source.ingest_url, {
         body: { ...firing, status, alerts: summaries.map((summary) => ({ ...firing.alerts[0], status, fingerprint: 'recorded-batch', annotations: { summary } })) },

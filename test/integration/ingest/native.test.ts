@@ -7,7 +7,7 @@ import { useStackWithWorkspace } from '../../support/fixture';
 import { request } from '../../support/http';
 import { waitFor } from '../../support/wait';
 
-const FIXTURES = path.resolve(__dirname, '../../../../shared/fixtures/native');
+const FIXTURES = path.resolve(__dirname, '../../fixtures/native');
 const fixture = (name: string) => readFileSync(path.join(FIXTURES, name), 'utf8');
 const fixtureHeaders = (name: string): Record<string, string> => {
   try {

@@ -17,7 +17,7 @@ beforeAll(async () => {
   ingestUrl = (await createSource(f.stack.orm, { organizationId: f.ws.organizationId, serviceId: f.ws.serviceId, name: 'storm', ingestBaseUrl: f.stack.urls.ingest })).ingest_url;
 });
 
-const FIRING = JSON.parse(readFileSync(path.resolve(__dirname, '../../../../shared/fixtures/native/alertmanager/firing.json'), 'utf8'));
+const FIRING = JSON.parse(readFileSync(path.resolve(__dirname, '../../fixtures/native/alertmanager/firing.json'), 'utf8'));
 /** One Alertmanager webhook carrying `titles.length` alerts with one fingerprint: one incident. */
 const alertmanager = (fingerprint: string, titles: string[], status: 'firing' | 'resolved' = 'firing') =>
   request('POST', ingestUrl, {

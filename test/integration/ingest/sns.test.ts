@@ -7,7 +7,7 @@ import { request } from '../../support/http';
 import { startTestStack, type TestStack } from '../../support/stack';
 import { seedWorkspace, type SeededWorkspace } from '../../support/workspace';
 
-const FIXTURES = path.resolve(__dirname, '../../../../shared/fixtures/native');
+const FIXTURES = path.resolve(__dirname, '../../fixtures/native');
 const fixture = (name: string) => readFileSync(path.join(FIXTURES, 'sns', name), 'utf8');
 const headersOf = (name: string) => JSON.parse(fixture(name.replace('.json', '.headers.json'))) as Record<string, string>;
 

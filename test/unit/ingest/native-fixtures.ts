@@ -1,11 +1,11 @@
-/** Reads the shared native-webhook fixtures the way the ingestion endpoint will receive them. */
+/** Reads the native-webhook fixtures (test/fixtures/native) the way the ingestion endpoint will receive them. */
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { readBody } from '../../../src/domain/ingest/body';
 import type { IngestHeaders } from '../../../src/domain/ingest/types';
 
-/** The shared fixtures folder, beside this repository. */
-export const FIXTURES_DIR = path.resolve(__dirname, '../../../../shared/fixtures/native');
+/** The native-webhook fixtures, copied into the repository (test/fixtures/native). */
+export const FIXTURES_DIR = path.resolve(__dirname, '../../fixtures/native');
 
 /** One fixture request: parsed body, lower-cased headers, raw text. */
 export interface FixtureRequest {
