@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { Client } from '@temporalio/client';
-import { incidentStartOptions } from '../src/services/incident-workflow';
+import { incidentStartOptions } from '../src/services/incident/workflow-start';
 import { alertReceivedSignal, incidentWorkflowId, type IncidentWorkflowInput } from '../workflows/definitions';
 import { cpuSnapshot } from './cpu';
 import { BARE_S, type IngestBench, INGEST_CONCURRENCY, RATIO_TARGET, STORM_KEYS, accepted, perS, round } from './ingest-bench';

@@ -1,6 +1,6 @@
 import os from 'node:os';
-import { createService } from '../src/services/catalog';
-import { createSource } from '../src/services/sources';
+import { createService } from '../src/services/workspace/catalog';
+import { createSource } from '../src/services/ingest/sources';
 import { cpuSnapshot, cpuSplit, type CpuSnapshot } from './cpu';
 import type { IngestProbe, Waited } from './ingest-probe';
 import { loadInChild, type LoadRun, type LoadSpec, type RequestSpec, type RunResult } from './load';

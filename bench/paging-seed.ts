@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { createService } from '../src/services/catalog';
-import { addContactMethod } from '../src/services/contacts';
-import { createEscalationPolicy, setServicePolicy } from '../src/services/escalation-policies';
-import { addNotificationRule } from '../src/services/notification-rules';
-import { createSource } from '../src/services/sources';
-import { createApiToken } from '../src/services/api-tokens';
-import { addUser, createOrganization, createTeam } from '../src/services/workspaces';
+import { createService } from '../src/services/workspace/catalog';
+import { addContactMethod } from '../src/services/paging/contacts';
+import { createEscalationPolicy, setServicePolicy } from '../src/services/paging/escalation-policies';
+import { addNotificationRule } from '../src/services/paging/notification-rules';
+import { createSource } from '../src/services/ingest/sources';
+import { createApiToken } from '../src/services/workspace/api-tokens';
+import { addUser, createOrganization, createTeam } from '../src/services/workspace/workspaces';
 import type { BenchWorkspace } from './seed';
 
 /**

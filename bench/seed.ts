@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { IncidentStatus } from '../src/domain/incident-lifecycle';
 import { SEVERITIES } from '../src/domain/severity';
-import { createApiToken } from '../src/services/api-tokens';
-import { addUser, createOrganization, createTeam } from '../src/services/workspaces';
+import { createApiToken } from '../src/services/workspace/api-tokens';
+import { addUser, createOrganization, createTeam } from '../src/services/workspace/workspaces';
 import type { IncidentSnapshot } from '../workflows/definitions';
 
 /** The bench's workspace: PRO plan, a verified Account Admin and a READ_WRITE token. */

@@ -4,9 +4,9 @@ import type { EscalationStep, EscalationTarget } from '../../src/db/entities/esc
 import { formBChannels } from '../../src/domain/paging/form-b-channels';
 import type { EscalationPlan, PageJob } from '../../src/domain/paging/escalation-plan';
 import type { Severity } from '../../src/domain/severity';
-import { notificationRulesFor } from '../../src/services/notification-rules';
-import { onCallUserIds } from '../../src/services/schedules';
-import { teamMemberIds } from '../../src/services/team-members';
+import { notificationRulesFor } from '../../src/services/paging/notification-rules';
+import { onCallUserIds } from '../../src/services/paging/schedules';
+import { teamMemberIds } from '../../src/services/workspace/team-members';
 
 interface PagingContext {
   organizationId: string;

@@ -1,6 +1,6 @@
 import type { Severity } from '../../src/domain/severity';
 import { emailBody, pageSubject, smsText, voiceTwiml, type PageSubject } from '../../src/domain/paging/messages';
-import { signAction } from '../../src/services/action-tokens';
+import { signAction } from '../../src/services/paging/action-tokens';
 import type { Channel, OutgoingPage } from '../notify/types';
 
 /** Where people act on a page: the app's public URL and the key that signs links. */

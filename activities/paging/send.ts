@@ -6,7 +6,8 @@ import type { PageJob } from '../../src/domain/paging/escalation-plan';
 import { monthStart, quotaFallbackReason } from '../../src/domain/paging/quota';
 import { renderPage, type PageLinks } from './render';
 import { nextReplyCode } from './reply-codes';
-import { recordPageEntry, type PageOutcome } from './timeline';
+import type { PageOutcome } from '../../src/domain/paging/page-outcome';
+import { recordPageOutcome } from './timeline';
 import { PERMANENT_DELIVERY_FAILURE, type Channel, type ChannelSender } from '../notify/types';
 
 export interface SendPageInput {
@@ -41,13 +42,13 @@ export function createPagingSendActivities({ orm, senders, links }: PagingSendDe
       .first();
     if (!incident) throw ApplicationFailure.nonRetryable(`incident ${input.incidentId} has no projection`, 'IncidentNotFound');
     const previous = await k('notifications').where({ id: input.notificationId }).first();
-    if (previous && DONE.includes(previous.status)) return recordPageEntry(k, input, outcomeOf(previous));
+    if (previous && DONE.includes(previous.status)) return recordPageOutcome(k, input, outcomeOf(previous));
 
     // An acknowledge (or any move) committed since the workflow scheduled this page: send nothing.
     if (incident.status !== 'TRIGGERED') {
       const outcome: PageOutcome = { status: 'skipped', channel: input.job.channel, target: input.job.address, error: `incident is ${incident.status}`, fallbackReason: null };
       await upsertRow(k, input, incident.organization_id, outcome, null);
-      return recordPageEntry(k, input, outcome);
+      return recordPageOutcome(k, input, outcome);
     }
     const route = await routeWithQuota(k, input, incident.plan as Plan);
     const queued: PageOutcome = { status: 'queued', channel: route.channel, target: route.address, error: null, fallbackReason: route.fallbackReason };
@@ -59,7 +60,7 @@ export function createPagingSendActivities({ orm, senders, links }: PagingSendDe
       const sent = await senders[route.channel].send(page);
       await k('notifications').where({ id: input.notificationId }).update({ status: 'sent', provider: sent.provider, provider_message_id: sent.providerMessageId, error: null, updated_at: new Date() });
       if (input.job.userId) await inAppNotification(k, input, incident);
-      return recordPageEntry(k, input, { status: 'sent', channel: route.channel, target: route.address, error: null, fallbackReason: route.fallbackReason, provider: sent.provider });
+      return recordPageOutcome(k, input, { status: 'sent', channel: route.channel, target: route.address, error: null, fallbackReason: route.fallbackReason, provider: sent.provider });
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       const permanent = err instanceof ApplicationFailure && err.type === PERMANENT_DELIVERY_FAILURE;
@@ -68,7 +69,7 @@ export function createPagingSendActivities({ orm, senders, links }: PagingSendDe
       if (input.job.contactMethodId) {
         await k('contact_methods').where({ id: input.job.contactMethodId }).update({ disabled_at: new Date(), disabled_reason: message.slice(0, 2000) });
       }
-      return recordPageEntry(k, input, { status: 'failed', channel: route.channel, target: route.address, error: message, fallbackReason: route.fallbackReason });
+      return recordPageOutcome(k, input, { status: 'failed', channel: route.channel, target: route.address, error: message, fallbackReason: route.fallbackReason });
     }
   }
 
@@ -80,7 +81,7 @@ export function createPagingSendActivities({ orm, senders, links }: PagingSendDe
     const incident = await k('incidents').select('organization_id').where({ id: input.incidentId }).first();
     if (incident) await upsertRow(k, input, incident.organization_id, outcome, row?.reply_code ?? null);
     await k('notifications').where({ id: input.notificationId }).update({ status: 'failed', error: outcome.error!.slice(0, 2000), updated_at: new Date() });
-    return recordPageEntry(k, input, outcome);
+    return recordPageOutcome(k, input, outcome);
   }
 
   return { sendPage, recordPageFailed };

@@ -12,12 +12,12 @@ import {
   ruleDelaySecondsField,
   stepsField,
   uuidField,
-} from '../domain/paging-config';
+} from '../domain/paging/config';
 import type { MikroORM } from '../db/orm';
-import { addContactMethod, listContactMethods, removeContactMethod } from '../services/contacts';
-import { createEscalationPolicy, getEscalationPolicy, setServicePolicy } from '../services/escalation-policies';
-import { addNotificationRule, listNotificationRules, removeNotificationRule } from '../services/notification-rules';
-import { addTeamMember } from '../services/team-members';
+import { addContactMethod, listContactMethods, removeContactMethod } from '../services/paging/contacts';
+import { createEscalationPolicy, getEscalationPolicy, setServicePolicy } from '../services/paging/escalation-policies';
+import { addNotificationRule, listNotificationRules, removeNotificationRule } from '../services/paging/notification-rules';
+import { addTeamMember } from '../services/workspace/team-members';
 import { output, parseOptions, withDatabase } from './admin';
 
 /** Option strings to whole numbers, then the same range checks the service applies. */

@@ -1,4 +1,4 @@
-import { knexOf } from '../../src/services/db';
+import { knexOf } from '../../src/db/knex';
 import { klaxon } from '../support/cli';
 import { request } from '../support/http';
 import { startTestStack, type TestStack } from '../support/stack';

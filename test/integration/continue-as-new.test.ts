@@ -1,5 +1,5 @@
 import { incidentStateQuery, incidentWorkflowId } from '../../workflows/definitions';
-import { knexOf } from '../../src/services/db';
+import { knexOf } from '../../src/db/knex';
 import { request } from '../support/http';
 import { useStackWithWorkspace } from '../support/fixture';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { knexOf } from '../../src/services/db';
+import { knexOf } from '../../src/db/knex';
 import type { SeededWorkspace } from './workspace';
 
 let number = 0;

@@ -1,10 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { addContactMethod } from '../../src/services/contacts';
-import { createEscalationPolicy, setServicePolicy } from '../../src/services/escalation-policies';
-import { addNotificationRule } from '../../src/services/notification-rules';
-import { createSource } from '../../src/services/sources';
-import { knexOf } from '../../src/services/db';
+import { addContactMethod } from '../../src/services/paging/contacts';
+import { createEscalationPolicy, setServicePolicy } from '../../src/services/paging/escalation-policies';
+import { addNotificationRule } from '../../src/services/paging/notification-rules';
+import { createSource } from '../../src/services/ingest/sources';
+import { knexOf } from '../../src/db/knex';
 import { startTwilioFake, type TwilioFake } from '../fakes/twilio-server';
 import { startTestStack, type TestStack } from './stack';
 import { addMember } from './workspace';

@@ -8,7 +8,7 @@ import type { Client, Connection } from '@temporalio/client';
 import type { NativeConnection, Worker } from '@temporalio/worker';
 import { loadConfig, type Config } from '../../src/config';
 import { openOrm } from '../../src/db/orm';
-import { OutboxRelay } from '../../src/services/outbox-relay';
+import { OutboxRelay } from '../../src/services/relay/relay';
 import { createLogger, type Logger } from '../../src/logger';
 import { buildListeners, closeServer } from '../../src/stack/services';
 import { closeChannelSenders } from '../../activities/notify/senders';

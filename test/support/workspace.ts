@@ -4,10 +4,10 @@ import type { AccessLevel } from '../../src/domain/api-token';
 import type { Plan } from '../../src/domain/plans';
 import type { Role } from '../../src/domain/roles';
 import { openOrm } from '../../src/db/orm';
-import { createApiToken } from '../../src/services/api-tokens';
-import { knexOf } from '../../src/services/db';
-import { createService } from '../../src/services/catalog';
-import { addUser, createOrganization, createTeam } from '../../src/services/workspaces';
+import { createApiToken } from '../../src/services/workspace/api-tokens';
+import { knexOf } from '../../src/db/knex';
+import { createService } from '../../src/services/workspace/catalog';
+import { addUser, createOrganization, createTeam } from '../../src/services/workspace/workspaces';
 
 export interface SeededWorkspace {
   organizationId: string;

@@ -1,7 +1,7 @@
 import { Context } from '@temporalio/activity';
 import type { createActivities } from '../../activities';
 import type { RecordTransitionInput } from '../../activities/projections';
-import type { PageOutcome } from '../../activities/paging/timeline';
+import type { PageOutcome } from '../../src/domain/paging/page-outcome';
 import type { SendPageInput } from '../../activities/paging/send';
 import type { EscalationPlan, PageJob } from '../../src/domain/paging/escalation-plan';
 import type { IncidentSnapshot } from '../../workflows/definitions';

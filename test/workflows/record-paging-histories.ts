@@ -4,9 +4,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { WorkflowHandle } from '@temporalio/client';
-import { addContactMethod } from '../../src/services/contacts';
-import { knexOf } from '../../src/services/db';
-import { addNotificationRule } from '../../src/services/notification-rules';
+import { addContactMethod } from '../../src/services/paging/contacts';
+import { knexOf } from '../../src/db/knex';
+import { addNotificationRule } from '../../src/services/paging/notification-rules';
 import { alertsReceivedSignal, escalateNowSignal, incidentWorkflowId, type IncidentWorkflowInput } from '../../workflows/definitions';
 import { request } from '../support/http';
 import { notificationsOf, pagingService, responder, trigger } from '../support/paging';

@@ -3,8 +3,9 @@ import type { IncidentStatus } from '../../domain/incident-lifecycle';
 import type { Severity } from '../../domain/severity';
 
 /**
- * The queryable projection of an incident. The workflow owns the state; this row is
- * written by its projection activity. `lastSeq` orders projection writes (idempotent retries).
+ * The queryable projection of an incident. The workflow owns the state; every write of this row
+ * goes through src/services/incident/store.ts (opened by the API or ingestion, then moved by the
+ * workflow's activities). `lastSeq` orders those writes (idempotent retries).
  */
 export interface Incident {
   id: string;

@@ -1,7 +1,5 @@
 import { EntitySchema } from '@mikro-orm/core';
-
-export const NOTIFICATION_STATUSES = ['queued', 'sent', 'delivered', 'failed', 'skipped'] as const;
-export type NotificationStatus = (typeof NOTIFICATION_STATUSES)[number];
+import type { NotificationStatus } from '../../domain/paging/page-outcome';
 
 /** One page to one contact: its provider, provider message id and how it went. */
 export interface Notification {

@@ -1,6 +1,6 @@
 import { EntitySchema } from '@mikro-orm/core';
 
-/** One thing that happened to an incident, in order (`seq` is per incident). */
+/** One thing that happened to an incident, in order (`seq` is per incident); written only by src/services/incident/store.ts. */
 export interface TimelineEntry {
   id: string;
   incidentId: string;

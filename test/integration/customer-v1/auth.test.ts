@@ -1,6 +1,6 @@
-import { knexOf } from '../../../src/services/db';
-import { revokeApiToken } from '../../../src/services/api-tokens';
-import { setPlan, setRole, setVerified } from '../../../src/services/workspaces';
+import { knexOf } from '../../../src/db/knex';
+import { revokeApiToken } from '../../../src/services/workspace/api-tokens';
+import { setPlan, setRole, setVerified } from '../../../src/services/workspace/workspaces';
 import { request } from '../../support/http';
 import { startTestStack, type TestStack } from '../../support/stack';
 import { addMember, seedWorkspace, tokenFor, type SeededWorkspace } from '../../support/workspace';

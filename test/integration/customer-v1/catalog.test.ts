@@ -1,4 +1,4 @@
-import { createMonitor, createService } from '../../../src/services/catalog';
+import { createMonitor, createService } from '../../../src/services/workspace/catalog';
 import { request } from '../../support/http';
 import { startTestStack, type TestStack } from '../../support/stack';
 import { seedWorkspace, type SeededWorkspace } from '../../support/workspace';

@@ -1,5 +1,5 @@
 import { incidentWorkflowId, incidentStateQuery } from '../../../workflows/definitions';
-import { knexOf } from '../../../src/services/db';
+import { knexOf } from '../../../src/db/knex';
 import { request } from '../../support/http';
 import { startTestStack, type TestStack } from '../../support/stack';
 import { seedWorkspace, type SeededWorkspace } from '../../support/workspace';

@@ -2,10 +2,10 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { hashSecret } from '../../../src/domain/api-token';
 import type { IngestItem } from '../../../src/domain/ingest/plan';
 import { openOrm } from '../../../src/db/orm';
-import { createService } from '../../../src/services/catalog';
-import { knexOf } from '../../../src/services/db';
-import { commitBatch, type AcceptOutcome, type AcceptRequest } from '../../../src/services/ingest-batch';
-import { createSource } from '../../../src/services/sources';
+import { createService } from '../../../src/services/workspace/catalog';
+import { knexOf } from '../../../src/db/knex';
+import { commitBatch, type AcceptOutcome, type AcceptRequest } from '../../../src/services/ingest/batch';
+import { createSource } from '../../../src/services/ingest/sources';
 import { seedWorkspace, type SeededWorkspace } from '../../support/workspace';
 
 /**

@@ -1,6 +1,6 @@
 import { incidentStateQuery, incidentWorkflowId } from '../../../workflows/definitions';
-import { knexOf } from '../../../src/services/db';
-import { createSource } from '../../../src/services/sources';
+import { knexOf } from '../../../src/db/knex';
+import { createSource } from '../../../src/services/ingest/sources';
 import { useStackWithWorkspace } from '../../support/fixture';
 import { request } from '../../support/http';
 import { waitFor } from '../../support/wait';

@@ -1,6 +1,6 @@
 import { heartbeatStateQuery, heartbeatWorkflowId } from '../../../workflows/definitions';
-import { knexOf } from '../../../src/services/db';
-import { createHeartbeat, setHeartbeatPaused } from '../../../src/services/heartbeats';
+import { knexOf } from '../../../src/db/knex';
+import { createHeartbeat, setHeartbeatPaused } from '../../../src/services/ingest/heartbeats';
 import { klaxon } from '../../support/cli';
 import { useStackWithWorkspace } from '../../support/fixture';
 import { request } from '../../support/http';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { parseFormA } from '../../../src/domain/ingest/form-a';
-import { knexOf } from '../../../src/services/db';
-import { createSource } from '../../../src/services/sources';
+import { knexOf } from '../../../src/db/knex';
+import { createSource } from '../../../src/services/ingest/sources';
 import { request } from '../../support/http';
 import { startTestStack, type TestStack } from '../../support/stack';
 import { seedWorkspace, type SeededWorkspace } from '../../support/workspace';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { knexOf } from '../../../src/services/db';
-import { createSource } from '../../../src/services/sources';
+import { knexOf } from '../../../src/db/knex';
+import { createSource } from '../../../src/services/ingest/sources';
 import { startSnsEndpoint } from '../../fakes/sns-endpoint';
 import { request } from '../../support/http';
 import { startTestStack, type TestStack } from '../../support/stack';

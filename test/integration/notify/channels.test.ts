@@ -5,7 +5,7 @@ import { CONTACT_TYPES } from '../../../src/db/entities/contact-method';
 import type { Channel, ChannelSender, OutgoingPage } from '../../../activities/notify/types';
 import { loadConfig } from '../../../src/config';
 import { openOrm, type MikroORM } from '../../../src/db/orm';
-import { knexOf } from '../../../src/services/db';
+import { knexOf } from '../../../src/db/knex';
 import { startApnsFake, type ApnsFake } from '../../fakes/apns-server';
 import { startFcmFake, type FcmFake } from '../../fakes/fcm-server';
 import { startSendgridFake, type SendgridFake } from '../../fakes/sendgrid-server';

@@ -1,6 +1,6 @@
 import { createDevOutboxSender } from '../../../activities/notify/dev-outbox';
 import { openOrm, type MikroORM } from '../../../src/db/orm';
-import { knexOf } from '../../../src/services/db';
+import { knexOf } from '../../../src/db/knex';
 import { klaxon } from '../../support/cli';
 
 let orm: MikroORM;

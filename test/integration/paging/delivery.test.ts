@@ -1,5 +1,5 @@
-import { knexOf } from '../../../src/services/db';
-import { transitionIncident } from '../../../src/services/incidents';
+import { knexOf } from '../../../src/db/knex';
+import { transitionIncident } from '../../../src/services/incident/incidents';
 import type { TwilioFake } from '../../fakes/twilio-server';
 import { notificationsOf, pagingService, responder, statusOf, timelineOf, trigger, startPagingStack } from '../../support/paging';
 import type { TestStack } from '../../support/stack';

@@ -1,5 +1,5 @@
-import { createSchedule } from '../../../src/services/schedules';
-import { listUserNotifications, markNotificationsRead, unreadCount } from '../../../src/services/user-notifications';
+import { createSchedule } from '../../../src/services/paging/schedules';
+import { listUserNotifications, markNotificationsRead, unreadCount } from '../../../src/services/paging/user-notifications';
 import type { TwilioFake } from '../../fakes/twilio-server';
 import { notificationsOf, pagingService, responder, statusOf, timelineOf, trigger, startPagingStack } from '../../support/paging';
 import type { TestStack } from '../../support/stack';

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { addContactMethod } from '../../../src/services/contacts';
-import { addNotificationRule } from '../../../src/services/notification-rules';
-import { createSource } from '../../../src/services/sources';
-import { addTeamMember } from '../../../src/services/team-members';
+import { addContactMethod } from '../../../src/services/paging/contacts';
+import { addNotificationRule } from '../../../src/services/paging/notification-rules';
+import { createSource } from '../../../src/services/ingest/sources';
+import { addTeamMember } from '../../../src/services/workspace/team-members';
 import { startSendgridFake, type SendgridFake } from '../../fakes/sendgrid-server';
 import type { TwilioFake } from '../../fakes/twilio-server';
 import { notificationsOf, phoneNumber, statusOf, timelineOf, startPagingStack } from '../../support/paging';

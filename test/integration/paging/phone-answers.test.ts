@@ -1,5 +1,5 @@
-import { signAction } from '../../../src/services/action-tokens';
-import { knexOf } from '../../../src/services/db';
+import { signAction } from '../../../src/services/paging/action-tokens';
+import { knexOf } from '../../../src/db/knex';
 import type { TwilioFake } from '../../fakes/twilio-server';
 import { notificationsOf, pagingService, responder, statusOf, timelineOf, trigger, startPagingStack } from '../../support/paging';
 import { TEST_SECRET, type TestStack } from '../../support/stack';

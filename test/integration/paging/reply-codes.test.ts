@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { nextReplyCode } from '../../../activities/paging/reply-codes';
 import { openOrm, type MikroORM } from '../../../src/db/orm';
-import { knexOf } from '../../../src/services/db';
+import { knexOf } from '../../../src/db/knex';
 import { phoneNumber } from '../../support/paging';
 
 let orm: MikroORM;

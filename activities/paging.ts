@@ -1,7 +1,0 @@
-import { createPagingPlanActivities } from './paging/plan';
-import { createPagingSendActivities, type PagingSendDeps } from './paging/send';
-
-/** Everything the incident workflow's escalation calls: who to page, and paging them. */
-export function createPagingActivities(deps: PagingSendDeps) {
-  return { ...createPagingPlanActivities(deps), ...createPagingSendActivities(deps) };
-}

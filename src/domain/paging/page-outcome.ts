@@ -1,0 +1,30 @@
+/** How one page went, and the line the timeline shows for it. Pure: no I/O. */
+
+export const NOTIFICATION_STATUSES = ['queued', 'sent', 'delivered', 'failed', 'skipped'] as const;
+export type NotificationStatus = (typeof NOTIFICATION_STATUSES)[number];
+
+/** How one page went, as the workflow and the timeline see it. */
+export interface PageOutcome {
+  status: NotificationStatus;
+  channel: string;
+  target: string;
+  error: string | null;
+  fallbackReason: string | null;
+  provider?: string;
+}
+
+const CHANNEL_NAMES: Record<string, string> = { sms: 'SMS', voice: 'Voice call', email: 'Email', push_ios: 'iOS push', push_android: 'Android push' };
+
+/** One line a person can read on the timeline. */
+export function describePage(o: PageOutcome, who: string | null): string {
+  const what = `${CHANNEL_NAMES[o.channel] ?? o.channel} to ${who ? `${who} (${o.target})` : o.target}`;
+  const why = o.fallbackReason ? ` (${o.fallbackReason})` : '';
+  switch (o.status) {
+    case 'failed':
+      return `${what} failed: ${o.error ?? 'unknown error'}${why}`;
+    case 'skipped':
+      return `${what} not sent: ${o.error ?? 'not needed'}`;
+    default:
+      return `${what} ${o.provider === 'dev_outbox' ? 'stored in the dev outbox' : 'sent'}${why}`;
+  }
+}

@@ -1,0 +1,192 @@
+import { randomUUID } from 'node:crypto';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { WithStartWorkflowOperation, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
+import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
+import { decideTransition, type IncidentStatus, type LifecycleOperation } from '../../domain/incident-lifecycle';
+import type { Severity } from '../../domain/severity';
+import {
+  incidentWorkflowId,
+  INVALID_TRANSITION,
+  lifecycleUpdates,
+  type Actor,
+  type IncidentSnapshot,
+  type IncidentWorkflowInput,
+} from '../../../workflows/definitions';
+import { isUuid } from '../../domain/ids';
+import { knexOf } from '../../db/knex';
+import { incidentStartOptions } from './workflow-start';
+import { conflict, invalid, notFound } from '../errors';
+import { INCIDENT_COLUMNS, toSnapshot, type IncidentRow } from './view';
+import { teamBelongsTo } from '../workspace/workspaces';
+import { openIncident } from './store';
+
+/** What incident use cases need: the database and Temporal, with its task queue. */
+export interface IncidentDeps {
+  orm: MikroORM;
+  temporal: Client;
+  taskQueue: string;
+}
+
+export interface CreateIncidentInput {
+  organizationId: string;
+  title: string;
+  description?: string | null;
+  severity: Severity;
+  owningTeamId: string;
+  serviceId?: string | null;
+  actor: Actor;
+}
+
+const workflowInput = (row: IncidentRow & { last_seq: number }): IncidentWorkflowInput => ({
+  incidentId: row.id,
+  organizationId: row.organization_id,
+  serviceId: row.service_id,
+  severity: row.severity,
+  status: row.status,
+  seq: row.last_seq,
+});
+
+
+/**
+ * Opens an incident: the projection row (with its per-workspace number) and its first timeline
+ * entry commit together (the incident store writes them), then its workflow starts; the answer
+ * comes once it is running.
+ */
+export async function createIncident(deps: IncidentDeps, input: CreateIncidentInput): Promise<IncidentSnapshot> {
+  if (!(await teamBelongsTo(deps.orm, input.organizationId, input.owningTeamId))) {
+    throw invalid(`owning_team_id ${input.owningTeamId} is not a team of this workspace`);
+  }
+  const opened = await knexOf(deps.orm).transaction((trx) =>
+    openIncident(trx, {
+      id: randomUUID(),
+      organizationId: input.organizationId,
+      serviceId: input.serviceId ?? null,
+      owningTeamId: input.owningTeamId,
+      title: input.title,
+      description: input.description ?? null,
+      severity: input.severity,
+      dedupKey: null,
+      alertCount: 0,
+      actor: input.actor,
+      openedBy: null,
+    }),
+  );
+  const row = { ...opened, last_seq: 1 };
+  await deps.temporal.workflow.start('incidentWorkflow', incidentStartOptions(deps.taskQueue, workflowInput(row)));
+  return toSnapshot(row);
+}
+
+async function readRow(deps: { orm: MikroORM }, organizationId: string, incidentId: string) {
+  if (!isUuid(incidentId)) throw notFound(`incident ${incidentId} not found`);
+  const row = await knexOf(deps.orm)('incidents')
+    .select([...INCIDENT_COLUMNS, 'last_seq'])
+    .where({ id: incidentId, organization_id: organizationId })
+    .first();
+  if (!row) throw notFound(`incident ${incidentId} not found`);
+  return row as IncidentRow & { last_seq: number };
+}
+
+
+/** One incident of this workspace; another workspace's incident is simply not found. */
+export async function getIncident(deps: { orm: MikroORM }, organizationId: string, incidentId: string) {
+  return toSnapshot(await readRow(deps, organizationId, incidentId));
+}
+
+/**
+ * Applies a lifecycle operation through the incident's workflow (a Workflow Update, so the
+ * answer is the committed new state). A closed incident's workflow has completed: the update
+ * starts a fresh run seeded from the projection, which is how reopen works after close.
+ */
+export async function transitionIncident(
+  deps: IncidentDeps,
+  input: { organizationId: string; incidentId: string; operation: LifecycleOperation; actor: Actor },
+): Promise<IncidentSnapshot> {
+  const row = await readRow(deps, input.organizationId, input.incidentId);
+  const early = decideTransition(row.status, input.operation);
+  // A closed incident has no running workflow: refuse without starting one just to say no.
+  if (early.kind === 'invalid' && row.status === 'CLOSED') throw conflict(early.message, 'invalid_transition');
+  try {
+    return await applyUpdate(deps, row, input);
+  } catch (err) {
+    const cause = err instanceof WorkflowUpdateFailedError ? err.cause : undefined;
+    if (cause instanceof ApplicationFailure && cause.type === INVALID_TRANSITION) {
+      throw conflict(cause.message, 'invalid_transition');
+    }
+    throw err;
+  }
+}
+
+/**
+ * A plain Update on the running workflow; when there is none (closed, or its start was lost),
+ * Update-with-Start seeds a fresh run from the projection. The plain path is the common one and
+ * the cheaper of the two.
+ */
+async function applyUpdate(
+  deps: IncidentDeps,
+  row: IncidentRow & { last_seq: number },
+  input: { operation: LifecycleOperation; actor: Actor },
+): Promise<IncidentSnapshot> {
+  const update = lifecycleUpdates[input.operation];
+  const args: [{ actor: Actor }] = [{ actor: input.actor }];
+  if (row.status !== 'CLOSED') {
+    try {
+      return await deps.temporal.workflow.getHandle(incidentWorkflowId(row.id)).executeUpdate(update, { args });
+    } catch (err) {
+      if (!(err instanceof WorkflowNotFoundError)) throw err;
+    }
+  }
+  const start = new WithStartWorkflowOperation('incidentWorkflow', {
+    ...incidentStartOptions(deps.taskQueue, workflowInput(row)),
+    workflowIdConflictPolicy: 'USE_EXISTING',
+  });
+  return deps.temporal.workflow.executeUpdateWithStart(update, { args, startWorkflowOperation: start });
+}
+
+export interface ListIncidentsQuery {
+  organizationId: string;
+  status?: IncidentStatus;
+  severity?: Severity;
+  serviceId?: string;
+  limit: number;
+  cursor?: string;
+}
+
+interface Cursor {
+  createdAt: string;
+  id: string;
+}
+
+const encodeCursor = (c: Cursor) => Buffer.from(JSON.stringify([c.createdAt, c.id])).toString('base64url');
+
+function decodeCursor(raw: string): Cursor {
+  try {
+    const [createdAt, id] = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as unknown[];
+    if (typeof createdAt === 'string' && !Number.isNaN(Date.parse(createdAt)) && typeof id === 'string' && isUuid(id)) {
+      return { createdAt, id };
+    }
+  } catch {
+    // fall through to the error below
+  }
+  throw invalid('cursor is not one this API returned');
+}
+
+/** Newest first, keyset-paged on (created_at, id) so pages stay stable while incidents open. */
+export async function listIncidents(deps: { orm: MikroORM }, q: ListIncidentsQuery) {
+  const query = knexOf(deps.orm)('incidents')
+    .select(INCIDENT_COLUMNS)
+    .where({ organization_id: q.organizationId })
+    .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+    .limit(q.limit + 1);
+  if (q.status) query.andWhere({ status: q.status });
+  if (q.severity) query.andWhere({ severity: q.severity });
+  if (q.serviceId) query.andWhere({ service_id: q.serviceId });
+  if (q.cursor) {
+    const c = decodeCursor(q.cursor);
+    query.andWhereRaw('(created_at, id) < (?, ?)', [new Date(c.createdAt), c.id]);
+  }
+  const rows = (await query) as IncidentRow[];
+  const page = rows.slice(0, q.limit).map(toSnapshot);
+  const last = page[page.length - 1];
+  const nextCursor = rows.length > q.limit && last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null;
+  return { incidents: page, nextCursor };
+}

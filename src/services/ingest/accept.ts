@@ -1,0 +1,130 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { hashSecret } from '../../domain/api-token';
+import { looksLikeUrlSecret } from '../../domain/ids';
+import { payloadFingerprint } from '../../domain/ingest/canonical-json';
+import { planIngest, type IngestItem } from '../../domain/ingest/plan';
+import type { IngestHeaders } from '../../domain/ingest/types';
+import { knexOf } from '../../db/knex';
+import { conflict, invalid, notFound } from '../errors';
+import { GroupCommit } from './group-commit';
+import { commitBatch, nullIfNil, type AcceptOutcome, type AcceptRequest } from './batch';
+import type { SnsVerifier } from './sns';
+import { findActiveSource } from './sources';
+
+
+export interface IngestAnswer {
+  /** `confirmed`: an SNS subscription was confirmed. */
+  status: 'accepted' | 'confirmed';
+  /** The first event of the request (null when the sender's message asked for nothing). */
+  event_id: string | null;
+  incident_id: string | null;
+  duplicate: boolean;
+  /** Every event of a batch payload (Alertmanager, Grafana), when there is more than one. */
+  events?: Array<{ event_id: string; incident_id: string | null; action: IngestItem['action'] }>;
+}
+
+export interface IngestOptions {
+  /** How long an Idempotency-Key's first answer is replayed. */
+  idempotencyTtlMs: number;
+  /** Verifies SNS deliveries and confirms subscriptions. */
+  sns: SnsVerifier;
+  /**
+   * Called after each commit that queued events for delivery (kicks the outbox relay); `urgent`
+   * when one opened or resolved an incident, so paging must not wait for coalescing.
+   */
+  onAccepted?: (urgent: boolean) => void;
+  /** Most requests one transaction carries (group commit). */
+  maxBatch?: number;
+  /** Batches written at once: a second one overlaps the first's round trips. */
+  maxInFlight?: number;
+}
+
+export interface IngestInput {
+  secret: string;
+  body: unknown;
+  headers?: IngestHeaders;
+  idempotencyKey?: string;
+}
+
+const UNKNOWN_SOURCE = 'unknown or revoked ingestion URL';
+
+/**
+ * Alert ingestion (design.md §5). Requests are parsed and validated on their own, then committed
+ * by group commit: under load one transaction stores many requests, and each caller is answered
+ * only once its request is durably stored (alert, idempotency record, routing, outbox message).
+ * Delivery to the workflows happens after, through the outbox relay, so nothing accepted is lost.
+ */
+export class Ingestion {
+  private readonly commits: GroupCommit<AcceptRequest, AcceptOutcome>;
+
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly opts: IngestOptions,
+  ) {
+    this.commits = new GroupCommit((batch) => commitBatch(knexOf(orm), batch, opts), {
+      maxBatch: opts.maxBatch ?? 256,
+      maxInFlight: opts.maxInFlight ?? 2,
+      onCommitted: (_items, outcomes) => {
+        const accepted = outcomes.filter((o) => o.kind === 'accepted' && o.events.length > 0);
+        if (accepted.length) opts.onAccepted?.(accepted.some((o) => o.kind === 'accepted' && o.urgent));
+      },
+    });
+  }
+
+  /** Accepts one request on a source's secret URL; throws DomainErrors a surface maps to statuses. */
+  async ingest(input: IngestInput): Promise<IngestAnswer> {
+    if (!looksLikeUrlSecret(input.secret)) throw notFound(UNKNOWN_SOURCE);
+    const plan = planIngest(input.body, input.headers ?? {});
+    if (!plan.ok || plan.sender === 'aws-sns') {
+      // Rare paths look the source up first: an unknown URL answers 404 whatever its body, and
+      // nothing of an SNS message is used (or fetched) for an unknown URL.
+      if (!(await findActiveSource(this.orm, input.secret))) throw notFound(UNKNOWN_SOURCE);
+      if (!plan.ok) throw invalid(plan.message);
+      const envelope = await this.opts.sns.verified(input.body);
+      if (plan.confirm) {
+        await this.opts.sns.confirm(envelope);
+        return { status: 'confirmed', event_id: null, incident_id: null, duplicate: false };
+      }
+    }
+    const key = input.idempotencyKey;
+    if (key !== undefined && (key.length === 0 || key.length > 255)) throw invalid('Idempotency-Key must be 1 to 255 characters');
+    const tokenHash = hashSecret(input.secret);
+    const idempotency = key === undefined ? undefined : { key, fingerprint: payloadFingerprint(input.body) };
+    // A replay is answered from its stored record with one read, outside any batch.
+    const replay = idempotency && (await this.storedAnswer(tokenHash, idempotency));
+    const outcome = replay ?? (await this.commits.submit({ tokenHash, items: plan.items, idempotency }));
+    return answerOf(outcome);
+  }
+
+  /** The stored outcome of a key already committed on this source; undefined when there is none yet. */
+  private async storedAnswer(tokenHash: string, idempotency: { key: string; fingerprint: string }): Promise<AcceptOutcome | undefined> {
+    const row = await knexOf(this.orm)('alert_sources as s')
+      .leftJoin('idempotency_records as r', (on) => on.on('r.source_id', 's.id').andOnVal('r.key', idempotency.key).andOnVal('r.expires_at', '>', new Date()))
+      .select('r.fingerprint', 'r.event_id', 'r.incident_id')
+      .where({ 's.token_hash': tokenHash, 's.status': 'ACTIVE' })
+      .first();
+    if (!row) return { kind: 'unknown_source' };
+    if (row.fingerprint === null || row.fingerprint === undefined) return undefined;
+    if (row.fingerprint !== idempotency.fingerprint) return { kind: 'conflict' };
+    return { kind: 'duplicate', event_id: nullIfNil(row.event_id), incident_id: nullIfNil(row.incident_id) };
+  }
+}
+
+function answerOf(outcome: AcceptOutcome): IngestAnswer {
+  switch (outcome.kind) {
+    case 'unknown_source':
+      throw notFound(UNKNOWN_SOURCE);
+    case 'conflict':
+      throw conflict('this Idempotency-Key was already used with a different payload', 'idempotency_conflict');
+    case 'failed':
+      throw outcome.error;
+    case 'duplicate':
+      return { status: 'accepted', event_id: outcome.event_id, incident_id: outcome.incident_id, duplicate: true };
+    case 'accepted': {
+      const first = outcome.events[0];
+      const answer: IngestAnswer = { status: 'accepted', event_id: first?.event_id ?? null, incident_id: first?.incident_id ?? null, duplicate: false };
+      if (outcome.events.length > 1) answer.events = outcome.events.map(({ event_id, incident_id, action }) => ({ event_id, incident_id, action }));
+      return answer;
+    }
+  }
+}

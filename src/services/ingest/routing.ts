@@ -1,0 +1,160 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from '@mikro-orm/postgresql';
+import type { IngestItem } from '../../domain/ingest/plan';
+import type { Actor } from '../../../workflows/definitions';
+import { storeIncidentBatch, type IncidentOpening } from '../incident/store';
+
+/** Statuses an incident can take new alerts in (design.md §5: "its open incident"). */
+export const OPEN_STATUSES = ['TRIGGERED', 'ACKNOWLEDGED', 'INVESTIGATING'];
+
+/** Where an alert comes from (an alert source, or a heartbeat), and the service it routes to. */
+export type SourceRef = { id: string; organizationId: string; serviceId: string; /** The service's owning team: owns new incidents. */ teamId: string };
+
+/** One triggering alert to store: its source, what it says, and its id (the event id). */
+export interface TriggerRow {
+  source: SourceRef;
+  item: IngestItem;
+  eventId: string;
+}
+
+/** A new incident a batch opens: its first alert decides title, severity and dedup key. */
+interface NewIncident {
+  id: string;
+  opener: TriggerRow;
+  alerts: number;
+}
+
+/** Who opens an incident from an alert. */
+const INGEST_ACTOR: Actor = { type: 'system', id: null, via: 'ingest' };
+
+const pairKey = (serviceId: string, dedupKey: string) => `${serviceId}:${dedupKey}`;
+const json = (rows: unknown) => JSON.stringify(rows);
+
+/**
+ * Stores triggering alerts, in order, on the incidents they route to, and queues their delivery
+ * to the workflows: an alert with a dedup_key joins its service's open incident with that key
+ * (or the one an earlier alert of the same batch opened); otherwise it opens a new incident.
+ * A fixed number of statements whatever the batch size. Returns each row's incident, and whether
+ * the row opened it.
+ *
+ * Same-key alerts serialise on advisory locks (taken in one sorted order, so two batches cannot
+ * deadlock), so fifty at once, from any number of API processes, still make one incident.
+ */
+export async function storeTriggers(trx: Knex.Transaction, rows: TriggerRow[], now = new Date()): Promise<Array<{ incidentId: string; opened: boolean }>> {
+  const open = await lockAndFindOpen(trx, rows);
+  const incidentOf: string[] = [];
+  const fresh = new Map<string, NewIncident>();
+  const attachCounts = new Map<string, number>();
+  const outbox: Array<{ id: string; incident_id: string; event_id: string; kind: 'opened' | 'attached'; created_at: Date }> = [];
+  for (const row of rows) {
+    const pair = row.item.dedupKey === null ? null : pairKey(row.source.serviceId, row.item.dedupKey);
+    const existing = pair === null ? undefined : open.get(pair);
+    let incidentId: string;
+    let kind: 'opened' | 'attached';
+    if (existing) {
+      incidentId = existing;
+      kind = 'attached';
+      if (fresh.has(incidentId)) fresh.get(incidentId)!.alerts++;
+      else attachCounts.set(incidentId, (attachCounts.get(incidentId) ?? 0) + 1);
+    } else {
+      incidentId = randomUUID();
+      kind = 'opened';
+      fresh.set(incidentId, { id: incidentId, opener: row, alerts: 1 });
+      if (pair !== null) open.set(pair, incidentId);
+    }
+    incidentOf.push(incidentId);
+    outbox.push({ id: randomUUID(), incident_id: incidentId, event_id: row.eventId, kind, created_at: now });
+  }
+  await storeIncidentBatch(trx, { opened: [...fresh.values()].map(openingOf), alertsAdded: [...attachCounts].map(([incidentId, count]) => ({ incidentId, count })) }, now);
+  await trx.raw(WRITE_SQL, { alerts: json(rows.map((r, i) => alertRow(r, incidentOf[i], now))), outbox: json(outbox) });
+  return incidentOf.map((incidentId, i) => ({ incidentId, opened: outbox[i].kind === 'opened' }));
+}
+
+/** Takes the dedup-key locks of the batch, then reads each key's open incident. */
+async function lockAndFindOpen(trx: Knex.Transaction, rows: TriggerRow[]): Promise<Map<string, string>> {
+  const pairs = new Map<string, { s: string; k: string }>();
+  for (const { source, item } of rows) {
+    if (item.dedupKey !== null) pairs.set(pairKey(source.serviceId, item.dedupKey), { s: source.serviceId, k: item.dedupKey });
+  }
+  const open = new Map<string, string>();
+  if (pairs.size === 0) return open;
+  // ORDER BY in a subquery keeps Postgres from flattening it: locks are taken in that order.
+  await trx.raw(
+    `select pg_advisory_xact_lock(h) from (select distinct hashtextextended(k, 0) as h from json_array_elements_text(?::json) as k order by h) as sorted`,
+    [json([...pairs.keys()])],
+  );
+  // One index probe per key (LATERAL … LIMIT 1): a set-based join would let the planner, which
+  // guesses 100 rows for json_to_recordset, scan every incident of the workspace instead.
+  const { rows: found } = (await trx.raw(
+    `select p.s as service_id, p.k as dedup_key, o.id from json_to_recordset(?::json) as p(s uuid, k text)
+     cross join lateral (
+       select id from incidents where service_id = p.s and dedup_key = p.k and status in (${OPEN_STATUSES.map(() => '?').join(', ')})
+       order by created_at desc limit 1
+     ) as o`,
+    [json([...pairs.values()]), ...OPEN_STATUSES],
+  )) as { rows: Array<{ id: string; service_id: string; dedup_key: string }> };
+  for (const f of found) open.set(pairKey(f.service_id, f.dedup_key), f.id);
+  return open;
+}
+
+/** The incident an alert opens: its first alert decides title, severity and dedup key. */
+const openingOf = ({ id, opener: { source, item }, alerts }: NewIncident): IncidentOpening => ({
+  id,
+  organizationId: source.organizationId,
+  serviceId: source.serviceId,
+  owningTeamId: source.teamId,
+  title: item.title,
+  description: item.description ?? item.message,
+  severity: item.severity,
+  dedupKey: item.dedupKey,
+  alertCount: alerts,
+  actor: INGEST_ACTOR,
+  openedBy: 'an alert',
+});
+
+const alertRow = ({ source, item, eventId }: TriggerRow, incidentId: string, now: Date) => ({
+  id: eventId,
+  organization_id: source.organizationId,
+  source_id: source.id,
+  service_id: source.serviceId,
+  incident_id: incidentId,
+  dedup_key: item.dedupKey,
+  title: item.title,
+  message: item.message,
+  description: item.description,
+  severity: item.severity,
+  sender: item.sender,
+  metadata: item.metadata,
+  created_at: now,
+});
+
+/** The batch's alerts and outbox messages in one statement (its incidents are written first). */
+const WRITE_SQL = `
+with new_alerts as (
+  insert into alerts (id, organization_id, source_id, service_id, incident_id, dedup_key, title, message, description, severity, status, sender, metadata, created_at)
+  select id, organization_id, source_id, service_id, incident_id, dedup_key, title, message, description, severity, 'ACTIVE', sender, metadata, created_at
+  from json_to_recordset(:alerts::json) as r(id uuid, organization_id uuid, source_id uuid, service_id uuid, incident_id uuid, dedup_key text, title text, message text, description text, severity text, sender text, metadata jsonb, created_at timestamptz)
+)
+insert into ingest_outbox (id, incident_id, event_id, kind, created_at)
+select id, incident_id, event_id, kind, created_at from json_to_recordset(:outbox::json) as r(id uuid, incident_id uuid, event_id uuid, kind text, created_at timestamptz)`;
+
+/**
+ * Resolves the source's active alerts with the item's key. When that leaves an open incident with
+ * no active alert, its workflow is asked (through the outbox) to resolve it. Returns that incident.
+ */
+export async function storeResolve(trx: Knex.Transaction, source: SourceRef, item: IngestItem, eventId: string, now = new Date()): Promise<string | null> {
+  if (item.dedupKey === null) return null;
+  const touched: Array<{ incident_id: string }> = await trx('alerts')
+    .update({ status: 'RESOLVED', resolved_at: now })
+    .where({ source_id: source.id, sender: item.sender, dedup_key: item.dedupKey, status: 'ACTIVE' })
+    .returning('incident_id');
+  let resolved: string | null = null;
+  for (const incidentId of new Set(touched.map((t) => t.incident_id))) {
+    const stillActive = await trx('alerts').where({ incident_id: incidentId, status: 'ACTIVE' }).first('id');
+    const open = await trx('incidents').where({ id: incidentId }).whereIn('status', OPEN_STATUSES).first('id');
+    if (stillActive || !open) continue;
+    await trx('ingest_outbox').insert({ id: randomUUID(), incident_id: incidentId, event_id: eventId, kind: 'resolved', created_at: now });
+    resolved = incidentId;
+  }
+  return resolved;
+}

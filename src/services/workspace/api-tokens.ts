@@ -1,0 +1,117 @@
+import { randomUUID } from 'node:crypto';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { API_TOKEN_MAX_DAYS, hashSecret, looksLikeApiToken, mintApiToken, type AccessLevel } from '../../domain/api-token';
+import { planHasApiAccess, type Plan } from '../../domain/plans';
+import { canManageApiTokens, type Role } from '../../domain/roles';
+import { knexOf } from '../../db/knex';
+import { iso, millis } from '../../db/timestamps';
+import { forbidden, invalid, notFound } from '../errors';
+import { findMember, getOrganization } from './workspaces';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Creates a customer API token for a member; the plaintext is in the answer and nowhere else. */
+export async function createApiToken(
+  orm: MikroORM,
+  input: { organizationId: string; email: string; access: AccessLevel; days: number },
+) {
+  if (!Number.isInteger(input.days) || input.days < 1 || input.days > API_TOKEN_MAX_DAYS) {
+    throw invalid(`token lifetime must be a whole number of days from 1 to ${API_TOKEN_MAX_DAYS}`);
+  }
+  const org = await getOrganization(orm, input.organizationId);
+  if (!planHasApiAccess(org.plan)) {
+    throw forbidden(`the ${org.plan} plan does not include API access (PRO and BUSINESS do)`, 'plan_limit_reached');
+  }
+  const member = await findMember(orm, input.organizationId, input.email);
+  if (!canManageApiTokens(member.role)) {
+    throw forbidden(`${member.email} is ${member.role}; only an Account Admin or Billing Owner can create API tokens`);
+  }
+  if (!member.verified) throw forbidden(`${member.email} has not verified their account`);
+  const { plaintext, hash } = mintApiToken();
+  const now = new Date();
+  const row = {
+    id: randomUUID(),
+    organization_id: input.organizationId,
+    user_id: member.id,
+    token_hash: hash,
+    display_prefix: plaintext.slice(0, 8),
+    access: input.access,
+    expires_at: new Date(now.getTime() + input.days * DAY_MS),
+    created_at: now,
+  };
+  await knexOf(orm)('api_tokens').insert(row);
+  return { id: row.id, token: plaintext, access: row.access, expires_at: row.expires_at.toISOString() };
+}
+
+/** Token metadata for a workspace; never the secret or its hash. */
+export async function listApiTokens(orm: MikroORM, organizationId: string) {
+  await getOrganization(orm, organizationId);
+  const rows = await knexOf(orm)('api_tokens as t')
+    .join('users as u', 'u.id', 't.user_id')
+    .select('t.id', 't.display_prefix', 't.access', 't.expires_at', 't.revoked_at', 't.created_at', 't.user_id', 'u.email')
+    .where({ 't.organization_id': organizationId })
+    .orderBy('t.created_at', 'desc');
+  const now = Date.now();
+  return rows.map((r) => ({
+    id: r.id as string,
+    prefix: r.display_prefix as string,
+    access: r.access as AccessLevel,
+    user: { id: r.user_id as string, email: r.email as string },
+    status: r.revoked_at ? 'revoked' : millis(r.expires_at) <= now ? 'expired' : 'active',
+    created_at: iso(r.created_at),
+    expires_at: iso(r.expires_at),
+    revoked_at: r.revoked_at ? iso(r.revoked_at) : null,
+  }));
+}
+
+/** Revokes a token at once; revoking twice is harmless. */
+export async function revokeApiToken(orm: MikroORM, id: string) {
+  if (!/^[0-9a-f-]{36}$/i.test(id)) throw invalid('token id must be a UUID');
+  const knex = knexOf(orm);
+  const row = await knex('api_tokens').select('id', 'revoked_at').where({ id }).first();
+  if (!row) throw notFound(`API token ${id} not found`);
+  if (!row.revoked_at) await knex('api_tokens').update({ revoked_at: new Date() }).where({ id });
+  return { id, revoked: true };
+}
+
+/** Who a valid token speaks for, as rechecked on every request. */
+export interface ApiPrincipal {
+  tokenId: string;
+  organizationId: string;
+  userId: string;
+  access: AccessLevel;
+}
+
+export type AuthOutcome =
+  | { ok: true; principal: ApiPrincipal }
+  | { ok: false; reason: 'invalid_token' }
+  | { ok: false; reason: 'forbidden'; message: string };
+
+/**
+ * Rechecks everything design.md §7 asks on every request, in one query: expiry, revocation,
+ * verification, role and plan. The lookup is by hash, so the secret is never compared directly.
+ */
+export async function authenticateApiToken(orm: MikroORM, plaintext: string): Promise<AuthOutcome> {
+  if (!looksLikeApiToken(plaintext)) return { ok: false, reason: 'invalid_token' };
+  const row = await knexOf(orm)('api_tokens as t')
+    .join('users as u', 'u.id', 't.user_id')
+    .join('organizations as o', 'o.id', 't.organization_id')
+    .leftJoin('memberships as m', function () {
+      this.on('m.user_id', 't.user_id').andOn('m.organization_id', 't.organization_id');
+    })
+    .select('t.id', 't.organization_id', 't.user_id', 't.access', 't.expires_at', 't.revoked_at', 'u.verified', 'o.plan', 'm.role')
+    .where({ 't.token_hash': hashSecret(plaintext) })
+    .first();
+  if (!row || row.revoked_at || millis(row.expires_at) <= Date.now()) return { ok: false, reason: 'invalid_token' };
+  if (!row.verified) return { ok: false, reason: 'forbidden', message: 'the account that owns this token is not verified' };
+  if (!row.role || !canManageApiTokens(row.role as Role)) {
+    return { ok: false, reason: 'forbidden', message: 'the owner of this token is no longer an Account Admin or Billing Owner' };
+  }
+  if (!planHasApiAccess(row.plan as Plan)) {
+    return { ok: false, reason: 'forbidden', message: `the workspace's ${row.plan} plan does not include API access` };
+  }
+  return {
+    ok: true,
+    principal: { tokenId: row.id, organizationId: row.organization_id, userId: row.user_id, access: row.access },
+  };
+}

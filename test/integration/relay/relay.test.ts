@@ -1,0 +1,147 @@
+import { randomUUID } from 'node:crypto';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Client } from '@temporalio/client';
+import type { AlertsReceived } from '../../../workflows/definitions';
+import { openOrm } from '../../../src/db/orm';
+import { createLogger } from '../../../src/logger';
+import { knexOf } from '../../../src/db/knex';
+import { OutboxRelay, repeatWaitMs } from '../../../src/services/relay/relay';
+import { incidentWithPending as pendingIncident } from '../../support/outbox';
+import { waitFor } from '../../support/wait';
+import { seedWorkspace, type SeededWorkspace } from '../../support/workspace';
+
+/**
+ * The relay's batching, concurrency and failure rules, against the file's Postgres and a fake
+ * Temporal client that records every signalWithStart (the real path is covered end to end in
+ * test/integration/ingest/outbox-relay.test.ts).
+ */
+let orm: MikroORM;
+let ws: SeededWorkspace;
+beforeAll(async () => {
+  orm = await openOrm(process.env.KLAXON_TEST_DATABASE_URL!, 4);
+  ws = await seedWorkspace(orm);
+});
+afterAll(() => orm.close());
+
+const db = () => knexOf(orm);
+
+const incidentWithPending = (events: number) => pendingIncident(orm, ws, events);
+
+/** A Temporal client that records signals, takes a few ms each, and fails the calls `fail` picks. */
+function fakeTemporal(fail: (incidentId: string, call: number) => boolean = () => false) {
+  const calls: Array<{ incidentId: string; eventIds: string[] }> = [];
+  const perIncident = new Map<string, number>();
+  let inFlight = 0;
+  let maxInFlight = 0;
+  const client = {
+    withDeadline: <T>(_deadline: number, fn: () => Promise<T>) => fn(),
+    workflow: {
+      async signalWithStart(_workflow: string, opts: { args: [{ incidentId: string }]; signal: { name: string }; signalArgs: [AlertsReceived] }) {
+        expect(opts.signal.name).toBe('alertsReceived');
+        const incidentId = opts.args[0].incidentId;
+        const call = perIncident.get(incidentId) ?? 0;
+        perIncident.set(incidentId, call + 1);
+        maxInFlight = Math.max(maxInFlight, ++inFlight);
+        await new Promise((r) => setTimeout(r, 5));
+        inFlight--;
+        if (fail(incidentId, call)) throw new Error(`signal ${call} of ${incidentId} failed`);
+        calls.push({ incidentId, eventIds: opts.signalArgs[0].events.map((e) => e.eventId) });
+      },
+    },
+  };
+  return { client: client as unknown as Client, calls, maxInFlight: () => maxInFlight };
+}
+
+/** One drain: kick, then stop (which waits for the pass to finish). */
+async function drainOnce(temporal: Client): Promise<void> {
+  const relay = new OutboxRelay({ orm, temporal, taskQueue: 'unused', logger: createLogger('silent') });
+  relay.kick();
+  await relay.stop();
+}
+
+const rowsOf = (incidentId: string) => db()('ingest_outbox').where({ incident_id: incidentId }).orderBy('seq');
+
+describe('OutboxRelay', () => {
+  it('when many incidents have pending events, then each gets its events in order in signals of at most 500, with at most 16 calls in flight', async () => {
+    const small = await Promise.all(Array.from({ length: 40 }, () => incidentWithPending(3)));
+    const big = await incidentWithPending(1200);
+    const fake = fakeTemporal();
+    await drainOnce(fake.client);
+
+    const bigCalls = fake.calls.filter((c) => c.incidentId === big.id);
+    expect(bigCalls.map((c) => c.eventIds.length)).toEqual([500, 500, 200]);
+    expect(bigCalls.flatMap((c) => c.eventIds)).toEqual(big.eventIds);
+    for (const s of small) expect(fake.calls.filter((c) => c.incidentId === s.id).map((c) => c.eventIds)).toEqual([s.eventIds]);
+    expect(fake.maxInFlight()).toBeGreaterThan(1);
+    expect(fake.maxInFlight()).toBeLessThanOrEqual(16);
+    const pending = await db()('ingest_outbox').whereIn('incident_id', [big.id, ...small.map((s) => s.id)]).whereNull('delivered_at');
+    expect(pending).toHaveLength(0);
+  });
+
+  it('when a signal fails, then its rows count an attempt, the incident\'s later batches wait for the next pass, and other incidents are delivered', async () => {
+    const broken = await incidentWithPending(1200);
+    const other = await incidentWithPending(2);
+    const failing = fakeTemporal((incidentId, call) => incidentId === broken.id && call === 1);
+    await drainOnce(failing.client);
+
+    expect(failing.calls.filter((c) => c.incidentId === broken.id).map((c) => c.eventIds)).toEqual([broken.eventIds.slice(0, 500)]);
+    expect(failing.calls.filter((c) => c.incidentId === other.id).map((c) => c.eventIds)).toEqual([other.eventIds]);
+    const rows = await rowsOf(broken.id);
+    expect(rows.slice(0, 500).every((r) => r.delivered_at !== null && r.attempts === 0)).toBe(true);
+    expect(rows.slice(500, 1000).every((r) => r.delivered_at === null && r.attempts === 1 && /signal 1 of .* failed/.test(r.last_error))).toBe(true);
+    expect(rows.slice(1000).every((r) => r.delivered_at === null && r.attempts === 0 && r.last_error === null)).toBe(true);
+
+    const healthy = fakeTemporal();
+    await drainOnce(healthy.client);
+    expect(healthy.calls.map((c) => c.eventIds.length)).toEqual([500, 200]);
+    expect([...failing.calls, ...healthy.calls].filter((c) => c.incidentId === broken.id).flatMap((c) => c.eventIds)).toEqual(broken.eventIds);
+    expect((await rowsOf(broken.id)).every((r) => r.delivered_at !== null)).toBe(true);
+  });
+
+  it('when more incidents are busy, then a repeat signal waits longer, within bounds', () => {
+    expect(repeatWaitMs(1)).toBe(100);
+    expect(repeatWaitMs(10)).toBe(400);
+    expect(repeatWaitMs(50)).toBe(2000);
+    expect(repeatWaitMs(5000)).toBe(2000);
+  });
+
+  it('when an incident was signalled a moment ago, then its next attached events wait and travel together, while a new incident and a resolve go at once', async () => {
+    const fake = fakeTemporal();
+    const times: Array<{ incidentId: string; at: number; events: number }> = [];
+    const original = fake.client.workflow.signalWithStart.bind(fake.client.workflow);
+    type RelayOptions = Parameters<typeof original>[1] & { args: [{ incidentId: string }]; signalArgs: [AlertsReceived] };
+    (fake.client.workflow as { signalWithStart: unknown }).signalWithStart = async (w: string, opts: RelayOptions) => {
+      await original(w, opts);
+      times.push({ incidentId: opts.args[0].incidentId, at: Date.now(), events: opts.signalArgs[0].events.length });
+    };
+    const relay = new OutboxRelay({ orm, temporal: fake.client, taskQueue: 'unused', logger: createLogger('silent') });
+    const signalsOf = (id: string) => times.filter((t) => t.incidentId === id);
+    const add = (incidentId: string, kind: string) => db()('ingest_outbox').insert({ id: randomUUID(), incident_id: incidentId, event_id: randomUUID(), kind, created_at: new Date() });
+    try {
+      // 26 busy incidents: a repeat signal waits about a second (repeatWaitMs), wide enough to see.
+      const a = await incidentWithPending(1);
+      const others = await Promise.all(Array.from({ length: 24 }, () => incidentWithPending(1)));
+      relay.kick();
+      await waitFor(async () => signalsOf(a.id).length === 1 && others.every((o) => signalsOf(o.id).length === 1), 5000, 'the opening signals');
+      for (let i = 0; i < 3; i++) {
+        await add(a.id, 'attached');
+        relay.kick({ onlyIfDue: true }); // as ingestion does when nothing opened or resolved
+      }
+      const b = await incidentWithPending(1);
+      relay.kick(); // a new incident: urgent
+      await waitFor(async () => signalsOf(b.id).length === 1, 5000, 'the new incident');
+      expect(signalsOf(a.id)).toHaveLength(1); // still held back
+      const [second] = await waitFor(async () => (signalsOf(a.id).length === 2 ? signalsOf(a.id).slice(1) : undefined), 5000, 'the coalesced signal');
+      expect(second.events).toBe(3); // the three attached events, one signal
+      expect(second.at - signalsOf(a.id)[0].at).toBeGreaterThanOrEqual(repeatWaitMs(25) - 50);
+      await add(a.id, 'attached');
+      await add(a.id, 'resolved');
+      relay.kick(); // a resolve: urgent, and its incident is not held back
+      const [third] = await waitFor(async () => (signalsOf(a.id).length === 3 ? signalsOf(a.id).slice(2) : undefined), 5000, 'the resolve');
+      expect(third.events).toBe(2);
+      expect(third.at - second.at).toBeLessThan(repeatWaitMs(25) / 2);
+    } finally {
+      await relay.stop();
+    }
+  });
+});
