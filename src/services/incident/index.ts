@@ -1,0 +1,9 @@
+/**
+ * Incidents: opening one from the API, reading and listing them, and moving them through their
+ * workflow (a Workflow Update, so the answer is the committed state). `store.ts` is the one
+ * writer of the `incidents` and `timeline_entries` tables; `view.ts` the one shape they are read
+ * in; `workflow-start.ts` how every incident workflow is started.
+ */
+export * from './incidents';
+export { toSnapshot, INCIDENT_COLUMNS, type IncidentRow } from './view';
+export { incidentStartOptions } from './workflow-start';
