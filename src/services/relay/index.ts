@@ -3,4 +3,5 @@
  * alert events (`ingest_outbox` rows) to their incident workflows, batched per incident, and
  * marks them delivered. It owns the `ingest_outbox` table's delivery columns.
  */
-export { OutboxRelay, repeatWaitMs } from './relay';
+export { OutboxRelay } from './relay';
+export { repeatWaitMs } from './pacing';

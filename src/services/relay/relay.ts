@@ -1,12 +1,11 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { Client } from '@temporalio/client';
 import type { Logger } from '../../logger';
-import { alertsReceivedSignal, APPLIED_EVENTS_WINDOW, type IncidentWorkflowInput } from '../../../workflows/definitions';
-import { incidentStartOptions } from '../incident/workflow-start';
+import { APPLIED_EVENTS_WINDOW } from '../../../workflows/definitions';
 import { batchesPerIncident } from './batches';
-import { knexOf } from '../../db/knex';
+import { deliverBatch, type DeliveryTarget } from './delivery';
+import { incidentsWithUrgentRows, markDelivered, markFailed, pendingRows, type PendingRow } from './outbox-rows';
+import { RepeatPacer } from './pacing';
 
-const DELIVERY_DEADLINE_MS = 10_000;
 /**
  * Rows read per pass. Never more than the workflow's applied-event window: a pass whose rows
  * could not be marked delivered is redelivered whole, and must still be ignored whole.
@@ -16,37 +15,6 @@ const PASS_ROWS = Math.min(2000, APPLIED_EVENTS_WINDOW);
 const EVENTS_PER_SIGNAL = 500;
 /** signalWithStart calls in flight at once, across incidents. */
 const MAX_IN_FLIGHT = 16;
-/**
- * Repeat signals: an incident signalled recently waits before its next signal, so the events a
- * storm keeps sending it travel together. Every signal costs a workflow task and a projection
- * write whatever it carries, and its activations cost the worker a few milliseconds of CPU (the
- * SDK enters its sandbox with a vm timeout, and Node starts a watchdog thread for each entry:
- * nodejs/node#47739), so a signal per event takes the CPU that acceptance needs. The wait grows
- * with the number of busy incidents so that repeat signals stay near REPEAT_SIGNALS_PER_S in all
- * (10 busy incidents wait 400 ms, 50 wait 2 s), between MIN_WAIT_MS and MAX_WAIT_MS. Measured
- * with a 50-key storm on the embedded stack: at 100 repeat signals/s it accepted 920 events/s, at
- * 25/s 1,330/s. Never held back: an incident's first signal (it starts the workflow and its
- * paging), and an incident with a resolve pending.
- */
-const REPEAT_SIGNALS_PER_S = 25;
-const MIN_WAIT_MS = 100;
-const MAX_WAIT_MS = 2000;
-
-/** How long a recently signalled incident waits, given how many incidents were signalled lately. */
-export const repeatWaitMs = (busyIncidents: number): number => Math.min(MAX_WAIT_MS, Math.max(MIN_WAIT_MS, (busyIncidents * 1000) / REPEAT_SIGNALS_PER_S));
-
-interface PendingRow {
-  id: string;
-  event_id: string;
-  kind: 'opened' | 'attached' | 'resolved';
-  incident_id: string;
-  organization_id: string;
-  service_id: string | null;
-  severity: IncidentWorkflowInput['severity'];
-  status: IncidentWorkflowInput['status'];
-  last_seq: number;
-  title: string;
-}
 
 /** What a pass achieved: rows that landed, rows whose signal failed, and the first failure. */
 interface PassResult {
@@ -66,23 +34,15 @@ export class OutboxRelay {
   private running = false;
   private again = false;
   private timer?: NodeJS.Timeout;
-  /** When each recently signalled incident was last signalled (performance.now()). */
-  private readonly lastSignalled = new Map<string, number>();
+  private readonly pacer = new RepeatPacer();
   private wakeAt = Infinity;
   private wake?: NodeJS.Timeout;
 
   constructor(
-    private readonly deps: {
+    private readonly deps: DeliveryTarget & {
       orm: MikroORM;
-      temporal: Client;
-      taskQueue: string;
       logger: Logger;
       batchSize?: number;
-      /**
-       * `temporal` shares its connection with a worker polling `taskQueue` in this process: a new
-       * incident's workflow starts eagerly, its first workflow task handed straight to that worker.
-       */
-      eagerStart?: boolean;
     },
   ) {}
 
@@ -124,14 +84,14 @@ export class OutboxRelay {
 
   /** Delivers pending messages oldest first, a pass at a time; after a failure, retries later. */
   private async drain(): Promise<void> {
-    const knex = () => knexOf(this.deps.orm);
+    const { orm } = this.deps;
     for (;;) {
-      const rows = await this.pending(await this.heldBack());
+      const rows = await pendingRows(orm, Math.min(this.deps.batchSize ?? PASS_ROWS, PASS_ROWS), await this.heldBack());
       if (rows.length === 0) return;
       const { delivered, failed, error } = await this.deliverAll(rows);
-      if (delivered.length) await knex()('ingest_outbox').whereIn('id', delivered).update({ delivered_at: new Date() });
+      if (delivered.length) await markDelivered(orm, delivered);
       if (failed.length) {
-        await knex()('ingest_outbox').whereIn('id', failed).increment('attempts', 1).update({ last_error: String(error).slice(0, 500) });
+        await markFailed(orm, failed, error);
         return; // Temporal is likely away: the timer sweeps again (with batches that waited behind a failed one)
       }
     }
@@ -144,19 +104,9 @@ export class OutboxRelay {
    */
   private async heldBack(): Promise<string[]> {
     const now = performance.now();
-    for (const [incident, at] of this.lastSignalled) if (now - at >= MAX_WAIT_MS) this.lastSignalled.delete(incident);
-    const wait = repeatWaitMs(this.lastSignalled.size);
-    const waiting = [...this.lastSignalled].filter(([, at]) => now - at < wait);
+    const { wait, incidents: waiting } = this.pacer.waiting(now);
     if (waiting.length === 0) return [];
-    const urgent = new Set<string>(
-      (
-        await knexOf(this.deps.orm)('ingest_outbox')
-          .distinct('incident_id')
-          .whereNull('delivered_at')
-          .whereNot('kind', 'attached')
-          .whereIn('incident_id', waiting.map(([incident]) => incident))
-      ).map((r: { incident_id: string }) => r.incident_id),
-    );
+    const urgent = await incidentsWithUrgentRows(this.deps.orm, waiting.map(([incident]) => incident));
     const held = waiting.filter(([incident]) => !urgent.has(incident));
     if (held.length) this.bookPass(Math.min(...held.map(([, at]) => at)) + wait, now);
     return held.map(([incident]) => incident);
@@ -172,20 +122,6 @@ export class OutboxRelay {
       this.kick();
     }, Math.max(1, at - now));
     this.wake.unref();
-  }
-
-  /** Pending rows oldest first, but none of the incidents held back. */
-  private async pending(heldBack: string[]): Promise<PendingRow[]> {
-    const knex = knexOf(this.deps.orm);
-    const query = knex('ingest_outbox as o')
-      .join('incidents as i', 'i.id', 'o.incident_id')
-      .leftJoin('alerts as a', 'a.id', 'o.event_id')
-      .select('o.id', 'o.event_id', 'o.kind', 'o.incident_id', 'i.organization_id', 'i.service_id', 'i.severity', 'i.status', 'i.last_seq', knex.raw('coalesce(a.title, i.title) as title'))
-      .whereNull('o.delivered_at')
-      .orderBy('o.seq')
-      .limit(Math.min(this.deps.batchSize ?? PASS_ROWS, PASS_ROWS));
-    if (heldBack.length) query.whereRaw('o.incident_id <> all(?::uuid[])', [`{${heldBack.join(',')}}`]);
-    return (await query) as PendingRow[];
   }
 
   /**
@@ -214,32 +150,9 @@ export class OutboxRelay {
     return result;
   }
 
-  /** One signal carrying a batch of one incident's events, starting its workflow if need be. */
+  /** One batch to its workflow, noted for pacing the incident's next signal. */
   private async deliver(batch: PendingRow[]): Promise<void> {
-    const [first] = batch;
-    const input: IncidentWorkflowInput = {
-      incidentId: first.incident_id,
-      organizationId: first.organization_id,
-      serviceId: first.service_id,
-      severity: first.severity,
-      status: first.status,
-      seq: first.last_seq,
-    };
-    const events = batch.map((row) => ({ eventId: row.event_id, kind: row.kind, title: row.title }));
-    this.lastSignalled.set(first.incident_id, performance.now());
-    const { temporal, taskQueue } = this.deps;
-    // A deadline, so a call stuck on a half-dead connection cannot wedge the relay.
-    await temporal.withDeadline(Date.now() + DELIVERY_DEADLINE_MS, async () => {
-      if (!this.deps.eagerStart || first.kind !== 'opened') {
-        await temporal.workflow.signalWithStart('incidentWorkflow', { ...incidentStartOptions(taskQueue, input), signal: alertsReceivedSignal, signalArgs: [{ events }] });
-        return;
-      }
-      // A new incident: its opening event is the start itself. Started eagerly, the first workflow
-      // task (and its first page) skips the server's task queue. Redelivered after a crash, the
-      // start finds the running workflow and changes nothing.
-      const opened = { ...input, appliedEventIds: [first.event_id] };
-      const handle = await temporal.workflow.start('incidentWorkflow', { ...incidentStartOptions(taskQueue, opened), workflowIdConflictPolicy: 'USE_EXISTING', requestEagerStart: true });
-      if (events.length > 1) await handle.signal(alertsReceivedSignal, { events: events.slice(1) });
-    });
+    this.pacer.signalled(batch[0].incident_id);
+    await deliverBatch(this.deps, batch);
   }
 }
