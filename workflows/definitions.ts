@@ -95,7 +95,8 @@ export interface LifecycleUpdateInput {
   actor: Actor;
 }
 
-export interface IncidentState {
+/** What the `incidentState` query answers: the status and the last timeline seq written. */
+export interface IncidentStateResult {
   status: IncidentStatus;
   seq: number;
 }
@@ -111,7 +112,7 @@ export const lifecycleUpdates: Readonly<
   reopen: defineUpdate<IncidentSnapshot, [LifecycleUpdateInput]>('reopenIncident'),
 };
 
-export const incidentStateQuery = defineQuery<IncidentState>('incidentState');
+export const incidentStateQuery = defineQuery<IncidentStateResult>('incidentState');
 
 /** ApplicationFailure type of a rejected transition; the API maps it to 409 invalid_transition. */
 export const INVALID_TRANSITION = 'InvalidTransition';

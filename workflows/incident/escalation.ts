@@ -8,9 +8,12 @@ import {
   type EscalationMemory,
   type ScheduledPage,
 } from '../../src/domain/paging/escalation-plan';
-import type { IncidentState } from './state';
+import type { IncidentEntity } from './entity';
 
 type PagingActivities = ReturnType<typeof createPagingActivities>;
+
+/** What an escalation reads of its incident, and asks of it (each under the incident's lock). */
+export type EscalatedIncident = Pick<IncidentEntity, 'incidentId' | 'status' | 'moves' | 'reservePageSeq' | 'ackTimedOut'>;
 
 /**
  * Reading the policy and who is on call, and recording a failed page: quick database work, run
@@ -56,15 +59,7 @@ export class Escalator {
   private nudges = 0;
 
   constructor(
-    private readonly incidentId: string,
-    private readonly state: IncidentState,
-    /**
-     * Under the workflow's handler lock: the next timeline seq if `stillWanted()` holds there, else
-     * null. Checked under the lock, so a page never starts after a move that was queued before it.
-     */
-    private readonly reserveSeq: (stillWanted: () => boolean) => Promise<number | null>,
-    /** Returns an incident still ACKNOWLEDGED to TRIGGERED. */
-    private readonly ackTimedOut: () => Promise<void>,
+    private readonly incident: EscalatedIncident,
     resume: EscalationMemory | undefined,
   ) {
     this.memory = resume ?? { plan: null, cursor: null };
@@ -73,7 +68,7 @@ export class Escalator {
   /** A responder asked for the next step now (voice key 2): it pages at once, if there is one. */
   escalateNow(): void {
     const cursor = this.memory.cursor;
-    if (this.state.status === 'TRIGGERED' && cursor && cursor.nextStepAtMs !== null) {
+    if (this.incident.status === 'TRIGGERED' && cursor && cursor.nextStepAtMs !== null) {
       this.memory.cursor = { ...cursor, nextStepAtMs: Date.now() };
       this.nudges += 1;
     }
@@ -87,11 +82,11 @@ export class Escalator {
   /** Runs until `stopped()` (the run is ending): escalates each TRIGGERED spell, times out acks. */
   async run(stopped: () => boolean): Promise<void> {
     for (;;) {
-      await condition(() => stopped() || this.state.status === 'TRIGGERED' || this.state.status === 'ACKNOWLEDGED');
+      await condition(() => stopped() || this.incident.status === 'TRIGGERED' || this.incident.status === 'ACKNOWLEDGED');
       if (stopped()) return;
-      const spell = this.state.moves;
-      const sameSpell = () => this.state.moves === spell;
-      if (this.state.status === 'TRIGGERED') await this.escalate(sameSpell, stopped);
+      const spell = this.incident.moves;
+      const sameSpell = () => this.incident.moves === spell;
+      if (this.incident.status === 'TRIGGERED') await this.escalate(sameSpell, stopped);
       else await this.awaitAckTimeout(sameSpell, stopped);
       // Escalation may have finished on its own: wait for the next move.
       await condition(() => stopped() || !sameSpell());
@@ -106,7 +101,7 @@ export class Escalator {
 
   private async escalate(sameSpell: () => boolean, stopped: () => boolean): Promise<void> {
     if (!this.memory.cursor) {
-      const plan = await lookups.planEscalation({ incidentId: this.incidentId });
+      const plan = await lookups.planEscalation({ incidentId: this.incident.incidentId });
       this.memory = { plan, cursor: startCursor(plan, Date.now()) };
     }
     while (sameSpell() && !stopped()) {
@@ -114,7 +109,7 @@ export class Escalator {
       const now = Date.now();
       if (cursor.nextStepAtMs !== null && cursor.nextStepAtMs <= now) {
         const step = cursor.step;
-        const jobs = await lookups.stepRecipients({ incidentId: this.incidentId, step, at: new Date(now).toISOString() });
+        const jobs = await lookups.stepRecipients({ incidentId: this.incident.incidentId, step, at: new Date(now).toISOString() });
         if (!sameSpell()) return;
         const paged: ScheduledPage[] = jobs.map((job) => ({ ...job, notificationId: uuid4(), step, dueAtMs: now + job.delaySeconds * 1000 }));
         cursor = advanceStep({ ...cursor, pending: [...cursor.pending, ...paged] }, now);
@@ -137,10 +132,10 @@ export class Escalator {
   }
 
   private async send(page: ScheduledPage, sameSpell: () => boolean): Promise<void> {
-    const seq = await this.reserveSeq(sameSpell);
+    const seq = await this.incident.reservePageSeq(sameSpell);
     if (seq === null) return;
     const { notificationId, step, dueAtMs: _due, ...job } = page;
-    const input = { incidentId: this.incidentId, notificationId, seq, step, job };
+    const input = { incidentId: this.incident.incidentId, notificationId, seq, step, job };
     let failure: PageFailure | null = null;
     if (patched(LOCAL_FIRST_ATTEMPT_PATCH)) {
       failure = await firstAttempt.sendPage(input).then(() => null, pageFailure);
@@ -157,7 +152,7 @@ export class Escalator {
     if (!timeout) return;
     // Resumed runs start the timeout again: late, never early (continueAsNew is rare while acknowledged).
     const woke = await condition(() => stopped() || !sameSpell(), timeout * 1000);
-    if (!woke && sameSpell()) await this.ackTimedOut();
+    if (!woke && sameSpell()) await this.incident.ackTimedOut();
   }
 }
 

@@ -1,0 +1,162 @@
+import { ApplicationFailure, upsertSearchAttributes } from '@temporalio/workflow';
+import { decideAckTimeout, decideTransition, isTerminal, type IncidentStatus, type LifecycleOperation, type TransitionOperation, type TransitionOutcome } from '../../src/domain/incident-lifecycle';
+import { INVALID_TRANSITION, searchAttributes, type Actor, type IncidentSnapshot, type IncidentStateResult } from '../definitions';
+import type { AlertReceived, AlertsReceived, IncidentWorkflowInput, LifecycleUpdateInput } from '../definitions';
+import { planAlertBatch, type AttachedAlert } from './alert-batch';
+import { AppliedEvents } from './applied-events';
+import { HandlerLock } from './lock';
+import { projections } from './projections';
+
+/** Who resolves an incident when its sender resolves the last alert. */
+const INGEST_ACTOR: Actor = { type: 'system', id: null, via: 'ingest' };
+/** Who re-triggers an acknowledgement that timed out. */
+const ACK_TIMEOUT_ACTOR: Actor = { type: 'system', id: null, via: 'ack_timeout' };
+
+/**
+ * The incident as its workflow holds it (status, timeline seq, alert events applied) and every
+ * decision on it. Whatever awaits a write runs under one lock (style rule 8), so each decision
+ * sees the state the previous one left. The projection is written first and adopted after, so
+ * the state never claims a write that has not happened.
+ */
+export class IncidentEntity {
+  readonly incidentId: string;
+  private currentStatus: IncidentStatus;
+  private lastSeq: number;
+  private moveCount = 0;
+  private readonly lock = new HandlerLock();
+  private readonly applied: AppliedEvents;
+
+  constructor(input: IncidentWorkflowInput) {
+    this.incidentId = input.incidentId;
+    this.currentStatus = input.status;
+    this.lastSeq = input.seq;
+    this.applied = new AppliedEvents(input.appliedEventIds);
+  }
+
+  get status(): IncidentStatus {
+    return this.currentStatus;
+  }
+
+  /** The last timeline seq written (or reserved by a page). */
+  get seq(): number {
+    return this.lastSeq;
+  }
+
+  /** Status moves applied in this run: an escalation spell lasts while this stays the same. */
+  get moves(): number {
+    return this.moveCount;
+  }
+
+  /** True once the run can complete. */
+  get terminal(): boolean {
+    return isTerminal(this.currentStatus);
+  }
+
+  /** True when no handler holds the lock or waits for it. */
+  get idle(): boolean {
+    return this.lock.free;
+  }
+
+  /** What the `incidentState` query answers. */
+  state(): IncidentStateResult {
+    return { status: this.currentStatus, seq: this.lastSeq };
+  }
+
+  /** What the next run resumes from after continueAsNew (the escalation adds its own). */
+  resumeFrom(): Pick<IncidentWorkflowInput, 'status' | 'seq' | 'appliedEventIds'> {
+    return { status: this.currentStatus, seq: this.lastSeq, appliedEventIds: this.applied.toJSON() };
+  }
+
+  /** An update's validator: throws the failure the API maps to 409; changes nothing. */
+  validate(op: LifecycleOperation): void {
+    this.decide(op);
+  }
+
+  /** A lifecycle update: a move is written and adopted; a repeat answers the projection as it is. */
+  transition(op: LifecycleOperation, { actor }: LifecycleUpdateInput): Promise<IncidentSnapshot> {
+    return this.lock.run(async () => {
+      const outcome = this.decide(op);
+      if (outcome.kind === 'noop') return projections().readIncident({ incidentId: this.incidentId });
+      return this.move(op, outcome.from, outcome.to, actor);
+    });
+  }
+
+  /**
+   * One event per signal: how the relay delivered before batching; histories hold it, so it
+   * stays. The opening event already has its `created` entry; an attached one gets its own.
+   */
+  alertReceived(alert: AlertReceived): Promise<void> {
+    return this.lock.run(async () => {
+      if (!this.applied.add(alert.eventId) || alert.kind === 'opened') return;
+      if (alert.kind === 'resolved') return this.resolveForSender();
+      const seq = this.lastSeq + 1;
+      await projections().recordAlertAttached({ incidentId: this.incidentId, seq, eventId: alert.eventId, title: alert.title, at: new Date().toISOString() });
+      this.wrote(seq);
+    });
+  }
+
+  /**
+   * A batch of events: a run of attached ones costs one activity. No patched() for it: it is a
+   * new signal name, so no history recorded before it exists reaches this handler on replay.
+   */
+  alertsReceived({ events }: AlertsReceived): Promise<void> {
+    return this.lock.run(async () => {
+      for (const step of planAlertBatch(events, this.applied)) await (step.kind === 'resolve' ? this.resolveForSender() : this.attach(step.alerts));
+    });
+  }
+
+  /**
+   * A page's timeline seq if `stillWanted()` holds under the lock, else null. Checked under the
+   * lock, so a page never starts after a move that was queued before it.
+   */
+  reservePageSeq(stillWanted: () => boolean): Promise<number | null> {
+    return this.lock.run(async () => (stillWanted() ? this.wrote(this.lastSeq + 1) : null));
+  }
+
+  /** The acknowledge timeout ran out: an incident still ACKNOWLEDGED returns to TRIGGERED. */
+  ackTimedOut(): Promise<void> {
+    return this.lock.run(async () => {
+      const outcome = decideAckTimeout(this.currentStatus);
+      if (outcome.kind === 'move') await this.move('ack_timeout', outcome.from, outcome.to, ACK_TIMEOUT_ACTOR);
+    });
+  }
+
+  private decide(op: LifecycleOperation): Exclude<TransitionOutcome, { kind: 'invalid' }> {
+    const outcome = decideTransition(this.currentStatus, op);
+    if (outcome.kind === 'invalid') {
+      throw ApplicationFailure.create({ type: INVALID_TRANSITION, message: outcome.message, nonRetryable: true, details: [this.currentStatus] });
+    }
+    return outcome;
+  }
+
+  /** Writes a move, then adopts it; callers hold the lock and have decided it is a move. */
+  private async move(op: TransitionOperation, from: IncidentStatus, to: IncidentStatus, actor: Actor): Promise<IncidentSnapshot> {
+    const seq = this.lastSeq + 1;
+    // Workflow time: deterministic on replay.
+    const snapshot = await projections().recordTransition({ incidentId: this.incidentId, seq, operation: op, from, to, actor, at: new Date().toISOString() });
+    this.currentStatus = to;
+    this.moveCount += 1;
+    this.wrote(seq);
+    upsertSearchAttributes([{ key: searchAttributes.status, value: to }]);
+    return snapshot;
+  }
+
+  /** The sender resolved its last alert: resolve if the incident still can be (a person may have been faster). */
+  private async resolveForSender(): Promise<void> {
+    const outcome = decideTransition(this.currentStatus, 'resolve');
+    if (outcome.kind === 'move') await this.move('resolve', outcome.from, outcome.to, INGEST_ACTOR);
+  }
+
+  /** One timeline entry per alert, all in one write. */
+  private async attach(alerts: AttachedAlert[]): Promise<void> {
+    const firstSeq = this.lastSeq + 1;
+    await projections().recordAlertsAttached({ incidentId: this.incidentId, firstSeq, alerts, at: new Date().toISOString() });
+    this.wrote(firstSeq + alerts.length - 1);
+  }
+
+  /** The one place seq changes: adopts the last seq written, or reserved for a page. */
+  private wrote(seq: number): number {
+    this.lastSeq = seq;
+    return seq;
+  }
+}
