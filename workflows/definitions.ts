@@ -19,6 +19,9 @@ export interface Actor {
   via: string;
 }
 
+/** Ingestion as an actor: opens incidents from alerts and resolves them when the sender does. */
+export const INGEST_ACTOR: Actor = { type: 'system', id: null, via: 'ingest' };
+
 /** The workflow input; also the state a run resumes from after continueAsNew or a reopen. */
 export interface IncidentWorkflowInput {
   incidentId: string;

@@ -1,14 +1,12 @@
 import { ApplicationFailure, upsertSearchAttributes } from '@temporalio/workflow';
 import { decideAckTimeout, decideTransition, isTerminal, type IncidentStatus, type LifecycleOperation, type TransitionOperation, type TransitionOutcome } from '../../src/domain/incident-lifecycle';
-import { INVALID_TRANSITION, searchAttributes, type Actor, type IncidentSnapshot, type IncidentStateResult } from '../definitions';
+import { INGEST_ACTOR, INVALID_TRANSITION, searchAttributes, type Actor, type IncidentSnapshot, type IncidentStateResult } from '../definitions';
 import type { AlertReceived, AlertsReceived, IncidentWorkflowInput, LifecycleUpdateInput } from '../definitions';
 import { planAlertBatch, type AttachedAlert } from './alert-batch';
 import { AppliedEvents } from './applied-events';
 import { HandlerLock } from './lock';
 import { projections } from './projections';
 
-/** Who resolves an incident when its sender resolves the last alert. */
-const INGEST_ACTOR: Actor = { type: 'system', id: null, via: 'ingest' };
 /** Who re-triggers an acknowledgement that timed out. */
 const ACK_TIMEOUT_ACTOR: Actor = { type: 'system', id: null, via: 'ack_timeout' };
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from '@mikro-orm/postgresql';
 import type { IngestItem } from '../../domain/ingest/plan';
-import type { Actor } from '../../../workflows/definitions';
+import { INGEST_ACTOR } from '../../../workflows/definitions';
 import { storeIncidentBatch, type IncidentOpening } from '../incident/store';
 
 /** Statuses an incident can take new alerts in (design.md §5: "its open incident"). */
@@ -23,9 +23,6 @@ interface NewIncident {
   opener: TriggerRow;
   alerts: number;
 }
-
-/** Who opens an incident from an alert. */
-const INGEST_ACTOR: Actor = { type: 'system', id: null, via: 'ingest' };
 
 const pairKey = (serviceId: string, dedupKey: string) => `${serviceId}:${dedupKey}`;
 const json = (rows: unknown) => JSON.stringify(rows);
