@@ -1,9 +1,9 @@
-/** The channel registry: per channel, the configured provider or else the dev outbox. */
+/** The channel registry: per channel, the configured provider or else the dev inbox. */
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { NotifyConfig } from '../../src/config';
 import { CONTACT_TYPES } from '../../src/db/entities/contact-method';
 import { createApnsSender } from './apns';
-import { createDevOutboxSender } from './dev-outbox';
+import { createDevInboxSender } from './dev-inbox';
 import { createFcmSender } from './fcm';
 import { createSendgridSender } from './sendgrid';
 import { createSmtpSender } from './smtp';
@@ -11,20 +11,20 @@ import { createTwilioSenders } from './twilio';
 import type { Channel, ChannelSender } from './types';
 
 /** Who delivers a channel. */
-export type ProviderName = 'twilio' | 'sendgrid' | 'smtp' | 'apns' | 'fcm' | 'dev_outbox';
+export type ProviderName = 'twilio' | 'sendgrid' | 'smtp' | 'apns' | 'fcm' | 'dev_inbox';
 
 /** Per channel, the provider its configuration selects (SMTP_URL wins over SendGrid for email). */
 export function channelProviders(notify: NotifyConfig): Record<Channel, ProviderName> {
   return {
-    sms: notify.twilio ? 'twilio' : 'dev_outbox',
-    voice: notify.twilio ? 'twilio' : 'dev_outbox',
-    email: notify.email.smtpUrl ? 'smtp' : notify.email.sendgrid ? 'sendgrid' : 'dev_outbox',
-    push_ios: notify.apns ? 'apns' : 'dev_outbox',
-    push_android: notify.fcm ? 'fcm' : 'dev_outbox',
+    sms: notify.twilio ? 'twilio' : 'dev_inbox',
+    voice: notify.twilio ? 'twilio' : 'dev_inbox',
+    email: notify.email.smtpUrl ? 'smtp' : notify.email.sendgrid ? 'sendgrid' : 'dev_inbox',
+    push_ios: notify.apns ? 'apns' : 'dev_inbox',
+    push_android: notify.fcm ? 'fcm' : 'dev_inbox',
   };
 }
 
-/** One sender per channel: the real provider when its credentials are configured, else the dev outbox. */
+/** One sender per channel: the real provider when its credentials are configured, else the dev inbox. */
 export function createChannelSenders(notify: NotifyConfig, { orm }: { orm: MikroORM }): Record<Channel, ChannelSender> {
   const providers = channelProviders(notify);
   const twilio = notify.twilio && createTwilioSenders(notify.twilio);
@@ -37,7 +37,7 @@ export function createChannelSenders(notify: NotifyConfig, { orm }: { orm: Mikro
     push_ios: () => notify.apns && createApnsSender(notify.apns),
     push_android: () => notify.fcm && createFcmSender(notify.fcm),
   };
-  const entries = CONTACT_TYPES.map((channel) => [channel, real[channel]() ?? createDevOutboxSender(orm, channel)] as const);
+  const entries = CONTACT_TYPES.map((channel) => [channel, real[channel]() ?? createDevInboxSender(orm, channel)] as const);
   return Object.fromEntries(entries) as Record<Channel, ChannelSender>;
 }
 
@@ -61,7 +61,7 @@ const relayOf = (url: string) => {
   return `${u.protocol}//${u.host}`;
 };
 
-/** Startup banner lines: per channel, the provider it goes to, or the dev outbox and what would enable it. */
+/** Startup banner lines: per channel, the provider it goes to, or the dev inbox and what would enable it. */
 export function describeChannels(notify: NotifyConfig): string[] {
   const providers = channelProviders(notify);
   const where = (channel: Channel): string => {
@@ -80,7 +80,7 @@ export function describeChannels(notify: NotifyConfig): string[] {
       case 'fcm':
         return `FCM, project ${notify.fcm!.projectId}${notify.fcm!.baseUrl === 'https://fcm.googleapis.com' ? '' : ` via ${notify.fcm!.baseUrl}`}`;
       default:
-        return `dev outbox (set ${MISSING[channel]} to send for real; see \`klaxon outbox list\`)`;
+        return `dev inbox (set ${MISSING[channel]} to send for real; see \`klaxon inbox list\`)`;
     }
   };
   return CONTACT_TYPES.map((channel) => `${`Paging ${LABELS[channel]}`.padEnd(17)}${where(channel)}`);

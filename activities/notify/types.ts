@@ -30,7 +30,7 @@ export interface OutgoingPage {
 
 /** What a provider accepted. */
 export interface SentPage {
-  /** twilio, sendgrid, smtp, apns, fcm or dev_outbox. */
+  /** twilio, sendgrid, smtp, apns, fcm or dev_inbox. */
   provider: string;
   providerMessageId: string | null;
 }

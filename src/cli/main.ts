@@ -4,7 +4,7 @@ import { createHeartbeat, setHeartbeatPaused } from '../services/ingest/heartbea
 import { loadConfig, type Config } from '../config';
 import { DomainError } from '../services/errors';
 import { admin, bootstrap, output, parseOptions, schemas, withDatabase } from './admin';
-import { registerOutboxCommands } from './outbox-commands';
+import { registerInboxCommands } from './inbox-commands';
 import { registerPagingCommands } from './paging-commands';
 import { registerScheduleCommands } from './schedule-commands';
 
@@ -148,7 +148,7 @@ export function buildProgram(getConfig: () => Config): Command {
 
   registerPagingCommands(program, getConfig);
   registerScheduleCommands(program, getConfig);
-  registerOutboxCommands(program, getConfig);
+  registerInboxCommands(program, getConfig);
   return program;
 }
 

@@ -13,7 +13,7 @@ export interface Notification {
   channel: string;
   /** Where it went: number, email address or device token. */
   target: string;
-  /** twilio, sendgrid, smtp, apns, fcm or dev_outbox. */
+  /** twilio, sendgrid, smtp, apns, fcm or dev_inbox. */
   provider: string | null;
   providerMessageId: string | null;
   status: NotificationStatus;

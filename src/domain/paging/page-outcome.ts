@@ -25,6 +25,6 @@ export function describePage(o: PageOutcome, who: string | null): string {
     case 'skipped':
       return `${what} not sent: ${o.error ?? 'not needed'}`;
     default:
-      return `${what} ${o.provider === 'dev_outbox' ? 'stored in the dev outbox' : 'sent'}${why}`;
+      return `${what} ${o.provider === 'dev_inbox' ? 'stored in the dev inbox' : 'sent'}${why}`;
   }
 }
