@@ -2,12 +2,13 @@
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { DevDeliverySchema, type DevDelivery } from '../../src/db/entities/dev-delivery';
-import type { Channel, ChannelSender, OutgoingPage, SentPage } from './types';
+import { DEV_INBOX, type ChannelId } from '../../src/domain/channels';
+import type { ChannelSender, OutgoingPage, SentPage } from './types';
 
 /** A sender that stores each page in `dev_deliveries` instead of calling a provider. */
-export function createDevInboxSender(orm: MikroORM, channel: Channel): ChannelSender {
+export function createDevInboxSender(orm: MikroORM, channel: ChannelId): ChannelSender {
   return {
-    provider: 'dev_inbox',
+    provider: DEV_INBOX,
     async send(page: OutgoingPage): Promise<SentPage> {
       const em = orm.em.fork();
       const id = randomUUID();
@@ -15,7 +16,7 @@ export function createDevInboxSender(orm: MikroORM, channel: Channel): ChannelSe
       const payload = JSON.parse(JSON.stringify(page)) as Record<string, unknown>;
       em.create(DevDeliverySchema, { id, channel, to: page.to, subject: page.subject || null, body: page.text, payload, createdAt: new Date() });
       await em.flush();
-      return { provider: 'dev_inbox', providerMessageId: id };
+      return { provider: DEV_INBOX, providerMessageId: id };
     },
   };
 }

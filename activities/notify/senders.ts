@@ -1,20 +1,20 @@
 /** The channel registry: per channel, the configured provider or else the dev inbox. */
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { NotifyConfig } from '../../src/config';
-import { CONTACT_TYPES } from '../../src/db/entities/contact-method';
+import { CHANNEL_IDS, type ChannelId } from '../../src/domain/channels';
 import { createApnsSender } from './apns';
 import { createDevInboxSender } from './dev-inbox';
 import { createFcmSender } from './fcm';
 import { createSendgridSender } from './sendgrid';
 import { createSmtpSender } from './smtp';
 import { createTwilioSenders } from './twilio';
-import type { Channel, ChannelSender } from './types';
+import type { ChannelSender } from './types';
 
 /** Who delivers a channel. */
 export type ProviderName = 'twilio' | 'sendgrid' | 'smtp' | 'apns' | 'fcm' | 'dev_inbox';
 
 /** Per channel, the provider its configuration selects (SMTP_URL wins over SendGrid for email). */
-export function channelProviders(notify: NotifyConfig): Record<Channel, ProviderName> {
+export function channelProviders(notify: NotifyConfig): Record<ChannelId, ProviderName> {
   return {
     sms: notify.twilio ? 'twilio' : 'dev_inbox',
     voice: notify.twilio ? 'twilio' : 'dev_inbox',
@@ -25,10 +25,10 @@ export function channelProviders(notify: NotifyConfig): Record<Channel, Provider
 }
 
 /** One sender per channel: the real provider when its credentials are configured, else the dev inbox. */
-export function createChannelSenders(notify: NotifyConfig, { orm }: { orm: MikroORM }): Record<Channel, ChannelSender> {
+export function createChannelSenders(notify: NotifyConfig, { orm }: { orm: MikroORM }): Record<ChannelId, ChannelSender> {
   const providers = channelProviders(notify);
   const twilio = notify.twilio && createTwilioSenders(notify.twilio);
-  const real: Record<Channel, () => ChannelSender | undefined> = {
+  const real: Record<ChannelId, () => ChannelSender | undefined> = {
     sms: () => twilio?.sms,
     voice: () => twilio?.voice,
     email: () =>
@@ -37,17 +37,17 @@ export function createChannelSenders(notify: NotifyConfig, { orm }: { orm: Mikro
     push_ios: () => notify.apns && createApnsSender(notify.apns),
     push_android: () => notify.fcm && createFcmSender(notify.fcm),
   };
-  const entries = CONTACT_TYPES.map((channel) => [channel, real[channel]() ?? createDevInboxSender(orm, channel)] as const);
-  return Object.fromEntries(entries) as Record<Channel, ChannelSender>;
+  const entries = CHANNEL_IDS.map((channel) => [channel, real[channel]() ?? createDevInboxSender(orm, channel)] as const);
+  return Object.fromEntries(entries) as Record<ChannelId, ChannelSender>;
 }
 
 /** Closes every sender that holds connections (APNs session, SMTP sockets); for worker shutdown. */
-export async function closeChannelSenders(senders: Record<Channel, ChannelSender>): Promise<void> {
+export async function closeChannelSenders(senders: Record<ChannelId, ChannelSender>): Promise<void> {
   await Promise.all([...new Set(Object.values(senders))].map((s) => s.close?.()));
 }
 
-const LABELS: Record<Channel, string> = { sms: 'SMS', voice: 'voice', email: 'email', push_ios: 'iOS push', push_android: 'Android' };
-const MISSING: Record<Channel, string> = {
+const LABELS: Record<ChannelId, string> = { sms: 'SMS', voice: 'voice', email: 'email', push_ios: 'iOS push', push_android: 'Android' };
+const MISSING: Record<ChannelId, string> = {
   sms: 'TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_FROM_NUMBER',
   voice: 'TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_FROM_NUMBER',
   email: 'SENDGRID_API_KEY or SMTP_URL',
@@ -64,7 +64,7 @@ const relayOf = (url: string) => {
 /** Startup banner lines: per channel, the provider it goes to, or the dev inbox and what would enable it. */
 export function describeChannels(notify: NotifyConfig): string[] {
   const providers = channelProviders(notify);
-  const where = (channel: Channel): string => {
+  const where = (channel: ChannelId): string => {
     const via = (url: string | undefined) => (url ? ` via ${url}` : '');
     switch (providers[channel]) {
       case 'twilio':
@@ -83,5 +83,5 @@ export function describeChannels(notify: NotifyConfig): string[] {
         return `dev inbox (set ${MISSING[channel]} to send for real; see \`klaxon inbox list\`)`;
     }
   };
-  return CONTACT_TYPES.map((channel) => `${`Paging ${LABELS[channel]}`.padEnd(17)}${where(channel)}`);
+  return CHANNEL_IDS.map((channel) => `${`Paging ${LABELS[channel]}`.padEnd(17)}${where(channel)}`);
 }

@@ -3,15 +3,13 @@
  * activity renders a page, picks the channel's sender and calls `send`.
  */
 import { ApplicationFailure } from '@temporalio/common';
-import type { ContactType } from '../../src/db/entities/contact-method';
-
-export type Channel = ContactType;
+import type { ChannelId } from '../../src/domain/channels';
 
 /** A page, rendered and addressed: what a provider needs, nothing it must look up. */
 export interface OutgoingPage {
   /** The notifications row this attempt belongs to; providers that take a reference get it. */
   notificationId: string;
-  channel: Channel;
+  channel: ChannelId;
   /** E.164 number (sms, voice), email address (email) or device token (push). */
   to: string;
   /** Email subject, push title. */
@@ -30,7 +28,7 @@ export interface OutgoingPage {
 
 /** What a provider accepted. */
 export interface SentPage {
-  /** twilio, sendgrid, smtp, apns, fcm or dev_inbox. */
+  /** The provider's registry key (twilio, sendgrid, smtp, apns, fcm) or dev_inbox. */
   provider: string;
   providerMessageId: string | null;
 }

@@ -1,8 +1,8 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { createDevInboxSender, listDevInbox } from '../../../activities/notify/dev-inbox';
 import { closeChannelSenders, createChannelSenders } from '../../../activities/notify/senders';
-import { CONTACT_TYPES } from '../../../src/db/entities/contact-method';
-import type { Channel, ChannelSender, OutgoingPage } from '../../../activities/notify/types';
+import type { ChannelSender, OutgoingPage } from '../../../activities/notify/types';
+import { CHANNEL_IDS, type ChannelId } from '../../../src/domain/channels';
 import { loadConfig } from '../../../src/config';
 import { openOrm, type MikroORM } from '../../../src/db/orm';
 import { knexOf } from '../../../src/db/knex';
@@ -17,7 +17,7 @@ const SID = 'AC' + 'c3'.repeat(16);
 const apnsKey = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
 let orm: MikroORM;
 let fakes: { twilio: TwilioFake; sendgrid: SendgridFake; smtp: SmtpFake; apns: ApnsFake; fcm: FcmFake; cert: TestCert };
-const opened: Array<Record<Channel, ChannelSender>> = [];
+const opened: Array<Record<ChannelId, ChannelSender>> = [];
 beforeAll(async () => {
   orm = await openOrm(process.env.KLAXON_TEST_DATABASE_URL!, 4);
   const cert = makeTestCert();
@@ -51,8 +51,8 @@ const everyProvider = () => ({
   FCM_SERVICE_ACCOUNT: JSON.stringify(fakes.fcm.serviceAccount), FCM_BASE_URL: fakes.fcm.url,
 });
 
-const ADDRESSES: Record<Channel, string> = { sms: '+15559990001', voice: '+15559990002', email: 'ops@example.test', push_ios: 'ab'.repeat(32), push_android: 'android-token-1' };
-const page = (channel: Channel, tag: string): OutgoingPage => ({
+const ADDRESSES: Record<ChannelId, string> = { sms: '+15559990001', voice: '+15559990002', email: 'ops@example.test', push_ios: 'ab'.repeat(32), push_android: 'android-token-1' };
+const page = (channel: ChannelId, tag: string): OutgoingPage => ({
   notificationId: crypto.randomUUID(),
   channel,
   to: ADDRESSES[channel],
@@ -66,10 +66,10 @@ const inboxRows = (tag: string) => knexOf(orm)('dev_deliveries').where('body', `
 describe('createChannelSenders', () => {
   it('when no provider is configured, then every channel stores its page in the dev inbox and returns the row id', async () => {
     const senders = sendersFor({});
-    const sent = await Promise.all(CONTACT_TYPES.map((c) => senders[c].send(page(c, 'none'))));
+    const sent = await Promise.all(CHANNEL_IDS.map((c) => senders[c].send(page(c, 'none'))));
     const rows = await inboxRows('none');
-    expect(sent.map((s) => s.provider)).toEqual(CONTACT_TYPES.map(() => 'dev_inbox'));
-    expect(rows.map((r) => r.channel)).toEqual([...CONTACT_TYPES].sort());
+    expect(sent.map((s) => s.provider)).toEqual(CHANNEL_IDS.map(() => 'dev_inbox'));
+    expect(rows.map((r) => r.channel)).toEqual([...CHANNEL_IDS].sort());
     expect(rows.map((r) => r.id).sort()).toEqual(sent.map((s) => s.providerMessageId).sort());
     const voice = rows.find((r) => r.channel === 'voice');
     expect(voice).toMatchObject({ to: ADDRESSES.voice, subject: 'Subject none', body: 'Body none' });
@@ -78,7 +78,7 @@ describe('createChannelSenders', () => {
 
   it('when every provider is configured, then each channel reaches its own provider and nothing lands in the dev inbox', async () => {
     const senders = sendersFor(everyProvider());
-    const sent = await Promise.all(CONTACT_TYPES.map((c) => senders[c].send(page(c, 'all'))));
+    const sent = await Promise.all(CHANNEL_IDS.map((c) => senders[c].send(page(c, 'all'))));
     expect(sent.map((s) => s.provider)).toEqual(['twilio', 'twilio', 'sendgrid', 'apns', 'fcm']);
     expect(await inboxRows('all')).toEqual([]);
     expect(fakes.twilio.messages().some((m) => m.params.Body === 'Body all')).toBe(true);
