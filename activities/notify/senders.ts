@@ -1,44 +1,59 @@
-/** The channel registry: per channel, the configured provider or else the dev inbox. */
+/** Per channel, its sender: the first of its registry providers that is configured, else the dev inbox. */
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { NotifyConfig } from '../../src/config';
-import { CHANNEL_IDS, type ChannelId } from '../../src/domain/channels';
-import { createApnsSender } from './apns';
+import { CHANNEL_IDS, CHANNELS, DEV_INBOX, type ChannelId, type ProviderKey } from '../../src/domain/channels';
+import { apnsProvider } from './apns';
 import { createDevInboxSender } from './dev-inbox';
-import { createFcmSender } from './fcm';
-import { createSendgridSender } from './sendgrid';
-import { createSmtpSender } from './smtp';
-import { createTwilioSenders } from './twilio';
-import type { ChannelSender } from './types';
+import { fcmProvider } from './fcm';
+import { sendgridProvider } from './sendgrid';
+import { smtpProvider } from './smtp';
+import { twilioProvider } from './twilio';
+import type { ChannelProvider, ChannelSender, ConfiguredProvider } from './types';
 
-/** Who delivers a channel. */
-export type ProviderName = 'twilio' | 'sendgrid' | 'smtp' | 'apns' | 'fcm' | 'dev_inbox';
+/** Every provider key the registry names, and the provider file that sends for it. */
+const PROVIDERS: Readonly<Record<ProviderKey, ChannelProvider>> = {
+  twilio: twilioProvider,
+  sendgrid: sendgridProvider,
+  smtp: smtpProvider,
+  apns: apnsProvider,
+  fcm: fcmProvider,
+};
+
+/** A channel's provider once chosen: its registry key, configured. */
+interface Chosen {
+  key: ProviderKey;
+  provider: ConfiguredProvider;
+}
+
+/** The first of a channel's registry providers whose credentials are configured; undefined means the dev inbox. */
+function chooseProvider(notify: NotifyConfig, channel: ChannelId): Chosen | undefined {
+  for (const key of CHANNELS[channel].providers) {
+    const provider = PROVIDERS[key](notify);
+    if (provider) return { key, provider };
+  }
+  return undefined;
+}
+
+/** A record with one value per channel, in registry order. */
+const perChannel = <T>(value: (channel: ChannelId) => T) => Object.fromEntries(CHANNEL_IDS.map((channel) => [channel, value(channel)])) as Record<ChannelId, T>;
 
 /** Per channel, the provider its configuration selects (SMTP_URL wins over SendGrid for email). */
-export function channelProviders(notify: NotifyConfig): Record<ChannelId, ProviderName> {
-  return {
-    sms: notify.twilio ? 'twilio' : 'dev_inbox',
-    voice: notify.twilio ? 'twilio' : 'dev_inbox',
-    email: notify.email.smtpUrl ? 'smtp' : notify.email.sendgrid ? 'sendgrid' : 'dev_inbox',
-    push_ios: notify.apns ? 'apns' : 'dev_inbox',
-    push_android: notify.fcm ? 'fcm' : 'dev_inbox',
-  };
+export function channelProviders(notify: NotifyConfig): Record<ChannelId, ProviderKey | typeof DEV_INBOX> {
+  return perChannel((channel) => chooseProvider(notify, channel)?.key ?? DEV_INBOX);
 }
 
 /** One sender per channel: the real provider when its credentials are configured, else the dev inbox. */
 export function createChannelSenders(notify: NotifyConfig, { orm }: { orm: MikroORM }): Record<ChannelId, ChannelSender> {
-  const providers = channelProviders(notify);
-  const twilio = notify.twilio && createTwilioSenders(notify.twilio);
-  const real: Record<ChannelId, () => ChannelSender | undefined> = {
-    sms: () => twilio?.sms,
-    voice: () => twilio?.voice,
-    email: () =>
-      providers.email === 'smtp' ? createSmtpSender({ url: notify.email.smtpUrl!, from: notify.email.from })
-      : notify.email.sendgrid && createSendgridSender({ ...notify.email.sendgrid, from: notify.email.from }),
-    push_ios: () => notify.apns && createApnsSender(notify.apns),
-    push_android: () => notify.fcm && createFcmSender(notify.fcm),
-  };
-  const entries = CHANNEL_IDS.map((channel) => [channel, real[channel]() ?? createDevInboxSender(orm, channel)] as const);
-  return Object.fromEntries(entries) as Record<ChannelId, ChannelSender>;
+  // Each provider connects once: SMS and voice share one Twilio client.
+  const connected = new Map<ProviderKey, Partial<Record<ChannelId, ChannelSender>>>();
+  return perChannel((channel) => {
+    const chosen = chooseProvider(notify, channel);
+    if (!chosen) return createDevInboxSender(orm, channel);
+    if (!connected.has(chosen.key)) connected.set(chosen.key, chosen.provider.connect());
+    const sender = connected.get(chosen.key)![channel];
+    if (!sender) throw new Error(`provider ${chosen.key} has no sender for ${channel}, though the channel registry lists it`);
+    return sender;
+  });
 }
 
 /** Closes every sender that holds connections (APNs session, SMTP sockets); for worker shutdown. */
@@ -46,42 +61,11 @@ export async function closeChannelSenders(senders: Record<ChannelId, ChannelSend
   await Promise.all([...new Set(Object.values(senders))].map((s) => s.close?.()));
 }
 
-const LABELS: Record<ChannelId, string> = { sms: 'SMS', voice: 'voice', email: 'email', push_ios: 'iOS push', push_android: 'Android' };
-const MISSING: Record<ChannelId, string> = {
-  sms: 'TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_FROM_NUMBER',
-  voice: 'TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_FROM_NUMBER',
-  email: 'SENDGRID_API_KEY or SMTP_URL',
-  push_ios: 'APNS_KEY, APNS_KEY_ID, APNS_TEAM_ID, APNS_TOPIC',
-  push_android: 'FCM_SERVICE_ACCOUNT',
-};
-
-/** An SMTP URL without its credentials. */
-const relayOf = (url: string) => {
-  const u = new URL(url);
-  return `${u.protocol}//${u.host}`;
-};
-
 /** Startup banner lines: per channel, the provider it goes to, or the dev inbox and what would enable it. */
 export function describeChannels(notify: NotifyConfig): string[] {
-  const providers = channelProviders(notify);
-  const where = (channel: ChannelId): string => {
-    const via = (url: string | undefined) => (url ? ` via ${url}` : '');
-    switch (providers[channel]) {
-      case 'twilio':
-        return `Twilio, from ${notify.twilio!.fromNumber}${via(notify.twilio!.apiBaseUrl)}`;
-      case 'smtp':
-        return `SMTP relay ${relayOf(notify.email.smtpUrl!)}, from ${notify.email.from}`;
-      case 'sendgrid':
-        return `SendGrid, from ${notify.email.from}${via(notify.email.sendgrid!.apiBaseUrl)}`;
-      case 'apns': {
-        const a = notify.apns!;
-        return `APNs ${a.production ? 'production' : 'sandbox'}, topic ${a.topic}${a.host ? ` via ${a.host}:${a.port}` : ''}`;
-      }
-      case 'fcm':
-        return `FCM, project ${notify.fcm!.projectId}${notify.fcm!.baseUrl === 'https://fcm.googleapis.com' ? '' : ` via ${notify.fcm!.baseUrl}`}`;
-      default:
-        return `dev inbox (set ${MISSING[channel]} to send for real; see \`klaxon inbox list\`)`;
-    }
-  };
-  return CHANNEL_IDS.map((channel) => `${`Paging ${LABELS[channel]}`.padEnd(17)}${where(channel)}`);
+  return CHANNEL_IDS.map((channel) => {
+    const { bannerLabel, credentials } = CHANNELS[channel];
+    const where = chooseProvider(notify, channel)?.provider.description ?? `dev inbox (set ${credentials} to send for real; see \`klaxon inbox list\`)`;
+    return `${`Paging ${bannerLabel}`.padEnd(17)}${where}`;
+  });
 }

@@ -3,6 +3,7 @@
  * activity renders a page, picks the channel's sender and calls `send`.
  */
 import { ApplicationFailure } from '@temporalio/common';
+import type { NotifyConfig } from '../../src/config';
 import type { ChannelId } from '../../src/domain/channels';
 
 /** A page, rendered and addressed: what a provider needs, nothing it must look up. */
@@ -39,6 +40,20 @@ export interface ChannelSender {
   send(page: OutgoingPage): Promise<SentPage>;
   /** Releases connections (APNs HTTP/2 session, SMTP pool) when the worker stops; optional. */
   close?(): Promise<void>;
+}
+
+/**
+ * A provider as the channel registry names it (src/domain/channels.ts): given the configuration,
+ * undefined when its credentials are not set, else what it would send through.
+ */
+export type ChannelProvider = (notify: NotifyConfig) => ConfiguredProvider | undefined;
+
+/** A provider whose credentials are set. */
+export interface ConfiguredProvider {
+  /** Where it sends, for the startup banner; never a credential. */
+  description: string;
+  /** Opens its senders, one per channel it serves, sharing one client (called once per worker). */
+  connect(): Partial<Record<ChannelId, ChannelSender>>;
 }
 
 /** ApplicationFailure type of an error retrying cannot fix (invalid number, unregistered device). */
