@@ -27,7 +27,7 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   KLAXON_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   PAGE_LINK_TTL_HOURS: z.coerce.number().positive().max(24 * 7).default(24),
-  // Paging providers (design.md §6): a channel without its credentials delivers to the dev outbox.
+  // Paging providers (design.md §6): a channel without its credentials delivers to the dev inbox.
   TWILIO_ACCOUNT_SID: z.string().regex(/^AC\w+$/, 'must start with AC').optional(),
   TWILIO_AUTH_TOKEN: z.string().min(1).optional(),
   TWILIO_FROM_NUMBER: z.string().regex(/^\+[1-9]\d{6,14}$/, 'must be an E.164 number like +15551234567').optional(),
@@ -84,7 +84,7 @@ export interface FcmServiceAccount {
   token_uri?: string;
 }
 
-/** Paging providers; a missing group means that channel delivers to the dev outbox. */
+/** Paging providers; a missing group means that channel delivers to the dev inbox. */
 export interface NotifyConfig {
   twilio?: { accountSid: string; authToken: string; fromNumber: string; apiBaseUrl?: string };
   email: { from: string; smtpUrl?: string; sendgrid?: { apiKey: string; apiBaseUrl?: string } };
@@ -141,7 +141,7 @@ function fail(variable: string, problem: string): never {
 
 /**
  * A provider is configured when any of its variables is set; then all of its required ones must
- * be, so a typo fails at startup instead of silently paging into the dev outbox.
+ * be, so a typo fails at startup instead of silently paging into the dev inbox.
  */
 function group<K extends keyof Env>(e: Env, required: K[]): { [P in K]-?: NonNullable<Env[P]> } | undefined {
   const set = required.filter((k) => e[k] !== undefined);

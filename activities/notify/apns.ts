@@ -2,7 +2,7 @@
 import { Notification, Provider, type ResponseFailure } from '@parse/node-apn';
 import type { NotifyConfig } from '../../src/config';
 import { describeError, permanentFailure, retryableFailure } from './failures';
-import type { ChannelSender, OutgoingPage, SentPage } from './types';
+import type { ChannelProvider, ChannelSender, OutgoingPage, SentPage } from './types';
 
 export type ApnsConfig = NonNullable<NotifyConfig['apns']>;
 
@@ -61,6 +61,13 @@ export function createApnsSender(config: ApnsConfig, provider: Provider = create
     close: () => provider.shutdown(),
   };
 }
+
+/** The registry's `apns` provider: iOS push once APNS_KEY, APNS_KEY_ID, APNS_TEAM_ID and APNS_TOPIC are set. */
+export const apnsProvider: ChannelProvider = ({ apns: config }) =>
+  config && {
+    description: `APNs ${config.production ? 'production' : 'sandbox'}, topic ${config.topic}${config.host ? ` via ${config.host}:${config.port}` : ''}`,
+    connect: () => ({ push_ios: createApnsSender(config) }),
+  };
 
 function toDeliveryError(page: OutgoingPage, failure: ResponseFailure | undefined, secrets: string[]): Error {
   const reason = failure?.response?.reason;

@@ -2,7 +2,7 @@
 import { JWT } from 'google-auth-library';
 import type { NotifyConfig } from '../../src/config';
 import { describeError, permanentFailure, retryableFailure } from './failures';
-import type { ChannelSender, OutgoingPage, SentPage } from './types';
+import type { ChannelProvider, ChannelSender, OutgoingPage, SentPage } from './types';
 
 export type FcmConfig = NonNullable<NotifyConfig['fcm']>;
 
@@ -79,6 +79,13 @@ export function createFcmSender(config: FcmConfig, auth: JWT = createFcmAuth(con
     },
   };
 }
+
+/** The registry's `fcm` provider: Android push once FCM_SERVICE_ACCOUNT is set. */
+export const fcmProvider: ChannelProvider = ({ fcm: config }) =>
+  config && {
+    description: `FCM, project ${config.projectId}${config.baseUrl === 'https://fcm.googleapis.com' ? '' : ` via ${config.baseUrl}`}`,
+    connect: () => ({ push_android: createFcmSender(config) }),
+  };
 
 interface FcmErrorBody {
   status?: string;

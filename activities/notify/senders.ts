@@ -1,87 +1,71 @@
-/** The channel registry: per channel, the configured provider or else the dev outbox. */
+/** Per channel, its sender: the first of its registry providers that is configured, else the dev inbox. */
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { NotifyConfig } from '../../src/config';
-import { CONTACT_TYPES } from '../../src/db/entities/contact-method';
-import { createApnsSender } from './apns';
-import { createDevOutboxSender } from './dev-outbox';
-import { createFcmSender } from './fcm';
-import { createSendgridSender } from './sendgrid';
-import { createSmtpSender } from './smtp';
-import { createTwilioSenders } from './twilio';
-import type { Channel, ChannelSender } from './types';
+import { CHANNEL_IDS, CHANNELS, DEV_INBOX, type ChannelId, type ProviderKey } from '../../src/domain/channels';
+import { apnsProvider } from './apns';
+import { createDevInboxSender } from './dev-inbox';
+import { fcmProvider } from './fcm';
+import { sendgridProvider } from './sendgrid';
+import { smtpProvider } from './smtp';
+import { twilioProvider } from './twilio';
+import type { ChannelProvider, ChannelSender, ConfiguredProvider } from './types';
 
-/** Who delivers a channel. */
-export type ProviderName = 'twilio' | 'sendgrid' | 'smtp' | 'apns' | 'fcm' | 'dev_outbox';
+/** Every provider key the registry names, and the provider file that sends for it. */
+const PROVIDERS: Readonly<Record<ProviderKey, ChannelProvider>> = {
+  twilio: twilioProvider,
+  sendgrid: sendgridProvider,
+  smtp: smtpProvider,
+  apns: apnsProvider,
+  fcm: fcmProvider,
+};
 
-/** Per channel, the provider its configuration selects (SMTP_URL wins over SendGrid for email). */
-export function channelProviders(notify: NotifyConfig): Record<Channel, ProviderName> {
-  return {
-    sms: notify.twilio ? 'twilio' : 'dev_outbox',
-    voice: notify.twilio ? 'twilio' : 'dev_outbox',
-    email: notify.email.smtpUrl ? 'smtp' : notify.email.sendgrid ? 'sendgrid' : 'dev_outbox',
-    push_ios: notify.apns ? 'apns' : 'dev_outbox',
-    push_android: notify.fcm ? 'fcm' : 'dev_outbox',
-  };
+/** A channel's provider once chosen: its registry key, configured. */
+interface Chosen {
+  key: ProviderKey;
+  provider: ConfiguredProvider;
 }
 
-/** One sender per channel: the real provider when its credentials are configured, else the dev outbox. */
-export function createChannelSenders(notify: NotifyConfig, { orm }: { orm: MikroORM }): Record<Channel, ChannelSender> {
-  const providers = channelProviders(notify);
-  const twilio = notify.twilio && createTwilioSenders(notify.twilio);
-  const real: Record<Channel, () => ChannelSender | undefined> = {
-    sms: () => twilio?.sms,
-    voice: () => twilio?.voice,
-    email: () =>
-      providers.email === 'smtp' ? createSmtpSender({ url: notify.email.smtpUrl!, from: notify.email.from })
-      : notify.email.sendgrid && createSendgridSender({ ...notify.email.sendgrid, from: notify.email.from }),
-    push_ios: () => notify.apns && createApnsSender(notify.apns),
-    push_android: () => notify.fcm && createFcmSender(notify.fcm),
-  };
-  const entries = CONTACT_TYPES.map((channel) => [channel, real[channel]() ?? createDevOutboxSender(orm, channel)] as const);
-  return Object.fromEntries(entries) as Record<Channel, ChannelSender>;
+/** The first of a channel's registry providers whose credentials are configured; undefined means the dev inbox. */
+function chooseProvider(notify: NotifyConfig, channel: ChannelId): Chosen | undefined {
+  for (const key of CHANNELS[channel].providers) {
+    const provider = PROVIDERS[key](notify);
+    if (provider) return { key, provider };
+  }
+  return undefined;
+}
+
+/** A record with one value per channel, in registry order. */
+const perChannel = <T>(value: (channel: ChannelId) => T) => Object.fromEntries(CHANNEL_IDS.map((channel) => [channel, value(channel)])) as Record<ChannelId, T>;
+
+/** Per channel, the provider its configuration selects (SMTP_URL wins over SendGrid for email). */
+export function channelProviders(notify: NotifyConfig): Record<ChannelId, ProviderKey | typeof DEV_INBOX> {
+  return perChannel((channel) => chooseProvider(notify, channel)?.key ?? DEV_INBOX);
+}
+
+/** One sender per channel: the real provider when its credentials are configured, else the dev inbox. */
+export function createChannelSenders(notify: NotifyConfig, { orm }: { orm: MikroORM }): Record<ChannelId, ChannelSender> {
+  // Each provider connects once: SMS and voice share one Twilio client.
+  const connected = new Map<ProviderKey, Partial<Record<ChannelId, ChannelSender>>>();
+  return perChannel((channel) => {
+    const chosen = chooseProvider(notify, channel);
+    if (!chosen) return createDevInboxSender(orm, channel);
+    if (!connected.has(chosen.key)) connected.set(chosen.key, chosen.provider.connect());
+    const sender = connected.get(chosen.key)![channel];
+    if (!sender) throw new Error(`provider ${chosen.key} has no sender for ${channel}, though the channel registry lists it`);
+    return sender;
+  });
 }
 
 /** Closes every sender that holds connections (APNs session, SMTP sockets); for worker shutdown. */
-export async function closeChannelSenders(senders: Record<Channel, ChannelSender>): Promise<void> {
+export async function closeChannelSenders(senders: Record<ChannelId, ChannelSender>): Promise<void> {
   await Promise.all([...new Set(Object.values(senders))].map((s) => s.close?.()));
 }
 
-const LABELS: Record<Channel, string> = { sms: 'SMS', voice: 'voice', email: 'email', push_ios: 'iOS push', push_android: 'Android' };
-const MISSING: Record<Channel, string> = {
-  sms: 'TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_FROM_NUMBER',
-  voice: 'TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_FROM_NUMBER',
-  email: 'SENDGRID_API_KEY or SMTP_URL',
-  push_ios: 'APNS_KEY, APNS_KEY_ID, APNS_TEAM_ID, APNS_TOPIC',
-  push_android: 'FCM_SERVICE_ACCOUNT',
-};
-
-/** An SMTP URL without its credentials. */
-const relayOf = (url: string) => {
-  const u = new URL(url);
-  return `${u.protocol}//${u.host}`;
-};
-
-/** Startup banner lines: per channel, the provider it goes to, or the dev outbox and what would enable it. */
+/** Startup banner lines: per channel, the provider it goes to, or the dev inbox and what would enable it. */
 export function describeChannels(notify: NotifyConfig): string[] {
-  const providers = channelProviders(notify);
-  const where = (channel: Channel): string => {
-    const via = (url: string | undefined) => (url ? ` via ${url}` : '');
-    switch (providers[channel]) {
-      case 'twilio':
-        return `Twilio, from ${notify.twilio!.fromNumber}${via(notify.twilio!.apiBaseUrl)}`;
-      case 'smtp':
-        return `SMTP relay ${relayOf(notify.email.smtpUrl!)}, from ${notify.email.from}`;
-      case 'sendgrid':
-        return `SendGrid, from ${notify.email.from}${via(notify.email.sendgrid!.apiBaseUrl)}`;
-      case 'apns': {
-        const a = notify.apns!;
-        return `APNs ${a.production ? 'production' : 'sandbox'}, topic ${a.topic}${a.host ? ` via ${a.host}:${a.port}` : ''}`;
-      }
-      case 'fcm':
-        return `FCM, project ${notify.fcm!.projectId}${notify.fcm!.baseUrl === 'https://fcm.googleapis.com' ? '' : ` via ${notify.fcm!.baseUrl}`}`;
-      default:
-        return `dev outbox (set ${MISSING[channel]} to send for real; see \`klaxon outbox list\`)`;
-    }
-  };
-  return CONTACT_TYPES.map((channel) => `${`Paging ${LABELS[channel]}`.padEnd(17)}${where(channel)}`);
+  return CHANNEL_IDS.map((channel) => {
+    const { bannerLabel, credentials } = CHANNELS[channel];
+    const where = chooseProvider(notify, channel)?.provider.description ?? `dev inbox (set ${credentials} to send for real; see \`klaxon inbox list\`)`;
+    return `${`Paging ${bannerLabel}`.padEnd(17)}${where}`;
+  });
 }

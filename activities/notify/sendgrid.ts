@@ -2,7 +2,7 @@
 import { Client } from '@sendgrid/client';
 import { MailService } from '@sendgrid/mail';
 import { describeError, permanentFailure, retryableFailure } from './failures';
-import type { ChannelSender, OutgoingPage, SentPage } from './types';
+import type { ChannelProvider, ChannelSender, OutgoingPage, SentPage } from './types';
 
 /** What the SendGrid sender needs: the API key, the sender address, and optionally another API origin. */
 export interface SendgridConfig {
@@ -47,6 +47,15 @@ export function createSendgridSender(config: SendgridConfig, mail: MailService =
     },
   };
 }
+
+/** The registry's `sendgrid` provider: email once SENDGRID_API_KEY is set. */
+export const sendgridProvider: ChannelProvider = ({ email }) => {
+  const config = email.sendgrid;
+  return config && {
+    description: `SendGrid, from ${email.from}${config.apiBaseUrl ? ` via ${config.apiBaseUrl}` : ''}`,
+    connect: () => ({ email: createSendgridSender({ ...config, from: email.from }) }),
+  };
+};
 
 function toDeliveryError(page: OutgoingPage, err: unknown, secrets: string[]): Error {
   const status = (err as { code?: unknown }).code;

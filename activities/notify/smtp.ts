@@ -2,7 +2,7 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport';
 import { describeError, permanentFailure, retryableFailure } from './failures';
-import type { ChannelSender, OutgoingPage, SentPage } from './types';
+import type { ChannelProvider, ChannelSender, OutgoingPage, SentPage } from './types';
 
 /** The relay (smtp:// or smtps://, credentials in the URL) and the sender address. */
 export interface SmtpConfig {
@@ -50,6 +50,18 @@ export function createSmtpSender(config: SmtpConfig, transport = createSmtpTrans
     close: async () => transport.close(),
   };
 }
+
+/** An SMTP URL without its credentials. */
+const relayOf = (url: string) => {
+  const u = new URL(url);
+  return `${u.protocol}//${u.host}`;
+};
+
+/** The registry's `smtp` provider: email once SMTP_URL is set (listed before SendGrid, so it wins). */
+export const smtpProvider: ChannelProvider = ({ email }) => {
+  const url = email.smtpUrl;
+  return url ? { description: `SMTP relay ${relayOf(url)}, from ${email.from}`, connect: () => ({ email: createSmtpSender({ url, from: email.from }) }) } : undefined;
+};
 
 function toDeliveryError(page: OutgoingPage, err: unknown, secrets: string[]): Error {
   const { code, responseCode } = err as { code?: string; responseCode?: number };

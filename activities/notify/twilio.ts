@@ -3,7 +3,7 @@ import twilio from 'twilio';
 import RequestClient from 'twilio/lib/base/RequestClient';
 import type { NotifyConfig } from '../../src/config';
 import { describeError, permanentFailure, retryableFailure } from './failures';
-import type { ChannelSender, OutgoingPage, SentPage } from './types';
+import type { ChannelProvider, ChannelSender, OutgoingPage, SentPage } from './types';
 
 export type TwilioConfig = NonNullable<NotifyConfig['twilio']>;
 
@@ -71,6 +71,13 @@ export function createTwilioSenders(config: TwilioConfig, client: twilio.Twilio 
   };
   return { sms, voice };
 }
+
+/** The registry's `twilio` provider: SMS and voice over one client, once TWILIO_* are set. */
+export const twilioProvider: ChannelProvider = ({ twilio: config }) =>
+  config && {
+    description: `Twilio, from ${config.fromNumber}${config.apiBaseUrl ? ` via ${config.apiBaseUrl}` : ''}`,
+    connect: () => createTwilioSenders(config),
+  };
 
 function toDeliveryError(page: OutgoingPage, err: unknown, secrets: string[]): Error {
   const { status, code } = err as { status?: number; code?: number };

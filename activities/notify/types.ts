@@ -3,15 +3,14 @@
  * activity renders a page, picks the channel's sender and calls `send`.
  */
 import { ApplicationFailure } from '@temporalio/common';
-import type { ContactType } from '../../src/db/entities/contact-method';
-
-export type Channel = ContactType;
+import type { NotifyConfig } from '../../src/config';
+import type { ChannelId } from '../../src/domain/channels';
 
 /** A page, rendered and addressed: what a provider needs, nothing it must look up. */
 export interface OutgoingPage {
   /** The notifications row this attempt belongs to; providers that take a reference get it. */
   notificationId: string;
-  channel: Channel;
+  channel: ChannelId;
   /** E.164 number (sms, voice), email address (email) or device token (push). */
   to: string;
   /** Email subject, push title. */
@@ -30,7 +29,7 @@ export interface OutgoingPage {
 
 /** What a provider accepted. */
 export interface SentPage {
-  /** twilio, sendgrid, smtp, apns, fcm or dev_outbox. */
+  /** The provider's registry key (twilio, sendgrid, smtp, apns, fcm) or dev_inbox. */
   provider: string;
   providerMessageId: string | null;
 }
@@ -41,6 +40,20 @@ export interface ChannelSender {
   send(page: OutgoingPage): Promise<SentPage>;
   /** Releases connections (APNs HTTP/2 session, SMTP pool) when the worker stops; optional. */
   close?(): Promise<void>;
+}
+
+/**
+ * A provider as the channel registry names it (src/domain/channels.ts): given the configuration,
+ * undefined when its credentials are not set, else what it would send through.
+ */
+export type ChannelProvider = (notify: NotifyConfig) => ConfiguredProvider | undefined;
+
+/** A provider whose credentials are set. */
+export interface ConfiguredProvider {
+  /** Where it sends, for the startup banner; never a credential. */
+  description: string;
+  /** Opens its senders, one per channel it serves, sharing one client (called once per worker). */
+  connect(): Partial<Record<ChannelId, ChannelSender>>;
 }
 
 /** ApplicationFailure type of an error retrying cannot fix (invalid number, unregistered device). */

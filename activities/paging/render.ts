@@ -1,7 +1,8 @@
 import type { Severity } from '../../src/domain/severity';
 import { emailBody, pageSubject, smsText, voiceTwiml, type PageSubject } from '../../src/domain/paging/messages';
 import { signAction } from '../../src/services/paging/action-tokens';
-import type { Channel, OutgoingPage } from '../notify/types';
+import { CHANNELS, type ChannelId } from '../../src/domain/channels';
+import type { OutgoingPage } from '../notify/types';
 
 /** Where people act on a page: the app's public URL and the key that signs links. */
 export interface PageLinks {
@@ -19,8 +20,8 @@ interface IncidentRow {
   service_name: string | null;
 }
 
-/** Renders one page for its channel: texts, TwiML, signed links and push actions. */
-export function renderPage(opts: { incident: IncidentRow; notificationId: string; channel: Channel; to: string; replyCode: number | null; links: PageLinks }): OutgoingPage {
+/** Renders one page in its channel's format: texts, TwiML, signed links and push actions. */
+export function renderPage(opts: { incident: IncidentRow; notificationId: string; channel: ChannelId; to: string; replyCode: number | null; links: PageLinks }): OutgoingPage {
   const { incident, notificationId, channel, to, links } = opts;
   const subject: PageSubject = {
     number: incident.number,
@@ -32,17 +33,16 @@ export function renderPage(opts: { incident: IncidentRow; notificationId: string
   const expiresAt = Math.floor(Date.now() / 1000) + links.ttlSeconds;
   const action = (a: 'acknowledge' | 'resolve') => signAction(links.secret, { notificationId, action: a, expiresAt });
   const base = { notificationId, channel, to, subject: pageSubject(subject), statusCallbackUrl: `${links.appUrl}/hooks/twilio/status` };
-  switch (channel) {
-    case 'sms':
+  switch (CHANNELS[channel].format) {
+    case 'text':
       return { ...base, text: smsText(subject, opts.replyCode ?? 0) };
-    case 'voice':
+    case 'call':
       return { ...base, text: pageSubject(subject), voiceTwiml: voiceTwiml(subject, `${links.appUrl}/hooks/twilio/voice?notification=${notificationId}`) };
     case 'email': {
       const body = emailBody(subject, { acknowledge: `${links.appUrl}/hooks/page/${action('acknowledge')}`, resolve: `${links.appUrl}/hooks/page/${action('resolve')}` });
       return { ...base, text: body.text, html: body.html };
     }
-    case 'push_ios':
-    case 'push_android':
+    case 'push':
       return {
         ...base,
         text: `${incident.severity} incident #${incident.number}`,

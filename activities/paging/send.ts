@@ -1,6 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Knex } from '@mikro-orm/postgresql';
+import { CHANNELS, type ChannelId } from '../../src/domain/channels';
 import type { Plan } from '../../src/domain/plans';
 import type { PageJob } from '../../src/domain/paging/escalation-plan';
 import { monthStart, quotaFallbackReason } from '../../src/domain/paging/quota';
@@ -8,7 +9,7 @@ import { renderPage, type PageLinks } from './render';
 import { nextReplyCode } from './reply-codes';
 import type { PageOutcome } from '../../src/domain/paging/page-outcome';
 import { recordPageOutcome } from './timeline';
-import { PERMANENT_DELIVERY_FAILURE, type Channel, type ChannelSender } from '../notify/types';
+import { PERMANENT_DELIVERY_FAILURE, type ChannelSender } from '../notify/types';
 
 export interface SendPageInput {
   incidentId: string;
@@ -22,7 +23,7 @@ export interface SendPageInput {
 
 export interface PagingSendDeps {
   orm: MikroORM;
-  senders: Record<Channel, ChannelSender>;
+  senders: Record<ChannelId, ChannelSender>;
   links: PageLinks;
 }
 
@@ -52,7 +53,8 @@ export function createPagingSendActivities({ orm, senders, links }: PagingSendDe
     }
     const route = await routeWithQuota(k, input, incident.plan as Plan);
     const queued: PageOutcome = { status: 'queued', channel: route.channel, target: route.address, error: null, fallbackReason: route.fallbackReason };
-    const replyCode = route.channel === 'sms' ? await nextReplyCode(k, route.address, input.incidentId) : null;
+    // A text page carries the code a reply starts with (`4A`).
+    const replyCode = CHANNELS[route.channel].format === 'text' ? await nextReplyCode(k, route.address, input.incidentId) : null;
     await upsertRow(k, input, incident.organization_id, queued, replyCode);
 
     const page = renderPage({ incident, notificationId: input.notificationId, channel: route.channel, to: route.address, replyCode, links });
@@ -91,10 +93,10 @@ function outcomeOf(row: Record<string, any>): PageOutcome {
   return { status: row.status, channel: row.channel, target: row.target, error: row.error, fallbackReason: row.fallback_reason, provider: row.provider ?? undefined };
 }
 
-/** SMS and voice count against the plan's monthly quota per user; over it, the page goes by email. */
-async function routeWithQuota(k: Knex, input: SendPageInput, plan: Plan): Promise<{ channel: Channel; address: string; fallbackReason: string | null }> {
+/** Channels with a registry quota (SMS, voice) count per user per month; over it, the page goes by email. */
+async function routeWithQuota(k: Knex, input: SendPageInput, plan: Plan): Promise<{ channel: ChannelId; address: string; fallbackReason: string | null }> {
   const { job } = input;
-  if (!job.userId || (job.channel !== 'sms' && job.channel !== 'voice')) return { channel: job.channel, address: job.address, fallbackReason: null };
+  if (!job.userId || !CHANNELS[job.channel].quota) return { channel: job.channel, address: job.address, fallbackReason: null };
   const [{ used }] = await k('notifications')
     .count({ used: '*' })
     .where({ user_id: job.userId, channel: job.channel })

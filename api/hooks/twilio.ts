@@ -8,7 +8,7 @@ import { recordDeliveryStatus, respondBySms, respondByVoice, type PageResponseDe
 export interface TwilioHookDeps extends PageResponseDeps {
   /** The public base URL Twilio calls (APP_URL): signatures are computed over it. */
   appUrl: string;
-  /** The account's auth token; without it (dev outbox) Twilio cannot be calling us. */
+  /** The account's auth token; without it (dev inbox) Twilio cannot be calling us. */
   authToken: string | undefined;
 }
 

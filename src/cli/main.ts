@@ -4,7 +4,8 @@ import { createHeartbeat, setHeartbeatPaused } from '../services/ingest/heartbea
 import { loadConfig, type Config } from '../config';
 import { DomainError } from '../services/errors';
 import { admin, bootstrap, output, parseOptions, schemas, withDatabase } from './admin';
-import { registerOutboxCommands } from './outbox-commands';
+import { FORM_B_CHANNEL_LIST } from '../domain/paging/form-b-channels';
+import { registerInboxCommands } from './inbox-commands';
 import { registerPagingCommands } from './paging-commands';
 import { registerScheduleCommands } from './schedule-commands';
 
@@ -107,7 +108,7 @@ export function buildProgram(getConfig: () => Config): Command {
     .command('create')
     .requiredOption('--service <id>', 'the service that owns the source')
     .requiredOption('--name <name>', 'a name people recognise')
-    .option('--channels <list>', 'Form B: page these channels (sms,voice,email,push) by severity instead of the service policy')
+    .option('--channels <list>', `Form B: page these channels (${FORM_B_CHANNEL_LIST}) by severity instead of the service policy`)
     .option('--json', 'print one JSON object')
     .action(async (raw) => {
       const config = getConfig();
@@ -148,7 +149,7 @@ export function buildProgram(getConfig: () => Config): Command {
 
   registerPagingCommands(program, getConfig);
   registerScheduleCommands(program, getConfig);
-  registerOutboxCommands(program, getConfig);
+  registerInboxCommands(program, getConfig);
   return program;
 }
 

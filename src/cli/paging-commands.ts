@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
 import type { Config } from '../config';
+import { CHANNEL_IDS } from '../domain/channels';
+import { orList } from '../domain/or-list';
 import {
   ackTimeoutSecondsField,
   checkAddress,
@@ -59,7 +61,7 @@ export function registerPagingCommands(program: Command, getConfig: () => Config
   contact
     .command('add')
     .requiredOption('--user <email>', 'whose contact method')
-    .requiredOption('--type <type>', 'sms, voice, email, push_ios or push_android')
+    .requiredOption('--type <type>', orList(CHANNEL_IDS))
     .requiredOption('--address <address>', 'E.164 number (+14155550100), email address or device token')
     .option('--label <label>', 'a name people recognise, e.g. "work phone"')
     .option('--org <id>', 'the workspace, when the user is a member of several')

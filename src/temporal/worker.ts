@@ -2,8 +2,9 @@ import { DefaultLogger, NativeConnection, Runtime, Worker, type LogLevel, type W
 import type { Logger } from '../logger';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { createActivities } from '../../activities';
-import type { Channel, ChannelSender } from '../../activities/notify/types';
+import type { ChannelSender } from '../../activities/notify/types';
 import type { PageLinks } from '../../activities/paging/render';
+import type { ChannelId } from '../domain/channels';
 
 export const WORKFLOWS_PATH = require.resolve('../../workflows');
 
@@ -13,7 +14,7 @@ export interface KlaxonWorkerOptions {
   taskQueue: string;
   orm: MikroORM;
   /** How pages leave: a sender per channel, and the links people act on. */
-  paging: { senders: Record<Channel, ChannelSender>; links: PageLinks };
+  paging: { senders: Record<ChannelId, ChannelSender>; links: PageLinks };
   /** A prebuilt bundle (tests build one per run); otherwise workflows are bundled at start. */
   workflowBundle?: WorkerOptions['workflowBundle'];
 }

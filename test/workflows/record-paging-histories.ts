@@ -1,5 +1,5 @@
 /**
- * The paging scenarios of `npm run record-histories`: real activities, the dev outbox as every
+ * The paging scenarios of `npm run record-histories`: real activities, the dev inbox as every
  * channel's provider (the recorder configures none), policies with delays of a few seconds.
  */
 import { randomUUID } from 'node:crypto';

@@ -1,16 +1,14 @@
 import { EntitySchema } from '@mikro-orm/core';
-
-/** The channels a person can be reached on. */
-export const CONTACT_TYPES = ['sms', 'voice', 'email', 'push_ios', 'push_android'] as const;
-export type ContactType = (typeof CONTACT_TYPES)[number];
+import type { ChannelId } from '../../domain/channels';
 
 /** One way to reach a person: a phone number, an email address or a device token. */
 export interface ContactMethod {
   id: string;
   organizationId: string;
   userId: string;
-  type: ContactType;
-  /** E.164 number, email address or push device token. */
+  /** The channel it reaches (src/domain/channels.ts). */
+  type: ChannelId;
+  /** E.164 number, email address or push device token, as the channel normalises it. */
   address: string;
   label: string | null;
   /** Set when a provider reported the address as permanently unusable (bad number, unregistered device). */

@@ -20,7 +20,7 @@ import { ScheduleOverrideSchema } from './schedule-override';
 import { TeamMemberSchema } from './team-member';
 import { NotificationSchema } from './notification';
 import { UserNotificationSchema } from './user-notification';
-import { DevOutboxMessageSchema } from './dev-outbox-message';
+import { DevDeliverySchema } from './dev-delivery';
 import { ProviderCallbackSchema } from './provider-callback';
 import { ReplyCodeCursorSchema } from './reply-code-cursor';
 
@@ -46,7 +46,7 @@ export * from './schedule-override';
 export * from './team-member';
 export * from './notification';
 export * from './user-notification';
-export * from './dev-outbox-message';
+export * from './dev-delivery';
 export * from './provider-callback';
 export * from './reply-code-cursor';
 
@@ -74,7 +74,7 @@ export const ENTITIES = [
   TeamMemberSchema,
   NotificationSchema,
   UserNotificationSchema,
-  DevOutboxMessageSchema,
+  DevDeliverySchema,
   ProviderCallbackSchema,
   ReplyCodeCursorSchema,
 ];

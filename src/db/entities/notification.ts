@@ -9,11 +9,11 @@ export interface Notification {
   incidentId: string;
   userId: string | null;
   contactMethodId: string | null;
-  /** sms, voice, email, push_ios or push_android. */
+  /** A channel id (src/domain/channels.ts). */
   channel: string;
   /** Where it went: number, email address or device token. */
   target: string;
-  /** twilio, sendgrid, smtp, apns, fcm or dev_outbox. */
+  /** A provider key of the channel registry, or dev_inbox. */
   provider: string | null;
   providerMessageId: string | null;
   status: NotificationStatus;

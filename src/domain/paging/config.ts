@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ContactType } from '../../db/entities/contact-method';
+import { CHANNEL_IDS, normaliseAddress, type ChannelId } from '../channels';
 import { isUuid } from '../ids';
 import { formatPath } from '../issue-path';
 
@@ -8,51 +8,14 @@ import { formatPath } from '../issue-path';
  * policies), shared by the service layer, the CLI and the dashboard. Pure: no I/O.
  */
 
-/** Same list as the entity's; kept here so this module stays free of ORM imports. */
-export const CONTACT_TYPES = ['sms', 'voice', 'email', 'push_ios', 'push_android'] as const satisfies readonly ContactType[];
-
 export const PAGING_LIMITS = {
   /** A day: longer delays would outlast any sensible page. */
   maxDelaySeconds: 86_400,
   maxRepeat: 9,
-  /** FCM registration tokens are opaque and have grown over the years; APNs tokens are 64 hex. */
-  maxDeviceTokenLength: 4096,
   /** Generous caps so one bad request cannot make a policy that pages thousands. */
   maxSteps: 20,
   maxTargetsPerStep: 50,
 } as const;
-
-export type AddressResult = { ok: true; address: string } | { ok: false; message: string };
-
-/**
- * Checks and normalises an address for its channel. Messages never repeat the address:
- * a device token is close enough to a credential to keep out of logs.
- */
-export function normaliseAddress(type: ContactType, raw: string): AddressResult {
-  const value = raw.trim();
-  switch (type) {
-    case 'sms':
-    case 'voice': {
-      // People paste numbers formatted for reading; the provider wants bare E.164.
-      const number = value.replace(/[\s().-]/g, '');
-      return /^\+[1-9]\d{7,14}$/.test(number)
-        ? { ok: true, address: number }
-        : { ok: false, message: `must be a phone number in E.164 form for ${type}: + and 8 to 15 digits, e.g. +14155550100` };
-    }
-    case 'email': {
-      const email = value.toLowerCase();
-      return z.email().safeParse(email).success ? { ok: true, address: email } : { ok: false, message: 'must be an email address for email' };
-    }
-    case 'push_ios':
-    case 'push_android': {
-      if (!/^[\x21-\x7e]+$/.test(value) || value.length > PAGING_LIMITS.maxDeviceTokenLength) {
-        return { ok: false, message: `must be a device token for ${type}: 1 to ${PAGING_LIMITS.maxDeviceTokenLength} visible characters, no spaces` };
-      }
-      // APNs tokens are hex in any case; one spelling keeps duplicates detectable.
-      return { ok: true, address: type === 'push_ios' && /^[0-9a-f]+$/i.test(value) ? value.toLowerCase() : value };
-    }
-  }
-}
 
 export const uuidField = (what: string) => z.string({ error: 'is required' }).trim().refine(isUuid, `must be ${what} (UUID)`);
 export const emailField = z.string({ error: 'is required' }).trim().toLowerCase().pipe(z.email({ error: 'must be an email address' }));
@@ -60,7 +23,7 @@ export const contactTypeField = z
   .string({ error: 'is required' })
   .trim()
   .toLowerCase()
-  .pipe(z.enum(CONTACT_TYPES, { error: `must be one of ${CONTACT_TYPES.join(', ')}` }));
+  .pipe(z.enum(CHANNEL_IDS, { error: `must be one of ${CHANNEL_IDS.join(', ')}` }));
 export const labelField = z.string().trim().min(1, 'must not be empty').max(255, 'must be at most 255 characters');
 export const nameField = z.string({ error: 'is required' }).trim().min(1, 'is required').max(255, 'must be at most 255 characters');
 
@@ -79,7 +42,7 @@ export const repeatField = wholeNumber(0, PAGING_LIMITS.maxRepeat);
 export const ackTimeoutSecondsField = wholeNumber(1, PAGING_LIMITS.maxDelaySeconds, ' seconds');
 
 /** Adds an issue on `address` when it does not fit the contact type (for object schemas holding both). */
-export function checkAddress(value: { type: ContactType; address: string }, ctx: z.RefinementCtx): void {
+export function checkAddress(value: { type: ChannelId; address: string }, ctx: z.RefinementCtx): void {
   const result = normaliseAddress(value.type, value.address);
   if (!result.ok) ctx.addIssue({ code: 'custom', path: ['address'], message: result.message });
 }

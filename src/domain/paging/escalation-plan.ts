@@ -2,6 +2,7 @@
  * How an escalation moves (design.md §6), as pure functions the incident workflow runs on its
  * own clock: which step pages next, when, and which pages are due. No I/O, no clocks.
  */
+import type { ChannelId } from '../channels';
 
 /** What the workflow needs of a policy: the delay after each step, repeats, ack timeout. */
 export interface EscalationPlan {
@@ -21,7 +22,7 @@ export interface EscalationPlan {
 export interface PageJob {
   userId: string | null;
   contactMethodId: string | null;
-  channel: 'sms' | 'voice' | 'email' | 'push_ios' | 'push_android';
+  channel: ChannelId;
   address: string;
   delaySeconds: number;
 }

@@ -1,40 +1,41 @@
-import type { Severity } from '../severity';
+import { CHANNEL_IDS, CHANNELS, type ChannelId } from '../channels';
+import { orList } from '../or-list';
+import { SEVERITIES, type Severity } from '../severity';
 
-/** A paging channel of a contact method. */
-export type PageChannel = 'sms' | 'voice' | 'email' | 'push_ios' | 'push_android';
-
-/**
- * The spec's Form B default channels by severity: critical → SMS, voice, email; warning → SMS,
- * email; info → email. Our five-level scale maps high and medium to warning, low and info to info.
- */
-const DEFAULTS: Record<Severity, readonly string[]> = {
-  CRITICAL: ['sms', 'voice', 'email'],
-  HIGH: ['sms', 'email'],
-  MEDIUM: ['sms', 'email'],
-  LOW: ['email'],
-  INFO: ['email'],
-};
+/** SEVERITIES lists the highest first: a lower index is more severe. */
+const rank = (severity: Severity) => SEVERITIES.indexOf(severity);
 
 /**
- * The channels a Form B source pages for an incident of this severity: its configured list
- * cut to the severity's defaults. Push is not in the spec's table; a source that lists it always
- * pushes (a push is the quietest page there is).
+ * The channels a Form B source pages for an incident of this severity: its configured list cut
+ * to the channels whose default table (the registry's `formB.minSeverity`) includes the severity.
  */
-export function formBChannels(severity: Severity, configured: readonly string[]): PageChannel[] {
+export function formBChannels(severity: Severity, configured: readonly string[]): ChannelId[] {
   const wanted = new Set(configured.map((c) => c.toLowerCase()));
-  const channels: PageChannel[] = [];
-  for (const c of DEFAULTS[severity]) if (wanted.has(c)) channels.push(c as PageChannel);
-  if (wanted.has('push')) channels.push('push_ios', 'push_android');
-  return channels;
+  return CHANNEL_IDS.filter((id) => {
+    const formB = CHANNELS[id].formB;
+    return formB !== null && wanted.has(formB.name) && rank(severity) <= rank(formB.minSeverity);
+  });
 }
 
-/** The names a source's channel list may use: Form B's lowercase ones and the dashboard's. */
-const SOURCE_CHANNEL_NAMES: Record<string, string> = { sms: 'sms', email: 'email', voice: 'voice', call: 'voice', push: 'push', push_notif: 'push' };
+/** Form B's names, once each, in registry order: sms, voice, email, push. */
+const FORM_B_NAMES = [...new Set(CHANNEL_IDS.flatMap((id) => CHANNELS[id].formB?.name ?? []))];
 
-/** Normalises a source's channel list (`sms`, `CALL`, `PUSH_NOTIF`…); null with the bad names listed. */
+/** The names a source's channel list may use: Form B's lowercase ones and the dashboard's aliases. */
+const SOURCE_CHANNEL_NAMES: ReadonlyMap<string, string> = new Map(
+  CHANNEL_IDS.flatMap((id) => {
+    const formB = CHANNELS[id].formB;
+    return formB ? [formB.name, ...formB.aliases].map((alias) => [alias, formB.name] as const) : [];
+  }),
+);
+
+/** How a source's channel list is written, for help texts: `sms,voice,email,push`. */
+export const FORM_B_CHANNEL_LIST = FORM_B_NAMES.join(',');
+
+/** Normalises a source's channel list (`sms`, `CALL`, `PUSH_NOTIF`…), or a message naming the unknown ones. */
 export function parseSourceChannels(names: readonly string[]): { ok: true; channels: string[] } | { ok: false; message: string } {
-  const bad = names.filter((n) => !SOURCE_CHANNEL_NAMES[n.trim().toLowerCase()]);
-  if (bad.length) return { ok: false, message: `unknown channel ${bad.map((b) => JSON.stringify(b)).join(', ')}; use sms, voice, email or push` };
+  const nameOf = (n: string) => SOURCE_CHANNEL_NAMES.get(n.trim().toLowerCase());
+  const bad = names.filter((n) => !nameOf(n));
+  if (bad.length) return { ok: false, message: `unknown channel ${bad.map((b) => JSON.stringify(b)).join(', ')}; use ${orList(FORM_B_NAMES)}` };
   if (!names.length) return { ok: false, message: 'at least one channel is required' };
-  return { ok: true, channels: [...new Set(names.map((n) => SOURCE_CHANNEL_NAMES[n.trim().toLowerCase()]))] };
+  return { ok: true, channels: [...new Set(names.map((n) => nameOf(n)!))] };
 }

@@ -1,4 +1,5 @@
 /** How one page went, and the line the timeline shows for it. Pure: no I/O. */
+import { CHANNELS, DEV_INBOX, isChannelId } from '../channels';
 
 export const NOTIFICATION_STATUSES = ['queued', 'sent', 'delivered', 'failed', 'skipped'] as const;
 export type NotificationStatus = (typeof NOTIFICATION_STATUSES)[number];
@@ -13,11 +14,9 @@ export interface PageOutcome {
   provider?: string;
 }
 
-const CHANNEL_NAMES: Record<string, string> = { sms: 'SMS', voice: 'Voice call', email: 'Email', push_ios: 'iOS push', push_android: 'Android push' };
-
 /** One line a person can read on the timeline. */
 export function describePage(o: PageOutcome, who: string | null): string {
-  const what = `${CHANNEL_NAMES[o.channel] ?? o.channel} to ${who ? `${who} (${o.target})` : o.target}`;
+  const what = `${isChannelId(o.channel) ? CHANNELS[o.channel].label : o.channel} to ${who ? `${who} (${o.target})` : o.target}`;
   const why = o.fallbackReason ? ` (${o.fallbackReason})` : '';
   switch (o.status) {
     case 'failed':
@@ -25,6 +24,6 @@ export function describePage(o: PageOutcome, who: string | null): string {
     case 'skipped':
       return `${what} not sent: ${o.error ?? 'not needed'}`;
     default:
-      return `${what} ${o.provider === 'dev_outbox' ? 'stored in the dev outbox' : 'sent'}${why}`;
+      return `${what} ${o.provider === DEV_INBOX ? 'stored in the dev inbox' : 'sent'}${why}`;
   }
 }

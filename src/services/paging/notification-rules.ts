@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { ContactType } from '../../db/entities/contact-method';
+import type { ChannelId } from '../../domain/channels';
 import { isUuid } from '../../domain/ids';
 import { parseWith, ruleInputSchema, uuidField, type RuleInput } from '../../domain/paging/config';
 import { getContactMethod, userByEmail } from './contacts';
@@ -59,7 +59,7 @@ export async function removeNotificationRule(orm: MikroORM, input: { id: string 
 export interface PlannedContact {
   ruleId: string | null;
   contactMethodId: string;
-  type: ContactType;
+  type: ChannelId;
   address: string;
   delaySeconds: number;
 }
@@ -69,7 +69,7 @@ export interface UserPagingRules {
   userId: string;
   email: string;
   rules: PlannedContact[];
-  contacts: Array<{ id: string; type: ContactType; address: string }>;
+  contacts: Array<{ id: string; type: ChannelId; address: string }>;
 }
 
 /**
@@ -101,7 +101,7 @@ export async function notificationRulesFor(orm: MikroORM, userIds: string[], opt
       .orderBy([{ column: 'c.created_at' }, { column: 'c.id' }]),
   ]);
   const rulesOf = groupBy(rules, (r): PlannedContact => ({ ruleId: r.rule_id, contactMethodId: r.contact_method_id, type: r.type, address: r.address, delaySeconds: r.delay_seconds }));
-  const contactsOf = groupBy(contacts, (c) => ({ id: c.id as string, type: c.type as ContactType, address: c.address as string }));
+  const contactsOf = groupBy(contacts, (c) => ({ id: c.id as string, type: c.type as ChannelId, address: c.address as string }));
   const defaultRules = (userId: string): PlannedContact[] =>
     (contactsOf.get(userId) ?? [])
       .filter((c) => c.type === 'email')

@@ -1,8 +1,8 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { createDevOutboxSender, listDevOutbox } from '../../../activities/notify/dev-outbox';
+import { createDevInboxSender, listDevInbox } from '../../../activities/notify/dev-inbox';
 import { closeChannelSenders, createChannelSenders } from '../../../activities/notify/senders';
-import { CONTACT_TYPES } from '../../../src/db/entities/contact-method';
-import type { Channel, ChannelSender, OutgoingPage } from '../../../activities/notify/types';
+import type { ChannelSender, OutgoingPage } from '../../../activities/notify/types';
+import { CHANNEL_IDS, type ChannelId } from '../../../src/domain/channels';
 import { loadConfig } from '../../../src/config';
 import { openOrm, type MikroORM } from '../../../src/db/orm';
 import { knexOf } from '../../../src/db/knex';
@@ -17,7 +17,7 @@ const SID = 'AC' + 'c3'.repeat(16);
 const apnsKey = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
 let orm: MikroORM;
 let fakes: { twilio: TwilioFake; sendgrid: SendgridFake; smtp: SmtpFake; apns: ApnsFake; fcm: FcmFake; cert: TestCert };
-const opened: Array<Record<Channel, ChannelSender>> = [];
+const opened: Array<Record<ChannelId, ChannelSender>> = [];
 beforeAll(async () => {
   orm = await openOrm(process.env.KLAXON_TEST_DATABASE_URL!, 4);
   const cert = makeTestCert();
@@ -51,8 +51,8 @@ const everyProvider = () => ({
   FCM_SERVICE_ACCOUNT: JSON.stringify(fakes.fcm.serviceAccount), FCM_BASE_URL: fakes.fcm.url,
 });
 
-const ADDRESSES: Record<Channel, string> = { sms: '+15559990001', voice: '+15559990002', email: 'ops@example.test', push_ios: 'ab'.repeat(32), push_android: 'android-token-1' };
-const page = (channel: Channel, tag: string): OutgoingPage => ({
+const ADDRESSES: Record<ChannelId, string> = { sms: '+15559990001', voice: '+15559990002', email: 'ops@example.test', push_ios: 'ab'.repeat(32), push_android: 'android-token-1' };
+const page = (channel: ChannelId, tag: string): OutgoingPage => ({
   notificationId: crypto.randomUUID(),
   channel,
   to: ADDRESSES[channel],
@@ -61,26 +61,26 @@ const page = (channel: Channel, tag: string): OutgoingPage => ({
   ...(channel === 'voice' && { voiceTwiml: '<Response><Say>hi</Say></Response>' }),
   ...(channel.startsWith('push') && { push: { category: 'KLAXON_INCIDENT', data: { incident_id: 'i1' } } }),
 });
-const outboxRows = (tag: string) => knexOf(orm)('dev_outbox').where('body', `Body ${tag}`).orderBy('channel');
+const inboxRows = (tag: string) => knexOf(orm)('dev_deliveries').where('body', `Body ${tag}`).orderBy('channel');
 
 describe('createChannelSenders', () => {
-  it('when no provider is configured, then every channel stores its page in the dev outbox and returns the row id', async () => {
+  it('when no provider is configured, then every channel stores its page in the dev inbox and returns the row id', async () => {
     const senders = sendersFor({});
-    const sent = await Promise.all(CONTACT_TYPES.map((c) => senders[c].send(page(c, 'none'))));
-    const rows = await outboxRows('none');
-    expect(sent.map((s) => s.provider)).toEqual(CONTACT_TYPES.map(() => 'dev_outbox'));
-    expect(rows.map((r) => r.channel)).toEqual([...CONTACT_TYPES].sort());
+    const sent = await Promise.all(CHANNEL_IDS.map((c) => senders[c].send(page(c, 'none'))));
+    const rows = await inboxRows('none');
+    expect(sent.map((s) => s.provider)).toEqual(CHANNEL_IDS.map(() => 'dev_inbox'));
+    expect(rows.map((r) => r.channel)).toEqual([...CHANNEL_IDS].sort());
     expect(rows.map((r) => r.id).sort()).toEqual(sent.map((s) => s.providerMessageId).sort());
     const voice = rows.find((r) => r.channel === 'voice');
     expect(voice).toMatchObject({ to: ADDRESSES.voice, subject: 'Subject none', body: 'Body none' });
     expect(voice.payload).toMatchObject({ channel: 'voice', voiceTwiml: '<Response><Say>hi</Say></Response>' });
   });
 
-  it('when every provider is configured, then each channel reaches its own provider and nothing lands in the dev outbox', async () => {
+  it('when every provider is configured, then each channel reaches its own provider and nothing lands in the dev inbox', async () => {
     const senders = sendersFor(everyProvider());
-    const sent = await Promise.all(CONTACT_TYPES.map((c) => senders[c].send(page(c, 'all'))));
+    const sent = await Promise.all(CHANNEL_IDS.map((c) => senders[c].send(page(c, 'all'))));
     expect(sent.map((s) => s.provider)).toEqual(['twilio', 'twilio', 'sendgrid', 'apns', 'fcm']);
-    expect(await outboxRows('all')).toEqual([]);
+    expect(await inboxRows('all')).toEqual([]);
     expect(fakes.twilio.messages().some((m) => m.params.Body === 'Body all')).toBe(true);
     expect(fakes.twilio.calls().some((c) => c.params.To === ADDRESSES.voice)).toBe(true);
     expect(fakes.sendgrid.emails().some((e) => e.body.subject === 'Subject all')).toBe(true);
@@ -94,26 +94,26 @@ describe('createChannelSenders', () => {
     await expect(senders.email.send(page('email', 'smtp'))).resolves.toMatchObject({ provider: 'smtp' });
     expect((await fakes.smtp.waitFor((m) => m.data.includes('Subject smtp'))).from).toBe('pager@example.test');
     expect(fakes.sendgrid.requests.length).toBe(before);
-    expect(senders.sms.provider).toBe('dev_outbox');
+    expect(senders.sms.provider).toBe('dev_inbox');
   });
 });
 
-describe('listDevOutbox', () => {
+describe('listDevInbox', () => {
   it('when asked for the latest N, then the newest come first', async () => {
-    const sender = createDevOutboxSender(orm, 'sms');
+    const sender = createDevInboxSender(orm, 'sms');
     for (const n of [1, 2, 3]) {
       await sender.send(page('sms', `order-${n}`));
       // created_at has millisecond precision: keep the three apart so "newest" is well defined.
       await new Promise((r) => setTimeout(r, 5));
     }
-    const latest = await listDevOutbox(orm, { limit: 2 });
+    const latest = await listDevInbox(orm, { limit: 2 });
     expect(latest.map((m) => m.body)).toEqual(['Body order-3', 'Body order-2']);
     expect(latest[0]).toMatchObject({ channel: 'sms', to: ADDRESSES.sms, created_at: expect.stringMatching(/Z$/) });
   });
 
   it.each([0, -1, 1.5, 5000])('when the limit is %p, then a clear error and nothing read or written', async (limit) => {
-    const before = (await knexOf(orm)('dev_outbox').count({ n: '*' }))[0].n;
-    await expect(listDevOutbox(orm, { limit })).rejects.toThrow('limit must be a whole number from 1 to 1000');
-    expect((await knexOf(orm)('dev_outbox').count({ n: '*' }))[0].n).toBe(before);
+    const before = (await knexOf(orm)('dev_deliveries').count({ n: '*' }))[0].n;
+    await expect(listDevInbox(orm, { limit })).rejects.toThrow('limit must be a whole number from 1 to 1000');
+    expect((await knexOf(orm)('dev_deliveries').count({ n: '*' }))[0].n).toBe(before);
   });
 });

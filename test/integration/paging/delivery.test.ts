@@ -57,10 +57,10 @@ describe('delivering pages', () => {
     const person = await responder(stack.orm, ws.organizationId, 'voice'); // STARTER: no voice calls
     const incidentId = await trigger(await pagingService(stack.orm, ws, { steps: [{ delay_seconds: 600, targets: [{ type: 'user', id: person.id }] }] }, stack.urls.ingest));
     const [entry] = await waitFor(async () => (await notifications(incidentId)).length > 0 && notifications(incidentId), 20_000, 'the page on the timeline');
-    expect(entry).toBe(`Email to ${person.email} (${person.email}) stored in the dev outbox (the STARTER plan includes no voice call pages; sent by email instead)`);
+    expect(entry).toBe(`Email to ${person.email} (${person.email}) stored in the dev inbox (the STARTER plan includes no voice call pages; sent by email instead)`);
     expect(to(person.address)).toHaveLength(0);
     const [page] = await notificationsOf(stack.orm, incidentId);
-    expect(page).toMatchObject({ channel: 'email', target: person.email, provider: 'dev_outbox', status: 'sent' });
+    expect(page).toMatchObject({ channel: 'email', target: person.email, provider: 'dev_inbox', status: 'sent' });
     expect(page.fallback_reason).toContain('includes no voice call pages');
   });
 

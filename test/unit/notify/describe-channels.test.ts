@@ -4,14 +4,14 @@ import { loadConfig } from '../../../src/config';
 const notify = (env: Record<string, string>) => loadConfig(env).notify;
 
 describe('describeChannels', () => {
-  it('when nothing is configured, then every channel says dev outbox and which variables would enable it', () => {
+  it('when nothing is configured, then every channel says dev inbox and which variables would enable it', () => {
     const lines = describeChannels(notify({}));
     expect(lines).toEqual([
-      'Paging SMS       dev outbox (set TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_FROM_NUMBER to send for real; see `klaxon outbox list`)',
-      'Paging voice     dev outbox (set TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_FROM_NUMBER to send for real; see `klaxon outbox list`)',
-      'Paging email     dev outbox (set SENDGRID_API_KEY or SMTP_URL to send for real; see `klaxon outbox list`)',
-      'Paging iOS push  dev outbox (set APNS_KEY, APNS_KEY_ID, APNS_TEAM_ID, APNS_TOPIC to send for real; see `klaxon outbox list`)',
-      'Paging Android   dev outbox (set FCM_SERVICE_ACCOUNT to send for real; see `klaxon outbox list`)',
+      'Paging SMS       dev inbox (set TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_FROM_NUMBER to send for real; see `klaxon inbox list`)',
+      'Paging voice     dev inbox (set TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_FROM_NUMBER to send for real; see `klaxon inbox list`)',
+      'Paging email     dev inbox (set SENDGRID_API_KEY or SMTP_URL to send for real; see `klaxon inbox list`)',
+      'Paging iOS push  dev inbox (set APNS_KEY, APNS_KEY_ID, APNS_TEAM_ID, APNS_TOPIC to send for real; see `klaxon inbox list`)',
+      'Paging Android   dev inbox (set FCM_SERVICE_ACCOUNT to send for real; see `klaxon inbox list`)',
     ]);
   });
 
@@ -33,7 +33,7 @@ describe('describeChannels', () => {
     for (const secret of ['tw-secret-token', 'SG.secret-key', 'smtp-secret-pw', 'mailer', 'apns-secret', 'fcm-secret-key']) expect(lines.join('\n')).not.toContain(secret);
   });
 
-  it('when only a SendGrid key is set, then email goes to SendGrid and the other channels stay in the dev outbox', () => {
-    expect(channelProviders(notify({ SENDGRID_API_KEY: 'SG.k' }))).toEqual({ sms: 'dev_outbox', voice: 'dev_outbox', email: 'sendgrid', push_ios: 'dev_outbox', push_android: 'dev_outbox' });
+  it('when only a SendGrid key is set, then email goes to SendGrid and the other channels stay in the dev inbox', () => {
+    expect(channelProviders(notify({ SENDGRID_API_KEY: 'SG.k' }))).toEqual({ sms: 'dev_inbox', voice: 'dev_inbox', email: 'sendgrid', push_ios: 'dev_inbox', push_android: 'dev_inbox' });
   });
 });

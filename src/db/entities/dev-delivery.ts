@@ -1,7 +1,7 @@
 import { EntitySchema } from '@mikro-orm/core';
 
-/** A message a channel without provider credentials would have sent: stored so people can see it. */
-export interface DevOutboxMessage {
+/** A page a channel without provider credentials would have sent, kept in the dev inbox so people can see it. */
+export interface DevDelivery {
   id: string;
   channel: string;
   to: string;
@@ -12,9 +12,9 @@ export interface DevOutboxMessage {
   createdAt: Date;
 }
 
-export const DevOutboxMessageSchema = new EntitySchema<DevOutboxMessage>({
-  name: 'DevOutboxMessage',
-  tableName: 'dev_outbox',
+export const DevDeliverySchema = new EntitySchema<DevDelivery>({
+  name: 'DevDelivery',
+  tableName: 'dev_deliveries',
   indexes: [{ properties: ['createdAt'] }],
   properties: {
     id: { type: 'uuid', primary: true },

@@ -1,4 +1,4 @@
-import { createDevOutboxSender } from '../../../activities/notify/dev-outbox';
+import { createDevInboxSender } from '../../../activities/notify/dev-inbox';
 import { openOrm, type MikroORM } from '../../../src/db/orm';
 import { knexOf } from '../../../src/db/knex';
 import { klaxon } from '../../support/cli';
@@ -9,16 +9,16 @@ beforeAll(async () => {
 });
 afterAll(() => orm.close());
 
-const count = async () => Number((await knexOf(orm)('dev_outbox').count({ n: '*' }))[0].n);
+const count = async () => Number((await knexOf(orm)('dev_deliveries').count({ n: '*' }))[0].n);
 
-describe('klaxon outbox list', () => {
-  it('when pages went to the dev outbox, then --json prints the newest first, --limit caps them', async () => {
-    const sender = createDevOutboxSender(orm, 'email');
+describe('klaxon inbox list', () => {
+  it('when pages went to the dev inbox, then --json prints the newest first, --limit caps them', async () => {
+    const sender = createDevInboxSender(orm, 'email');
     for (const n of [1, 2]) {
       await sender.send({ notificationId: crypto.randomUUID(), channel: 'email', to: 'a@example.test', subject: `cli ${n}`, text: `cli body ${n}` });
       await new Promise((r) => setTimeout(r, 5));
     }
-    const res = await klaxon(['outbox', 'list', '--limit', '1', '--json']);
+    const res = await klaxon(['inbox', 'list', '--limit', '1', '--json']);
     expect(res.code).toBe(0);
     expect(res.stdout.trim().split('\n')).toHaveLength(1);
     expect(res.json.messages).toEqual([
@@ -30,7 +30,7 @@ describe('klaxon outbox list', () => {
     'when --limit is %s, then a clear error, a non-zero exit and nothing changes',
     async (limit, message) => {
       const before = await count();
-      const res = await klaxon(['outbox', 'list', '--limit', limit, '--json']);
+      const res = await klaxon(['inbox', 'list', '--limit', limit, '--json']);
       expect(res.code).not.toBe(0);
       expect(res.stderr).toMatch(message);
       expect(res.stdout).toBe('');

@@ -1,0 +1,170 @@
+/**
+ * The paging channels, each declared once (design.md §6): what people call it, what its
+ * addresses look like, how a page on it is rendered, how Form B sources name it, the plan quota
+ * it counts against and which providers send it. Entities, validation, escalation planning, the
+ * timeline and the senders all read this table. Pure and import-free (type imports only), so
+ * workflows may use it too.
+ *
+ * Adding a channel: one entry here, plus its sender in a provider file of activities/notify/.
+ */
+import type { PlanLimits } from './plans';
+import type { Severity } from './severity';
+
+/** An address checked for its channel: normalised, or a message that never repeats it. */
+export type AddressResult = { ok: true; address: string } | { ok: false; message: string };
+
+/** FCM registration tokens are opaque and have grown over the years; APNs tokens are 64 hex. */
+export const MAX_DEVICE_TOKEN_LENGTH = 4096;
+
+/**
+ * zod 4's `z.email()` pattern, copied so this module imports nothing at run time;
+ * test/unit/channels.test.ts fails if zod's ever differs.
+ */
+export const EMAIL_PATTERN = /^(?:[A-Za-z0-9_'+\-]+\.)*[A-Za-z0-9_'+\-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9\-]*\.)+[A-Za-z]{2,}$/;
+
+/** An E.164 number: people paste numbers formatted for reading, providers want them bare. */
+function phoneNumber(value: string, channel: string): AddressResult {
+  const number = value.replace(/[\s().-]/g, '');
+  return /^\+[1-9]\d{7,14}$/.test(number)
+    ? { ok: true, address: number }
+    : { ok: false, message: `must be a phone number in E.164 form for ${channel}: + and 8 to 15 digits, e.g. +14155550100` };
+}
+
+/** An email address, lower-cased so one mailbox is one contact. */
+function emailAddress(value: string): AddressResult {
+  const email = value.toLowerCase();
+  return EMAIL_PATTERN.test(email) ? { ok: true, address: email } : { ok: false, message: 'must be an email address for email' };
+}
+
+/** A push device token: opaque visible characters. A token is close to a credential, so messages never echo it. */
+function deviceToken(value: string, channel: string): AddressResult {
+  if (!/^[\x21-\x7e]+$/.test(value) || value.length > MAX_DEVICE_TOKEN_LENGTH) {
+    return { ok: false, message: `must be a device token for ${channel}: 1 to ${MAX_DEVICE_TOKEN_LENGTH} visible characters, no spaces` };
+  }
+  return { ok: true, address: value };
+}
+
+/** An APNs device token: hex in any case, stored lower-case so duplicates stay detectable. */
+function apnsDeviceToken(value: string, channel: string): AddressResult {
+  const token = deviceToken(value, channel);
+  return token.ok && /^[0-9a-f]+$/i.test(token.address) ? { ok: true, address: token.address.toLowerCase() } : token;
+}
+
+/** A plan limit that counts pages per user per calendar month (UTC). */
+export type MonthlyPageLimit = Extract<keyof PlanLimits, `${string}PerUserPerMonth`>;
+
+/** How a page is rendered for a channel (activities/paging/render.ts). */
+export type PageFormat =
+  /** A short text carrying the incident's reply code (`4A` acknowledges). */
+  | 'text'
+  /** A spoken call that gathers a keypress. */
+  | 'call'
+  /** Plain text and HTML with signed acknowledge/resolve links. */
+  | 'email'
+  /** A title and body with signed action tokens for the app's buttons. */
+  | 'push';
+
+/** Everything Klaxon knows about one channel. */
+export interface ChannelSpec<Provider extends string = string> {
+  /** What the timeline calls a page on it: "Voice call to ann@example.test (+1…) sent". */
+  label: string;
+  /** Its name on the startup banner's "Paging …" line. */
+  bannerLabel: string;
+  /** Checks and normalises a trimmed address; `channel` is this channel's id, for messages. */
+  normalise: (value: string, channel: string) => AddressResult;
+  format: PageFormat;
+  /**
+   * How a Form B source lists it (`name`, or an alias the dashboard uses) and the lowest
+   * severity it pages for by default; null when Form B never pages it.
+   */
+  formB: { name: string; aliases: readonly string[]; minSeverity: Severity } | null;
+  /** The plan limit its pages count against, and what the fallback reason calls them; null when unlimited. */
+  quota: { limit: MonthlyPageLimit; pages: string } | null;
+  /** Provider keys that can send it, first configured wins; with none configured, the dev inbox keeps its pages. */
+  providers: readonly Provider[];
+  /** The environment variables that would give it a real provider, as the startup banner names them. */
+  credentials: string;
+}
+
+/*
+ * Form B's default channels follow the spec's table: critical → SMS, voice, email; warning → SMS,
+ * email; info → email. Our five-level scale maps high and medium to warning, low and info to info.
+ * Push is not in the table: a source that lists it always pushes (the quietest page there is).
+ */
+const REGISTRY = {
+  sms: {
+    label: 'SMS',
+    bannerLabel: 'SMS',
+    normalise: phoneNumber,
+    format: 'text',
+    formB: { name: 'sms', aliases: [], minSeverity: 'MEDIUM' },
+    quota: { limit: 'smsPerUserPerMonth', pages: 'SMS' },
+    providers: ['twilio'],
+    credentials: 'TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_FROM_NUMBER',
+  },
+  voice: {
+    label: 'Voice call',
+    bannerLabel: 'voice',
+    normalise: phoneNumber,
+    format: 'call',
+    formB: { name: 'voice', aliases: ['call'], minSeverity: 'CRITICAL' },
+    quota: { limit: 'voicePerUserPerMonth', pages: 'voice call' },
+    providers: ['twilio'],
+    credentials: 'TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_FROM_NUMBER',
+  },
+  email: {
+    label: 'Email',
+    bannerLabel: 'email',
+    normalise: emailAddress,
+    format: 'email',
+    formB: { name: 'email', aliases: [], minSeverity: 'INFO' },
+    quota: null,
+    providers: ['smtp', 'sendgrid'],
+    credentials: 'SENDGRID_API_KEY or SMTP_URL',
+  },
+  push_ios: {
+    label: 'iOS push',
+    bannerLabel: 'iOS push',
+    normalise: apnsDeviceToken,
+    format: 'push',
+    formB: { name: 'push', aliases: ['push_notif'], minSeverity: 'INFO' },
+    quota: null,
+    providers: ['apns'],
+    credentials: 'APNS_KEY, APNS_KEY_ID, APNS_TEAM_ID, APNS_TOPIC',
+  },
+  push_android: {
+    label: 'Android push',
+    bannerLabel: 'Android',
+    normalise: deviceToken,
+    format: 'push',
+    formB: { name: 'push', aliases: ['push_notif'], minSeverity: 'INFO' },
+    quota: null,
+    providers: ['fcm'],
+    credentials: 'FCM_SERVICE_ACCOUNT',
+  },
+} as const satisfies Record<string, ChannelSpec>;
+
+/** A paging channel: also the type of a contact method. */
+export type ChannelId = keyof typeof REGISTRY;
+
+/** A provider that sends some channel, as the registry names it (activities/notify/senders.ts maps it to its sender). */
+export type ProviderKey = (typeof REGISTRY)[ChannelId]['providers'][number];
+
+/** The provider key of the dev inbox, where a channel without provider credentials keeps its pages. */
+export const DEV_INBOX = 'dev_inbox';
+
+/** The registry, by channel id. */
+export const CHANNELS: Readonly<Record<ChannelId, ChannelSpec<ProviderKey>>> = REGISTRY;
+
+/** Every channel id, in the order people see them listed. */
+export const CHANNEL_IDS = Object.freeze(Object.keys(REGISTRY) as ChannelId[]);
+
+/** Whether a stored or typed string names a channel. */
+export function isChannelId(value: string): value is ChannelId {
+  return Object.hasOwn(REGISTRY, value);
+}
+
+/** Checks and normalises an address for its channel; messages never repeat a device token. */
+export function normaliseAddress(channel: ChannelId, raw: string): AddressResult {
+  return CHANNELS[channel].normalise(raw.trim(), channel);
+}
