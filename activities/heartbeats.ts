@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { IngestItem } from '../src/domain/ingest/plan';
 import { knexOf } from '../src/db/knex';
-import { OPEN_STATUSES, storeResolve, storeTriggers, type SourceRef } from '../src/services/ingest/routing';
+import { OPEN_STATUSES, storeResolve, storeTriggers, type SourceRef } from '../src/services/ingest';
 
 /**
  * What a missed heartbeat does, as alert events of sender `heartbeat`: they go through the same

@@ -1,7 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { ApplicationFailure } from '@temporalio/common';
-import { INCIDENT_COLUMNS, toSnapshot, type IncidentRow } from '../src/services/incident/view';
-import { recordAlertsAttached, recordTransition, type AlertsAttachedEntry, type TransitionEntry } from '../src/services/incident/store';
+import { type AlertsAttachedEntry, INCIDENT_COLUMNS, type IncidentRow, recordAlertsAttached, recordTransition, toSnapshot, type TransitionEntry } from '../src/services/incident';
 import type { IncidentSnapshot } from '../workflows/definitions';
 
 export type RecordTransitionInput = TransitionEntry;

@@ -4,9 +4,8 @@ import type { EscalationStep, EscalationTarget } from '../../src/db/entities/esc
 import { formBChannels } from '../../src/domain/paging/form-b-channels';
 import type { EscalationPlan, PageJob } from '../../src/domain/paging/escalation-plan';
 import type { Severity } from '../../src/domain/severity';
-import { notificationRulesFor } from '../../src/services/paging/notification-rules';
-import { onCallUserIds } from '../../src/services/paging/schedules';
-import { teamMemberIds } from '../../src/services/workspace/team-members';
+import { notificationRulesFor, onCallUserIds } from '../../src/services/paging';
+import { teamMemberIds } from '../../src/services/workspace';
 
 interface PagingContext {
   organizationId: string;

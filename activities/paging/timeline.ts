@@ -1,6 +1,6 @@
 import type { Knex } from '@mikro-orm/postgresql';
 import { describePage, type PageOutcome } from '../../src/domain/paging/page-outcome';
-import { recordPageEntry } from '../../src/services/incident/store';
+import { recordPageEntry } from '../../src/services/incident';
 
 /**
  * The page's timeline entry, at the seq the workflow reserved, naming the person paged;

@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Middleware, ParameterizedContext } from 'koa';
-import { authenticateApiToken, type ApiPrincipal } from '../../src/services/workspace/api-tokens';
+import { authenticateApiToken, type ApiPrincipal } from '../../src/services/workspace';
 import { HttpError } from '../http/customer-errors';
 import type { RouteSpec } from '../http/route-spec';
 

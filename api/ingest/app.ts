@@ -2,7 +2,7 @@ import Koa from 'koa';
 import Router from '@koa/router';
 import type { Logger } from '../../src/logger';
 import type { ReadinessReport } from '../../src/readiness';
-import type { Ingestion } from '../../src/services/ingest/accept';
+import type { Ingestion } from '../../src/services/ingest';
 import { isDatabaseUnavailable } from '../../src/db/knex';
 import { customerErrors, HttpError } from '../http/customer-errors';
 import { jsonBody, textJsonBody } from '../http/json-body';

@@ -6,11 +6,9 @@ import { ROLES } from '../domain/roles';
 import type { Config } from '../config';
 import { migrate, openOrm, type MikroORM } from '../db/orm';
 import { resolveDatabase } from '../stack/database';
-import { createApiToken, listApiTokens, revokeApiToken } from '../services/workspace/api-tokens';
-import { createService } from '../services/workspace/catalog';
-import { createSource, createSourceForService, rotateSource } from '../services/ingest/sources';
+import { addUser, createApiToken, createOrganization, createService, createTeam, listApiTokens, revokeApiToken } from '../services/workspace';
+import { createSource, createSourceForService, rotateSource } from '../services/ingest';
 import { invalid } from '../services/errors';
-import { addUser, createOrganization, createTeam } from '../services/workspace/workspaces';
 
 /** Messages for people go to stderr so `--json` output on stdout stays one clean object. */
 const note = (line: string) => process.stderr.write(`[klaxon] ${line}\n`);

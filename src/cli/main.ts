@@ -1,6 +1,6 @@
 import { Client, Connection } from '@temporalio/client';
 import { Command, CommanderError } from 'commander';
-import { createHeartbeat, setHeartbeatPaused } from '../services/ingest/heartbeats';
+import { createHeartbeat, setHeartbeatPaused } from '../services/ingest';
 import { loadConfig, type Config } from '../config';
 import { DomainError } from '../services/errors';
 import { admin, bootstrap, output, parseOptions, schemas, withDatabase } from './admin';

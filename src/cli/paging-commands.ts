@@ -16,10 +16,8 @@ import {
   uuidField,
 } from '../domain/paging/config';
 import type { MikroORM } from '../db/orm';
-import { addContactMethod, listContactMethods, removeContactMethod } from '../services/paging/contacts';
-import { createEscalationPolicy, getEscalationPolicy, setServicePolicy } from '../services/paging/escalation-policies';
-import { addNotificationRule, listNotificationRules, removeNotificationRule } from '../services/paging/notification-rules';
-import { addTeamMember } from '../services/workspace/team-members';
+import { addContactMethod, addNotificationRule, createEscalationPolicy, getEscalationPolicy, listContactMethods, listNotificationRules, removeContactMethod, removeNotificationRule, setServicePolicy } from '../services/paging';
+import { addTeamMember } from '../services/workspace';
 import { output, parseOptions, withDatabase } from './admin';
 
 /** Option strings to whole numbers, then the same range checks the service applies. */

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { DateTime } from 'luxon';
 import { z } from 'zod';
 import type { Config } from '../config';
-import { addScheduleOverride, createSchedule, onCall } from '../services/paging/schedules';
+import { addScheduleOverride, createSchedule, onCall } from '../services/paging';
 import { output, parseOptions, withDatabase } from './admin';
 
 // An instant must carry its offset: "2026-11-01T09:00" alone would silently mean the

@@ -4,7 +4,7 @@ import type { NativeConnection } from '@temporalio/worker';
 import type { Config } from '../config';
 import { migrate, openOrm, type MikroORM } from '../db/orm';
 import type { Logger } from '../logger';
-import { OutboxRelay } from '../services/relay/relay';
+import { OutboxRelay } from '../services/relay';
 import { connectTemporal } from '../temporal/client';
 import { createKlaxonWorker } from '../temporal/worker';
 import { resolveInfra, type Infra } from './infra';

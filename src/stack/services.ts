@@ -9,9 +9,7 @@ import { createLegacyListener } from '../../api/legacy/app';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { checkReadiness } from '../readiness';
-import { deliverPing, recordPing } from '../services/ingest/heartbeats';
-import { Ingestion } from '../services/ingest/accept';
-import { createSnsVerifier } from '../services/ingest/sns';
+import { createSnsVerifier, deliverPing, Ingestion, recordPing } from '../services/ingest';
 
 export interface ListenerDeps {
   config: Config;

@@ -7,3 +7,5 @@
 export * from './incidents';
 export { toSnapshot, INCIDENT_COLUMNS, type IncidentRow } from './view';
 export { incidentStartOptions } from './workflow-start';
+// The writes the incident workflow's activities make (status moves, attached alerts, pages).
+export { recordAlertsAttached, recordPageEntry, recordTransition, type AlertsAttachedEntry, type TransitionEntry } from './store';
