@@ -20,6 +20,12 @@ async function build() {
   try {
     esbuild = require('esbuild');
   } catch {
+    // A production install (`npm ci --omit=dev`) runs `prepare` too, typically beside a dist/
+    // built elsewhere: leave that alone rather than fail the install.
+    if (process.env.npm_lifecycle_event === 'prepare') {
+      process.stdout.write('build: skipped, the dev dependencies (esbuild) are not installed; dist/ stays as it is\n');
+      return;
+    }
     throw new Error('esbuild is missing: the build needs the dev dependencies (npm install without --omit=dev)');
   }
   const dirs = /** @type {string[]} */ (JSON.parse(readFileSync(path.join(ROOT, CONFIG), 'utf8')).include);
