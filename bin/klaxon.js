@@ -1,5 +1,20 @@
 #!/usr/bin/env node
-// The `klaxon` command. Runs the TypeScript sources through tsx's require hook, so a fresh
-// clone needs no build step.
-require('tsx/cjs');
-require('../src/cli/main.ts').main(process.argv);
+// @ts-check
+// The `klaxon` command. Runs the compiled build (dist/, `npm run build`) when it was built
+// from the sources as they are now; otherwise the TypeScript sources through tsx's require
+// hook, so an edited file is never answered by old code (bin/build-stamp.js).
+'use strict';
+const path = require('node:path');
+const { chooseEntry } = require('./build-stamp');
+
+const entry = chooseEntry(path.join(__dirname, '..'));
+if (entry.from === 'sources') {
+  try {
+    require('tsx/cjs/api').register();
+  } catch (err) {
+    if (/** @type {NodeJS.ErrnoException} */ (err).code !== 'MODULE_NOT_FOUND') throw err;
+    process.stderr.write('klaxon: dist/ is missing or older than the sources, and tsx (a dev dependency) is not installed: run `npm run build`\n');
+    process.exit(1);
+  }
+}
+require(entry.main).main(process.argv);

@@ -17,6 +17,11 @@ export function ormOptions(databaseUrl: string, poolMax = 10): Options {
     pool: { min: 0, max: poolMax, acquireTimeoutMillis: 5000 },
     debug: false,
     migrations: {
+      // Beside this module in either tree: src/db/migrations/*.ts from the sources,
+      // dist/src/db/migrations/*.js built; the glob takes both extensions. The same folder for
+      // path and pathTs on purpose: MikroORM uses pathTs only when it spots a TS runner (a .ts
+      // file in argv, ts-node), which `node bin/klaxon.js` under tsx is not, so a distinct
+      // `path` would send the sources to the build's copies, stale or missing.
       path: path.join(__dirname, 'migrations'),
       pathTs: path.join(__dirname, 'migrations'),
       glob: '!(*.d).{js,ts}',

@@ -1,13 +1,14 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { accessSync, constants, mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { PROJECT_ROOT } from '../paths';
 
 /** Pinned: later tags carry a `replace` directive that `go install` refuses (design.md §2). */
 export const TEMPORAL_CLI_VERSION = 'v1.5.1';
 export const TEMPORAL_CLI_MODULE = `github.com/temporalio/cli/cmd/temporal@${TEMPORAL_CLI_VERSION}`;
 
 /** The project's tool folder, beside package.json: survives `.klaxon/` being wiped. */
-export const TOOLS_BIN_DIR = path.resolve(__dirname, '..', '..', '.tools', 'bin');
+export const TOOLS_BIN_DIR = path.join(PROJECT_ROOT, '.tools', 'bin');
 
 const isExecutable = (file: string): boolean => {
   try {

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { DefaultLogger, NativeConnection, Runtime, Worker, type LogLevel, type WorkerOptions } from '@temporalio/worker';
 import type { Logger } from '../logger';
 import type { MikroORM } from '@mikro-orm/postgresql';
@@ -5,7 +6,9 @@ import { createActivities } from '../../activities';
 import type { ChannelSender } from '../../activities/notify/types';
 import type { PageLinks } from '../../activities/paging/render';
 import type { ChannelId } from '../domain/channels';
+import { BUILT_WORKFLOW_BUNDLE, RUNNING_BUILT } from '../paths';
 
+/** The workflows module: workflows/index.ts from the sources, dist/workflows/index.js built. */
 export const WORKFLOWS_PATH = require.resolve('../../workflows');
 
 export interface KlaxonWorkerOptions {
@@ -15,8 +18,19 @@ export interface KlaxonWorkerOptions {
   orm: MikroORM;
   /** How pages leave: a sender per channel, and the links people act on. */
   paging: { senders: Record<ChannelId, ChannelSender>; links: PageLinks };
-  /** A prebuilt bundle (tests build one per run); otherwise workflows are bundled at start. */
+  /** A prebuilt bundle (tests build one per run); otherwise see workflowSource. */
   workflowBundle?: WorkerOptions['workflowBundle'];
+}
+
+/**
+ * Where the worker's workflow code comes from: the caller's bundle; built, the bundle the build
+ * wrote beside the code it was made from; from the sources, webpack at start, so an edited
+ * workflow is always what runs.
+ */
+export function workflowSource(given?: WorkerOptions['workflowBundle']): Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'> {
+  if (given) return { workflowBundle: given };
+  if (RUNNING_BUILT && existsSync(BUILT_WORKFLOW_BUNDLE)) return { workflowBundle: { codePath: BUILT_WORKFLOW_BUNDLE } };
+  return { workflowsPath: WORKFLOWS_PATH };
 }
 
 /** Sends the Temporal SDK's own logs (warnings and up) through our JSON logger. */
@@ -37,7 +51,7 @@ export async function createKlaxonWorker(opts: KlaxonWorkerOptions): Promise<{ w
     namespace: opts.namespace,
     taskQueue: opts.taskQueue,
     activities: createActivities({ orm: opts.orm, paging: opts.paging }),
-    ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
+    ...workflowSource(opts.workflowBundle),
     // Incident workflows are long-lived and mostly idle; keep many cached so updates stay fast.
     maxCachedWorkflows: 5000,
   });
