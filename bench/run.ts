@@ -5,16 +5,16 @@
  */
 import os from 'node:os';
 import type { IncidentStatus } from '../src/domain/incident-lifecycle';
-import { benchLifecycleApi, benchRawUpdate } from './lifecycle';
+import { benchLifecycleApi, benchRawUpdate } from './lifecycle/updates';
 import { benchIngestion } from './ingest';
-import { benchListIncidents, checkListPage } from './list';
-import type { LoadShape } from './load';
+import { benchListIncidents, checkListPage } from './lifecycle/list';
+import type { LoadShape } from './harness/load';
 import { benchPaging } from './paging';
-import { TwilioFakeProcess } from './paging-twilio';
-import { IncidentPool } from './pool';
-import { report, type Figure, type Findings } from './report';
-import { createIncidentsViaApi, fillIncidentProjections, seedWorkspace, type BenchWorkspace } from './seed';
-import { startBenchStack, type BenchStack } from './stack';
+import { TwilioFakeProcess } from './paging/twilio';
+import { IncidentPool } from './harness/pool';
+import { report, type Figure, type Findings } from './harness/report';
+import { createIncidentsViaApi, fillIncidentProjections, seedWorkspace, type BenchWorkspace } from './harness/seed';
+import { startBenchStack, type BenchStack } from './harness/stack';
 
 const say = (line: string) => process.stdout.write(`[bench] ${line}\n`);
 
@@ -107,7 +107,7 @@ function notesOf(stack: BenchStack, ws: BenchWorkspace | undefined, inserted: nu
     `Stack: ${embedded.postgres ? 'embedded Postgres' : 'Postgres at DATABASE_URL'}, ${
       embedded.temporal ? 'embedded Temporal dev server (SQLite, WAL pragmas)' : 'Temporal at TEMPORAL_ADDRESS'
     }; API, worker and outbox relay in this process, as \`klaxon start\` runs them.`,
-    'Load: every HTTP request comes from a separate load generator process (bench/load-child.ts: autocannon closed loop, or an open-loop pacer), one per run, so it does not share the event loop or the CPU time of the process it measures; it builds each request body (and picks each lifecycle incident) itself and sends back every 2xx latency, 0.1 ms resolution, and the count of every status; warm-up requests not counted. The bare Temporal calls run in this process, as the relay\'s do.',
+    'Load: every HTTP request comes from a separate load generator process (bench/harness/load-child.ts: autocannon closed loop, or an open-loop pacer), one per run, so it does not share the event loop or the CPU time of the process it measures; it builds each request body (and picks each lifecycle incident) itself and sends back every 2xx latency, 0.1 ms resolution, and the count of every status; warm-up requests not counted. The bare Temporal calls run in this process, as the relay\'s do.',
     ...(ran
       ? [
           `API figures at ${CONCURRENCIES.join(', ')} connections (concurrent calls for the bare update); targets are judged at ${JUDGED_AT}.`,

@@ -4,13 +4,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { Client } from '@temporalio/client';
-import { loadConfig, type Config } from '../src/config';
-import type { MikroORM } from '../src/db/orm';
-import { createLogger } from '../src/logger';
-import { freePort } from '../src/net';
-import { bootStack } from '../src/stack/boot';
-import type { Infra } from '../src/stack/infra';
-import { installTemporalRuntime } from '../src/temporal/worker';
+import { loadConfig, type Config } from '../../src/config';
+import type { MikroORM } from '../../src/db/orm';
+import { createLogger } from '../../src/logger';
+import { freePort } from '../../src/net';
+import { bootStack } from '../../src/stack/boot';
+import type { Infra } from '../../src/stack/infra';
+import { installTemporalRuntime } from '../../src/temporal/worker';
 
 /** The system under test, booted in this process as `klaxon start` boots it. */
 export interface BenchStack {

@@ -1,15 +1,15 @@
-import { IngestBench, type Say } from './ingest-bench';
-import { IngestProbe } from './ingest-probe';
-import { PagingBench } from './paging-bench';
-import { escalationUnderLoad } from './paging-escalation';
-import { FIRST_PAGE_METHOD, firstPageSteady, type FirstPageLoad } from './paging-first-page';
-import { describeMemory, memoryAfterGc, memoryJson } from './paging-memory';
-import { PagingProbe } from './paging-probe';
-import { seedPagingWorkspace } from './paging-seed';
-import { closeIncidents } from './paging-stop';
-import type { TwilioFakeProcess } from './paging-twilio';
-import type { Findings } from './report';
-import type { BenchStack } from './stack';
+import { IngestBench, type Say } from '../ingest/bench';
+import { IngestProbe } from '../ingest/probe';
+import { PagingBench } from './bench';
+import { escalationUnderLoad } from './escalation';
+import { FIRST_PAGE_METHOD, firstPageSteady, type FirstPageLoad } from './first-page';
+import { describeMemory, memoryAfterGc, memoryJson } from './memory';
+import { PagingProbe } from './probe';
+import { seedPagingWorkspace } from './seed';
+import { closeIncidents } from './stop';
+import type { TwilioFakeProcess } from './twilio';
+import type { Findings } from '../harness/report';
+import type { BenchStack } from '../harness/stack';
 
 /**
  * 202 → first SMS at a rate 2 cores keep up with (the path's own latency), then at the 100/s the

@@ -1,13 +1,13 @@
 import os from 'node:os';
-import { createService } from '../src/services/catalog';
-import { createSource } from '../src/services/sources';
-import { cpuSnapshot, cpuSplit, type CpuSnapshot } from './cpu';
-import type { IngestProbe, Waited } from './ingest-probe';
-import { loadInChild, type LoadRun, type LoadSpec, type RequestSpec, type RunResult } from './load';
-import type { Findings } from './report';
-import type { BenchWorkspace } from './seed';
-import type { BenchStack } from './stack';
-import { drainTaskQueue, taskQueueBacklog, type Backlog } from './task-queue';
+import { createService } from '../../src/services/catalog';
+import { createSource } from '../../src/services/sources';
+import { cpuSnapshot, cpuSplit, type CpuSnapshot } from '../harness/cpu';
+import type { IngestProbe, Waited } from './probe';
+import { loadInChild, type LoadRun, type LoadSpec, type RequestSpec, type RunResult } from '../harness/load';
+import type { Findings } from '../harness/report';
+import type { BenchWorkspace } from '../harness/seed';
+import type { BenchStack } from '../harness/stack';
+import { drainTaskQueue, taskQueueBacklog, type Backlog } from '../harness/task-queue';
 
 /** Concurrency of every closed-loop ingestion phase and of the bare signalWithStart runs. */
 export const INGEST_CONCURRENCY = 16;

@@ -1,5 +1,5 @@
-import { loadInChild, type LoadShape, type RunResult } from './load';
-import type { BenchWorkspace } from './seed';
+import { loadInChild, type LoadShape, type RunResult } from '../harness/load';
+import type { BenchWorkspace } from '../harness/seed';
 
 /** GET /incidents (with an optional query string) at fixed concurrency, after a short warm-up, from the load generator process. */
 export function benchListIncidents(appUrl: string, ws: BenchWorkspace, query: string, shape: LoadShape): Promise<RunResult> {

@@ -1,4 +1,4 @@
-import type { BenchWorkspace } from './seed';
+import type { BenchWorkspace } from '../harness/seed';
 
 /**
  * Resolves then closes each incident through the customer API, `concurrency` at a time: a

@@ -1,4 +1,4 @@
-import { PgProbe } from './pg-probe';
+import { PgProbe } from '../harness/pg-probe';
 
 /** One incident a paging phase opened, through its first alert. */
 export interface OpenedIncident {

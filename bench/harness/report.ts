@@ -104,7 +104,7 @@ export function report({ figures, rates, notes, cpu = [], phases }: Findings, ma
     ...(cpu.length > 0 && { cpu_cores: cpu.map(({ label, split }) => ({ label, ...split })) }),
     notes,
   };
-  const file = path.join(__dirname, 'results.json');
+  const file = path.join(__dirname, '..', 'results.json');
   writeFileSync(file, JSON.stringify(results, null, 2) + '\n');
   const rateTable = rates.length ? `\n\n${table(rateRows, [5])}` : '';
   const cores = (x: number) => (Number.isNaN(x) ? 'n/a' : x.toFixed(2));

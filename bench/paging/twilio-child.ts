@@ -1,10 +1,10 @@
 /**
- * The Twilio wire fake in a process of its own (bench/paging-twilio.ts drives it over IPC): its
+ * The Twilio wire fake in a process of its own (bench/paging/twilio.ts drives it over IPC): its
  * arrival times are not delayed by the event loop of the stack it measures, and its CPU time is
  * counted apart from the stack's.
  */
-import { startTwilioFake, type TwilioFake } from '../test/fakes/twilio-server';
-import type { FakeAnswer, FakeAsk } from './paging-twilio';
+import { startTwilioFake, type TwilioFake } from '../../test/fakes/twilio-server';
+import type { FakeAnswer, FakeAsk } from './twilio';
 
 let fake: TwilioFake | undefined;
 

@@ -1,5 +1,5 @@
 import type autocannon from 'autocannon';
-import type { IncidentStatus } from '../src/domain/incident-lifecycle';
+import type { IncidentStatus } from '../../src/domain/incident-lifecycle';
 import { IncidentPool, type Idle, type Loan } from './pool';
 
 /**

@@ -1,8 +1,8 @@
 import type { Client } from '@temporalio/client';
-import { incidentWorkflowId, lifecycleUpdates } from '../workflows/definitions';
-import { closedLoop, loadInChild, type LoadShape, type RunResult } from './load';
-import type { IncidentPool } from './pool';
-import type { BenchWorkspace } from './seed';
+import { incidentWorkflowId, lifecycleUpdates } from '../../workflows/definitions';
+import { closedLoop, loadInChild, type LoadShape, type RunResult } from '../harness/load';
+import type { IncidentPool } from '../harness/pool';
+import type { BenchWorkspace } from '../harness/seed';
 
 /** Answers that were 2xx but did not move the incident where the operation should have. */
 interface Checks {
@@ -11,7 +11,7 @@ interface Checks {
 
 /**
  * POST /incidents/{id}/{operation} through the customer API at fixed concurrency, from the load
- * generator process: the pool's incidents are lent to it for the run (bench/lifecycle-requests.ts
+ * generator process: the pool's incidents are lent to it for the run (bench/harness/lifecycle-requests.ts
  * keeps one request per incident and every request a real state change) and come back after.
  */
 export async function benchLifecycleApi(appUrl: string, ws: BenchWorkspace, pool: IncidentPool, shape: LoadShape): Promise<RunResult & Checks> {

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { IncidentStatus } from '../src/domain/incident-lifecycle';
-import { SEVERITIES } from '../src/domain/severity';
-import { createApiToken } from '../src/services/api-tokens';
-import { addUser, createOrganization, createTeam } from '../src/services/workspaces';
-import type { IncidentSnapshot } from '../workflows/definitions';
+import type { IncidentStatus } from '../../src/domain/incident-lifecycle';
+import { SEVERITIES } from '../../src/domain/severity';
+import { createApiToken } from '../../src/services/api-tokens';
+import { addUser, createOrganization, createTeam } from '../../src/services/workspaces';
+import type { IncidentSnapshot } from '../../workflows/definitions';
 
 /** The bench's workspace: PRO plan, a verified Account Admin and a READ_WRITE token. */
 export interface BenchWorkspace {

@@ -1,11 +1,11 @@
 import { bareSignalsPhase } from './bare-signal';
-import { IngestBench, type Say } from './ingest-bench';
-import { alertStorm, newIncidents } from './ingest-first-time';
-import { duplicateReplays, steadyApplied } from './ingest-latency';
-import { IngestProbe } from './ingest-probe';
-import type { Findings } from './report';
-import type { BenchWorkspace } from './seed';
-import type { BenchStack } from './stack';
+import { IngestBench, type Say } from './bench';
+import { alertStorm, newIncidents } from './first-time';
+import { duplicateReplays, steadyApplied } from './latency';
+import { IngestProbe } from './probe';
+import type { Findings } from '../harness/report';
+import type { BenchWorkspace } from '../harness/seed';
+import type { BenchStack } from '../harness/stack';
 
 /**
  * The ingestion figures of issue 4, in order: alert storm, new incidents, duplicate replays,

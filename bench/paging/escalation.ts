@@ -1,9 +1,9 @@
-import { JSON_HEADERS, measuredLoad } from './ingest-bench';
-import { incidentNumberOf, type PagingBench } from './paging-bench';
-import { reportEscalation, type EscalationRun } from './paging-escalation-report';
-import { fetchHistories, stepTimes } from './paging-history';
-import { describeMemory, memoryAfterGc } from './paging-memory';
-import { pagingService, smsResponder } from './paging-seed';
+import { JSON_HEADERS, measuredLoad } from '../ingest/bench';
+import { incidentNumberOf, type PagingBench } from './bench';
+import { reportEscalation, type EscalationRun } from './escalation-report';
+import { fetchHistories, stepTimes } from './history';
+import { describeMemory, memoryAfterGc } from './memory';
+import { pagingService, smsResponder } from './seed';
 
 /** Incidents escalating at once, opened as a paced burst of new-incident events. */
 export const ESCALATING = 1000;

@@ -1,10 +1,10 @@
-import { JSON_HEADERS, measuredLoad, perS, statusesOf } from './ingest-bench';
-import { incidentNumberOf, valuesRun, type PagingBench } from './paging-bench';
-import { fetchHistories, startedAt, stepTimes, taskSplit } from './paging-history';
-import { pagesOffSms } from './paging-probe';
-import { pagingService, smsResponder } from './paging-seed';
-import { splitFigures } from './paging-split';
-import type { Bounds } from './report';
+import { JSON_HEADERS, measuredLoad, perS, statusesOf } from '../ingest/bench';
+import { incidentNumberOf, valuesRun, type PagingBench } from './bench';
+import { fetchHistories, startedAt, stepTimes, taskSplit } from './history';
+import { pagesOffSms } from './probe';
+import { pagingService, smsResponder } from './seed';
+import { splitFigures } from './split';
+import type { Bounds } from '../harness/report';
 
 /** How a run of new paging incidents is paced; `target` only on the rate the target is judged at. */
 export interface FirstPageLoad {

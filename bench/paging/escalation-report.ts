@@ -1,11 +1,11 @@
-import type { IngestBench } from './ingest-bench';
-import type { LoadRun } from './load';
-import { valuesRun } from './paging-bench';
-import { taskSplit, type History, type StepTimes, type TaskSplit } from './paging-history';
-import { stepLateness } from './paging-lateness';
-import { describeMemory, memoryJson, type MemorySample } from './paging-memory';
-import { pagesOffSms, type OpenedIncident, type PageRow } from './paging-probe';
-import { splitFigures } from './paging-split';
+import type { IngestBench } from '../ingest/bench';
+import type { LoadRun } from '../harness/load';
+import { valuesRun } from './bench';
+import { taskSplit, type History, type StepTimes, type TaskSplit } from './history';
+import { stepLateness } from './lateness';
+import { describeMemory, memoryJson, type MemorySample } from './memory';
+import { pagesOffSms, type OpenedIncident, type PageRow } from './probe';
+import { splitFigures } from './split';
 
 /** What the escalation phase collected, for its figures. */
 export interface EscalationRun {

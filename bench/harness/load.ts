@@ -31,7 +31,7 @@ export type RequestSpec =
   | { kind: 'alert'; prefix: string; dedupKeys?: number }
   /**
    * POST `<basePath>/<id>/<operation>`, each request on an incident borrowed from a pool of
-   * `incidents` (bench/pool.ts) and returned with the status it answered; after a failure the
+   * `incidents` (bench/harness/pool.ts) and returned with the status it answered; after a failure the
    * status is read back with GET `<basePath>/<id>`.
    */
   | { kind: 'lifecycle'; basePath: string; incidents: Idle[] };
@@ -46,7 +46,7 @@ export type LoadShapeSpec =
   | { kind: 'closed'; concurrency: number; durationS: number; warmup?: number }
   | { kind: 'paced'; rate: number; durationS: number; maxInFlight: number };
 
-/** One HTTP load, run by the load generator process (bench/load-child.ts). */
+/** One HTTP load, run by the load generator process (bench/harness/load-child.ts). */
 export interface LoadSpec {
   url: string;
   method: 'GET' | 'POST';
@@ -70,7 +70,7 @@ export interface LoadRun extends RunResult {
   lifecycle?: { wrongStatus: number; idle: Idle[] };
 }
 
-const RUN_TS = path.join(__dirname, '..', 'bin', 'run-ts.js');
+const RUN_TS = path.join(__dirname, '..', '..', 'bin', 'run-ts.js');
 const LOAD_CHILD = path.join(__dirname, 'load-child.ts');
 
 /** What the load generator process says: the measured run starts now; its result; or why it failed. */

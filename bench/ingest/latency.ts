@@ -1,7 +1,7 @@
-import { cpuSnapshot } from './cpu';
-import { type IngestBench, INGEST_CONCURRENCY, JSON_HEADERS, REPLAYS_S, STEADY_INCIDENTS, STEADY_RATE, STEADY_S, accepted, closedLoad, measuredLoad, perS, statusesOf } from './ingest-bench';
-import { waitFor } from './ingest-probe';
-import type { RunResult } from './load';
+import { cpuSnapshot } from '../harness/cpu';
+import { type IngestBench, INGEST_CONCURRENCY, JSON_HEADERS, REPLAYS_S, STEADY_INCIDENTS, STEADY_RATE, STEADY_S, accepted, closedLoad, measuredLoad, perS, statusesOf } from './bench';
+import { waitFor } from './probe';
+import type { RunResult } from '../harness/load';
 
 /** (c) Replays of one Idempotency-Key with its first payload: answered from the stored record. */
 export async function duplicateReplays(b: IngestBench): Promise<void> {

@@ -1,9 +1,9 @@
-import { cpuSnapshot, cpuSplit, type CpuSnapshot } from './cpu';
-import type { IngestBench } from './ingest-bench';
-import { waitFor, type Waited } from './ingest-probe';
-import type { RunResult } from './load';
-import type { PagingProbe } from './paging-probe';
-import type { SmsCount, TwilioFakeProcess } from './paging-twilio';
+import { cpuSnapshot, cpuSplit, type CpuSnapshot } from '../harness/cpu';
+import type { IngestBench } from '../ingest/bench';
+import { waitFor, type Waited } from '../ingest/probe';
+import type { RunResult } from '../harness/load';
+import type { PagingProbe } from './probe';
+import type { SmsCount, TwilioFakeProcess } from './twilio';
 
 /** CPU counters at one instant, with the Twilio fake's own CPU time. */
 export interface PagingMark {

@@ -1,4 +1,4 @@
-import { TRANSITIONS, type IncidentStatus, type LifecycleOperation } from '../src/domain/incident-lifecycle';
+import { TRANSITIONS, type IncidentStatus, type LifecycleOperation } from '../../src/domain/incident-lifecycle';
 
 /** The cycle each incident goes round: every step is a real move, never a no-op or a close. */
 const NEXT: Partial<Record<IncidentStatus, LifecycleOperation>> = {

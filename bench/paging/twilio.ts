@@ -16,7 +16,7 @@ export interface SmsCount {
   byTo: Record<string, number>;
 }
 
-/** What the bench asks the fake's process (bench/paging-twilio-child.ts). */
+/** What the bench asks the fake's process (bench/paging/twilio-child.ts). */
 export type FakeAsk =
   | { kind: 'start'; account: { accountSid: string; authToken: string } }
   | { kind: 'count' }
@@ -32,8 +32,8 @@ export type FakeAnswer =
   | { kind: 'cpu'; ms: number }
   | { kind: 'closed' };
 
-const RUN_TS = path.join(__dirname, '..', 'bin', 'run-ts.js');
-const CHILD = path.join(__dirname, 'paging-twilio-child.ts');
+const RUN_TS = path.join(__dirname, '..', '..', 'bin', 'run-ts.js');
+const CHILD = path.join(__dirname, 'twilio-child.ts');
 
 /**
  * test/fakes/twilio-server.ts run in a child process: Twilio's REST API at the wire, for the

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { Client } from '@temporalio/client';
-import { incidentStartOptions } from '../src/services/incident-workflow';
-import { alertReceivedSignal, incidentWorkflowId, type IncidentWorkflowInput } from '../workflows/definitions';
-import { cpuSnapshot } from './cpu';
-import { BARE_S, type IngestBench, INGEST_CONCURRENCY, RATIO_TARGET, STORM_KEYS, accepted, perS, round } from './ingest-bench';
-import { waitFor } from './ingest-probe';
-import { closedLoop, type RunResult } from './load';
+import { incidentStartOptions } from '../../src/services/incident-workflow';
+import { alertReceivedSignal, incidentWorkflowId, type IncidentWorkflowInput } from '../../workflows/definitions';
+import { cpuSnapshot } from '../harness/cpu';
+import { BARE_S, type IngestBench, INGEST_CONCURRENCY, RATIO_TARGET, STORM_KEYS, accepted, perS, round } from './bench';
+import { waitFor } from './probe';
+import { closedLoop, type RunResult } from '../harness/load';
 
 /** Where the bare calls go: the stack's Temporal client and task queue, a workspace to label them with. */
 export interface BareTarget {

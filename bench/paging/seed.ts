@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { createService } from '../src/services/catalog';
-import { addContactMethod } from '../src/services/contacts';
-import { createEscalationPolicy, setServicePolicy } from '../src/services/escalation-policies';
-import { addNotificationRule } from '../src/services/notification-rules';
-import { createSource } from '../src/services/sources';
-import { createApiToken } from '../src/services/api-tokens';
-import { addUser, createOrganization, createTeam } from '../src/services/workspaces';
-import type { BenchWorkspace } from './seed';
+import { createService } from '../../src/services/catalog';
+import { addContactMethod } from '../../src/services/contacts';
+import { createEscalationPolicy, setServicePolicy } from '../../src/services/escalation-policies';
+import { addNotificationRule } from '../../src/services/notification-rules';
+import { createSource } from '../../src/services/sources';
+import { createApiToken } from '../../src/services/api-tokens';
+import { addUser, createOrganization, createTeam } from '../../src/services/workspaces';
+import type { BenchWorkspace } from '../harness/seed';
 
 /**
  * The paging phases' workspace. BUSINESS, not the PRO of the other phases: one responder takes

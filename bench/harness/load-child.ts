@@ -1,5 +1,5 @@
 /**
- * The load generator process: receives one LoadSpec from bench/load.ts over IPC, sends the load,
+ * The load generator process: receives one LoadSpec from bench/harness/load.ts over IPC, sends the load,
  * answers with a LoadRun and exits. Its own process so that building bodies, parsing answers and
  * timing them do not run on the event loop of the API it measures.
  */

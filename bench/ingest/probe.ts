@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { PgProbe } from './pg-probe';
+import { PgProbe } from '../harness/pg-probe';
 
 /** Give up waiting once nothing has moved for this long (a stuck relay or worker). */
 const STALL_MS = 30_000;
