@@ -12,6 +12,9 @@ import { bootStack } from '../../src/stack/boot';
 import type { Infra } from '../../src/stack/infra';
 import { installTemporalRuntime } from '../../src/temporal/worker';
 
+/** Where a bench says what it is doing: one line at a time, on the terminal. */
+export type Say = (line: string) => void;
+
 /** The system under test, booted in this process as `klaxon start` boots it. */
 export interface BenchStack {
   config: Config;
@@ -59,7 +62,7 @@ async function distinctFreePorts(n: number): Promise<number[]> {
  * otherwise) in a fresh data folder, migrations, a worker and the Koa apps on free ports.
  * `env` adds to the environment the stack reads (e.g. TWILIO_* pointing at a wire fake).
  */
-export async function startBenchStack(say: (line: string) => void, env: Record<string, string> = {}): Promise<BenchStack> {
+export async function startBenchStack(say: Say, env: Record<string, string> = {}): Promise<BenchStack> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'klaxon-bench-'));
   // As root, embedded Postgres runs as `postgres`, which must be able to traverse this folder.
   await chmod(dataDir, 0o755);

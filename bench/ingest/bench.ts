@@ -5,8 +5,8 @@ import { cpuSnapshot, cpuSplit, type CpuSnapshot } from '../harness/cpu';
 import type { IngestProbe, Waited } from './probe';
 import { loadInChild, type LoadRun, type LoadSpec, type RequestSpec, type RunResult } from '../harness/load';
 import type { Findings } from '../harness/report';
-import type { BenchWorkspace } from '../harness/seed';
-import type { BenchStack } from '../harness/stack';
+import type { BenchWorkspace } from '../harness/workspace';
+import type { BenchStack, Say } from '../harness/stack';
 import { drainTaskQueue, taskQueueBacklog, type Backlog } from '../harness/task-queue';
 
 /** Concurrency of every closed-loop ingestion phase and of the bare signalWithStart runs. */
@@ -27,8 +27,6 @@ export const RATIO_TARGET = 0.8;
 export const JSON_HEADERS = { 'content-type': 'application/json' };
 export const round = (x: number, digits = 1) => Math.round(x * 10 ** digits) / 10 ** digits;
 export const perS = (n: number, ms: number) => (ms > 0 ? n / (ms / 1000) : NaN);
-
-export type Say = (line: string) => void;
 
 /** A service and source of a phase's own, so each phase's rows can be told apart in Postgres. */
 export interface PhaseSource {

@@ -1,11 +1,11 @@
 import { bareSignalsPhase } from './bare-signal';
-import { IngestBench, type Say } from './bench';
+import { IngestBench } from './bench';
 import { alertStorm, newIncidents } from './first-time';
 import { duplicateReplays, steadyApplied } from './latency';
 import { IngestProbe } from './probe';
 import type { Findings } from '../harness/report';
-import type { BenchWorkspace } from '../harness/seed';
-import type { BenchStack } from '../harness/stack';
+import type { BenchWorkspace } from '../harness/workspace';
+import type { BenchStack, Say } from '../harness/stack';
 
 /**
  * The ingestion figures of issue 4, in order: alert storm, new incidents, duplicate replays,

@@ -2,7 +2,7 @@ import type { Client } from '@temporalio/client';
 import { incidentWorkflowId, lifecycleUpdates } from '../../workflows/definitions';
 import { closedLoop, loadInChild, type LoadShape, type RunResult } from '../harness/load';
 import type { IncidentPool } from '../harness/pool';
-import type { BenchWorkspace } from '../harness/seed';
+import { authorization, incidentsPath, type BenchWorkspace } from '../harness/workspace';
 
 /** Answers that were 2xx but did not move the incident where the operation should have. */
 interface Checks {
@@ -19,8 +19,8 @@ export async function benchLifecycleApi(appUrl: string, ws: BenchWorkspace, pool
   const run = await loadInChild({
     url: appUrl,
     method: 'POST',
-    headers: { Authorization: `Bearer ${ws.token}` },
-    request: { kind: 'lifecycle', basePath: `/api/v1/organizations/${ws.organizationId}/incidents`, incidents },
+    headers: authorization(ws),
+    request: { kind: 'lifecycle', basePath: incidentsPath(ws), incidents },
     shape: { kind: 'closed', concurrency: shape.concurrency, durationS: shape.durationS, warmup: shape.warmup },
   });
   for (const i of run.lifecycle!.idle) pool.give(i.id, i.status);

@@ -1,4 +1,4 @@
-import { IngestBench, type Say } from '../ingest/bench';
+import { IngestBench } from '../ingest/bench';
 import { IngestProbe } from '../ingest/probe';
 import { PagingBench } from './bench';
 import { escalationUnderLoad } from './escalation';
@@ -9,7 +9,7 @@ import { seedPagingWorkspace } from './seed';
 import { closeIncidents } from './stop';
 import type { TwilioFakeProcess } from './twilio';
 import type { Findings } from '../harness/report';
-import type { BenchStack } from '../harness/stack';
+import type { BenchStack, Say } from '../harness/stack';
 
 /**
  * 202 → first SMS at a rate 2 cores keep up with (the path's own latency), then at the 100/s the

@@ -5,20 +5,15 @@ import { addContactMethod } from '../../src/services/contacts';
 import { createEscalationPolicy, setServicePolicy } from '../../src/services/escalation-policies';
 import { addNotificationRule } from '../../src/services/notification-rules';
 import { createSource } from '../../src/services/sources';
-import { createApiToken } from '../../src/services/api-tokens';
-import { addUser, createOrganization, createTeam } from '../../src/services/workspaces';
-import type { BenchWorkspace } from '../harness/seed';
+import { addUser } from '../../src/services/workspaces';
+import { seedWorkspace, type BenchWorkspace } from '../harness/workspace';
 
 /**
  * The paging phases' workspace. BUSINESS, not the PRO of the other phases: one responder takes
  * up to 1,000 SMS in a phase, and PRO's 300 per user per month would send the rest by email.
  */
-export async function seedPagingWorkspace(orm: MikroORM): Promise<BenchWorkspace> {
-  const org = await createOrganization(orm, { name: 'Bench paging', plan: 'BUSINESS' });
-  const admin = await addUser(orm, { organizationId: org.id, email: `bench-pager-${randomUUID().slice(0, 8)}@example.test`, password: 'a long bench password', role: 'ACCOUNT_ADMIN', verified: true });
-  const team = await createTeam(orm, { organizationId: org.id, name: 'Bench paging on-call' });
-  const { token } = await createApiToken(orm, { organizationId: org.id, email: admin.email, access: 'READ_WRITE', days: 1 });
-  return { organizationId: org.id, teamId: team.id, token };
+export function seedPagingWorkspace(orm: MikroORM): Promise<BenchWorkspace> {
+  return seedWorkspace(orm, { name: 'Bench paging', plan: 'BUSINESS', teamName: 'Bench paging on-call', adminPrefix: 'bench-pager' });
 }
 
 /** A member paged by SMS at once (rule delay 0) on a number of their own. */

@@ -1,4 +1,4 @@
-import type { BenchWorkspace } from '../harness/seed';
+import { authorization, incidentsPath, type BenchWorkspace } from '../harness/workspace';
 
 /**
  * Resolves then closes each incident through the customer API, `concurrency` at a time: a
@@ -10,7 +10,7 @@ export async function closeIncidents(appUrl: string, ws: BenchWorkspace, ids: st
   let closed = 0;
   let next = 0;
   const call = async (id: string, op: 'resolve' | 'close') => {
-    const res = await fetch(`${appUrl}/api/v1/organizations/${ws.organizationId}/incidents/${id}/${op}`, { method: 'POST', headers: { Authorization: `Bearer ${ws.token}` } });
+    const res = await fetch(`${appUrl}${incidentsPath(ws)}/${id}/${op}`, { method: 'POST', headers: authorization(ws) });
     await res.arrayBuffer();
     if (res.status !== 200) failures[`${op} ${res.status}`] = (failures[`${op} ${res.status}`] ?? 0) + 1;
     return res.status === 200;

@@ -2,39 +2,17 @@ import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { IncidentStatus } from '../../src/domain/incident-lifecycle';
 import { SEVERITIES } from '../../src/domain/severity';
-import { createApiToken } from '../../src/services/api-tokens';
-import { addUser, createOrganization, createTeam } from '../../src/services/workspaces';
 import type { IncidentSnapshot } from '../../workflows/definitions';
-
-/** The bench's workspace: PRO plan, a verified Account Admin and a READ_WRITE token. */
-export interface BenchWorkspace {
-  organizationId: string;
-  teamId: string;
-  token: string;
-}
-
-export async function seedWorkspace(orm: MikroORM): Promise<BenchWorkspace> {
-  const org = await createOrganization(orm, { name: 'Bench', plan: 'PRO' });
-  const admin = await addUser(orm, {
-    organizationId: org.id,
-    email: `bench-${randomUUID().slice(0, 8)}@example.test`,
-    password: 'a long bench password',
-    role: 'ACCOUNT_ADMIN',
-    verified: true,
-  });
-  const team = await createTeam(orm, { organizationId: org.id, name: 'Bench on-call' });
-  const { token } = await createApiToken(orm, { organizationId: org.id, email: admin.email, access: 'READ_WRITE', days: 1 });
-  return { organizationId: org.id, teamId: team.id, token };
-}
+import { authorization, incidentsPath, type BenchWorkspace } from '../harness/workspace';
 
 /** Opens `count` incidents through POST /incidents (each starts its workflow), `concurrency` at a time. */
 export async function createIncidentsViaApi(appUrl: string, ws: BenchWorkspace, count: number, concurrency = 10): Promise<IncidentSnapshot[]> {
   const created: IncidentSnapshot[] = [];
   let next = 0;
   const one = async (i: number) => {
-    const res = await fetch(`${appUrl}/api/v1/organizations/${ws.organizationId}/incidents`, {
+    const res = await fetch(`${appUrl}${incidentsPath(ws)}`, {
       method: 'POST',
-      headers: { Authorization: `Bearer ${ws.token}`, 'Content-Type': 'application/json' },
+      headers: { ...authorization(ws), 'Content-Type': 'application/json' },
       body: JSON.stringify({ title: `Bench incident ${i}`, severity: SEVERITIES[i % SEVERITIES.length], owning_team_id: ws.teamId }),
     });
     if (res.status !== 201) throw new Error(`creating an incident answered ${res.status}: ${await res.text()}`);
