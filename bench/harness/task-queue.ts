@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import { waitFor, type Waited } from '../ingest/probe';
+import { waitFor, type Waited } from './wait';
 
 /** temporal.api.enums.v1 values, numeric so the bench does not import the proto package itself. */
 const TASK_QUEUE_KIND_NORMAL = 1;

@@ -5,7 +5,7 @@ import { incidentStartOptions } from '../../src/services/incident-workflow';
 import { alertReceivedSignal, incidentWorkflowId, type IncidentWorkflowInput } from '../../workflows/definitions';
 import { cpuSnapshot } from '../harness/cpu';
 import { BARE_S, type IngestBench, INGEST_CONCURRENCY, RATIO_TARGET, STORM_KEYS, accepted, perS, round } from './bench';
-import { waitFor } from './probe';
+import { waitFor } from '../harness/wait';
 import { closedLoop, type RunResult } from '../harness/load';
 
 /** Where the bare calls go: the stack's Temporal client and task queue, a workspace to label them with. */

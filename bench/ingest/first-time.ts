@@ -1,6 +1,6 @@
 import { cpuSnapshot } from '../harness/cpu';
 import { type IngestBench, INGEST_CONCURRENCY, NEW_INCIDENTS_S, STORM_KEYS, STORM_S, accepted, closedLoad, perS, round, statusesOf } from './bench';
-import { waitFor } from './probe';
+import { waitFor } from '../harness/wait';
 
 /**
  * (a) Alert storm: first-time events spread over STORM_KEYS dedup keys, so all but the first of

@@ -1,6 +1,6 @@
 import { cpuSnapshot } from '../harness/cpu';
 import { type IngestBench, INGEST_CONCURRENCY, JSON_HEADERS, REPLAYS_S, STEADY_INCIDENTS, STEADY_RATE, STEADY_S, accepted, closedLoad, measuredLoad, perS, statusesOf } from './bench';
-import { waitFor } from './probe';
+import { waitFor } from '../harness/wait';
 import type { RunResult } from '../harness/load';
 
 /** (c) Replays of one Idempotency-Key with its first payload: answered from the stored record. */

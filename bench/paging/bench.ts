@@ -1,6 +1,6 @@
 import { cpuSnapshot, cpuSplit, type CpuSnapshot } from '../harness/cpu';
 import type { IngestBench } from '../ingest/bench';
-import { waitFor, type Waited } from '../ingest/probe';
+import { waitFor, type Waited } from '../harness/wait';
 import type { RunResult } from '../harness/load';
 import type { PagingProbe } from './probe';
 import type { SmsCount, TwilioFakeProcess } from './twilio';
