@@ -1,6 +1,6 @@
-import { fork } from 'node:child_process';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { forkTs } from './child-process';
 import type { Idle } from './pool';
 
 /** Fixed concurrency for a fixed time, after `warmup` requests that are not counted. */
@@ -70,7 +70,6 @@ export interface LoadRun extends RunResult {
   lifecycle?: { wrongStatus: number; idle: Idle[] };
 }
 
-const RUN_TS = path.join(__dirname, '..', '..', 'bin', 'run-ts.js');
 const LOAD_CHILD = path.join(__dirname, 'load-child.ts');
 
 /** What the load generator process says: the measured run starts now; its result; or why it failed. */
@@ -83,7 +82,7 @@ export type ChildMessage = { started: true } | { run: LoadRun } | { error: strin
  */
 export function loadInChild(spec: LoadSpec, onStarted?: (pid: number) => void): Promise<LoadRun> {
   return new Promise((resolve, reject) => {
-    const child = fork(RUN_TS, [LOAD_CHILD], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced' });
+    const child = forkTs(LOAD_CHILD);
     let answer: { run: LoadRun } | { error: string } | undefined;
     child.on('message', (msg: ChildMessage) => {
       if ('started' in msg) onStarted?.(child.pid!);

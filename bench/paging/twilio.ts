@@ -1,6 +1,7 @@
-import { fork, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { forkTs } from '../harness/child-process';
 
 /** One SMS as it reached the fake: recipient, text, arrival (ms since the epoch, the fake's clock). */
 export interface ArrivedSms {
@@ -32,7 +33,6 @@ export type FakeAnswer =
   | { kind: 'cpu'; ms: number }
   | { kind: 'closed' };
 
-const RUN_TS = path.join(__dirname, '..', '..', 'bin', 'run-ts.js');
 const CHILD = path.join(__dirname, 'twilio-child.ts');
 
 /**
@@ -66,7 +66,7 @@ export class TwilioFakeProcess {
   }
 
   static async start(): Promise<TwilioFakeProcess> {
-    const child = fork(RUN_TS, [CHILD], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced' });
+    const child = forkTs(CHILD);
     const account = { accountSid: `AC${randomBytes(16).toString('hex')}`, authToken: randomBytes(16).toString('hex') };
     const fake = new TwilioFakeProcess(child);
     const started = await fake.ask({ kind: 'start', account });
