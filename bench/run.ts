@@ -4,6 +4,7 @@
  * `npm run bench -- --ingest-only` runs only the ingestion phases, `--paging-only` only paging.
  */
 import os from 'node:os';
+import { round } from './harness/numbers';
 import { report, type Findings } from './harness/report';
 import { startBenchStack, type BenchStack } from './harness/stack';
 import { seedWorkspace, type BenchWorkspace } from './harness/workspace';
@@ -84,7 +85,7 @@ async function main(): Promise<void> {
     if (loadAtStart > os.cpus().length * 0.75) {
       findings.notes.push(`The machine was already busy when the bench started (1-minute load ${loadAtStart.toFixed(1)} on ${os.cpus().length} CPUs): figures are pessimistic.`);
     }
-    const machine = { load_avg_1m_at_start: Math.round(loadAtStart * 100) / 100, load_avg_1m_at_end: Math.round(loadAtEnd * 100) / 100 };
+    const machine = { load_avg_1m_at_start: round(loadAtStart, 2), load_avg_1m_at_end: round(loadAtEnd, 2) };
     process.stdout.write(`\n${report(findings, machine)}\n`);
   } finally {
     say('Stopping the stack');

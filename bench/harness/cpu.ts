@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
+import { round } from './numbers';
 
 /** Linux's USER_HZ: /proc reports process CPU time in these ticks (100 on every mainstream arch). */
 const TICKS_PER_S = 100;
@@ -78,7 +79,7 @@ export function cpuSnapshot(loadGenerator?: number): CpuSnapshot {
  */
 export function cpuSplit(from: CpuSnapshot, to: CpuSnapshot, loadGeneratorMs = 0): CpuSplit {
   const wall = to.wallMs - from.wallMs;
-  const per = (ms: number) => Math.round((ms / wall) * 100) / 100;
+  const per = (ms: number) => round(ms / wall, 2);
   const server = to.selfMs - from.selfMs;
   const embedded = to.descendantsMs - from.descendantsMs;
   const busy = to.machineBusyMs - from.machineBusyMs;

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { forkTs } from './child-process';
+import { round } from './numbers';
 import type { Idle } from './pool';
 
 /** Fixed concurrency for a fixed time, after `warmup` requests that are not counted. */
@@ -70,6 +71,21 @@ export interface LoadRun extends RunResult {
   lifecycle?: { wrongStatus: number; idle: Idle[] };
 }
 
+/** 2xx answers of a run. */
+export const accepted = (run: RunResult) => run.latencies.length;
+
+/** A load's answers by HTTP status, as the notes print them. */
+export const statusesOf = (run: LoadRun) => JSON.stringify(run.statuses);
+
+/**
+ * A run made of latencies measured some other way (from timestamps, not answers), shaped like
+ * `like`; `missing` counts those that never arrived, by reason.
+ */
+export function valuesRun(values: number[], like: { durationS: number; concurrency: number }, missing: Record<string, number> = {}): RunResult {
+  const failures = Object.fromEntries(Object.entries(missing).filter(([, n]) => n > 0));
+  return { latencies: values, failures, samples: [], transportErrors: 0, durationS: like.durationS, concurrency: like.concurrency };
+}
+
 const LOAD_CHILD = path.join(__dirname, 'load-child.ts');
 
 /** What the load generator process says: the measured run starts now; its result; or why it failed. */
@@ -109,8 +125,6 @@ export interface Summary {
   rps: number;
   concurrency: number;
 }
-
-const round = (x: number) => Math.round(x * 10) / 10;
 
 /** Nearest-rank percentile of an ascending array. */
 function percentile(sorted: number[], p: number): number {

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { CpuSplit } from './cpu';
 import { summarise, type RunResult, type Summary } from './load';
+import { round } from './numbers';
 
 /** Latency bounds in ms: a target to meet, or a reference figure to compare with. */
 export interface Bounds {
@@ -89,7 +90,7 @@ export function report({ figures, rates, notes, cpu = [], phases }: Findings, ma
     const verdict = r.target ? (rateMet(r) ? 'yes' : 'NO') : '—';
     rateRows.push([r.label, formatRate(r), r.unit, describeRate(r), verdict, r.detail]);
     rateJson[r.key] = {
-      value: Number.isNaN(r.value) ? null : Math.round(r.value * 100) / 100,
+      value: Number.isNaN(r.value) ? null : round(r.value, 2),
       unit: r.unit,
       ...(r.target && { target_min: r.target.min ?? null, target_max: r.target.max ?? null, met: rateMet(r) }),
       detail: r.detail,

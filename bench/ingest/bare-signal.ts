@@ -4,9 +4,10 @@ import type { Client } from '@temporalio/client';
 import { incidentStartOptions } from '../../src/services/incident-workflow';
 import { alertReceivedSignal, incidentWorkflowId, type IncidentWorkflowInput } from '../../workflows/definitions';
 import { cpuSnapshot } from '../harness/cpu';
-import { BARE_S, type IngestBench, INGEST_CONCURRENCY, RATIO_TARGET, STORM_KEYS, accepted, perS, round } from './bench';
+import { accepted, closedLoop, type RunResult } from '../harness/load';
+import { perS, round } from '../harness/numbers';
 import { waitFor } from '../harness/wait';
-import { closedLoop, type RunResult } from '../harness/load';
+import { BARE_S, type IngestBench, INGEST_CONCURRENCY, RATIO_TARGET, STORM_KEYS } from './bench';
 
 /** Where the bare calls go: the stack's Temporal client and task queue, a workspace to label them with. */
 export interface BareTarget {

@@ -1,14 +1,16 @@
 import os from 'node:os';
 import { createService } from '../../src/services/catalog';
 import { createSource } from '../../src/services/sources';
-import { cpuSnapshot, cpuSplit, type CpuSnapshot } from '../harness/cpu';
-import type { Waited } from '../harness/wait';
-import type { IngestProbe } from './probe';
-import { loadInChild, type LoadRun, type LoadSpec, type RequestSpec, type RunResult } from '../harness/load';
+import { cpuSplit, type CpuSnapshot } from '../harness/cpu';
+import type { RequestSpec } from '../harness/load';
+import { JSON_HEADERS, measuredLoad } from '../harness/measured-load';
+import { round } from '../harness/numbers';
 import type { Findings } from '../harness/report';
-import type { BenchWorkspace } from '../harness/workspace';
 import type { BenchStack, Say } from '../harness/stack';
 import { drainTaskQueue, taskQueueBacklog, type Backlog } from '../harness/task-queue';
+import type { Waited } from '../harness/wait';
+import type { BenchWorkspace } from '../harness/workspace';
+import type { IngestProbe } from './probe';
 
 /** Concurrency of every closed-loop ingestion phase and of the bare signalWithStart runs. */
 export const INGEST_CONCURRENCY = 16;
@@ -24,10 +26,6 @@ export const STEADY_INCIDENTS = 10;
 export const BARE_S = 5;
 /** The share of bare signalWithStart's rate our own path must reach. */
 export const RATIO_TARGET = 0.8;
-
-export const JSON_HEADERS = { 'content-type': 'application/json' };
-export const round = (x: number, digits = 1) => Math.round(x * 10 ** digits) / 10 ** digits;
-export const perS = (n: number, ms: number) => (ms > 0 ? n / (ms / 1000) : NaN);
 
 /** A service and source of a phase's own, so each phase's rows can be told apart in Postgres. */
 export interface PhaseSource {
@@ -104,16 +102,6 @@ export class IngestBench {
   cpu(label: string, from: CpuSnapshot, to: CpuSnapshot, loadGeneratorMs = 0): void {
     this.out.cpu.push({ label, split: cpuSplit(from, to, loadGeneratorMs) });
   }
-}
-
-export const accepted = (run: RunResult) => run.latencies.length;
-export const statusesOf = (run: LoadRun) => JSON.stringify(run.statuses);
-
-/** A load from the load generator process, with the CPU counters taken as its measured run starts. */
-export async function measuredLoad(spec: LoadSpec): Promise<{ run: LoadRun; cpuAtStart: CpuSnapshot }> {
-  let cpuAtStart: CpuSnapshot | undefined;
-  const run = await loadInChild(spec, (pid) => (cpuAtStart = cpuSnapshot(pid)));
-  return { run, cpuAtStart: cpuAtStart! };
 }
 
 /** POSTs closed loop at INGEST_CONCURRENCY for `durationS`. */

@@ -1,6 +1,8 @@
 import { cpuSnapshot } from '../harness/cpu';
-import { type IngestBench, INGEST_CONCURRENCY, NEW_INCIDENTS_S, STORM_KEYS, STORM_S, accepted, closedLoad, perS, round, statusesOf } from './bench';
+import { accepted, statusesOf } from '../harness/load';
+import { perS, round } from '../harness/numbers';
 import { waitFor } from '../harness/wait';
+import { type IngestBench, INGEST_CONCURRENCY, NEW_INCIDENTS_S, STORM_KEYS, STORM_S, closedLoad } from './bench';
 
 /**
  * (a) Alert storm: first-time events spread over STORM_KEYS dedup keys, so all but the first of

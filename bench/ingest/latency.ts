@@ -1,7 +1,9 @@
 import { cpuSnapshot } from '../harness/cpu';
-import { type IngestBench, INGEST_CONCURRENCY, JSON_HEADERS, REPLAYS_S, STEADY_INCIDENTS, STEADY_RATE, STEADY_S, accepted, closedLoad, measuredLoad, perS, statusesOf } from './bench';
+import { accepted, statusesOf, valuesRun } from '../harness/load';
+import { JSON_HEADERS, pacedLoad } from '../harness/measured-load';
+import { perS } from '../harness/numbers';
 import { waitFor } from '../harness/wait';
-import type { RunResult } from '../harness/load';
+import { type IngestBench, INGEST_CONCURRENCY, REPLAYS_S, STEADY_INCIDENTS, STEADY_RATE, STEADY_S, closedLoad } from './bench';
 
 /** (c) Replays of one Idempotency-Key with its first payload: answered from the stored record. */
 export async function duplicateReplays(b: IngestBench): Promise<void> {
@@ -39,13 +41,7 @@ export async function steadyApplied(b: IngestBench): Promise<void> {
   }
   const start = await b.drain(phase);
   b.say(`202 → applied at a steady ${STEADY_RATE} events/s for ${STEADY_S} s`);
-  const { run, cpuAtStart: c0 } = await measuredLoad({
-    url: src.url,
-    method: 'POST',
-    headers: JSON_HEADERS,
-    request: { kind: 'alert', prefix, dedupKeys: STEADY_INCIDENTS },
-    shape: { kind: 'paced', rate: STEADY_RATE, durationS: STEADY_S, maxInFlight: 32 },
-  });
+  const { run, cpuAtStart: c0 } = await pacedLoad(src.url, { kind: 'alert', prefix, dedupKeys: STEADY_INCIDENTS }, { rate: STEADY_RATE, durationS: STEADY_S, maxInFlight: 32 });
   const answeredAt = new Map(run.answered.map(([title, at]) => [`Alert attached: ${title}`, at]));
   const matched = (entries: Map<string, number>) => [...answeredAt.keys()].filter((m) => entries.has(m)).length;
   const applied = await waitFor(
@@ -71,17 +67,11 @@ export async function steadyApplied(b: IngestBench): Promise<void> {
     deliveredToApplied.push(Math.max(0, entryAt - delivered));
   }
   const missing = answeredAt.size - latencies.length;
-  const part = (values: number[]): RunResult => ({ latencies: values, failures: {}, samples: [], transportErrors: 0, durationS: run.durationS, concurrency: run.concurrency });
   b.out.figures.push(
     { key: 'ingest_first_time_steady_ms', label: `ingest first-time event, steady ${STEADY_RATE}/s`, run },
-    {
-      key: 'ingest_202_to_applied_ms',
-      label: `202 → applied in workflow, ${STEADY_RATE}/s`,
-      run: { latencies, failures: missing ? { not_applied: missing } : {}, samples: [], transportErrors: 0, durationS: run.durationS, concurrency: run.concurrency },
-      target: { p99: 1000 },
-    },
-    { key: 'ingest_202_to_delivered_ms', label: `  of which 202 → relay delivered, ${STEADY_RATE}/s`, run: part(toDelivered) },
-    { key: 'ingest_delivered_to_applied_ms', label: `  of which delivered → applied, ${STEADY_RATE}/s`, run: part(deliveredToApplied) },
+    { key: 'ingest_202_to_applied_ms', label: `202 → applied in workflow, ${STEADY_RATE}/s`, run: valuesRun(latencies, run, { not_applied: missing }), target: { p99: 1000 } },
+    { key: 'ingest_202_to_delivered_ms', label: `  of which 202 → relay delivered, ${STEADY_RATE}/s`, run: valuesRun(toDelivered, run) },
+    { key: 'ingest_delivered_to_applied_ms', label: `  of which delivered → applied, ${STEADY_RATE}/s`, run: valuesRun(deliveredToApplied, run) },
   );
   b.phase(phase, { sent: Math.round(STEADY_RATE * STEADY_S), answered_2xx: answeredAt.size, statuses: run.statuses, applied: latencies.length, applied_complete: applied.complete });
   b.out.notes.push(

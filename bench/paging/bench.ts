@@ -1,7 +1,9 @@
 import { cpuSnapshot, cpuSplit, type CpuSnapshot } from '../harness/cpu';
-import type { IngestBench } from '../ingest/bench';
+import type { LoadRun } from '../harness/load';
+import { pacedLoad, type Pace } from '../harness/measured-load';
+import { round } from '../harness/numbers';
 import { waitFor, type Waited } from '../harness/wait';
-import type { RunResult } from '../harness/load';
+import type { IngestBench } from '../ingest/bench';
 import type { PagingProbe } from './probe';
 import type { SmsCount, TwilioFakeProcess } from './twilio';
 
@@ -10,8 +12,6 @@ export interface PagingMark {
   cpu: CpuSnapshot;
   fakeMs: number;
 }
-
-const round2 = (x: number) => Math.round(x * 100) / 100;
 
 /** What the paging phases share: the ingestion bench's helpers, the Twilio fake, the page probe. */
 export class PagingBench {
@@ -22,9 +22,19 @@ export class PagingBench {
     readonly probe: PagingProbe,
   ) {}
 
-  async mark(cpuAtStart?: CpuSnapshot): Promise<PagingMark> {
+  async mark(): Promise<PagingMark> {
     const fakeMs = await this.fake.cpuMs();
-    return { cpu: cpuAtStart ?? cpuSnapshot(), fakeMs };
+    return { cpu: cpuSnapshot(), fakeMs };
+  }
+
+  /**
+   * First-time alert events titled `<prefix> <n>`, paced, from the load generator: each opens an
+   * incident. Returns the run and the mark its measured run started at.
+   */
+  async openIncidents(url: string, prefix: string, pace: Pace): Promise<{ run: LoadRun; start: PagingMark }> {
+    const fakeMs = await this.fake.cpuMs();
+    const { run, cpuAtStart } = await pacedLoad(url, { kind: 'alert', prefix }, pace);
+    return { run, start: { cpu: cpuAtStart, fakeMs } };
   }
 
   /**
@@ -33,8 +43,8 @@ export class PagingBench {
    */
   cpu(label: string, from: PagingMark, to: PagingMark, loadGeneratorMs = 0): void {
     const split = cpuSplit(from.cpu, to.cpu, loadGeneratorMs);
-    const fake = round2((to.fakeMs - from.fakeMs) / (to.cpu.wallMs - from.cpu.wallMs));
-    this.b.out.cpu.push({ label, split: { ...split, embedded: round2(split.embedded - fake), loadGenerator: round2(split.loadGenerator + fake) } });
+    const fake = round((to.fakeMs - from.fakeMs) / (to.cpu.wallMs - from.cpu.wallMs), 2);
+    this.b.out.cpu.push({ label, split: { ...split, embedded: round(split.embedded - fake, 2), loadGenerator: round(split.loadGenerator + fake, 2) } });
   }
 
   /** Waits, up to `timeoutMs`, for `phone`'s first SMS: the start of a step due long after the last one. */
@@ -57,12 +67,6 @@ export class PagingBench {
       (c) => this.b.say(`  waiting for ${what}: ${got(c)} of ${n} arrived`),
     );
   }
-}
-
-/** A latency figure's run from plain values: `missing` counts those that never arrived. */
-export function valuesRun(values: number[], like: { durationS: number; concurrency: number }, missing: Record<string, number> = {}): RunResult {
-  const failures = Object.fromEntries(Object.entries(missing).filter(([, n]) => n > 0));
-  return { latencies: values, failures, samples: [], transportErrors: 0, durationS: like.durationS, concurrency: like.concurrency };
 }
 
 /** `Klaxon #42 warning: …`: the incident number an SMS is about, or NaN. */

@@ -1,4 +1,3 @@
-import { JSON_HEADERS, measuredLoad } from '../ingest/bench';
 import { incidentNumberOf, type PagingBench } from './bench';
 import { reportEscalation, type EscalationRun } from './escalation-report';
 import { fetchHistories, stepTimes } from './history';
@@ -32,18 +31,11 @@ export async function escalationUnderLoad(p: PagingBench): Promise<string[]> {
   b.say(`Memory before: ${describeMemory(idle)}`);
 
   b.say(`Opening ${ESCALATING} incidents at ${BURST_RATE}/s, each escalating over ${STEP_DELAYS_S.length} steps (${STEP_DELAYS_S.join(', ')} s)`);
-  const fakeAtStart = await fake.cpuMs();
-  const { run, cpuAtStart } = await measuredLoad({
-    url: svc.url,
-    method: 'POST',
-    headers: JSON_HEADERS,
-    request: { kind: 'alert', prefix: b.prefix('paging-escalation') },
-    shape: { kind: 'paced', rate: BURST_RATE, durationS: ESCALATING / BURST_RATE, maxInFlight: 64 },
-  });
+  const { run, start: atStart } = await p.openIncidents(svc.url, b.prefix('paging-escalation'), { rate: BURST_RATE, durationS: ESCALATING / BURST_RATE, maxInFlight: 64 });
   const n = run.answered.length;
   const first = await p.waitForSms(responders[0].phone, n, 'the step-1 SMS');
   const stepOneDone = await p.mark();
-  p.cpu(`paging burst: ${n} opened, step-1 SMS`, { cpu: cpuAtStart, fakeMs: fakeAtStart }, stepOneDone, run.cpuMs);
+  p.cpu(`paging burst: ${n} opened, step-1 SMS`, atStart, stepOneDone, run.cpuMs);
   b.say(`Waiting for steps 2–${responders.length} (the first ${STEP_DELAYS_S[0]} s after step 1)`);
   if (!(await p.waitForFirstSms(responders[1].phone, STEP_DELAYS_S[0] * 1000 + 60_000))) throw new Error('no step-2 SMS arrived within a minute of its planned time');
   const stepTwoBegun = await p.mark();

@@ -1,5 +1,6 @@
-import { JSON_HEADERS, measuredLoad, perS, statusesOf } from '../ingest/bench';
-import { incidentNumberOf, valuesRun, type PagingBench } from './bench';
+import { statusesOf, valuesRun } from '../harness/load';
+import { perS } from '../harness/numbers';
+import { incidentNumberOf, type PagingBench } from './bench';
 import { fetchHistories, startedAt, stepTimes, taskSplit } from './history';
 import { pagesOffSms } from './probe';
 import { pagingService, smsResponder } from './seed';
@@ -26,16 +27,9 @@ export async function firstPageSteady(p: PagingBench, { rate, durationS, target 
   const svc = await pagingService(orm, b.ws, { name: `first page ${rate}/s`, ingestBaseUrl: ingestUrl, steps: [responder], delays: [60] });
   const start = await b.drain(phase);
   b.say(`New incidents paging by SMS at a steady ${rate}/s for ${durationS} s`);
-  const fakeAtStart = await fake.cpuMs();
-  const { run, cpuAtStart } = await measuredLoad({
-    url: svc.url,
-    method: 'POST',
-    headers: JSON_HEADERS,
-    request: { kind: 'alert', prefix: b.prefix(`paging-first-${rate}`) },
-    shape: { kind: 'paced', rate, durationS, maxInFlight: 32 },
-  });
+  const { run, start: atStart } = await p.openIncidents(svc.url, b.prefix(`paging-first-${rate}`), { rate, durationS, maxInFlight: 32 });
   const arrived = await p.waitForSms(responder.phone, run.answered.length, 'the first SMS');
-  p.cpu(`paging ${rate}/s: load and first SMS`, { cpu: cpuAtStart, fakeMs: fakeAtStart }, await p.mark(), run.cpuMs);
+  p.cpu(`paging ${rate}/s: load and first SMS`, atStart, await p.mark(), run.cpuMs);
 
   const incidents = await probe.incidents(svc.sourceId);
   const byNumber = new Map(incidents.map((i) => [i.number, i]));

@@ -1,4 +1,5 @@
 import { Session } from 'node:inspector';
+import { round } from '../harness/numbers';
 
 /** This process's memory after a full GC in every isolate, in bytes. */
 export interface MemorySample {
@@ -65,6 +66,6 @@ export function describeMemory(m: MemorySample): string {
 
 /** Sizes in MiB for results.json. */
 export function memoryJson(m: MemorySample): Record<string, number> {
-  const r = (bytes: number) => Math.round((bytes / 2 ** 20) * 10) / 10;
+  const r = (bytes: number) => round(bytes / 2 ** 20);
   return { main_heap_mib: r(m.mainHeap), thread_heap_mib: r(m.threadHeap), threads: m.threads, rss_mib: r(m.rss), external_mib: r(m.external) };
 }

@@ -1,6 +1,6 @@
+import { valuesRun } from '../harness/load';
 import type { Figure } from '../harness/report';
 import type { TaskSplit } from './history';
-import { valuesRun } from './bench';
 
 /** Kinds of task in the order a page goes through them; others (projections) after. */
 const ORDER = ['workflow task', 'planEscalation', 'stepRecipients', 'sendPage'];
