@@ -3,13 +3,13 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { IncidentStatus } from '../../src/domain/incident-lifecycle';
 import { SEVERITIES } from '../../src/domain/severity';
 import type { IncidentSnapshot } from '../../workflows/definitions';
+import { concurrently } from '../harness/concurrently';
 import { authorization, incidentsPath, type BenchWorkspace } from '../harness/workspace';
 
 /** Opens `count` incidents through POST /incidents (each starts its workflow), `concurrency` at a time. */
 export async function createIncidentsViaApi(appUrl: string, ws: BenchWorkspace, count: number, concurrency = 10): Promise<IncidentSnapshot[]> {
   const created: IncidentSnapshot[] = [];
-  let next = 0;
-  const one = async (i: number) => {
+  await concurrently(count, concurrency, async (i) => {
     const res = await fetch(`${appUrl}${incidentsPath(ws)}`, {
       method: 'POST',
       headers: { ...authorization(ws), 'Content-Type': 'application/json' },
@@ -17,12 +17,7 @@ export async function createIncidentsViaApi(appUrl: string, ws: BenchWorkspace, 
     });
     if (res.status !== 201) throw new Error(`creating an incident answered ${res.status}: ${await res.text()}`);
     created.push(((await res.json()) as { data: IncidentSnapshot }).data);
-  };
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < count) await one(next++);
-    }),
-  );
+  });
   return created;
 }
 

@@ -2,6 +2,7 @@ import type { Client, WorkflowHandle } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { tsToMs } from '@temporalio/common/lib/time';
 import { incidentWorkflowId } from '../../workflows/definitions';
+import { concurrently } from '../harness/concurrently';
 
 /** One incident workflow's history, as the client fetches it. */
 export type History = Awaited<ReturnType<WorkflowHandle['fetchHistory']>>;
@@ -12,15 +13,9 @@ export type History = Awaited<ReturnType<WorkflowHandle['fetchHistory']>>;
  */
 export async function fetchHistories(temporal: Client, incidentIds: string[], concurrency = 8): Promise<Map<string, History>> {
   const out = new Map<string, History>();
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < incidentIds.length) {
-        const id = incidentIds[next++];
-        out.set(id, await temporal.workflow.getHandle(incidentWorkflowId(id)).fetchHistory());
-      }
-    }),
-  );
+  await concurrently(incidentIds.length, concurrency, async (i) => {
+    out.set(incidentIds[i], await temporal.workflow.getHandle(incidentWorkflowId(incidentIds[i])).fetchHistory());
+  });
   return out;
 }
 

@@ -1,3 +1,4 @@
+import { concurrently } from '../harness/concurrently';
 import { authorization, incidentsPath, type BenchWorkspace } from '../harness/workspace';
 
 /**
@@ -8,20 +9,14 @@ import { authorization, incidentsPath, type BenchWorkspace } from '../harness/wo
 export async function closeIncidents(appUrl: string, ws: BenchWorkspace, ids: string[], concurrency = 8): Promise<{ closed: number; failures: Record<string, number> }> {
   const failures: Record<string, number> = {};
   let closed = 0;
-  let next = 0;
   const call = async (id: string, op: 'resolve' | 'close') => {
     const res = await fetch(`${appUrl}${incidentsPath(ws)}/${id}/${op}`, { method: 'POST', headers: authorization(ws) });
     await res.arrayBuffer();
     if (res.status !== 200) failures[`${op} ${res.status}`] = (failures[`${op} ${res.status}`] ?? 0) + 1;
     return res.status === 200;
   };
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < ids.length) {
-        const id = ids[next++];
-        if ((await call(id, 'resolve')) && (await call(id, 'close'))) closed++;
-      }
-    }),
-  );
+  await concurrently(ids.length, concurrency, async (i) => {
+    if ((await call(ids[i], 'resolve')) && (await call(ids[i], 'close'))) closed++;
+  });
   return { closed, failures };
 }
