@@ -2,6 +2,8 @@
  * `npm run bench`: paging, lifecycle-update, GET /incidents and ingestion figures on the embedded
  * stack, beside their targets. A benchmark, not a test: it prints and writes a report.
  * `npm run bench -- --ingest-only` runs only the ingestion phases, `--paging-only` only paging.
+ * One folder per scenario (paging/, lifecycle/, ingest/; each index.ts says what it measures),
+ * all on harness/ (stack, load generator, CPU accounting, report).
  */
 import os from 'node:os';
 import { round } from './harness/numbers';

@@ -1,3 +1,9 @@
+/**
+ * harness/: what every scenario runs on, measuring nothing itself. The stack booted as `klaxon
+ * start` boots it (this file); the load generator process (load.ts, load-child.ts) and its
+ * lifecycle request pool; CPU accounting (cpu.ts); waits on Postgres and the task queue; the
+ * seeded workspace; and the report printed and written to bench/results.json (report.ts).
+ */
 import { randomUUID } from 'node:crypto';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';

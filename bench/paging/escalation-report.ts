@@ -1,5 +1,5 @@
-import type { IngestBench } from '../ingest/bench';
 import { valuesRun, type LoadRun } from '../harness/load';
+import type { IngestBench } from '../ingest/bench';
 import { taskSplit, type History, type StepTimes, type TaskSplit } from './history';
 import { stepLateness } from './lateness';
 import { describeMemory, memoryJson, type MemorySample } from './memory';

@@ -1,11 +1,11 @@
 import { statusesOf, valuesRun } from '../harness/load';
 import { perS } from '../harness/numbers';
+import type { Bounds } from '../harness/report';
 import { incidentNumberOf, type PagingBench } from './bench';
 import { fetchHistories, startedAt, stepTimes, taskSplit } from './history';
 import { pagesOffSms } from './probe';
 import { pagingService, smsResponder } from './seed';
 import { splitFigures } from './split';
-import type { Bounds } from '../harness/report';
 
 /** How a run of new paging incidents is paced; `target` only on the rate the target is judged at. */
 export interface FirstPageLoad {

@@ -1,3 +1,11 @@
+/**
+ * Paging (issue 5), through the real Twilio SDK to the wire fake in a process of its own
+ * (twilio.ts, twilio-child.ts): 202 → first SMS at 10/s and 100/s, split down to each workflow
+ * and activity task from the histories; escalation step lateness with 1,000 incidents open; worker
+ * memory per open incident after a forced GC. Builds on the ingestion phases' IngestBench.
+ */
+import type { Findings } from '../harness/report';
+import type { BenchStack, Say } from '../harness/stack';
 import { IngestBench } from '../ingest/bench';
 import { IngestProbe } from '../ingest/probe';
 import { PagingBench } from './bench';
@@ -8,8 +16,6 @@ import { PagingProbe } from './probe';
 import { seedPagingWorkspace } from './seed';
 import { closeIncidents } from './stop';
 import type { TwilioFakeProcess } from './twilio';
-import type { Findings } from '../harness/report';
-import type { BenchStack, Say } from '../harness/stack';
 
 /**
  * 202 → first SMS at a rate 2 cores keep up with (the path's own latency), then at the 100/s the
