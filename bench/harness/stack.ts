@@ -1,0 +1,107 @@
+/**
+ * harness/: what every scenario runs on, measuring nothing itself. The stack booted as `klaxon
+ * start` boots it (this file); the load generator process (load.ts, load-child.ts) and its
+ * lifecycle request pool; CPU accounting (cpu.ts); waits on Postgres and the task queue; the
+ * seeded workspace; and the report printed and written to bench/results.json (report.ts).
+ */
+import { randomUUID } from 'node:crypto';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import type { Client } from '@temporalio/client';
+import { loadConfig, type Config } from '../../src/config';
+import type { MikroORM } from '../../src/db/orm';
+import { createLogger } from '../../src/logger';
+import { freePort } from '../../src/net';
+import { bootStack } from '../../src/stack/boot';
+import type { Infra } from '../../src/stack/infra';
+import { installTemporalRuntime } from '../../src/temporal/worker';
+
+/** Where a bench says what it is doing: one line at a time, on the terminal. */
+export type Say = (line: string) => void;
+
+/** The system under test, booted in this process as `klaxon start` boots it. */
+export interface BenchStack {
+  config: Config;
+  infra: Infra;
+  orm: MikroORM;
+  temporal: Client;
+  appUrl: string;
+  ingestUrl: string;
+  logs: LogTally;
+  stop(): Promise<void>;
+}
+
+/** Passes warn/error log lines through to stderr and keeps a count, for the report. */
+export class LogTally extends Writable {
+  count = 0;
+  readonly first: string[] = [];
+  override _write(chunk: Buffer, _enc: string, cb: () => void) {
+    process.stderr.write(chunk);
+    for (const line of chunk.toString().split('\n').filter(Boolean)) {
+      this.count++;
+      if (this.first.length < 5) this.first.push(summarise(line));
+    }
+    cb();
+  }
+}
+
+function summarise(line: string): string {
+  try {
+    const rec = JSON.parse(line) as { level?: number; msg?: string; err?: { message?: string } };
+    return `level ${rec.level}: ${rec.msg ?? ''}${rec.err?.message ? ` (${rec.err.message})` : ''}`.slice(0, 300);
+  } catch {
+    return line.slice(0, 300);
+  }
+}
+
+/** `n` distinct free ports: the OS may hand out a port again once it is closed. */
+async function distinctFreePorts(n: number): Promise<number[]> {
+  const ports = new Set<number>();
+  while (ports.size < n) ports.add(await freePort());
+  return [...ports];
+}
+
+/**
+ * Embedded Postgres + Temporal dev server (unless DATABASE_URL / TEMPORAL_ADDRESS say
+ * otherwise) in a fresh data folder, migrations, a worker and the Koa apps on free ports.
+ * `env` adds to the environment the stack reads (e.g. TWILIO_* pointing at a wire fake).
+ */
+export async function startBenchStack(say: Say, env: Record<string, string> = {}): Promise<BenchStack> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'klaxon-bench-'));
+  // As root, embedded Postgres runs as `postgres`, which must be able to traverse this folder.
+  await chmod(dataDir, 0o755);
+  const [app, ingest, legacy, temporalPort, uiPort] = await distinctFreePorts(5);
+  const config = loadConfig({
+    ...process.env,
+    ...env,
+    KLAXON_DATA_DIR: dataDir,
+    APP_PORT: String(app),
+    INGEST_PORT: String(ingest),
+    LEGACY_PORT: String(legacy),
+    TEMPORAL_PORT: String(temporalPort),
+    TEMPORAL_UI_PORT: String(uiPort),
+    // Own task queue, so a bench against a shared TEMPORAL_ADDRESS never feeds another worker.
+    TEMPORAL_TASK_QUEUE: `klaxon-bench-${randomUUID().slice(0, 8)}`,
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    // The bench measures what the stack can take; the per-source limit would cap it first.
+    INGEST_RATE_LIMIT_PER_SOURCE: '1000000',
+  });
+  const logs = new LogTally();
+  // At info, one log line per request would be part of what we measure and flood the terminal.
+  const logger = createLogger(config.logLevel, logs);
+  installTemporalRuntime(logger);
+
+  say('Starting embedded services, bundling workflows and starting the worker');
+  const booted = await bootStack(config, 'start', { logger, say }).catch(async (err) => {
+    await rm(dataDir, { recursive: true, force: true });
+    throw err;
+  });
+  const stop = async () => {
+    await booted.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  };
+  return { config, infra: booted.infra, orm: booted.orm, temporal: booted.temporal!, appUrl: `http://127.0.0.1:${booted.ports!.app}`, ingestUrl: `http://127.0.0.1:${booted.ports!.ingest}`, logs, stop };
+}

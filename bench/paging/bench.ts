@@ -1,0 +1,76 @@
+import { cpuSnapshot, cpuSplit, type CpuSnapshot } from '../harness/cpu';
+import type { LoadRun } from '../harness/load';
+import { pacedLoad, type Pace } from '../harness/measured-load';
+import { round } from '../harness/numbers';
+import { waitFor, type Waited } from '../harness/wait';
+import type { IngestBench } from '../ingest/bench';
+import type { PagingProbe } from './probe';
+import type { SmsCount, TwilioFakeProcess } from './twilio';
+
+/** CPU counters at one instant, with the Twilio fake's own CPU time. */
+export interface PagingMark {
+  cpu: CpuSnapshot;
+  fakeMs: number;
+}
+
+/** What the paging phases share: the ingestion bench's helpers, the Twilio fake, the page probe. */
+export class PagingBench {
+  constructor(
+    /** drain(), phase(), out and say, on the paging workspace. */
+    readonly b: IngestBench,
+    readonly fake: TwilioFakeProcess,
+    readonly probe: PagingProbe,
+  ) {}
+
+  async mark(): Promise<PagingMark> {
+    const fakeMs = await this.fake.cpuMs();
+    return { cpu: cpuSnapshot(), fakeMs };
+  }
+
+  /**
+   * First-time alert events titled `<prefix> <n>`, paced, from the load generator: each opens an
+   * incident. Returns the run and the mark its measured run started at.
+   */
+  async openIncidents(url: string, prefix: string, pace: Pace): Promise<{ run: LoadRun; start: PagingMark }> {
+    const fakeMs = await this.fake.cpuMs();
+    const { run, cpuAtStart } = await pacedLoad(url, { kind: 'alert', prefix }, pace);
+    return { run, start: { cpu: cpuAtStart, fakeMs } };
+  }
+
+  /**
+   * A CPU row. The fake is a child of this process, so /proc counts it with Postgres and
+   * Temporal: its own count moves it to the load generator column (both stand for the outside world).
+   */
+  cpu(label: string, from: PagingMark, to: PagingMark, loadGeneratorMs = 0): void {
+    const split = cpuSplit(from.cpu, to.cpu, loadGeneratorMs);
+    const fake = round((to.fakeMs - from.fakeMs) / (to.cpu.wallMs - from.cpu.wallMs), 2);
+    this.b.out.cpu.push({ label, split: { ...split, embedded: round(split.embedded - fake, 2), loadGenerator: round(split.loadGenerator + fake, 2) } });
+  }
+
+  /** Waits, up to `timeoutMs`, for `phone`'s first SMS: the start of a step due long after the last one. */
+  async waitForFirstSms(phone: string, timeoutMs: number): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      if ((await this.fake.count()).byTo[phone]) return true;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    return false;
+  }
+
+  /** Waits until `phone` has received `n` SMS in all (or nothing arrived for 30 s). */
+  waitForSms(phone: string, n: number, what: string): Promise<Waited<SmsCount>> {
+    const got = (c: SmsCount) => c.byTo[phone] ?? 0;
+    return waitFor(
+      () => this.fake.count(),
+      (c) => got(c) >= n,
+      got,
+      (c) => this.b.say(`  waiting for ${what}: ${got(c)} of ${n} arrived`),
+    );
+  }
+}
+
+/** `Klaxon #42 warning: …`: the incident number an SMS is about, or NaN. */
+export function incidentNumberOf(body: string): number {
+  const m = /^Klaxon #(\d+) /.exec(body);
+  return m ? Number(m[1]) : NaN;
+}

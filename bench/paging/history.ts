@@ -1,0 +1,108 @@
+import type { Client, WorkflowHandle } from '@temporalio/client';
+import { defaultPayloadConverter } from '@temporalio/common';
+import { tsToMs } from '@temporalio/common/lib/time';
+import { incidentWorkflowId } from '../../workflows/definitions';
+import { concurrently } from '../harness/concurrently';
+
+/** One incident workflow's history, as the client fetches it. */
+export type History = Awaited<ReturnType<WorkflowHandle['fetchHistory']>>;
+
+/**
+ * Every incident's workflow history, `concurrency` fetches at a time. Read once a phase is over,
+ * so the reading adds nothing to what it measured.
+ */
+export async function fetchHistories(temporal: Client, incidentIds: string[], concurrency = 8): Promise<Map<string, History>> {
+  const out = new Map<string, History>();
+  await concurrently(incidentIds.length, concurrency, async (i) => {
+    out.set(incidentIds[i], await temporal.workflow.getHandle(incidentWorkflowId(incidentIds[i])).fetchHistory());
+  });
+  return out;
+}
+
+/** Per escalation step (index = step; NaN when it did not happen), on the workflow's own clock. */
+export interface StepTimes {
+  /** When the step woke: when its stepRecipients lookup was scheduled, the `now` the next step is planned from. */
+  woke: number[];
+  /** When its first page's send activity completed (server time; a local first attempt: when it completed in the worker). */
+  sent: number[];
+}
+
+const dense = (a: number[]) => Array.from(a, (t) => t ?? NaN);
+
+export function stepTimes(history: History): StepTimes {
+  const woke: number[] = [];
+  const sent: number[] = [];
+  const sendStep = new Map<number, number>();
+  let lookups = 0;
+  let localSends = 0;
+  for (const e of history.events ?? []) {
+    // Local activities leave no input in the history: the n-th stepRecipients marker is step n
+    // (one spell, no repeats, one page per step in these runs), scheduled at `woke`; likewise the
+    // n-th sendPage marker (a page's first attempt) is step n's page, done at its completion time.
+    const marker = e.markerRecordedEventAttributes;
+    const data = marker?.markerName === 'core_local_activity' ? marker.details?.data?.payloads?.[0] : undefined;
+    if (data) {
+      type Ts = { seconds: number | string; nanos?: number };
+      const la = defaultPayloadConverter.fromPayload<{ activity_type: string; original_schedule_time?: Ts; complete_time?: Ts }>(data);
+      const ms = (t: Ts) => Number(t.seconds) * 1000 + Math.floor((t.nanos ?? 0) / 1e6);
+      const t = la.original_schedule_time;
+      if (la.activity_type === 'stepRecipients' && t) woke[lookups++] = ms(t);
+      if (la.activity_type === 'sendPage') {
+        const step = localSends++;
+        sent[step] ??= la.complete_time ? ms(la.complete_time) : tsToMs(e.eventTime);
+      }
+    }
+    const scheduled = e.activityTaskScheduledEventAttributes;
+    const [payload] = scheduled?.input?.payloads ?? [];
+    if (payload && scheduled?.activityType?.name === 'stepRecipients') {
+      const input = defaultPayloadConverter.fromPayload<{ step: number; at: string }>(payload);
+      woke[input.step] = Date.parse(input.at);
+    } else if (payload && scheduled?.activityType?.name === 'sendPage') {
+      sendStep.set(Number(e.eventId), defaultPayloadConverter.fromPayload<{ step: number }>(payload).step);
+    }
+    const done = e.activityTaskCompletedEventAttributes;
+    const step = done ? sendStep.get(Number(done.scheduledEventId)) : undefined;
+    if (step !== undefined && sent[step] === undefined) sent[step] = tsToMs(e.eventTime);
+  }
+  return { woke: dense(woke), sent: dense(sent) };
+}
+
+/** Where a stretch of one workflow's life went: per kind of task, time queued and time running, ms. */
+export type TaskSplit = Record<string, { queued: number; ran: number }>;
+
+/**
+ * The workflow and activity tasks scheduled within [from, to) (server times; the workflow task
+ * that a completion at `to` schedules comes after the stretch): how long each
+ * waited on the task queue for the worker (scheduled → started) and ran (started → completed),
+ * summed per kind ("workflow task", or the activity's name).
+ */
+export function taskSplit(history: History, from: number, to: number): TaskSplit {
+  const scheduled = new Map<number, { kind: string; at: number }>();
+  const started = new Map<number, number>();
+  const split: TaskSplit = {};
+  const add = (kind: string, queued: number, ran: number) => {
+    const s = (split[kind] ??= { queued: 0, ran: 0 });
+    s.queued += queued;
+    s.ran += ran;
+  };
+  for (const e of history.events ?? []) {
+    const at = tsToMs(e.eventTime);
+    const id = Number(e.eventId);
+    if (e.workflowTaskScheduledEventAttributes) scheduled.set(id, { kind: 'workflow task', at });
+    const activity = e.activityTaskScheduledEventAttributes?.activityType?.name;
+    if (activity) scheduled.set(id, { kind: activity, at });
+    const start = e.workflowTaskStartedEventAttributes ?? e.activityTaskStartedEventAttributes;
+    if (start) started.set(Number(start.scheduledEventId), at);
+    const end = e.workflowTaskCompletedEventAttributes ?? e.activityTaskCompletedEventAttributes;
+    if (!end) continue;
+    const s = scheduled.get(Number(end.scheduledEventId));
+    const begun = started.get(Number(end.scheduledEventId));
+    if (s && begun !== undefined && s.at >= from && s.at < to) add(s.kind, begun - s.at, at - begun);
+  }
+  return split;
+}
+
+/** When the workflow execution started (its first event), server time. */
+export function startedAt(history: History): number {
+  return tsToMs(history.events?.[0]?.eventTime);
+}
