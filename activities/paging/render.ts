@@ -1,6 +1,6 @@
 import type { Severity } from '../../src/domain/severity';
 import { emailBody, pageSubject, smsText, voiceTwiml, type PageSubject } from '../../src/domain/paging/messages';
-import { signAction } from '../../src/services/paging';
+import { signAction } from '../../src/services/response';
 import { CHANNELS, type ChannelId } from '../../src/domain/channels';
 import type { OutgoingPage } from '../notify/types';
 

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { koaBody } from 'koa-body';
 import { escapeMarkup as html } from '../../src/domain/markup';
-import { respondByToken, type PageResponseDeps } from '../../src/services/paging';
+import { respondByToken, type PageResponseDeps } from '../../src/services/response';
 
 const page = (ctx: Context, status: number, title: string, body: string) => {
   ctx.status = status;

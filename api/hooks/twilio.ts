@@ -3,7 +3,7 @@ import type { Context, Next } from 'koa';
 import { koaBody } from 'koa-body';
 import twilio from 'twilio';
 import { escapeMarkup as xml } from '../../src/domain/markup';
-import { recordDeliveryStatus, respondBySms, respondByVoice, type PageResponseDeps } from '../../src/services/paging';
+import { recordDeliveryStatus, respondBySms, respondByVoice, type PageResponseDeps } from '../../src/services/response';
 
 export interface TwilioHookDeps extends PageResponseDeps {
   /** The public base URL Twilio calls (APP_URL): signatures are computed over it. */

@@ -1,4 +1,4 @@
-import { Client, Connection } from '@temporalio/client';
+import type { Client, Connection } from '@temporalio/client';
 import { Command, CommanderError } from 'commander';
 import { createHeartbeat, setHeartbeatPaused } from '../services/ingest';
 import { loadConfig, type Config } from '../config';
@@ -9,8 +9,10 @@ import { registerInboxCommands } from './inbox-commands';
 import { registerPagingCommands } from './paging-commands';
 import { registerScheduleCommands } from './schedule-commands';
 
-// Roles pull in the Temporal worker; admin commands should not pay for loading it.
+// Roles pull in the Temporal worker, and the client alone takes a few hundred milliseconds to
+// load: commands that never talk to Temporal should not pay for either.
 const roles = (): typeof import('../stack/roles') => require('../stack/roles');
+const temporalClient = (): typeof import('@temporalio/client') => require('@temporalio/client');
 
 
 /** The `klaxon` command (package bin). */
@@ -159,14 +161,15 @@ export function buildProgram(getConfig: () => Config): Command {
  */
 async function withTemporalIfReachable<T>(config: Config, fn: (temporal: Client | undefined) => Promise<T>): Promise<T> {
   const address = config.temporal.address ?? `127.0.0.1:${config.temporal.port}`;
+  const { Client: TemporalClient, Connection: TemporalConnection } = temporalClient();
   let connection: Connection | undefined;
   try {
-    connection = await Connection.connect({ address, connectTimeout: '2s' });
+    connection = await TemporalConnection.connect({ address, connectTimeout: '2s' });
   } catch {
     process.stderr.write(`[klaxon] Temporal at ${address} did not answer: updated the database only\n`);
   }
   try {
-    return await fn(connection ? new Client({ connection, namespace: config.temporal.namespace }) : undefined);
+    return await fn(connection ? new TemporalClient({ connection, namespace: config.temporal.namespace }) : undefined);
   } finally {
     await connection?.close();
   }

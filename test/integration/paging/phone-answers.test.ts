@@ -1,4 +1,4 @@
-import { signAction } from '../../../src/services/paging/action-tokens';
+import { signAction } from '../../../src/services/response/action-tokens';
 import { knexOf } from '../../../src/db/knex';
 import type { TwilioFake } from '../../fakes/twilio-server';
 import { notificationsOf, pagingService, responder, statusOf, timelineOf, trigger, startPagingStack } from '../../support/paging';

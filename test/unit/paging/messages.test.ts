@@ -1,7 +1,7 @@
 import { emailBody, parseSmsReply, smsText, voiceTwiml } from '../../../src/domain/paging/messages';
 import { formBChannels } from '../../../src/domain/paging/form-b-channels';
 import { monthStart, quotaFallbackReason } from '../../../src/domain/paging/quota';
-import { signAction, verifyAction } from '../../../src/services/paging/action-tokens';
+import { signAction, verifyAction } from '../../../src/services/response/action-tokens';
 
 const subject = { number: 42, title: 'Database <primary> down & "out"', severity: 'CRITICAL' as const, serviceName: 'API', url: 'https://klaxon.test/incidents/x' };
 
