@@ -33,6 +33,8 @@ interface PassResult {
 export class OutboxRelay {
   private running = false;
   private again = false;
+  /** Set by stop(): no pass starts, and none is booked, after it (a pass in flight would book one). */
+  private stopped = false;
   private timer?: NodeJS.Timeout;
   private readonly pacer = new RepeatPacer();
   private wakeAt = Infinity;
@@ -54,9 +56,11 @@ export class OutboxRelay {
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
     clearInterval(this.timer);
     clearTimeout(this.wake);
     while (this.running) await new Promise((r) => setTimeout(r, 20));
+    clearTimeout(this.wake);
   }
 
   /**
@@ -65,6 +69,7 @@ export class OutboxRelay {
    * already booked for waiting incidents, that pass will take them.
    */
   kick(opts: { onlyIfDue?: boolean } = {}): void {
+    if (this.stopped) return;
     if (opts.onlyIfDue && this.wakeAt !== Infinity) return;
     if (this.running) {
       this.again = true;
@@ -114,7 +119,7 @@ export class OutboxRelay {
 
   /** Books a pass at `at` (performance.now() time) unless one is booked sooner. */
   private bookPass(at: number, now: number): void {
-    if (at >= this.wakeAt) return;
+    if (this.stopped || at >= this.wakeAt) return;
     clearTimeout(this.wake);
     this.wakeAt = at;
     this.wake = setTimeout(() => {

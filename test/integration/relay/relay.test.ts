@@ -8,7 +8,7 @@ import { knexOf } from '../../../src/db/knex';
 import { OutboxRelay } from '../../../src/services/relay/relay';
 import { repeatWaitMs } from '../../../src/services/relay/pacing';
 import { incidentWithPending as pendingIncident } from '../../support/outbox';
-import { waitFor } from '../../support/wait';
+import { sleep, waitFor } from '../../support/wait';
 import { seedWorkspace, type SeededWorkspace } from '../../support/workspace';
 
 /**
@@ -97,6 +97,20 @@ describe('OutboxRelay', () => {
     expect(healthy.calls.map((c) => c.eventIds.length)).toEqual([500, 200]);
     expect([...failing.calls, ...healthy.calls].filter((c) => c.incidentId === broken.id).flatMap((c) => c.eventIds)).toEqual(broken.eventIds);
     expect((await rowsOf(broken.id)).every((r) => r.delivered_at !== null)).toBe(true);
+  });
+
+  it('when the relay stops while an incident is held back, then no later pass runs', async () => {
+    const fake = fakeTemporal();
+    const relay = new OutboxRelay({ orm, temporal: fake.client, taskQueue: 'unused', logger: createLogger('silent') });
+    const held = await incidentWithPending(1);
+    relay.kick();
+    await waitFor(async () => fake.calls.some((c) => c.incidentId === held.id), 5000, 'the first signal');
+    await db()('ingest_outbox').insert({ id: randomUUID(), incident_id: held.id, event_id: randomUUID(), kind: 'attached', created_at: new Date() });
+    relay.kick(); // held back: books a pass for when its wait is over
+    await relay.stop();
+    await sleep(repeatWaitMs(1) * 3);
+    expect(fake.calls.filter((c) => c.incidentId === held.id)).toHaveLength(1);
+    await db()('ingest_outbox').where({ incident_id: held.id }).whereNull('delivered_at').update({ delivered_at: new Date() }); // leave nothing for the next test
   });
 
   it('when more incidents are busy, then a repeat signal waits longer, within bounds', () => {
