@@ -38,27 +38,41 @@ const COLUMNS = INCIDENT_COLUMNS.map((c) => `"${c}"`).join(', ');
 /** Timeline messages are capped: a sender's title can be as long as it likes. */
 const MESSAGE_LIMIT = 2000;
 
-/** Opens one incident (its row and `created` entry): the API's way in. */
+/** Opens one incident (its row and `created` entry): the API's way in. Returns its row. */
 export async function openIncident(trx: Knex.Transaction, opening: IncidentOpening, now = new Date()): Promise<IncidentRow> {
   const [row] = await storeIncidentBatch(trx, { opened: [opening], alertsAdded: [] }, now);
   return row;
 }
 
-/**
- * Opens a batch's incidents, numbered per workspace in the order given, with their `created`
- * entries, and counts alerts added to open ones: one statement however large the batch.
- * Returns the opened rows.
- */
+/** Runs a batch's incident writes on their own; returns the opened rows. */
 export async function storeIncidentBatch(trx: Knex.Transaction, batch: IncidentBatch, now = new Date()): Promise<IncidentRow[]> {
-  if (!batch.opened.length && !batch.alertsAdded.length) return [];
-  const orgIds = [...new Set(batch.opened.map((o) => o.organizationId))].sort();
-  // Several workspaces in one batch: lock their rows in one order first, so batches cannot deadlock.
-  if (orgIds.length > 1) await trx.raw(`select id from organizations where id in (${orgIds.map(() => '?').join(', ')}) order by id for update`, orgIds);
-  const openings = batch.opened.map((o, ord) => ({
-    ord,
+  const writes = await prepareIncidentBatch(trx, batch, now);
+  const { rows } = (await trx.raw(`with ${writes.ctes} select ${COLUMNS} from new_incidents`, writes.bindings)) as { rows: IncidentRow[] };
+  return rows;
+}
+
+/**
+ * A batch's incident writes, ready to run: CTEs (`new_incidents`, which returns the opened rows,
+ * `created_entries`, `alerts_added`) and their named bindings (`now` among them). Ingestion puts
+ * them in front of its own alert and outbox writes, so a batch costs one round trip; the SQL
+ * stays here, with its one owner.
+ */
+export interface IncidentBatchWrites {
+  ctes: string;
+  bindings: Record<string, unknown>;
+}
+
+/**
+ * Numbers a batch's new incidents per workspace, in the order given (the one statement that
+ * must run first), and returns the writes that open them, with their `created` entries, and
+ * count alerts added to open ones.
+ */
+export async function prepareIncidentBatch(trx: Knex.Transaction, batch: IncidentBatch, now = new Date()): Promise<IncidentBatchWrites> {
+  const numbers = batch.opened.length ? await numberPerWorkspace(trx, batch.opened) : [];
+  const incidents = batch.opened.map((o, i) => ({
     id: o.id,
-    entry_id: randomUUID(),
     organization_id: o.organizationId,
+    number: numbers[i],
     service_id: o.serviceId,
     owning_team_id: o.owningTeamId,
     title: o.title,
@@ -66,46 +80,63 @@ export async function storeIncidentBatch(trx: Knex.Transaction, batch: IncidentB
     severity: o.severity,
     dedup_key: o.dedupKey,
     alert_count: o.alertCount,
+  }));
+  const entries = batch.opened.map((o, i) => ({
+    id: randomUUID(),
+    incident_id: o.id,
+    organization_id: o.organizationId,
     actor_type: o.actor.type,
     actor_id: o.actor.id,
     via: o.actor.via,
-    opened_by: o.openedBy,
+    message: `Incident #${numbers[i]} opened${o.openedBy ? ` by ${o.openedBy}` : ''}: ${o.title}`,
   }));
-  const { rows } = (await trx.raw(OPEN_SQL, {
-    openings: json(openings),
-    added: json(batch.alertsAdded.map((a) => ({ id: a.incidentId, n: a.count }))),
-    addedIds: `{${batch.alertsAdded.map((a) => a.incidentId).join(',')}}`,
-    now,
-  })) as { rows: IncidentRow[] };
-  return rows;
+  return {
+    ctes: BATCH_CTES,
+    bindings: {
+      incidents: json(incidents),
+      entries: json(entries),
+      added: json(batch.alertsAdded.map((a) => ({ id: a.incidentId, n: a.count }))),
+      addedIds: `{${batch.alertsAdded.map((a) => a.incidentId).join(',')}}`,
+      now,
+    },
+  };
 }
 
-const OPEN_SQL = `
-with openings as (
-  select r.*, row_number() over (partition by r.organization_id order by r.ord) as k, count(*) over (partition by r.organization_id) as n
-  from json_to_recordset(:openings::json) as r(ord int, id uuid, entry_id uuid, organization_id uuid, service_id uuid, owning_team_id uuid, title text, description text, severity text, dedup_key text, alert_count int, actor_type text, actor_id uuid, via text, opened_by text)
-), numbered as (
-  update organizations o set incident_seq = o.incident_seq + c.n
-  from (select organization_id, count(*)::int as n from openings group by organization_id) as c
-  where o.id = c.organization_id
-  returning o.id, o.incident_seq
-), new_incidents as (
+/** Takes the next incident numbers of each workspace in the batch; returns each opening's. */
+async function numberPerWorkspace(trx: Knex.Transaction, opened: IncidentOpening[]): Promise<number[]> {
+  const perOrg = new Map<string, number>();
+  for (const o of opened) perOrg.set(o.organizationId, (perOrg.get(o.organizationId) ?? 0) + 1);
+  const orgIds = [...perOrg.keys()].sort();
+  // Several workspaces in one batch: lock their rows in one order first, so batches cannot deadlock.
+  if (orgIds.length > 1) await trx.raw(`select id from organizations where id in (${orgIds.map(() => '?').join(', ')}) order by id for update`, orgIds);
+  const { rows } = (await trx.raw(
+    `update organizations o set incident_seq = o.incident_seq + v.n from json_to_recordset(?::json) as v(id uuid, n int) where o.id = v.id returning o.id, o.incident_seq`,
+    [json(orgIds.map((id) => ({ id, n: perOrg.get(id) })))],
+  )) as { rows: Array<{ id: string; incident_seq: number }> };
+  const next = new Map(rows.map((r) => [r.id, r.incident_seq - perOrg.get(r.id)! + 1]));
+  return opened.map((o) => {
+    const number = next.get(o.organizationId)!;
+    next.set(o.organizationId, number + 1);
+    return number;
+  });
+}
+
+const BATCH_CTES = `
+new_incidents as (
   insert into incidents (id, organization_id, number, service_id, owning_team_id, title, description, severity, status, dedup_key, alert_count, last_seq, created_at, updated_at)
-  select op.id, op.organization_id, nb.incident_seq - op.n + op.k, op.service_id, op.owning_team_id, op.title, op.description, op.severity, 'TRIGGERED', op.dedup_key, op.alert_count, 1, :now, :now
-  from openings op join numbered nb on nb.id = op.organization_id
+  select id, organization_id, number, service_id, owning_team_id, title, description, severity, 'TRIGGERED', dedup_key, alert_count, 1, :now, :now
+  from json_to_recordset(:incidents::json) as r(id uuid, organization_id uuid, number int, service_id uuid, owning_team_id uuid, title text, description text, severity text, dedup_key text, alert_count int)
   returning ${COLUMNS}
 ), created_entries as (
   insert into timeline_entries (id, incident_id, organization_id, seq, type, to_status, actor_type, actor_id, via, message, created_at)
-  select op.entry_id, ni.id, ni.organization_id, 1, 'created', 'TRIGGERED', op.actor_type, op.actor_id, op.via,
-         'Incident #' || ni.number || ' opened' || coalesce(' by ' || op.opened_by, '') || ': ' || op.title, :now
-  from new_incidents ni join openings op on op.id = ni.id
-), added as (
+  select id, incident_id, organization_id, 1, 'created', 'TRIGGERED', actor_type, actor_id, via, message, :now
+  from json_to_recordset(:entries::json) as r(id uuid, incident_id uuid, organization_id uuid, actor_type text, actor_id uuid, via text, message text)
+), alerts_added as (
   update incidents i set alert_count = i.alert_count + v.n, updated_at = :now
   from json_to_recordset(:added::json) as v(id uuid, n int)
   -- The array (its length known to the planner) makes this a primary-key lookup, never a scan.
   where i.id = any(:addedIds::uuid[]) and i.id = v.id
-)
-select ${COLUMNS} from new_incidents`;
+)`;
 
 export interface TransitionEntry {
   incidentId: string;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from '@mikro-orm/postgresql';
 import type { IngestItem } from '../../domain/ingest/plan';
 import { INGEST_ACTOR } from '../../../workflows/definitions';
-import { storeIncidentBatch, type IncidentOpening } from '../incident/store';
+import { prepareIncidentBatch, type IncidentOpening } from '../incident/store';
 
 /** Statuses an incident can take new alerts in (design.md §5: "its open incident"). */
 export const OPEN_STATUSES = ['TRIGGERED', 'ACKNOWLEDGED', 'INVESTIGATING'];
@@ -62,8 +62,8 @@ export async function storeTriggers(trx: Knex.Transaction, rows: TriggerRow[], n
     incidentOf.push(incidentId);
     outbox.push({ id: randomUUID(), incident_id: incidentId, event_id: row.eventId, kind, created_at: now });
   }
-  await storeIncidentBatch(trx, { opened: [...fresh.values()].map(openingOf), alertsAdded: [...attachCounts].map(([incidentId, count]) => ({ incidentId, count })) }, now);
-  await trx.raw(WRITE_SQL, { alerts: json(rows.map((r, i) => alertRow(r, incidentOf[i], now))), outbox: json(outbox) });
+  const incidentWrites = await prepareIncidentBatch(trx, { opened: [...fresh.values()].map(openingOf), alertsAdded: [...attachCounts].map(([incidentId, count]) => ({ incidentId, count })) }, now);
+  await trx.raw(`with ${incidentWrites.ctes}, ${ALERT_WRITES}`, { ...incidentWrites.bindings, alerts: json(rows.map((r, i) => alertRow(r, incidentOf[i], now))), outbox: json(outbox) });
   return incidentOf.map((incidentId, i) => ({ incidentId, opened: outbox[i].kind === 'opened' }));
 }
 
@@ -125,9 +125,9 @@ const alertRow = ({ source, item, eventId }: TriggerRow, incidentId: string, now
   created_at: now,
 });
 
-/** The batch's alerts and outbox messages in one statement (its incidents are written first). */
-const WRITE_SQL = `
-with new_alerts as (
+/** The batch's alerts and outbox messages, after its incident writes: all in one statement, one round trip. */
+const ALERT_WRITES = `
+new_alerts as (
   insert into alerts (id, organization_id, source_id, service_id, incident_id, dedup_key, title, message, description, severity, status, sender, metadata, created_at)
   select id, organization_id, source_id, service_id, incident_id, dedup_key, title, message, description, severity, 'ACTIVE', sender, metadata, created_at
   from json_to_recordset(:alerts::json) as r(id uuid, organization_id uuid, source_id uuid, service_id uuid, incident_id uuid, dedup_key text, title text, message text, description text, severity text, sender text, metadata jsonb, created_at timestamptz)
