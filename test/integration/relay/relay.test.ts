@@ -99,18 +99,26 @@ describe('OutboxRelay', () => {
     expect((await rowsOf(broken.id)).every((r) => r.delivered_at !== null)).toBe(true);
   });
 
-  it('when the relay stops while an incident is held back, then no later pass runs', async () => {
+  it('when the relay stops while an incident is held back, then no signal goes after stop() returns, even from a pass booked while stopping', async () => {
     const fake = fakeTemporal();
+    const signalledAt: number[] = [];
+    const original = fake.client.workflow.signalWithStart.bind(fake.client.workflow);
+    (fake.client.workflow as { signalWithStart: unknown }).signalWithStart = async (...args: Parameters<typeof original>) => {
+      await original(...args);
+      signalledAt.push(Date.now());
+    };
     const relay = new OutboxRelay({ orm, temporal: fake.client, taskQueue: 'unused', logger: createLogger('silent') });
-    const held = await incidentWithPending(1);
+    // A pass that signals 25 incidents books its next pass for when their wait (about a second)
+    // is over; stopping while that pass is in flight must cancel the booking too.
+    const busy = await Promise.all(Array.from({ length: 25 }, () => incidentWithPending(1)));
     relay.kick();
-    await waitFor(async () => fake.calls.some((c) => c.incidentId === held.id), 5000, 'the first signal');
-    await db()('ingest_outbox').insert({ id: randomUUID(), incident_id: held.id, event_id: randomUUID(), kind: 'attached', created_at: new Date() });
-    relay.kick(); // held back: books a pass for when its wait is over
     await relay.stop();
-    await sleep(repeatWaitMs(1) * 3);
-    expect(fake.calls.filter((c) => c.incidentId === held.id)).toHaveLength(1);
-    await db()('ingest_outbox').where({ incident_id: held.id }).whereNull('delivered_at').update({ delivered_at: new Date() }); // leave nothing for the next test
+    const stoppedAt = Date.now();
+    expect(busy.every((b) => fake.calls.some((c) => c.incidentId === b.id))).toBe(true);
+    await db()('ingest_outbox').insert({ id: randomUUID(), incident_id: busy[0].id, event_id: randomUUID(), kind: 'attached', created_at: new Date() });
+    await sleep(repeatWaitMs(25) * 1.5);
+    expect(signalledAt.filter((at) => at > stoppedAt)).toEqual([]);
+    await db()('ingest_outbox').where({ incident_id: busy[0].id }).whereNull('delivered_at').update({ delivered_at: new Date() }); // leave nothing for the next test
   });
 
   it('when more incidents are busy, then a repeat signal waits longer, within bounds', () => {
