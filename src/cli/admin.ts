@@ -6,7 +6,8 @@ import { ROLES } from '../domain/roles';
 import type { Config } from '../config';
 import { migrate, openOrm, type MikroORM } from '../db/orm';
 import { resolveDatabase } from '../stack/database';
-import { addUser, createApiToken, createOrganization, createService, createTeam, listApiTokens, revokeApiToken } from '../services/workspace';
+import { addUser, addTeamMember, createApiToken, createOrganization, createService, createTeam, listApiTokens, revokeApiToken } from '../services/workspace';
+import { addContactMethod, addNotificationRule } from '../services/paging';
 import { createSource, createSourceForService, rotateSource } from '../services/ingest';
 import { invalid } from '../services/errors';
 
@@ -92,6 +93,11 @@ export async function bootstrap(orm: MikroORM, config: Config, opts: z.infer<typ
   const service = await createService(orm, { organizationId: org.id, teamId: team.id, name: 'Default service' });
   const source = await createSource(orm, { organizationId: org.id, serviceId: service.id, name: 'Default source', ingestBaseUrl: config.urls.ingest });
   const token = await createApiToken(orm, { organizationId: org.id, email: user.email, access: 'READ_WRITE', days: 30 });
+  // The admin is on call for the new team and reached by email at once: the first alert of a
+  // fresh install pages someone (the dev inbox shows it) instead of opening a silent incident.
+  await addTeamMember(orm, { teamId: team.id, email: user.email });
+  const contact = await addContactMethod(orm, { organizationId: org.id, email: user.email, type: 'email', address: user.email });
+  const rule = await addNotificationRule(orm, { email: user.email, contactMethodId: contact.id, delaySeconds: 0 });
   return {
     organization_id: org.id,
     user: { id: user.id, email: user.email },
@@ -99,6 +105,11 @@ export async function bootstrap(orm: MikroORM, config: Config, opts: z.infer<typ
     service_id: service.id,
     source: { id: source.id, ingest_url: source.ingest_url },
     token: { id: token.id, token: token.token, access: token.access, expires_at: token.expires_at },
+    paging: {
+      team_member: true,
+      contact_method: { id: contact.id, type: contact.type, address: contact.address },
+      notification_rule: { id: rule.id, delay_seconds: rule.delay_seconds },
+    },
   };
 }
 

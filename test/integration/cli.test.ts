@@ -20,7 +20,7 @@ describe('klaxon bootstrap', () => {
     expect(res.code).toBe(0);
     expect(res.stdout.trim().split('\n')).toHaveLength(1);
     const out = res.json;
-    expect(Object.keys(out).sort()).toEqual(['organization_id', 'service_id', 'source', 'team_id', 'token', 'user']);
+    expect(Object.keys(out).sort()).toEqual(['organization_id', 'paging', 'service_id', 'source', 'team_id', 'token', 'user']);
     expect(out.user).toEqual({ id: expect.any(String), email });
     expect(Object.keys(out.source).sort()).toEqual(['id', 'ingest_url']);
     expect(out.source.ingest_url).toMatch(new RegExp(`^${INGEST_URL}/[A-Za-z0-9_-]{20,}$`));
@@ -35,6 +35,17 @@ describe('klaxon bootstrap', () => {
     expect(services.body.data).toEqual([expect.objectContaining({ id: out.service_id, owning_team_id: out.team_id })]);
     const member = await knexOf(stack.orm)('memberships as m').join('users as u', 'u.id', 'm.user_id').where({ 'u.id': out.user.id }).first();
     expect(member).toMatchObject({ role: 'ACCOUNT_ADMIN', verified: true });
+
+    // The admin is paged by email for the new team, so a fresh install's first alert reaches someone.
+    expect(out.paging).toEqual({
+      team_member: true,
+      contact_method: { id: expect.any(String), type: 'email', address: email },
+      notification_rule: { id: expect.any(String), delay_seconds: 0 },
+    });
+    const db = knexOf(stack.orm);
+    expect(await db('team_members').where({ team_id: out.team_id, user_id: out.user.id }).first()).toBeTruthy();
+    expect(await db('contact_methods').where({ id: out.paging.contact_method.id, user_id: out.user.id }).first()).toMatchObject({ type: 'email', address: email });
+    expect(await db('notification_rules').where({ id: out.paging.notification_rule.id }).first()).toMatchObject({ contact_method_id: out.paging.contact_method.id, delay_seconds: 0 });
   });
 
   it.each([

@@ -65,6 +65,11 @@ function stop(child: ChildProcess): Promise<number | null> {
 }
 
 /** Processes whose command line mentions the data folder: Postgres and the dev server. */
+/** The dev inbox message (`klaxon inbox list --json`) of a page about this incident title, if any. */
+function pagedAbout(inbox: { messages?: Array<{ channel: string; to: string; subject: string | null; body: string }> } | undefined, title: string) {
+  return inbox?.messages?.find((m) => `${m.subject ?? ''} ${m.body}`.includes(title));
+}
+
 function childrenOf(dir: string): string[] {
   try {
     return execFileSync('pgrep', ['-af', dir]).toString().trim().split('\n').filter((l) => l && !l.includes('pgrep'));
@@ -97,6 +102,13 @@ describe('klaxon start', () => {
     const alert = await fetch(boot.json.source.ingest_url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title: 'disk full', severity: 'critical' }) });
     expect(alert.status).toBe(202);
     const alerted = ((await alert.json()) as { incident_id: string }).incident_id;
+    // Bootstrap made the admin the team's on-call by email: the alert pages them (dev inbox).
+    let inbox = await klaxon(['inbox', 'list', '--json'], env, { testDatabase: false });
+    for (let tries = 0; !pagedAbout(inbox.json, 'disk full') && tries < 30; tries++) {
+      await new Promise((r) => setTimeout(r, 500));
+      inbox = await klaxon(['inbox', 'list', '--json'], env, { testDatabase: false });
+    }
+    expect(pagedAbout(inbox.json, 'disk full')).toMatchObject({ channel: 'email', to: 'p@example.test' });
     let acked = await request('POST', `${base}/incidents/${alerted}/acknowledge`, { token });
     for (let tries = 0; acked.status !== 200 && tries < 30; tries++) {
       await new Promise((r) => setTimeout(r, 500));
