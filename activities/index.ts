@@ -5,12 +5,15 @@ import type { ChannelSender } from './notify/types';
 import type { ChannelId } from '../src/domain/channels';
 import type { PageLinks } from './paging/render';
 import { createProjectionActivities } from './projections';
+import { createRetentionActivities } from './retention';
+import type { RetentionAges } from '../src/domain/retention';
 
 /** Assembles every activity the worker registers. */
-export function createActivities(deps: { orm: MikroORM; paging: { senders: Record<ChannelId, ChannelSender>; links: PageLinks } }) {
+export function createActivities(deps: { orm: MikroORM; paging: { senders: Record<ChannelId, ChannelSender>; links: PageLinks }; retention?: RetentionAges }) {
   return {
     ...createProjectionActivities(deps),
     ...createHeartbeatActivities(deps),
     ...createPagingActivities({ orm: deps.orm, ...deps.paging }),
+    ...createRetentionActivities({ orm: deps.orm, ages: deps.retention }),
   };
 }

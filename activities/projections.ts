@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { ApplicationFailure } from '@temporalio/common';
-import { type AlertsAttachedEntry, INCIDENT_COLUMNS, type IncidentRow, recordAlertsAttached, recordTransition, toSnapshot, type TransitionEntry } from '../src/services/incident';
+import { type AlertsAttachedEntry, INCIDENT_COLUMNS, type IncidentRow, readRunSeed, recordAlertsAttached, recordTransition, type RunSeed, toSnapshot, type TransitionEntry } from '../src/services/incident';
 import type { IncidentSnapshot } from '../workflows/definitions';
 
 export type RecordTransitionInput = TransitionEntry;
@@ -24,21 +24,28 @@ export function createProjectionActivities({ orm }: { orm: MikroORM }) {
   }
 
   /** The move's entry and the row change together; a retried attempt returns the row unchanged. */
-  async function recordTransitionActivity(input: RecordTransitionInput): Promise<IncidentSnapshot> {
-    const row = await recordTransition(knex(), input);
-    if (!row) throw missing(input.incidentId);
-    return toSnapshot(row);
+  async function recordTransitionActivity(input: RecordTransitionInput): Promise<IncidentSnapshot & { timelineSeq: number }> {
+    const written = await recordTransition(knex(), input);
+    if (!written) throw missing(input.incidentId);
+    return { ...toSnapshot(written.row), timelineSeq: written.seq };
   }
 
   /** One alert that joined the incident: how the relay delivered before batching (histories hold it). */
   async function recordAlertAttached(input: { incidentId: string; seq: number; eventId: string; title: string; at: string }): Promise<void> {
-    await recordAlertsAttached(knex(), { incidentId: input.incidentId, firstSeq: input.seq, alerts: [{ title: input.title }], at: input.at });
+    await recordAlertsAttached(knex(), { incidentId: input.incidentId, firstSeq: input.seq, alerts: [{ title: input.title, eventId: input.eventId }], at: input.at });
   }
 
   /** A run of alerts that joined the incident, numbered firstSeq onwards. */
-  async function recordAlertsAttachedActivity(input: RecordAlertsAttachedInput): Promise<void> {
-    await recordAlertsAttached(knex(), input);
+  async function recordAlertsAttachedActivity(input: RecordAlertsAttachedInput): Promise<{ lastSeq: number }> {
+    return recordAlertsAttached(knex(), input);
   }
 
-  return { readIncident, recordTransition: recordTransitionActivity, recordAlertAttached, recordAlertsAttached: recordAlertsAttachedActivity };
+  /** Where a run started after earlier runs completed resumes from (status, seq, applied events). */
+  async function readRunSeedActivity({ incidentId }: { incidentId: string }): Promise<RunSeed> {
+    const seed = await readRunSeed(knex(), incidentId);
+    if (!seed) throw missing(incidentId);
+    return seed;
+  }
+
+  return { readIncident, recordTransition: recordTransitionActivity, recordAlertAttached, recordAlertsAttached: recordAlertsAttachedActivity, readRunSeed: readRunSeedActivity };
 }

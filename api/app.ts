@@ -2,7 +2,7 @@ import Koa from 'koa';
 import Router from '@koa/router';
 import type { Logger } from '../src/logger';
 import type { ReadinessReport } from '../src/readiness';
-import { customerErrors } from './http/customer-errors';
+import { customerErrors, RETRY_AFTER } from './http/customer-errors';
 import { jsonBody } from './http/json-body';
 import { requestLog } from './http/request-log';
 import { createCustomerV1Router } from './customer-v1/router';
@@ -29,6 +29,7 @@ export function healthRouter(readiness: () => Promise<ReadinessReport>): Router 
     ctx.state.routePattern = '/readyz';
     const report = await readiness();
     ctx.status = report.ready ? 200 : 503;
+    if (!report.ready) ctx.set(RETRY_AFTER);
     ctx.body = report.ready
       ? { status: 'ready', checks: report.checks }
       : { status: 'not ready', message: `not reachable: ${report.missing.join(', ')}`, checks: report.checks };

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_AUTO_CLOSE_HOURS } from './domain/incident-lifecycle';
+import { DEFAULT_RETENTION_AGES, type RetentionAges } from './domain/retention';
 
 /** Everything Klaxon reads from the environment, parsed once at startup (style rule 12). */
 const envSchema = z.object({
@@ -27,6 +29,10 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   KLAXON_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   PAGE_LINK_TTL_HOURS: z.coerce.number().positive().max(24 * 7).default(24),
+  // Fractions allowed (a test closes after seconds); a year at most.
+  AUTO_CLOSE_HOURS: z.coerce.number().positive().max(24 * 365).default(DEFAULT_AUTO_CLOSE_HOURS),
+  RETENTION_CALLBACK_DAYS: z.coerce.number().positive().max(3650).default(DEFAULT_RETENTION_AGES.callbackDays),
+  RETENTION_DEV_INBOX_DAYS: z.coerce.number().positive().max(3650).default(DEFAULT_RETENTION_AGES.devInboxDays),
   // Paging providers (design.md §6): a channel without its credentials delivers to the dev inbox.
   TWILIO_ACCOUNT_SID: z.string().regex(/^AC\w+$/, 'must start with AC').optional(),
   TWILIO_AUTH_TOKEN: z.string().min(1).optional(),
@@ -73,6 +79,10 @@ export interface Config {
   /** Signs email links and push actions; unset, `start` keeps a generated one in the data folder. */
   secret?: string;
   pageLinkTtlSeconds: number;
+  /** A RESOLVED incident closes by itself after this long (design.md §4). */
+  autoCloseHours: number;
+  /** How long the hourly purge keeps rows that have no plan-bound window (design.md §12). */
+  retention: RetentionAges;
 }
 
 /** The fields of a Google service-account key file that FCM needs. */
@@ -131,7 +141,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     secret: e.KLAXON_SECRET,
     pageLinkTtlSeconds: e.PAGE_LINK_TTL_HOURS * 3600,
+    autoCloseHours: e.AUTO_CLOSE_HOURS,
+    retention: retentionAges(e),
   };
+}
+
+/**
+ * Retention ages. Used page links are remembered as provider callbacks, so those are kept at
+ * least as long as a link works: a purged one could otherwise act twice.
+ */
+function retentionAges(e: Env): RetentionAges {
+  if (e.RETENTION_CALLBACK_DAYS * 24 < e.PAGE_LINK_TTL_HOURS) fail('RETENTION_CALLBACK_DAYS', `must cover PAGE_LINK_TTL_HOURS (${e.PAGE_LINK_TTL_HOURS} h): a used page link must stay used while it works`);
+  return { ...DEFAULT_RETENTION_AGES, callbackDays: e.RETENTION_CALLBACK_DAYS, devInboxDays: e.RETENTION_DEV_INBOX_DAYS };
 }
 
 /** Throws the same readable error as the schema; never echoes a value (most of these are secrets). */

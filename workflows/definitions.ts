@@ -22,6 +22,9 @@ export interface Actor {
 /** Ingestion as an actor: opens incidents from alerts and resolves them when the sender does. */
 export const INGEST_ACTOR: Actor = { type: 'system', id: null, via: 'ingest' };
 
+/** The system as an actor when a RESOLVED incident closes by itself after AUTO_CLOSE_HOURS. */
+export const AUTO_CLOSE_ACTOR: Actor = { type: 'system', id: null, via: 'auto_close' };
+
 /** The workflow input; also the state a run resumes from after continueAsNew or a reopen. */
 export interface IncidentWorkflowInput {
   incidentId: string;
@@ -33,10 +36,20 @@ export interface IncidentWorkflowInput {
   seq: number;
   /** History length past which the run continues as new; tests lower it. */
   historyLimit?: number;
-  /** Alert event ids already applied (the most recent ones), carried across continueAsNew. */
+  /**
+   * Alert event ids already applied (the most recent ones), carried across continueAsNew. A run
+   * started for an incident whose earlier runs completed reads them (and the rest of its state)
+   * from the projection.
+   */
   appliedEventIds?: string[];
+  /** The seq of the incident's last reopen, carried across continueAsNew. */
+  reopenedAtSeq?: number;
   /** Where paging stood, carried across continueAsNew. */
   escalation?: EscalationMemory;
+  /** Seconds a RESOLVED incident waits before it closes by itself (AUTO_CLOSE_HOURS; 72 h when absent). */
+  autoCloseSeconds?: number;
+  /** When the pending automatic close is due (epoch ms), carried across continueAsNew while RESOLVED. */
+  autoCloseAtMs?: number;
 }
 
 /**
@@ -55,6 +68,11 @@ export interface AlertReceived {
    */
   kind: 'opened' | 'attached' | 'resolved';
   title: string;
+  /**
+   * For `resolved`: the incident's last timeline seq when the resolve was accepted. A reopen
+   * written after that seq makes the resolve stale: it must not resolve the reopened incident.
+   */
+  acceptedAtSeq?: number;
 }
 
 /** A fact: an alert was accepted for this incident. Delivered at least once; applied once. */
@@ -96,6 +114,11 @@ export interface IncidentSnapshot {
 
 export interface LifecycleUpdateInput {
   actor: Actor;
+  /**
+   * When the caller stops waiting (ISO time; the API's deadline): the workflow gives up on a
+   * move it cannot write before then, so a caller told 503 finds nothing moved.
+   */
+  answerBy?: string;
 }
 
 /** What the `incidentState` query answers: the status and the last timeline seq written. */
@@ -119,6 +142,12 @@ export const incidentStateQuery = defineQuery<IncidentStateResult>('incidentStat
 
 /** ApplicationFailure type of a rejected transition; the API maps it to 409 invalid_transition. */
 export const INVALID_TRANSITION = 'InvalidTransition';
+
+/**
+ * ApplicationFailure type of a lifecycle update whose projection write could not be done in time
+ * (Postgres away): nothing moved; the API maps it to 503 with Retry-After.
+ */
+export const INCIDENT_STORE_UNAVAILABLE = 'IncidentStoreUnavailable';
 
 export const searchAttributes = {
   organizationId: defineSearchAttributeKey('KlaxonOrganizationId', SearchAttributeType.KEYWORD),
@@ -149,3 +178,15 @@ export const heartbeatPingSignal = defineSignal<[]>('heartbeatPing');
 /** The heartbeat was paused or resumed. */
 export const heartbeatPauseSignal = defineSignal<[{ paused: boolean }]>('heartbeatPause');
 export const heartbeatStateQuery = defineQuery<{ paused: boolean; missedIncidentId: string | null; pings: number }>('heartbeatState');
+
+/**
+ * The Temporal Schedule that runs `retentionWorkflow` hourly; also the prefix of its runs'
+ * workflow ids (the schedule appends the time).
+ */
+export const RETENTION_SCHEDULE_ID = 'klaxon-retention';
+
+/** The retention workflow's input. */
+export interface RetentionWorkflowInput {
+  /** Purge activities one run calls at most, each with its own time budget (default 60). */
+  maxPasses?: number;
+}

@@ -1,3 +1,4 @@
 /** What the worker bundles: every workflow of Klaxon. */
 export { incidentWorkflow } from './incident/workflow';
 export { heartbeatWorkflow } from './heartbeat/workflow';
+export { retentionWorkflow } from './retention/workflow';

@@ -1,7 +1,8 @@
 /** iOS push pages through `@parse/node-apn` (HTTP/2, token auth), design.md §6. */
 import { Notification, Provider, type ResponseFailure } from '@parse/node-apn';
 import type { NotifyConfig } from '../../src/config';
-import { describeError, permanentFailure, retryableFailure } from './failures';
+import { PROVIDER_CALL_TIMEOUT_MS } from '../../src/domain/paging/attempt-timeouts';
+import { describeError, notAcceptedFailure, permanentFailure, retryableFailure } from './failures';
 import type { ChannelProvider, ChannelSender, OutgoingPage, SentPage } from './types';
 
 export type ApnsConfig = NonNullable<NotifyConfig['apns']>;
@@ -18,7 +19,7 @@ export function createApnsProvider(config: ApnsConfig): Provider {
     ...(config.host && { address: config.host }),
     port: config.port,
     ...(config.ca && { ca: [config.ca] }),
-    requestTimeout: 10_000,
+    requestTimeout: PROVIDER_CALL_TIMEOUT_MS,
   });
 }
 
@@ -75,6 +76,6 @@ function toDeliveryError(page: OutgoingPage, failure: ResponseFailure | undefine
   if (status === 410 || (reason && PERMANENT_REASONS.has(reason))) {
     return permanentFailure('apns', `push to device ${shortToken(page.to)} refused: ${reason ?? 'Unregistered'} (HTTP ${status})`, secrets);
   }
-  if (status) return retryableFailure('apns', `push not accepted: HTTP ${status}${reason ? ` ${reason}` : ''}${failure?.error ? `: ${describeError(failure.error)}` : ''}`, secrets);
+  if (status) return notAcceptedFailure('apns', `push not accepted: HTTP ${status}${reason ? ` ${reason}` : ''}${failure?.error ? `: ${describeError(failure.error)}` : ''}`, secrets);
   return retryableFailure('apns', `push not sent: ${failure?.error ? describeError(failure.error) : 'no response'}`, secrets);
 }

@@ -17,9 +17,28 @@ export function permanentFailure(provider: string, detail: string, secrets: Read
   return permanentDeliveryFailure(scrub(`${provider}: ${detail}`, secrets));
 }
 
-/** A plain error: the send activity retries it with backoff (5xx, 429, network, credentials). */
+/**
+ * A plain error: the send activity retries it with backoff. Its outcome is unknown (a timeout, a
+ * connection lost mid-request: the provider may have taken the page), so the retry is marked.
+ */
 export function retryableFailure(provider: string, detail: string, secrets: ReadonlyArray<string | undefined> = []): Error {
   return new Error(scrub(`${provider}: ${detail}`, secrets));
+}
+
+/** Set on errors whose provider answered without taking the page. */
+const NOT_ACCEPTED = 'providerDidNotAccept';
+
+/**
+ * The provider answered and did not take the page (5xx, 429, bad credentials): retried like any
+ * plain error, but the retry cannot double the page, so it is not marked.
+ */
+export function notAcceptedFailure(provider: string, detail: string, secrets: ReadonlyArray<string | undefined> = []): Error {
+  return Object.assign(retryableFailure(provider, detail, secrets), { [NOT_ACCEPTED]: true });
+}
+
+/** True when the error says the provider certainly did not take the page (an answer, or a permanent refusal). */
+export function providerDidNotAccept(err: unknown): boolean {
+  return (err as Record<string, unknown> | null)?.[NOT_ACCEPTED] === true;
 }
 
 /** A short description of a thrown value that never includes its properties (configs, headers). */

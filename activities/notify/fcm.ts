@@ -1,7 +1,8 @@
 /** Android push pages through FCM HTTP v1, with an OAuth2 bearer from google-auth-library. */
 import { JWT } from 'google-auth-library';
 import type { NotifyConfig } from '../../src/config';
-import { describeError, permanentFailure, retryableFailure } from './failures';
+import { PROVIDER_CALL_TIMEOUT_MS } from '../../src/domain/paging/attempt-timeouts';
+import { describeError, notAcceptedFailure, permanentFailure, retryableFailure } from './failures';
 import type { ChannelProvider, ChannelSender, OutgoingPage, SentPage } from './types';
 
 export type FcmConfig = NonNullable<NotifyConfig['fcm']>;
@@ -55,20 +56,23 @@ export function createFcmSender(config: FcmConfig, auth: JWT = createFcmAuth(con
   return {
     provider: 'fcm',
     async send(page: OutgoingPage): Promise<SentPage> {
+      // One budget for the token and the send: the call as a whole stays within it.
+      const deadline = Date.now() + PROVIDER_CALL_TIMEOUT_MS;
       let token: string | null | undefined;
       try {
         token = (await auth.getAccessToken()).token;
       } catch (err) {
-        throw retryableFailure('fcm', `could not obtain an access token: ${describeError(err)}`, secrets);
+        // Nothing was sent yet: a retry cannot double the page.
+        throw notAcceptedFailure('fcm', `could not obtain an access token: ${describeError(err)}`, secrets);
       }
-      if (!token) throw retryableFailure('fcm', 'could not obtain an access token', secrets);
+      if (!token) throw notAcceptedFailure('fcm', 'could not obtain an access token', secrets);
       let res: Response;
       try {
         res = await fetch(url, {
           method: 'POST',
           headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json; charset=utf-8' },
           body: JSON.stringify(toMessage(page)),
-          signal: AbortSignal.timeout(10_000),
+          signal: AbortSignal.timeout(Math.max(1, deadline - Date.now())),
         });
       } catch (err) {
         throw retryableFailure('fcm', `push not sent: ${describeError((err as { cause?: unknown }).cause ?? err)}`, [...secrets, token]);
@@ -97,5 +101,5 @@ function toDeliveryError(page: OutgoingPage, status: number, error: FcmErrorBody
   const code = error?.details?.find((d) => d.errorCode)?.errorCode ?? error?.status;
   const detail = `${code ?? 'error'}${error?.message ? `: ${error.message}` : ''} (HTTP ${status})`;
   if (code && PERMANENT_CODES.has(code)) return permanentFailure('fcm', `push to device ${page.to.length > 12 ? `${page.to.slice(0, 8)}…` : page.to} refused: ${detail}`, secrets);
-  return retryableFailure('fcm', `push not accepted: ${detail}`, secrets);
+  return notAcceptedFailure('fcm', `push not accepted: ${detail}`, secrets);
 }

@@ -1,7 +1,8 @@
 /** Email pages through `@sendgrid/mail` (design.md §6). */
 import { Client } from '@sendgrid/client';
 import { MailService } from '@sendgrid/mail';
-import { describeError, permanentFailure, retryableFailure } from './failures';
+import { PROVIDER_CALL_TIMEOUT_MS } from '../../src/domain/paging/attempt-timeouts';
+import { describeError, notAcceptedFailure, permanentFailure, retryableFailure } from './failures';
 import type { ChannelProvider, ChannelSender, OutgoingPage, SentPage } from './types';
 
 /** What the SendGrid sender needs: the API key, the sender address, and optionally another API origin. */
@@ -19,7 +20,7 @@ export function createSendgridMail(config: SendgridConfig): MailService {
   if (config.apiBaseUrl) client.setDefaultRequest('baseUrl', `${config.apiBaseUrl}/`);
   const mail = new MailService();
   mail.setClient(client);
-  mail.setTimeout(10_000);
+  mail.setTimeout(PROVIDER_CALL_TIMEOUT_MS);
   return mail;
 }
 
@@ -64,5 +65,5 @@ function toDeliveryError(page: OutgoingPage, err: unknown, secrets: string[]): E
   const reasons = (body?.errors ?? []).map((e) => (e.field ? `${e.message} (${e.field})` : e.message)).filter(Boolean).join('; ');
   // A 400 is about the message itself (most often the address): sending it again cannot succeed.
   if (status === 400) return permanentFailure('sendgrid', `email to ${page.to} refused: ${reasons || 'bad request'} (HTTP 400)`, secrets);
-  return retryableFailure('sendgrid', `email not accepted: HTTP ${status}${reasons ? `: ${reasons}` : ''}`, secrets);
+  return notAcceptedFailure('sendgrid', `email not accepted: HTTP ${status}${reasons ? `: ${reasons}` : ''}`, secrets);
 }

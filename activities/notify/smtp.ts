@@ -1,7 +1,8 @@
 /** Email pages over SMTP with `nodemailer`, used instead of SendGrid when SMTP_URL is set. */
 import nodemailer, { type Transporter } from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport';
-import { describeError, permanentFailure, retryableFailure } from './failures';
+import { PROVIDER_CALL_TIMEOUT_MS } from '../../src/domain/paging/attempt-timeouts';
+import { describeError, notAcceptedFailure, permanentFailure, retryableFailure } from './failures';
 import type { ChannelProvider, ChannelSender, OutgoingPage, SentPage } from './types';
 
 /** The relay (smtp:// or smtps://, credentials in the URL) and the sender address. */
@@ -10,9 +11,13 @@ export interface SmtpConfig {
   from: string;
 }
 
-/** A nodemailer SMTP transport with timeouts short enough for an activity to retry. */
+/**
+ * A nodemailer SMTP transport whose stages each give up well within a send attempt (the send
+ * activity's deadline bounds their sum).
+ */
 export function createSmtpTransport(config: SmtpConfig): Transporter<SMTPTransport.SentMessageInfo> {
-  return nodemailer.createTransport({ url: config.url, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 });
+  const half = PROVIDER_CALL_TIMEOUT_MS / 2;
+  return nodemailer.createTransport({ url: config.url, connectionTimeout: half, greetingTimeout: half, socketTimeout: PROVIDER_CALL_TIMEOUT_MS });
 }
 
 /** The credentials of an SMTP URL, and their AUTH PLAIN form, so no error message can carry them. */
@@ -69,5 +74,7 @@ function toDeliveryError(page: OutgoingPage, err: unknown, secrets: string[]): E
   if (code === 'EENVELOPE' && typeof responseCode === 'number' && responseCode >= 500) {
     return permanentFailure('smtp', `email to ${page.to} refused: ${describeError(err)}`, secrets);
   }
-  return retryableFailure('smtp', `email not sent${code ? ` (${code})` : ''}: ${describeError(err)}`, secrets);
+  const detail = `email not sent${code ? ` (${code})` : ''}: ${describeError(err)}`;
+  // The relay answered with an error: it did not take the message.
+  return typeof responseCode === 'number' ? notAcceptedFailure('smtp', detail, secrets) : retryableFailure('smtp', detail, secrets);
 }

@@ -2,7 +2,8 @@
 import twilio from 'twilio';
 import RequestClient from 'twilio/lib/base/RequestClient';
 import type { NotifyConfig } from '../../src/config';
-import { describeError, permanentFailure, retryableFailure } from './failures';
+import { PROVIDER_CALL_TIMEOUT_MS } from '../../src/domain/paging/attempt-timeouts';
+import { describeError, notAcceptedFailure, permanentFailure, retryableFailure } from './failures';
 import type { ChannelProvider, ChannelSender, OutgoingPage, SentPage } from './types';
 
 export type TwilioConfig = NonNullable<NotifyConfig['twilio']>;
@@ -28,7 +29,7 @@ const PERMANENT_CODES: Record<number, string> = {
  */
 class RebasingRequestClient extends RequestClient {
   constructor(private readonly baseUrl: string) {
-    super({ timeout: 10_000 });
+    super({ timeout: PROVIDER_CALL_TIMEOUT_MS });
   }
 
   override request<TData>(opts: RequestClient.RequestOptions<TData>) {
@@ -39,7 +40,7 @@ class RebasingRequestClient extends RequestClient {
 
 /** A Twilio REST client for the configured account, pointed at TWILIO_API_BASE_URL when set. */
 export function createTwilioClient(config: TwilioConfig): twilio.Twilio {
-  const httpClient = config.apiBaseUrl ? new RebasingRequestClient(config.apiBaseUrl) : new RequestClient({ timeout: 10_000 });
+  const httpClient = config.apiBaseUrl ? new RebasingRequestClient(config.apiBaseUrl) : new RequestClient({ timeout: PROVIDER_CALL_TIMEOUT_MS });
   return twilio(config.accountSid, config.authToken, { httpClient });
 }
 
@@ -85,6 +86,6 @@ function toDeliveryError(page: OutgoingPage, err: unknown, secrets: string[]): E
   if (typeof code === 'number' && PERMANENT_CODES[code]) {
     return permanentFailure('twilio', `${what} to ${page.to} refused: ${PERMANENT_CODES[code]} (Twilio error ${code}: ${describeError(err)})`, secrets);
   }
-  if (typeof status === 'number') return retryableFailure('twilio', `${what} not accepted: HTTP ${status}${code ? `, Twilio error ${code}` : ''}: ${describeError(err)}`, secrets);
+  if (typeof status === 'number') return notAcceptedFailure('twilio', `${what} not accepted: HTTP ${status}${code ? `, Twilio error ${code}` : ''}: ${describeError(err)}`, secrets);
   return retryableFailure('twilio', `${what} not sent: ${describeError(err)}`, secrets);
 }

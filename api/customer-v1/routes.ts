@@ -25,7 +25,11 @@ import {
 export interface CustomerV1Deps {
   orm: MikroORM;
   temporal: Client;
+  /** A client on a worker's connection in this process, if any: new incidents start eagerly on it. */
+  eagerClient?: Client;
   taskQueue: string;
+  /** AUTO_CLOSE_HOURS, for the incident workflows the API starts. */
+  autoCloseHours?: number;
   namespace: string;
   temporalUiUrl: string;
 }
@@ -33,6 +37,7 @@ export interface CustomerV1Deps {
 const AUTH_ERRORS = {
   401: 'missing, invalid, expired or revoked token',
   403: 'token not allowed: another workspace, owner no longer admin, unverified account, or plan without API access',
+  503: 'service_unavailable: the database or Temporal cannot be reached; nothing was changed, retry after `Retry-After` seconds',
 } as const;
 
 const READ_ERRORS = { 400: 'invalid path or query parameter', ...AUTH_ERRORS };
@@ -46,7 +51,7 @@ export function customerV1Routes(deps: CustomerV1Deps): RouteSpec[] {
     return { ...rest, links: { temporal_ui: `${deps.temporalUiUrl}/namespaces/${encodeURIComponent(deps.namespace)}/workflows/${workflowId}` } };
   };
   const actorOf = (ctx: Parameters<RouteSpec['handler']>[0]): Actor => ({ type: 'user', id: principalOf(ctx).userId, via: 'api' });
-  const incidentDeps = { orm: deps.orm, temporal: deps.temporal, taskQueue: deps.taskQueue };
+  const incidentDeps = { orm: deps.orm, temporal: deps.temporal, taskQueue: deps.taskQueue, autoCloseHours: deps.autoCloseHours, eagerClient: deps.eagerClient };
 
   const lifecycle = (op: LifecycleOperation) =>
     defineRoute({

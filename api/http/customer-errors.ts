@@ -1,12 +1,16 @@
 import type { Middleware } from 'koa';
 import { ZodError } from 'zod';
 import { DomainError, type DomainErrorKind } from '../../src/services/errors';
+import { outageMessage, outageOf, RETRY_AFTER_SECONDS } from '../../src/services/outages';
 
 /** The customer API and ingestion error body (design.md §8). */
 export interface ErrorBody {
   message: string;
   code?: string;
 }
+
+/** The `code` of a 503 answered because Postgres or Temporal is away. */
+export const SERVICE_UNAVAILABLE = 'service_unavailable';
 
 const STATUS_BY_KIND: Record<DomainErrorKind, number> = {
   invalid: 400,
@@ -33,9 +37,13 @@ export function describeZodError(err: ZodError): string {
   return err.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ');
 }
 
+/** `Retry-After` of every 503 a surface answers while a dependency is away. */
+export const RETRY_AFTER = { 'Retry-After': String(RETRY_AFTER_SECONDS) };
+
 /**
- * Turns every failure into `{message, code?}`. Unexpected errors are logged and answered
- * with a generic 500 so no internals (or secrets) reach the caller.
+ * Turns every failure into `{message, code?}`. Postgres or Temporal being away is a 503
+ * `service_unavailable` with Retry-After; other unexpected errors are logged and answered with a
+ * generic 500 so no internals (or secrets) reach the caller.
  */
 export function customerErrors(): Middleware {
   return async (ctx, next) => {
@@ -59,13 +67,15 @@ export function customerErrors(): Middleware {
 
 function toErrorBody(err: unknown): { status: number; body: ErrorBody; headers: Record<string, string> } {
   if (err instanceof HttpError) return { status: err.status, body: withCode(err.message, err.code), headers: err.headers };
-  if (err instanceof DomainError) return { status: STATUS_BY_KIND[err.kind], body: withCode(err.message, err.code), headers: {} };
+  if (err instanceof DomainError) return { status: STATUS_BY_KIND[err.kind], body: withCode(err.message, err.code), headers: err.kind === 'unavailable' ? RETRY_AFTER : {} };
   if (err instanceof ZodError) return { status: 400, body: { message: describeZodError(err), code: 'invalid_request' }, headers: {} };
   const status = (err as { status?: number }).status;
   // koa-body and Koa raise errors with `status` and `expose` for malformed requests.
   if (typeof status === 'number' && status >= 400 && status < 500 && (err as { expose?: boolean }).expose) {
     return { status, body: { message: (err as Error).message }, headers: {} };
   }
+  const outage = outageOf(err);
+  if (outage) return { status: 503, body: { message: outageMessage(outage), code: SERVICE_UNAVAILABLE }, headers: RETRY_AFTER };
   return { status: 500, body: { message: 'internal error' }, headers: {} };
 }
 

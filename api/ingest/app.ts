@@ -3,7 +3,6 @@ import Router from '@koa/router';
 import type { Logger } from '../../src/logger';
 import type { ReadinessReport } from '../../src/readiness';
 import type { Ingestion } from '../../src/services/ingest';
-import { isDatabaseUnavailable } from '../../src/db/knex';
 import { customerErrors, HttpError } from '../http/customer-errors';
 import { jsonBody, textJsonBody } from '../http/json-body';
 import { createRateLimit } from '../http/rate-limit';
@@ -16,7 +15,7 @@ export interface IngestDeps {
   readiness: () => Promise<ReadinessReport>;
   /** Accepts alert events (validation, group commit, idempotency). */
   ingestion: Ingestion;
-  /** Records a heartbeat ping; false when the secret names no heartbeat. */
+  /** Records a heartbeat ping and tells its workflow, both or neither; false when the secret names no heartbeat. */
   ping: (secret: string) => Promise<boolean>;
   /** Accepted events per second per source (a 10 s burst). */
   eventsPerSecondPerSource: number;
@@ -48,15 +47,12 @@ export function createIngestListener(deps: IngestDeps): Koa {
     await next();
   }, jsonBody('512kb'), textJsonBody('512kb'), async (ctx) => {
     const idempotencyKey = ctx.get('Idempotency-Key') || undefined;
-    try {
-      const headers = Object.fromEntries(Object.entries(ctx.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]));
-      const answer = await deps.ingestion.ingest({ secret: ctx.params.token, body: ctx.request.body, headers, idempotencyKey });
-      ctx.status = answer.duplicate || answer.status === 'confirmed' ? 200 : 202;
-      ctx.body = answer;
-    } catch (err) {
-      if (isDatabaseUnavailable(err)) throw new HttpError(503, 'alert storage is unavailable; retry shortly', undefined, { 'Retry-After': '5' });
-      throw err;
-    }
+    const headers = Object.fromEntries(Object.entries(ctx.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]));
+    // Postgres away: customerErrors answers 503 with Retry-After. Temporal away changes nothing
+    // here: accepted events wait in the outbox for the relay.
+    const answer = await deps.ingestion.ingest({ secret: ctx.params.token, body: ctx.request.body, headers, idempotencyKey });
+    ctx.status = answer.duplicate || answer.status === 'confirmed' ? 200 : 202;
+    ctx.body = answer;
   });
   app.use(router.routes());
   app.use(router.allowedMethods());

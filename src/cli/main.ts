@@ -6,7 +6,9 @@ import { DomainError } from '../services/errors';
 import { admin, bootstrap, output, parseOptions, schemas, withDatabase } from './admin';
 import { FORM_B_CHANNEL_LIST } from '../domain/paging/form-b-channels';
 import { registerInboxCommands } from './inbox-commands';
+import { registerOutboxCommands } from './outbox-commands';
 import { registerPagingCommands } from './paging-commands';
+import { registerRetentionCommands } from './retention-commands';
 import { registerScheduleCommands } from './schedule-commands';
 
 // Roles pull in the Temporal worker, and the client alone takes a few hundred milliseconds to
@@ -152,6 +154,8 @@ export function buildProgram(getConfig: () => Config): Command {
   registerPagingCommands(program, getConfig);
   registerScheduleCommands(program, getConfig);
   registerInboxCommands(program, getConfig);
+  registerRetentionCommands(program, getConfig);
+  registerOutboxCommands(program, getConfig);
   return program;
 }
 

@@ -10,15 +10,33 @@ export type LifecycleOperation = (typeof LIFECYCLE_OPERATIONS)[number];
 
 /**
  * Moves the system makes on its own, never offered to callers: an acknowledgement that was not
- * followed up within the policy's acknowledge timeout returns the incident to TRIGGERED.
+ * followed up within the policy's acknowledge timeout returns the incident to TRIGGERED; an
+ * incident left RESOLVED for `AUTO_CLOSE_HOURS` closes.
  */
-export type SystemOperation = 'ack_timeout';
+export type SystemOperation = 'ack_timeout' | 'auto_close';
 /** Every operation that can write a status change. */
 export type TransitionOperation = LifecycleOperation | SystemOperation;
 
 /** The ack-timeout move: only an incident still ACKNOWLEDGED goes back to TRIGGERED. */
 export function decideAckTimeout(status: IncidentStatus): { kind: 'move'; from: IncidentStatus; to: IncidentStatus } | { kind: 'noop' } {
   return status === 'ACKNOWLEDGED' ? { kind: 'move', from: status, to: 'TRIGGERED' } : { kind: 'noop' };
+}
+
+/** The auto-close move: only an incident still RESOLVED closes. */
+export function decideAutoClose(status: IncidentStatus): { kind: 'move'; from: IncidentStatus; to: IncidentStatus } | { kind: 'noop' } {
+  return status === 'RESOLVED' ? { kind: 'move', from: status, to: 'CLOSED' } : { kind: 'noop' };
+}
+
+/** How long a RESOLVED incident waits before it closes by itself, unless configured (design.md §4). */
+export const DEFAULT_AUTO_CLOSE_HOURS = 72;
+
+/** A wait as people read it on the timeline: whole hours as `72 h`, shorter ones in minutes or seconds. */
+export function formatWait(seconds: number): string {
+  const s = Math.round(seconds);
+  if (s >= 3600 && s % 3600 === 0) return `${s / 3600} h`;
+  if (s >= 3600) return `${(s / 3600).toFixed(1)} h`;
+  if (s >= 60 && s % 60 === 0) return `${s / 60} min`;
+  return `${s} s`;
 }
 
 interface Rule {
@@ -71,6 +89,7 @@ export function timestampChanges(
     case 'resolve':
       return { resolved_at: at };
     case 'close':
+    case 'auto_close':
       return { closed_at: at };
     case 'reopen':
       return { acknowledged_at: null, resolved_at: null, closed_at: null };

@@ -5,6 +5,7 @@ import type { Config } from '../config';
 import { migrate, openOrm, type MikroORM } from '../db/orm';
 import type { Logger } from '../logger';
 import { OutboxRelay } from '../services/relay';
+import { ensureRetentionSchedule } from '../services/retention';
 import { connectTemporal } from '../temporal/client';
 import { createKlaxonWorker } from '../temporal/worker';
 import { resolveInfra, type Infra } from './infra';
@@ -58,6 +59,7 @@ export async function bootStack(config: Config, role: Role, deps: { logger: Logg
         taskQueue: config.temporal.taskQueue,
         orm,
         paging,
+        retention: config.retention,
       });
       workerConnection = connection;
       const running = worker.run();
@@ -67,16 +69,18 @@ export async function bootStack(config: Config, role: Role, deps: { logger: Logg
         await running;
         await connection.close();
       });
+      // Every worker registers the purge schedule (design.md §12): the first creates it, the rest update it.
+      await ensureRetentionSchedule(new Client({ connection, namespace: config.temporal.namespace }), { taskQueue: config.temporal.taskQueue });
     }
     if (role === 'worker') return { infra, orm, stop };
 
     const { client, connection } = await connectTemporal(infra.temporalAddress, config.temporal.namespace);
     shutdown.push(() => connection.close());
     const relayClient = workerConnection ? new Client({ connection: workerConnection, namespace: config.temporal.namespace }) : client;
-    const relay = new OutboxRelay({ orm, temporal: relayClient, taskQueue: config.temporal.taskQueue, logger: deps.logger, eagerStart: !!workerConnection });
+    const relay = new OutboxRelay({ orm, temporal: relayClient, taskQueue: config.temporal.taskQueue, autoCloseHours: config.autoCloseHours, logger: deps.logger, eagerStart: !!workerConnection });
     relay.start();
     shutdown.push(() => relay.stop());
-    const apps = buildListeners({ config, orm, temporal: client, logger: deps.logger, relay, secret: resolveSecret(config) });
+    const apps = buildListeners({ config, orm, temporal: client, logger: deps.logger, relay, secret: resolveSecret(config), eagerClient: workerConnection ? relayClient : undefined });
     const servers: Server[] = [];
     shutdown.push(async () => {
       await Promise.all(servers.map((s) => closeServer(s)));

@@ -9,7 +9,7 @@ import { createLegacyListener } from '../../api/legacy/app';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { checkReadiness } from '../readiness';
-import { createSnsVerifier, deliverPing, Ingestion, recordPing } from '../services/ingest';
+import { createSnsVerifier, Ingestion, pingHeartbeat } from '../services/ingest';
 
 export interface ListenerDeps {
   config: Config;
@@ -20,6 +20,8 @@ export interface ListenerDeps {
   relay: { kick(opts?: { onlyIfDue?: boolean }): void };
   /** Signs and checks page links (src/stack/secret.ts). */
   secret: string;
+  /** A client on the connection of a worker in this process, if any: API-opened incidents start eagerly on it. */
+  eagerClient?: Client;
 }
 
 /** The three Koa apps of design.md §1, built over shared dependencies. */
@@ -30,7 +32,9 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; leg
     app: createAppListener({
       orm: deps.orm,
       temporal: deps.temporal,
+      eagerClient: deps.eagerClient,
       taskQueue: config.temporal.taskQueue,
+      autoCloseHours: config.autoCloseHours,
       namespace: config.temporal.namespace,
       temporalUiUrl: config.temporal.uiUrl,
       appUrl: config.urls.app,
@@ -40,6 +44,7 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; leg
         orm: deps.orm,
         temporal: deps.temporal,
         taskQueue: config.temporal.taskQueue,
+        autoCloseHours: config.autoCloseHours,
         linkSecret: deps.secret,
         appUrl: config.urls.app,
         authToken: config.notify.twilio?.authToken,
@@ -54,12 +59,7 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; leg
         onAccepted: (urgent) => deps.relay.kick({ onlyIfDue: !urgent }),
       }),
       eventsPerSecondPerSource: config.ingest.eventsPerSecondPerSource,
-      ping: async (secret) => {
-        const hb = await recordPing(deps.orm, secret);
-        if (!hb) return false;
-        await deliverPing(deps.temporal, config.temporal.taskQueue, hb);
-        return true;
-      },
+      ping: async (secret) => (await pingHeartbeat(deps.orm, deps.temporal, config.temporal.taskQueue, secret)) !== undefined,
     }),
     legacy: createLegacyListener({ logger: deps.logger, readiness }),
   };

@@ -6,6 +6,7 @@ import { createActivities } from '../../activities';
 import type { ChannelSender } from '../../activities/notify/types';
 import type { PageLinks } from '../../activities/paging/render';
 import type { ChannelId } from '../domain/channels';
+import type { RetentionAges } from '../domain/retention';
 import { BUILT_WORKFLOW_BUNDLE, RUNNING_BUILT } from '../paths';
 
 /** The workflows module: workflows/index.ts from the sources, dist/workflows/index.js built. */
@@ -18,6 +19,8 @@ export interface KlaxonWorkerOptions {
   orm: MikroORM;
   /** How pages leave: a sender per channel, and the links people act on. */
   paging: { senders: Record<ChannelId, ChannelSender>; links: PageLinks };
+  /** How long the retention purge keeps what has no plan window (defaults: design.md §12). */
+  retention?: RetentionAges;
   /** A prebuilt bundle (tests build one per run); otherwise see workflowSource. */
   workflowBundle?: WorkerOptions['workflowBundle'];
 }
@@ -50,7 +53,7 @@ export async function createKlaxonWorker(opts: KlaxonWorkerOptions): Promise<{ w
     connection,
     namespace: opts.namespace,
     taskQueue: opts.taskQueue,
-    activities: createActivities({ orm: opts.orm, paging: opts.paging }),
+    activities: createActivities({ orm: opts.orm, paging: opts.paging, retention: opts.retention }),
     ...workflowSource(opts.workflowBundle),
     // Incident workflows are long-lived and mostly idle; keep many cached so updates stay fast.
     maxCachedWorkflows: 5000,

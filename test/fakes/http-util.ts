@@ -27,7 +27,9 @@ export function close(server: Server): Promise<void> {
 }
 
 /** Polls `probe` until it returns a value, or fails after `timeoutMs` naming `what`. */
-export async function waitUntil<T>(what: string, probe: () => T | undefined, timeoutMs = 10_000): Promise<T> {
+// 30 s: a CI machine running two test files at once can take that long to page (tests that
+// show something does NOT happen sleep instead).
+export async function waitUntil<T>(what: string, probe: () => T | undefined, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const found = probe();

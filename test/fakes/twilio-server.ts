@@ -31,7 +31,13 @@ const twilioError = (status: number, code: number, message: string) => ({ code, 
  */
 export async function startTwilioFake(opts: { accountSid: string; authToken: string }) {
   const requests: TwilioRequest[] = [];
+  /** Every SMS or call request as it arrives (before any delay), by its To number. */
+  const arrivals: Array<{ kind: TwilioRequest['kind']; to: string; at: number }> = [];
   const failures = new Map<string, { status: number; code?: number; message: string }>();
+  /** Per number: how long Twilio takes to answer a request to it. */
+  const delays = new Map<string, number>();
+  /** Per number: how many more requests are accepted but never answered (the connection drops). */
+  const drops = new Map<string, number>();
 
   const server = http.createServer(async (req, res) => {
     const body = new URLSearchParams(await readBody(req));
@@ -44,11 +50,21 @@ export async function startTwilioFake(opts: { accountSid: string; authToken: str
     };
     if (!m || req.method !== 'POST') return answer(404, twilioError(404, 20404, 'The requested resource was not found'));
     const kind = m[2] === 'Messages' ? 'message' : 'call';
+    arrivals.push({ kind, to: params.To ?? '', at: Date.now() });
     if (auth?.username !== opts.accountSid || auth.password !== opts.authToken) return answer(401, { ...twilioError(401, 20003, 'Authenticate'), detail: 'Your AccountSid or AuthToken was incorrect.' }, { kind });
     if (m[1] !== opts.accountSid) return answer(404, twilioError(404, 20404, 'The requested resource was not found'), { kind });
+    const delay = delays.get(params.To ?? '');
+    if (delay) await new Promise((r) => setTimeout(r, delay));
     const failure = failures.get(params.To ?? '');
     if (failure) return answer(failure.status, failure.code ? twilioError(failure.status, failure.code, failure.message) : { message: failure.message, status: failure.status }, { kind });
     const created = { sid: sid(kind === 'message' ? 'SM' : 'CA'), account_sid: opts.accountSid, to: params.To, from: params.From, status: 'queued', api_version: '2010-04-01', date_created: new Date().toUTCString() };
+    const dropsLeft = drops.get(params.To ?? '') ?? 0;
+    if (dropsLeft > 0) {
+      // Taken, as Twilio would, but the answer is lost on the way back.
+      drops.set(params.To!, dropsLeft - 1);
+      requests.push({ kind, params, username: auth.username, status: 201, sid: created.sid, at: Date.now() });
+      return void req.socket.destroy();
+    }
     answer(201, kind === 'message' ? { ...created, body: params.Body, direction: 'outbound-api', num_segments: '1' } : { ...created, direction: 'outbound-api' }, { kind, sid: created.sid });
   });
   const port = await listen(server);
@@ -69,8 +85,10 @@ export async function startTwilioFake(opts: { accountSid: string; authToken: str
   return {
     /** Base URL for TWILIO_API_BASE_URL. */
     url: `http://127.0.0.1:${port}`,
-    /** Every REST call, in arrival order, including refused ones. */
+    /** Every REST call, in answer order, including refused ones. */
     requests,
+    /** Every SMS or call request the moment it arrived, answered yet or not. */
+    arrivals,
     /** Accepted SMS. */
     messages: () => accepted('message'),
     /** Accepted calls. */
@@ -84,6 +102,10 @@ export async function startTwilioFake(opts: { accountSid: string; authToken: str
     },
     /** Any signed Twilio callback (e.g. a StatusCallback: MessageSid, MessageStatus); AccountSid is added. */
     callBackTo: (url: string, params: Record<string, string>, signWith?: string) => callBack(url, { AccountSid: opts.accountSid, ...params }, signWith),
+    /** Makes every request to `to` wait `ms` before it is answered (and taken). */
+    delayTo: (to: string, ms: number) => void delays.set(to, ms),
+    /** Takes the next `times` requests to `to` and drops the connection instead of answering. */
+    dropResponsesTo: (to: string, times = 1) => void drops.set(to, times),
     /** Makes `to` work again. */
     clearFailure: (to: string) => failures.delete(to),
     /** A person replies to an SMS: Twilio's inbound-message webhook. `signWith` forges the signature. */

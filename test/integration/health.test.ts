@@ -21,6 +21,7 @@ describe('health and readiness', () => {
     expect(down.status).toBe(503);
     expect(down.body.message).toBe('not reachable: worker');
     expect(down.body.checks).toEqual({ postgres: true, temporal: true, worker: false });
+    expect(down.headers.get('retry-after')).toBe('5');
 
     await stack.worker.start();
     let up = await request('GET', `${stack.urls.app}/readyz`);

@@ -109,7 +109,7 @@ export async function startTestStack(
   };
   if (opts.worker !== false) await worker.start();
 
-  const relay = new OutboxRelay({ orm, temporal, taskQueue, logger });
+  const relay = new OutboxRelay({ orm, temporal, taskQueue, autoCloseHours: config.autoCloseHours, logger });
   relay.start(250);
   const apps = buildListeners({ config, orm, temporal, logger, relay, secret: config.secret! });
   for (const name of ['app', 'ingest', 'legacy'] as const) servers[name].on('request', apps[name].callback());

@@ -13,7 +13,7 @@ describe('planAlertBatch', () => {
   it('when a resolve sits between attached alerts, then the runs before and after it are separate writes around the resolve', () => {
     expect(planAlertBatch([ev('a'), ev('b'), ev('r', 'resolved'), ev('c')], new AppliedEvents())).toEqual([
       { kind: 'attach', alerts: alerts('a', 'b') },
-      { kind: 'resolve' },
+      { kind: 'resolve', eventId: 'r' },
       { kind: 'attach', alerts: alerts('c') },
     ]);
   });
@@ -21,7 +21,7 @@ describe('planAlertBatch', () => {
   it('when some events were applied before, then only the new ones are planned, and a redelivered batch plans nothing', () => {
     const applied = new AppliedEvents(['a', 'c']);
     const batch = [ev('a'), ev('b'), ev('c'), ev('d'), ev('r', 'resolved')];
-    expect(planAlertBatch(batch, applied)).toEqual([{ kind: 'attach', alerts: alerts('b', 'd') }, { kind: 'resolve' }]);
+    expect(planAlertBatch(batch, applied)).toEqual([{ kind: 'attach', alerts: alerts('b', 'd') }, { kind: 'resolve', eventId: 'r' }]);
     expect(planAlertBatch(batch, applied)).toEqual([]);
     expect(applied.toJSON()).toEqual(['a', 'c', 'b', 'd', 'r']);
   });
@@ -35,5 +35,12 @@ describe('planAlertBatch', () => {
     planAlertBatch([ev('a'), ev('b'), ev('c'), ev('d')], applied);
     expect(applied.toJSON()).toEqual(['b', 'c', 'd']);
     expect(planAlertBatch([ev('a')], applied)).toEqual([{ kind: 'attach', alerts: alerts('a') }]);
+  });
+});
+
+describe('planAlertBatch and a sender resolve', () => {
+  it('when a resolve carries the seq it was accepted at, then its step keeps it, so the workflow can tell a stale one', () => {
+    const applied = new AppliedEvents();
+    expect(planAlertBatch([{ eventId: 'r', kind: 'resolved', title: 't', acceptedAtSeq: 7 }], applied)).toEqual([{ kind: 'resolve', eventId: 'r', acceptedAtSeq: 7 }]);
   });
 });

@@ -15,12 +15,16 @@ describe('escalation in the incident workflow (stub activities)', () => {
     await waitFor(async () => stubs.pages.length >= 2, 15_000, 'two pages');
     await sleep(2000);
 
+    // Each step's decision entry takes a seq before its pages.
     expect(stubs.pages.map((p) => [p.step, p.job.userId, p.seq])).toEqual([
-      [0, 'user0', 2],
-      [1, 'user1', 3],
+      [0, 'user0', 3],
+      [1, 'user1', 5],
     ]);
-    const steps = stubs.of<{ step: number; at: string }>('stepRecipients');
-    expect(steps.map((s) => s.input.step)).toEqual([0, 1]);
+    const steps = stubs.of<{ step: number; at: string; cycle: number; decisionSeq: number }>('stepRecipients');
+    expect(steps.map((s) => [s.input.step, s.input.cycle, s.input.decisionSeq])).toEqual([
+      [0, 0, 2],
+      [1, 0, 4],
+    ]);
     expect(stepAt(steps[1]) - stepAt(steps[0])).toBeGreaterThanOrEqual(1000);
     expect(stepAt(steps[1]) - stepAt(steps[0])).toBeLessThan(2500);
     expect(stubs.of('planEscalation')).toHaveLength(1);
@@ -33,6 +37,8 @@ describe('escalation in the incident workflow (stub activities)', () => {
 
     expect(stubs.pages.map((p) => p.step)).toEqual([0, 0, 0]);
     expect(new Set(stubs.pages.map((p) => p.notificationId)).size).toBe(3);
+    // Each pass's decision says which repeat it is.
+    expect(stubs.of<{ cycle: number }>('stepRecipients').map((s) => s.input.cycle)).toEqual([0, 1, 2]);
     const at = stubs.of<{ at: string }>('stepRecipients').map(stepAt);
     expect(at).toHaveLength(3);
     for (let i = 1; i < at.length; i++) expect(at[i] - at[i - 1]).toBeGreaterThanOrEqual(1000);
@@ -50,7 +56,7 @@ describe('escalation in the incident workflow (stub activities)', () => {
       expect(page.at - stepAt(step)).toBeGreaterThanOrEqual(rules[i].delaySeconds * 1000 - 20);
       expect(page.at - stepAt(step)).toBeLessThan(rules[i].delaySeconds * 1000 + 1500);
     });
-    expect(stubs.pages.map((p) => p.seq)).toEqual([2, 3, 4]);
+    expect(stubs.pages.map((p) => p.seq)).toEqual([3, 4, 5]);
   });
 
   it('when the plan is `none`, then nobody is paged and recipients are never looked up', async () => {

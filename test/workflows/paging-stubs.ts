@@ -84,11 +84,12 @@ export class PagingStubs {
     const snapshot = (incidentId: string, status: IncidentSnapshot['status']) => ({ id: incidentId, status }) as IncidentSnapshot;
     return {
       readIncident: async (input) => (record('readIncident', input), snapshot(input.incidentId, 'TRIGGERED')),
-      recordTransition: async (input: RecordTransitionInput) => (record('recordTransition', input), snapshot(input.incidentId, input.to)),
+      recordTransition: async (input: RecordTransitionInput) => (record('recordTransition', input), { ...snapshot(input.incidentId, input.to), timelineSeq: input.seq }),
       recordAlertAttached: async (input) => void record('recordAlertAttached', input),
       recordAlertsAttached: async (input) => {
         record('recordAlertsAttached', input);
         if (this.opts.attachDelayMs) await sleep(this.opts.attachDelayMs);
+        return { lastSeq: input.firstSeq + input.alerts.length - 1 };
       },
       planEscalation: async (input) => (record('planEscalation', input), this.opts.plan),
       stepRecipients: async (input) => (record('stepRecipients', input), this.opts.recipients?.(input.step) ?? []),

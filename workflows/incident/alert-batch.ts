@@ -8,7 +8,13 @@ export interface AttachedAlert {
 }
 
 /** One write a batch of alert events needs, in the order the events came. */
-export type AlertBatchStep = { kind: 'attach'; alerts: AttachedAlert[] } | { kind: 'resolve' };
+/** A sender's resolve: its event, and the seq it was accepted at (absent in histories from before it was kept). */
+export interface SenderResolve {
+  eventId: string;
+  acceptedAtSeq?: number;
+}
+
+export type AlertBatchStep = { kind: 'attach'; alerts: AttachedAlert[] } | ({ kind: 'resolve' } & SenderResolve);
 
 /**
  * Turns a batch of alert events into the writes it needs: each run of consecutive new `attached`
@@ -22,7 +28,7 @@ export function planAlertBatch(events: readonly AlertReceived[], applied: Applie
   for (const event of events) {
     if (!applied.add(event.eventId) || event.kind === 'opened') continue;
     if (event.kind === 'resolved') {
-      steps.push({ kind: 'resolve' });
+      steps.push({ kind: 'resolve', eventId: event.eventId, ...(event.acceptedAtSeq === undefined ? {} : { acceptedAtSeq: event.acceptedAtSeq }) });
       run = undefined;
       continue;
     }

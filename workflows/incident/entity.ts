@@ -1,11 +1,12 @@
 import { ApplicationFailure, upsertSearchAttributes } from '@temporalio/workflow';
-import { decideAckTimeout, decideTransition, isTerminal, type IncidentStatus, type LifecycleOperation, type TransitionOperation, type TransitionOutcome } from '../../src/domain/incident-lifecycle';
-import { INGEST_ACTOR, INVALID_TRANSITION, searchAttributes, type Actor, type IncidentSnapshot, type IncidentStateResult } from '../definitions';
+import { decideAckTimeout, decideAutoClose, decideTransition, formatWait, isTerminal, type IncidentStatus, type LifecycleOperation, type TransitionOperation, type TransitionOutcome } from '../../src/domain/incident-lifecycle';
+import { AUTO_CLOSE_ACTOR, INGEST_ACTOR, INVALID_TRANSITION, searchAttributes, type Actor, type IncidentSnapshot, type IncidentStateResult } from '../definitions';
 import type { AlertReceived, AlertsReceived, IncidentWorkflowInput, LifecycleUpdateInput } from '../definitions';
-import { planAlertBatch, type AttachedAlert } from './alert-batch';
+import { planAlertBatch, type AttachedAlert, type SenderResolve } from './alert-batch';
 import { AppliedEvents } from './applied-events';
 import { HandlerLock } from './lock';
 import { projections } from './projections';
+import { UpdateWriteBudget } from './update-writes';
 
 /** Who re-triggers an acknowledgement that timed out. */
 const ACK_TIMEOUT_ACTOR: Actor = { type: 'system', id: null, via: 'ack_timeout' };
@@ -22,13 +23,33 @@ export class IncidentEntity {
   private lastSeq: number;
   private moveCount = 0;
   private readonly lock = new HandlerLock();
-  private readonly applied: AppliedEvents;
+  private applied: AppliedEvents;
+  /** The seq of the last reopen: a sender's resolve accepted before it is stale. */
+  private reopenedAtSeq: number;
 
   constructor(input: IncidentWorkflowInput) {
     this.incidentId = input.incidentId;
     this.currentStatus = input.status;
     this.lastSeq = input.seq;
     this.applied = new AppliedEvents(input.appliedEventIds);
+    this.reopenedAtSeq = input.reopenedAtSeq ?? 0;
+  }
+
+  /**
+   * A run started after the incident's earlier runs completed (a late event after close, a
+   * reopen) takes its state from the projection before any handler runs: the status as it is
+   * now, and the events already applied, so none is applied twice.
+   */
+  seedFromProjection(): Promise<void> {
+    return this.lock.run(async () => {
+      const seed = await projections().readRunSeed({ incidentId: this.incidentId });
+      // A status other than the starter read ends the spell the escalation may have begun on it.
+      if (seed.status !== this.currentStatus) this.moveCount += 1;
+      this.currentStatus = seed.status;
+      this.lastSeq = Math.max(this.lastSeq, seed.seq);
+      this.applied = new AppliedEvents(seed.appliedEventIds);
+      this.reopenedAtSeq = seed.reopenedAtSeq;
+    });
   }
 
   get status(): IncidentStatus {
@@ -61,8 +82,8 @@ export class IncidentEntity {
   }
 
   /** What the next run resumes from after continueAsNew (the escalation adds its own). */
-  resumeFrom(): Pick<IncidentWorkflowInput, 'status' | 'seq' | 'appliedEventIds'> {
-    return { status: this.currentStatus, seq: this.lastSeq, appliedEventIds: this.applied.toJSON() };
+  resumeFrom(): Pick<IncidentWorkflowInput, 'status' | 'seq' | 'appliedEventIds' | 'reopenedAtSeq'> {
+    return { status: this.currentStatus, seq: this.lastSeq, appliedEventIds: this.applied.toJSON(), ...(this.reopenedAtSeq ? { reopenedAtSeq: this.reopenedAtSeq } : {}) };
   }
 
   /** An update's validator: throws the failure the API maps to 409; changes nothing. */
@@ -70,12 +91,21 @@ export class IncidentEntity {
     this.decide(op);
   }
 
-  /** A lifecycle update: a move is written and adopted; a repeat answers the projection as it is. */
-  transition(op: LifecycleOperation, { actor }: LifecycleUpdateInput): Promise<IncidentSnapshot> {
+  /**
+   * A lifecycle update: a move is written and adopted; a repeat answers the projection as it is.
+   * Its caller waits, so its write has a budget (update-writes.ts).
+   */
+  transition(op: LifecycleOperation, { actor, answerBy }: LifecycleUpdateInput): Promise<IncidentSnapshot> {
+    const budget = UpdateWriteBudget.start(answerBy);
     return this.lock.run(async () => {
       const outcome = this.decide(op);
-      if (outcome.kind === 'noop') return projections().readIncident({ incidentId: this.incidentId });
-      return this.move(op, outcome.from, outcome.to, actor);
+      try {
+        const writer = budget ? budget.writer() : projections();
+        if (outcome.kind === 'noop') return await writer.readIncident({ incidentId: this.incidentId });
+        return await this.move(op, outcome.from, outcome.to, actor, {}, writer);
+      } catch (err) {
+        throw budget ? UpdateWriteBudget.explain(err) : err;
+      }
     });
   }
 
@@ -86,7 +116,7 @@ export class IncidentEntity {
   alertReceived(alert: AlertReceived): Promise<void> {
     return this.lock.run(async () => {
       if (!this.applied.add(alert.eventId) || alert.kind === 'opened') return;
-      if (alert.kind === 'resolved') return this.resolveForSender();
+      if (alert.kind === 'resolved') return this.resolveForSender(alert);
       const seq = this.lastSeq + 1;
       await projections().recordAlertAttached({ incidentId: this.incidentId, seq, eventId: alert.eventId, title: alert.title, at: new Date().toISOString() });
       this.wrote(seq);
@@ -99,7 +129,7 @@ export class IncidentEntity {
    */
   alertsReceived({ events }: AlertsReceived): Promise<void> {
     return this.lock.run(async () => {
-      for (const step of planAlertBatch(events, this.applied)) await (step.kind === 'resolve' ? this.resolveForSender() : this.attach(step.alerts));
+      for (const step of planAlertBatch(events, this.applied)) await (step.kind === 'resolve' ? this.resolveForSender(step) : this.attach(step.alerts));
     });
   }
 
@@ -119,6 +149,17 @@ export class IncidentEntity {
     });
   }
 
+  /**
+   * The auto-close timer ran out: an incident still RESOLVED, in the spell the timer was started
+   * for (`stillWanted`: not reopened and resolved again meanwhile), closes as the system.
+   */
+  autoClose(stillWanted: () => boolean, afterSeconds: number): Promise<void> {
+    return this.lock.run(async () => {
+      const outcome = decideAutoClose(this.currentStatus);
+      if (outcome.kind === 'move' && stillWanted()) await this.move('auto_close', outcome.from, outcome.to, AUTO_CLOSE_ACTOR, { detail: `after ${formatWait(afterSeconds)}` });
+    });
+  }
+
   private decide(op: LifecycleOperation): Exclude<TransitionOutcome, { kind: 'invalid' }> {
     const outcome = decideTransition(this.currentStatus, op);
     if (outcome.kind === 'invalid') {
@@ -128,28 +169,37 @@ export class IncidentEntity {
   }
 
   /** Writes a move, then adopts it; callers hold the lock and have decided it is a move. */
-  private async move(op: TransitionOperation, from: IncidentStatus, to: IncidentStatus, actor: Actor): Promise<IncidentSnapshot> {
+  private async move(op: TransitionOperation, from: IncidentStatus, to: IncidentStatus, actor: Actor, note: { eventId?: string; detail?: string } = {}, writer = projections()): Promise<IncidentSnapshot> {
     const seq = this.lastSeq + 1;
     // Workflow time: deterministic on replay.
-    const snapshot = await projections().recordTransition({ incidentId: this.incidentId, seq, operation: op, from, to, actor, at: new Date().toISOString() });
+    const { timelineSeq, ...snapshot } = await writer.recordTransition({ incidentId: this.incidentId, seq, operation: op, from, to, actor, at: new Date().toISOString(), ...note });
+    // The store may have put the entry further on (its seq held a lost workflow task's write);
+    // writes recorded before it said so answer without timelineSeq.
+    const written = Math.max(seq, timelineSeq ?? seq);
     this.currentStatus = to;
     this.moveCount += 1;
-    this.wrote(seq);
+    if (op === 'reopen') this.reopenedAtSeq = written;
+    this.wrote(written);
     upsertSearchAttributes([{ key: searchAttributes.status, value: to }]);
     return snapshot;
   }
 
-  /** The sender resolved its last alert: resolve if the incident still can be (a person may have been faster). */
-  private async resolveForSender(): Promise<void> {
+  /**
+   * The sender resolved its last alert: resolve if the incident still can be (a person may have
+   * been faster), unless a person reopened it after the resolve was accepted.
+   */
+  private async resolveForSender({ eventId, acceptedAtSeq }: SenderResolve): Promise<void> {
+    if (acceptedAtSeq !== undefined && acceptedAtSeq < this.reopenedAtSeq) return;
     const outcome = decideTransition(this.currentStatus, 'resolve');
-    if (outcome.kind === 'move') await this.move('resolve', outcome.from, outcome.to, INGEST_ACTOR);
+    if (outcome.kind === 'move') await this.move('resolve', outcome.from, outcome.to, INGEST_ACTOR, { eventId });
   }
 
   /** One timeline entry per alert, all in one write. */
   private async attach(alerts: AttachedAlert[]): Promise<void> {
     const firstSeq = this.lastSeq + 1;
-    await projections().recordAlertsAttached({ incidentId: this.incidentId, firstSeq, alerts, at: new Date().toISOString() });
-    this.wrote(firstSeq + alerts.length - 1);
+    const written = await projections().recordAlertsAttached({ incidentId: this.incidentId, firstSeq, alerts, at: new Date().toISOString() });
+    // Further on than planned when seqs held a lost workflow task's writes; absent in older histories.
+    this.wrote(Math.max(firstSeq + alerts.length - 1, written?.lastSeq ?? 0));
   }
 
   /** The one place seq changes: adopts the last seq written, or reserved for a page. */

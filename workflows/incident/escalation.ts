@@ -1,11 +1,14 @@
 import { ActivityFailure, ApplicationFailure, CancelledFailure, condition, patched, TemporalFailure, proxyActivities, proxyLocalActivities, uuid4 } from '@temporalio/workflow';
 import type { createPagingActivities } from '../../activities/paging';
+import { FIRST_ATTEMPT_TIMEOUT_MS, RETRY_ATTEMPT_TIMEOUT_MS } from '../../src/domain/paging/attempt-timeouts';
 import {
   advanceStep,
   nextWakeMs,
   startCursor,
   takeDue,
+  type EscalationCursor,
   type EscalationMemory,
+  type PageJob,
   type ScheduledPage,
 } from '../../src/domain/paging/escalation-plan';
 import type { IncidentEntity } from './entity';
@@ -26,17 +29,18 @@ const lookups = proxyLocalActivities<PagingActivities>({
 });
 /**
  * A page's first attempt, inside the workflow task that decided it: no round trips through the
- * server's task queues between the decision and the provider. One try only, so a slow or failing
- * provider never holds the workflow task (and the acknowledgements queued behind it) past 5 s:
- * if it fails, the page goes to `delivery` and its retries.
+ * server's task queues between the decision and the provider. One try only: if it fails, the
+ * page goes to `delivery` and its retries. Its cap outlasts the provider call's own deadline
+ * (attempt-timeouts.ts), so it never times out while the call may still succeed; options of a
+ * local activity are not in the history, so the longer cap needs no patch.
  */
 const firstAttempt = proxyLocalActivities<PagingActivities>({
-  startToCloseTimeout: '5 seconds',
+  startToCloseTimeout: FIRST_ATTEMPT_TIMEOUT_MS,
   retry: { maximumAttempts: 1 },
 });
 /** One page: retried with backoff for a few minutes; a permanent provider error is an outcome, not a throw. */
 const delivery = proxyActivities<PagingActivities>({
-  startToCloseTimeout: '30 seconds',
+  startToCloseTimeout: RETRY_ATTEMPT_TIMEOUT_MS,
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 8 },
 });
 
@@ -44,6 +48,8 @@ const delivery = proxyActivities<PagingActivities>({
 export const PAGING_PATCH = 'paging-escalation';
 /** Patch id: never rename. Runs that recorded pages before it send every attempt as a remote activity. */
 export const LOCAL_FIRST_ATTEMPT_PATCH = 'page-local-first-attempt';
+/** Patch id: never rename. Runs from before it page without a decision entry per step (design.md §4). */
+export const PAGING_DECISIONS_PATCH = 'paging-decision-entries';
 
 /**
  * Runs the escalation policy while the incident is TRIGGERED (design.md §4, §6): every
@@ -109,8 +115,8 @@ export class Escalator {
       const now = Date.now();
       if (cursor.nextStepAtMs !== null && cursor.nextStepAtMs <= now) {
         const step = cursor.step;
-        const jobs = await lookups.stepRecipients({ incidentId: this.incident.incidentId, step, at: new Date(now).toISOString() });
-        if (!sameSpell()) return;
+        const jobs = await this.recipients(cursor, now, sameSpell);
+        if (jobs === null || !sameSpell()) return;
         const paged: ScheduledPage[] = jobs.map((job) => ({ ...job, notificationId: uuid4(), step, dueAtMs: now + job.delaySeconds * 1000 }));
         cursor = advanceStep({ ...cursor, pending: [...cursor.pending, ...paged] }, now);
       }
@@ -124,6 +130,19 @@ export class Escalator {
       if (wake === null) return;
       await condition(() => stopped() || !sameSpell() || this.nudges !== nudges, Math.max(1, wake - Date.now()));
     }
+  }
+
+  /**
+   * Who a step pages. Since the patch the step's decision (who, from what, who not and why, or
+   * nobody) goes on the timeline at a seq reserved first, written by the same lookup: no extra
+   * activity. Null: the spell ended before the seq could be reserved.
+   */
+  private async recipients(cursor: EscalationCursor, now: number, sameSpell: () => boolean): Promise<PageJob[] | null> {
+    const lookup = { incidentId: this.incident.incidentId, step: cursor.step, at: new Date(now).toISOString() };
+    if (!patched(PAGING_DECISIONS_PATCH)) return lookups.stepRecipients(lookup);
+    const decisionSeq = await this.incident.reservePageSeq(sameSpell);
+    if (decisionSeq === null) return null;
+    return lookups.stepRecipients({ ...lookup, cycle: cursor.cycle, decisionSeq });
   }
 
   private track(sending: Promise<void>): void {

@@ -9,19 +9,27 @@ import {
   type IncidentWorkflowInput,
   type LifecycleUpdateInput,
 } from '../definitions';
+import { AutoCloser } from './auto-close';
 import { IncidentEntity } from './entity';
 import { Escalator, PAGING_PATCH } from './escalation';
+
+/** Patch id recorded in histories: never rename. */
+export const RUN_SEED_PATCH = 'run-seed-from-projection';
 
 /** Past this many history events the run continues as new (design.md §4). */
 const DEFAULT_HISTORY_LIMIT = 2000;
 
 /**
  * One long-running workflow per incident: owns its state and writes its projection. The
- * incident and its escalation decide; this function wires their handlers, waits for the run's
- * end and continues as new.
+ * incident, its escalation and its auto-close decide; this function wires their handlers, waits
+ * for the run's end and continues as new.
  */
 export async function incidentWorkflow(input: IncidentWorkflowInput): Promise<void> {
   const incident = new IncidentEntity(input);
+  // A run for an incident whose earlier runs completed (a new incident has seq 1; continueAsNew
+  // carries the state) takes its state from the projection first: it takes the handlers' lock
+  // before setHandler hands this run its buffered signals and updates.
+  if (input.seq > 1 && !workflowInfo().continuedFromExecutionRunId && patched(RUN_SEED_PATCH)) void incident.seedFromProjection();
   for (const op of LIFECYCLE_OPERATIONS) {
     setHandler(lifecycleUpdates[op], (arg) => incident.transition(op, arg), { validator: (_arg: LifecycleUpdateInput) => incident.validate(op) });
   }
@@ -32,15 +40,18 @@ export async function incidentWorkflow(input: IncidentWorkflowInput): Promise<vo
   // Runs started before paging existed never page (their histories hold no marker).
   const paging = patched(PAGING_PATCH) ? new Escalator(incident, input.escalation) : null;
   if (paging) setHandler(escalateNowSignal, () => paging.escalateNow());
+  const autoClose = new AutoCloser(incident, input);
   let ending = false;
   const escalating = paging?.run(() => ending);
+  const closing = autoClose.run(() => ending);
 
   await condition(() => incident.terminal || historyTooLong(input.historyLimit ?? DEFAULT_HISTORY_LIMIT));
   ending = true;
   await escalating;
+  await closing;
   await condition(() => allHandlersFinished() && incident.idle);
   if (!incident.terminal) {
-    await continueAsNew<typeof incidentWorkflow>({ ...input, ...incident.resumeFrom(), escalation: paging?.snapshot() });
+    await continueAsNew<typeof incidentWorkflow>({ ...input, ...incident.resumeFrom(), escalation: paging?.snapshot(), ...autoClose.snapshot() });
   }
 }
 

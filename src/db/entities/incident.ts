@@ -24,6 +24,11 @@ export interface Incident {
   acknowledgedAt: Date | null;
   resolvedAt: Date | null;
   closedAt: Date | null;
+  /**
+   * Set when ingestion queued the resolve of the incident's last active alert: from then on a
+   * new firing of its key opens a new incident. Cleared by a reopen.
+   */
+  alertsClosedAt: Date | null;
   updatedAt: Date;
 }
 
@@ -35,6 +40,8 @@ export const IncidentSchema = new EntitySchema<Incident>({
     { properties: ['serviceId', 'dedupKey'] },
     { name: 'incidents_org_created_idx', expression: 'create index "incidents_org_created_idx" on "incidents" ("organization_id", "created_at" desc, "id" desc)' },
     { name: 'incidents_org_status_created_idx', expression: 'create index "incidents_org_status_created_idx" on "incidents" ("organization_id", "status", "created_at" desc, "id" desc)' },
+    // The retention purge: each workspace's CLOSED incidents by when they closed.
+    { name: 'incidents_closed_at_idx', expression: `create index "incidents_closed_at_idx" on "incidents" ("organization_id", "closed_at") where "status" = 'CLOSED'` },
   ],
   properties: {
     id: { type: 'uuid', primary: true },
@@ -53,6 +60,7 @@ export const IncidentSchema = new EntitySchema<Incident>({
     acknowledgedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
     resolvedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
     closedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
+    alertsClosedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
     updatedAt: { type: 'Date', columnType: 'timestamptz' },
   },
 });

@@ -23,6 +23,10 @@ export interface Notification {
   /** Why the channel differs from the rule's (e.g. SMS quota reached → email). */
   fallbackReason: string | null;
   escalationStep: number | null;
+  /** Attempts that claimed this page for a provider call (design.md §12). */
+  attempts: number;
+  /** Of those, how many went out while an earlier attempt's outcome was unknown. */
+  unknownOutcomeRetries: number;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -50,6 +54,8 @@ export const NotificationSchema = new EntitySchema<Notification>({
     replyCode: { type: 'integer', nullable: true },
     fallbackReason: { type: 'text', nullable: true },
     escalationStep: { type: 'integer', nullable: true },
+    attempts: { type: 'integer', default: 0 },
+    unknownOutcomeRetries: { type: 'integer', default: 0 },
     createdAt: { type: 'Date', columnType: 'timestamptz' },
     updatedAt: { type: 'Date', columnType: 'timestamptz' },
   },

@@ -13,6 +13,10 @@ export interface TimelineEntry {
   actorId: string | null;
   via: string | null;
   message: string;
+  /** The alert event this entry applied (created, attached, resolved by the sender), if any. */
+  eventId: string | null;
+  /** What the UI renders of paging entries (a `kind` and its fields); null for the others. */
+  data: Record<string, unknown> | null;
   createdAt: Date;
 }
 
@@ -32,6 +36,8 @@ export const TimelineEntrySchema = new EntitySchema<TimelineEntry>({
     actorId: { type: 'uuid', nullable: true },
     via: { type: 'string', length: 32, nullable: true },
     message: { type: 'text' },
+    eventId: { type: 'uuid', nullable: true },
+    data: { type: 'json', nullable: true },
     createdAt: { type: 'Date', columnType: 'timestamptz' },
   },
 });

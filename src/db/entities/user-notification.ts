@@ -20,7 +20,8 @@ export const UserNotificationSchema = new EntitySchema<UserNotification>({
     id: { type: 'uuid', primary: true },
     organizationId: { type: 'uuid' },
     userId: { type: 'uuid' },
-    incidentId: { type: 'uuid', nullable: true },
+    // Indexed for the retention purge, which deletes a purged incident's notifications.
+    incidentId: { type: 'uuid', nullable: true, index: true },
     title: { type: 'text' },
     body: { type: 'text' },
     readAt: { type: 'Date', columnType: 'timestamptz', nullable: true },

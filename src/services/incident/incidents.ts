@@ -11,20 +11,29 @@ import {
   type Actor,
   type IncidentSnapshot,
   type IncidentWorkflowInput,
+  type LifecycleUpdateInput,
 } from '../../../workflows/definitions';
 import { isUuid } from '../../domain/ids';
 import { knexOf } from '../../db/knex';
 import { incidentStartOptions } from './workflow-start';
+import { TEMPORAL_UPDATE_MS, withinDeadline } from '../../temporal/deadline';
 import { conflict, invalid, notFound } from '../errors';
 import { INCIDENT_COLUMNS, toSnapshot, type IncidentRow } from './view';
 import { teamBelongsTo } from '../workspace/workspaces';
-import { openIncident } from './store';
+import { openAndStart } from './opening';
 
 /** What incident use cases need: the database and Temporal, with its task queue. */
 export interface IncidentDeps {
   orm: MikroORM;
   temporal: Client;
   taskQueue: string;
+  /** AUTO_CLOSE_HOURS, given to the workflows these start. */
+  autoCloseHours?: number;
+  /**
+   * A client on the connection of a worker polling `taskQueue` in this process, when there is
+   * one: new incidents start eagerly on it (their first workflow task skips the task queue).
+   */
+  eagerClient?: Client;
 }
 
 export interface CreateIncidentInput {
@@ -48,31 +57,29 @@ const workflowInput = (row: IncidentRow & { last_seq: number }): IncidentWorkflo
 
 
 /**
- * Opens an incident: the projection row (with its per-workspace number) and its first timeline
- * entry commit together (the incident store writes them), then its workflow starts; the answer
- * comes once it is running.
+ * Opens an incident: the projection row (with its per-workspace number), its first timeline entry
+ * and an outbox message commit together, then its workflow starts; the answer comes once it is
+ * running. With Temporal away the incident is taken back and the error says so (503): it either
+ * pages or was never there (opening.ts).
  */
 export async function createIncident(deps: IncidentDeps, input: CreateIncidentInput): Promise<IncidentSnapshot> {
   if (!(await teamBelongsTo(deps.orm, input.organizationId, input.owningTeamId))) {
     throw invalid(`owning_team_id ${input.owningTeamId} is not a team of this workspace`);
   }
-  const opened = await knexOf(deps.orm).transaction((trx) =>
-    openIncident(trx, {
-      id: randomUUID(),
-      organizationId: input.organizationId,
-      serviceId: input.serviceId ?? null,
-      owningTeamId: input.owningTeamId,
-      title: input.title,
-      description: input.description ?? null,
-      severity: input.severity,
-      dedupKey: null,
-      alertCount: 0,
-      actor: input.actor,
-      openedBy: null,
-    }),
-  );
-  const row = { ...opened, last_seq: 1 };
-  await deps.temporal.workflow.start('incidentWorkflow', incidentStartOptions(deps.taskQueue, workflowInput(row)));
+  const target = { temporal: deps.eagerClient ?? deps.temporal, taskQueue: deps.taskQueue, eagerStart: deps.eagerClient !== undefined, autoCloseHours: deps.autoCloseHours };
+  const row = await openAndStart({ orm: deps.orm, target }, {
+    id: randomUUID(),
+    organizationId: input.organizationId,
+    serviceId: input.serviceId ?? null,
+    owningTeamId: input.owningTeamId,
+    title: input.title,
+    description: input.description ?? null,
+    severity: input.severity,
+    dedupKey: null,
+    alertCount: 0,
+    actor: input.actor,
+    openedBy: null,
+  });
   return toSnapshot(row);
 }
 
@@ -127,19 +134,23 @@ async function applyUpdate(
   input: { operation: LifecycleOperation; actor: Actor },
 ): Promise<IncidentSnapshot> {
   const update = lifecycleUpdates[input.operation];
-  const args: [{ actor: Actor }] = [{ actor: input.actor }];
-  if (row.status !== 'CLOSED') {
-    try {
-      return await deps.temporal.workflow.getHandle(incidentWorkflowId(row.id)).executeUpdate(update, { args });
-    } catch (err) {
-      if (!(err instanceof WorkflowNotFoundError)) throw err;
+  // A deadline: with Temporal away, or the workflow stuck behind a write Postgres cannot take,
+  // the caller hears 503 instead of waiting; the workflow moves nothing it cannot write by then.
+  const args: [LifecycleUpdateInput] = [{ actor: input.actor, answerBy: new Date(Date.now() + TEMPORAL_UPDATE_MS).toISOString() }];
+  return withinDeadline(deps.temporal, TEMPORAL_UPDATE_MS, async () => {
+    if (row.status !== 'CLOSED') {
+      try {
+        return await deps.temporal.workflow.getHandle(incidentWorkflowId(row.id)).executeUpdate(update, { args });
+      } catch (err) {
+        if (!(err instanceof WorkflowNotFoundError)) throw err;
+      }
     }
-  }
-  const start = new WithStartWorkflowOperation('incidentWorkflow', {
-    ...incidentStartOptions(deps.taskQueue, workflowInput(row)),
-    workflowIdConflictPolicy: 'USE_EXISTING',
+    const start = new WithStartWorkflowOperation('incidentWorkflow', {
+      ...incidentStartOptions(deps.taskQueue, workflowInput(row), deps.autoCloseHours),
+      workflowIdConflictPolicy: 'USE_EXISTING',
+    });
+    return deps.temporal.workflow.executeUpdateWithStart(update, { args, startWorkflowOperation: start });
   });
-  return deps.temporal.workflow.executeUpdateWithStart(update, { args, startWorkflowOperation: start });
 }
 
 export interface ListIncidentsQuery {

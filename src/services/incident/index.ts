@@ -2,10 +2,12 @@
  * Incidents: opening one from the API, reading and listing them, and moving them through their
  * workflow (a Workflow Update, so the answer is the committed state). `store.ts` is the one
  * writer of the `incidents` and `timeline_entries` tables; `view.ts` the one shape they are read
- * in; `workflow-start.ts` how every incident workflow is started.
+ * in; `workflow-start.ts` how every incident workflow is started; `run-seed.ts` what a run
+ * started after earlier ones completed resumes from.
  */
 export * from './incidents';
 export { toSnapshot, INCIDENT_COLUMNS, type IncidentRow } from './view';
 export { incidentStartOptions } from './workflow-start';
+export { readRunSeed, type RunSeed } from './run-seed';
 // The writes the incident workflow's activities make (status moves, attached alerts, pages).
-export { recordAlertsAttached, recordPageEntry, recordTransition, type AlertsAttachedEntry, type TransitionEntry } from './store';
+export { recordAlertsAttached, recordPageEntry, recordPagingDecision, recordTransition, type AlertsAttachedEntry, type TransitionEntry } from './store';

@@ -25,6 +25,8 @@ export interface IncidentOpening {
   actor: Actor;
   /** Said on the `created` entry after "opened", e.g. "an alert"; null when a person opened it. */
   openedBy: string | null;
+  /** The alert event that opened it (ingestion): kept on the `created` entry. */
+  eventId?: string;
 }
 
 /** What an ingestion batch changes: incidents it opens, and alerts it added to open ones. */
@@ -42,6 +44,27 @@ const MESSAGE_LIMIT = 2000;
 export async function openIncident(trx: Knex.Transaction, opening: IncidentOpening, now = new Date()): Promise<IncidentRow> {
   const [row] = await storeIncidentBatch(trx, { opened: [opening], alertsAdded: [] }, now);
   return row;
+}
+
+/**
+ * Takes back an incident the API opened but could not start (Temporal away), in the caller's
+ * transaction: its row, its `created` entry, and its number when no later incident has taken one,
+ * so the caller's retry gets the same number. Only an incident nothing else has written to
+ * (last_seq 1) goes; returns whether it did.
+ */
+export async function withdrawIncident(trx: Knex.Transaction, incidentId: string): Promise<boolean> {
+  const { rows } = (await trx.raw(
+    `with gone as (
+       delete from incidents where id = ? and last_seq = 1 returning id, organization_id, number
+     ), entries as (
+       delete from timeline_entries t using gone where t.incident_id = gone.id
+     ), numbering as (
+       update organizations o set incident_seq = o.incident_seq - 1 from gone where o.id = gone.organization_id and o.incident_seq = gone.number
+     )
+     select id from gone`,
+    [incidentId],
+  )) as { rows: Array<{ id: string }> };
+  return rows.length > 0;
 }
 
 /** Runs a batch's incident writes on their own; returns the opened rows. */
@@ -88,6 +111,7 @@ export async function prepareIncidentBatch(trx: Knex.Transaction, batch: Inciden
     actor_type: o.actor.type,
     actor_id: o.actor.id,
     via: o.actor.via,
+    event_id: o.eventId ?? null,
     message: `Incident #${numbers[i]} opened${o.openedBy ? ` by ${o.openedBy}` : ''}: ${o.title}`,
   }));
   return {
@@ -128,9 +152,9 @@ new_incidents as (
   from json_to_recordset(:incidents::json) as r(id uuid, organization_id uuid, number int, service_id uuid, owning_team_id uuid, title text, description text, severity text, dedup_key text, alert_count int)
   returning ${COLUMNS}
 ), created_entries as (
-  insert into timeline_entries (id, incident_id, organization_id, seq, type, to_status, actor_type, actor_id, via, message, created_at)
-  select id, incident_id, organization_id, 1, 'created', 'TRIGGERED', actor_type, actor_id, via, message, :now
-  from json_to_recordset(:entries::json) as r(id uuid, incident_id uuid, organization_id uuid, actor_type text, actor_id uuid, via text, message text)
+  insert into timeline_entries (id, incident_id, organization_id, seq, type, to_status, actor_type, actor_id, via, message, event_id, created_at)
+  select id, incident_id, organization_id, 1, 'created', 'TRIGGERED', actor_type, actor_id, via, message, event_id, :now
+  from json_to_recordset(:entries::json) as r(id uuid, incident_id uuid, organization_id uuid, actor_type text, actor_id uuid, via text, message text, event_id uuid)
 ), alerts_added as (
   update incidents i set alert_count = i.alert_count + v.n, updated_at = :now
   from json_to_recordset(:added::json) as v(id uuid, n int)
@@ -146,6 +170,10 @@ export interface TransitionEntry {
   to: IncidentStatus;
   actor: Actor;
   at: string;
+  /** The sender's resolve event behind the move, when ingestion resolved it. */
+  eventId?: string;
+  /** Said after the move's name, e.g. `after 72 h` for an automatic close. */
+  detail?: string;
 }
 
 const PAST_TENSE: Record<TransitionOperation, string> = {
@@ -155,6 +183,7 @@ const PAST_TENSE: Record<TransitionOperation, string> = {
   close: 'Closed',
   reopen: 'Reopened',
   ack_timeout: 'Acknowledgement timed out',
+  auto_close: 'Closed automatically',
 };
 
 /**
@@ -162,71 +191,153 @@ const PAST_TENSE: Record<TransitionOperation, string> = {
  * stands (a retried move finds its entry and returns the row unchanged); undefined when there is
  * no such incident.
  */
-export async function recordTransition(k: Knex, input: TransitionEntry): Promise<IncidentRow | undefined> {
+export async function recordTransition(k: Knex, input: TransitionEntry): Promise<{ row: IncidentRow; seq: number } | undefined> {
+  const written = await writeTransition(k, input);
+  if (!written || written.inserted) return written && { row: written.row, seq: input.seq };
+  const taken = await entryAt(k, input.incidentId, input.seq);
+  if (!taken || isSameMove(taken, input)) return { row: written.row, seq: input.seq };
+  // The seq holds another entry: a workflow task that wrote and was then lost numbered it, and
+  // its retry numbered this move the same. The move goes after everything written so far (or is
+  // found there, when this is a retry of a move renumbered before).
+  const moved = await k('timeline_entries')
+    .where({ incident_id: input.incidentId, type: 'status_change', from_status: input.from, to_status: input.to })
+    .where('seq', '>', input.seq)
+    .orderBy('seq')
+    .first('seq');
+  const seq = moved ? moved.seq : await nextFreeSeq(k, input.incidentId);
+  const again = await writeTransition(k, { ...input, seq });
+  return again && { row: again.row, seq };
+}
+
+/** The entry at a seq, as much of it as tells whose it is. */
+async function entryAt(k: Knex, incidentId: string, seq: number): Promise<{ type: string; from_status: string | null; to_status: string | null } | undefined> {
+  return k('timeline_entries').where({ incident_id: incidentId, seq }).first('type', 'from_status', 'to_status');
+}
+
+const isSameMove = (entry: { type: string; from_status: string | null; to_status: string | null }, input: TransitionEntry) =>
+  entry.type === 'status_change' && entry.from_status === input.from && entry.to_status === input.to;
+
+/** The seq after every entry written and every seq reserved (last_seq). */
+async function nextFreeSeq(k: Knex, incidentId: string): Promise<number> {
+  const { rows } = (await k.raw(
+    `select greatest(coalesce((select max(seq) from timeline_entries where incident_id = ?), 0), coalesce((select last_seq from incidents where id = ?), 0)) + 1 as seq`,
+    [incidentId, incidentId],
+  )) as { rows: Array<{ seq: number }> };
+  return Number(rows[0].seq);
+}
+
+/** The move's entry and row change in one statement; says whether the entry was inserted. */
+async function writeTransition(k: Knex, input: TransitionEntry): Promise<{ row: IncidentRow; inserted: boolean } | undefined> {
   const at = new Date(input.at);
+  // A reopened incident takes its key's alerts again (ingestion stopped routing them to it when its sender resolved it).
+  const reopen = input.operation === 'reopen';
   const stamps = Object.entries(timestampChanges(input.operation, input.at)).map(([column, value]) => ({ column, value: value === null ? null : at }));
   const sql = `
     with entry as (
-      insert into timeline_entries (id, incident_id, organization_id, seq, type, from_status, to_status, actor_type, actor_id, via, message, created_at)
-      select ?, id, organization_id, ?, 'status_change', ?, ?, ?, ?, ?, ?, ? from incidents where id = ?
+      insert into timeline_entries (id, incident_id, organization_id, seq, type, from_status, to_status, actor_type, actor_id, via, message, event_id, created_at)
+      select ?, id, organization_id, ?, 'status_change', ?, ?, ?, ?, ?, ?, ?, ? from incidents where id = ?
       on conflict (incident_id, seq) do nothing
+      returning seq
     ), moved as (
-      update incidents set status = ?, last_seq = ?, updated_at = ?${stamps.map((s) => `, "${s.column}" = ?`).join('')}
-      where id = ? and last_seq < ?
+      update incidents set status = ?, last_seq = ?, updated_at = ?${reopen ? ', alerts_closed_at = null' : ''}${stamps.map((s) => `, "${s.column}" = ?`).join('')}
+      where id = ? and last_seq < ? and exists (select 1 from entry)
       returning ${COLUMNS}
     )
-    select ${COLUMNS} from moved
+    select ${COLUMNS}, true as inserted from moved
     union all
-    select ${COLUMNS} from incidents where id = ? and not exists (select 1 from moved)`;
+    select ${COLUMNS}, exists (select 1 from entry) as inserted from incidents where id = ? and not exists (select 1 from moved)`;
   const bindings = [
     randomUUID(), input.seq, input.from, input.to, input.actor.type, input.actor.id, input.actor.via,
-    `${PAST_TENSE[input.operation]} (${input.from} → ${input.to})`, at, input.incidentId,
+    `${PAST_TENSE[input.operation]}${input.detail ? ` ${input.detail}` : ''} (${input.from} → ${input.to})`, input.eventId ?? null, at, input.incidentId,
     input.to, input.seq, at, ...stamps.map((s) => s.value), input.incidentId, input.seq,
     input.incidentId,
   ];
-  const { rows } = (await k.raw(sql, bindings)) as { rows: IncidentRow[] };
-  return rows[0];
+  const { rows } = (await k.raw(sql, bindings)) as { rows: Array<IncidentRow & { inserted: boolean }> };
+  if (!rows[0]) return undefined;
+  const { inserted, ...row } = rows[0];
+  return { row: row as IncidentRow, inserted };
 }
 
 /** A run of alerts that joined an incident: their entries take firstSeq, firstSeq+1, … */
 export interface AlertsAttachedEntry {
   incidentId: string;
   firstSeq: number;
-  alerts: Array<{ title: string }>;
+  /** Each alert's title, and the event that attached it (absent only in runs recorded before event ids were kept). */
+  alerts: Array<{ title: string; eventId?: string }>;
   at: string;
 }
 
-/** The entries of a run of attached alerts and the row's last_seq, in one statement. */
-export async function recordAlertsAttached(k: Knex, input: AlertsAttachedEntry): Promise<void> {
+/**
+ * The entries of a run of attached alerts and the row's last_seq, in one statement. Returns the
+ * last seq they hold: beyond `firstSeq + n - 1` when some seqs held other entries (a lost workflow
+ * task's writes), in which case they go after everything written so far. An alert whose event
+ * already has its entry (a retried write) is not written again.
+ */
+export async function recordAlertsAttached(k: Knex, input: AlertsAttachedEntry): Promise<{ lastSeq: number }> {
   const at = new Date(input.at);
-  const lastSeq = input.firstSeq + input.alerts.length - 1;
-  const entries = input.alerts.map((alert, i) => ({ id: randomUUID(), seq: input.firstSeq + i, message: `Alert attached: ${alert.title}`.slice(0, MESSAGE_LIMIT) }));
-  await k.raw(
+  const entries = input.alerts.map((alert, i) => ({ id: randomUUID(), seq: input.firstSeq + i, event_id: alert.eventId ?? null, message: `Alert attached: ${alert.title}`.slice(0, MESSAGE_LIMIT) }));
+  const planned = input.firstSeq + input.alerts.length - 1;
+  if (await insertAttached(k, input.incidentId, entries, at)) return { lastSeq: planned };
+  const withEvent = entries.filter((e) => e.event_id !== null);
+  const present: Array<{ event_id: string; seq: number }> = await k('timeline_entries')
+    .where({ incident_id: input.incidentId })
+    .whereIn('event_id', withEvent.map((e) => e.event_id!))
+    .select('event_id', 'seq');
+  const presentIds = new Set(present.map((p) => p.event_id));
+  const missing = withEvent.filter((e) => !presentIds.has(e.event_id!));
+  if (!missing.length) return { lastSeq: Math.max(planned, ...present.map((p) => p.seq)) };
+  const base = await nextFreeSeq(k, input.incidentId);
+  const moved = missing.map((e, i) => ({ ...e, seq: base + i }));
+  await insertAttached(k, input.incidentId, moved, at);
+  return { lastSeq: Math.max(planned, base + moved.length - 1) };
+}
+
+/** Inserts attached-alert entries at their seqs, all or (when any seq is taken) none; says which. */
+async function insertAttached(k: Knex, incidentId: string, entries: Array<{ id: string; seq: number; event_id: string | null; message: string }>, at: Date): Promise<boolean> {
+  const firstSeq = Math.min(...entries.map((e) => e.seq));
+  const lastSeq = Math.max(...entries.map((e) => e.seq));
+  const { rows } = (await k.raw(
     `with entry as (
-       insert into timeline_entries (id, incident_id, organization_id, seq, type, actor_type, via, message, created_at)
-       select e.id, i.id, i.organization_id, e.seq, 'alert_attached', 'system', 'ingest', e.message, ?
-       from incidents i cross join json_to_recordset(?::json) as e(id uuid, seq int, message text)
-       where i.id = ?
+       insert into timeline_entries (id, incident_id, organization_id, seq, type, actor_type, via, message, event_id, created_at)
+       select e.id, i.id, i.organization_id, e.seq, 'alert_attached', 'system', 'ingest', e.message, e.event_id, ?
+       from incidents i cross join json_to_recordset(?::json) as e(id uuid, seq int, message text, event_id uuid)
+       where i.id = ? and not exists (select 1 from timeline_entries t where t.incident_id = i.id and t.seq between ? and ?)
        on conflict (incident_id, seq) do nothing
+       returning seq
+     ), bumped as (
+       update incidents set last_seq = ?, updated_at = ? where id = ? and last_seq < ? and exists (select 1 from entry)
      )
-     update incidents set last_seq = ?, updated_at = ? where id = ? and last_seq < ?`,
-    [at, json(entries), input.incidentId, lastSeq, at, input.incidentId, lastSeq],
-  );
+     select count(*)::int as n from entry`,
+    [at, json(entries), incidentId, firstSeq, lastSeq, lastSeq, at, incidentId, lastSeq],
+  )) as { rows: Array<{ n: number }> };
+  return rows[0].n === entries.length;
 }
 
 /**
- * A page's entry, at the seq the workflow reserved. last_seq only grows (greatest), so a run
- * seeded from the projection never reuses the seq; the row's updated_at is left alone: a page
- * is not a change of the incident.
+ * A page's entry, at the seq the workflow reserved, with its structured `data` for the UI.
+ * last_seq only grows (greatest), so a run seeded from the projection never reuses the seq; the
+ * row's updated_at is left alone: a page is not a change of the incident.
  */
-export async function recordPageEntry(k: Knex, input: { incidentId: string; seq: number; channel: string; message: string }): Promise<void> {
+export async function recordPageEntry(k: Knex, input: { incidentId: string; seq: number; channel: string; message: string; data?: object }): Promise<void> {
+  await recordPagingEntry(k, { ...input, type: 'notification', via: input.channel });
+}
+
+/**
+ * A paging decision's entry (design.md §4): who a step resolved to, who was not paged and why,
+ * or that nobody was; at the seq the workflow reserved for it, like a page's.
+ */
+export async function recordPagingDecision(k: Knex, input: { incidentId: string; seq: number; message: string; data: object }): Promise<void> {
+  await recordPagingEntry(k, { ...input, type: 'paging_decision', via: 'escalation' });
+}
+
+async function recordPagingEntry(k: Knex, input: { incidentId: string; seq: number; type: string; via: string; message: string; data?: object }): Promise<void> {
   await k.raw(
     `with entry as (
-       insert into timeline_entries (id, incident_id, organization_id, seq, type, actor_type, actor_id, via, message, created_at)
-       select ?, id, organization_id, ?, 'notification', 'system', null, ?, ?, ? from incidents where id = ?
+       insert into timeline_entries (id, incident_id, organization_id, seq, type, actor_type, actor_id, via, message, data, created_at)
+       select ?, id, organization_id, ?, ?, 'system', null, ?, ?, ?::jsonb, ? from incidents where id = ?
        on conflict (incident_id, seq) do nothing
      )
      update incidents set last_seq = greatest(last_seq, ?) where id = ?`,
-    [randomUUID(), input.seq, input.channel, input.message.slice(0, MESSAGE_LIMIT), new Date(), input.incidentId, input.seq, input.incidentId],
+    [randomUUID(), input.seq, input.type, input.via, input.message.slice(0, MESSAGE_LIMIT), input.data ? JSON.stringify(input.data) : null, new Date(), input.incidentId, input.seq, input.incidentId],
   );
 }

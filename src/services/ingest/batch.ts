@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from '@mikro-orm/postgresql';
 import type { IngestItem } from '../../domain/ingest/plan';
 import { isDatabaseUnavailable } from '../../db/knex';
-import { storeResolve, storeTriggers, type SourceRef, type TriggerRow } from './routing';
+import { lockDedupKeys, storeResolve, storeTriggers, type SourceRef, type TriggerRow } from './routing';
 
 /** One accepted-looking request, parsed and validated, waiting for its transaction. */
 export interface AcceptRequest {
@@ -55,6 +55,9 @@ async function writeBatch(trx: Knex.Transaction, requests: AcceptRequest[], ttlM
   const outcomes: Array<AcceptOutcome | undefined> = requests.map((r) => (sources.has(r.tokenHash) ? undefined : { kind: 'unknown_source' }));
   const eventIds = requests.map((r) => r.items.map(() => randomUUID()));
   const claims = await claimKeys(trx, requests, sources, eventIds, outcomes, now, ttlMs);
+
+  // Every key the batch routes on, triggers and resolves alike, locked once in one order.
+  await lockDedupKeys(trx, requests.flatMap((request, r) => (outcomes[r] ? [] : request.items.map((item) => ({ serviceId: sources.get(request.tokenHash)!.serviceId, dedupKey: item.dedupKey })))));
 
   // Alerts in request order; a resolve ends a run of triggers, so "firing, then resolved" in one
   // batch resolves what fired.

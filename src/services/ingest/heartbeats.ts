@@ -8,6 +8,7 @@ import { heartbeatPauseSignal, heartbeatPingSignal, heartbeatWorkflowId, type He
 import { workspaceOfService } from '../workspace/catalog';
 import { knexOf } from '../../db/knex';
 import { invalid, notFound } from '../errors';
+import { TEMPORAL_CALL_MS, withinDeadline } from '../../temporal/deadline';
 
 interface HeartbeatRow {
   id: string;
@@ -39,11 +40,20 @@ export async function createHeartbeat(orm: MikroORM, input: { serviceId: string;
   return { id: row.id, name: row.name, service_id: row.service_id, period_seconds: row.period_seconds, grace_seconds: row.grace_seconds, status: row.status, ping_url: `${input.ingestBaseUrl}/ping/${secret}` };
 }
 
-/** The heartbeat a ping secret belongs to (found by hash), with its last ping recorded. */
-export async function recordPing(orm: MikroORM, secret: string): Promise<HeartbeatRow | undefined> {
+/**
+ * A check-in: the heartbeat's `last_ping_at` and the signal to its workflow (started on the first
+ * ping) go together. The signal is sent inside the transaction, before it commits, so with
+ * Temporal away nothing is written and the caller answers 503; a commit lost after the signal
+ * only leaves `last_ping_at` behind, and the sender's retry is one more harmless ping. Undefined
+ * when the secret names no heartbeat.
+ */
+export async function pingHeartbeat(orm: MikroORM, temporal: Client, taskQueue: string, secret: string): Promise<HeartbeatRow | undefined> {
   if (!looksLikeUrlSecret(secret)) return undefined;
-  const [row] = await knexOf(orm)('heartbeats').update({ last_ping_at: new Date() }).where({ token_hash: hashSecret(secret) }).returning(COLUMNS);
-  return row as HeartbeatRow | undefined;
+  return knexOf(orm).transaction(async (trx) => {
+    const [row] = (await trx('heartbeats').update({ last_ping_at: new Date() }).where({ token_hash: hashSecret(secret) }).returning(COLUMNS)) as HeartbeatRow[];
+    if (row) await withinDeadline(temporal, TEMPORAL_CALL_MS, () => deliverPing(temporal, taskQueue, row));
+    return row;
+  });
 }
 
 const workflowInput = (hb: HeartbeatRow): HeartbeatWorkflowInput => ({
@@ -55,8 +65,8 @@ const workflowInput = (hb: HeartbeatRow): HeartbeatWorkflowInput => ({
 });
 
 /** Tells the heartbeat's workflow about a ping, starting it on the first one. */
-export async function deliverPing(temporal: Client, taskQueue: string, hb: HeartbeatRow): Promise<void> {
-  await temporal.workflow.signalWithStart('heartbeatWorkflow', {
+function deliverPing(temporal: Client, taskQueue: string, hb: HeartbeatRow): Promise<unknown> {
+  return temporal.workflow.signalWithStart('heartbeatWorkflow', {
     workflowId: heartbeatWorkflowId(hb.id),
     taskQueue,
     args: [workflowInput(hb)],
@@ -65,17 +75,19 @@ export async function deliverPing(temporal: Client, taskQueue: string, hb: Heart
   });
 }
 
-/** Pauses or resumes: the row, and the workflow if it runs (a paused heartbeat opens nothing). */
+/** Pauses or resumes: the row, and the workflow if it runs (a paused heartbeat opens nothing); both or neither. */
 export async function setHeartbeatPaused(orm: MikroORM, temporal: Client | undefined, id: string, paused: boolean) {
   if (!isUuid(id)) throw invalid('heartbeat id must be a UUID');
-  const [row] = await knexOf(orm)('heartbeats').update({ status: paused ? 'PAUSED' : 'ACTIVE' }).where({ id }).returning(COLUMNS);
-  if (!row) throw notFound(`heartbeat ${id} not found`);
-  if (temporal) {
-    try {
-      await temporal.workflow.getHandle(heartbeatWorkflowId(id)).signal(heartbeatPauseSignal, { paused });
-    } catch (err) {
-      if (!(err instanceof WorkflowNotFoundError)) throw err; // never pinged yet: nothing runs
+  return knexOf(orm).transaction(async (trx) => {
+    const [row] = await trx('heartbeats').update({ status: paused ? 'PAUSED' : 'ACTIVE' }).where({ id }).returning(COLUMNS);
+    if (!row) throw notFound(`heartbeat ${id} not found`);
+    if (temporal) {
+      try {
+        await withinDeadline(temporal, TEMPORAL_CALL_MS, () => temporal.workflow.getHandle(heartbeatWorkflowId(id)).signal(heartbeatPauseSignal, { paused }));
+      } catch (err) {
+        if (!(err instanceof WorkflowNotFoundError)) throw err; // never pinged yet: nothing runs
+      }
     }
-  }
-  return { id, status: row.status as string };
+    return { id, status: row.status as string };
+  });
 }

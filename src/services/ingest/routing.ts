@@ -34,11 +34,11 @@ const json = (rows: unknown) => JSON.stringify(rows);
  * A fixed number of statements whatever the batch size. Returns each row's incident, and whether
  * the row opened it.
  *
- * Same-key alerts serialise on advisory locks (taken in one sorted order, so two batches cannot
- * deadlock), so fifty at once, from any number of API processes, still make one incident.
+ * The caller holds the dedup-key locks of the rows (lockDedupKeys), so fifty same-key alerts at
+ * once, from any number of API processes, still make one incident.
  */
 export async function storeTriggers(trx: Knex.Transaction, rows: TriggerRow[], now = new Date()): Promise<Array<{ incidentId: string; opened: boolean }>> {
-  const open = await lockAndFindOpen(trx, rows);
+  const open = await findOpen(trx, rows);
   const incidentOf: string[] = [];
   const fresh = new Map<string, NewIncident>();
   const attachCounts = new Map<string, number>();
@@ -67,25 +67,39 @@ export async function storeTriggers(trx: Knex.Transaction, rows: TriggerRow[], n
   return incidentOf.map((incidentId, i) => ({ incidentId, opened: outbox[i].kind === 'opened' }));
 }
 
-/** Takes the dedup-key locks of the batch, then reads each key's open incident. */
-async function lockAndFindOpen(trx: Knex.Transaction, rows: TriggerRow[]): Promise<Map<string, string>> {
+/**
+ * Takes the dedup-key locks of a batch's alerts (triggers and resolves alike), in one sorted
+ * order, so two batches cannot deadlock: routing decisions on a key are serialised across
+ * batches and API processes. Held until the transaction ends.
+ */
+export async function lockDedupKeys(trx: Knex.Transaction, keys: Array<{ serviceId: string; dedupKey: string | null }>): Promise<void> {
+  const pairs = new Set<string>();
+  for (const { serviceId, dedupKey } of keys) if (dedupKey !== null) pairs.add(pairKey(serviceId, dedupKey));
+  if (pairs.size === 0) return;
+  // ORDER BY in a subquery keeps Postgres from flattening it: locks are taken in that order.
+  await trx.raw(
+    `select pg_advisory_xact_lock(h) from (select distinct hashtextextended(k, 0) as h from json_array_elements_text(?::json) as k order by h) as sorted`,
+    [json([...pairs])],
+  );
+}
+
+/**
+ * Each key's incident that still takes alerts: open, and not about to be resolved by its sender
+ * (a resolve of its last active alert is queued; a re-fire after it is a new incident).
+ */
+async function findOpen(trx: Knex.Transaction, rows: TriggerRow[]): Promise<Map<string, string>> {
   const pairs = new Map<string, { s: string; k: string }>();
   for (const { source, item } of rows) {
     if (item.dedupKey !== null) pairs.set(pairKey(source.serviceId, item.dedupKey), { s: source.serviceId, k: item.dedupKey });
   }
   const open = new Map<string, string>();
   if (pairs.size === 0) return open;
-  // ORDER BY in a subquery keeps Postgres from flattening it: locks are taken in that order.
-  await trx.raw(
-    `select pg_advisory_xact_lock(h) from (select distinct hashtextextended(k, 0) as h from json_array_elements_text(?::json) as k order by h) as sorted`,
-    [json([...pairs.keys()])],
-  );
   // One index probe per key (LATERAL … LIMIT 1): a set-based join would let the planner, which
   // guesses 100 rows for json_to_recordset, scan every incident of the workspace instead.
   const { rows: found } = (await trx.raw(
     `select p.s as service_id, p.k as dedup_key, o.id from json_to_recordset(?::json) as p(s uuid, k text)
      cross join lateral (
-       select id from incidents where service_id = p.s and dedup_key = p.k and status in (${OPEN_STATUSES.map(() => '?').join(', ')})
+       select id from incidents where service_id = p.s and dedup_key = p.k and status in (${OPEN_STATUSES.map(() => '?').join(', ')}) and alerts_closed_at is null
        order by created_at desc limit 1
      ) as o`,
     [json([...pairs.values()]), ...OPEN_STATUSES],
@@ -95,8 +109,9 @@ async function lockAndFindOpen(trx: Knex.Transaction, rows: TriggerRow[]): Promi
 }
 
 /** The incident an alert opens: its first alert decides title, severity and dedup key. */
-const openingOf = ({ id, opener: { source, item }, alerts }: NewIncident): IncidentOpening => ({
+const openingOf = ({ id, opener: { source, item, eventId }, alerts }: NewIncident): IncidentOpening => ({
   id,
+  eventId,
   organizationId: source.organizationId,
   serviceId: source.serviceId,
   owningTeamId: source.teamId,
@@ -137,7 +152,10 @@ select id, incident_id, event_id, kind, created_at from json_to_recordset(:outbo
 
 /**
  * Resolves the source's active alerts with the item's key. When that leaves an open incident with
- * no active alert, its workflow is asked (through the outbox) to resolve it. Returns that incident.
+ * no active alert, its workflow is asked (through the outbox) to resolve it, and the incident
+ * stops taking alerts: a re-fire of the key opens a new incident, so it pages again whatever
+ * order the resolve and the re-fire reach the workflows in. The caller holds the key's lock
+ * (lockDedupKeys). Returns that incident.
  */
 export async function storeResolve(trx: Knex.Transaction, source: SourceRef, item: IngestItem, eventId: string, now = new Date()): Promise<string | null> {
   if (item.dedupKey === null) return null;
@@ -148,9 +166,16 @@ export async function storeResolve(trx: Knex.Transaction, source: SourceRef, ite
   let resolved: string | null = null;
   for (const incidentId of new Set(touched.map((t) => t.incident_id))) {
     const stillActive = await trx('alerts').where({ incident_id: incidentId, status: 'ACTIVE' }).first('id');
-    const open = await trx('incidents').where({ id: incidentId }).whereIn('status', OPEN_STATUSES).first('id');
-    if (stillActive || !open) continue;
-    await trx('ingest_outbox').insert({ id: randomUUID(), incident_id: incidentId, event_id: eventId, kind: 'resolved', created_at: now });
+    if (stillActive) continue;
+    // The seq the resolve was accepted at: a reopen written after it makes it stale.
+    const closing: Array<{ last_seq: number }> = await trx('incidents')
+      .update({ alerts_closed_at: now })
+      .where({ id: incidentId })
+      .whereIn('status', OPEN_STATUSES)
+      .whereNull('alerts_closed_at')
+      .returning('last_seq');
+    if (!closing.length) continue;
+    await trx('ingest_outbox').insert({ id: randomUUID(), incident_id: incidentId, event_id: eventId, kind: 'resolved', incident_seq: closing[0].last_seq, created_at: now });
     resolved = incidentId;
   }
   return resolved;

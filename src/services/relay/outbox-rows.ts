@@ -1,12 +1,17 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Knex, MikroORM } from '@mikro-orm/postgresql';
 import type { IncidentWorkflowInput } from '../../../workflows/definitions';
 import { knexOf } from '../../db/knex';
+import type { AfterFailure } from './retry-policy';
 
 /** An undelivered `ingest_outbox` row with what its incident's workflow needs to start. */
 export interface PendingRow {
   id: string;
   event_id: string;
   kind: 'opened' | 'attached' | 'resolved';
+  /** For a resolve: the incident's last seq when it was accepted. */
+  incident_seq: number | null;
+  /** Failed deliveries counted so far (outages do not count). */
+  attempts: number;
   incident_id: string;
   organization_id: string;
   service_id: string | null;
@@ -16,32 +21,44 @@ export interface PendingRow {
   title: string;
 }
 
-/** Pending rows oldest first, at most `limit`, none of the incidents held back. */
-export async function pendingRows(orm: MikroORM, limit: number, heldBack: string[]): Promise<PendingRow[]> {
-  const knex = knexOf(orm);
-  const query = knex('ingest_outbox as o')
-    .join('incidents as i', 'i.id', 'o.incident_id')
-    .leftJoin('alerts as a', 'a.id', 'o.event_id')
-    .select('o.id', 'o.event_id', 'o.kind', 'o.incident_id', 'i.organization_id', 'i.service_id', 'i.severity', 'i.status', 'i.last_seq', knex.raw('coalesce(a.title, i.title) as title'))
-    .whereNull('o.delivered_at')
-    .orderBy('o.seq')
-    .limit(limit);
-  if (heldBack.length) query.whereRaw('o.incident_id <> all(?::uuid[])', [`{${heldBack.join(',')}}`]);
-  return (await query) as PendingRow[];
+/** A row whose delivery failed, with its error and what the retry policy made of it. */
+export interface FailedRow extends AfterFailure {
+  id: string;
+  error: string;
 }
 
 /** Of these incidents, the ones with an undelivered row that is not an attached alert (an opening or a resolve). */
 export async function incidentsWithUrgentRows(orm: MikroORM, incidentIds: string[]): Promise<Set<string>> {
-  const rows: Array<{ incident_id: string }> = await knexOf(orm)('ingest_outbox').distinct('incident_id').whereNull('delivered_at').whereNot('kind', 'attached').whereIn('incident_id', incidentIds);
+  const rows: Array<{ incident_id: string }> = await knexOf(orm)('ingest_outbox')
+    .distinct('incident_id')
+    .whereNull('delivered_at')
+    .whereNull('parked_at')
+    .whereNot('kind', 'attached')
+    .whereIn('incident_id', incidentIds);
   return new Set(rows.map((r) => r.incident_id));
 }
 
 /** Marks rows delivered. */
-export async function markDelivered(orm: MikroORM, ids: string[]): Promise<void> {
-  await knexOf(orm)('ingest_outbox').whereIn('id', ids).update({ delivered_at: new Date() });
+export async function markDelivered(trx: Knex.Transaction, ids: string[]): Promise<void> {
+  await trx('ingest_outbox').whereIn('id', ids).update({ delivered_at: new Date() });
 }
 
-/** Counts a failed attempt on rows, with the error that stopped them. */
-export async function markFailed(orm: MikroORM, ids: string[], error: unknown): Promise<void> {
-  await knexOf(orm)('ingest_outbox').whereIn('id', ids).increment('attempts', 1).update({ last_error: String(error).slice(0, 500) });
+/**
+ * Records failed deliveries in one statement: error, attempts, when each may be retried, and
+ * parking. Times are the clock's at the write (not the transaction's start, which precedes the
+ * signals the pass waited for).
+ */
+export async function recordFailures(trx: Knex.Transaction, rows: FailedRow[]): Promise<void> {
+  await trx.raw(
+    `update ingest_outbox o set
+       last_error = f.error,
+       attempts = f.attempts,
+       next_attempt_at = case when f.park then null
+                              when f.retry_in_ms is null then o.next_attempt_at
+                              else clock_timestamp() + f.retry_in_ms * interval '1 millisecond' end,
+       parked_at = case when f.park then clock_timestamp() end
+     from jsonb_to_recordset(?::jsonb) as f(id uuid, error text, attempts int, retry_in_ms int, park bool)
+     where o.id = f.id`,
+    [JSON.stringify(rows.map((r) => ({ id: r.id, error: r.error, attempts: r.attempts, retry_in_ms: r.retryInMs, park: r.park })))],
+  );
 }

@@ -1,10 +1,14 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from '../../logger';
 import { APPLIED_EVENTS_WINDOW } from '../../../workflows/definitions';
+import { knexOf } from '../../db/knex';
 import { batchesPerIncident } from './batches';
+import { claimRows } from './claim';
 import { deliverBatch, type DeliveryTarget } from './delivery';
-import { incidentsWithUrgentRows, markDelivered, markFailed, pendingRows, type PendingRow } from './outbox-rows';
+import { isTemporalOutage } from './outage';
+import { incidentsWithUrgentRows, markDelivered, recordFailures, type PendingRow } from './outbox-rows';
 import { RepeatPacer } from './pacing';
+import { afterFailedBatch } from './retry-policy';
 
 /**
  * Rows read per pass. Never more than the workflow's applied-event window: a pass whose rows
@@ -16,11 +20,16 @@ const EVENTS_PER_SIGNAL = 500;
 /** signalWithStart calls in flight at once, across incidents. */
 const MAX_IN_FLIGHT = 16;
 
-/** What a pass achieved: rows that landed, rows whose signal failed, and the first failure. */
-interface PassResult {
+/** What a pass's signals achieved: rows that landed, and each failed batch with its error. */
+interface Deliveries {
   delivered: string[];
-  failed: string[];
-  error?: unknown;
+  failed: Array<{ rows: PendingRow[]; error: unknown }>;
+}
+
+/** What a committed pass leaves the drain: rows it claimed, and whether Temporal seemed away. */
+interface PassOutcome {
+  claimed: number;
+  outage: boolean;
 }
 
 /**
@@ -29,6 +38,11 @@ interface PassResult {
  * pass (more when it has many events), so an alert storm on a few keys costs a few signals, not
  * one per event. At least once: the workflow ignores an event id it has applied. Kicked after
  * every accepted batch, and swept on a timer for what a Temporal outage or a crash left behind.
+ *
+ * Any number of relays (API processes) may share the database: a pass claims its rows in a
+ * transaction it holds while it signals (claim.ts), so each row goes out from one relay; a crash
+ * mid-pass rolls back and the rows go again. A message that fails for another reason than an
+ * outage backs off and, after a few failures, is parked (retry-policy.ts).
  */
 export class OutboxRelay {
   private running = false;
@@ -87,19 +101,35 @@ export class OutboxRelay {
       });
   }
 
-  /** Delivers pending messages oldest first, a pass at a time; after a failure, retries later. */
+  /** Delivers pending messages oldest first, a pass at a time; after an outage, retries later. */
   private async drain(): Promise<void> {
-    const { orm } = this.deps;
     for (;;) {
-      const rows = await pendingRows(orm, Math.min(this.deps.batchSize ?? PASS_ROWS, PASS_ROWS), await this.heldBack());
-      if (rows.length === 0) return;
-      const { delivered, failed, error } = await this.deliverAll(rows);
-      if (delivered.length) await markDelivered(orm, delivered);
-      if (failed.length) {
-        await markFailed(orm, failed, error);
-        return; // Temporal is likely away: the timer sweeps again (with batches that waited behind a failed one)
-      }
+      const { claimed, outage } = await this.pass(await this.heldBack());
+      // Temporal is likely away: the timer sweeps again. Rows that failed otherwise back off,
+      // so the next pass does not take them again.
+      if (claimed === 0 || outage) return;
     }
+  }
+
+  /**
+   * One pass, one transaction: claim rows, signal them, record what landed and what failed,
+   * commit. New dead letters are reported once, after the commit that parked them.
+   */
+  private async pass(heldBack: string[]): Promise<PassOutcome> {
+    const limit = Math.min(this.deps.batchSize ?? PASS_ROWS, PASS_ROWS);
+    const { claimed, failed } = await knexOf(this.deps.orm).transaction(async (trx) => {
+      const rows = await claimRows(trx, limit, heldBack);
+      if (rows.length === 0) return { claimed: 0, failed: [] };
+      const { delivered, failed } = await this.deliverAll(rows);
+      if (delivered.length) await markDelivered(trx, delivered);
+      const failedRows = failed.flatMap(({ rows, error }) => afterFailedBatch(rows, error));
+      if (failedRows.length) await recordFailures(trx, failedRows);
+      return { claimed: rows.length, failed: failedRows };
+    });
+    for (const row of failed) {
+      if (row.park) this.deps.logger.warn({ outbox_id: row.id, incident_id: row.incident_id, kind: row.kind, attempts: row.attempts, error: row.error }, 'outbox message parked after repeated delivery failures; `klaxon outbox retry ID` delivers it again');
+    }
+    return { claimed, outage: failed.some((row) => row.outage) };
   }
 
   /**
@@ -131,21 +161,26 @@ export class OutboxRelay {
 
   /**
    * Incidents in parallel (at most MAX_IN_FLIGHT calls at once), each incident's batches in
-   * order; an incident stops at its first failed batch, so a later one never overtakes it.
+   * order; an incident stops at its first failed batch, so a later one never overtakes it. After
+   * MAX_IN_FLIGHT outage failures with no success between them, Temporal is away: no further
+   * incident is tried (each call could wait its whole deadline) and the sweep retries later.
    */
-  private async deliverAll(rows: PendingRow[]): Promise<PassResult> {
-    const result: PassResult = { delivered: [], failed: [] };
-    const queue = batchesPerIncident(rows, EVENTS_PER_SIGNAL);
+  private async deliverAll(rows: PendingRow[]): Promise<Deliveries> {
+    const result: Deliveries = { delivered: [], failed: [] };
+    const queue = batchesPerIncident(rows, EVENTS_PER_SIGNAL, (row) => row.attempts > 0);
+    let outageStreak = 0;
     const lane = async () => {
-      for (let batches = queue.shift(); batches; batches = queue.shift()) {
+      while (outageStreak < MAX_IN_FLIGHT) {
+        const batches = queue.shift();
+        if (!batches) return;
         for (const batch of batches) {
-          const ids = batch.map((row) => row.id);
           try {
             await this.deliver(batch);
-            result.delivered.push(...ids);
-          } catch (err) {
-            result.failed.push(...ids);
-            result.error ??= err;
+            result.delivered.push(...batch.map((row) => row.id));
+            outageStreak = 0;
+          } catch (error) {
+            result.failed.push({ rows: batch, error });
+            outageStreak = isTemporalOutage(error) ? outageStreak + 1 : 0;
             break;
           }
         }

@@ -8,11 +8,14 @@ import { knexOf } from '../../db/knex';
 import { DomainError } from '../errors';
 import { verifyAction, type PageAction } from './action-tokens';
 import { transitionIncident } from '../incident/incidents';
+import { TEMPORAL_CALL_MS, withinDeadline } from '../../temporal/deadline';
 
 export interface PageResponseDeps {
   orm: MikroORM;
   temporal: Client;
   taskQueue: string;
+  /** AUTO_CLOSE_HOURS, for an incident workflow an answer starts (a reopen after close). */
+  autoCloseHours?: number;
   /** Signs email links and push actions. */
   linkSecret: string;
 }
@@ -31,6 +34,8 @@ interface PageRow {
   number: number;
 }
 
+const ALREADY_HANDLED: PageResponse = { done: false, message: 'Already handled.' };
+
 const PAST: Record<PageAction, string> = { acknowledge: 'acknowledged', resolve: 'resolved' };
 
 /**
@@ -40,6 +45,20 @@ const PAST: Record<PageAction, string> = { acknowledge: 'acknowledged', resolve:
 async function firstTime(orm: MikroORM, key: string): Promise<boolean> {
   const rows = await knexOf(orm)('provider_callbacks').insert({ key, received_at: new Date() }).onConflict('key').ignore().returning('key');
   return rows.length > 0;
+}
+
+/**
+ * Acts once per callback key. A failed act (Temporal or Postgres away: the caller answers 503)
+ * frees the key again, so the responder, or the provider's retry, can try once more.
+ */
+async function once(orm: MikroORM, key: string, seen: PageResponse, run: () => Promise<PageResponse>): Promise<PageResponse> {
+  if (!(await firstTime(orm, key))) return seen;
+  try {
+    return await run();
+  } catch (err) {
+    await knexOf(orm)('provider_callbacks').where({ key }).delete().catch(() => undefined);
+    throw err;
+  }
 }
 
 async function act(deps: PageResponseDeps, page: PageRow, action: LifecycleOperation, via: string): Promise<PageResponse> {
@@ -64,8 +83,7 @@ export async function respondBySms(deps: PageResponseDeps, sms: { messageSid: st
   if (!reply) return { done: false, message: 'Reply with the code and A to acknowledge or R to resolve, e.g. 4A.' };
   const page: PageRow | undefined = await pageQuery(deps.orm).where({ 'n.target': sms.from, 'n.reply_code': reply.code, 'n.channel': 'sms' }).orderBy('n.created_at', 'desc').first();
   if (!page) return { done: false, message: `No incident was paged to this number with code ${reply.code}.` };
-  if (!(await firstTime(deps.orm, `twilio-sms:${sms.messageSid}`))) return { done: false, message: 'Already handled.' };
-  return act(deps, page, reply.action, 'sms');
+  return once(deps.orm, `twilio-sms:${sms.messageSid}`, ALREADY_HANDLED, () => act(deps, page, reply.action, 'sms'));
 }
 
 /** A keypress on a paging call: 1 acknowledges, 2 pages the next escalation step now. */
@@ -73,10 +91,12 @@ export async function respondByVoice(deps: PageResponseDeps, call: { notificatio
   const page: PageRow | undefined = await pageQuery(deps.orm).where({ 'n.id': call.notificationId, 'n.channel': 'voice' }).first();
   if (!page) return { done: false, message: 'This call is not a page we know.' };
   if (call.digits !== '1' && call.digits !== '2') return { done: false, message: 'Press 1 to acknowledge or 2 to escalate.' };
-  if (!(await firstTime(deps.orm, `twilio-voice:${call.callSid}:${call.digits}`))) return { done: false, message: 'Already handled.' };
-  if (call.digits === '1') return act(deps, page, 'acknowledge', 'voice');
-  await deps.temporal.workflow.getHandle(incidentWorkflowId(page.incident_id)).signal(escalateNowSignal, { actor: { type: 'user', id: page.user_id, via: 'voice' } });
-  return { done: true, message: `Escalating incident #${page.number} to the next step.` };
+  return once(deps.orm, `twilio-voice:${call.callSid}:${call.digits}`, ALREADY_HANDLED, async () => {
+    if (call.digits === '1') return act(deps, page, 'acknowledge', 'voice');
+    const handle = deps.temporal.workflow.getHandle(incidentWorkflowId(page.incident_id));
+    await withinDeadline(deps.temporal, TEMPORAL_CALL_MS, () => handle.signal(escalateNowSignal, { actor: { type: 'user', id: page.user_id, via: 'voice' } }));
+    return { done: true, message: `Escalating incident #${page.number} to the next step.` };
+  });
 }
 
 /** A signed email link or push action: acts once, as the person it was sent to. */
@@ -86,8 +106,7 @@ export async function respondByToken(deps: PageResponseDeps, token: string, via:
   const page: PageRow | undefined = await pageQuery(deps.orm).where({ 'n.id': claim.notificationId }).first();
   if (!page) return { done: false, message: 'This link is not valid or has expired.' };
   const key = `token:${createHash('sha256').update(token).digest('hex')}`;
-  if (!(await firstTime(deps.orm, key))) return { done: false, message: `This link was already used; incident #${page.number} was ${PAST[claim.action]} with it.` };
-  return act(deps, page, claim.action, via);
+  return once(deps.orm, key, { done: false, message: `This link was already used; incident #${page.number} was ${PAST[claim.action]} with it.` }, () => act(deps, page, claim.action, via));
 }
 
 /** A provider's delivery report (Twilio StatusCallback): the attempt's status follows it. */

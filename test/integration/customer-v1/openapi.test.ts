@@ -36,7 +36,7 @@ describe('GET /api/v1/openapi.json', () => {
     expect(bodySchema.required.sort()).toEqual(['owning_team_id', 'severity', 'title']);
     expect(bodySchema.properties.title.maxLength).toBe(255);
     expect(bodySchema.properties.severity.enum).toEqual(['CRITICAL', 'HIGH', 'MEDIUM', 'LOW', 'INFO']);
-    expect(Object.keys(create.responses).sort()).toEqual(['201', '400', '401', '403', '415']);
+    expect(Object.keys(create.responses).sort()).toEqual(['201', '400', '401', '403', '415', '503']);
     const list = doc.paths['/organizations/{organization_id}/incidents'].get;
     const limit = list.parameters.find((p: { name: string }) => p.name === 'limit');
     expect(limit).toMatchObject({ in: 'query', schema: { maximum: 100, minimum: 1, default: 25 } });

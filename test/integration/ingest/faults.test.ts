@@ -9,20 +9,14 @@ import { ensureTemporalCli } from '../../../src/temporal/cli-binary';
 import { startDevServer, type DevServer } from '../../../src/temporal/dev-server';
 import { request } from '../../support/http';
 import { startTestStack, type TestStack } from '../../support/stack';
-import { startTcpProxy } from '../../support/tcp-proxy';
 import { waitFor } from '../../support/wait';
+import { postgresProxy } from '../outages/support';
 import { seedWorkspace } from '../../support/workspace';
 
 describe('when Postgres is unreachable', () => {
   it('then ingestion answers 503 quickly and writes nothing; once back, events are accepted again', async () => {
-    const real = new URL(process.env.KLAXON_TEST_DATABASE_URL!);
-    // The embedded server is reached by its Unix socket; the proxy goes to its TCP listener.
-    const tcpHost = decodeURIComponent(real.hostname).startsWith('/') ? '127.0.0.1' : real.hostname;
-    const proxy = await startTcpProxy({ host: tcpHost, port: Number(real.port || 5432) });
-    const viaProxy = new URL(real.toString());
-    viaProxy.hostname = '127.0.0.1';
-    viaProxy.port = String(proxy.port);
-    const stack = await startTestStack({ databaseUrl: viaProxy.toString() });
+    const { proxy, url } = await postgresProxy();
+    const stack = await startTestStack({ databaseUrl: url });
     try {
       const ws = await seedWorkspace(stack.orm);
       const src = await createSource(stack.orm, { organizationId: ws.organizationId, serviceId: ws.serviceId, name: 'pg', ingestBaseUrl: stack.urls.ingest });

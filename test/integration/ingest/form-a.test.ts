@@ -29,7 +29,12 @@ describe('POST {ingest_url}/{token}', () => {
     expect(res.body).toEqual({ status: 'accepted', event_id: expect.any(String), incident_id: expect.any(String), duplicate: false });
     const inc = await incident(res.body.incident_id);
     expect(inc).toMatchObject({ title: 'CPU high', severity: 'CRITICAL', status: 'TRIGGERED', service_id: f.ws.serviceId, owning_team_id: f.ws.teamId, alert_count: 1 });
-    expect(await waitFor(() => workflowState(res.body.incident_id), 15_000, 'the workflow')).toEqual({ status: 'TRIGGERED', seq: 1 });
+    // seq 2: the escalation's decision (its team has nobody to page, design.md §4).
+    const state = await waitFor(async () => {
+      const s = await workflowState(res.body.incident_id);
+      return s.seq === 2 && s;
+    }, 15_000, 'the workflow and its paging decision');
+    expect(state).toEqual({ status: 'TRIGGERED', seq: 2 });
     const [alert] = await alertsOf(res.body.incident_id);
     expect(alert).toMatchObject({ id: res.body.event_id, title: 'CPU high', severity: 'CRITICAL', sender: 'form-a', metadata: { host: 'web-1', source: 'nagios' } });
   });

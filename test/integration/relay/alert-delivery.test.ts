@@ -60,13 +60,17 @@ describe('batched delivery to incident workflows', () => {
     } finally {
       await f.stack.worker.start();
     }
-    await waitForSeq(incidentId, titles.length); // `created` is seq 1, then one entry per attached alert
+    // `created` is seq 1, then one entry per attached alert and the escalation's paging decision
+    // (its team has nobody to page), wherever it fell among them.
+    await waitForSeq(incidentId, titles.length + 1);
 
     const entries = await attachedEntries(incidentId);
     expect(entries).toHaveLength(titles.length - 1);
-    expect(entries.map((e) => e.seq)).toEqual(titles.slice(1).map((_, i) => i + 2));
+    const decisions = await db()('timeline_entries').where({ incident_id: incidentId, type: 'paging_decision' });
+    expect(decisions).toHaveLength(1);
+    expect([...entries.map((e) => e.seq), decisions[0].seq].sort((a, b) => a - b)).toEqual(titles.map((_, i) => i + 2));
     expect(entries.map((e) => e.message)).toEqual(titles.slice(1).map((t) => `Alert attached: ${t}`));
-    expect(await db()('incidents').where({ id: incidentId }).first()).toMatchObject({ alert_count: titles.length, last_seq: titles.length, status: 'TRIGGERED' });
+    expect(await db()('incidents').where({ id: incidentId }).first()).toMatchObject({ alert_count: titles.length, last_seq: titles.length + 1, status: 'TRIGGERED' });
 
     const signals = await batchSignals(incidentId);
     // At most one signal per relay pass, and a pass cannot see less than one whole request.
@@ -83,11 +87,11 @@ describe('batched delivery to incident workflows', () => {
 
     // Signals are applied in order: once a later event is on the timeline, the redelivery was handled.
     expect((await alertmanager('storm-fp', ['after the redelivery'])).status).toBe(202);
-    await waitForSeq(incidentId, titles.length + 1);
+    await waitForSeq(incidentId, titles.length + 2);
     const after = await attachedEntries(incidentId);
     expect(after.slice(0, -1)).toEqual(before);
-    expect(after.at(-1)).toMatchObject({ seq: titles.length + 1, message: 'Alert attached: after the redelivery' });
-    expect(await db()('incidents').where({ id: incidentId }).first()).toMatchObject({ alert_count: titles.length + 1, last_seq: titles.length + 1 });
+    expect(after.at(-1)).toMatchObject({ seq: titles.length + 2, message: 'Alert attached: after the redelivery' });
+    expect(await db()('incidents').where({ id: incidentId }).first()).toMatchObject({ alert_count: titles.length + 1, last_seq: titles.length + 2 });
   });
 
   it('when one request fires alerts and then resolves them, then one signal attaches them and resolves the incident, in that order', async () => {

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
-import type { AlertsReceived } from '../../../workflows/definitions';
 import { openOrm } from '../../../src/db/orm';
 import { createLogger } from '../../../src/logger';
 import { knexOf } from '../../../src/db/knex';
 import { OutboxRelay } from '../../../src/services/relay/relay';
 import { repeatWaitMs } from '../../../src/services/relay/pacing';
+import { fakeTemporal, rejectedError } from '../../support/fake-temporal';
 import { incidentWithPending as pendingIncident } from '../../support/outbox';
 import { sleep, waitFor } from '../../support/wait';
 import { seedWorkspace, type SeededWorkspace } from '../../support/workspace';
@@ -27,31 +27,6 @@ afterAll(() => orm.close());
 const db = () => knexOf(orm);
 
 const incidentWithPending = (events: number) => pendingIncident(orm, ws, events);
-
-/** A Temporal client that records signals (with when each landed), takes a few ms each, and fails the calls `fail` picks. */
-function fakeTemporal(fail: (incidentId: string, call: number) => boolean = () => false) {
-  const calls: Array<{ incidentId: string; eventIds: string[]; at: number }> = [];
-  const perIncident = new Map<string, number>();
-  let inFlight = 0;
-  let maxInFlight = 0;
-  const client = {
-    withDeadline: <T>(_deadline: number, fn: () => Promise<T>) => fn(),
-    workflow: {
-      async signalWithStart(_workflow: string, opts: { args: [{ incidentId: string }]; signal: { name: string }; signalArgs: [AlertsReceived] }) {
-        expect(opts.signal.name).toBe('alertsReceived');
-        const incidentId = opts.args[0].incidentId;
-        const call = perIncident.get(incidentId) ?? 0;
-        perIncident.set(incidentId, call + 1);
-        maxInFlight = Math.max(maxInFlight, ++inFlight);
-        await new Promise((r) => setTimeout(r, 5));
-        inFlight--;
-        if (fail(incidentId, call)) throw new Error(`signal ${call} of ${incidentId} failed`);
-        calls.push({ incidentId, eventIds: opts.signalArgs[0].events.map((e) => e.eventId), at: Date.now() });
-      },
-    },
-  };
-  return { client: client as unknown as Client, calls, maxInFlight: () => maxInFlight };
-}
 
 /** One drain: kick, then stop (which waits for the pass to finish). */
 async function drainOnce(temporal: Client): Promise<void> {
@@ -79,22 +54,31 @@ describe('OutboxRelay', () => {
     expect(pending).toHaveLength(0);
   });
 
-  it('when a signal fails, then its rows count an attempt, the incident\'s later batches wait for the next pass, and other incidents are delivered', async () => {
+  it('when a signal is refused, then its rows count an attempt and back off, the incident\'s later batches wait behind them, and other incidents are delivered', async () => {
     const broken = await incidentWithPending(1200);
     const other = await incidentWithPending(2);
-    const failing = fakeTemporal((incidentId, call) => incidentId === broken.id && call === 1);
+    const failing = fakeTemporal({ fail: (incidentId, call) => (incidentId === broken.id && call === 1 ? rejectedError(`signal ${call} refused`) : undefined) });
     await drainOnce(failing.client);
 
-    expect(failing.calls.filter((c) => c.incidentId === broken.id).map((c) => c.eventIds)).toEqual([broken.eventIds.slice(0, 500)]);
-    expect(failing.calls.filter((c) => c.incidentId === other.id).map((c) => c.eventIds)).toEqual([other.eventIds]);
+    expect(failing.signalsOf(broken.id).map((c) => c.eventIds)).toEqual([broken.eventIds.slice(0, 500)]);
+    expect(failing.signalsOf(other.id).map((c) => c.eventIds)).toEqual([other.eventIds]);
     const rows = await rowsOf(broken.id);
     expect(rows.slice(0, 500).every((r) => r.delivered_at !== null && r.attempts === 0)).toBe(true);
-    expect(rows.slice(500, 1000).every((r) => r.delivered_at === null && r.attempts === 1 && /signal 1 of .* failed/.test(r.last_error))).toBe(true);
-    expect(rows.slice(1000).every((r) => r.delivered_at === null && r.attempts === 0 && r.last_error === null)).toBe(true);
+    expect(rows.slice(500, 1000).every((r) => r.delivered_at === null && r.attempts === 1 && r.next_attempt_at > r.created_at && /signal 1 refused/.test(r.last_error))).toBe(true);
+    expect(rows.slice(1000).every((r) => r.delivered_at === null && r.attempts === 0 && r.last_error === null && r.next_attempt_at === null)).toBe(true);
 
+    // Backing off (moved an hour out, so the check does not race the clock): a pass takes neither
+    // the failed batch nor the one behind it.
+    const backingOff = () => db()('ingest_outbox').where({ incident_id: broken.id }).whereNotNull('next_attempt_at');
+    await backingOff().update({ next_attempt_at: db().raw(`now() + interval '1 hour'`) });
     const healthy = fakeTemporal();
     await drainOnce(healthy.client);
-    expect(healthy.calls.map((c) => c.eventIds.length)).toEqual([500, 200]);
+    expect(healthy.calls).toEqual([]);
+    // Once due, the incident's remaining events go, in order; the first that failed goes alone,
+    // so a single bad event would not take its batchmates with it.
+    await backingOff().update({ next_attempt_at: db().raw(`now() - interval '1 second'`) });
+    await drainOnce(healthy.client);
+    expect(healthy.calls.map((c) => c.eventIds.length)).toEqual([1, 500, 199]);
     expect([...failing.calls, ...healthy.calls].filter((c) => c.incidentId === broken.id).flatMap((c) => c.eventIds)).toEqual(broken.eventIds);
     expect((await rowsOf(broken.id)).every((r) => r.delivered_at !== null)).toBe(true);
   });
@@ -125,7 +109,7 @@ describe('OutboxRelay', () => {
   it('when an incident was signalled a moment ago, then its next attached events wait and travel together, while a new incident and a resolve go at once', async () => {
     const fake = fakeTemporal();
     const relay = new OutboxRelay({ orm, temporal: fake.client, taskQueue: 'unused', logger: createLogger('silent') });
-    const signalsOf = (id: string) => fake.calls.filter((c) => c.incidentId === id);
+    const { signalsOf } = fake;
     const add = (incidentId: string, kind: string) => db()('ingest_outbox').insert({ id: randomUUID(), incident_id: incidentId, event_id: randomUUID(), kind, created_at: new Date() });
     try {
       // 26 busy incidents: a repeat signal waits about a second (repeatWaitMs), wide enough to see.

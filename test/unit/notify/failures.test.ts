@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { describeError, permanentFailure, retryableFailure, scrub } from '../../../activities/notify/failures';
+import { describeError, notAcceptedFailure, permanentFailure, providerDidNotAccept, retryableFailure, scrub } from '../../../activities/notify/failures';
 import { PERMANENT_DELIVERY_FAILURE } from '../../../activities/notify/types';
 
 describe('delivery failures', () => {
@@ -22,6 +22,14 @@ describe('delivery failures', () => {
     expect(err).not.toBeInstanceOf(ApplicationFailure);
     expect(err.message).toBe('fcm: HTTP 503');
     expect(err.cause).toBeUndefined();
+  });
+
+  it('when the provider answered without taking the page, then the error says so; a plain retryable one (timeout, lost connection) does not', () => {
+    const refused = notAcceptedFailure('twilio', 'HTTP 503, key s3cr3t-v', ['s3cr3t-v']);
+    expect(refused.message).toBe('twilio: HTTP 503, key [redacted]');
+    expect(providerDidNotAccept(refused)).toBe(true);
+    expect(providerDidNotAccept(retryableFailure('twilio', 'socket hang up'))).toBe(false);
+    expect(providerDidNotAccept(undefined)).toBe(false);
   });
 
   it('when describing an error, then only its message (or name and code) is used, never its other properties', () => {

@@ -1,0 +1,28 @@
+/**
+ * What a retention purge reports: rows deleted per table. Its own module, importing nothing, so
+ * the retention workflow can sum its passes inside the sandbox.
+ */
+
+/** Tables a purge deletes from, in the order it reports them. */
+export const PURGED_TABLES = [
+  'idempotency_records',
+  'ingest_outbox',
+  'provider_callbacks',
+  'dev_deliveries',
+  'incidents',
+  'alerts',
+  'timeline_entries',
+  'notifications',
+  'user_notifications',
+] as const;
+export type PurgedTable = (typeof PURGED_TABLES)[number];
+
+/** Rows deleted per table. */
+export type PurgeCounts = Record<PurgedTable, number>;
+
+export const noPurgeCounts = (): PurgeCounts => Object.fromEntries(PURGED_TABLES.map((t) => [t, 0])) as PurgeCounts;
+
+/** Two passes' counts together (the retention workflow sums its passes). */
+export function addPurgeCounts(a: PurgeCounts, b: PurgeCounts): PurgeCounts {
+  return Object.fromEntries(PURGED_TABLES.map((t) => [t, a[t] + b[t]])) as PurgeCounts;
+}
