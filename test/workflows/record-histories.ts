@@ -21,9 +21,11 @@ import { recordPagingHistories } from './record-paging-histories';
  * (v2: projections as local activities; v3: alert events by signal; v4: alert events in batches
  * by the alertsReceived signal; v5: paging under patched('paging-escalation'), so every run plans
  * its escalation, and the paging scenarios; v6: a page's first attempt as a local activity under
- * patched('page-local-first-attempt')), and keep the older files: they prove old runs replay.
+ * patched('page-local-first-attempt'); v7: paging decisions on the timeline, auto-close of
+ * RESOLVED incidents, the lifecycle Update's write budget and the run seeded from the projection
+ * after a finished run, each under its patch), and keep the older files: they prove old runs replay.
  */
-const VERSION = 'v6';
+const VERSION = 'v7';
 
 async function main() {
   const infra = await startTestInfra();
@@ -33,6 +35,8 @@ async function main() {
   const stack = await startTestStack();
   try {
     const ws = await seedWorkspace(stack.orm);
+    // Applied events, read from the timeline (a step's paging decision takes a seq too).
+    const attachedEntries = async (incidentId: string) => (await knexOf(stack.orm)('timeline_entries').where({ incident_id: incidentId, type: 'alert_attached' })).length;
     const url = (p: string) => `${stack.urls.app}/api/v1/organizations/${ws.organizationId}${p}`;
     const post = (p: string, body?: unknown) => request('POST', url(p), { token: ws.tokens.readWrite, body });
     const id = (await post('/incidents', { title: 'recorded', severity: 'HIGH', owning_team_id: ws.teamId })).body.data.id;
@@ -52,7 +56,7 @@ async function main() {
     await send('attached 1');
     await send('attached 2');
     const handle3 = stack.temporal.workflow.getHandle(incidentWorkflowId(opened));
-    await waitFor(async () => (await handle3.query(incidentStateQuery)).seq === 3);
+    await waitFor(async () => (await attachedEntries(opened)) === 2);
     const [first] = await knexOf(stack.orm)('alerts').where({ incident_id: opened }).orderBy('created_at').limit(1);
     await handle3.signal(alertReceivedSignal, { eventId: first.id, kind: 'opened', title: 'opened' });
     for (const op of ['resolve', 'close']) await request('POST', url(`/incidents/${opened}/${op}`), { token: ws.tokens.readWrite });
@@ -68,7 +72,7 @@ async function main() {
       });
     const batched = (await alertmanager('firing', ['batch 1', 'batch 2', 'batch 3'])).body.events[0].incident_id;
     const handle4 = stack.temporal.workflow.getHandle(incidentWorkflowId(batched));
-    await waitFor(async () => (await handle4.query(incidentStateQuery)).seq === 3);
+    await waitFor(async () => (await attachedEntries(batched)) === 2);
     const outbox = await knexOf(stack.orm)('ingest_outbox as o').join('alerts as a', 'a.id', 'o.event_id').where({ 'o.incident_id': batched }).orderBy('o.seq').select('o.event_id', 'o.kind', 'a.title');
     const events: AlertReceived[] = outbox.map((o) => ({ eventId: o.event_id, kind: o.kind, title: o.title }));
     await handle4.signal(alertsReceivedSignal, { events });

@@ -5,9 +5,10 @@ import { Worker } from '@temporalio/worker';
 
 const HISTORIES = path.join(__dirname, '..', 'histories');
 const files = readdirSync(HISTORIES).filter((f) => f.endsWith('.json'));
-const LIFECYCLE_VERSIONS = ['v1', 'v2', 'v3', 'v4', 'v5', 'v6'];
+const LIFECYCLE_VERSIONS = ['v1', 'v2', 'v3', 'v4', 'v5', 'v6', 'v7'];
 const PAGING_SCENARIOS = ['two-steps-acknowledged', 'ack-timeout-retriggered', 'escalate-now', 'continued-first-run', 'continued-second-run'];
-/** v5: every page attempt a remote activity; v6: a page's first attempt is a local activity. */
+/** v5: every page attempt a remote activity; v6 on: a page's first attempt is a local activity. */
+const versionOf = (file: string) => Number(/^v(\d+)-/.exec(file)![1]);
 const paging = (scenario: string, version = 'v5') => `${version}-incident-paging-${scenario}.json`;
 
 /** What a recorded history did, read from its JSON: patches, activities (with inputs), messages, end. */
@@ -37,9 +38,9 @@ describe('replay of recorded incident histories', () => {
     expect(files).toEqual(
       expect.arrayContaining([
         ...LIFECYCLE_VERSIONS.flatMap((v) => [`${v}-incident-lifecycle-closed.json`, `${v}-incident-reopened-run.json`]),
-        ...['v3', 'v4', 'v5', 'v6'].map((v) => `${v}-incident-from-alerts.json`),
-        ...['v4', 'v5', 'v6'].map((v) => `${v}-incident-batch-resolved-by-sender.json`),
-        ...['v5', 'v6'].flatMap((v) => PAGING_SCENARIOS.map((scenario) => paging(scenario, v))),
+        ...['v3', 'v4', 'v5', 'v6', 'v7'].map((v) => `${v}-incident-from-alerts.json`),
+        ...['v4', 'v5', 'v6', 'v7'].map((v) => `${v}-incident-batch-resolved-by-sender.json`),
+        ...['v5', 'v6', 'v7'].flatMap((v) => PAGING_SCENARIOS.map((scenario) => paging(scenario, v))),
       ]),
     );
   });
@@ -54,13 +55,13 @@ describe('replay of recorded incident histories', () => {
 // A replay only proves something if the history took the paths it is named after.
 describe('what the recorded paging histories exercise', () => {
   it('when a history predates v5, then it holds no paging patch; from v5 on, every one does', () => {
-    for (const file of files) expect({ file, paging: summary(file).patches.includes('paging-escalation') }).toEqual({ file, paging: /^v[56]-/.test(file) });
+    for (const file of files) expect({ file, paging: summary(file).patches.includes('paging-escalation') }).toEqual({ file, paging: versionOf(file) >= 5 });
   });
 
   it('when a history pages from v6 on, then it holds the local-first-attempt patch and its pages went out as local activities', () => {
     for (const file of files.filter((f) => f.includes('-paging-'))) {
       const s = summary(file);
-      const v6 = file.startsWith('v6-');
+      const v6 = versionOf(file) >= 6;
       expect({ file, patched: s.patches.includes('page-local-first-attempt') }).toEqual({ file, patched: v6 });
       if (v6) expect({ file, remote: named(s, 'sendPage').length }).toEqual({ file, remote: 0 });
     }
@@ -71,6 +72,25 @@ describe('what the recorded paging histories exercise', () => {
       ['sent', 'voice'],
     ]);
     expect(s.updates).toEqual(['acknowledgeIncident', 'resolveIncident', 'closeIncident']);
+  });
+
+  it('when a history is from v7 on, then it holds the paging-decision patch, the auto-close one once resolved, and the Update write budget', () => {
+    for (const file of files) {
+      const { patches } = summary(file);
+      const v7 = versionOf(file) >= 7;
+      // A step's decision is written where it looks up whom to page.
+      const stepped = local(summary(file), 'stepRecipients').length + named(summary(file), 'stepRecipients').length > 0;
+      if (stepped) expect({ file, decisions: patches.includes('paging-decision-entries') }).toEqual({ file, decisions: v7 });
+      if (!v7) expect({ file, autoClose: patches.includes('auto-close-resolved') }).toEqual({ file, autoClose: false });
+    }
+    // The auto-close timer is armed when an incident resolves.
+    for (const file of ['v7-incident-lifecycle-closed.json', 'v7-incident-from-alerts.json', 'v7-incident-batch-resolved-by-sender.json']) {
+      expect({ file, autoClose: summary(file).patches.includes('auto-close-resolved') }).toEqual({ file, autoClose: true });
+    }
+    // A new incident's run never seeds from the projection (relay/late-events.test.ts covers the runs that do).
+    expect(summary('v7-incident-lifecycle-closed.json').patches).not.toContain('run-seed-from-projection');
+    // Its lifecycle Updates wrote under the budget.
+    expect(summary('v7-incident-lifecycle-closed.json').patches).toContain('update-write-budget');
   });
 
   it('when nobody answered two steps, then the history pages step 1 on two rules, step 2, and is acknowledged', () => {
