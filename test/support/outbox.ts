@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { knexOf } from '../../src/db/knex';
-import type { SeededWorkspace } from './workspace';
+import { openOrm } from '../../src/db/orm';
+import { seedWorkspace, type SeededWorkspace } from './workspace';
 
 let number = 0;
 
@@ -25,4 +26,25 @@ export async function incidentWithPending(orm: MikroORM, ws: SeededWorkspace, ev
   // Every row of a group commit shares one created_at: only insertion order tells them apart.
   await db('ingest_outbox').insert(eventIds.map((event_id, i) => ({ id: randomUUID(), incident_id: id, event_id, kind: i ? 'attached' : 'opened', created_at: now })));
   return { id, eventIds };
+}
+
+/**
+ * A relay test file's Postgres (a pool of 4) and seeded workspace, opened before its tests and
+ * closed after; `incidentWithPending` puts an incident with pending rows in that workspace.
+ */
+export function outboxFixture() {
+  const held: { orm?: MikroORM; ws?: SeededWorkspace } = {};
+  beforeAll(async () => {
+    held.orm = await openOrm(process.env.KLAXON_TEST_DATABASE_URL!, 4);
+    held.ws = await seedWorkspace(held.orm);
+  });
+  afterAll(() => held.orm?.close());
+  const fixture = {
+    get orm(): MikroORM {
+      return held.orm!;
+    },
+    db: () => knexOf(held.orm!),
+    incidentWithPending: (events: number) => incidentWithPending(held.orm!, held.ws!, events),
+  };
+  return fixture;
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { knexOf } from '../../src/db/knex';
+import { openOrm } from '../../src/db/orm';
 import type { IncidentStatus } from '../../src/domain/incident-lifecycle';
 import type { Plan } from '../../src/domain/plans';
 import { createService } from '../../src/services/workspace/catalog';
@@ -117,3 +118,21 @@ export class RetentionSeed {
 /** What `rowsOf` answers for an incident seeded whole, and for one purged. */
 export const SEEDED_ROWS = { alerts: 2, timeline_entries: 2, notifications: 1, user_notifications: 1, ingest_outbox: 1, incidents: 1 };
 export const NO_ROWS = { alerts: 0, timeline_entries: 0, notifications: 0, user_notifications: 0, ingest_outbox: 0, incidents: 0 };
+
+/** A retention test file's Postgres (a pool of 2) and seeder, opened before its tests and closed after. */
+export function retentionFixture() {
+  const held: { orm?: MikroORM; seed?: RetentionSeed } = {};
+  beforeAll(async () => {
+    held.orm = await openOrm(process.env.KLAXON_TEST_DATABASE_URL!, 2);
+    held.seed = new RetentionSeed(held.orm);
+  });
+  afterAll(() => held.orm?.close());
+  return {
+    get orm(): MikroORM {
+      return held.orm!;
+    },
+    get seed(): RetentionSeed {
+      return held.seed!;
+    },
+  };
+}

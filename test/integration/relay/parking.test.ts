@@ -1,14 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
-import { openOrm } from '../../../src/db/orm';
 import { createLogger } from '../../../src/logger';
-import { knexOf } from '../../../src/db/knex';
 import { MAX_ATTEMPTS, OutboxRelay, outboxHealth } from '../../../src/services/relay';
 import { klaxon } from '../../support/cli';
 import { fakeTemporal, outageError, rejectedError } from '../../support/fake-temporal';
-import { incidentWithPending as pendingIncident } from '../../support/outbox';
-import { seedWorkspace, type SeededWorkspace } from '../../support/workspace';
+import { outboxFixture } from '../../support/outbox';
 
 /**
  * Messages that keep failing: refused ones back off and are parked (dead letters) while other
@@ -17,21 +13,13 @@ import { seedWorkspace, type SeededWorkspace } from '../../support/workspace';
  * backoff waits are skipped by moving `next_attempt_at` into the past (the policy's timings are
  * unit-tested in test/unit/relay/retry-policy.test.ts).
  */
-let orm: MikroORM;
-let ws: SeededWorkspace;
-beforeAll(async () => {
-  orm = await openOrm(process.env.KLAXON_TEST_DATABASE_URL!, 4);
-  ws = await seedWorkspace(orm);
-});
-afterAll(() => orm.close());
-
-const db = () => knexOf(orm);
-const incidentWithPending = (events: number) => pendingIncident(orm, ws, events);
+const fx = outboxFixture();
+const { db, incidentWithPending } = fx;
 const logs: Array<Record<string, unknown>> = [];
 const logger = createLogger('warn', { write: (line: string) => void logs.push(JSON.parse(line)) });
 
 async function drainOnce(temporal: Client): Promise<void> {
-  const relay = new OutboxRelay({ orm, temporal, taskQueue: 'unused', logger });
+  const relay = new OutboxRelay({ orm: fx.orm, temporal, taskQueue: 'unused', logger });
   relay.kick();
   await relay.stop();
 }
@@ -148,7 +136,7 @@ describe('klaxon outbox', () => {
     expect(res.json.oldest_pending_age_seconds).toBeGreaterThanOrEqual(120);
     expect(res.json.oldest_pending_age_seconds).toBeLessThan(600);
     expect(res.json.messages).toHaveLength(res.json.parked);
-    expect(await outboxHealth(orm)).toEqual({ pending: 1, oldest_pending_age_seconds: expect.any(Number), parked: res.json.parked });
+    expect(await outboxHealth(fx.orm)).toEqual({ pending: 1, oldest_pending_age_seconds: expect.any(Number), parked: res.json.parked });
     await drainOnce(fakeTemporal().client);
   });
 

@@ -1,36 +1,23 @@
 import { randomUUID } from 'node:crypto';
-import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
-import { openOrm } from '../../../src/db/orm';
 import { createLogger } from '../../../src/logger';
-import { knexOf } from '../../../src/db/knex';
 import { OutboxRelay } from '../../../src/services/relay/relay';
 import { repeatWaitMs } from '../../../src/services/relay/pacing';
 import { fakeTemporal, rejectedError } from '../../support/fake-temporal';
-import { incidentWithPending as pendingIncident } from '../../support/outbox';
+import { outboxFixture } from '../../support/outbox';
 import { sleep, waitFor } from '../../support/wait';
-import { seedWorkspace, type SeededWorkspace } from '../../support/workspace';
 
 /**
  * The relay's batching, concurrency and failure rules, against the file's Postgres and a fake
  * Temporal client that records every signalWithStart (the real path is covered end to end in
  * test/integration/ingest/outbox-relay.test.ts).
  */
-let orm: MikroORM;
-let ws: SeededWorkspace;
-beforeAll(async () => {
-  orm = await openOrm(process.env.KLAXON_TEST_DATABASE_URL!, 4);
-  ws = await seedWorkspace(orm);
-});
-afterAll(() => orm.close());
-
-const db = () => knexOf(orm);
-
-const incidentWithPending = (events: number) => pendingIncident(orm, ws, events);
+const fx = outboxFixture();
+const { db, incidentWithPending } = fx;
 
 /** One drain: kick, then stop (which waits for the pass to finish). */
 async function drainOnce(temporal: Client): Promise<void> {
-  const relay = new OutboxRelay({ orm, temporal, taskQueue: 'unused', logger: createLogger('silent') });
+  const relay = new OutboxRelay({ orm: fx.orm, temporal, taskQueue: 'unused', logger: createLogger('silent') });
   relay.kick();
   await relay.stop();
 }
@@ -85,7 +72,7 @@ describe('OutboxRelay', () => {
 
   it('when the relay stops while an incident is held back, then no signal goes after stop() returns, even from a pass booked while stopping', async () => {
     const fake = fakeTemporal();
-    const relay = new OutboxRelay({ orm, temporal: fake.client, taskQueue: 'unused', logger: createLogger('silent') });
+    const relay = new OutboxRelay({ orm: fx.orm, temporal: fake.client, taskQueue: 'unused', logger: createLogger('silent') });
     // A pass that signals 25 incidents books its next pass for when their wait (about a second)
     // is over; stopping while that pass is in flight must cancel the booking too.
     const busy = await Promise.all(Array.from({ length: 25 }, () => incidentWithPending(1)));
@@ -108,7 +95,7 @@ describe('OutboxRelay', () => {
 
   it('when an incident was signalled a moment ago, then its next attached events wait and travel together, while a new incident and a resolve go at once', async () => {
     const fake = fakeTemporal();
-    const relay = new OutboxRelay({ orm, temporal: fake.client, taskQueue: 'unused', logger: createLogger('silent') });
+    const relay = new OutboxRelay({ orm: fx.orm, temporal: fake.client, taskQueue: 'unused', logger: createLogger('silent') });
     const { signalsOf } = fake;
     const add = (incidentId: string, kind: string) => db()('ingest_outbox').insert({ id: randomUUID(), incident_id: incidentId, event_id: randomUUID(), kind, created_at: new Date() });
     try {

@@ -1,21 +1,14 @@
-import { openOrm, type MikroORM } from '../../../src/db/orm';
 import { knexOf } from '../../../src/db/knex';
 import { DEFAULT_RETENTION_AGES, noPurgeCounts } from '../../../src/domain/retention';
 import { purgeExpiredNow } from '../../../src/services/retention';
-import { NO_ROWS, RetentionSeed, SEEDED_ROWS } from '../../support/retention-seed';
+import { NO_ROWS, SEEDED_ROWS, retentionFixture } from '../../support/retention-seed';
 
 // The purge on a real Postgres (this file's own database): each kind of row past its age goes,
 // fresh ones and anything open stay, and incidents follow their workspace plan's window.
-let orm: MikroORM;
-let seed: RetentionSeed;
-beforeAll(async () => {
-  orm = await openOrm(process.env.KLAXON_TEST_DATABASE_URL!, 2);
-  seed = new RetentionSeed(orm);
-});
-afterAll(() => orm.close());
+const fx = retentionFixture();
 
-const exists = async (table: string, where: Record<string, unknown>) => (await knexOf(orm)(table).where(where).first()) !== undefined;
-const purgeAll = () => purgeExpiredNow(orm, DEFAULT_RETENTION_AGES);
+const exists = async (table: string, where: Record<string, unknown>) => (await knexOf(fx.orm)(table).where(where).first()) !== undefined;
+const purgeAll = () => purgeExpiredNow(fx.orm, DEFAULT_RETENTION_AGES);
 
 describe('retention purge (real Postgres)', () => {
   beforeEach(async () => {
@@ -24,17 +17,17 @@ describe('retention purge (real Postgres)', () => {
   });
 
   it('when rows of every kind are past their age, then they are purged and counted; fresh ones stay', async () => {
-    const expired = await seed.idempotencyRecord(-0.1);
-    const live = await seed.idempotencyRecord(0.5);
-    const free = await seed.workspace('FREE');
-    const holder = await seed.incident(free, 'TRIGGERED', 0.1);
-    const oldDelivered = await seed.outbox(holder, 3, 2);
-    const newDelivered = await seed.outbox(holder, 1, 0.5);
-    const oldPending = await seed.outbox(holder, 3, null);
-    const oldCallback = await seed.callback(8);
-    const newCallback = await seed.callback(6);
-    const oldInbox = await seed.devDelivery(8);
-    const newInbox = await seed.devDelivery(1);
+    const expired = await fx.seed.idempotencyRecord(-0.1);
+    const live = await fx.seed.idempotencyRecord(0.5);
+    const free = await fx.seed.workspace('FREE');
+    const holder = await fx.seed.incident(free, 'TRIGGERED', 0.1);
+    const oldDelivered = await fx.seed.outbox(holder, 3, 2);
+    const newDelivered = await fx.seed.outbox(holder, 1, 0.5);
+    const oldPending = await fx.seed.outbox(holder, 3, null);
+    const oldCallback = await fx.seed.callback(8);
+    const newCallback = await fx.seed.callback(6);
+    const oldInbox = await fx.seed.devDelivery(8);
+    const newInbox = await fx.seed.devDelivery(1);
 
     const { deleted, finished } = await purgeAll();
 
@@ -50,69 +43,69 @@ describe('retention purge (real Postgres)', () => {
     expect(await exists('provider_callbacks', { key: newCallback })).toBe(true);
     expect(await exists('dev_deliveries', { id: oldInbox })).toBe(false);
     expect(await exists('dev_deliveries', { id: newInbox })).toBe(true);
-    expect(await seed.rowsOf(holder)).toEqual({ ...SEEDED_ROWS, ingest_outbox: 3 });
+    expect(await fx.seed.rowsOf(holder)).toEqual({ ...SEEDED_ROWS, ingest_outbox: 3 });
   });
 
   it('when a CLOSED incident is past its FREE plan window, then it goes with all its rows; recent, open or RESOLVED ones stay', async () => {
-    const free = await seed.workspace('FREE');
-    const old = await seed.incident(free, 'CLOSED', 10, 8);
+    const free = await fx.seed.workspace('FREE');
+    const old = await fx.seed.incident(free, 'CLOSED', 10, 8);
     // Opened long ago, closed inside the window: its history is still recent.
-    const closedLately = await seed.incident(free, 'CLOSED', 30, 2);
-    const resolved = await seed.incident(free, 'RESOLVED', 30);
-    const triggered = await seed.incident(free, 'TRIGGERED', 30);
+    const closedLately = await fx.seed.incident(free, 'CLOSED', 30, 2);
+    const resolved = await fx.seed.incident(free, 'RESOLVED', 30);
+    const triggered = await fx.seed.incident(free, 'TRIGGERED', 30);
 
     const { deleted } = await purgeAll();
 
-    expect(await seed.rowsOf(old)).toEqual(NO_ROWS);
-    for (const kept of [closedLately, resolved, triggered]) expect(await seed.rowsOf(kept)).toEqual(SEEDED_ROWS);
+    expect(await fx.seed.rowsOf(old)).toEqual(NO_ROWS);
+    for (const kept of [closedLately, resolved, triggered]) expect(await fx.seed.rowsOf(kept)).toEqual(SEEDED_ROWS);
     expect(deleted).toEqual({ ...noPurgeCounts(), incidents: 1, alerts: 2, timeline_entries: 2, notifications: 1, user_notifications: 1, ingest_outbox: 1 });
   });
 
   it('when two workspaces on different plans hold incidents closed as long ago, then the longer plan keeps what FREE loses', async () => {
-    const free = await seed.workspace('FREE');
-    const pro = await seed.workspace('PRO');
-    const business = await seed.workspace('BUSINESS');
-    const freeWeekOld = await seed.incident(free, 'CLOSED', 9, 8);
-    const proWeekOld = await seed.incident(pro, 'CLOSED', 9, 8);
-    const proQuarterOld = await seed.incident(pro, 'CLOSED', 100, 91);
-    const businessQuarterOld = await seed.incident(business, 'CLOSED', 100, 91);
+    const free = await fx.seed.workspace('FREE');
+    const pro = await fx.seed.workspace('PRO');
+    const business = await fx.seed.workspace('BUSINESS');
+    const freeWeekOld = await fx.seed.incident(free, 'CLOSED', 9, 8);
+    const proWeekOld = await fx.seed.incident(pro, 'CLOSED', 9, 8);
+    const proQuarterOld = await fx.seed.incident(pro, 'CLOSED', 100, 91);
+    const businessQuarterOld = await fx.seed.incident(business, 'CLOSED', 100, 91);
 
     await purgeAll();
 
-    expect(await seed.rowsOf(freeWeekOld)).toEqual(NO_ROWS);
-    expect(await seed.rowsOf(proWeekOld)).toEqual(SEEDED_ROWS);
-    expect(await seed.rowsOf(proQuarterOld)).toEqual(NO_ROWS);
-    expect(await seed.rowsOf(businessQuarterOld)).toEqual(SEEDED_ROWS);
+    expect(await fx.seed.rowsOf(freeWeekOld)).toEqual(NO_ROWS);
+    expect(await fx.seed.rowsOf(proWeekOld)).toEqual(SEEDED_ROWS);
+    expect(await fx.seed.rowsOf(proQuarterOld)).toEqual(NO_ROWS);
+    expect(await fx.seed.rowsOf(businessQuarterOld)).toEqual(SEEDED_ROWS);
   });
 
   it('when the backlog is larger than a batch, then it is deleted batch by batch until none is left', async () => {
-    const free = await seed.workspace('FREE');
+    const free = await fx.seed.workspace('FREE');
     const keys: string[] = [];
-    for (let i = 0; i < 7; i++) keys.push(await seed.idempotencyRecord(-1));
+    for (let i = 0; i < 7; i++) keys.push(await fx.seed.idempotencyRecord(-1));
     const incidents: string[] = [];
-    for (let i = 0; i < 3; i++) incidents.push(await seed.incident(free, 'CLOSED', 20, 10));
+    for (let i = 0; i < 3; i++) incidents.push(await fx.seed.incident(free, 'CLOSED', 20, 10));
 
-    const { deleted, finished } = await purgeExpiredNow(orm, DEFAULT_RETENTION_AGES, { batchRows: 3 });
+    const { deleted, finished } = await purgeExpiredNow(fx.orm, DEFAULT_RETENTION_AGES, { batchRows: 3 });
 
     expect(finished).toBe(true);
     expect(deleted).toMatchObject({ idempotency_records: 7, incidents: 3, alerts: 6, timeline_entries: 6 });
-    for (const id of incidents) expect(await seed.rowsOf(id)).toEqual(NO_ROWS);
+    for (const id of incidents) expect(await fx.seed.rowsOf(id)).toEqual(NO_ROWS);
     for (const key of keys) expect(await exists('idempotency_records', { key })).toBe(false);
   });
 
   it('when the time budget is spent, then the purge stops after the batch in hand, says it is not finished, and the next one finishes', async () => {
-    for (let i = 0; i < 5; i++) await seed.idempotencyRecord(-1);
-    const free = await seed.workspace('FREE');
-    const old = await seed.incident(free, 'CLOSED', 20, 10);
+    for (let i = 0; i < 5; i++) await fx.seed.idempotencyRecord(-1);
+    const free = await fx.seed.workspace('FREE');
+    const old = await fx.seed.incident(free, 'CLOSED', 20, 10);
 
-    const first = await purgeExpiredNow(orm, DEFAULT_RETENTION_AGES, { batchRows: 2, deadline: Date.now() - 1 });
+    const first = await purgeExpiredNow(fx.orm, DEFAULT_RETENTION_AGES, { batchRows: 2, deadline: Date.now() - 1 });
     expect(first.finished).toBe(false);
     expect(first.deleted).toEqual({ ...noPurgeCounts(), idempotency_records: 2 });
-    expect(await seed.rowsOf(old)).toEqual(SEEDED_ROWS);
+    expect(await fx.seed.rowsOf(old)).toEqual(SEEDED_ROWS);
 
-    const second = await purgeExpiredNow(orm, DEFAULT_RETENTION_AGES, { batchRows: 2 });
+    const second = await purgeExpiredNow(fx.orm, DEFAULT_RETENTION_AGES, { batchRows: 2 });
     expect(second.finished).toBe(true);
     expect(second.deleted).toMatchObject({ idempotency_records: 3, incidents: 1 });
-    expect(await seed.rowsOf(old)).toEqual(NO_ROWS);
+    expect(await fx.seed.rowsOf(old)).toEqual(NO_ROWS);
   });
 });
