@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { parseCidrs } from './domain/cidr';
 import { DEFAULT_AUTO_CLOSE_HOURS } from './domain/incident-lifecycle';
 import { DEFAULT_RETENTION_AGES, type RetentionAges } from './domain/retention';
 
@@ -26,6 +27,16 @@ const envSchema = z.object({
   SNS_ALLOWED_HOST_PATTERN: z.string().default('^sns\\.[a-z0-9-]+\\.amazonaws\\.com(\\.cn)?$'),
   SNS_BASE_URL_OVERRIDE: z.string().url().optional(),
   INGEST_RATE_LIMIT_PER_SOURCE: z.coerce.number().int().positive().default(500),
+  // The API-key surface (design.md §11): HTTPS only, unless from a trusted proxy or allowed here.
+  TRUSTED_PROXIES: z
+    .string()
+    .default('')
+    .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
+    .refine((list) => parseCidrs(list).ok, { message: 'must be a comma-separated list of IP addresses or CIDRs' }),
+  ALLOW_INSECURE_HTTP: z.enum(['loopback', 'never']).optional(),
+  TLS_CERT_FILE: z.string().min(1).optional(),
+  TLS_KEY_FILE: z.string().min(1).optional(),
+  LEGACY_RATE_LIMIT_PER_KEY: z.coerce.number().int().positive().default(20),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   KLAXON_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   PAGE_LINK_TTL_HOURS: z.coerce.number().positive().max(24 * 7).default(24),
@@ -74,6 +85,8 @@ export interface Config {
   host: string;
   urls: { app: string; ingest: string; legacy: string };
   ingest: { idempotencyTtlHours: number; eventsPerSecondPerSource: number; snsHostPattern: RegExp; snsBaseUrlOverride?: string };
+  /** The API-key surface's transport and limits (design.md §11). */
+  legacy: LegacyConfig;
   notify: NotifyConfig;
   logLevel: Env['LOG_LEVEL'];
   /** Signs email links and push actions; unset, `start` keeps a generated one in the data folder. */
@@ -83,6 +96,17 @@ export interface Config {
   autoCloseHours: number;
   /** How long the hourly purge keeps rows that have no plan-bound window (design.md §12). */
   retention: RetentionAges;
+}
+
+export interface LegacyConfig {
+  /** Addresses/CIDRs whose `X-Forwarded-Proto: https` and `X-Forwarded-For` are believed. */
+  trustedProxies: string[];
+  /** Plain HTTP allowed from loopback, or never; unset: the role decides (`start` loopback, `api` never). */
+  allowInsecureHttp?: 'loopback' | 'never';
+  /** Serve HTTPS directly with this certificate and key (PEM files). */
+  tls?: { certFile: string; keyFile: string };
+  /** Requests per second per API key (a 10 s burst). */
+  requestsPerSecondPerKey: number;
 }
 
 /** The fields of a Google service-account key file that FCM needs. */
@@ -100,6 +124,12 @@ export interface NotifyConfig {
   email: { from: string; smtpUrl?: string; sendgrid?: { apiKey: string; apiBaseUrl?: string } };
   apns?: { key: string; keyId: string; teamId: string; topic: string; host?: string; port: number; production: boolean; ca?: string };
   fcm?: { projectId: string; serviceAccount: FcmServiceAccount; baseUrl: string };
+}
+
+function tlsFiles(e: Env): LegacyConfig['tls'] {
+  if (!e.TLS_CERT_FILE && !e.TLS_KEY_FILE) return undefined;
+  if (!e.TLS_CERT_FILE || !e.TLS_KEY_FILE) throw new Error('invalid configuration: TLS_CERT_FILE and TLS_KEY_FILE go together');
+  return { certFile: e.TLS_CERT_FILE, keyFile: e.TLS_KEY_FILE };
 }
 
 const trimSlash = (url: string) => url.replace(/\/+$/, '');
@@ -136,6 +166,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       eventsPerSecondPerSource: e.INGEST_RATE_LIMIT_PER_SOURCE,
       snsHostPattern: new RegExp(e.SNS_ALLOWED_HOST_PATTERN),
       snsBaseUrlOverride: e.SNS_BASE_URL_OVERRIDE,
+    },
+    legacy: {
+      trustedProxies: e.TRUSTED_PROXIES,
+      allowInsecureHttp: e.ALLOW_INSECURE_HTTP,
+      tls: tlsFiles(e),
+      requestsPerSecondPerKey: e.LEGACY_RATE_LIMIT_PER_KEY,
     },
     notify: notifyConfig(e),
     logLevel: e.LOG_LEVEL,

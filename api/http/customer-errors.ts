@@ -14,9 +14,11 @@ export const SERVICE_UNAVAILABLE = 'service_unavailable';
 
 const STATUS_BY_KIND: Record<DomainErrorKind, number> = {
   invalid: 400,
+  unauthorized: 401,
   not_found: 404,
   forbidden: 403,
   conflict: 409,
+  locked: 423,
   unavailable: 503,
 };
 

@@ -1,20 +1,48 @@
+import type { Context } from 'koa';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { HttpError } from './customer-errors';
 
-/**
- * A per-key token bucket (per ingestion source): a sender in a loop cannot crowd out the rest.
- * In memory, so per API process; the limit is what one process accepts for one source.
- */
+/** A per-key token bucket: `perSecond` sustained, a `burstSeconds` burst; in memory, so per API process. */
+function limiterOf(perSecond: number, burstSeconds = 10) {
+  return new RateLimiterMemory({ points: perSecond * burstSeconds, duration: burstSeconds });
+}
+
+const retryAfterOf = (res: RateLimiterRes) => Math.max(1, Math.ceil(res.msBeforeNext / 1000));
+
+/** A per-key limit (per ingestion source): a sender in a loop cannot crowd out the rest. */
 export function createRateLimit(opts: { eventsPerSecond: number; burstSeconds?: number }) {
-  const burst = opts.burstSeconds ?? 10;
-  const limiter = new RateLimiterMemory({ points: opts.eventsPerSecond * burst, duration: burst });
+  const limiter = limiterOf(opts.eventsPerSecond, opts.burstSeconds);
   return async (key: string): Promise<void> => {
     try {
       await limiter.consume(key);
     } catch (err) {
       if (!(err instanceof RateLimiterRes)) throw err;
-      const retryAfter = Math.max(1, Math.ceil(err.msBeforeNext / 1000));
+      const retryAfter = retryAfterOf(err);
       throw new HttpError(429, `rate limit exceeded for this source; retry in ${retryAfter} s`, 'rate_limited', { 'Retry-After': String(retryAfter) });
+    }
+  };
+}
+
+/**
+ * The same limiter, saying where a caller stands on every answer: `X-RateLimit-Limit`,
+ * `-Remaining` and `-Reset` (Unix seconds when the window refills); over it, 429 with
+ * `Retry-After`. `what` names the key in the message (`this API key`).
+ */
+export function createHeaderedRateLimit(opts: { perSecond: number; burstSeconds?: number; what: string }) {
+  const limiter = limiterOf(opts.perSecond, opts.burstSeconds);
+  const limit = opts.perSecond * (opts.burstSeconds ?? 10);
+  return async (ctx: Context, key: string): Promise<void> => {
+    const headers = (res: RateLimiterRes) => ({
+      'X-RateLimit-Limit': String(limit),
+      'X-RateLimit-Remaining': String(Math.max(0, res.remainingPoints)),
+      'X-RateLimit-Reset': String(Math.ceil((Date.now() + res.msBeforeNext) / 1000)),
+    });
+    try {
+      ctx.set(headers(await limiter.consume(key)));
+    } catch (err) {
+      if (!(err instanceof RateLimiterRes)) throw err;
+      const retryAfter = retryAfterOf(err);
+      throw new HttpError(429, `rate limit exceeded for ${opts.what}; retry in ${retryAfter} s`, 'rate_limited', { ...headers(err), 'Retry-After': String(retryAfter) });
     }
   };
 }

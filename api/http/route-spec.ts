@@ -9,7 +9,7 @@ import { HttpError } from './customer-errors';
  * document is generated from the same objects, so the two cannot drift apart.
  */
 export interface RouteSpec<P extends z.ZodObject = z.ZodObject, Q extends z.ZodObject = z.ZodObject, B extends z.ZodType = z.ZodType> {
-  method: 'get' | 'post';
+  method: 'get' | 'post' | 'put' | 'delete';
   /** `write` routes need a READ_WRITE credential. */
   access: 'read' | 'write';
   /** OpenAPI-style path, `{param}` placeholders. */
@@ -22,12 +22,22 @@ export interface RouteSpec<P extends z.ZodObject = z.ZodObject, Q extends z.ZodO
   /** Success status and the schema of `data`. */
   success: { status: 200 | 201; description: string; schema: z.ZodType };
   /** Error statuses this route can answer, with why. */
-  errors: Partial<Record<400 | 401 | 403 | 404 | 405 | 409 | 415 | 503, string>>;
+  errors: Partial<Record<400 | 401 | 403 | 404 | 405 | 409 | 415 | 423 | 429 | 503, string>>;
   handler: (
     ctx: ParameterizedContext,
     input: { params: z.infer<P>; query: z.infer<Q>; body: z.infer<B> },
-  ) => Promise<{ data: unknown; meta?: unknown }>;
+  ) => Promise<RouteResult>;
 }
+
+/** What a handler answers: the payload, paging metadata, and (legacy envelope) a message. */
+export interface RouteResult {
+  data: unknown;
+  meta?: unknown;
+  message?: string;
+}
+
+/** The customer API's success body: `{data, meta?}` (design.md §8). */
+const customerBody = (result: RouteResult) => (result.meta === undefined ? { data: result.data } : { data: result.data, meta: result.meta });
 
 export const defineRoute = <P extends z.ZodObject, Q extends z.ZodObject, B extends z.ZodType>(
   spec: RouteSpec<P, Q, B>,
@@ -39,7 +49,13 @@ const koaPath = (openApiPath: string) => openApiPath.replace(/\{(\w+)\}/g, ':$1'
 export function mountRoutes(
   router: Router,
   routes: readonly RouteSpec[],
-  opts: { prefix?: string; before?: Middleware[]; authorize?: (ctx: ParameterizedContext, access: RouteSpec['access']) => void } = {},
+  opts: {
+    prefix?: string;
+    before?: Middleware[];
+    authorize?: (ctx: ParameterizedContext, access: RouteSpec['access']) => void;
+    /** The surface's success envelope; the customer API's `{data, meta?}` by default. */
+    body?: (result: RouteResult) => unknown;
+  } = {},
 ): void {
   for (const route of routes) {
     const pattern: Middleware = (ctx, next) => {
@@ -56,7 +72,7 @@ export function mountRoutes(
       const body = route.body ? route.body.parse((ctx.request as { body?: unknown }).body) : undefined;
       const result = await route.handler(ctx, { params, query, body } as never);
       ctx.status = route.success.status;
-      ctx.body = result.meta === undefined ? { data: result.data } : { data: result.data, meta: result.meta };
+      ctx.body = (opts.body ?? customerBody)(result);
     });
   }
 }

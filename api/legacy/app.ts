@@ -1,43 +1,57 @@
 import Koa from 'koa';
+import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from '../../src/logger';
 import type { ReadinessReport } from '../../src/readiness';
-import { requestLog } from '../http/request-log';
+import type { Ingestion } from '../../src/services/ingest';
+import type { Sealer } from '../../src/services/webhooks';
 import { healthRouter } from '../app';
-import { RETRY_AFTER, SERVICE_UNAVAILABLE } from '../http/customer-errors';
-import { outageMessage, outageOf } from '../../src/services/outages';
+import { jsonBody } from '../http/json-body';
+import { createHeaderedRateLimit } from '../http/rate-limit';
+import type { RouteSpec } from '../http/route-spec';
+import { requestLog } from '../http/request-log';
+import { legacyErrors } from './envelope';
+import { createReceiverRouter } from './receiver';
+import { createLegacyV1Router } from './router';
+import { httpsOnly, type TransportPolicy } from './transport';
 
-const envelope = (error: string, code: string) => ({ success: false, error, code, timestamp: new Date().toISOString() });
-
-/**
- * Failures in the legacy envelope: Postgres or Temporal away is a 503 `service_unavailable` with
- * Retry-After; anything else a generic 500, logged, with no internals.
- */
-function legacyErrors(): Koa.Middleware {
-  return async (ctx, next) => {
-    try {
-      await next();
-    } catch (err) {
-      const outage = outageOf(err);
-      ctx.state.error = err;
-      ctx.status = outage ? 503 : 500;
-      if (outage) ctx.set(RETRY_AFTER);
-      ctx.body = outage ? envelope(outageMessage(outage), SERVICE_UNAVAILABLE) : envelope('internal error', 'internal_error');
-    }
-  };
+export interface LegacyDeps {
+  logger: Logger;
+  readiness: () => Promise<ReadinessReport>;
+  orm: MikroORM;
+  sealer: Sealer;
+  urls: { ingest: string; legacy: string };
+  /** The ingestion URLs' own ingestion: one code path for validation, idempotency and commit. */
+  ingestion: Ingestion;
+  transport: TransportPolicy;
+  limits: { requestsPerSecondPerKey: number; eventsPerSecondPerWebhook: number };
+  /** More /v1 routes (alerts, users). */
+  extraRoutes?: RouteSpec[];
 }
 
-/** The API-key listener (:3002), Form B surface; its routes arrive with their own issue. */
-export function createLegacyListener(deps: { logger: Logger; readiness: () => Promise<ReadinessReport> }): Koa {
+/**
+ * The API-key listener (:3002, spec surface c): `/v1` with API keys, and the Form B receiver
+ * `/webhook/{id}`; HTTPS only (design.md §11), errors and answers in the legacy envelope.
+ */
+export function createLegacyListener(deps: LegacyDeps): Koa {
   const app = new Koa();
   app.use(requestLog(deps.logger, 'legacy'));
   app.use(legacyErrors());
+  // Health before the HTTPS rule: load balancers probe over plain HTTP.
   app.use(healthRouter(deps.readiness).routes());
-  app.use(async (ctx, next) => {
-    await next();
-    if (ctx.status === 404 && ctx.body === undefined) {
-      ctx.status = 404;
-      ctx.body = envelope(`no route for ${ctx.method} ${ctx.path}`, 'not_found');
-    }
+  app.use(httpsOnly(deps.transport));
+  const perWebhook = createHeaderedRateLimit({ perSecond: deps.limits.eventsPerSecondPerWebhook, what: 'this webhook' });
+  // Before the JSON parser: the receiver reads the raw bytes its signature covers.
+  app.use(createReceiverRouter({ orm: deps.orm, sealer: deps.sealer, ingestion: deps.ingestion, transport: deps.transport, rateLimit: perWebhook }).routes());
+  app.use(jsonBody());
+  const v1 = createLegacyV1Router({
+    orm: deps.orm,
+    sealer: deps.sealer,
+    urls: deps.urls,
+    legacyUrl: deps.urls.legacy,
+    extraRoutes: deps.extraRoutes,
+    rateLimitPerKey: createHeaderedRateLimit({ perSecond: deps.limits.requestsPerSecondPerKey, what: 'this API key' }),
   });
+  app.use(v1.routes());
+  app.use(v1.allowedMethods());
   return app;
 }

@@ -5,6 +5,7 @@ import { loadConfig, type Config } from '../config';
 import { DomainError } from '../services/errors';
 import { admin, bootstrap, output, parseOptions, schemas, withDatabase } from './admin';
 import { FORM_B_CHANNEL_LIST } from '../domain/paging/form-b-channels';
+import { registerApiKeyCommands } from './apikey-commands';
 import { registerInboxCommands } from './inbox-commands';
 import { registerOutboxCommands } from './outbox-commands';
 import { registerPagingCommands } from './paging-commands';
@@ -154,6 +155,7 @@ export function buildProgram(getConfig: () => Config): Command {
   registerPagingCommands(program, getConfig);
   registerScheduleCommands(program, getConfig);
   registerInboxCommands(program, getConfig);
+  registerApiKeyCommands(program, getConfig);
   registerRetentionCommands(program, getConfig);
   registerOutboxCommands(program, getConfig);
   return program;

@@ -16,6 +16,9 @@ import { buildListeners, closeServer, listen } from './services';
 
 export type Role = 'start' | 'api' | 'worker';
 
+/** Plain HTTP on the API-key surface (design.md §11): ALLOW_INSECURE_HTTP, else loopback under `start`, never under `api`. */
+export const allowInsecureHttpOf = (config: Config, role: Role): 'loopback' | 'never' => config.legacy.allowInsecureHttp ?? (role === 'start' ? 'loopback' : 'never');
+
 /** A running stack: what a role brought up, and how to bring it down in order. */
 export interface BootedStack {
   infra: Infra;
@@ -80,7 +83,7 @@ export async function bootStack(config: Config, role: Role, deps: { logger: Logg
     const relay = new OutboxRelay({ orm, temporal: relayClient, taskQueue: config.temporal.taskQueue, autoCloseHours: config.autoCloseHours, logger: deps.logger, eagerStart: !!workerConnection });
     relay.start();
     shutdown.push(() => relay.stop());
-    const apps = buildListeners({ config, orm, temporal: client, logger: deps.logger, relay, secret: resolveSecret(config), eagerClient: workerConnection ? relayClient : undefined });
+    const apps = buildListeners({ config, orm, temporal: client, logger: deps.logger, relay, secret: resolveSecret(config), eagerClient: workerConnection ? relayClient : undefined, allowInsecureHttp: allowInsecureHttpOf(config, role) });
     const servers: Server[] = [];
     shutdown.push(async () => {
       await Promise.all(servers.map((s) => closeServer(s)));

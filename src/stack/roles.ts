@@ -4,7 +4,7 @@ import type { Config } from '../config';
 import { migrate, openOrm } from '../db/orm';
 import { createLogger } from '../logger';
 import { checkReadiness, type ReadinessReport } from '../readiness';
-import { bootStack, type Role } from './boot';
+import { allowInsecureHttpOf, bootStack, type Role } from './boot';
 import { resolveDatabase, type Infra } from './infra';
 
 const say = (line: string) => process.stdout.write(`[klaxon] ${line}\n`);
@@ -27,6 +27,15 @@ export async function runRole(config: Config, role: Role): Promise<void> {
   say('Stopped.');
 }
 
+/** What the banner says of plain HTTP on the API-key surface. */
+function legacyTransportNote(config: Config, role: Role): string {
+  const tls = config.legacy.tls ? 'serving HTTPS directly (TLS_CERT_FILE); ' : '';
+  const proxies = config.legacy.trustedProxies.length ? `HTTPS via trusted proxies ${config.legacy.trustedProxies.join(', ')}; ` : '';
+  return allowInsecureHttpOf(config, role) === 'loopback'
+    ? `${tls}${proxies}plain HTTP allowed from loopback only (ALLOW_INSECURE_HTTP=loopback)`
+    : `${tls}${proxies}HTTPS only: plain HTTP is refused (ALLOW_INSECURE_HTTP=never)`;
+}
+
 function printBanner(config: Config, role: Role, infra: Infra) {
   const lines = [`Klaxon ${role} is running.`];
   if (role !== 'worker') {
@@ -34,7 +43,8 @@ function printBanner(config: Config, role: Role, infra: Infra) {
       `  Dashboard        ${config.urls.app}/`,
       `  Customer API v1  ${config.urls.app}/api/v1   (OpenAPI: ${config.urls.app}/api/v1/openapi.json)`,
       `  Ingestion        ${config.urls.ingest}/{webhook_token}`,
-      `  Legacy API       ${config.urls.legacy}/v1`,
+      `  Legacy API       ${config.urls.legacy}/v1   (OpenAPI: ${config.urls.legacy}/v1/openapi.json; Form B: ${config.urls.legacy}/webhook/{webhook_id})`,
+      `                   ${legacyTransportNote(config, role)}`,
       `  Health           ${config.urls.app}/healthz   ${config.urls.app}/readyz`,
     );
   }

@@ -10,6 +10,8 @@ import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { checkReadiness } from '../readiness';
 import { createSnsVerifier, Ingestion, pingHeartbeat } from '../services/ingest';
+import { createSealer } from '../services/webhooks';
+import { transportPolicy } from '../../api/legacy/transport';
 
 export interface ListenerDeps {
   config: Config;
@@ -22,12 +24,20 @@ export interface ListenerDeps {
   secret: string;
   /** A client on the connection of a worker in this process, if any: API-opened incidents start eagerly on it. */
   eagerClient?: Client;
+  /** Plain HTTP on the API-key surface: from loopback (`klaxon start`), or never (`klaxon api`). */
+  allowInsecureHttp: 'loopback' | 'never';
 }
 
 /** The three Koa apps of design.md §1, built over shared dependencies. */
 export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; legacy: Koa } {
   const { config } = deps;
   const readiness = () => checkReadiness({ orm: deps.orm, temporal: deps.temporal, taskQueue: config.temporal.taskQueue });
+  // One ingestion for the ingestion URLs and the Form B receiver: one group commit, one code path.
+  const ingestion = new Ingestion(deps.orm, {
+    idempotencyTtlMs: config.ingest.idempotencyTtlHours * 3_600_000,
+    sns: createSnsVerifier({ hostPattern: config.ingest.snsHostPattern, baseUrlOverride: config.ingest.snsBaseUrlOverride }),
+    onAccepted: (urgent) => deps.relay.kick({ onlyIfDue: !urgent }),
+  });
   return {
     app: createAppListener({
       orm: deps.orm,
@@ -53,15 +63,20 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; leg
     ingest: createIngestListener({
       logger: deps.logger,
       readiness,
-      ingestion: new Ingestion(deps.orm, {
-        idempotencyTtlMs: config.ingest.idempotencyTtlHours * 3_600_000,
-        sns: createSnsVerifier({ hostPattern: config.ingest.snsHostPattern, baseUrlOverride: config.ingest.snsBaseUrlOverride }),
-        onAccepted: (urgent) => deps.relay.kick({ onlyIfDue: !urgent }),
-      }),
+      ingestion,
       eventsPerSecondPerSource: config.ingest.eventsPerSecondPerSource,
       ping: async (secret) => (await pingHeartbeat(deps.orm, deps.temporal, config.temporal.taskQueue, secret)) !== undefined,
     }),
-    legacy: createLegacyListener({ logger: deps.logger, readiness }),
+    legacy: createLegacyListener({
+      logger: deps.logger,
+      readiness,
+      orm: deps.orm,
+      sealer: createSealer(deps.secret),
+      urls: { ingest: config.urls.ingest, legacy: config.urls.legacy },
+      ingestion,
+      transport: transportPolicy(config.legacy.trustedProxies, deps.allowInsecureHttp),
+      limits: { requestsPerSecondPerKey: config.legacy.requestsPerSecondPerKey, eventsPerSecondPerWebhook: config.ingest.eventsPerSecondPerSource },
+    }),
   };
 }
 

@@ -111,7 +111,7 @@ export async function startTestStack(
 
   const relay = new OutboxRelay({ orm, temporal, taskQueue, autoCloseHours: config.autoCloseHours, logger });
   relay.start(250);
-  const apps = buildListeners({ config, orm, temporal, logger, relay, secret: config.secret! });
+  const apps = buildListeners({ config, orm, temporal, logger, relay, secret: config.secret!, allowInsecureHttp: config.legacy.allowInsecureHttp ?? 'loopback' });
   for (const name of ['app', 'ingest', 'legacy'] as const) servers[name].on('request', apps[name].callback());
 
   return {

@@ -7,7 +7,20 @@ export interface AlertSource {
   serviceId: string;
   name: string;
   tokenHash: string;
-  status: 'ACTIVE' | 'REVOKED';
+  /** PAUSED: its senders hear 423 and nothing is stored; REVOKED: gone (its URLs answer 404). */
+  status: 'ACTIVE' | 'PAUSED' | 'REVOKED';
+  alias: string | null;
+  description: string | null;
+  /** The ingestion URL's secret, sealed with KLAXON_SECRET, so a read can show `webhook_url`; null before it was kept. */
+  urlSecretSealed: string | null;
+  /** The Form B receiver's HMAC secret, sealed; null: signatures are not checked. */
+  signingSecretSealed: string | null;
+  /** CIDRs allowed to post to the Form B receiver; null or empty: anyone. */
+  ipAllowlist: string[] | null;
+  totalCalls: number;
+  successfulCalls: number;
+  failedCalls: number;
+  updatedAt: Date | null;
   /**
    * Form B: page these channels (sms, voice, email, push) by the severity default table
    * instead of the service's escalation policy; null pages by policy.
@@ -28,6 +41,15 @@ export const AlertSourceSchema = new EntitySchema<AlertSource>({
     tokenHash: { type: 'string', length: 64, unique: true },
     status: { type: 'string', length: 16, default: 'ACTIVE' },
     channels: { type: 'json', nullable: true },
+    alias: { type: 'string', length: 255, nullable: true },
+    description: { type: 'text', nullable: true },
+    urlSecretSealed: { type: 'text', nullable: true },
+    signingSecretSealed: { type: 'text', nullable: true },
+    ipAllowlist: { type: 'json', nullable: true },
+    totalCalls: { type: 'integer', default: 0 },
+    successfulCalls: { type: 'integer', default: 0 },
+    failedCalls: { type: 'integer', default: 0 },
+    updatedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
     createdAt: { type: 'Date', columnType: 'timestamptz' },
     revokedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
   },

@@ -17,6 +17,10 @@ export interface Alert {
   /** The detected sender (`form-a`, `alertmanager`, …). */
   sender: string;
   metadata: Record<string, unknown>;
+  /** Form B's key-value tags, shown on the alert and its incident. */
+  tags: Record<string, string> | null;
+  /** Form B's link to a related page. */
+  url: string | null;
   createdAt: Date;
   resolvedAt: Date | null;
 }
@@ -45,6 +49,8 @@ export const AlertSchema = new EntitySchema<Alert>({
     status: { type: 'string', length: 16 },
     sender: { type: 'string', length: 32 },
     metadata: { type: 'json' },
+    tags: { type: 'json', nullable: true },
+    url: { type: 'text', nullable: true },
     createdAt: { type: 'Date', columnType: 'timestamptz' },
     resolvedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
   },

@@ -4,6 +4,7 @@ import { HeartbeatSchema } from './heartbeat';
 import { IdempotencyRecordSchema } from './idempotency-record';
 import { OutboxMessageSchema } from './outbox-message';
 import { ApiTokenSchema } from './api-token';
+import { ApiKeySchema } from './api-key';
 import { IncidentSchema } from './incident';
 import { MembershipSchema } from './membership';
 import { MonitorSchema } from './monitor';
@@ -30,6 +31,7 @@ export * from './heartbeat';
 export * from './idempotency-record';
 export * from './outbox-message';
 export * from './api-token';
+export * from './api-key';
 export * from './incident';
 export * from './membership';
 export * from './monitor';
@@ -62,6 +64,7 @@ export const ENTITIES = [
   IncidentSchema,
   TimelineEntrySchema,
   ApiTokenSchema,
+  ApiKeySchema,
   AlertSchema,
   IdempotencyRecordSchema,
   OutboxMessageSchema,

@@ -6,6 +6,10 @@ export interface User {
   email: string;
   passwordHash: string;
   verified: boolean;
+  name: string | null;
+  /** IANA time zone the user reads times in. */
+  timeZone: string | null;
+  notificationPreferences: Record<string, unknown> | null;
   createdAt: Date;
 }
 
@@ -17,6 +21,9 @@ export const UserSchema = new EntitySchema<User>({
     email: { type: 'string', length: 320, unique: true },
     passwordHash: { type: 'text', lazy: true },
     verified: { type: 'boolean', default: false },
+    name: { type: 'string', length: 255, nullable: true },
+    timeZone: { type: 'string', length: 64, nullable: true },
+    notificationPreferences: { type: 'json', nullable: true },
     createdAt: { type: 'Date', columnType: 'timestamptz' },
   },
 });

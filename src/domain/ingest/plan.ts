@@ -1,5 +1,6 @@
 import type { Severity } from '../severity';
 import { parseFormA } from './form-a';
+import { parseFormB } from './form-b';
 import { detectSender } from './native';
 import { toIncidentSeverity } from './severity';
 import type { IngestHeaders } from './types';
@@ -15,18 +16,31 @@ export interface IngestItem {
   dedupKey: string | null;
   sender: string;
   metadata: Record<string, unknown>;
+  /** Form B's key-value tags and link, kept on the alert. */
+  tags?: Record<string, string> | null;
+  url?: string | null;
 }
+
+/** Which form a body that no native sender claims is read as: A on ingestion URLs, B on the API-key surface's receiver. */
+export type PlainForm = 'A' | 'B';
 
 export type IngestPlan =
   | { ok: true; sender: string; items: IngestItem[]; /** An SNS subscription to confirm once verified. */ confirm?: boolean }
   | { ok: false; message: string };
 
 /**
- * Decides what a request body means: a native sender's events (design.md §5), or Form A for any
- * other JSON. `ignore` events (acknowledgements, test pings some senders send) yield no items.
+ * Decides what a request body means: a native sender's events (design.md §5), or Form A (Form B
+ * on the API-key surface's receiver, design.md §11) for any other JSON. `ignore` events (acknowledgements, test pings some senders send) yield no items.
  */
-export function planIngest(body: unknown, headers: IngestHeaders): IngestPlan {
+export function planIngest(body: unknown, headers: IngestHeaders, form: PlainForm = 'A'): IngestPlan {
   const sender = detectSender(body, headers);
+  if (!sender && form === 'B') {
+    const parsed = parseFormB(body);
+    if (!parsed.ok) return parsed;
+    const e = parsed.event;
+    const metadata = e.source ? { source: e.source } : {};
+    return { ok: true, sender: 'form-b', items: [{ action: 'trigger', title: e.title, message: e.message, description: null, severity: e.severity, dedupKey: e.dedupKey, sender: 'form-b', metadata, tags: e.tags, url: e.url }] };
+  }
   if (!sender) {
     const parsed = parseFormA(body);
     if (!parsed.ok) return parsed;

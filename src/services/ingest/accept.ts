@@ -2,14 +2,14 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { hashSecret } from '../../domain/api-token';
 import { looksLikeUrlSecret } from '../../domain/ids';
 import { payloadFingerprint } from '../../domain/ingest/canonical-json';
-import { planIngest, type IngestItem } from '../../domain/ingest/plan';
+import { planIngest, type IngestItem, type PlainForm } from '../../domain/ingest/plan';
 import type { IngestHeaders } from '../../domain/ingest/types';
 import { knexOf } from '../../db/knex';
-import { conflict, invalid, notFound } from '../errors';
+import { conflict, invalid, locked, notFound } from '../errors';
 import { GroupCommit } from './group-commit';
 import { commitBatch, nullIfNil, type AcceptOutcome, type AcceptRequest } from './batch';
 import type { SnsVerifier } from './sns';
-import { findActiveSource } from './sources';
+import { sourceStatus } from './sources';
 
 
 export interface IngestAnswer {
@@ -74,11 +74,25 @@ export class Ingestion {
   /** Accepts one request on a source's secret URL; throws DomainErrors a surface maps to statuses. */
   async ingest(input: IngestInput): Promise<IngestAnswer> {
     if (!looksLikeUrlSecret(input.secret)) throw notFound(UNKNOWN_SOURCE);
-    const plan = planIngest(input.body, input.headers ?? {});
+    return this.accept(hashSecret(input.secret), input, 'A');
+  }
+
+  /**
+   * Accepts one request for a source already identified by its token hash (the API-key surface's
+   * Form B receiver, design.md §11): the same validation, idempotency and commit as `ingest`.
+   */
+  async ingestOnSource(input: Omit<IngestInput, 'secret'> & { tokenHash: string }): Promise<IngestAnswer> {
+    return this.accept(input.tokenHash, input, 'B');
+  }
+
+  private async accept(tokenHash: string, input: Omit<IngestInput, 'secret'>, form: PlainForm): Promise<IngestAnswer> {
+    const plan = planIngest(input.body, input.headers ?? {}, form);
     if (!plan.ok || plan.sender === 'aws-sns') {
       // Rare paths look the source up first: an unknown URL answers 404 whatever its body, and
       // nothing of an SNS message is used (or fetched) for an unknown URL.
-      if (!(await findActiveSource(this.orm, input.secret))) throw notFound(UNKNOWN_SOURCE);
+      const status = await sourceStatus(this.orm, tokenHash);
+      if (!status) throw notFound(UNKNOWN_SOURCE);
+      if (status === 'PAUSED') return answerOf({ kind: 'paused' });
       if (!plan.ok) throw invalid(plan.message);
       const envelope = await this.opts.sns.verified(input.body);
       if (plan.confirm) {
@@ -88,7 +102,6 @@ export class Ingestion {
     }
     const key = input.idempotencyKey;
     if (key !== undefined && (key.length === 0 || key.length > 255)) throw invalid('Idempotency-Key must be 1 to 255 characters');
-    const tokenHash = hashSecret(input.secret);
     const idempotency = key === undefined ? undefined : { key, fingerprint: payloadFingerprint(input.body) };
     // A replay is answered from its stored record with one read, outside any batch.
     const replay = idempotency && (await this.storedAnswer(tokenHash, idempotency));
@@ -100,10 +113,12 @@ export class Ingestion {
   private async storedAnswer(tokenHash: string, idempotency: { key: string; fingerprint: string }): Promise<AcceptOutcome | undefined> {
     const row = await knexOf(this.orm)('alert_sources as s')
       .leftJoin('idempotency_records as r', (on) => on.on('r.source_id', 's.id').andOnVal('r.key', idempotency.key).andOnVal('r.expires_at', '>', new Date()))
-      .select('r.fingerprint', 'r.event_id', 'r.incident_id')
-      .where({ 's.token_hash': tokenHash, 's.status': 'ACTIVE' })
+      .select('s.status', 'r.fingerprint', 'r.event_id', 'r.incident_id')
+      .where({ 's.token_hash': tokenHash })
+      .whereIn('s.status', ['ACTIVE', 'PAUSED'])
       .first();
     if (!row) return { kind: 'unknown_source' };
+    if (row.status === 'PAUSED') return { kind: 'paused' };
     if (row.fingerprint === null || row.fingerprint === undefined) return undefined;
     if (row.fingerprint !== idempotency.fingerprint) return { kind: 'conflict' };
     return { kind: 'duplicate', event_id: nullIfNil(row.event_id), incident_id: nullIfNil(row.incident_id) };
@@ -114,6 +129,8 @@ function answerOf(outcome: AcceptOutcome): IngestAnswer {
   switch (outcome.kind) {
     case 'unknown_source':
       throw notFound(UNKNOWN_SOURCE);
+    case 'paused':
+      throw locked('this webhook is paused: nothing is stored until it is resumed', 'webhook_paused');
     case 'conflict':
       throw conflict('this Idempotency-Key was already used with a different payload', 'idempotency_conflict');
     case 'failed':

@@ -23,6 +23,7 @@ export type AcceptOutcome =
   | { kind: 'accepted'; events: AcceptedEvent[]; /** It opened an incident or resolved one: deliver without waiting. */ urgent: boolean }
   | { kind: 'duplicate'; event_id: string | null; incident_id: string | null }
   | { kind: 'unknown_source' }
+  | { kind: 'paused' }
   | { kind: 'conflict' }
   | { kind: 'failed'; error: unknown };
 
@@ -52,7 +53,11 @@ export async function commitBatch(knex: Knex, requests: AcceptRequest[], opts: {
 async function writeBatch(trx: Knex.Transaction, requests: AcceptRequest[], ttlMs: number): Promise<AcceptOutcome[]> {
   const now = new Date();
   const sources = await sourcesByHash(trx, requests.map((r) => r.tokenHash));
-  const outcomes: Array<AcceptOutcome | undefined> = requests.map((r) => (sources.has(r.tokenHash) ? undefined : { kind: 'unknown_source' }));
+  const outcomes: Array<AcceptOutcome | undefined> = requests.map((r) => {
+    const source = sources.get(r.tokenHash);
+    if (!source) return { kind: 'unknown_source' };
+    return source.paused ? { kind: 'paused' } : undefined;
+  });
   const eventIds = requests.map((r) => r.items.map(() => randomUUID()));
   const claims = await claimKeys(trx, requests, sources, eventIds, outcomes, now, ttlMs);
 
@@ -96,13 +101,14 @@ async function writeBatch(trx: Knex.Transaction, requests: AcceptRequest[], ttlM
   return outcomes as AcceptOutcome[];
 }
 
-async function sourcesByHash(trx: Knex.Transaction, hashes: string[]): Promise<Map<string, SourceRef>> {
-  const rows: Array<{ id: string; organization_id: string; service_id: string; team_id: string; token_hash: string }> = await trx('alert_sources as a')
+/** The batch's sources by token hash; a PAUSED one (design.md §11) takes nothing. */
+async function sourcesByHash(trx: Knex.Transaction, hashes: string[]): Promise<Map<string, SourceRef & { paused: boolean }>> {
+  const rows: Array<{ id: string; organization_id: string; service_id: string; team_id: string; token_hash: string; status: string }> = await trx('alert_sources as a')
     .join('services as s', 's.id', 'a.service_id')
-    .select('a.id', 'a.organization_id', 'a.service_id', 's.team_id', 'a.token_hash')
+    .select('a.id', 'a.organization_id', 'a.service_id', 's.team_id', 'a.token_hash', 'a.status')
     .whereIn('a.token_hash', [...new Set(hashes)])
-    .andWhere('a.status', 'ACTIVE');
-  return new Map(rows.map((s) => [s.token_hash, { id: s.id, organizationId: s.organization_id, serviceId: s.service_id, teamId: s.team_id }]));
+    .whereIn('a.status', ['ACTIVE', 'PAUSED']);
+  return new Map(rows.map((s) => [s.token_hash, { id: s.id, organizationId: s.organization_id, serviceId: s.service_id, teamId: s.team_id, paused: s.status === 'PAUSED' }]));
 }
 
 /** A key this batch claimed: the request that took it, and the requests of the batch that share it. */

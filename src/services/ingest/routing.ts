@@ -137,15 +137,17 @@ const alertRow = ({ source, item, eventId }: TriggerRow, incidentId: string, now
   severity: item.severity,
   sender: item.sender,
   metadata: item.metadata,
+  tags: item.tags ?? null,
+  url: item.url ?? null,
   created_at: now,
 });
 
 /** The batch's alerts and outbox messages, after its incident writes: all in one statement, one round trip. */
 const ALERT_WRITES = `
 new_alerts as (
-  insert into alerts (id, organization_id, source_id, service_id, incident_id, dedup_key, title, message, description, severity, status, sender, metadata, created_at)
-  select id, organization_id, source_id, service_id, incident_id, dedup_key, title, message, description, severity, 'ACTIVE', sender, metadata, created_at
-  from json_to_recordset(:alerts::json) as r(id uuid, organization_id uuid, source_id uuid, service_id uuid, incident_id uuid, dedup_key text, title text, message text, description text, severity text, sender text, metadata jsonb, created_at timestamptz)
+  insert into alerts (id, organization_id, source_id, service_id, incident_id, dedup_key, title, message, description, severity, status, sender, metadata, tags, url, created_at)
+  select id, organization_id, source_id, service_id, incident_id, dedup_key, title, message, description, severity, 'ACTIVE', sender, metadata, tags, url, created_at
+  from json_to_recordset(:alerts::json) as r(id uuid, organization_id uuid, source_id uuid, service_id uuid, incident_id uuid, dedup_key text, title text, message text, description text, severity text, sender text, metadata jsonb, tags jsonb, url text, created_at timestamptz)
 )
 insert into ingest_outbox (id, incident_id, event_id, kind, created_at)
 select id, incident_id, event_id, kind, created_at from json_to_recordset(:outbox::json) as r(id uuid, incident_id uuid, event_id uuid, kind text, created_at timestamptz)`;

@@ -5,7 +5,8 @@ import { isUuid, looksLikeUrlSecret, newUrlSecret } from '../../domain/ids';
 import { parseSourceChannels } from '../../domain/paging/form-b-channels';
 import { getService, workspaceOfService } from '../workspace/catalog';
 import { knexOf } from '../../db/knex';
-import { invalid, notFound } from '../errors';
+import { PLAN_LIMITS, type Plan } from '../../domain/plans';
+import { forbidden, invalid, notFound } from '../errors';
 
 /**
  * Alert sources: secret ingestion URLs owned by a service. Only the SHA-256 of the secret is
@@ -23,18 +24,56 @@ export interface SourceWithUrl {
   channels?: string[] | null;
 }
 
-/** Creates a source on a service of a workspace; the URL (with its secret) is returned this once. */
+/** What a webhook keeps beside a plain source (design.md §11); its writes stay in this module. */
+export interface WebhookFields {
+  alias?: string | null;
+  description?: string | null;
+  signingSecretSealed?: string | null;
+  ipAllowlist?: string[] | null;
+}
+
+/**
+ * Creates a source on a service of a workspace; the URL (with its secret) is returned this once,
+ * and kept sealed when a `seal` is given (webhooks show it on reads). The workspace's plan caps
+ * its sources (design.md §9): the count is taken under the workspace row's lock, so parallel
+ * creates cannot pass it together.
+ */
 export async function createSource(
   orm: MikroORM,
-  input: { organizationId: string; serviceId: string; name: string; ingestBaseUrl: string; channels?: string[] },
+  input: { organizationId: string; serviceId: string; name: string; ingestBaseUrl: string; channels?: string[]; webhook?: WebhookFields; seal?: (plaintext: string) => string },
 ): Promise<SourceWithUrl> {
   const parsed = input.channels ? parseSourceChannels(input.channels) : undefined;
   if (parsed && !parsed.ok) throw invalid(`channels: ${parsed.message}`);
   const channels = parsed?.ok ? parsed.channels : null;
   await getService(orm, input.organizationId, input.serviceId);
   const secret = newUrlSecret();
-  const row = { id: randomUUID(), organization_id: input.organizationId, service_id: input.serviceId, name: input.name, token_hash: hashSecret(secret), status: 'ACTIVE', channels: channels && JSON.stringify(channels), created_at: new Date() };
-  await knexOf(orm)('alert_sources').insert(row);
+  const now = new Date();
+  const w = input.webhook ?? {};
+  const row = {
+    id: randomUUID(),
+    organization_id: input.organizationId,
+    service_id: input.serviceId,
+    name: input.name,
+    token_hash: hashSecret(secret),
+    status: 'ACTIVE',
+    channels: channels && JSON.stringify(channels),
+    alias: w.alias ?? null,
+    description: w.description ?? null,
+    url_secret_sealed: input.seal ? input.seal(secret) : null,
+    signing_secret_sealed: w.signingSecretSealed ?? null,
+    ip_allowlist: w.ipAllowlist ? JSON.stringify(w.ipAllowlist) : null,
+    created_at: now,
+    updated_at: now,
+  };
+  await knexOf(orm).transaction(async (trx) => {
+    const org = await trx('organizations').select('plan').where({ id: input.organizationId }).forUpdate().first();
+    const limit = PLAN_LIMITS[org.plan as Plan].sources;
+    if (limit !== null) {
+      const [{ n }] = await trx('alert_sources').count({ n: '*' }).where({ organization_id: input.organizationId }).whereIn('status', ['ACTIVE', 'PAUSED']);
+      if (Number(n) >= limit) throw forbidden(`the ${org.plan} plan allows ${limit} alert sources and webhooks; this workspace has ${n}`, 'plan_limit_reached');
+    }
+    await trx('alert_sources').insert(row);
+  });
   return { id: row.id, name: row.name, service_id: row.service_id, ingest_url: `${input.ingestBaseUrl}/${secret}`, channels };
 }
 
@@ -44,12 +83,14 @@ export async function createSourceForService(orm: MikroORM, input: { serviceId: 
 }
 
 /** Replaces a source's secret: the old URL stops working at once, the new one is returned once. */
-export async function rotateSource(orm: MikroORM, input: { sourceId: string; ingestBaseUrl: string }): Promise<SourceWithUrl> {
+export async function rotateSource(orm: MikroORM, input: { sourceId: string; ingestBaseUrl: string; seal?: (plaintext: string) => string }): Promise<SourceWithUrl> {
   if (!isUuid(input.sourceId)) throw invalid('source id must be a UUID');
   const secret = newUrlSecret();
+  // Without a sealer the old sealed URL would be stale: it is dropped (reads show none until the next rotation with one).
   const [row] = await knexOf(orm)('alert_sources')
-    .update({ token_hash: hashSecret(secret) })
-    .where({ id: input.sourceId, status: 'ACTIVE' })
+    .update({ token_hash: hashSecret(secret), url_secret_sealed: input.seal ? input.seal(secret) : null, updated_at: new Date() })
+    .where({ id: input.sourceId })
+    .whereIn('status', ['ACTIVE', 'PAUSED'])
     .returning(['id', 'name', 'service_id']);
   if (!row) throw notFound(`active source ${input.sourceId} not found`);
   return { id: row.id, name: row.name, service_id: row.service_id, ingest_url: `${input.ingestBaseUrl}/${secret}` };
@@ -63,4 +104,52 @@ export async function findActiveSource(orm: MikroORM, secret: string): Promise<{
     .where({ token_hash: hashSecret(secret), status: 'ACTIVE' })
     .first();
   return row ? { id: row.id, organizationId: row.organization_id, serviceId: row.service_id } : undefined;
+}
+
+/** The status of the source a token hash belongs to (ACTIVE or PAUSED), or undefined (unknown, rotated away, revoked). */
+export async function sourceStatus(orm: MikroORM, tokenHash: string): Promise<'ACTIVE' | 'PAUSED' | undefined> {
+  const row = await knexOf(orm)('alert_sources').select('status').where({ token_hash: tokenHash }).whereIn('status', ['ACTIVE', 'PAUSED']).first();
+  return row?.status;
+}
+
+/** Changes a live source's webhook fields (name, channels, status, …); false when it is gone. */
+export async function updateSourceFields(
+  orm: MikroORM,
+  id: string,
+  fields: { name?: string; channels?: string[]; status?: 'ACTIVE' | 'PAUSED'; alias?: string; description?: string | null; ipAllowlist?: string[] | null; signingSecretSealed?: string | null },
+): Promise<boolean> {
+  const row: Record<string, unknown> = { updated_at: new Date() };
+  if (fields.name !== undefined) row.name = fields.name;
+  if (fields.channels !== undefined) row.channels = JSON.stringify(fields.channels);
+  if (fields.status !== undefined) row.status = fields.status;
+  if (fields.alias !== undefined) row.alias = fields.alias;
+  if (fields.description !== undefined) row.description = fields.description;
+  if (fields.ipAllowlist !== undefined) row.ip_allowlist = fields.ipAllowlist && JSON.stringify(fields.ipAllowlist);
+  if (fields.signingSecretSealed !== undefined) row.signing_secret_sealed = fields.signingSecretSealed;
+  const n = await knexOf(orm)('alert_sources').update(row).where({ id }).whereIn('status', ['ACTIVE', 'PAUSED']);
+  return n > 0;
+}
+
+/**
+ * Retires a source for good (a deleted webhook): its URLs stop working (the token hash is replaced
+ * by one nobody holds), its secrets and statistics go. The row stays as a tombstone so its alerts'
+ * `source_id` still resolves; no read shows it, and their incidents remain.
+ */
+export async function retireSource(orm: MikroORM, id: string): Promise<boolean> {
+  const n = await knexOf(orm)('alert_sources')
+    .update({
+      status: 'REVOKED', revoked_at: new Date(), updated_at: new Date(), token_hash: hashSecret(newUrlSecret()), url_secret_sealed: null, signing_secret_sealed: null,
+      ip_allowlist: null, total_calls: 0, successful_calls: 0, failed_calls: 0,
+    })
+    .where({ id })
+    .whereIn('status', ['ACTIVE', 'PAUSED']);
+  return n > 0;
+}
+
+/** Counts one call to a source's URLs (design.md §11 statistics): every call, and whether it was answered 2xx. */
+export async function countSourceCall(orm: MikroORM, id: string, ok: boolean): Promise<void> {
+  const knex = knexOf(orm);
+  await knex('alert_sources')
+    .update({ total_calls: knex.raw('total_calls + 1'), [ok ? 'successful_calls' : 'failed_calls']: knex.raw(`${ok ? 'successful_calls' : 'failed_calls'} + 1`) })
+    .where({ id });
 }

@@ -1,9 +1,10 @@
 /**
  * Workspaces and what hangs off them: organizations and their plans, members and roles, teams
  * and their members, the service catalog (services and monitors alerts are routed by), and
- * customer API tokens.
+ * customer API tokens and legacy API keys.
  */
 export * from './workspaces';
 export * from './team-members';
 export * from './catalog';
 export * from './api-tokens';
+export * from './api-keys';

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import { ServiceError } from '@temporalio/client';
 import { customerErrors } from '../../../api/http/customer-errors';
+import { transportPolicy } from '../../../api/legacy/transport';
 import { createLegacyListener } from '../../../api/legacy/app';
 import { createLogger } from '../../../src/logger';
 import { request } from '../../support/http';
@@ -30,6 +31,16 @@ const throwing = (err: () => unknown) => {
   return app;
 };
 
+// /readyz touches none of the listener's other dependencies.
+const readinessOnly = {
+  orm: {} as never,
+  sealer: {} as never,
+  ingestion: {} as never,
+  urls: { ingest: 'http://127.0.0.1:1', legacy: 'http://127.0.0.1:2' },
+  transport: transportPolicy([], 'loopback'),
+  limits: { requestsPerSecondPerKey: 1, eventsPerSecondPerWebhook: 1 },
+};
+
 describe('answers while a dependency is away', () => {
   it.each([
     ['Postgres', pgDown, /the database cannot be reached/],
@@ -54,7 +65,7 @@ describe('answers while a dependency is away', () => {
     ['Temporal', temporalDown, 503],
     ['nothing (a bug)', () => new Error('secret detail'), 500],
   ])('when %s is away behind the legacy listener, then its own envelope says so', async (_name, err, status) => {
-    const legacy = createLegacyListener({ logger: createLogger('silent'), readiness: async () => { throw err(); } });
+    const legacy = createLegacyListener({ logger: createLogger('silent'), readiness: async () => { throw err(); }, ...readinessOnly });
     const res = await call(legacy, '/readyz');
     expect(res.status).toBe(status);
     expect(res.headers.get('retry-after')).toBe(status === 503 ? '5' : null);

@@ -1,0 +1,9 @@
+/**
+ * Webhooks (design.md §11): alert sources that page channels, one table with the ingestion
+ * sources, read and changed here for every surface (API-key, dashboard), and their Form B
+ * receiver.
+ */
+export * from './records';
+export * from './manage';
+export * from './receive';
+export { createSealer, type Sealer } from './seal';

@@ -1,0 +1,125 @@
+import { randomBytes } from 'node:crypto';
+import type { Role } from '../../domain/roles';
+import { parseCidrs } from '../../domain/cidr';
+import { parseSourceChannels } from '../../domain/paging/form-b-channels';
+import { aliasOf, canManageWebhook, type WebhookStatus } from '../../domain/webhooks';
+import { knexOf } from '../../db/knex';
+import { forbidden, invalid, notFound } from '../errors';
+import { createSource, retireSource, rotateSource, updateSourceFields } from '../ingest/sources';
+import { listServices } from '../workspace/catalog';
+import { webhookRecord, webhookRow, type WebhookDeps, type WebhookRecord } from './records';
+
+/** The member acting, as their credential resolved them. */
+export interface WebhookActor {
+  organizationId: string;
+  userId: string;
+  role: Role;
+}
+
+export interface WebhookInput {
+  name: string;
+  channels: string[];
+  description?: string | null;
+  alias?: string;
+  /** The service it routes to; optional when the workspace has exactly one. */
+  serviceId?: string;
+  ipAllowlist?: string[];
+  /** false: no signing secret (senders need not sign). Default true. */
+  signed?: boolean;
+}
+
+export type WebhookPatch = Partial<Omit<WebhookInput, 'serviceId' | 'signed'>> & { status?: WebhookStatus };
+
+/** A fresh signing secret: `whsec_` and 32 random bytes, base64url. */
+const newSigningSecret = () => `whsec_${randomBytes(32).toString('base64url')}`;
+
+function channelsOf(names: string[]): string[] {
+  const parsed = parseSourceChannels(names);
+  if (!parsed.ok) throw invalid(`channels: ${parsed.message}`);
+  return parsed.channels;
+}
+
+function allowlistOf(entries: string[]): string[] {
+  const parsed = parseCidrs(entries);
+  if (!parsed.ok) throw invalid(`ip_allowlist: ${parsed.message}`);
+  return parsed.normalised;
+}
+
+/** Refuses unless the actor may manage webhooks of the service's owning team. */
+async function assertMayManage(deps: WebhookDeps, actor: WebhookActor, serviceId: string): Promise<void> {
+  const inTeam = await knexOf(deps.orm)('services as s')
+    .join('team_members as tm', 'tm.team_id', 's.team_id')
+    .where({ 's.id': serviceId, 'tm.user_id': actor.userId })
+    .first('s.id');
+  if (!canManageWebhook(actor.role, Boolean(inTeam))) {
+    throw forbidden('changing webhooks needs an Account Admin, a Billing Owner, or a Team Manager of the team that owns its service');
+  }
+}
+
+async function serviceFor(deps: WebhookDeps, organizationId: string, serviceId: string | undefined): Promise<string> {
+  if (serviceId) return serviceId;
+  const services = await listServices(deps.orm, organizationId);
+  if (services.length === 1) return services[0].id;
+  if (services.length === 0) throw invalid('this workspace has no service yet: create one, then its webhooks');
+  throw invalid(`service_id is required: this workspace has ${services.length} services`);
+}
+
+/** Creates a webhook; the answer holds its signing secret (unless `signed: false`), shown this once. */
+export async function createWebhook(deps: WebhookDeps, actor: WebhookActor, input: WebhookInput): Promise<WebhookRecord & { signing_secret: string | null }> {
+  const channels = channelsOf(input.channels);
+  const ipAllowlist = input.ipAllowlist ? allowlistOf(input.ipAllowlist) : null;
+  const serviceId = await serviceFor(deps, actor.organizationId, input.serviceId);
+  await assertMayManage(deps, actor, serviceId);
+  const signingSecret = input.signed === false ? null : newSigningSecret();
+  const created = await createSource(deps.orm, {
+    organizationId: actor.organizationId,
+    serviceId,
+    name: input.name,
+    ingestBaseUrl: deps.urls.ingest,
+    channels,
+    seal: (s) => deps.sealer.seal(s),
+    webhook: { alias: input.alias ?? aliasOf(input.name), description: input.description ?? null, ipAllowlist, signingSecretSealed: signingSecret && deps.sealer.seal(signingSecret) },
+  });
+  return { ...webhookRecord(deps, await webhookRow(deps, actor.organizationId, created.id)), signing_secret: signingSecret };
+}
+
+/** Changes what the patch names; a PAUSED webhook answers its senders 423 until set ACTIVE again. */
+export async function updateWebhook(deps: WebhookDeps, actor: WebhookActor, id: string, patch: WebhookPatch): Promise<WebhookRecord> {
+  const row = await webhookRow(deps, actor.organizationId, id);
+  await assertMayManage(deps, actor, row.service_id);
+  const updated = await updateSourceFields(deps.orm, id, {
+    name: patch.name,
+    channels: patch.channels && channelsOf(patch.channels),
+    status: patch.status,
+    alias: patch.alias,
+    description: patch.description,
+    ipAllowlist: patch.ipAllowlist && allowlistOf(patch.ipAllowlist),
+  });
+  if (!updated) throw notFound(`webhook ${id} not found`);
+  return webhookRecord(deps, await webhookRow(deps, actor.organizationId, id));
+}
+
+/** Deletes a webhook: its URLs stop working and its statistics go; its alerts and incidents remain. */
+export async function deleteWebhook(deps: WebhookDeps, actor: WebhookActor, id: string): Promise<{ id: string; deleted: true }> {
+  const row = await webhookRow(deps, actor.organizationId, id);
+  await assertMayManage(deps, actor, row.service_id);
+  if (!(await retireSource(deps.orm, id))) throw notFound(`webhook ${id} not found`);
+  return { id, deleted: true };
+}
+
+/** A new signing secret (the old one stops verifying at once), shown this once. */
+export async function rotateSigningSecret(deps: WebhookDeps, actor: WebhookActor, id: string): Promise<{ id: string; signing_secret: string }> {
+  const row = await webhookRow(deps, actor.organizationId, id);
+  await assertMayManage(deps, actor, row.service_id);
+  const signingSecret = newSigningSecret();
+  if (!(await updateSourceFields(deps.orm, id, { signingSecretSealed: deps.sealer.seal(signingSecret) }))) throw notFound(`webhook ${id} not found`);
+  return { id, signing_secret: signingSecret };
+}
+
+/** A new ingestion URL (the old one stops working at once). */
+export async function rotateWebhookUrl(deps: WebhookDeps, actor: WebhookActor, id: string): Promise<WebhookRecord> {
+  const row = await webhookRow(deps, actor.organizationId, id);
+  await assertMayManage(deps, actor, row.service_id);
+  await rotateSource(deps.orm, { sourceId: id, ingestBaseUrl: deps.urls.ingest, seal: (s) => deps.sealer.seal(s) });
+  return webhookRecord(deps, await webhookRow(deps, actor.organizationId, id));
+}
