@@ -7,9 +7,11 @@ import type { Sealer } from '../../src/services/webhooks';
 import { healthRouter } from '../app';
 import { jsonBody } from '../http/json-body';
 import { createHeaderedRateLimit } from '../http/rate-limit';
-import type { RouteSpec } from '../http/route-spec';
 import { requestLog } from '../http/request-log';
+import type { IncidentDeps } from '../../src/services/incident';
+import { alertRoutes } from './alert-routes';
 import { legacyErrors } from './envelope';
+import { userRoutes } from './user-routes';
 import { createReceiverRouter } from './receiver';
 import { createLegacyV1Router } from './router';
 import { httpsOnly, type TransportPolicy } from './transport';
@@ -24,8 +26,8 @@ export interface LegacyDeps {
   ingestion: Ingestion;
   transport: TransportPolicy;
   limits: { requestsPerSecondPerKey: number; eventsPerSecondPerWebhook: number };
-  /** More /v1 routes (alerts, users). */
-  extraRoutes?: RouteSpec[];
+  /** What acknowledging and resolving alerts moves: their incidents, through their workflows. */
+  incidents: IncidentDeps;
 }
 
 /**
@@ -48,7 +50,7 @@ export function createLegacyListener(deps: LegacyDeps): Koa {
     sealer: deps.sealer,
     urls: deps.urls,
     legacyUrl: deps.urls.legacy,
-    extraRoutes: deps.extraRoutes,
+    extraRoutes: [...alertRoutes(deps.incidents), ...userRoutes({ orm: deps.orm })],
     rateLimitPerKey: createHeaderedRateLimit({ perSecond: deps.limits.requestsPerSecondPerKey, what: 'this API key' }),
   });
   app.use(v1.routes());

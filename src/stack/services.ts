@@ -76,6 +76,7 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; leg
       ingestion,
       transport: transportPolicy(config.legacy.trustedProxies, deps.allowInsecureHttp),
       limits: { requestsPerSecondPerKey: config.legacy.requestsPerSecondPerKey, eventsPerSecondPerWebhook: config.ingest.eventsPerSecondPerSource },
+      incidents: { orm: deps.orm, temporal: deps.temporal, taskQueue: config.temporal.taskQueue, autoCloseHours: config.autoCloseHours, eagerClient: deps.eagerClient },
     }),
   };
 }

@@ -39,6 +39,7 @@ const readinessOnly = {
   urls: { ingest: 'http://127.0.0.1:1', legacy: 'http://127.0.0.1:2' },
   transport: transportPolicy([], 'loopback'),
   limits: { requestsPerSecondPerKey: 1, eventsPerSecondPerWebhook: 1 },
+  incidents: {} as never,
 };
 
 describe('answers while a dependency is away', () => {
