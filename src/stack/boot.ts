@@ -90,7 +90,7 @@ export async function bootStack(config: Config, role: Role, deps: { logger: Logg
     });
     const ports = { app: 0, ingest: 0, legacy: 0 };
     for (const name of ['app', 'ingest', 'legacy'] as const) {
-      const bound = await listen(apps[name], config.ports[name], config.host);
+      const bound = await listen(apps[name], config.ports[name], config.host, name === 'legacy' ? config.legacy.tls : undefined);
       servers.push(bound.server);
       ports[name] = bound.port;
     }

@@ -1,4 +1,6 @@
-import type { Server } from 'node:http';
+import { readFileSync } from 'node:fs';
+import http, { type Server } from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
@@ -81,10 +83,17 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; leg
   };
 }
 
-/** Listens on a port (0 picks a free one) and resolves once bound. */
-export function listen(app: Koa, port: number, host: string): Promise<{ server: Server; port: number }> {
+/** A server for a listener: plain HTTP, or HTTPS with the PEM files given (TLS_CERT_FILE/TLS_KEY_FILE). */
+export function createServerFor(tls?: { certFile: string; keyFile: string }): Server {
+  return tls ? https.createServer({ cert: readFileSync(tls.certFile), key: readFileSync(tls.keyFile) }) : http.createServer();
+}
+
+/** Listens on a port (0 picks a free one) and resolves once bound; `tls` serves HTTPS. */
+export function listen(app: Koa, port: number, host: string, tls?: { certFile: string; keyFile: string }): Promise<{ server: Server; port: number }> {
   return new Promise((resolve, reject) => {
-    const server = app.listen(port, host);
+    const server = createServerFor(tls);
+    server.on('request', app.callback());
+    server.listen(port, host);
     server.once('error', reject);
     server.once('listening', () => resolve({ server, port: (server.address() as AddressInfo).port }));
   });

@@ -10,7 +10,7 @@ import { loadConfig, type Config } from '../../src/config';
 import { openOrm } from '../../src/db/orm';
 import { OutboxRelay } from '../../src/services/relay/relay';
 import { createLogger, type Logger } from '../../src/logger';
-import { buildListeners, closeServer } from '../../src/stack/services';
+import { buildListeners, createServerFor, closeServer } from '../../src/stack/services';
 import { closeChannelSenders } from '../../activities/notify/senders';
 import { pagingDeps } from '../../src/stack/paging';
 import { connectTemporal } from '../../src/temporal/client';
@@ -58,11 +58,13 @@ export async function startTestStack(
   const taskQueue = `klaxon-test-${randomUUID()}`;
   // Bound before the config is built, so APP_URL and INGEST_URL are the real addresses: Twilio
   // signatures and ingestion URLs are computed over them.
-  const servers = { app: http.createServer(), ingest: http.createServer(), legacy: http.createServer() };
+  // The legacy listener serves HTTPS itself when the test gives it a certificate (design.md §11).
+  const legacyTls = opts.env?.TLS_CERT_FILE && opts.env.TLS_KEY_FILE ? { certFile: opts.env.TLS_CERT_FILE, keyFile: opts.env.TLS_KEY_FILE } : undefined;
+  const servers = { app: http.createServer(), ingest: http.createServer(), legacy: createServerFor(legacyTls) };
   const urls = { app: '', ingest: '', legacy: '' };
   for (const name of ['app', 'ingest', 'legacy'] as const) {
     await new Promise<void>((resolve) => servers[name].listen(0, '127.0.0.1', resolve));
-    urls[name] = `http://127.0.0.1:${(servers[name].address() as AddressInfo).port}`;
+    urls[name] = `${name === 'legacy' && legacyTls ? 'https' : 'http'}://127.0.0.1:${(servers[name].address() as AddressInfo).port}`;
   }
   const config = loadConfig({
     DATABASE_URL: databaseUrl,
