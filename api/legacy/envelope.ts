@@ -40,8 +40,14 @@ export function legacyErrors(): Middleware {
   return async (ctx, next) => {
     try {
       await next();
-      if (ctx.status === 404 && ctx.body === undefined) ctx.body = legacyError(404, `no route for ${ctx.method} ${ctx.path}`);
-      else if (ctx.status === 405 && !ctx.body) ctx.body = legacyError(405, `method ${ctx.method} is not allowed here; allowed: ${ctx.response.get('Allow')}`);
+      // Status first: Koa answers 200 for a body set while the status is still its default 404.
+      if (ctx.status === 404 && ctx.body === undefined) {
+        ctx.status = 404;
+        ctx.body = legacyError(404, `no route for ${ctx.method} ${ctx.path}`);
+      } else if (ctx.status === 405 && !ctx.body) {
+        ctx.status = 405;
+        ctx.body = legacyError(405, `method ${ctx.method} is not allowed here; allowed: ${ctx.response.get('Allow')}`);
+      }
     } catch (err) {
       const { status, body, headers } = toLegacyError(err);
       ctx.status = status;
