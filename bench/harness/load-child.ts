@@ -6,13 +6,14 @@
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
+import { signBody } from '../../src/domain/webhook-signature';
 import { LifecycleRequests } from './lifecycle-requests';
 import type { ChildMessage, LoadRun, LoadShapeSpec, LoadSpec, RequestSpec } from './load';
 
 const tell = (msg: ChildMessage, then: () => void = () => {}) => process.send!(msg, then);
 
-/** A body and, for alert events, its title (how the bench finds the event again in Postgres). */
-type MakeBody = () => { body?: string; title?: string };
+/** A body and, for alert events, its title (how the bench finds the event again in Postgres); headers a body needs (a signature). */
+type MakeBody = () => { body?: string; title?: string; headers?: Record<string, string> };
 
 function bodyMaker(spec: Exclude<RequestSpec, { kind: 'lifecycle' }>): MakeBody {
   switch (spec.kind) {
@@ -27,6 +28,17 @@ function bodyMaker(spec: Exclude<RequestSpec, { kind: 'lifecycle' }>): MakeBody 
         const title = `${spec.prefix} ${i}`;
         const dedup = spec.dedupKeys ? { dedup_key: `${spec.prefix}-k${i % spec.dedupKeys}` } : {};
         return { title, body: JSON.stringify({ title, severity: 'warning', ...dedup }) };
+      };
+    }
+    case 'form-b': {
+      let n = 0;
+      return () => {
+        const i = ++n;
+        const title = `${spec.prefix} ${i}`;
+        const dedup = spec.dedupKeys ? { dedup_key: `${spec.prefix}-k${i % spec.dedupKeys}` } : {};
+        const body = JSON.stringify({ title, severity: 'warning', source: 'bench', tags: { n: String(i) }, ...dedup });
+        // Signed here, per request, as a sender would: the cost of signing is the sender's.
+        return { title, body, headers: spec.signingSecret ? { 'x-service-signature': signBody(spec.signingSecret, body) } : undefined };
       };
     }
   }
@@ -52,7 +64,19 @@ function planOf(spec: LoadSpec): Plan {
   }
   const make = bodyMaker(request);
   return {
-    options: request.kind === 'none' ? {} : { requests: [{ setupRequest: (req) => ({ ...req, body: make().body }) }] },
+    options:
+      request.kind === 'none'
+        ? {}
+        : {
+            requests: [
+              {
+                setupRequest: (req) => {
+                  const made = make();
+                  return { ...req, body: made.body, ...(made.headers ? { headers: { ...req.headers, ...made.headers } } : {}) };
+                },
+              },
+            ],
+          },
     reset: () => {},
     finish: async () => ({ samples: [] }),
   };

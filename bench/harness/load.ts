@@ -30,6 +30,8 @@ export type RequestSpec =
   | { kind: 'fixed'; body: string }
   /** Form A alert events titled `<prefix> <n>` (unique per request); dedup keys cycle over `dedupKeys` when set. */
   | { kind: 'alert'; prefix: string; dedupKeys?: number }
+  /** Form B events (API-key surface receiver), titled and keyed as `alert`; signed with `signingSecret` when given. */
+  | { kind: 'form-b'; prefix: string; dedupKeys?: number; signingSecret?: string }
   /**
    * POST `<basePath>/<id>/<operation>`, each request on an incident borrowed from a pool of
    * `incidents` (bench/harness/pool.ts) and returned with the status it answered; after a failure the

@@ -60,7 +60,7 @@ describe('POST /webhook/{webhook_id}', () => {
     const raw = JSON.stringify({ title: 'signed', severity: 'critical' });
     const good = signBody(hook.signing_secret!, raw);
     const altered = raw.replace('signed', 'signeD');
-    const attempts = [
+    const attempts: Array<{ body: string; headers: Record<string, string> }> = [
       { body: raw, headers: {} },
       { body: raw, headers: { 'X-Service-Signature': 'sha256=' + '0'.repeat(64) } },
       { body: raw, headers: { 'X-Service-Signature': good.slice(0, -1) } },
