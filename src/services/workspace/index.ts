@@ -1,10 +1,11 @@
 /**
  * Workspaces and what hangs off them: organizations and their plans, members and roles, teams
- * and their members, the service catalog (services and monitors alerts are routed by), and
- * customer API tokens and legacy API keys.
+ * and their members, the service catalog (services and monitors alerts are routed by),
+ * customer API tokens and legacy API keys, and members' own profiles (users.ts).
  */
 export * from './workspaces';
 export * from './team-members';
 export * from './catalog';
 export * from './api-tokens';
 export * from './api-keys';
+export * from './users';
