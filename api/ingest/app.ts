@@ -3,6 +3,7 @@ import Router from '@koa/router';
 import type { Logger } from '../../src/logger';
 import type { ReadinessReport } from '../../src/readiness';
 import type { Ingestion } from '../../src/services/ingest';
+import type { SourceCallStats } from '../../src/services/ingest/call-stats';
 import { customerErrors, HttpError } from '../http/customer-errors';
 import { jsonBody, textJsonBody } from '../http/json-body';
 import { createRateLimit } from '../http/rate-limit';
@@ -19,6 +20,8 @@ export interface IngestDeps {
   ping: (secret: string) => Promise<boolean>;
   /** Accepted events per second per source (a 10 s burst). */
   eventsPerSecondPerSource: number;
+  /** Counts every call to a source's URL, by its answer (webhook statistics). */
+  stats: SourceCallStats;
 }
 
 /** The ingestion listener (:3001): alerts by secret URL (design.md §5). */
@@ -38,6 +41,16 @@ export function createIngestListener(deps: IngestDeps): Koa {
   router.get('/ping/:token', ping);
   router.post('/ping/:token', ping);
   router.post('/:token', async (ctx, next) => {
+    // Every call counts, refused ones too (429, 415, 400 …); a secret that names no source counts nowhere.
+    const tokenHash = hashSecret(ctx.params.token);
+    try {
+      await next();
+      deps.stats.countByHash(tokenHash, ctx.status < 300);
+    } catch (err) {
+      deps.stats.countByHash(tokenHash, false);
+      throw err;
+    }
+  }, async (ctx, next) => {
     ctx.state.routePattern = '/{webhook_token}'; // the secret never reaches the log
     // Keyed by the secret's hash, not the secret: the limiter's keys are not credentials.
     await rateLimit(hashSecret(ctx.params.token));

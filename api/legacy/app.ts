@@ -3,6 +3,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from '../../src/logger';
 import type { ReadinessReport } from '../../src/readiness';
 import type { Ingestion } from '../../src/services/ingest';
+import type { SourceCallStats } from '../../src/services/ingest/call-stats';
 import type { Sealer } from '../../src/services/webhooks';
 import { healthRouter } from '../app';
 import { jsonBody } from '../http/json-body';
@@ -24,6 +25,8 @@ export interface LegacyDeps {
   urls: { ingest: string; legacy: string };
   /** The ingestion URLs' own ingestion: one code path for validation, idempotency and commit. */
   ingestion: Ingestion;
+  /** Counts every call to a webhook's receiver. */
+  stats: SourceCallStats;
   transport: TransportPolicy;
   limits: { requestsPerSecondPerKey: number; eventsPerSecondPerWebhook: number };
   /** What acknowledging and resolving alerts moves: their incidents, through their workflows. */
@@ -43,7 +46,7 @@ export function createLegacyListener(deps: LegacyDeps): Koa {
   app.use(httpsOnly(deps.transport));
   const perWebhook = createHeaderedRateLimit({ perSecond: deps.limits.eventsPerSecondPerWebhook, what: 'this webhook' });
   // Before the JSON parser: the receiver reads the raw bytes its signature covers.
-  app.use(createReceiverRouter({ orm: deps.orm, sealer: deps.sealer, ingestion: deps.ingestion, transport: deps.transport, rateLimit: perWebhook }).routes());
+  app.use(createReceiverRouter({ orm: deps.orm, sealer: deps.sealer, ingestion: deps.ingestion, stats: deps.stats, transport: deps.transport, rateLimit: perWebhook }).routes());
   app.use(jsonBody());
   const v1 = createLegacyV1Router({
     orm: deps.orm,

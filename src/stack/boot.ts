@@ -84,6 +84,8 @@ export async function bootStack(config: Config, role: Role, deps: { logger: Logg
     relay.start();
     shutdown.push(() => relay.stop());
     const apps = buildListeners({ config, orm, temporal: client, logger: deps.logger, relay, secret: resolveSecret(config), eagerClient: workerConnection ? relayClient : undefined, allowInsecureHttp: allowInsecureHttpOf(config, role) });
+    // Pushed before the servers' close: shutdown runs in reverse, so the last counts are written after the last request.
+    shutdown.push(() => apps.stop());
     const servers: Server[] = [];
     shutdown.push(async () => {
       await Promise.all(servers.map((s) => closeServer(s)));

@@ -12,6 +12,7 @@ import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { checkReadiness } from '../readiness';
 import { createSnsVerifier, Ingestion, pingHeartbeat } from '../services/ingest';
+import { SourceCallStats } from '../services/ingest/call-stats';
 import { createSealer } from '../services/webhooks';
 import { transportPolicy } from '../../api/legacy/transport';
 
@@ -31,9 +32,12 @@ export interface ListenerDeps {
 }
 
 /** The three Koa apps of design.md §1, built over shared dependencies. */
-export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; legacy: Koa } {
+export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; legacy: Koa; stop: () => Promise<void> } {
   const { config } = deps;
   const readiness = () => checkReadiness({ orm: deps.orm, temporal: deps.temporal, taskQueue: config.temporal.taskQueue });
+  // Webhook statistics, written once a second; stop() writes the last counts.
+  const stats = new SourceCallStats(deps.orm);
+  stats.start();
   // One ingestion for the ingestion URLs and the Form B receiver: one group commit, one code path.
   const ingestion = new Ingestion(deps.orm, {
     idempotencyTtlMs: config.ingest.idempotencyTtlHours * 3_600_000,
@@ -67,6 +71,7 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; leg
       readiness,
       ingestion,
       eventsPerSecondPerSource: config.ingest.eventsPerSecondPerSource,
+      stats,
       ping: async (secret) => (await pingHeartbeat(deps.orm, deps.temporal, config.temporal.taskQueue, secret)) !== undefined,
     }),
     legacy: createLegacyListener({
@@ -76,10 +81,12 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; leg
       sealer: createSealer(deps.secret),
       urls: { ingest: config.urls.ingest, legacy: config.urls.legacy },
       ingestion,
+      stats,
       transport: transportPolicy(config.legacy.trustedProxies, deps.allowInsecureHttp),
       limits: { requestsPerSecondPerKey: config.legacy.requestsPerSecondPerKey, eventsPerSecondPerWebhook: config.ingest.eventsPerSecondPerSource },
       incidents: { orm: deps.orm, temporal: deps.temporal, taskQueue: config.temporal.taskQueue, autoCloseHours: config.autoCloseHours, eagerClient: deps.eagerClient },
     }),
+    stop: () => stats.stop(),
   };
 }
 

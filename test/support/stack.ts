@@ -128,6 +128,7 @@ export async function startTestStack(
     relay,
     async stop() {
       await Promise.all(Object.values(servers).map((s) => closeServer(s)));
+      await apps.stop();
       await relay.stop();
       await worker.stop();
       await (connection as Connection).close();

@@ -145,11 +145,3 @@ export async function retireSource(orm: MikroORM, id: string): Promise<boolean> 
     .whereIn('status', ['ACTIVE', 'PAUSED']);
   return n > 0;
 }
-
-/** Counts one call to a source's URLs (design.md §11 statistics): every call, and whether it was answered 2xx. */
-export async function countSourceCall(orm: MikroORM, id: string, ok: boolean): Promise<void> {
-  const knex = knexOf(orm);
-  await knex('alert_sources')
-    .update({ total_calls: knex.raw('total_calls + 1'), [ok ? 'successful_calls' : 'failed_calls']: knex.raw(`${ok ? 'successful_calls' : 'failed_calls'} + 1`) })
-    .where({ id });
-}

@@ -6,7 +6,7 @@ import { signatureMatches } from '../../domain/webhook-signature';
 import { knexOf } from '../../db/knex';
 import { forbidden, invalid, notFound, unauthorized } from '../errors';
 import type { IngestAnswer, Ingestion } from '../ingest/accept';
-import { countSourceCall } from '../ingest/sources';
+import type { SourceCallStats } from '../ingest/call-stats';
 import type { Sealer } from './seal';
 
 export interface ReceiverDeps {
@@ -14,6 +14,8 @@ export interface ReceiverDeps {
   sealer: Sealer;
   /** The same ingestion as the ingestion URLs: validation, idempotency and commit are one code path. */
   ingestion: Ingestion;
+  /** Where each call to a webhook is counted, failed or not. */
+  stats: SourceCallStats;
 }
 
 /** One call to a webhook's Form B receiver, as the HTTP layer read it. */
@@ -52,10 +54,10 @@ export async function receiveWebhookCall(deps: ReceiverDeps, call: WebhookCall):
     assertAllowed(hook.ip_allowlist as string[] | null, call.clientAddress);
     assertSigned(deps.sealer, hook.signing_secret_sealed as string | null, call);
     const answer = await deps.ingestion.ingestOnSource({ tokenHash: hook.token_hash, body: parseJson(call.rawBody), headers: call.headers, idempotencyKey: call.idempotencyKey });
-    await countSourceCall(deps.orm, hook.id, true);
+    deps.stats.countById(hook.id, true);
     return answer;
   } catch (err) {
-    await countSourceCall(deps.orm, hook.id, false).catch(() => undefined);
+    deps.stats.countById(hook.id, false);
     throw err;
   }
 }

@@ -4,6 +4,7 @@ import { request } from '../../support/http';
 import { apiKeyFor, expectLegacyError } from '../../support/legacy';
 import { sendRaw } from '../../support/raw-http';
 import { startTestStack, type TestStack } from '../../support/stack';
+import { waitFor } from '../../support/wait';
 import { seedWorkspace, type SeededWorkspace } from '../../support/workspace';
 
 let stack: TestStack;
@@ -26,7 +27,12 @@ async function webhook(body: Record<string, unknown> = {}) {
 }
 
 const alertsOf = (id: string) => knexOf(stack.orm)('alerts').where({ source_id: id });
-const statsOf = async (id: string) => (await request('GET', v1(`/webhooks/${id}`), { token: key })).body.data.statistics;
+/** The webhook's statistics once `total` calls are counted (they are written once a second). */
+const statsAfter = (id: string, total: number) =>
+  waitFor(async () => {
+    const stats = (await request('GET', v1(`/webhooks/${id}`), { token: key })).body.data.statistics;
+    return stats.total_calls >= total ? stats : undefined;
+  }, 5000, `${total} calls counted`);
 
 describe('POST /webhook/{webhook_id}', () => {
   it('when a Form B body is signed with the secret, then 202 and the alert keeps tags, url, source and message; the incident pages by severity', async () => {
@@ -38,7 +44,7 @@ describe('POST /webhook/{webhook_id}', () => {
     const alert = await knexOf(stack.orm)('alerts').where({ id: res.body.data.event_id }).first();
     expect(alert).toMatchObject({ title: 'Disk full', message: 'db-1 at 99%', severity: 'MEDIUM', sender: 'form-b', tags: { host: 'db-1', env: 'prod' }, url: 'https://grafana.example/d/1' });
     expect(alert.metadata).toMatchObject({ source: 'grafana' });
-    expect(await statsOf(hook.id)).toEqual({ total_calls: 1, successful_calls: 1, failed_calls: 0 });
+    expect(await statsAfter(hook.id, 1)).toEqual({ total_calls: 1, successful_calls: 1, failed_calls: 0 });
   });
 
   it('when the severity is missing, then it is info; an unknown one is 400 naming the allowed ones', async () => {
@@ -75,7 +81,7 @@ describe('POST /webhook/{webhook_id}', () => {
     expect((await sendRaw('POST', hook.receiver_url, { body: raw, headers: { 'X-Service-Signature': good } })).status).toBe(401);
     expect(await alertsOf(hook.id)).toHaveLength(0);
     expect((await sendRaw('POST', hook.receiver_url, { body: raw, headers: { 'X-Service-Signature': signBody(rotated, raw) } })).status).toBe(202);
-    expect(await statsOf(hook.id)).toEqual({ total_calls: 6, successful_calls: 1, failed_calls: 5 });
+    expect(await statsAfter(hook.id, 6)).toEqual({ total_calls: 6, successful_calls: 1, failed_calls: 5 });
   });
 
   it('when the sender is outside the IPv4 allowlist, then 403 and nothing is stored; inside it, accepted', async () => {

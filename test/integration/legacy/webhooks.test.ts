@@ -4,6 +4,7 @@ import { addTeamMember } from '../../../src/services/workspace/team-members';
 import { request } from '../../support/http';
 import { apiKeyFor, expectLegacyError } from '../../support/legacy';
 import { startTestStack, type TestStack } from '../../support/stack';
+import { waitFor } from '../../support/wait';
 import { addMember, seedWorkspace, type SeededWorkspace } from '../../support/workspace';
 
 let stack: TestStack;
@@ -52,12 +53,18 @@ describe('/v1/webhooks', () => {
     expect(list.body.meta).toMatchObject({ total: list.body.data.length, limit: 50, offset: 0 });
   });
 
-  it('when the webhook URL is posted to, then it ingests like any ingestion URL', async () => {
+  it('when the webhook URL is posted to, then it ingests like any ingestion URL, and every call, refused ones too, counts in its statistics', async () => {
     const hook = (await request('POST', v1('/webhooks'), { token: adminKey, body: { name: 'via url', channels: ['email'] } })).body.data;
     const res = await request('POST', hook.webhook_url, { body: { title: 'through the ingestion URL' } });
     expect(res.status).toBe(202);
     const alert = await knexOf(stack.orm)('alerts').where({ id: res.body.event_id }).first();
     expect(alert.source_id).toBe(hook.id);
+    expect((await request('POST', hook.webhook_url, { body: { severity: 'high' } })).status).toBe(400);
+    const stats = await waitFor(async () => {
+      const s = (await request('GET', v1(`/webhooks/${hook.id}`), { token: adminKey })).body.data.statistics;
+      return s.total_calls >= 2 ? s : undefined;
+    }, 5000, 'two calls counted');
+    expect(stats).toEqual({ total_calls: 2, successful_calls: 1, failed_calls: 1 });
   });
 
   it('when a body is invalid, then 400 in the legacy envelope and nothing is created', async () => {

@@ -36,6 +36,7 @@ const readinessOnly = {
   orm: {} as never,
   sealer: {} as never,
   ingestion: {} as never,
+  stats: {} as never,
   urls: { ingest: 'http://127.0.0.1:1', legacy: 'http://127.0.0.1:2' },
   transport: transportPolicy([], 'loopback'),
   limits: { requestsPerSecondPerKey: 1, eventsPerSecondPerWebhook: 1 },
