@@ -73,3 +73,10 @@ function toLegacyError(err: unknown): { status: number; body: LegacyError; heade
   if (outage) return { status: 503, body: legacyError(503, outageMessage(outage)), headers: RETRY_AFTER };
   return { status: 500, body: legacyError(500, 'internal error'), headers: {} };
 }
+
+/** A list route's answer: the page, and `meta: {total, limit, offset}` for the next request. */
+export const pageOf = (items: unknown[], total: number, query: { limit: number; offset: number }, noun: string): RouteResult => ({
+  data: items,
+  meta: { total, limit: query.limit, offset: query.offset },
+  message: `${total} ${noun}(s)`,
+});

@@ -23,7 +23,6 @@ export const PageQuery = z.object({
   limit: z.coerce.number({ message: 'limit must be a number' }).int('limit must be a whole number').min(1, 'limit must be at least 1').max(100, 'limit must be at most 100').default(50),
   offset: z.coerce.number({ message: 'offset must be a number' }).int('offset must be a whole number').min(0, 'offset must be 0 or more').default(0),
 });
-export const PageMeta = z.object({ total: z.number().int(), limit: z.number().int(), offset: z.number().int() }).openapi('PageMeta');
 
 export const IdParams = z.object({ id: z.string().openapi({ format: 'uuid' }) });
 export const WebhookIdParams = z.object({ webhook_id: z.string().openapi({ format: 'uuid' }) });

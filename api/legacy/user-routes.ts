@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { getMemberProfile, listMemberProfiles, updateMemberProfile } from '../../src/services/workspace/users';
 import { defineRoute, type RouteSpec } from '../http/route-spec';
 import { keyPrincipalOf } from './auth';
-import { PageMeta, PageQuery } from './schemas';
+import { pageOf } from './envelope';
+import { PageQuery } from './schemas';
 import { UpdateMeBody, UserSchema } from './user-schemas';
 import { AUTH_ERRORS } from './webhook-routes';
 
@@ -53,7 +54,7 @@ export function userRoutes(deps: { orm: MikroORM }): RouteSpec[] {
       errors: { ...AUTH_ERRORS, 400: 'invalid limit or offset' },
       handler: async (ctx, { query }) => {
         const { users, total } = await listMemberProfiles(deps.orm, keyPrincipalOf(ctx).organizationId, query);
-        return { data: users, meta: { total, limit: query.limit, offset: query.offset } satisfies z.infer<typeof PageMeta>, message: `${total} user(s)` };
+        return pageOf(users, total, query, 'user');
       },
     }),
   ];

@@ -1,7 +1,8 @@
 import { createWebhook, deleteWebhook, getWebhook, listWebhooks, rotateSigningSecret, updateWebhook, type WebhookDeps } from '../../src/services/webhooks';
 import { defineRoute, type RouteSpec } from '../http/route-spec';
 import { keyPrincipalOf } from './auth';
-import { CreatedWebhookSchema, CreateWebhookBody, DeletedSchema, IdParams, PageMeta, PageQuery, SigningSecretSchema, UpdateWebhookBody, WebhookSchema } from './schemas';
+import { pageOf } from './envelope';
+import { CreatedWebhookSchema, CreateWebhookBody, DeletedSchema, IdParams, PageQuery, SigningSecretSchema, UpdateWebhookBody, WebhookSchema } from './schemas';
 import { z } from 'zod';
 
 export const AUTH_ERRORS = {
@@ -29,7 +30,7 @@ export function webhookRoutes(deps: WebhookDeps): RouteSpec[] {
       errors: { ...AUTH_ERRORS, 400: 'invalid limit or offset' },
       handler: async (ctx, { query }) => {
         const { webhooks, total } = await listWebhooks(deps, keyPrincipalOf(ctx).organizationId, query);
-        return { data: webhooks, meta: { total, limit: query.limit, offset: query.offset } satisfies z.infer<typeof PageMeta>, message: `${total} webhook(s)` };
+        return pageOf(webhooks, total, query, 'webhook');
       },
     }),
     defineRoute({

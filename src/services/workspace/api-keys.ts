@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { API_KEY_NAME_MAX, looksLikeApiKey, mintApiKey } from '../../domain/api-key';
 import { hashSecret } from '../../domain/api-token';
-import { isUuid } from '../../domain/ids';
 import type { Role } from '../../domain/roles';
 import { knexOf } from '../../db/knex';
 import { isoOrNull, iso } from '../../db/timestamps';
-import { invalid, notFound } from '../errors';
+import { invalid } from '../errors';
+import { revokeCredential } from './revoke';
 import { findMember, getOrganization } from './workspaces';
 
 /** A key's `last_used_at` is written at most this often: a busy key costs no write per request. */
@@ -49,14 +49,7 @@ export async function listApiKeys(orm: MikroORM, organizationId: string) {
 }
 
 /** Revokes a key at once; revoking twice is harmless. */
-export async function revokeApiKey(orm: MikroORM, id: string) {
-  if (!isUuid(id)) throw invalid('API key id must be a UUID');
-  const knex = knexOf(orm);
-  const row = await knex('api_keys').select('id', 'revoked_at').where({ id }).first();
-  if (!row) throw notFound(`API key ${id} not found`);
-  if (!row.revoked_at) await knex('api_keys').update({ revoked_at: new Date() }).where({ id });
-  return { id, revoked: true };
-}
+export const revokeApiKey = (orm: MikroORM, id: string) => revokeCredential(orm, 'api_keys', id, { id: 'API key', thing: 'API key' });
 
 /** Who a valid key speaks for: its member, as they are now (role rechecked on every request). */
 export interface ApiKeyPrincipal {

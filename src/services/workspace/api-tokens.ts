@@ -5,8 +5,9 @@ import { planHasApiAccess, type Plan } from '../../domain/plans';
 import { canManageApiTokens, type Role } from '../../domain/roles';
 import { knexOf } from '../../db/knex';
 import { iso, millis } from '../../db/timestamps';
-import { forbidden, invalid, notFound } from '../errors';
+import { forbidden, invalid } from '../errors';
 import { findMember, getOrganization } from './workspaces';
+import { revokeCredential } from './revoke';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -65,14 +66,7 @@ export async function listApiTokens(orm: MikroORM, organizationId: string) {
 }
 
 /** Revokes a token at once; revoking twice is harmless. */
-export async function revokeApiToken(orm: MikroORM, id: string) {
-  if (!/^[0-9a-f-]{36}$/i.test(id)) throw invalid('token id must be a UUID');
-  const knex = knexOf(orm);
-  const row = await knex('api_tokens').select('id', 'revoked_at').where({ id }).first();
-  if (!row) throw notFound(`API token ${id} not found`);
-  if (!row.revoked_at) await knex('api_tokens').update({ revoked_at: new Date() }).where({ id });
-  return { id, revoked: true };
-}
+export const revokeApiToken = (orm: MikroORM, id: string) => revokeCredential(orm, 'api_tokens', id, { id: 'token', thing: 'API token' });
 
 /** Who a valid token speaks for, as rechecked on every request. */
 export interface ApiPrincipal {
