@@ -6,7 +6,8 @@ import type { Actor } from '../../workflows/definitions';
 import { defineRoute, type RouteSpec } from '../http/route-spec';
 import { AlertSchema, ListAlertsQuery } from './alert-schemas';
 import { keyPrincipalOf } from './auth';
-import { IdParams, type PageMeta } from './schemas';
+import { IdParams } from './schemas';
+import { pageOf } from './envelope';
 import { AUTH_ERRORS } from './webhook-routes';
 
 /** /v1/alerts (spec surface c): any member lists, reads, acknowledges and resolves. */
@@ -31,7 +32,7 @@ export function alertRoutes(deps: IncidentDeps): RouteSpec[] {
           limit: query.limit,
           offset: query.offset,
         });
-        return { data: alerts, meta: { total, limit: query.limit, offset: query.offset } satisfies z.infer<typeof PageMeta>, message: `${total} alert(s)` };
+        return pageOf(alerts, total, query, 'alert');
       },
     }),
     defineRoute({

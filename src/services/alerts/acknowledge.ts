@@ -1,16 +1,20 @@
 import type { Actor } from '../../../workflows/definitions';
+import { conflict } from '../errors';
 import { transitionIncident, type IncidentDeps } from '../incident';
-import { getAlert, incidentOfAlert } from './read';
+import { getAlert } from './read';
 import type { AlertRecord } from './view';
 
 /**
  * Acknowledges an alert: its incident, through the incident's workflow, which stops its
- * escalation. Acknowledging twice is answered as success (the workflow's no-op); a move the
- * incident cannot make (RESOLVED, CLOSED, INVESTIGATING) is the workflow's 409
- * `invalid_transition`. Answers the alert as it now reads.
+ * escalation. An alert that already reads `acknowledged` (its incident ACKNOWLEDGED or
+ * INVESTIGATING) is answered as it is; a resolved alert is 409 `alert_already_resolved`; a move
+ * the incident cannot make (RESOLVED, CLOSED) is the workflow's 409 `invalid_transition`.
+ * Answers the alert as it now reads.
  */
 export async function acknowledgeAlert(deps: IncidentDeps, input: { organizationId: string; alertId: string; actor: Actor }): Promise<AlertRecord> {
-  const incidentId = await incidentOfAlert(deps, input.organizationId, input.alertId);
-  await transitionIncident(deps, { organizationId: input.organizationId, incidentId, operation: 'acknowledge', actor: input.actor });
+  const alert = await getAlert(deps, input.organizationId, input.alertId);
+  if (alert.status === 'acknowledged') return alert;
+  if (alert.status === 'resolved') throw conflict(`alert ${alert.id} is already resolved`, 'alert_already_resolved');
+  await transitionIncident(deps, { organizationId: input.organizationId, incidentId: alert.incident_id, operation: 'acknowledge', actor: input.actor });
   return getAlert(deps, input.organizationId, input.alertId);
 }

@@ -51,10 +51,3 @@ export async function getAlert(deps: { orm: MikroORM }, organizationId: string, 
   if (!row) throw notFound(`alert ${alertId} not found`);
   return alertRecord(row);
 }
-
-/** The incident an alert of this workspace belongs to; not found like getAlert. */
-export async function incidentOfAlert(deps: { orm: MikroORM }, organizationId: string, alertId: string): Promise<string> {
-  const row = isUuid(alertId) ? await knexOf(deps.orm)('alerts').select('incident_id').where({ id: alertId, organization_id: organizationId }).first() : undefined;
-  if (!row) throw notFound(`alert ${alertId} not found`);
-  return (row as { incident_id: string }).incident_id;
-}

@@ -167,6 +167,9 @@ export async function storeResolve(trx: Knex.Transaction, source: SourceRef, ite
     .returning('incident_id');
   let resolved: string | null = null;
   for (const incidentId of new Set(touched.map((t) => t.incident_id))) {
+    // The incident's lock, as the API's alert resolve takes it (alert, then incident): two resolves
+    // of its last two alerts cannot each see the other still active and both leave it open.
+    await trx('incidents').where({ id: incidentId }).forUpdate().first('id');
     const stillActive = await trx('alerts').where({ incident_id: incidentId, status: 'ACTIVE' }).first('id');
     if (stillActive) continue;
     // The seq the resolve was accepted at: a reopen written after it makes it stale.

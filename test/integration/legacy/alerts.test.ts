@@ -272,6 +272,23 @@ describe('POST /v1/alerts/{id}/acknowledge', () => {
     expect((await timelineOf(stack.orm, incidentId)).filter((e) => e.to_status === 'ACKNOWLEDGED')).toHaveLength(1);
   });
 
+  it('when the incident is INVESTIGATING, then the alert already reads acknowledged and is answered as it is; a resolved alert is 409 alert_already_resolved', async () => {
+    const { alertId, incidentId } = await fire(await webhook(), { title: 'being looked at', severity: 'critical' });
+    await applied(incidentId);
+    expect((await request('POST', `${incidentUrl(ws, incidentId)}/investigate`, { token: ws.tokens.readWrite })).status).toBe(200);
+    const res = await post(alertId, 'acknowledge');
+    expect(res.status).toBe(200);
+    expect(res.body.data.status).toBe('acknowledged');
+    expect(await statusOf(stack.orm, incidentId)).toBe('INVESTIGATING');
+
+    const other = await fire(await webhook(), { title: 'resolved first', severity: 'warning' });
+    await applied(other.incidentId);
+    expect((await post(other.alertId, 'resolve')).status).toBe(200);
+    const late = await post(other.alertId, 'acknowledge');
+    expect(late.status).toBe(409);
+    expectLegacyError(late.body, 'alert_already_resolved');
+  });
+
   it('when the alert’s incident is RESOLVED or CLOSED, then 409 invalid_transition and the incident stays as it was', async () => {
     const { alertId, incidentId } = await fire(await webhook(), { title: 'too late', severity: 'critical' });
     await applied(incidentId);
