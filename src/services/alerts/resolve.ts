@@ -34,12 +34,19 @@ async function markResolved(trx: Knex.Transaction, organizationId: string, alert
   // The partial index alerts_active_incident_idx: cheap however long the incident's history.
   const stillActive = await trx('alerts').where({ incident_id: alert.incident_id, status: 'ACTIVE' }).first('id');
   const open = (RESOLVABLE_INCIDENT_STATUSES as readonly IncidentStatus[]).includes(incident.status);
-  return { incidentId: alert.incident_id, resolvesIncident: !stillActive && open };
+  const resolvesIncident = !stillActive && open;
+  // As a sender's last resolve does: the incident stops taking alerts now, so a re-fire of its
+  // key while the workflow resolves it opens a new incident that pages (not one about to resolve).
+  if (resolvesIncident) await trx('incidents').update({ alerts_closed_at: now }).where({ id: alert.incident_id }).whereNull('alerts_closed_at');
+  return { incidentId: alert.incident_id, resolvesIncident };
 }
 
 /** Takes back this call's mark (and only it: a later resolve's timestamp differs). */
-async function unmark(deps: IncidentDeps, alertId: string, at: Date): Promise<void> {
-  await knexOf(deps.orm)('alerts').update({ status: 'ACTIVE', resolved_at: null }).where({ id: alertId, status: 'RESOLVED', resolved_at: at });
+async function unmark(deps: IncidentDeps, marked: Marked, alertId: string, at: Date): Promise<void> {
+  await knexOf(deps.orm).transaction(async (trx) => {
+    await trx('alerts').update({ status: 'ACTIVE', resolved_at: null }).where({ id: alertId, status: 'RESOLVED', resolved_at: at });
+    await trx('incidents').update({ alerts_closed_at: null }).where({ id: marked.incidentId, alerts_closed_at: at });
+  });
 }
 
 /**
@@ -73,7 +80,7 @@ export async function resolveAlert(deps: IncidentDeps, input: { organizationId: 
       await transitionIncident(deps, { organizationId: input.organizationId, incidentId: marked.incidentId, operation: 'resolve', actor: input.actor });
     } catch (err) {
       if (!(err instanceof DomainError && err.kind === 'conflict')) {
-        await unmark(deps, input.alertId, now).catch(() => undefined); // the original error is the one to report
+        await unmark(deps, marked, input.alertId, now).catch(() => undefined); // the original error is the one to report
         throw err;
       }
     }
