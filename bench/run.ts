@@ -2,7 +2,7 @@
  * `npm run bench`: paging, lifecycle-update, GET /incidents and ingestion figures on the embedded
  * stack, beside their targets. A benchmark, not a test: it prints and writes a report.
  * `npm run bench -- --ingest-only` runs only the ingestion phases, `--paging-only` only paging.
- * One folder per scenario (paging/, lifecycle/, ingest/, legacy/; each index.ts says what it measures),
+ * One folder per scenario (paging/, lifecycle/, ingest/; each index.ts says what it measures),
  * all on harness/ (stack, load generator, CPU accounting, report).
  */
 import os from 'node:os';
@@ -11,7 +11,6 @@ import { report, type Findings } from './harness/report';
 import { startBenchStack, type BenchStack } from './harness/stack';
 import { seedWorkspace, type BenchWorkspace } from './harness/workspace';
 import { benchIngestion } from './ingest';
-import { benchFormB } from './legacy';
 import { benchLifecycle, LISTED_INCIDENTS, LIVE_INCIDENTS } from './lifecycle';
 import { benchPaging } from './paging';
 import { TwilioFakeProcess } from './paging/twilio';
@@ -31,11 +30,9 @@ async function measure(stack: BenchStack, only: Only, fake: TwilioFakeProcess | 
   const api = ws && only !== 'ingest' ? await benchLifecycle(stack, ws, say) : undefined;
   if (ws) say('Ingestion');
   const ingestion = ws ? await benchIngestion(stack, ws, say) : undefined;
-  if (ws) say('API-key surface intake');
-  const intake = ws ? await benchFormB(stack, ws, say) : undefined;
-  const parts = [paging, ingestion, intake].filter((f): f is Findings => f !== undefined);
+  const parts = [paging, ingestion].filter((f): f is Findings => f !== undefined);
   return {
-    figures: [...(paging?.figures ?? []), ...(api?.figures ?? []), ...(ingestion?.figures ?? []), ...(intake?.figures ?? [])],
+    figures: [...(paging?.figures ?? []), ...(api?.figures ?? []), ...(ingestion?.figures ?? [])],
     rates: parts.flatMap((f) => f.rates),
     cpu: parts.flatMap((f) => f.cpu ?? []),
     phases: Object.assign({}, ...parts.map((f) => f.phases ?? {})) as Record<string, unknown>,

@@ -1,8 +1,8 @@
 /**
  * Ingestion (issue 4): how fast the ingest API accepts first-time events (alert storm, new
  * incidents) and duplicate replays, how long an accepted event takes to be applied by its
- * workflow (202 → applied at a steady 100/s), and bare Temporal signalWithStart in the same
- * shapes, for the ratios. Each phase has a service and source of its own (bench.ts).
+ * workflow (202 → applied at a steady 100/s), the API-key surface's Form B intake beside Form A
+ * (intake.ts), and bare Temporal signalWithStart in the same shapes, for the ratios. Each phase has a service and source of its own (bench.ts).
  */
 import type { Findings } from '../harness/report';
 import type { BenchStack, Say } from '../harness/stack';
@@ -11,6 +11,7 @@ import { bareSignalsPhase } from './bare-signal';
 import { IngestBench } from './bench';
 import { alertStorm, newIncidents } from './first-time';
 import { duplicateReplays, steadyApplied } from './latency';
+import { intakePhases } from './intake';
 import { IngestProbe } from './probe';
 
 /**
@@ -26,6 +27,7 @@ export async function benchIngestion(stack: BenchStack, ws: BenchWorkspace, say:
     const newDelivered = await newIncidents(b);
     await duplicateReplays(b);
     await steadyApplied(b);
+    await intakePhases(b);
     await bareSignalsPhase(b, stormApplied, newDelivered);
     return b.out;
   } finally {
