@@ -5,6 +5,7 @@ import { LIFECYCLE_OPERATIONS, type LifecycleOperation } from '../../src/domain/
 import { isUuid } from '../../src/domain/ids';
 import { notFound } from '../../src/services/errors';
 import { getMonitor, getService, listMonitors, listServices } from '../../src/services/workspace';
+import { listAlerts } from '../../src/services/alerts';
 import { createIncident, getIncident, listIncidents, transitionIncident } from '../../src/services/incident';
 import { incidentWorkflowId, type Actor, type IncidentSnapshot } from '../../workflows/definitions';
 import { defineRoute, type RouteSpec } from '../http/route-spec';
@@ -13,7 +14,9 @@ import {
   CreateIncidentBody,
   IncidentListMeta,
   IncidentParams,
+  IncidentDetailSchema,
   IncidentSchema,
+  INCIDENT_ALERTS_SHOWN,
   ListIncidentsQuery,
   MonitorParams,
   MonitorSchema,
@@ -105,9 +108,13 @@ export function customerV1Routes(deps: CustomerV1Deps): RouteSpec[] {
       operationId: 'getIncident',
       summary: 'One incident',
       params: IncidentParams,
-      success: { status: 200, description: 'The incident', schema: z.object({ data: IncidentSchema }) },
+      success: { status: 200, description: 'The incident, with its latest alerts', schema: z.object({ data: IncidentDetailSchema }) },
       errors: { ...READ_ERRORS, 404: 'no such incident in this workspace' },
-      handler: async (_ctx, { params }) => ({ data: withLinks(await getIncident(deps, params.organization_id, params.incident_id)) }),
+      handler: async (_ctx, { params }) => {
+        const incident = withLinks(await getIncident(deps, params.organization_id, params.incident_id));
+        const { alerts } = await listAlerts(deps, { organizationId: params.organization_id, incidentId: incident.id, limit: INCIDENT_ALERTS_SHOWN, offset: 0 });
+        return { data: { ...incident, alerts } };
+      },
     }),
     defineRoute({
       method: 'post',

@@ -2,6 +2,7 @@ import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { INCIDENT_STATUSES } from '../../src/domain/incident-lifecycle';
 import { SEVERITIES } from '../../src/domain/severity';
+import { AlertSchema } from '../legacy/alert-schemas';
 
 extendZodWithOpenApi(z);
 
@@ -48,6 +49,13 @@ export const IncidentSchema = z
     links: z.object({ temporal_ui: z.string().url().openapi({ description: "The incident workflow's page in the Temporal Web UI" }) }),
   })
   .openapi('Incident');
+
+/** How many of its alerts, newest first, an incident's detail shows (all of them: /v1/alerts?incident_id=). */
+export const INCIDENT_ALERTS_SHOWN = 20;
+
+export const IncidentDetailSchema = IncidentSchema.extend({
+  alerts: z.array(AlertSchema).openapi({ description: `its latest ${INCIDENT_ALERTS_SHOWN} alerts, newest first, with Form B tags, url, source and message` }),
+}).openapi('IncidentDetail');
 
 export const CreateIncidentBody = z
   .object({

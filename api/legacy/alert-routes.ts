@@ -29,6 +29,7 @@ export function alertRoutes(deps: IncidentDeps): RouteSpec[] {
           organizationId: keyPrincipalOf(ctx).organizationId,
           status: query.status,
           severity: query.severity === undefined ? undefined : parseSeverity(query.severity),
+          incidentId: query.incident_id,
           limit: query.limit,
           offset: query.offset,
         });

@@ -22,6 +22,7 @@ const lowerEnum = <T extends readonly [string, ...string[]]>(values: T, what: st
 export const ListAlertsQuery = PageQuery.extend({
   status: lowerEnum(ALERT_STATUSES, 'status').optional(),
   severity: lowerEnum(SEVERITY_NAMES, 'severity').optional(),
+  incident_id: z.string().uuid({ message: 'incident_id must be a UUID' }).optional().openapi({ description: 'only the alerts of this incident' }),
 });
 
 export const AlertSchema = z

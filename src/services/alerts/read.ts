@@ -10,6 +10,8 @@ export interface ListAlertsQuery {
   organizationId: string;
   status?: AlertStatus;
   severity?: Severity;
+  /** Only this incident's alerts. */
+  incidentId?: string;
   limit: number;
   offset: number;
 }
@@ -21,6 +23,7 @@ export interface ListAlertsQuery {
 function matching(knex: Knex, q: ListAlertsQuery): Knex.QueryBuilder {
   const query = knex('alerts as m').where('m.organization_id', q.organizationId);
   if (q.severity) query.andWhere('m.severity', q.severity);
+  if (q.incidentId) query.andWhere('m.incident_id', q.incidentId);
   if (q.status === 'resolved') query.andWhere('m.status', 'RESOLVED');
   else if (q.status) {
     query.andWhere('m.status', 'ACTIVE').join('incidents as mi', 'mi.id', 'm.incident_id');

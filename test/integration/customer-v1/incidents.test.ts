@@ -96,11 +96,11 @@ describe('POST /incidents', () => {
 });
 
 describe('GET /incidents/{id}', () => {
-  it('when the incident exists, then 200 with the same fields as at creation', async () => {
+  it('when the incident exists, then 200 with the same fields as at creation, and its alerts (none for one opened through the API)', async () => {
     const created = (await create(validBody())).body.data;
     const res = await request('GET', `${base}/incidents/${created.id}`, { token: ws.tokens.readOnly });
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual(created);
+    expect(res.body.data).toEqual({ ...created, alerts: [] });
   });
 
   it('when the id is unknown or malformed, then 404', async () => {

@@ -44,6 +44,12 @@ describe('POST /webhook/{webhook_id}', () => {
     const alert = await knexOf(stack.orm)('alerts').where({ id: res.body.data.event_id }).first();
     expect(alert).toMatchObject({ title: 'Disk full', message: 'db-1 at 99%', severity: 'MEDIUM', sender: 'form-b', tags: { host: 'db-1', env: 'prod' }, url: 'https://grafana.example/d/1' });
     expect(alert.metadata).toMatchObject({ source: 'grafana' });
+    // Visible on the incident too: the customer API's incident shows its alerts, and /v1/alerts filters by incident.
+    const shown = { id: alert.id, title: 'Disk full', message: 'db-1 at 99%', severity: 'medium', source: 'grafana', tags: { host: 'db-1', env: 'prod' }, url: 'https://grafana.example/d/1', webhook_id: hook.id };
+    const incident = await request('GET', `${stack.urls.app}/api/v1/organizations/${ws.organizationId}/incidents/${res.body.data.incident_id}`, { token: ws.tokens.readOnly });
+    expect(incident.body.data.alerts).toEqual([expect.objectContaining(shown)]);
+    const listed = await request('GET', v1(`/alerts?incident_id=${res.body.data.incident_id}`), { token: key });
+    expect(listed.body.data).toEqual([expect.objectContaining(shown)]);
     expect(await statsAfter(hook.id, 1)).toEqual({ total_calls: 1, successful_calls: 1, failed_calls: 0 });
   });
 
