@@ -59,7 +59,7 @@ describe('the OpenAPI document', () => {
     expect(res.status).toBe(200);
     const paths = res.body.paths;
     expect(Object.keys(paths['/v1/alerts'])).toEqual(['get']);
-    expect(paths['/v1/alerts'].get.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['limit', 'offset', 'severity', 'status']);
+    expect(paths['/v1/alerts'].get.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['incident_id', 'limit', 'offset', 'severity', 'status']);
     expect([paths['/v1/alerts/{id}'].get.operationId, paths['/v1/alerts/{id}/acknowledge'].post.operationId, paths['/v1/alerts/{id}/resolve'].post.operationId]).toEqual([
       'getAlert',
       'acknowledgeAlert',
