@@ -1,6 +1,8 @@
+import { can } from './permissions';
+
 /** Workspace roles (design.md §3). */
 export const ROLES = ['BILLING_OWNER', 'ACCOUNT_ADMIN', 'TEAM_MANAGER', 'MEMBER'] as const;
 export type Role = (typeof ROLES)[number];
 
 /** Only these roles may hold, create, list or revoke customer API tokens (design.md §7). */
-export const canManageApiTokens = (role: Role): boolean => role === 'ACCOUNT_ADMIN' || role === 'BILLING_OWNER';
+export const canManageApiTokens = (role: Role): boolean => can(role, 'api_tokens.manage');

@@ -1,3 +1,4 @@
+import { can } from './permissions';
 import type { Role } from './roles';
 
 /** The dashboard's names for a webhook's channels (spec "Webhook"), in Form B channel order. */
@@ -15,7 +16,7 @@ export type WebhookStatus = (typeof WEBHOOK_STATUSES)[number];
  * Team Manager who is in the team owning the webhook's service.
  */
 export function canManageWebhook(role: Role, inOwningTeam: boolean): boolean {
-  return role === 'ACCOUNT_ADMIN' || role === 'BILLING_OWNER' || (role === 'TEAM_MANAGER' && inOwningTeam);
+  return can(role, 'sources.manage', { inOwningTeam });
 }
 
 /** An alias from a name: `Prod DB alerts!` → `prod-db-alerts`. */

@@ -1,0 +1,37 @@
+import type { Role } from './roles';
+
+/**
+ * Who may do what (issue 13: roles checked in one place). Team-scoped actions name objects a
+ * team owns (its services, their sources and webhooks, its heartbeats and members): a Team
+ * Manager may take them only for a team they are in. Everything else is workspace-wide.
+ */
+export const ACTIONS = {
+  /** Read the workspace's objects: incidents, services, webhooks, alerts, members. */
+  'workspace.read': { roles: ['BILLING_OWNER', 'ACCOUNT_ADMIN', 'TEAM_MANAGER', 'MEMBER'], teamManagerOwnTeam: false },
+  /** Acknowledge, resolve, … incidents and alerts. */
+  'incidents.respond': { roles: ['BILLING_OWNER', 'ACCOUNT_ADMIN', 'TEAM_MANAGER', 'MEMBER'], teamManagerOwnTeam: false },
+  'members.manage': { roles: ['BILLING_OWNER', 'ACCOUNT_ADMIN'], teamManagerOwnTeam: false },
+  'teams.manage': { roles: ['BILLING_OWNER', 'ACCOUNT_ADMIN'], teamManagerOwnTeam: false },
+  'team.members.manage': { roles: ['BILLING_OWNER', 'ACCOUNT_ADMIN'], teamManagerOwnTeam: true },
+  'services.manage': { roles: ['BILLING_OWNER', 'ACCOUNT_ADMIN'], teamManagerOwnTeam: true },
+  /** Alert sources and webhooks (one table), heartbeats: owned through their service's team. */
+  'sources.manage': { roles: ['BILLING_OWNER', 'ACCOUNT_ADMIN'], teamManagerOwnTeam: true },
+  'heartbeats.manage': { roles: ['BILLING_OWNER', 'ACCOUNT_ADMIN'], teamManagerOwnTeam: true },
+  'escalation.manage': { roles: ['BILLING_OWNER', 'ACCOUNT_ADMIN'], teamManagerOwnTeam: true },
+  /** Customer API tokens: hold, create, list, revoke (design.md §7). */
+  'api_tokens.manage': { roles: ['BILLING_OWNER', 'ACCOUNT_ADMIN'], teamManagerOwnTeam: false },
+  'audit_log.read': { roles: ['BILLING_OWNER', 'ACCOUNT_ADMIN'], teamManagerOwnTeam: false },
+  'plan.change': { roles: ['BILLING_OWNER'], teamManagerOwnTeam: false },
+} as const satisfies Record<string, { roles: readonly Role[]; teamManagerOwnTeam: boolean }>;
+
+export type Action = keyof typeof ACTIONS;
+
+/**
+ * True when `role` may take `action`; for a team-scoped action, `inOwningTeam` says whether the
+ * actor is in the team that owns the object (it lets a Team Manager in).
+ */
+export function can(role: Role, action: Action, scope: { inOwningTeam?: boolean } = {}): boolean {
+  const rule = ACTIONS[action];
+  if ((rule.roles as readonly Role[]).includes(role)) return true;
+  return rule.teamManagerOwnTeam && role === 'TEAM_MANAGER' && scope.inOwningTeam === true;
+}
