@@ -4,11 +4,14 @@ import type { Context } from 'koa';
 import type { z } from 'zod';
 import { HttpError } from '../http/customer-errors';
 import {
+  changePassword,
   login,
   LoginThrottle,
   LoginThrottled,
   logout,
   logoutEverywhere,
+  requestPasswordReset,
+  resetPassword,
   signup,
   verifyEmail,
   type AccountMailer,
@@ -16,7 +19,7 @@ import {
 } from '../../src/services/accounts';
 import { clearSessionCookie, setSessionCookie } from './cookies';
 import { requireSession, sameOrigin, sessionOf } from './guards';
-import { EmptyBody, LoginBody, SignupBody, VerifyBody } from './schemas';
+import { ChangePasswordBody, EmptyBody, LoginBody, PasswordResetBody, PasswordResetRequestBody, SignupBody, VerifyBody } from './schemas';
 
 export interface DashboardDeps {
   orm: MikroORM;
@@ -63,14 +66,9 @@ export function createDashboardRouter(deps: DashboardDeps): Router {
 
   router.post('/auth/login', named('/auth/login'), origin, async (ctx) => {
     const body = bodyOf(ctx, LoginBody);
-    try {
-      const { cookieValue, ...view } = await login(deps.orm, throttle, body, { ip: ctx.ip, userAgent: ctx.get('User-Agent') });
-      setSessionCookie(ctx, cookieValue);
-      ok(ctx, view, 'logged in');
-    } catch (err) {
-      if (err instanceof LoginThrottled) throw new HttpError(429, err.message, 'rate_limited', { 'Retry-After': String(err.retryAfterSeconds) });
-      throw err;
-    }
+    const { cookieValue, ...view } = await throttled(login(deps.orm, throttle, body, { ip: ctx.ip, userAgent: ctx.get('User-Agent') }));
+    setSessionCookie(ctx, cookieValue);
+    ok(ctx, view, 'logged in');
   });
 
   router.get('/auth/session', named('/auth/session'), session, (ctx) => {
@@ -92,5 +90,32 @@ export function createDashboardRouter(deps: DashboardDeps): Router {
     ok(ctx, { sessions_ended: ended }, `logged out of ${ended} session(s)`);
   });
 
+  router.post('/auth/password', named('/auth/password'), origin, session, async (ctx) => {
+    const body = bodyOf(ctx, ChangePasswordBody);
+    const { cookieValue, ...view } = await throttled(changePassword(deps.orm, throttle, sessionOf(ctx), body, { ip: ctx.ip, userAgent: ctx.get('User-Agent') }));
+    setSessionCookie(ctx, cookieValue);
+    ok(ctx, view, 'password changed; every other session has been logged out');
+  });
+
+  router.post('/auth/password-reset', named('/auth/password-reset'), origin, async (ctx) => {
+    await requestPasswordReset(deps.orm, deps.mailer, deps.appUrl, bodyOf(ctx, PasswordResetRequestBody));
+    ok(ctx, null, 'if an account has this address, a reset link is on its way', 202);
+  });
+
+  router.post('/auth/password-reset/confirm', named('/auth/password-reset/confirm'), origin, async (ctx) => {
+    await resetPassword(deps.orm, bodyOf(ctx, PasswordResetBody));
+    ok(ctx, null, 'password changed; log in with the new one');
+  });
+
   return router;
+}
+
+/** A throttled login (or password check) answers 429 with Retry-After. */
+async function throttled<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (err) {
+    if (err instanceof LoginThrottled) throw new HttpError(429, err.message, 'rate_limited', { 'Retry-After': String(err.retryAfterSeconds) });
+    throw err;
+  }
 }

@@ -28,3 +28,9 @@ export const LoginBody = z
   .strict();
 
 export const EmptyBody = z.object({}).strict();
+
+export const ChangePasswordBody = z.object({ current_password: z.string().min(1).max(MAX_PASSWORD_LENGTH), new_password: Password }).strict();
+
+export const PasswordResetRequestBody = z.object({ email: Email }).strict();
+
+export const PasswordResetBody = z.object({ token: z.string().min(1).max(256), new_password: Password }).strict();

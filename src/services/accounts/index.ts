@@ -7,3 +7,5 @@ export { sessionFromCookie, logout, logoutEverywhere, SESSION_IDLE_MS, SESSION_A
 export { accountMailer, type AccountMailer } from './mailer';
 export { constantTimeEqual } from './secrets';
 export { MIN_PASSWORD_LENGTH, MAX_PASSWORD_LENGTH } from './passwords';
+export { changePassword } from './change-password';
+export { requestPasswordReset, resetPassword } from './reset-password';
