@@ -9,6 +9,9 @@ import { createCustomerV1Router } from './customer-v1/router';
 import { createPageActionsRouter } from './hooks/page-actions';
 import { createTwilioHooksRouter, type TwilioHookDeps } from './hooks/twilio';
 import type { CustomerV1Deps } from './customer-v1/routes';
+import { createDashboardRouter, type DashboardDeps } from './dashboard/router';
+import { isDashboardPath } from './dashboard/guards';
+import { legacyErrors } from './legacy/envelope';
 
 export interface AppDeps extends CustomerV1Deps {
   logger: Logger;
@@ -16,6 +19,8 @@ export interface AppDeps extends CustomerV1Deps {
   readiness: () => Promise<ReadinessReport>;
   /** Answers to pages: Twilio's webhooks, email links, push actions. */
   hooks: TwilioHookDeps;
+  /** The dashboard's /api routes (accounts, sessions). */
+  dashboard: Omit<DashboardDeps, 'orm' | 'appUrl'>;
 }
 
 /** Liveness and readiness, shared by every listener. */
@@ -37,11 +42,14 @@ export function healthRouter(readiness: () => Promise<ReadinessReport>): Router 
   return router;
 }
 
-/** The app listener (:3000): health, customer API v1; later the dashboard and /api. */
+/** The app listener (:3000): health, customer API v1, the dashboard's /api. */
 export function createAppListener(deps: AppDeps): Koa {
   const app = new Koa({ proxy: false });
   app.use(requestLog(deps.logger, 'app'));
   app.use(customerErrors());
+  // /api (not /api/v1) answers in the dashboard's envelope, JSON parse errors included.
+  const dashboardErrors = legacyErrors();
+  app.use((ctx, next) => (isDashboardPath(ctx.path) ? dashboardErrors(ctx, next) : next()));
   // Before the JSON parser: Twilio posts forms, email links post nothing.
   app.use(createTwilioHooksRouter(deps.hooks).routes());
   app.use(createPageActionsRouter(deps.hooks).routes());
@@ -51,5 +59,8 @@ export function createAppListener(deps: AppDeps): Koa {
   const v1 = createCustomerV1Router(deps);
   app.use(v1.routes());
   app.use(v1.allowedMethods());
+  const dashboard = createDashboardRouter({ ...deps.dashboard, orm: deps.orm, appUrl: deps.appUrl });
+  app.use(dashboard.routes());
+  app.use(dashboard.allowedMethods());
   return app;
 }

@@ -56,6 +56,15 @@ export function createChannelSenders(notify: NotifyConfig, { orm }: { orm: Mikro
   });
 }
 
+/** The sender of one channel alone (the API's account emails), connecting only that channel's provider. */
+export function createChannelSender(notify: NotifyConfig, orm: MikroORM, channel: ChannelId): ChannelSender {
+  const chosen = chooseProvider(notify, channel);
+  if (!chosen) return createDevInboxSender(orm, channel);
+  const sender = chosen.provider.connect()[channel];
+  if (!sender) throw new Error(`provider ${chosen.key} has no sender for ${channel}, though the channel registry lists it`);
+  return sender;
+}
+
 /** Closes every sender that holds connections (APNs session, SMTP sockets); for worker shutdown. */
 export async function closeChannelSenders(senders: Record<ChannelId, ChannelSender>): Promise<void> {
   await Promise.all([...new Set(Object.values(senders))].map((s) => s.close?.()));

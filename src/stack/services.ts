@@ -15,6 +15,8 @@ import { createSnsVerifier, Ingestion, pingHeartbeat } from '../services/ingest'
 import { SourceCallStats } from '../services/ingest/call-stats';
 import { createSealer } from '../services/webhooks';
 import { transportPolicy } from '../../api/legacy/transport';
+import { createChannelSender } from '../../activities/notify/senders';
+import { accountMailer } from '../services/accounts';
 
 export interface ListenerDeps {
   config: Config;
@@ -44,6 +46,8 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; leg
     sns: createSnsVerifier({ hostPattern: config.ingest.snsHostPattern, baseUrlOverride: config.ingest.snsBaseUrlOverride }),
     onAccepted: (urgent) => deps.relay.kick({ onlyIfDue: !urgent }),
   });
+  // Account emails (verification, reset) through the email channel's provider, else the dev inbox.
+  const accountEmail = createChannelSender(config.notify, deps.orm, 'email');
   return {
     app: createAppListener({
       orm: deps.orm,
@@ -56,6 +60,7 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; leg
       appUrl: config.urls.app,
       logger: deps.logger,
       readiness,
+      dashboard: { mailer: accountMailer(accountEmail) },
       hooks: {
         orm: deps.orm,
         temporal: deps.temporal,
@@ -86,7 +91,10 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; leg
       limits: { requestsPerSecondPerKey: config.legacy.requestsPerSecondPerKey, eventsPerSecondPerWebhook: config.ingest.eventsPerSecondPerSource },
       incidents: { orm: deps.orm, temporal: deps.temporal, taskQueue: config.temporal.taskQueue, autoCloseHours: config.autoCloseHours, eagerClient: deps.eagerClient },
     }),
-    stop: () => stats.stop(),
+    stop: async () => {
+      await stats.stop();
+      await accountEmail.close?.();
+    },
   };
 }
 

@@ -24,6 +24,8 @@ import { UserNotificationSchema } from './user-notification';
 import { DevDeliverySchema } from './dev-delivery';
 import { ProviderCallbackSchema } from './provider-callback';
 import { ReplyCodeCursorSchema } from './reply-code-cursor';
+import { SessionSchema } from './session';
+import { AccountTokenSchema } from './account-token';
 
 export * from './alert';
 export * from './alert-source';
@@ -51,6 +53,8 @@ export * from './user-notification';
 export * from './dev-delivery';
 export * from './provider-callback';
 export * from './reply-code-cursor';
+export * from './session';
+export * from './account-token';
 
 /** Every entity the ORM knows; migrations are checked against exactly this list. */
 export const ENTITIES = [
@@ -80,4 +84,6 @@ export const ENTITIES = [
   DevDeliverySchema,
   ProviderCallbackSchema,
   ReplyCodeCursorSchema,
+  SessionSchema,
+  AccountTokenSchema,
 ];

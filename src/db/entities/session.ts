@@ -1,0 +1,36 @@
+import { EntitySchema } from '@mikro-orm/core';
+
+/** A dashboard session; the cookie value itself is only kept as a SHA-256 hash. */
+export interface Session {
+  id: string;
+  tokenHash: string;
+  userId: string;
+  organizationId: string;
+  /** The synchronizer value state-changing requests echo in `X-CSRF-Token`. */
+  csrfToken: string;
+  createdAt: Date;
+  lastSeenAt: Date;
+  /** Absolute expiry: the session ends here however active it is. */
+  expiresAt: Date;
+  revokedAt: Date | null;
+  ip: string | null;
+  userAgent: string | null;
+}
+
+export const SessionSchema = new EntitySchema<Session>({
+  name: 'Session',
+  tableName: 'sessions',
+  properties: {
+    id: { type: 'uuid', primary: true },
+    tokenHash: { type: 'string', length: 64, unique: true },
+    userId: { type: 'uuid', index: true },
+    organizationId: { type: 'uuid' },
+    csrfToken: { type: 'string', length: 64 },
+    createdAt: { type: 'Date', columnType: 'timestamptz' },
+    lastSeenAt: { type: 'Date', columnType: 'timestamptz' },
+    expiresAt: { type: 'Date', columnType: 'timestamptz' },
+    revokedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
+    ip: { type: 'string', length: 64, nullable: true },
+    userAgent: { type: 'string', length: 512, nullable: true },
+  },
+});

@@ -1,0 +1,11 @@
+/** Dashboard accounts: sign-up, email verification, login and server-side sessions (design.md §7). */
+export { signup, type SignupInput } from './signup';
+export { verifyEmail } from './verify-email';
+export { login, BAD_CREDENTIALS, type LoginInput } from './login';
+export { LoginThrottle, LoginThrottled, DEFAULT_LOGIN_THROTTLE, type LoginThrottleOptions } from './login-throttle';
+export { sessionFromCookie, logout, logoutEverywhere, SESSION_IDLE_MS, SESSION_ABSOLUTE_MS, type ActiveSession, type SessionView } from './sessions';
+export { accountMailer, type AccountMailer } from './mailer';
+export { constantTimeEqual } from './secrets';
+export { MIN_PASSWORD_LENGTH, MAX_PASSWORD_LENGTH } from './passwords';
+export { changePassword } from './change-password';
+export { requestPasswordReset, resetPassword } from './reset-password';

@@ -1,0 +1,68 @@
+import { randomUUID } from 'node:crypto';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { knexOf } from '../../src/db/knex';
+import { request, type ApiResponse } from './http';
+
+export const SESSION_COOKIE = '__Host-klaxon_session';
+
+/** A signed-in dashboard client: its cookie value and CSRF value. */
+export interface DashboardSession {
+  cookie: string;
+  csrf: string;
+  email: string;
+  password: string;
+}
+
+/** A request to the dashboard API with the session cookie and, unless told otherwise, its CSRF value. */
+export function dashboard<T = any>(
+  appUrl: string,
+  method: string,
+  path: string,
+  opts: { session?: Pick<DashboardSession, 'cookie' | 'csrf'>; csrf?: string | null; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<ApiResponse<T>> {
+  const headers: Record<string, string> = { ...opts.headers };
+  if (opts.session) headers.Cookie = `${SESSION_COOKIE}=${opts.session.cookie}`;
+  const csrf = opts.csrf === undefined ? opts.session?.csrf : opts.csrf;
+  if (csrf !== null && csrf !== undefined && method !== 'GET') headers['X-CSRF-Token'] = csrf;
+  return request<T>(method, `${appUrl}/api${path}`, { body: opts.body, headers });
+}
+
+/** The session cookie's value from a response's Set-Cookie, if any. */
+export function sessionCookieFrom(res: ApiResponse): string | undefined {
+  const line = res.headers.getSetCookie().find((c) => c.startsWith(`${SESSION_COOKIE}=`));
+  return line?.slice(SESSION_COOKIE.length + 1).split(';')[0];
+}
+
+export const newAccount = () => ({
+  email: `owner-${randomUUID()}@example.test`,
+  password: 'correct horse battery',
+  name: 'Ada Owner',
+  organization_name: `Acme ${randomUUID().slice(0, 8)}`,
+});
+
+/** The newest dev-inbox email to an address. */
+export async function lastEmailTo(orm: MikroORM, to: string): Promise<{ subject: string; body: string } | undefined> {
+  return knexOf(orm)('dev_deliveries').select('subject', 'body').where({ channel: 'email', to }).orderBy('created_at', 'desc').first();
+}
+
+/** The token of the verification link in the newest email to an address. */
+export async function verificationTokenFor(orm: MikroORM, to: string): Promise<string> {
+  const mail = await lastEmailTo(orm, to);
+  const match = mail?.body.match(/\/verify\?token=([A-Za-z0-9_-]+)/);
+  if (!match) throw new Error(`no verification link emailed to ${to}`);
+  return match[1];
+}
+
+/** Signs up (and verifies, unless told not to), then logs in. */
+export async function signUpAndLogIn(appUrl: string, orm: MikroORM, opts: { verify?: boolean } = {}): Promise<DashboardSession & { organizationId: string; userId: string }> {
+  const account = newAccount();
+  const created = await dashboard(appUrl, 'POST', '/auth/signup', { body: account });
+  if (created.status !== 201) throw new Error(`signup: ${created.status} ${JSON.stringify(created.body)}`);
+  if (opts.verify !== false) {
+    const verified = await dashboard(appUrl, 'POST', '/auth/verify', { body: { token: await verificationTokenFor(orm, account.email) } });
+    if (verified.status !== 200) throw new Error(`verify: ${verified.status} ${JSON.stringify(verified.body)}`);
+  }
+  const res = await dashboard(appUrl, 'POST', '/auth/login', { body: { email: account.email, password: account.password } });
+  if (res.status !== 200) throw new Error(`login: ${res.status} ${JSON.stringify(res.body)}`);
+  return { cookie: sessionCookieFrom(res)!, csrf: res.body.data.csrf_token, email: account.email, password: account.password, organizationId: res.body.data.organization.id, userId: res.body.data.user.id };
+}
