@@ -12,10 +12,13 @@ import {
   logoutEverywhere,
   requestPasswordReset,
   resetPassword,
+  ResetThrottle,
+  ResetThrottled,
   signup,
   verifyEmail,
   type AccountMailer,
   type LoginThrottleOptions,
+  type ResetThrottleOptions,
 } from '../../src/services/accounts';
 import { clearSessionCookie, setSessionCookie } from './cookies';
 import { requireSession, sameOrigin, sessionOf } from './guards';
@@ -27,6 +30,7 @@ export interface DashboardDeps {
   /** Sends account emails through the email channel (the dev inbox when no provider is configured). */
   mailer: AccountMailer;
   loginThrottle?: LoginThrottleOptions;
+  resetThrottle?: ResetThrottleOptions;
 }
 
 export const DASHBOARD_PREFIX = '/api';
@@ -50,6 +54,7 @@ const named = (pattern: string) => async (ctx: Context, next: () => Promise<unkn
 export function createDashboardRouter(deps: DashboardDeps): Router {
   const router = new Router({ prefix: DASHBOARD_PREFIX });
   const throttle = new LoginThrottle(deps.loginThrottle);
+  const resetThrottle = new ResetThrottle(deps.resetThrottle);
   const origin = sameOrigin(deps.appUrl);
   const session = requireSession(deps.orm);
 
@@ -98,7 +103,15 @@ export function createDashboardRouter(deps: DashboardDeps): Router {
   });
 
   router.post('/auth/password-reset', named('/auth/password-reset'), origin, async (ctx) => {
-    await requestPasswordReset(deps.orm, deps.mailer, deps.appUrl, bodyOf(ctx, PasswordResetRequestBody));
+    const body = bodyOf(ctx, PasswordResetRequestBody);
+    let send: boolean;
+    try {
+      send = await resetThrottle.take(body.email, ctx.ip);
+    } catch (err) {
+      if (err instanceof ResetThrottled) throw new HttpError(429, err.message, 'rate_limited', { 'Retry-After': String(err.retryAfterSeconds) });
+      throw err;
+    }
+    if (send) await requestPasswordReset(deps.orm, deps.mailer, deps.appUrl, body);
     ok(ctx, null, 'if an account has this address, a reset link is on its way', 202);
   });
 

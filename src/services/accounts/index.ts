@@ -9,3 +9,4 @@ export { constantTimeEqual } from './secrets';
 export { MIN_PASSWORD_LENGTH, MAX_PASSWORD_LENGTH } from './passwords';
 export { changePassword } from './change-password';
 export { requestPasswordReset, resetPassword } from './reset-password';
+export { ResetThrottle, ResetThrottled, DEFAULT_RESET_THROTTLE, type ResetThrottleOptions } from './reset-throttle';

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { knexOf } from '../../../src/db/knex';
+import { sendRaw } from '../../support/raw-http';
 import { startTestStack, type TestStack } from '../../support/stack';
 import { dashboard, lastEmailTo, sessionCookieFrom, signUpAndLogIn } from '../../support/dashboard';
 
@@ -82,6 +83,20 @@ describe('password reset by emailed link', () => {
     const knownRes = await api('POST', '/auth/password-reset', { body: { email: known.email } });
     expect(res.body.message).toBe(knownRes.body.message);
     expect(await lastEmailTo(stack.orm, email)).toBeUndefined();
+  });
+
+  it('when resets are asked for one address again and again, then every answer is the same but only 3 emails an hour go out; one IP past 20 requests hears 429', async () => {
+    const a = await signUpAndLogIn(stack.urls.app, stack.orm);
+    const ask = (email: string, localAddress: string) => sendRaw('POST', `${stack.urls.app}/api/auth/password-reset`, { body: JSON.stringify({ email }), localAddress });
+    for (let i = 0; i < 5; i++) expect((await ask(a.email, '127.0.0.31')).status).toBe(202);
+    const sent = await knexOf(stack.orm)('dev_deliveries').where({ to: a.email }).where('subject', 'like', '%Reset%');
+    expect(sent).toHaveLength(3);
+    let last = await ask(`flood-0@example.test`, '127.0.0.32');
+    for (let i = 1; i < 21 && last.status === 202; i++) last = await ask(`flood-${i}@example.test`, '127.0.0.32');
+    expect(last.status).toBe(429);
+    expect(last.body.code).toBe('rate_limited');
+    expect(Number(last.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await ask(a.email, '127.0.0.33')).status).toBe(202);
   });
 
   it('when a verification token is used as a reset token, or the reset token has expired, then it is refused', async () => {
