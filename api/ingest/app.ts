@@ -43,6 +43,7 @@ export function createIngestListener(deps: IngestDeps): Koa {
   router.post('/:token', async (ctx, next) => {
     // Every call counts, refused ones too (429, 415, 400 …); a secret that names no source counts nowhere.
     const tokenHash = hashSecret(ctx.params.token);
+    ctx.state.tokenHash = tokenHash;
     try {
       await next();
       deps.stats.countByHash(tokenHash, ctx.status < 300);
@@ -53,7 +54,7 @@ export function createIngestListener(deps: IngestDeps): Koa {
   }, async (ctx, next) => {
     ctx.state.routePattern = '/{webhook_token}'; // the secret never reaches the log
     // Keyed by the secret's hash, not the secret: the limiter's keys are not credentials.
-    await rateLimit(hashSecret(ctx.params.token));
+    await rateLimit(ctx.state.tokenHash as string);
     // AWS SNS posts its JSON as text/plain; everyone else must say JSON.
     const snsText = Boolean(ctx.get('x-amz-sns-message-type')) && ctx.is('text/plain');
     if (!ctx.is('application/json') && !snsText) throw new HttpError(415, 'alert events must be JSON (Content-Type: application/json)');
