@@ -1,3 +1,4 @@
+import { startTestStack, type TestStack } from './stack';
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { knexOf } from '../../src/db/knex';
@@ -65,4 +66,19 @@ export async function signUpAndLogIn(appUrl: string, orm: MikroORM, opts: { veri
   const res = await dashboard(appUrl, 'POST', '/auth/login', { body: { email: account.email, password: account.password } });
   if (res.status !== 200) throw new Error(`login: ${res.status} ${JSON.stringify(res.body)}`);
   return { cookie: sessionCookieFrom(res)!, csrf: res.body.data.csrf_token, email: account.email, password: account.password, organizationId: res.body.data.organization.id, userId: res.body.data.user.id };
+}
+
+/** A dashboard test file's stack, started before its tests and stopped after, and a client on its `/api`. */
+export function dashboardFixture() {
+  const held: { stack?: TestStack } = {};
+  beforeAll(async () => {
+    held.stack = await startTestStack();
+  });
+  afterAll(() => held.stack?.stop());
+  return {
+    get stack(): TestStack {
+      return held.stack!;
+    },
+    api: (method: string, path: string, opts: Parameters<typeof dashboard>[3] = {}) => dashboard(held.stack!.urls.app, method, path, opts),
+  };
 }

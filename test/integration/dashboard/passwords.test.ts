@@ -1,17 +1,10 @@
-import { createHash } from 'node:crypto';
+import { hashSecret } from '../../../src/domain/api-token';
 import { knexOf } from '../../../src/db/knex';
 import { sendRaw } from '../../support/raw-http';
-import { startTestStack, type TestStack } from '../../support/stack';
-import { dashboard, lastEmailTo, sessionCookieFrom, signUpAndLogIn } from '../../support/dashboard';
+import { dashboardFixture, lastEmailTo, sessionCookieFrom, signUpAndLogIn } from '../../support/dashboard';
 
-let stack: TestStack;
-beforeAll(async () => {
-  stack = await startTestStack();
-});
-afterAll(() => stack.stop());
-
-const api = (method: string, path: string, opts: Parameters<typeof dashboard>[3] = {}) => dashboard(stack.urls.app, method, path, opts);
-const sha256 = (v: string) => createHash('sha256').update(v).digest('hex');
+const fx = dashboardFixture();
+const { api } = fx;
 const NEW_PASSWORD = 'a brand new passphrase';
 
 const logIn = async (email: string, password: string) => {
@@ -21,7 +14,7 @@ const logIn = async (email: string, password: string) => {
 
 describe('password change', () => {
   it('when the current password is given, then the password changes, the caller gets a new session and every other session ends', async () => {
-    const a = await signUpAndLogIn(stack.urls.app, stack.orm);
+    const a = await signUpAndLogIn(fx.stack.urls.app, fx.stack.orm);
     const other = (await logIn(a.email, a.password)).session!;
     const res = await api('POST', '/auth/password', { session: a, body: { current_password: a.password, new_password: NEW_PASSWORD } });
     expect(res.status).toBe(200);
@@ -36,7 +29,7 @@ describe('password change', () => {
   });
 
   it('when the current password is wrong, too short a new one is given or CSRF is missing, then nothing changes', async () => {
-    const a = await signUpAndLogIn(stack.urls.app, stack.orm);
+    const a = await signUpAndLogIn(fx.stack.urls.app, fx.stack.orm);
     const wrong = await api('POST', '/auth/password', { session: a, body: { current_password: 'not the password', new_password: NEW_PASSWORD } });
     expect(wrong.status).toBe(400);
     expect(wrong.body).toMatchObject({ success: false, code: 'invalid_request', error: expect.stringContaining('current_password') });
@@ -53,18 +46,18 @@ describe('password change', () => {
 
 describe('password reset by emailed link', () => {
   const resetTokenFor = async (email: string) => {
-    const mail = await lastEmailTo(stack.orm, email);
+    const mail = await lastEmailTo(fx.stack.orm, email);
     const match = mail?.body.match(/\/reset-password\?token=([A-Za-z0-9_-]+)/);
     if (!match) throw new Error(`no reset link emailed to ${email}`);
     return match[1];
   };
 
   it('when a reset is asked for and the link used, then the new password works, old sessions end and the link works once', async () => {
-    const a = await signUpAndLogIn(stack.urls.app, stack.orm);
+    const a = await signUpAndLogIn(fx.stack.urls.app, fx.stack.orm);
     const asked = await api('POST', '/auth/password-reset', { body: { email: a.email } });
     expect(asked.status).toBe(202);
     const token = await resetTokenFor(a.email);
-    expect(await knexOf(stack.orm)('account_tokens').where({ token_hash: sha256(token), purpose: 'reset_password' }).first()).toBeDefined();
+    expect(await knexOf(fx.stack.orm)('account_tokens').where({ token_hash: hashSecret(token), purpose: 'reset_password' }).first()).toBeDefined();
     const done = await api('POST', '/auth/password-reset/confirm', { body: { token, new_password: NEW_PASSWORD } });
     expect(done.status).toBe(200);
     expect((await api('GET', '/auth/session', { session: a })).status).toBe(401);
@@ -79,17 +72,17 @@ describe('password reset by emailed link', () => {
     const email = `nobody-${Date.now()}@example.test`;
     const res = await api('POST', '/auth/password-reset', { body: { email } });
     expect(res.status).toBe(202);
-    const known = await signUpAndLogIn(stack.urls.app, stack.orm);
+    const known = await signUpAndLogIn(fx.stack.urls.app, fx.stack.orm);
     const knownRes = await api('POST', '/auth/password-reset', { body: { email: known.email } });
     expect(res.body.message).toBe(knownRes.body.message);
-    expect(await lastEmailTo(stack.orm, email)).toBeUndefined();
+    expect(await lastEmailTo(fx.stack.orm, email)).toBeUndefined();
   });
 
   it('when resets are asked for one address again and again, then every answer is the same but only 3 emails an hour go out; one IP past 20 requests hears 429', async () => {
-    const a = await signUpAndLogIn(stack.urls.app, stack.orm);
-    const ask = (email: string, localAddress: string) => sendRaw('POST', `${stack.urls.app}/api/auth/password-reset`, { body: JSON.stringify({ email }), localAddress });
+    const a = await signUpAndLogIn(fx.stack.urls.app, fx.stack.orm);
+    const ask = (email: string, localAddress: string) => sendRaw('POST', `${fx.stack.urls.app}/api/auth/password-reset`, { body: JSON.stringify({ email }), localAddress });
     for (let i = 0; i < 5; i++) expect((await ask(a.email, '127.0.0.31')).status).toBe(202);
-    const sent = await knexOf(stack.orm)('dev_deliveries').where({ to: a.email }).where('subject', 'like', '%Reset%');
+    const sent = await knexOf(fx.stack.orm)('dev_deliveries').where({ to: a.email }).where('subject', 'like', '%Reset%');
     expect(sent).toHaveLength(3);
     let last = await ask(`flood-0@example.test`, '127.0.0.32');
     for (let i = 1; i < 21 && last.status === 202; i++) last = await ask(`flood-${i}@example.test`, '127.0.0.32');
@@ -100,13 +93,13 @@ describe('password reset by emailed link', () => {
   });
 
   it('when a verification token is used as a reset token, or the reset token has expired, then it is refused', async () => {
-    const a = await signUpAndLogIn(stack.urls.app, stack.orm, { verify: false });
-    const verifyMail = await lastEmailTo(stack.orm, a.email);
+    const a = await signUpAndLogIn(fx.stack.urls.app, fx.stack.orm, { verify: false });
+    const verifyMail = await lastEmailTo(fx.stack.orm, a.email);
     const verifyToken = verifyMail!.body.match(/\/verify\?token=([A-Za-z0-9_-]+)/)![1];
     expect((await api('POST', '/auth/password-reset/confirm', { body: { token: verifyToken, new_password: NEW_PASSWORD } })).status).toBe(400);
     await api('POST', '/auth/password-reset', { body: { email: a.email } });
     const token = await resetTokenFor(a.email);
-    await knexOf(stack.orm)('account_tokens').where({ token_hash: sha256(token) }).update({ expires_at: new Date(Date.now() - 1000) });
+    await knexOf(fx.stack.orm)('account_tokens').where({ token_hash: hashSecret(token) }).update({ expires_at: new Date(Date.now() - 1000) });
     expect((await api('POST', '/auth/password-reset/confirm', { body: { token, new_password: NEW_PASSWORD } })).status).toBe(400);
     expect((await logIn(a.email, a.password)).status).toBe(200);
   });

@@ -1,18 +1,11 @@
-import { createHash } from 'node:crypto';
+import { hashSecret } from '../../../src/domain/api-token';
 import { knexOf } from '../../../src/db/knex';
 import { request } from '../../support/http';
-import { startTestStack, type TestStack } from '../../support/stack';
 import { rowCount, seedWorkspace } from '../../support/workspace';
-import { dashboard, lastEmailTo, newAccount, SESSION_COOKIE, sessionCookieFrom, signUpAndLogIn, verificationTokenFor } from '../../support/dashboard';
+import { dashboardFixture, lastEmailTo, newAccount, SESSION_COOKIE, sessionCookieFrom, signUpAndLogIn, verificationTokenFor } from '../../support/dashboard';
 
-let stack: TestStack;
-beforeAll(async () => {
-  stack = await startTestStack();
-});
-afterAll(() => stack.stop());
-
-const api = (method: string, path: string, opts: Parameters<typeof dashboard>[3] = {}) => dashboard(stack.urls.app, method, path, opts);
-const sha256 = (v: string) => createHash('sha256').update(v).digest('hex');
+const fx = dashboardFixture();
+const { api } = fx;
 const expectEnvelope = (body: any, code: string) => {
   expect(body).toEqual({ success: false, error: expect.any(String), code, timestamp: expect.any(String) });
   expect(new Date(body.timestamp).toISOString()).toBe(body.timestamp);
@@ -27,12 +20,12 @@ describe('sign-up, verification, login, session, logout', () => {
     expect(created.body.data).toMatchObject({ user: { email: account.email, name: 'Ada Owner', verified: false }, organization: { name: account.organization_name, plan: 'FREE' }, role: 'BILLING_OWNER' });
     expect(JSON.stringify(created.body)).not.toContain(account.password);
 
-    const mail = await lastEmailTo(stack.orm, account.email);
-    expect(mail?.body).toContain(`${stack.urls.app}/verify?token=`);
-    const token = await verificationTokenFor(stack.orm, account.email);
+    const mail = await lastEmailTo(fx.stack.orm, account.email);
+    expect(mail?.body).toContain(`${fx.stack.urls.app}/verify?token=`);
+    const token = await verificationTokenFor(fx.stack.orm, account.email);
     // Only the hash of the emailed token is stored.
-    expect(await knexOf(stack.orm)('account_tokens').where({ token_hash: sha256(token) }).first()).toMatchObject({ purpose: 'verify_email', used_at: null });
-    expect(await knexOf(stack.orm)('account_tokens').where({ token_hash: token }).first()).toBeUndefined();
+    expect(await knexOf(fx.stack.orm)('account_tokens').where({ token_hash: hashSecret(token) }).first()).toMatchObject({ purpose: 'verify_email', used_at: null });
+    expect(await knexOf(fx.stack.orm)('account_tokens').where({ token_hash: token }).first()).toBeUndefined();
 
     const verified = await api('POST', '/auth/verify', { body: { token } });
     expect(verified.status).toBe(200);
@@ -49,9 +42,9 @@ describe('sign-up, verification, login, session, logout', () => {
     });
     const cookie = sessionCookieFrom(login)!;
     expect(cookie).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    const row = await knexOf(stack.orm)('sessions').where({ token_hash: sha256(cookie) }).first();
+    const row = await knexOf(fx.stack.orm)('sessions').where({ token_hash: hashSecret(cookie) }).first();
     expect(row).toMatchObject({ user_id: login.body.data.user.id, organization_id: login.body.data.organization.id, revoked_at: null, ip: expect.any(String) });
-    expect(await knexOf(stack.orm)('sessions').where({ token_hash: cookie }).first()).toBeUndefined();
+    expect(await knexOf(fx.stack.orm)('sessions').where({ token_hash: cookie }).first()).toBeUndefined();
 
     const session = { cookie, csrf: login.body.data.csrf_token as string };
     const current = await api('GET', '/auth/session', { session });
@@ -77,19 +70,19 @@ describe('sign-up, verification, login, session, logout', () => {
   });
 
   it('when the same person logs in twice, then each login has a new session id, cookie and CSRF value, and both sessions work', async () => {
-    const a = await signUpAndLogIn(stack.urls.app, stack.orm);
+    const a = await signUpAndLogIn(fx.stack.urls.app, fx.stack.orm);
     const res = await api('POST', '/auth/login', { body: { email: a.email, password: a.password } });
     const b = { cookie: sessionCookieFrom(res)!, csrf: res.body.data.csrf_token };
     expect(b.cookie).not.toBe(a.cookie);
     expect(b.csrf).not.toBe(a.csrf);
-    const rows = await knexOf(stack.orm)('sessions').whereIn('token_hash', [sha256(a.cookie), sha256(b.cookie)]).select('id');
+    const rows = await knexOf(fx.stack.orm)('sessions').whereIn('token_hash', [hashSecret(a.cookie), hashSecret(b.cookie)]).select('id');
     expect(new Set(rows.map((r) => r.id)).size).toBe(2);
     expect((await api('GET', '/auth/session', { session: a })).status).toBe(200);
     expect((await api('GET', '/auth/session', { session: b })).status).toBe(200);
   });
 
   it('when a wrong password or an unknown email is tried, then both are the same 401 and no cookie is set', async () => {
-    const a = await signUpAndLogIn(stack.urls.app, stack.orm);
+    const a = await signUpAndLogIn(fx.stack.urls.app, fx.stack.orm);
     const wrong = await api('POST', '/auth/login', { body: { email: a.email, password: 'not the password' } });
     const unknown = await api('POST', '/auth/login', { body: { email: `nobody-${a.email}`, password: 'not the password' } });
     for (const res of [wrong, unknown]) {
@@ -101,10 +94,10 @@ describe('sign-up, verification, login, session, logout', () => {
   });
 
   it('when a person logs out everywhere, then every one of their sessions is 401 and another person is still signed in', async () => {
-    const a = await signUpAndLogIn(stack.urls.app, stack.orm);
+    const a = await signUpAndLogIn(fx.stack.urls.app, fx.stack.orm);
     const second = await api('POST', '/auth/login', { body: { email: a.email, password: a.password } });
     const b = { cookie: sessionCookieFrom(second)!, csrf: second.body.data.csrf_token };
-    const other = await signUpAndLogIn(stack.urls.app, stack.orm);
+    const other = await signUpAndLogIn(fx.stack.urls.app, fx.stack.orm);
     const res = await api('POST', '/auth/logout-everywhere', { session: a });
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({ sessions_ended: 2 });
@@ -115,10 +108,10 @@ describe('sign-up, verification, login, session, logout', () => {
 });
 
 describe('expiry', () => {
-  const rowOf = (cookie: string) => knexOf(stack.orm)('sessions').where({ token_hash: sha256(cookie) });
+  const rowOf = (cookie: string) => knexOf(fx.stack.orm)('sessions').where({ token_hash: hashSecret(cookie) });
 
   it('when the absolute expiry has passed, then the session is 401 even though it was just used', async () => {
-    const s = await signUpAndLogIn(stack.urls.app, stack.orm);
+    const s = await signUpAndLogIn(fx.stack.urls.app, fx.stack.orm);
     await rowOf(s.cookie).update({ expires_at: new Date(Date.now() - 1000), last_seen_at: new Date() });
     const res = await api('GET', '/auth/session', { session: s });
     expect(res.status).toBe(401);
@@ -126,11 +119,11 @@ describe('expiry', () => {
   });
 
   it('when the session has been idle for more than 12 hours, then it is 401; idle for 11 hours, it works and is touched', async () => {
-    const idle = await signUpAndLogIn(stack.urls.app, stack.orm);
+    const idle = await signUpAndLogIn(fx.stack.urls.app, fx.stack.orm);
     await rowOf(idle.cookie).update({ last_seen_at: new Date(Date.now() - 12 * 3_600_000 - 1000) });
     expect((await api('GET', '/auth/session', { session: idle })).status).toBe(401);
 
-    const recent = await signUpAndLogIn(stack.urls.app, stack.orm);
+    const recent = await signUpAndLogIn(fx.stack.urls.app, fx.stack.orm);
     const elevenHoursAgo = new Date(Date.now() - 11 * 3_600_000);
     await rowOf(recent.cookie).update({ last_seen_at: elevenHoursAgo });
     expect((await api('GET', '/auth/session', { session: recent })).status).toBe(200);
@@ -139,7 +132,7 @@ describe('expiry', () => {
   });
 
   it('when the session was revoked in the database, then it is 401', async () => {
-    const s = await signUpAndLogIn(stack.urls.app, stack.orm);
+    const s = await signUpAndLogIn(fx.stack.urls.app, fx.stack.orm);
     await rowOf(s.cookie).update({ revoked_at: new Date() });
     expect((await api('GET', '/auth/session', { session: s })).status).toBe(401);
   });
@@ -157,8 +150,8 @@ describe('CSRF', () => {
     ['another session’s X-CSRF-Token', { csrf: 'other' }],
     ['a cross-site Origin with the right token', { headers: { Origin: 'https://evil.example' } }],
   ])('when logout is sent with %s, then it is 403 csrf_failed and the session still works', async (_what, opts: { csrf?: string | null; headers?: Record<string, string> }) => {
-    const s = await signUpAndLogIn(stack.urls.app, stack.orm);
-    const otherCsrf = opts.csrf === 'other' ? (await signUpAndLogIn(stack.urls.app, stack.orm)).csrf : opts.csrf;
+    const s = await signUpAndLogIn(fx.stack.urls.app, fx.stack.orm);
+    const otherCsrf = opts.csrf === 'other' ? (await signUpAndLogIn(fx.stack.urls.app, fx.stack.orm)).csrf : opts.csrf;
     for (const path of ['/auth/logout', '/auth/logout-everywhere']) {
       const res = await api('POST', path, { session: s, csrf: otherCsrf, headers: opts.headers });
       expect(res.status).toBe(403);
@@ -166,12 +159,12 @@ describe('CSRF', () => {
       expect(res.headers.getSetCookie()).toEqual([]);
     }
     expect((await api('GET', '/auth/session', { session: s })).status).toBe(200);
-    expect(await knexOf(stack.orm)('sessions').where({ token_hash: sha256(s.cookie) }).whereNotNull('revoked_at').first()).toBeUndefined();
+    expect(await knexOf(fx.stack.orm)('sessions').where({ token_hash: hashSecret(s.cookie) }).whereNotNull('revoked_at').first()).toBeUndefined();
   });
 
   it('when the Origin is the app’s own, then the CSRF token is enough', async () => {
-    const s = await signUpAndLogIn(stack.urls.app, stack.orm);
-    const res = await api('POST', '/auth/logout', { session: s, headers: { Origin: new URL(stack.urls.app).origin } });
+    const s = await signUpAndLogIn(fx.stack.urls.app, fx.stack.orm);
+    const res = await api('POST', '/auth/logout', { session: s, headers: { Origin: new URL(fx.stack.urls.app).origin } });
     expect(res.status).toBe(200);
   });
 
@@ -180,42 +173,42 @@ describe('CSRF', () => {
     const res = await api('POST', '/auth/signup', { body: account, headers: { Origin: 'https://evil.example' } });
     expect(res.status).toBe(403);
     expectEnvelope(res.body, 'csrf_failed');
-    expect(await knexOf(stack.orm)('users').where({ email: account.email }).first()).toBeUndefined();
+    expect(await knexOf(fx.stack.orm)('users').where({ email: account.email }).first()).toBeUndefined();
   });
 });
 
 describe('credentials of other surfaces', () => {
   it('when a customer API bearer token is sent to /api without a cookie, then it is 401', async () => {
-    const ws = await seedWorkspace(stack.orm);
-    const res = await request('GET', `${stack.urls.app}/api/auth/session`, { token: ws.tokens.readWrite });
+    const ws = await seedWorkspace(fx.stack.orm);
+    const res = await request('GET', `${fx.stack.urls.app}/api/auth/session`, { token: ws.tokens.readWrite });
     expect(res.status).toBe(401);
     expectEnvelope(res.body, 'unauthorized');
-    const post = await request('POST', `${stack.urls.app}/api/auth/logout`, { token: ws.tokens.readWrite, body: {} });
+    const post = await request('POST', `${fx.stack.urls.app}/api/auth/logout`, { token: ws.tokens.readWrite, body: {} });
     expect(post.status).toBe(401);
   });
 
   it('when the session cookie is sent to /api/v1 or the legacy surface, then it is 401 there', async () => {
-    const s = await signUpAndLogIn(stack.urls.app, stack.orm);
+    const s = await signUpAndLogIn(fx.stack.urls.app, fx.stack.orm);
     const headers = { Cookie: `${SESSION_COOKIE}=${s.cookie}`, 'X-CSRF-Token': s.csrf };
-    const v1 = await request('GET', `${stack.urls.app}/api/v1/organizations/${s.organizationId}/incidents`, { headers });
+    const v1 = await request('GET', `${fx.stack.urls.app}/api/v1/organizations/${s.organizationId}/incidents`, { headers });
     expect(v1.status).toBe(401);
     expect(v1.body).toEqual({ message: expect.any(String) });
-    const legacy = await request('GET', `${stack.urls.legacy}/v1/webhooks`, { headers });
+    const legacy = await request('GET', `${fx.stack.urls.legacy}/v1/webhooks`, { headers });
     expect(legacy.status).toBe(401);
   });
 
   it('when /api/v1 has no such route, then it keeps its own error body, while /api answers in the dashboard envelope', async () => {
-    const v1 = await request('GET', `${stack.urls.app}/api/v1/nothing-here`);
+    const v1 = await request('GET', `${fx.stack.urls.app}/api/v1/nothing-here`);
     expect(v1.status).toBe(404);
     expect(v1.body).toEqual({ message: expect.any(String) });
-    const dash = await request('GET', `${stack.urls.app}/api/nothing-here`);
+    const dash = await request('GET', `${fx.stack.urls.app}/api/nothing-here`);
     expect(dash.status).toBe(404);
     expectEnvelope(dash.body, 'not_found');
   });
 });
 
 describe('bad input', () => {
-  const counts = async () => Promise.all(['users', 'organizations', 'memberships', 'account_tokens'].map((t) => rowCount(stack.orm, t)));
+  const counts = async () => Promise.all(['users', 'organizations', 'memberships', 'account_tokens'].map((t) => rowCount(fx.stack.orm, t)));
 
   it.each([
     ['an unknown field', { admin: true }, 'admin'],
@@ -233,7 +226,7 @@ describe('bad input', () => {
   });
 
   it('when a body is not JSON, then it is 400 in the dashboard envelope', async () => {
-    const res = await request('POST', `${stack.urls.app}/api/auth/login`, { rawBody: '{nope', headers: { 'Content-Type': 'application/json' } });
+    const res = await request('POST', `${fx.stack.urls.app}/api/auth/login`, { rawBody: '{nope', headers: { 'Content-Type': 'application/json' } });
     expect(res.status).toBe(400);
     expectEnvelope(res.body, 'invalid_request');
   });
@@ -258,9 +251,9 @@ describe('bad input', () => {
   });
 
   it('when secrets pass through the API, then none of them reaches the logs', async () => {
-    const s = await signUpAndLogIn(stack.urls.app, stack.orm);
+    const s = await signUpAndLogIn(fx.stack.urls.app, fx.stack.orm);
     await api('GET', '/auth/session', { session: s });
-    const logs = stack.logs.lines.join('\n');
+    const logs = fx.stack.logs.lines.join('\n');
     for (const secret of [s.password, s.cookie, s.csrf]) expect(logs).not.toContain(secret);
   });
 });
