@@ -20,11 +20,16 @@ import {
   type LoginThrottleOptions,
   type ResetThrottleOptions,
 } from '../../src/services/accounts';
+import { legacySuccess } from '../legacy/envelope';
+import { mountRoutes } from '../http/route-spec';
+import type { AdminDeps } from './admin-kit';
 import { clearSessionCookie, setSessionCookie } from './cookies';
+import { dashboardOpenApi } from './openapi';
+import { publicRoutes, sessionRoutes } from './routes';
 import { requireSession, sameOrigin, sessionOf } from './guards';
 import { ChangePasswordBody, EmptyBody, LoginBody, PasswordResetBody, PasswordResetRequestBody, SignupBody, VerifyBody } from './schemas';
 
-export interface DashboardDeps {
+export interface DashboardDeps extends AdminDeps {
   orm: MikroORM;
   appUrl: string;
   /** Sends account emails through the email channel (the dev inbox when no provider is configured). */
@@ -33,7 +38,8 @@ export interface DashboardDeps {
   resetThrottle?: ResetThrottleOptions;
 }
 
-export const DASHBOARD_PREFIX = '/api';
+export { DASHBOARD_PREFIX } from './prefix';
+import { DASHBOARD_PREFIX } from './prefix';
 
 const bodyOf = <S extends z.ZodType>(ctx: Context, schema: S): z.infer<S> => schema.parse((ctx.request as { body?: unknown }).body ?? {});
 
@@ -57,6 +63,13 @@ export function createDashboardRouter(deps: DashboardDeps): Router {
   const resetThrottle = new ResetThrottle(deps.resetThrottle);
   const origin = sameOrigin(deps.appUrl);
   const session = requireSession(deps.orm);
+  const adminRoutes = sessionRoutes(deps);
+  const openRoutes = publicRoutes(deps);
+  const document = dashboardOpenApi(deps.appUrl, { session: adminRoutes, open: openRoutes });
+
+  router.get('/openapi.json', named('/openapi.json'), (ctx) => {
+    ctx.body = document;
+  });
 
   router.post('/auth/signup', named('/auth/signup'), origin, async (ctx) => {
     const body = bodyOf(ctx, SignupBody);
@@ -120,6 +133,8 @@ export function createDashboardRouter(deps: DashboardDeps): Router {
     ok(ctx, null, 'password changed; log in with the new one');
   });
 
+  mountRoutes(router, openRoutes, { prefix: DASHBOARD_PREFIX, before: [origin], body: legacySuccess });
+  mountRoutes(router, adminRoutes, { prefix: DASHBOARD_PREFIX, before: [origin, session], body: legacySuccess });
   return router;
 }
 

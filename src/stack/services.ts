@@ -48,6 +48,9 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; leg
   });
   // Account emails (verification, reset) through the email channel's provider, else the dev inbox.
   const accountEmail = createChannelSender(config.notify, deps.orm, 'email');
+  // Verification codes for new phone numbers, through the SMS channel (or the dev inbox).
+  const accountSms = createChannelSender(config.notify, deps.orm, 'sms');
+  const webhooks = { orm: deps.orm, sealer: createSealer(deps.secret), urls: { ingest: config.urls.ingest, legacy: config.urls.legacy } };
   return {
     app: createAppListener({
       orm: deps.orm,
@@ -60,7 +63,7 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; leg
       appUrl: config.urls.app,
       logger: deps.logger,
       readiness,
-      dashboard: { mailer: accountMailer(accountEmail) },
+      dashboard: { mailer: accountMailer(accountEmail), sms: accountSms, webhooks, temporal: deps.temporal, taskQueue: config.temporal.taskQueue },
       hooks: {
         orm: deps.orm,
         temporal: deps.temporal,
@@ -94,6 +97,7 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; leg
     stop: async () => {
       await stats.stop();
       await accountEmail.close?.();
+      await accountSms.close?.();
     },
   };
 }

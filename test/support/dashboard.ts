@@ -3,6 +3,8 @@ import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { knexOf } from '../../src/db/knex';
 import { request, type ApiResponse } from './http';
+import type { Role } from '../../src/domain/roles';
+import { addUser } from '../../src/services/workspace';
 
 export const SESSION_COOKIE = '__Host-klaxon_session';
 
@@ -81,4 +83,33 @@ export function dashboardFixture() {
     },
     api: (method: string, path: string, opts: Parameters<typeof dashboard>[3] = {}) => dashboard(held.stack!.urls.app, method, path, opts),
   };
+}
+
+/** Adds a member with a role to a workspace (verified unless told otherwise) and logs them in: for route × role tests. */
+export async function memberSession(
+  appUrl: string,
+  orm: MikroORM,
+  organizationId: string,
+  role: Role,
+  opts: { verified?: boolean } = {},
+): Promise<DashboardSession & { organizationId: string; userId: string; role: Role }> {
+  const email = `${role.toLowerCase().replace('_', '-')}-${randomUUID()}@example.test`;
+  const password = 'correct horse battery';
+  const user = await addUser(orm, { organizationId, email, password, role, verified: opts.verified !== false });
+  const res = await dashboard(appUrl, 'POST', '/auth/login', { body: { email, password } });
+  if (res.status !== 200) throw new Error(`login: ${res.status} ${JSON.stringify(res.body)}`);
+  if (res.body.data.organization.id !== organizationId) throw new Error('memberSession: the user belongs to another workspace first');
+  return { cookie: sessionCookieFrom(res)!, csrf: res.body.data.csrf_token, email, password, organizationId, userId: user.id, role };
+}
+
+/** One signed-in member per role in a fresh workspace (the Billing Owner signed up). */
+export async function workspaceWithRoles(appUrl: string, orm: MikroORM) {
+  const owner = await signUpAndLogIn(appUrl, orm);
+  const as: Record<Role, DashboardSession & { userId: string; organizationId: string }> = {
+    BILLING_OWNER: owner,
+    ACCOUNT_ADMIN: await memberSession(appUrl, orm, owner.organizationId, 'ACCOUNT_ADMIN'),
+    TEAM_MANAGER: await memberSession(appUrl, orm, owner.organizationId, 'TEAM_MANAGER'),
+    MEMBER: await memberSession(appUrl, orm, owner.organizationId, 'MEMBER'),
+  };
+  return { organizationId: owner.organizationId, owner, as };
 }

@@ -14,6 +14,12 @@ export interface ContactMethod {
   /** Set when a provider reported the address as permanently unusable (bad number, unregistered device). */
   disabledAt: Date | null;
   disabledReason: string | null;
+  /** When the owner proved they hold it; a phone number is not paged before. */
+  verifiedAt: Date | null;
+  /** SHA-256 of the code sent to confirm a new phone number, while one is outstanding. */
+  verificationCodeHash: string | null;
+  verificationExpiresAt: Date | null;
+  verificationAttempts: number;
   createdAt: Date;
 }
 
@@ -30,6 +36,10 @@ export const ContactMethodSchema = new EntitySchema<ContactMethod>({
     label: { type: 'string', length: 255, nullable: true },
     disabledAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
     disabledReason: { type: 'text', nullable: true },
+    verifiedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
+    verificationCodeHash: { type: 'string', length: 64, nullable: true },
+    verificationExpiresAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
+    verificationAttempts: { type: 'integer', default: 0 },
     createdAt: { type: 'Date', columnType: 'timestamptz' },
   },
 });

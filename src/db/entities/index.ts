@@ -26,6 +26,10 @@ import { ProviderCallbackSchema } from './provider-callback';
 import { ReplyCodeCursorSchema } from './reply-code-cursor';
 import { SessionSchema } from './session';
 import { AccountTokenSchema } from './account-token';
+import { AuditEntrySchema } from './audit-entry';
+import { InvitationSchema } from './invitation';
+import { RecoveryCodeSchema } from './recovery-code';
+import { PlanUsageSchema } from './plan-usage';
 
 export * from './alert';
 export * from './alert-source';
@@ -55,6 +59,10 @@ export * from './provider-callback';
 export * from './reply-code-cursor';
 export * from './session';
 export * from './account-token';
+export * from './audit-entry';
+export * from './invitation';
+export * from './recovery-code';
+export * from './plan-usage';
 
 /** Every entity the ORM knows; migrations are checked against exactly this list. */
 export const ENTITIES = [
@@ -86,4 +94,8 @@ export const ENTITIES = [
   ReplyCodeCursorSchema,
   SessionSchema,
   AccountTokenSchema,
+  AuditEntrySchema,
+  InvitationSchema,
+  RecoveryCodeSchema,
+  PlanUsageSchema,
 ];

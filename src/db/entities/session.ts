@@ -13,6 +13,8 @@ export interface Session {
   /** Absolute expiry: the session ends here however active it is. */
   expiresAt: Date;
   revokedAt: Date | null;
+  /** The last fresh password, TOTP or recovery-code check in this session (step-up for token creation). */
+  steppedUpAt: Date | null;
   ip: string | null;
   userAgent: string | null;
 }
@@ -30,6 +32,7 @@ export const SessionSchema = new EntitySchema<Session>({
     lastSeenAt: { type: 'Date', columnType: 'timestamptz' },
     expiresAt: { type: 'Date', columnType: 'timestamptz' },
     revokedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
+    steppedUpAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
     ip: { type: 'string', length: 64, nullable: true },
     userAgent: { type: 'string', length: 512, nullable: true },
   },

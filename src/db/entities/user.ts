@@ -10,6 +10,13 @@ export interface User {
   /** IANA time zone the user reads times in. */
   timeZone: string | null;
   notificationPreferences: Record<string, unknown> | null;
+  /** The TOTP secret, sealed (AES-256-GCM under KLAXON_SECRET); set once enrolment is confirmed. */
+  totpSecret: string | null;
+  /** An enrolment started but not yet confirmed with a code. */
+  totpPendingSecret: string | null;
+  totpEnabledAt: Date | null;
+  /** The last TOTP time step accepted: a code is good once. */
+  totpLastCounter: string | null;
   createdAt: Date;
 }
 
@@ -24,6 +31,10 @@ export const UserSchema = new EntitySchema<User>({
     name: { type: 'string', length: 255, nullable: true },
     timeZone: { type: 'string', length: 64, nullable: true },
     notificationPreferences: { type: 'json', nullable: true },
+    totpSecret: { type: 'text', nullable: true, lazy: true },
+    totpPendingSecret: { type: 'text', nullable: true, lazy: true },
+    totpEnabledAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
+    totpLastCounter: { type: 'bigint', nullable: true },
     createdAt: { type: 'Date', columnType: 'timestamptz' },
   },
 });

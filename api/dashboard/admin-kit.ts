@@ -1,0 +1,90 @@
+import type { Client } from '@temporalio/client';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { ParameterizedContext } from 'koa';
+import { z } from 'zod';
+import { can, type Action } from '../../src/domain/permissions';
+import type { Role } from '../../src/domain/roles';
+import { knexOf } from '../../src/db/knex';
+import type { AccountMailer } from '../../src/services/accounts';
+import type { AuditActor } from '../../src/services/audit';
+import { forbidden } from '../../src/services/errors';
+import type { WebhookDeps } from '../../src/services/webhooks';
+import type { ChannelSender } from '../../activities/notify/types';
+import { sessionOf } from './guards';
+
+/** What the administration routes under /api are built over. */
+export interface AdminDeps {
+  orm: MikroORM;
+  appUrl: string;
+  /** Account emails: invitations, plan usage, … (the email channel, or the dev inbox). */
+  mailer: AccountMailer;
+  /** Alert sources (webhooks): their sealer and public URLs. */
+  webhooks: WebhookDeps;
+  /** The SMS channel: verification codes for new phone numbers (a provider, or the dev inbox). */
+  sms: ChannelSender;
+  /** Heartbeats are Temporal workflows: pausing one signals it. */
+  temporal?: Client;
+  taskQueue?: string;
+}
+
+/** The signed-in member acting on their session's workspace. */
+export interface AdminActor {
+  organizationId: string;
+  userId: string;
+  email: string;
+  role: Role;
+  verified: boolean;
+  sessionId: string;
+  ip: string;
+}
+
+export const adminActorOf = (ctx: ParameterizedContext): AdminActor => {
+  const s = sessionOf(ctx as never);
+  return { organizationId: s.organization.id, userId: s.user.id, email: s.user.email, role: s.role, verified: s.user.verified, sessionId: s.sessionId, ip: ctx.ip };
+};
+
+/** The actor as the audit log records them. */
+export const auditActorOf = (actor: AdminActor): AuditActor => ({ kind: 'user', userId: actor.userId, email: actor.email, ip: actor.ip });
+
+const ROLE_NAMES: Record<Role, string> = { BILLING_OWNER: 'a Billing Owner', ACCOUNT_ADMIN: 'an Account Admin', TEAM_MANAGER: 'a Team Manager', MEMBER: 'a Member' };
+
+/** True when the actor is in the team. */
+export async function inTeam(orm: MikroORM, userId: string, teamId: string | null | undefined): Promise<boolean> {
+  if (!teamId) return false;
+  return Boolean(await knexOf(orm)('team_members').where({ team_id: teamId, user_id: userId }).first('team_id'));
+}
+
+/**
+ * Refuses (403 `forbidden`) unless the actor's role may take the action (src/domain/permissions.ts);
+ * `owningTeamId` names the team that owns the object of a team-scoped action.
+ */
+export async function authorize(orm: MikroORM, actor: AdminActor, action: Action, owningTeamId?: string | null): Promise<void> {
+  const inOwningTeam = owningTeamId !== undefined && actor.role === 'TEAM_MANAGER' ? await inTeam(orm, actor.userId, owningTeamId) : false;
+  if (!can(actor.role, action, { inOwningTeam })) {
+    throw forbidden(`${ROLE_NAMES[actor.role]} may not do this (${action})`, 'forbidden');
+  }
+}
+
+/** Unverified accounts can log in but cannot create tokens or invite (issue 13). */
+export function requireVerified(actor: AdminActor, what: string): void {
+  if (!actor.verified) throw forbidden(`verify your email address before you ${what}: open the link we emailed, or ask for a new one`, 'email_unverified');
+}
+
+/** Error statuses every administration route can answer. */
+export const ADMIN_ERRORS = {
+  400: 'invalid input: the field is named in `error`',
+  401: 'not signed in, or the session expired',
+  403: 'csrf_failed (missing or wrong X-CSRF-Token, or a cross-site Origin); forbidden (the role may not); plan_limit_reached',
+  503: 'service_unavailable: the database or Temporal cannot be reached; nothing was changed',
+} as const;
+
+export const IdParams = z.object({ id: z.uuid('must be a UUID') });
+export const PageQuery = z
+  .object({
+    limit: z.coerce.number().int().min(1).max(200).default(50),
+    offset: z.coerce.number().int().min(0).default(0),
+  })
+  .strict();
+
+/** A page's metadata in the dashboard envelope. */
+export const pageMeta = (total: number, page: { limit: number; offset: number }) => ({ total, limit: page.limit, offset: page.offset });

@@ -1,0 +1,23 @@
+import type { RouteSpec } from '../../http/route-spec';
+import type { AdminDeps } from '../admin-kit';
+import { auditRoutes } from './audit';
+import { catalogRoutes } from './catalog';
+import { credentialsRoutes } from './credentials';
+import { membersRoutes } from './members';
+import { pagingRoutes } from './paging';
+import { securityRoutes } from './security';
+import { teamsRoutes } from './teams';
+
+/** Every route under /api that needs a session (and, when it changes state, the CSRF header). */
+export const sessionRoutes = (deps: AdminDeps): RouteSpec[] => [
+  ...securityRoutes(deps),
+  ...credentialsRoutes(deps),
+  ...membersRoutes(deps),
+  ...teamsRoutes(deps),
+  ...catalogRoutes(deps),
+  ...pagingRoutes(deps),
+  ...auditRoutes(deps),
+];
+
+/** Routes under /api that need no session (an invitation's link, …). */
+export const publicRoutes = (_deps: AdminDeps): RouteSpec[] => [];
