@@ -4,6 +4,7 @@ import { auditRoutes } from './audit';
 import { catalogRoutes } from './catalog';
 import { credentialsRoutes } from './credentials';
 import { membersRoutes } from './members';
+import { monitorRoutes } from './monitors';
 import { pagingRoutes } from './paging';
 import { securityRoutes } from './security';
 import { teamsRoutes } from './teams';
@@ -16,6 +17,7 @@ export const sessionRoutes = (deps: AdminDeps): RouteSpec[] => [
   ...teamsRoutes(deps),
   ...catalogRoutes(deps),
   ...pagingRoutes(deps),
+  ...monitorRoutes(deps),
   ...auditRoutes(deps),
 ];
 
