@@ -13,7 +13,9 @@ import {
   ResetThrottle,
   ResetThrottled,
   signup,
+  switchWorkspace,
   verifyEmail,
+  workspacesOf,
   type LoginThrottleOptions,
   type ResetThrottleOptions,
 } from '../../../src/services/accounts';
@@ -34,6 +36,8 @@ const OrganizationSchema = z.object({ id: z.uuid(), name: z.string(), plan: z.en
 const AccountSchema = z.object({ user: UserSchema, organization: OrganizationSchema, role: z.enum(ROLES) });
 /** The `data` of login and GET /api/auth/session (design.md §7). */
 export const SessionViewSchema = AccountSchema.extend({ csrf_token: z.string().describe('echo it in X-CSRF-Token on every state-changing request') });
+
+const SwitchWorkspaceBody = z.object({ organization_id: z.uuid('must be a workspace id (UUID)') }).strict();
 
 const LIMITED = 'too many attempts: wait `Retry-After` seconds';
 const UNAVAILABLE = 'service_unavailable: the database cannot be reached; nothing was changed';
@@ -189,6 +193,31 @@ export function authRoutes(deps: AuthDeps): { open: RouteSpec[]; session: RouteS
         const { cookieValue, ...view } = await throttled(changePassword(deps.orm, throttle, sessionOf(ctx as never), body, client(ctx)));
         setSessionCookie(ctx as never, cookieValue);
         return { data: view, message: 'password changed; every other session has been logged out' };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      access: 'read',
+      path: '/auth/workspaces',
+      summary: 'The workspaces you belong to, with your role in each; `current` is this session’s',
+      operationId: 'listMyWorkspaces',
+      success: { status: 200, description: 'your workspaces, in the order you joined them', schema: z.array(OrganizationSchema.extend({ role: z.enum(ROLES), current: z.boolean() })) },
+      errors: { 401: 'not signed in', 503: UNAVAILABLE },
+      handler: async (ctx) => ({ data: await workspacesOf(deps.orm, sessionOf(ctx as never)) }),
+    }),
+    defineRoute({
+      method: 'post',
+      access: 'write',
+      path: '/auth/switch-workspace',
+      summary: 'Move this session to another of your workspaces (new cookie and CSRF value; the old session ends)',
+      operationId: 'switchWorkspace',
+      body: SwitchWorkspaceBody,
+      success: { status: 200, description: 'the new session', schema: SessionViewSchema },
+      errors: { 400: 'organization_id is not a UUID', 401: 'not signed in', 403: 'csrf_failed', 404: 'not one of your workspaces', 503: UNAVAILABLE },
+      handler: async (ctx, { body }) => {
+        const { cookieValue, ...view } = await switchWorkspace(deps.orm, sessionOf(ctx as never), body.organization_id, client(ctx));
+        setSessionCookie(ctx as never, cookieValue);
+        return { data: view, message: `now in ${view.organization.name}` };
       },
     }),
   ];

@@ -10,3 +10,4 @@ export { MIN_PASSWORD_LENGTH, MAX_PASSWORD_LENGTH } from './passwords';
 export { changePassword } from './change-password';
 export { requestPasswordReset, resetPassword } from './reset-password';
 export { ResetThrottle, ResetThrottled, DEFAULT_RESET_THROTTLE, type ResetThrottleOptions } from './reset-throttle';
+export { workspacesOf, switchWorkspace, type WorkspaceChoice } from './workspaces';
