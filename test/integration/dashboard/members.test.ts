@@ -211,3 +211,22 @@ describe('POST /api/auth/resend-verification', () => {
     expect(await count()).toBe(before);
   });
 });
+
+describe('GET /api/openapi.json', () => {
+  it('when the document is read, then every members, invitations, teams and plan route is in it with its success schema', async () => {
+    const res = await api('GET', '/openapi.json');
+    expect(res.status).toBe(200);
+    const expected: Array<[string, string, string]> = [
+      ['/api/members', 'get', '200'], ['/api/members/{user_id}', 'put', '200'], ['/api/members/{user_id}', 'delete', '200'],
+      ['/api/invitations', 'get', '200'], ['/api/invitations', 'post', '201'], ['/api/invitations/{id}', 'delete', '200'],
+      ['/api/invitations/accept', 'post', '200'], ['/api/auth/resend-verification', 'post', '200'],
+      ['/api/plan', 'get', '200'], ['/api/plan', 'put', '200'],
+      ['/api/teams', 'get', '200'], ['/api/teams', 'post', '201'], ['/api/teams/{id}', 'get', '200'], ['/api/teams/{id}', 'put', '200'],
+      ['/api/teams/{id}', 'delete', '200'], ['/api/teams/{id}/members', 'post', '200'], ['/api/teams/{id}/members/{user_id}', 'delete', '200'],
+    ];
+    for (const [path, method, status] of expected) {
+      expect(res.body.paths[path]?.[method]?.responses?.[status]?.content?.['application/json']?.schema).toBeDefined();
+    }
+    expect(res.body.paths['/api/invitations/accept'].post.security).toEqual([]);
+  });
+});
