@@ -195,6 +195,13 @@ describe('POST /api/auth/resend-verification', () => {
     expect((await api('POST', '/auth/verify', { body: { token } })).status).toBe(200);
   });
 
+  it.each(ROLES)('when an unverified %s asks, then a link is emailed to them (any role may)', async (role) => {
+    const owner = await signUpAndLogIn(fx.stack.urls.app, fx.stack.orm);
+    const me = role === 'BILLING_OWNER' ? await signUpAndLogIn(fx.stack.urls.app, fx.stack.orm, { verify: false }) : await memberSession(fx.stack.urls.app, fx.stack.orm, owner.organizationId, role, { verified: false });
+    expect((await api('POST', '/auth/resend-verification', { session: me })).status).toBe(200);
+    expect((await lastEmailTo(fx.stack.orm, me.email))?.body).toMatch(/\/verify\?token=/);
+  });
+
   it('when the account is already verified, then it is 409 already_verified and nothing is sent', async () => {
     const owner = await signUpAndLogIn(fx.stack.urls.app, fx.stack.orm);
     const before = (await lastEmailTo(fx.stack.orm, owner.email))!.body;
