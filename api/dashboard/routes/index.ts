@@ -3,7 +3,7 @@ import type { AdminDeps } from '../admin-kit';
 import { auditRoutes } from './audit';
 import { catalogRoutes } from './catalog';
 import { credentialsRoutes } from './credentials';
-import { membersRoutes } from './members';
+import { invitationPublicRoutes, membersRoutes } from './members';
 import { monitorRoutes } from './monitors';
 import { pagingRoutes } from './paging';
 import { securityRoutes } from './security';
@@ -22,4 +22,4 @@ export const sessionRoutes = (deps: AdminDeps): RouteSpec[] => [
 ];
 
 /** Routes under /api that need no session (an invitation's link, …). */
-export const publicRoutes = (_deps: AdminDeps): RouteSpec[] => [];
+export const publicRoutes = (deps: AdminDeps): RouteSpec[] => [...invitationPublicRoutes(deps)];
