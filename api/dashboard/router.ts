@@ -84,7 +84,7 @@ export function createDashboardRouter(deps: DashboardDeps): Router {
 
   router.post('/auth/login', named('/auth/login'), origin, async (ctx) => {
     const body = bodyOf(ctx, LoginBody);
-    const { cookieValue, ...view } = await throttled(login(deps.orm, throttle, body, { ip: ctx.ip, userAgent: ctx.get('User-Agent') }));
+    const { cookieValue, ...view } = await throttled(login(deps.orm, throttle, body, { ip: ctx.ip, userAgent: ctx.get('User-Agent') }, deps.webhooks.sealer));
     setSessionCookie(ctx, cookieValue);
     ok(ctx, view, 'logged in');
   });
