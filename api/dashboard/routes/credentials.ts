@@ -83,7 +83,7 @@ export function credentialsRoutes(deps: AdminDeps): RouteSpec[] {
         const { access, days, name, ...factor } = body;
         await throttledStepUp(requireStepUp(stepUpDeps, sessionOf(ctx as never), factor, actor.ip));
         const token = await createApiToken(deps.orm, { organizationId: actor.organizationId, email: actor.email, access, days, name }, { actor: auditActorOf(actor) });
-        return { data: token, message: 'copy the token now: it is not shown again' };
+        return { data: { ...token, name: name ?? null }, message: 'copy the token now: it is not shown again' };
       },
     }),
     defineRoute({

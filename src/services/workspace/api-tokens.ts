@@ -58,7 +58,7 @@ export async function createApiToken(
       await recordAudit(trx, { organizationId: input.organizationId, actor: audit.actor, action: 'api_token.create', targetType: 'api_token', targetId: row.id, details }, now);
     }
   });
-  return { id: row.id, token: plaintext, name, access: row.access, expires_at: row.expires_at.toISOString() };
+  return { id: row.id, token: plaintext, access: row.access, expires_at: row.expires_at.toISOString() };
 }
 
 /** Token metadata for a workspace; never the secret or its hash. */
