@@ -92,9 +92,9 @@ export function authRoutes(deps: AuthDeps): { open: RouteSpec[]; session: RouteS
       operationId: 'login',
       body: LoginBody,
       success: { status: 200, description: 'signed in; Set-Cookie: __Host-klaxon_session=…; Path=/; Secure; HttpOnly; SameSite=Lax', schema: SessionViewSchema },
-      errors: { 400: 'invalid field (named)', 401: 'wrong email or password (one message); totp_required when two-factor is on and no code came', 429: LIMITED, 503: UNAVAILABLE },
+      errors: { 400: 'invalid field (named)', 401: 'wrong email or password (one message); totp_required when two-factor is on and no code came; totp_invalid for a wrong or reused code', 429: LIMITED, 503: UNAVAILABLE },
       handler: async (ctx, { body }) => {
-        const { cookieValue, ...view } = await throttled(login(deps.orm, throttle, body, client(ctx)));
+        const { cookieValue, ...view } = await throttled(login(deps.orm, throttle, body, client(ctx), deps.webhooks.sealer));
         setSessionCookie(ctx, cookieValue);
         return { data: view, message: 'logged in' };
       },
