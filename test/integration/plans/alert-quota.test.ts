@@ -37,7 +37,6 @@ const post = (url: string, body: unknown = { title: `Disk full ${randomUUID().sl
 
 /** What a workspace has stored: the rows a refused request must not add to. */
 async function storedBy(organizationId: string) {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const count = async (q: any) => Number((await q.count({ n: '*' }))[0].n);
   return {
     alerts: await count(k()('alerts').where({ organization_id: organizationId })),
