@@ -119,6 +119,7 @@ export class Ingestion {
     return answerOf(outcome);
   }
 
+  /** Sends a committed batch's usage emails; without `usageMail` (tests, tools) they are only marked. */
   private async sendUsage(notices: UsageNotice[]): Promise<void> {
     const usage = this.opts.usageMail;
     if (!usage) return;
