@@ -1,18 +1,21 @@
 import type { Knex } from '@mikro-orm/postgresql';
 import { CHANNELS } from '../../src/domain/channels';
 import type { Plan } from '../../src/domain/plans';
-import { monthStart, quotaFallbackReason } from '../../src/domain/paging/quota';
+import { monthStart, planRestrictsChannel, quotaFallbackReason } from '../../src/domain/paging/quota';
 import { claimAttempt, type ClaimedAttempt, type PageRoute } from './claim';
 import type { SendPageInput } from './send';
 
 /** Statuses that count against a quota: the page went, or may still go. */
 const COUNTED = ['queued', 'sending', 'sent', 'delivered'];
 
-/** True when the page's channel counts against a plan quota (SMS and voice pages of a person). */
-export const countsAgainstQuota = (input: SendPageInput): boolean => input.job.userId !== null && CHANNELS[input.job.channel].quota !== null;
+/**
+ * True when the plan decides where a person's page goes: SMS and voice count against a quota,
+ * and on a plan that pages by email only (FREE) every channel but email falls back to it.
+ */
+export const countsAgainstQuota = (input: SendPageInput, plan: Plan): boolean => input.job.userId !== null && planRestrictsChannel(plan, input.job.channel);
 
 /**
- * A quota-counted page (design.md §9): the month's pages of the person on the channel are counted
+ * A page the plan has a say in (design.md §9): the month's pages of the person on the channel are counted
  * and the attempt claimed under one transaction-scoped advisory lock per person, channel and
  * month, so parallel pages see each other's claims and never exceed the quota. Over it, the page
  * goes by email and says why. Returns the route and the claim (null: not wanted any more).
@@ -27,12 +30,15 @@ export async function claimWithinQuota(
   const month = monthStart(new Date());
   return k.transaction(async (trx) => {
     await trx.raw('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`page-quota:${job.userId}:${job.channel}:${month.toISOString()}`]);
-    const [{ used }] = await trx('notifications')
-      .count({ used: '*' })
-      .where({ user_id: job.userId, channel: job.channel })
-      .whereIn('status', COUNTED)
-      .where('created_at', '>=', month)
-      .whereNot({ id: input.notificationId });
+    // Only a channel with a quota needs the month's count (push on FREE falls back whatever it is).
+    const [{ used }] = CHANNELS[job.channel].quota === null
+      ? [{ used: 0 }]
+      : await trx('notifications')
+          .count({ used: '*' })
+          .where({ user_id: job.userId, channel: job.channel })
+          .whereIn('status', COUNTED)
+          .where('created_at', '>=', month)
+          .whereNot({ id: input.notificationId });
     const reason = quotaFallbackReason(plan, job.channel, Number(used));
     const route: PageRoute = reason ? { channel: 'email', address: await emailOf(trx, job.userId!), fallbackReason: reason } : { channel: job.channel, address: job.address, fallbackReason: null };
     return { route, claim: await claimAttempt(trx, input, route, reason ? null : replyCode) };

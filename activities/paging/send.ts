@@ -74,7 +74,7 @@ export function createPagingSendActivities({ orm, senders, links }: PagingSendDe
     // claim stays the last step before the provider.
     const replyCode = CHANNELS[route.channel].format === 'text' ? previous?.reply_code ?? (await nextReplyCode(k, route.address, input.incidentId)) : null;
     let claim: ClaimedAttempt | null;
-    if (!previous && countsAgainstQuota(input)) ({ route, claim } = await claimWithinQuota(k, input, incident.plan, replyCode));
+    if (!previous && countsAgainstQuota(input, incident.plan)) ({ route, claim } = await claimWithinQuota(k, input, incident.plan, replyCode));
     else claim = await claimAttempt(k, input, route, replyCode);
     if (!claim) return outcome(await notWanted(k, input, route, incident.organization_id));
 

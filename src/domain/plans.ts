@@ -8,15 +8,44 @@ export interface PlanLimits {
   alertsPerMonth: number | null;
   smsPerUserPerMonth: number;
   voicePerUserPerMonth: number;
+  /** Pages go by email only: every other channel falls back to email (FREE: "email notifications"). */
+  emailPagesOnly: boolean;
   historyDays: number;
   apiAccess: boolean;
 }
 
 export const PLAN_LIMITS: Readonly<Record<Plan, PlanLimits>> = {
-  FREE: { users: 5, sources: 3, alertsPerMonth: 50, smsPerUserPerMonth: 0, voicePerUserPerMonth: 0, historyDays: 7, apiAccess: false },
-  STARTER: { users: 25, sources: 15, alertsPerMonth: null, smsPerUserPerMonth: 100, voicePerUserPerMonth: 0, historyDays: 30, apiAccess: false },
-  PRO: { users: null, sources: 50, alertsPerMonth: null, smsPerUserPerMonth: 300, voicePerUserPerMonth: 100, historyDays: 90, apiAccess: true },
-  BUSINESS: { users: null, sources: null, alertsPerMonth: null, smsPerUserPerMonth: 1000, voicePerUserPerMonth: 300, historyDays: 365, apiAccess: true },
+  FREE: { users: 5, sources: 3, alertsPerMonth: 50, smsPerUserPerMonth: 0, voicePerUserPerMonth: 0, emailPagesOnly: true, historyDays: 7, apiAccess: false },
+  STARTER: { users: 25, sources: 15, alertsPerMonth: null, smsPerUserPerMonth: 100, voicePerUserPerMonth: 0, emailPagesOnly: false, historyDays: 30, apiAccess: false },
+  PRO: { users: null, sources: 50, alertsPerMonth: null, smsPerUserPerMonth: 300, voicePerUserPerMonth: 100, emailPagesOnly: false, historyDays: 90, apiAccess: true },
+  BUSINESS: { users: null, sources: null, alertsPerMonth: null, smsPerUserPerMonth: 1000, voicePerUserPerMonth: 300, emailPagesOnly: false, historyDays: 365, apiAccess: true },
 };
 
 export const planHasApiAccess = (plan: Plan): boolean => PLAN_LIMITS[plan].apiAccess;
+
+/** The usage period an instant falls in (`plan_usage.period`): `YYYY-MM`, UTC. */
+export const usagePeriod = (at: Date): string => at.toISOString().slice(0, 7);
+
+/** When a monthly quota resets: the first instant of the next calendar month (UTC). */
+export const nextPeriodStart = (at: Date): Date => new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1));
+
+/** The shares of the monthly alert quota at which the workspace's admins are emailed, once each a month. */
+export const USAGE_THRESHOLDS = [80, 100] as const;
+export type UsageThreshold = (typeof USAGE_THRESHOLDS)[number];
+
+/** The alerts at which a threshold is reached: 40 and 50 of FREE's 50. */
+export const thresholdAlerts = (limit: number, threshold: UsageThreshold): number => Math.ceil((limit * threshold) / 100);
+
+/**
+ * Which requests of a batch a monthly alert quota takes, in order: each stores all its alerts or
+ * none (a 429 stores nothing), and a request that stores none (a resolve) always fits. Returns
+ * whether each was admitted and the month's count after them.
+ */
+export function admitAlerts(limit: number, used: number, requested: readonly number[]): { admitted: boolean[]; used: number } {
+  const admitted = requested.map((n) => {
+    if (n > 0 && used + n > limit) return false;
+    used += n;
+    return true;
+  });
+  return { admitted, used };
+}

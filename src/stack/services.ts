@@ -40,14 +40,16 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; leg
   // Webhook statistics, written once a second; stop() writes the last counts.
   const stats = new SourceCallStats(deps.orm);
   stats.start();
+  // Account emails (verification, reset) through the email channel's provider, else the dev inbox.
+  const accountEmail = createChannelSender(config.notify, deps.orm, 'email');
   // One ingestion for the ingestion URLs and the Form B receiver: one group commit, one code path.
   const ingestion = new Ingestion(deps.orm, {
     idempotencyTtlMs: config.ingest.idempotencyTtlHours * 3_600_000,
     sns: createSnsVerifier({ hostPattern: config.ingest.snsHostPattern, baseUrlOverride: config.ingest.snsBaseUrlOverride }),
     onAccepted: (urgent) => deps.relay.kick({ onlyIfDue: !urgent }),
+    // Plan usage emails (80 %, 100 % of FREE's monthly alerts) go the way account emails do.
+    usageMail: { mailer: accountMailer(accountEmail), onFailed: (err) => deps.logger.error({ err }, 'a plan usage email could not be sent') },
   });
-  // Account emails (verification, reset) through the email channel's provider, else the dev inbox.
-  const accountEmail = createChannelSender(config.notify, deps.orm, 'email');
   // Verification codes for new phone numbers, through the SMS channel (or the dev inbox).
   const accountSms = createChannelSender(config.notify, deps.orm, 'sms');
   const webhooks = { orm: deps.orm, sealer: createSealer(deps.secret), urls: { ingest: config.urls.ingest, legacy: config.urls.legacy } };

@@ -8,6 +8,9 @@ import { knexOf } from '../../db/knex';
 import { conflict, invalid, locked, notFound } from '../errors';
 import { GroupCommit } from './group-commit';
 import { commitBatch, nullIfNil, type AcceptOutcome, type AcceptRequest } from './batch';
+import type { AccountMailer } from '../accounts/mailer';
+import { AlertQuotaReached, type UsageNotice } from '../plans/alert-quota';
+import { sendUsageEmails } from '../plans/usage-emails';
 import type { SnsVerifier } from './sns';
 import { sourceStatus } from './sources';
 
@@ -37,6 +40,11 @@ export interface IngestOptions {
   maxBatch?: number;
   /** Batches written at once: a second one overlaps the first's round trips. */
   maxInFlight?: number;
+  /**
+   * Sends the plan usage emails (80 % and 100 % of a capped plan's monthly alerts) to the
+   * workspace's admins, after the batch that reached them commits; `onFailed` hears of a lost one.
+   */
+  usageMail?: { mailer: AccountMailer; onFailed: (err: unknown) => void };
 }
 
 export interface IngestInput {
@@ -61,7 +69,9 @@ export class Ingestion {
     private readonly orm: MikroORM,
     private readonly opts: IngestOptions,
   ) {
-    this.commits = new GroupCommit((batch) => commitBatch(knexOf(orm), batch, opts), {
+    // Once committed, a batch's usage emails are marked sent: they go now, once, without holding its answers.
+    const commitOpts = { idempotencyTtlMs: opts.idempotencyTtlMs, onUsageReached: (notices: UsageNotice[]) => void this.sendUsage(notices) };
+    this.commits = new GroupCommit((batch) => commitBatch(knexOf(orm), batch, commitOpts), {
       maxBatch: opts.maxBatch ?? 256,
       maxInFlight: opts.maxInFlight ?? 2,
       onCommitted: (_items, outcomes) => {
@@ -109,6 +119,17 @@ export class Ingestion {
     return answerOf(outcome);
   }
 
+  /** Sends a committed batch's usage emails; without `usageMail` (tests, tools) they are only marked. */
+  private async sendUsage(notices: UsageNotice[]): Promise<void> {
+    const usage = this.opts.usageMail;
+    if (!usage) return;
+    try {
+      for (const err of await sendUsageEmails(this.orm, usage.mailer, notices)) usage.onFailed(err);
+    } catch (err) {
+      usage.onFailed(err);
+    }
+  }
+
   /** The stored outcome of a key already committed on this source; undefined when there is none yet. */
   private async storedAnswer(tokenHash: string, idempotency: { key: string; fingerprint: string }): Promise<AcceptOutcome | undefined> {
     const row = await knexOf(this.orm)('alert_sources as s')
@@ -133,6 +154,8 @@ function answerOf(outcome: AcceptOutcome): IngestAnswer {
       throw locked('this webhook is paused: nothing is stored until it is resumed', 'webhook_paused');
     case 'conflict':
       throw conflict('this Idempotency-Key was already used with a different payload', 'idempotency_conflict');
+    case 'over_quota':
+      throw new AlertQuotaReached(outcome.refusal);
     case 'failed':
       throw outcome.error;
     case 'duplicate':

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from '@mikro-orm/postgresql';
 import type { IngestItem } from '../../domain/ingest/plan';
+import type { Plan } from '../../domain/plans';
 import { isDatabaseUnavailable } from '../../db/knex';
+import { chargeAlerts, type QuotaRefusal, type UsageNotice } from '../plans/alert-quota';
 import { lockDedupKeys, storeResolve, storeTriggers, type SourceRef, type TriggerRow } from './routing';
 
 /** One accepted-looking request, parsed and validated, waiting for its transaction. */
@@ -25,7 +27,15 @@ export type AcceptOutcome =
   | { kind: 'unknown_source' }
   | { kind: 'paused' }
   | { kind: 'conflict' }
+  /** Its workspace stored its plan's alerts for the month: nothing of it was stored. */
+  | { kind: 'over_quota'; refusal: QuotaRefusal }
   | { kind: 'failed'; error: unknown };
+
+/** A written batch: one outcome per request, and the usage emails it made due (sent after commit). */
+interface BatchResult {
+  outcomes: AcceptOutcome[];
+  notices: UsageNotice[];
+}
 
 /** event_id / incident_id of an idempotency record whose request named none. */
 export const NIL = '00000000-0000-0000-0000-000000000000';
@@ -37,20 +47,28 @@ export const nullIfNil = (id: string | null): string | null => (id === NIL ? nul
  * fails for a reason other than Postgres being away, each request is retried on its own, so one
  * bad request cannot fail its neighbours.
  */
-export async function commitBatch(knex: Knex, requests: AcceptRequest[], opts: { idempotencyTtlMs: number }): Promise<AcceptOutcome[]> {
+export async function commitBatch(
+  knex: Knex,
+  requests: AcceptRequest[],
+  opts: { idempotencyTtlMs: number; /** Usage emails a committed batch made due (marked sent in it). */ onUsageReached?: (notices: UsageNotice[]) => void },
+): Promise<AcceptOutcome[]> {
+  const committed = (result: BatchResult) => {
+    if (result.notices.length) opts.onUsageReached?.(result.notices);
+    return result.outcomes;
+  };
   try {
-    return await knex.transaction((trx) => writeBatch(trx, requests, opts.idempotencyTtlMs));
+    return committed(await knex.transaction((trx) => writeBatch(trx, requests, opts.idempotencyTtlMs)));
   } catch (err) {
     if (requests.length === 1 || isDatabaseUnavailable(err)) throw err;
     const alone: AcceptOutcome[] = [];
     for (const request of requests) {
-      alone.push(await knex.transaction((trx) => writeBatch(trx, [request], opts.idempotencyTtlMs)).then((o) => o[0], (error: unknown) => ({ kind: 'failed', error }) as const));
+      alone.push(await knex.transaction((trx) => writeBatch(trx, [request], opts.idempotencyTtlMs)).then((r) => committed(r)[0], (error: unknown) => ({ kind: 'failed', error }) as const));
     }
     return alone;
   }
 }
 
-async function writeBatch(trx: Knex.Transaction, requests: AcceptRequest[], ttlMs: number): Promise<AcceptOutcome[]> {
+async function writeBatch(trx: Knex.Transaction, requests: AcceptRequest[], ttlMs: number): Promise<BatchResult> {
   const now = new Date();
   const sources = await sourcesByHash(trx, requests.map((r) => r.tokenHash));
   const outcomes: Array<AcceptOutcome | undefined> = requests.map((r) => {
@@ -60,6 +78,21 @@ async function writeBatch(trx: Knex.Transaction, requests: AcceptRequest[], ttlM
   });
   const eventIds = requests.map((r) => r.items.map(() => randomUUID()));
   const claims = await claimKeys(trx, requests, sources, eventIds, outcomes, now, ttlMs);
+
+  // The plan's monthly alert quota (FREE) counts the alerts a request newly stores: its triggers,
+  // once replays and conflicts are answered. A refused request stores nothing at all.
+  const { refused, notices } = await chargeAlerts(
+    trx,
+    requests.map((request, r) => {
+      if (outcomes[r]) return null;
+      const source = sources.get(request.tokenHash)!;
+      return { organizationId: source.organizationId, plan: source.plan, alerts: request.items.filter((item) => item.action === 'trigger').length };
+    }),
+    now,
+  );
+  refused.forEach((refusal, r) => {
+    if (refusal) outcomes[r] = { kind: 'over_quota', refusal };
+  });
 
   // Every key the batch routes on, triggers and resolves alike, locked once in one order.
   await lockDedupKeys(trx, requests.flatMap((request, r) => (outcomes[r] ? [] : request.items.map((item) => ({ serviceId: sources.get(request.tokenHash)!.serviceId, dedupKey: item.dedupKey })))));
@@ -98,17 +131,18 @@ async function writeBatch(trx: Knex.Transaction, requests: AcceptRequest[], ttlM
     outcomes[r] = { kind: 'accepted', events: request.items.map((item, i) => ({ event_id: eventIds[r][i], incident_id: incidentOf[r][i], action: item.action })), urgent: urgent[r] };
   }
   await finishClaims(trx, requests, claims, outcomes);
-  return outcomes as AcceptOutcome[];
+  return { outcomes: outcomes as AcceptOutcome[], notices };
 }
 
 /** The batch's sources by token hash; a PAUSED one (design.md §11) takes nothing. */
-async function sourcesByHash(trx: Knex.Transaction, hashes: string[]): Promise<Map<string, SourceRef & { paused: boolean }>> {
-  const rows: Array<{ id: string; organization_id: string; service_id: string; team_id: string; token_hash: string; status: string }> = await trx('alert_sources as a')
+async function sourcesByHash(trx: Knex.Transaction, hashes: string[]): Promise<Map<string, SourceRef & { paused: boolean; plan: Plan }>> {
+  const rows: Array<{ id: string; organization_id: string; service_id: string; team_id: string; token_hash: string; status: string; plan: Plan }> = await trx('alert_sources as a')
     .join('services as s', 's.id', 'a.service_id')
-    .select('a.id', 'a.organization_id', 'a.service_id', 's.team_id', 'a.token_hash', 'a.status')
+    .join('organizations as o', 'o.id', 'a.organization_id')
+    .select('a.id', 'a.organization_id', 'a.service_id', 's.team_id', 'a.token_hash', 'a.status', 'o.plan')
     .whereIn('a.token_hash', [...new Set(hashes)])
     .whereIn('a.status', ['ACTIVE', 'PAUSED']);
-  return new Map(rows.map((s) => [s.token_hash, { id: s.id, organizationId: s.organization_id, serviceId: s.service_id, teamId: s.team_id, paused: s.status === 'PAUSED' }]));
+  return new Map(rows.map((s) => [s.token_hash, { id: s.id, organizationId: s.organization_id, serviceId: s.service_id, teamId: s.team_id, paused: s.status === 'PAUSED', plan: s.plan }]));
 }
 
 /** A key this batch claimed: the request that took it, and the requests of the batch that share it. */
@@ -184,14 +218,25 @@ async function claimKeys(
   return mine;
 }
 
-/** Stores each claimed key's incident (known only after routing) and answers its followers. */
+/**
+ * Stores each claimed key's incident (known only after routing) and answers its followers. A key
+ * whose request the quota refused is given back: a 429 leaves no idempotency record, so the same
+ * request is taken once the quota allows.
+ */
 async function finishClaims(trx: Knex.Transaction, requests: AcceptRequest[], claims: Claim[], outcomes: Array<AcceptOutcome | undefined>): Promise<void> {
   const updates: Array<{ s: string; k: string; i: string }> = [];
+  const released: Array<{ s: string; k: string }> = [];
   for (const c of claims) {
+    const fingerprint = requests[c.owner].idempotency!.fingerprint;
+    const answered = outcomes[c.owner]!;
+    if (answered.kind === 'over_quota') {
+      released.push({ s: c.sourceId, k: c.key });
+      for (const r of c.followers) outcomes[r] = requests[r].idempotency!.fingerprint === fingerprint ? answered : { kind: 'conflict' };
+      continue;
+    }
     const owner = outcomes[c.owner] as Extract<AcceptOutcome, { kind: 'accepted' }>;
     const first = owner.events[0];
     if (first?.incident_id) updates.push({ s: c.sourceId, k: c.key, i: first.incident_id });
-    const fingerprint = requests[c.owner].idempotency!.fingerprint;
     for (const r of c.followers) {
       outcomes[r] = requests[r].idempotency!.fingerprint === fingerprint ? { kind: 'duplicate', event_id: first?.event_id ?? null, incident_id: first?.incident_id ?? null } : { kind: 'conflict' };
     }
@@ -201,5 +246,8 @@ async function finishClaims(trx: Knex.Transaction, requests: AcceptRequest[], cl
       `update idempotency_records r set incident_id = v.i from json_to_recordset(?::json) as v(s uuid, k text, i uuid) where r.source_id = v.s and r.key = v.k`,
       [JSON.stringify(updates)],
     );
+  }
+  if (released.length) {
+    await trx.raw(`delete from idempotency_records r using json_to_recordset(?::json) as v(s uuid, k text) where r.source_id = v.s and r.key = v.k`, [JSON.stringify(released)]);
   }
 }
