@@ -24,6 +24,7 @@ export const LoginBody = z
     // Any length: a wrong password is the same refusal as an unknown email.
     password: z.string().min(1).max(MAX_PASSWORD_LENGTH),
     totp_code: z.string().max(16).optional(),
+    recovery_code: z.string().max(32).optional(),
   })
   .strict();
 

@@ -20,7 +20,7 @@ export interface RouteSpec<P extends z.ZodObject = z.ZodObject, Q extends z.ZodO
   query?: Q;
   body?: B;
   /** Success status and the schema of `data`. */
-  success: { status: 200 | 201; description: string; schema: z.ZodType };
+  success: { status: 200 | 201 | 202; description: string; schema: z.ZodType };
   /** Error statuses this route can answer, with why. */
   errors: Partial<Record<400 | 401 | 403 | 404 | 405 | 409 | 415 | 423 | 429 | 503, string>>;
   handler: (
@@ -55,6 +55,8 @@ export function mountRoutes(
     authorize?: (ctx: ParameterizedContext, access: RouteSpec['access']) => void;
     /** The surface's success envelope; the customer API's `{data, meta?}` by default. */
     body?: (result: RouteResult) => unknown;
+    /** A request that sends no body at all is parsed as `{}` (the dashboard's bodiless actions). */
+    emptyBodyIsObject?: boolean;
   } = {},
 ): void {
   for (const route of routes) {
@@ -64,12 +66,13 @@ export function mountRoutes(
     };
     router[route.method](koaPath(route.path), pattern, ...(opts.before ?? []), async (ctx) => {
       opts.authorize?.(ctx, route.access);
-      if (route.body && !ctx.is('application/json')) {
+      const bodiless = !ctx.request.length && !ctx.get('Content-Type') && !ctx.get('Transfer-Encoding');
+      if (route.body && !ctx.is('application/json') && !(opts.emptyBodyIsObject && bodiless)) {
         throw new HttpError(415, 'request body must be JSON (Content-Type: application/json)');
       }
       const params = route.params ? route.params.parse(ctx.params) : {};
       const query = route.query ? route.query.parse(ctx.query) : {};
-      const body = route.body ? route.body.parse((ctx.request as { body?: unknown }).body) : undefined;
+      const body = route.body ? route.body.parse(bodiless && opts.emptyBodyIsObject ? {} : (ctx.request as { body?: unknown }).body) : undefined;
       const result = await route.handler(ctx, { params, query, body } as never);
       ctx.status = route.success.status;
       ctx.body = (opts.body ?? customerBody)(result);

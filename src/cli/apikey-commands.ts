@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
+import { audited } from './audit';
 import { API_KEY_NAME_MAX } from '../domain/api-key';
 import type { Config } from '../config';
 import { createApiKey, listApiKeys, revokeApiKey } from '../services/workspace';
@@ -26,7 +27,7 @@ export function registerApiKeyCommands(program: Command, getConfig: () => Config
     .option('--json', 'print one JSON object')
     .action(async (raw) => {
       const o = parseOptions(createOptions, raw);
-      output(await withDatabase(getConfig(), (orm) => createApiKey(orm, { organizationId: o.org, email: o.user, name: o.name })), raw.json);
+      output(await withDatabase(getConfig(), (orm) => audited(orm, { action: 'api_key.create', targetType: 'api_key', table: 'api_keys', idOf: (r) => r.id, details: (r) => ({ user: o.user, name: r.name }) }, () => createApiKey(orm, { organizationId: o.org, email: o.user, name: o.name }))), raw.json);
     });
   apikey
     .command('list')
@@ -41,6 +42,6 @@ export function registerApiKeyCommands(program: Command, getConfig: () => Config
     .description('the key stops working at once')
     .option('--json', 'print one JSON object')
     .action(async (id: string, raw) => {
-      output(await withDatabase(getConfig(), (orm) => revokeApiKey(orm, id)), raw.json);
+      output(await withDatabase(getConfig(), (orm) => audited(orm, { action: 'api_key.revoke', targetType: 'api_key', table: 'api_keys', id }, () => revokeApiKey(orm, id))), raw.json);
     });
 }

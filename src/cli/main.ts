@@ -6,6 +6,7 @@ import { DomainError } from '../services/errors';
 import { admin, bootstrap, output, parseOptions, schemas, withDatabase } from './admin';
 import { FORM_B_CHANNEL_LIST } from '../domain/paging/form-b-channels';
 import { registerApiKeyCommands } from './apikey-commands';
+import { audited } from './audit';
 import { registerInboxCommands } from './inbox-commands';
 import { registerOutboxCommands } from './outbox-commands';
 import { registerPagingCommands } from './paging-commands';
@@ -47,7 +48,7 @@ export function buildProgram(getConfig: () => Config): Command {
     .action(async (raw) => {
       const config = getConfig();
       const opts = parseOptions(schemas.bootstrap, raw);
-      output(await withDatabase(config, (orm) => bootstrap(orm, config, opts)), raw.json);
+      output(await withDatabase(config, (orm) => audited(orm, { action: 'workspace.bootstrap', targetType: 'organization', table: 'organizations', idOf: (r) => r.organization_id, details: (r) => ({ admin: r.user.email }) }, () => bootstrap(orm, config, opts))), raw.json);
     });
 
   const org = program.command('org').description('workspaces');
@@ -58,7 +59,7 @@ export function buildProgram(getConfig: () => Config): Command {
     .option('--json', 'print one JSON object')
     .action(async (raw) => {
       const opts = parseOptions(schemas.orgCreate, raw);
-      output(await withDatabase(getConfig(), (orm) => admin.createOrganization(orm, opts)), raw.json);
+      output(await withDatabase(getConfig(), (orm) => audited(orm, { action: 'workspace.create', targetType: 'organization', table: 'organizations', idOf: (r) => r.id, details: (r) => ({ name: r.name, plan: r.plan }) }, () => admin.createOrganization(orm, opts))), raw.json);
     });
 
   const user = program.command('user').description('people');
@@ -73,7 +74,9 @@ export function buildProgram(getConfig: () => Config): Command {
     .action(async (raw) => {
       const o = parseOptions(schemas.userAdd, raw);
       const result = await withDatabase(getConfig(), (orm) =>
-        admin.addUser(orm, { organizationId: o.org, email: o.email, password: o.password, role: o.role, verified: !o.unverified }),
+        audited(orm, { action: 'member.add', targetType: 'user', table: 'organizations', id: o.org, details: () => ({ email: o.email, role: o.role }) }, () =>
+          admin.addUser(orm, { organizationId: o.org, email: o.email, password: o.password, role: o.role, verified: !o.unverified }),
+        ),
       );
       output(result, raw.json);
     });
@@ -89,7 +92,9 @@ export function buildProgram(getConfig: () => Config): Command {
     .action(async (raw) => {
       const o = parseOptions(schemas.tokenCreate, raw);
       const result = await withDatabase(getConfig(), (orm) =>
-        admin.createApiToken(orm, { organizationId: o.org, email: o.user, access: o.access, days: o.days }),
+        audited(orm, { action: 'api_token.create', targetType: 'api_token', table: 'api_tokens', idOf: (r) => r.id, details: (r) => ({ user: o.user, access: r.access, expires_at: r.expires_at }) }, () =>
+          admin.createApiToken(orm, { organizationId: o.org, email: o.user, access: o.access, days: o.days }),
+        ),
       );
       output(result, raw.json);
     });
@@ -105,7 +110,7 @@ export function buildProgram(getConfig: () => Config): Command {
     .command('revoke <id>')
     .option('--json', 'print one JSON object')
     .action(async (id: string, raw) => {
-      output(await withDatabase(getConfig(), (orm) => admin.revokeApiToken(orm, id)), raw.json);
+      output(await withDatabase(getConfig(), (orm) => audited(orm, { action: 'api_token.revoke', targetType: 'api_token', table: 'api_tokens', id }, () => admin.revokeApiToken(orm, id))), raw.json);
     });
 
   const source = program.command('source').description('alert sources (secret ingestion URLs)');
@@ -118,7 +123,7 @@ export function buildProgram(getConfig: () => Config): Command {
     .action(async (raw) => {
       const config = getConfig();
       const o = parseOptions(schemas.sourceCreate, raw);
-      output(await withDatabase(config, (orm) => admin.createSourceForService(orm, { serviceId: o.service, name: o.name, ingestBaseUrl: config.urls.ingest, channels: o.channels })), raw.json);
+      output(await withDatabase(config, (orm) => audited(orm, { action: 'source.create', targetType: 'source', table: 'alert_sources', idOf: (r) => r.id, details: () => ({ name: o.name, service_id: o.service }) }, () => admin.createSourceForService(orm, { serviceId: o.service, name: o.name, ingestBaseUrl: config.urls.ingest, channels: o.channels }))), raw.json);
     });
   source
     .command('rotate <id>')
@@ -126,7 +131,7 @@ export function buildProgram(getConfig: () => Config): Command {
     .option('--json', 'print one JSON object')
     .action(async (id: string, raw) => {
       const config = getConfig();
-      output(await withDatabase(config, (orm) => admin.rotateSource(orm, { sourceId: id, ingestBaseUrl: config.urls.ingest })), raw.json);
+      output(await withDatabase(config, (orm) => audited(orm, { action: 'source.rotate', targetType: 'source', table: 'alert_sources', id }, () => admin.rotateSource(orm, { sourceId: id, ingestBaseUrl: config.urls.ingest }))), raw.json);
     });
 
   const heartbeat = program.command('heartbeat').description('check-in URLs that open an incident when they go quiet');
@@ -140,7 +145,7 @@ export function buildProgram(getConfig: () => Config): Command {
     .action(async (raw) => {
       const config = getConfig();
       const o = parseOptions(schemas.heartbeatCreate, raw);
-      output(await withDatabase(config, (orm) => createHeartbeat(orm, { serviceId: o.service, name: o.name, periodSeconds: o.periodSeconds, graceSeconds: o.graceSeconds, ingestBaseUrl: config.urls.ingest })), raw.json);
+      output(await withDatabase(config, (orm) => audited(orm, { action: 'heartbeat.create', targetType: 'heartbeat', table: 'heartbeats', idOf: (r) => r.id, details: () => ({ name: o.name, service_id: o.service }) }, () => createHeartbeat(orm, { serviceId: o.service, name: o.name, periodSeconds: o.periodSeconds, graceSeconds: o.graceSeconds, ingestBaseUrl: config.urls.ingest }))), raw.json);
     });
   for (const [verb, paused] of [['pause', true], ['resume', false]] as const) {
     heartbeat
@@ -148,7 +153,7 @@ export function buildProgram(getConfig: () => Config): Command {
       .option('--json', 'print one JSON object')
       .action(async (id: string, raw) => {
         const config = getConfig();
-        output(await withDatabase(config, (orm) => withTemporalIfReachable(config, (temporal) => setHeartbeatPaused(orm, temporal, id, paused))), raw.json);
+        output(await withDatabase(config, (orm) => audited(orm, { action: `heartbeat.${verb}`, targetType: 'heartbeat', table: 'heartbeats', id }, () => withTemporalIfReachable(config, (temporal) => setHeartbeatPaused(orm, temporal, id, paused)))), raw.json);
       });
   }
 

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { DateTime } from 'luxon';
 import { z } from 'zod';
+import { audited } from './audit';
 import type { Config } from '../config';
 import { addScheduleOverride, createSchedule, onCall } from '../services/paging';
 import { output, parseOptions, withDatabase } from './admin';
@@ -44,7 +45,7 @@ export function registerScheduleCommands(program: Command, getConfig: () => Conf
     .option('--json', 'print one JSON object')
     .action(async (raw) => {
       const o = parseOptions(schemas.create, raw);
-      output(await withDatabase(getConfig(), (orm) => createSchedule(orm, { organizationId: o.org, name: o.name, timeZone: o.timeZone, layers: o.layers })), raw.json);
+      output(await withDatabase(getConfig(), (orm) => audited(orm, { action: 'schedule.create', targetType: 'schedule', table: 'schedules', idOf: (r) => r.id, details: () => ({ name: o.name }) }, () => createSchedule(orm, { organizationId: o.org, name: o.name, timeZone: o.timeZone, layers: o.layers }))), raw.json);
     });
   schedule
     .command('override')
@@ -56,7 +57,7 @@ export function registerScheduleCommands(program: Command, getConfig: () => Conf
     .option('--json', 'print one JSON object')
     .action(async (raw) => {
       const o = parseOptions(schemas.override, raw);
-      output(await withDatabase(getConfig(), (orm) => addScheduleOverride(orm, { scheduleId: o.schedule, email: o.user, from: o.from, to: o.to })), raw.json);
+      output(await withDatabase(getConfig(), (orm) => audited(orm, { action: 'schedule_override.create', targetType: 'schedule', table: 'schedules', id: o.schedule, details: () => ({ user: o.user, from: o.from.toISOString(), to: o.to.toISOString() }) }, () => addScheduleOverride(orm, { scheduleId: o.schedule, email: o.user, from: o.from, to: o.to }))), raw.json);
     });
 
   program

@@ -20,6 +20,8 @@ export const ACTIONS = {
   'escalation.manage': { roles: ['BILLING_OWNER', 'ACCOUNT_ADMIN'], teamManagerOwnTeam: true },
   /** Customer API tokens: hold, create, list, revoke (design.md §7). */
   'api_tokens.manage': { roles: ['BILLING_OWNER', 'ACCOUNT_ADMIN'], teamManagerOwnTeam: false },
+  /** Legacy API keys: every member holds and revokes their own; these roles list and revoke anyone's. */
+  'api_keys.manage_any': { roles: ['BILLING_OWNER', 'ACCOUNT_ADMIN'], teamManagerOwnTeam: false },
   'audit_log.read': { roles: ['BILLING_OWNER', 'ACCOUNT_ADMIN'], teamManagerOwnTeam: false },
   'plan.change': { roles: ['BILLING_OWNER'], teamManagerOwnTeam: false },
 } as const satisfies Record<string, { roles: readonly Role[]; teamManagerOwnTeam: boolean }>;

@@ -14,6 +14,9 @@ export const PURGED_TABLES = [
   'timeline_entries',
   'notifications',
   'user_notifications',
+  'sessions',
+  'account_tokens',
+  'invitations',
 ] as const;
 export type PurgedTable = (typeof PURGED_TABLES)[number];
 
@@ -24,5 +27,6 @@ export const noPurgeCounts = (): PurgeCounts => Object.fromEntries(PURGED_TABLES
 
 /** Two passes' counts together (the retention workflow sums its passes). */
 export function addPurgeCounts(a: PurgeCounts, b: PurgeCounts): PurgeCounts {
-  return Object.fromEntries(PURGED_TABLES.map((t) => [t, a[t] + b[t]])) as PurgeCounts;
+  // `?? 0`: a pass run by an older worker reports fewer tables.
+  return Object.fromEntries(PURGED_TABLES.map((t) => [t, (a[t] ?? 0) + (b[t] ?? 0)])) as PurgeCounts;
 }

@@ -22,6 +22,12 @@ export interface RetentionCutoffs {
   outboxDeliveredBefore: Date;
   callbacksReceivedBefore: Date;
   devInboxCreatedBefore: Date;
+  /** Dashboard sessions that ended (expired, revoked) before this, or were last used before `sessionsIdleBefore`. */
+  sessionsEndedBefore: Date;
+  sessionsIdleBefore: Date;
+  /** One-time email tokens (verify, reset) and invitations that expired before this. */
+  accountTokensExpiredBefore: Date;
+  invitationsExpiredBefore: Date;
   /** Per plan: a CLOSED incident closed before this goes, with everything that belongs to it. */
   incidentsClosedBefore: Record<Plan, Date>;
 }
@@ -37,6 +43,12 @@ export function retentionCutoffs(now: Date, ages: RetentionAges = DEFAULT_RETENT
     outboxDeliveredBefore: ago(ages.deliveredOutboxHours * HOUR_MS),
     callbacksReceivedBefore: ago(ages.callbackDays * DAY_MS),
     devInboxCreatedBefore: ago(ages.devInboxDays * DAY_MS),
+    // A day after they stopped working: sessions end after 12 h idle (src/services/accounts/sessions.ts).
+    sessionsEndedBefore: ago(DAY_MS),
+    sessionsIdleBefore: ago(DAY_MS + 12 * HOUR_MS),
+    accountTokensExpiredBefore: ago(DAY_MS),
+    // Kept a month past expiry, so an admin can still see who was invited and never came.
+    invitationsExpiredBefore: ago(30 * DAY_MS),
     incidentsClosedBefore: Object.fromEntries(PLANS.map((plan) => [plan, ago(PLAN_LIMITS[plan].historyDays * DAY_MS)])) as Record<Plan, Date>,
   };
 }

@@ -14,6 +14,7 @@ const MATRIX: Record<Action, string> = {
   'heartbeats.manage': 'B A T',
   'escalation.manage': 'B A T',
   'api_tokens.manage': 'B A',
+  'api_keys.manage_any': 'B A',
   'audit_log.read': 'B A',
   'plan.change': 'B',
 };

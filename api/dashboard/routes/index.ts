@@ -3,7 +3,8 @@ import type { AdminDeps } from '../admin-kit';
 import { auditRoutes } from './audit';
 import { catalogRoutes } from './catalog';
 import { credentialsRoutes } from './credentials';
-import { membersRoutes } from './members';
+import { invitationPublicRoutes, membersRoutes } from './members';
+import { monitorRoutes } from './monitors';
 import { pagingRoutes } from './paging';
 import { securityRoutes } from './security';
 import { teamsRoutes } from './teams';
@@ -16,8 +17,9 @@ export const sessionRoutes = (deps: AdminDeps): RouteSpec[] => [
   ...teamsRoutes(deps),
   ...catalogRoutes(deps),
   ...pagingRoutes(deps),
+  ...monitorRoutes(deps),
   ...auditRoutes(deps),
 ];
 
 /** Routes under /api that need no session (an invitation's link, …). */
-export const publicRoutes = (_deps: AdminDeps): RouteSpec[] => [];
+export const publicRoutes = (deps: AdminDeps): RouteSpec[] => [...invitationPublicRoutes(deps)];

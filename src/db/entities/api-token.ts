@@ -9,6 +9,8 @@ export interface ApiToken {
   tokenHash: string;
   /** The first characters of the plaintext, so people can tell their tokens apart. */
   displayPrefix: string;
+  /** An optional label given at creation. */
+  name: string | null;
   access: AccessLevel;
   expiresAt: Date;
   revokedAt: Date | null;
@@ -25,6 +27,7 @@ export const ApiTokenSchema = new EntitySchema<ApiToken>({
     userId: { type: 'uuid', index: true },
     tokenHash: { type: 'string', length: 64, unique: true },
     displayPrefix: { type: 'string', length: 16 },
+    name: { type: 'string', length: 100, nullable: true },
     access: { type: 'string', length: 16 },
     expiresAt: { type: 'Date', columnType: 'timestamptz' },
     revokedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },

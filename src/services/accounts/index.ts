@@ -10,3 +10,7 @@ export { MIN_PASSWORD_LENGTH, MAX_PASSWORD_LENGTH } from './passwords';
 export { changePassword } from './change-password';
 export { requestPasswordReset, resetPassword } from './reset-password';
 export { ResetThrottle, ResetThrottled, DEFAULT_RESET_THROTTLE, type ResetThrottleOptions } from './reset-throttle';
+export { workspacesOf, switchWorkspace, type WorkspaceChoice } from './workspaces';
+export { startTotpEnrolment, confirmTotpEnrolment, disableTotp, regenerateRecoveryCodes, twoFactorStatus, matchTotp, TOTP_ISSUER } from './totp';
+export { RECOVERY_CODE_COUNT } from './recovery-codes';
+export { stepUp, requireStepUp, STEP_UP_FRESH_MS, DEFAULT_STEP_UP_THROTTLE, type SecondFactor, type StepUpDeps } from './step-up';

@@ -35,6 +35,9 @@ export async function purgeExpired(k: Knex, cutoffs: RetentionCutoffs, opts: Pur
     ['ingest_outbox', 'delivered_at < ?', [cutoffs.outboxDeliveredBefore]],
     ['provider_callbacks', 'received_at < ?', [cutoffs.callbacksReceivedBefore]],
     ['dev_deliveries', 'created_at < ?', [cutoffs.devInboxCreatedBefore]],
+    ['sessions', 'expires_at < ? or revoked_at < ? or last_seen_at < ?', [cutoffs.sessionsEndedBefore, cutoffs.sessionsEndedBefore, cutoffs.sessionsIdleBefore]],
+    ['account_tokens', 'expires_at < ?', [cutoffs.accountTokensExpiredBefore]],
+    ['invitations', 'expires_at < ?', [cutoffs.invitationsExpiredBefore]],
   ];
   for (const [table, where, bindings] of steps) {
     if (!(await purge.rows(table, where, bindings))) return purge.result(false);

@@ -5,6 +5,7 @@ import { hashSecret } from '../../domain/api-token';
 import type { Role } from '../../domain/roles';
 import { knexOf } from '../../db/knex';
 import { isoOrNull, iso } from '../../db/timestamps';
+import { recordAudit, type AuditActor } from '../audit';
 import { invalid } from '../errors';
 import { revokeCredential } from './revoke';
 import { findMember, getOrganization } from './workspaces';
@@ -15,27 +16,35 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 /**
  * Legacy API keys (design.md §7): a member's bearer key for the API-key surface. Any member may
  * hold one (what it may do is their role's business); the plaintext is in the answer to create
- * and nowhere else.
+ * and nowhere else. With an `actor`, the audit entry is written in the same transaction.
  */
-export async function createApiKey(orm: MikroORM, input: { organizationId: string; email: string; name?: string }) {
+export async function createApiKey(orm: MikroORM, input: { organizationId: string; email: string; name?: string }, audit?: { actor: AuditActor }) {
   const name = (input.name ?? 'API key').trim();
   if (name.length === 0 || name.length > API_KEY_NAME_MAX) throw invalid(`name must be 1 to ${API_KEY_NAME_MAX} characters`);
   await getOrganization(orm, input.organizationId);
   const member = await findMember(orm, input.organizationId, input.email);
   const { plaintext, hash } = mintApiKey();
   const row = { id: randomUUID(), organization_id: input.organizationId, user_id: member.id, name, key_hash: hash, display_prefix: plaintext.slice(0, 9), created_at: new Date() };
-  await knexOf(orm)('api_keys').insert(row);
+  await knexOf(orm).transaction(async (trx) => {
+    await trx('api_keys').insert(row);
+    if (audit) {
+      const details = { name, prefix: row.display_prefix, holder: member.email };
+      await recordAudit(trx, { organizationId: input.organizationId, actor: audit.actor, action: 'api_key.create', targetType: 'api_key', targetId: row.id, details }, row.created_at);
+    }
+  });
   return { id: row.id, key: plaintext, name };
 }
 
-/** Key metadata for a workspace, newest first; never the secret or its hash. */
-export async function listApiKeys(orm: MikroORM, organizationId: string) {
+/** Key metadata for a workspace (or one holder's keys in it), newest first; never the secret or its hash. */
+export async function listApiKeys(orm: MikroORM, organizationId: string, opts: { userId?: string } = {}) {
   await getOrganization(orm, organizationId);
-  const rows = await knexOf(orm)('api_keys as k')
+  const query = knexOf(orm)('api_keys as k')
     .join('users as u', 'u.id', 'k.user_id')
     .select('k.id', 'k.name', 'k.display_prefix', 'k.created_at', 'k.last_used_at', 'k.revoked_at', 'k.user_id', 'u.email')
     .where({ 'k.organization_id': organizationId })
     .orderBy('k.created_at', 'desc');
+  if (opts.userId) query.andWhere({ 'k.user_id': opts.userId });
+  const rows = await query;
   return rows.map((r) => ({
     id: r.id as string,
     name: r.name as string,

@@ -9,3 +9,7 @@ export * from './catalog';
 export * from './api-tokens';
 export * from './api-keys';
 export * from './users';
+export * from './members';
+export * from './invitations';
+export * from './teams';
+export * from './plan';

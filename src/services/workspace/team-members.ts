@@ -2,7 +2,9 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { isUuid } from '../../domain/ids';
 import { parseWith, uuidField } from '../../domain/paging/config';
 import { knexOf } from '../../db/knex';
+import { recordAudit, type AuditActor } from '../audit';
 import { invalid, notFound } from '../errors';
+import { teamOf } from './teams';
 import { findMember } from './workspaces';
 
 /** Team members: who is paged when an escalation step targets a team. */
@@ -38,4 +40,39 @@ export async function teamMemberIds(orm: MikroORM, teamId: string): Promise<stri
     .where({ 'tm.team_id': teamId })
     .orderBy([{ column: 'tm.created_at' }, { column: 'tm.user_id' }]);
   return rows.map((r) => r.user_id as string);
+}
+
+/** Who manages a team's members from the dashboard. */
+export interface TeamMemberActor {
+  organizationId: string;
+  audit: AuditActor;
+}
+
+/**
+ * Puts a member of the workspace in one of its teams (400 naming `user_id` when the user is not
+ * a member of the workspace); adding someone already in the team changes nothing.
+ */
+export async function addToTeam(orm: MikroORM, actor: TeamMemberActor, teamId: string, userId: string) {
+  return knexOf(orm).transaction(async (trx) => {
+    const team = await teamOf(trx, actor.organizationId, teamId);
+    const member = await trx('memberships as m').join('users as u', 'u.id', 'm.user_id').select('u.id', 'u.email').where({ 'm.organization_id': actor.organizationId, 'm.user_id': userId }).first();
+    if (!member) throw invalid(`user_id: user ${userId} is not a member of this workspace`);
+    const added = (await trx('team_members').insert({ team_id: teamId, user_id: userId, created_at: new Date() }).onConflict(['team_id', 'user_id']).ignore().returning(['user_id'])) as unknown[];
+    if (added.length > 0) {
+      await recordAudit(trx, { organizationId: actor.organizationId, actor: actor.audit, action: 'team.member_add', targetType: 'team', targetId: teamId, details: { team: team.name, user_id: userId, email: member.email } });
+    }
+    return { team_id: teamId, user_id: userId, email: member.email as string, added: added.length > 0 };
+  });
+}
+
+/** Takes a user out of a team (404 when they are not in it); their workspace membership stays. */
+export async function removeFromTeam(orm: MikroORM, actor: TeamMemberActor, teamId: string, userId: string) {
+  return knexOf(orm).transaction(async (trx) => {
+    const team = await teamOf(trx, actor.organizationId, teamId);
+    const user = await trx('users').select('email').where({ id: userId }).first();
+    const n = await trx('team_members').delete().where({ team_id: teamId, user_id: userId });
+    if (n === 0) throw notFound(`user ${userId} is not in team ${team.name}`);
+    await recordAudit(trx, { organizationId: actor.organizationId, actor: actor.audit, action: 'team.member_remove', targetType: 'team', targetId: teamId, details: { team: team.name, user_id: userId, email: user?.email ?? null } });
+    return { team_id: teamId, user_id: userId, removed: true };
+  });
 }

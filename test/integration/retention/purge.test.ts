@@ -16,6 +16,38 @@ describe('retention purge (real Postgres)', () => {
     await purgeAll();
   });
 
+  it('when dashboard sessions ended, email tokens and invitations expired long enough ago, then they go; live ones stay', async () => {
+    const db = knexOf(fx.orm);
+    const hoursAgo = (h: number) => new Date(Date.now() - h * 3_600_000);
+    const session = (id: string, over: Record<string, unknown>) => ({
+      id, token_hash: id.replace(/-/g, '').padEnd(64, '0'), user_id: id, organization_id: id, csrf_token: 'x',
+      created_at: hoursAgo(48), last_seen_at: hoursAgo(1), expires_at: hoursAgo(-100), revoked_at: null, ...over,
+    });
+    const ids = ['live', 'expired', 'revoked', 'idle', 'revokedRecently'].map((_, i) => `00000000-0000-4000-8000-00000000000${i}`);
+    await db('sessions').insert([
+      session(ids[0], {}),
+      session(ids[1], { expires_at: hoursAgo(25) }),
+      session(ids[2], { revoked_at: hoursAgo(25) }),
+      session(ids[3], { last_seen_at: hoursAgo(37) }),
+      session(ids[4], { revoked_at: hoursAgo(1) }),
+    ]);
+    await db('account_tokens').insert([
+      { id: ids[0], user_id: ids[0], purpose: 'verify_email', token_hash: 'a'.repeat(64), expires_at: hoursAgo(25), used_at: null, created_at: hoursAgo(73) },
+      { id: ids[1], user_id: ids[0], purpose: 'reset_password', token_hash: 'b'.repeat(64), expires_at: hoursAgo(-1), used_at: null, created_at: hoursAgo(0) },
+    ]);
+    await db('invitations').insert([
+      { id: ids[0], organization_id: ids[0], email: 'old@example.test', role: 'MEMBER', token_hash: 'c'.repeat(64), created_at: hoursAgo(40 * 24), expires_at: hoursAgo(31 * 24) },
+      { id: ids[1], organization_id: ids[0], email: 'new@example.test', role: 'MEMBER', token_hash: 'd'.repeat(64), created_at: hoursAgo(1), expires_at: hoursAgo(-7 * 24) },
+    ]);
+
+    const { deleted } = await purgeAll();
+
+    expect(deleted).toEqual({ ...noPurgeCounts(), sessions: 3, account_tokens: 1, invitations: 1 });
+    expect((await db('sessions').whereIn('id', ids).pluck('id')).sort()).toEqual([ids[0], ids[4]]);
+    expect(await db('account_tokens').whereIn('id', ids).pluck('id')).toEqual([ids[1]]);
+    expect(await db('invitations').whereIn('id', ids).pluck('id')).toEqual([ids[1]]);
+  });
+
   it('when rows of every kind are past their age, then they are purged and counted; fresh ones stay', async () => {
     const expired = await fx.seed.idempotencyRecord(-0.1);
     const live = await fx.seed.idempotencyRecord(0.5);
