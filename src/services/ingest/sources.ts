@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Knex, MikroORM } from '@mikro-orm/postgresql';
 import { hashSecret } from '../../domain/api-token';
 import { isUuid, looksLikeUrlSecret, newUrlSecret } from '../../domain/ids';
 import { parseSourceChannels } from '../../domain/paging/form-b-channels';
@@ -130,18 +130,29 @@ export async function updateSourceFields(
   return n > 0;
 }
 
+/** What retiring writes: a token hash nobody holds (its URLs stop working), no secrets, no statistics. */
+const retired = () => {
+  const now = new Date();
+  return {
+    status: 'REVOKED', revoked_at: now, updated_at: now, token_hash: hashSecret(newUrlSecret()), url_secret_sealed: null, signing_secret_sealed: null,
+    ip_allowlist: null, total_calls: 0, successful_calls: 0, failed_calls: 0,
+  };
+};
+
 /**
  * Retires a source for good (a deleted webhook): its URLs stop working (the token hash is replaced
  * by one nobody holds), its secrets and statistics go. The row stays as a tombstone so its alerts'
  * `source_id` still resolves; no read shows it, and their incidents remain.
  */
 export async function retireSource(orm: MikroORM, id: string): Promise<boolean> {
-  const n = await knexOf(orm)('alert_sources')
-    .update({
-      status: 'REVOKED', revoked_at: new Date(), updated_at: new Date(), token_hash: hashSecret(newUrlSecret()), url_secret_sealed: null, signing_secret_sealed: null,
-      ip_allowlist: null, total_calls: 0, successful_calls: 0, failed_calls: 0,
-    })
-    .where({ id })
-    .whereIn('status', ['ACTIVE', 'PAUSED']);
+  const n = await knexOf(orm)('alert_sources').update(retired()).where({ id }).whereIn('status', ['ACTIVE', 'PAUSED']);
   return n > 0;
+}
+
+/** Retires every live source of a service (the service is being deleted), in the caller's transaction; how many. */
+export async function retireSourcesOfService(trx: Knex.Transaction, serviceId: string): Promise<number> {
+  const live = await trx('alert_sources').select('id').where({ service_id: serviceId }).whereIn('status', ['ACTIVE', 'PAUSED']).forUpdate();
+  // One token hash per row: the column is unique.
+  for (const { id } of live) await trx('alert_sources').update(retired()).where({ id });
+  return live.length;
 }

@@ -7,7 +7,7 @@ import { knexOf } from '../../db/knex';
 import { forbidden, invalid, notFound } from '../errors';
 import { createSource, retireSource, rotateSource, updateSourceFields } from '../ingest/sources';
 import { listServices } from '../workspace/catalog';
-import { webhookRecord, webhookRow, type WebhookDeps, type WebhookRecord } from './records';
+import { webhookRecord, webhookRow, type SourceScope, type WebhookDeps, type WebhookRecord } from './records';
 
 /** The member acting, as their credential resolved them. */
 export interface WebhookActor {
@@ -18,7 +18,8 @@ export interface WebhookActor {
 
 export interface WebhookInput {
   name: string;
-  channels: string[];
+  /** The channels it pages; none: a plain source, paging its service's escalation policy. */
+  channels?: string[];
   description?: string | null;
   alias?: string;
   /** The service it routes to; optional when the workspace has exactly one. */
@@ -52,7 +53,7 @@ async function assertMayManage(deps: WebhookDeps, actor: WebhookActor, serviceId
     .where({ 's.id': serviceId, 'tm.user_id': actor.userId })
     .first('s.id');
   if (!canManageWebhook(actor.role, Boolean(inTeam))) {
-    throw forbidden('changing webhooks needs an Account Admin, a Billing Owner, or a Team Manager of the team that owns its service');
+    throw forbidden('changing alert sources and webhooks needs an Account Admin, a Billing Owner, or a Team Manager of the team that owns its service', 'forbidden');
   }
 }
 
@@ -66,7 +67,7 @@ async function serviceFor(deps: WebhookDeps, organizationId: string, serviceId: 
 
 /** Creates a webhook; the answer holds its signing secret (unless `signed: false`), shown this once. */
 export async function createWebhook(deps: WebhookDeps, actor: WebhookActor, input: WebhookInput): Promise<WebhookRecord & { signing_secret: string | null }> {
-  const channels = channelsOf(input.channels);
+  const channels = input.channels && channelsOf(input.channels);
   const ipAllowlist = input.ipAllowlist ? allowlistOf(input.ipAllowlist) : null;
   const serviceId = await serviceFor(deps, actor.organizationId, input.serviceId);
   await assertMayManage(deps, actor, serviceId);
@@ -80,12 +81,12 @@ export async function createWebhook(deps: WebhookDeps, actor: WebhookActor, inpu
     seal: (s) => deps.sealer.seal(s),
     webhook: { alias: input.alias ?? aliasOf(input.name), description: input.description ?? null, ipAllowlist, signingSecretSealed: signingSecret && deps.sealer.seal(signingSecret) },
   });
-  return { ...webhookRecord(deps, await webhookRow(deps, actor.organizationId, created.id)), signing_secret: signingSecret };
+  return { ...webhookRecord(deps, await webhookRow(deps, actor.organizationId, created.id, 'all')), signing_secret: signingSecret };
 }
 
 /** Changes what the patch names; a PAUSED webhook answers its senders 423 until set ACTIVE again. */
-export async function updateWebhook(deps: WebhookDeps, actor: WebhookActor, id: string, patch: WebhookPatch): Promise<WebhookRecord> {
-  const row = await webhookRow(deps, actor.organizationId, id);
+export async function updateWebhook(deps: WebhookDeps, actor: WebhookActor, id: string, patch: WebhookPatch, scope: SourceScope = 'webhooks'): Promise<WebhookRecord> {
+  const row = await webhookRow(deps, actor.organizationId, id, scope);
   await assertMayManage(deps, actor, row.service_id);
   const updated = await updateSourceFields(deps.orm, id, {
     name: patch.name,
@@ -96,20 +97,20 @@ export async function updateWebhook(deps: WebhookDeps, actor: WebhookActor, id: 
     ipAllowlist: patch.ipAllowlist && allowlistOf(patch.ipAllowlist),
   });
   if (!updated) throw notFound(`webhook ${id} not found`);
-  return webhookRecord(deps, await webhookRow(deps, actor.organizationId, id));
+  return webhookRecord(deps, await webhookRow(deps, actor.organizationId, id, 'all'));
 }
 
 /** Deletes a webhook: its URLs stop working and its statistics go; its alerts and incidents remain. */
-export async function deleteWebhook(deps: WebhookDeps, actor: WebhookActor, id: string): Promise<{ id: string; deleted: true }> {
-  const row = await webhookRow(deps, actor.organizationId, id);
+export async function deleteWebhook(deps: WebhookDeps, actor: WebhookActor, id: string, scope: SourceScope = 'webhooks'): Promise<{ id: string; deleted: true }> {
+  const row = await webhookRow(deps, actor.organizationId, id, scope);
   await assertMayManage(deps, actor, row.service_id);
   if (!(await retireSource(deps.orm, id))) throw notFound(`webhook ${id} not found`);
   return { id, deleted: true };
 }
 
 /** A new signing secret (the old one stops verifying at once), shown this once. */
-export async function rotateSigningSecret(deps: WebhookDeps, actor: WebhookActor, id: string): Promise<{ id: string; signing_secret: string }> {
-  const row = await webhookRow(deps, actor.organizationId, id);
+export async function rotateSigningSecret(deps: WebhookDeps, actor: WebhookActor, id: string, scope: SourceScope = 'webhooks'): Promise<{ id: string; signing_secret: string }> {
+  const row = await webhookRow(deps, actor.organizationId, id, scope);
   await assertMayManage(deps, actor, row.service_id);
   const signingSecret = newSigningSecret();
   if (!(await updateSourceFields(deps.orm, id, { signingSecretSealed: deps.sealer.seal(signingSecret) }))) throw notFound(`webhook ${id} not found`);
@@ -117,9 +118,9 @@ export async function rotateSigningSecret(deps: WebhookDeps, actor: WebhookActor
 }
 
 /** A new ingestion URL (the old one stops working at once). */
-export async function rotateWebhookUrl(deps: WebhookDeps, actor: WebhookActor, id: string): Promise<WebhookRecord> {
-  const row = await webhookRow(deps, actor.organizationId, id);
+export async function rotateWebhookUrl(deps: WebhookDeps, actor: WebhookActor, id: string, scope: SourceScope = 'webhooks'): Promise<WebhookRecord> {
+  const row = await webhookRow(deps, actor.organizationId, id, scope);
   await assertMayManage(deps, actor, row.service_id);
   await rotateSource(deps.orm, { sourceId: id, ingestBaseUrl: deps.urls.ingest, seal: (s) => deps.sealer.seal(s) });
-  return webhookRecord(deps, await webhookRow(deps, actor.organizationId, id));
+  return webhookRecord(deps, await webhookRow(deps, actor.organizationId, id, 'all'));
 }

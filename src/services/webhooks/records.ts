@@ -27,7 +27,8 @@ export interface WebhookRow {
   alias: string | null;
   description: string | null;
   status: 'ACTIVE' | 'PAUSED';
-  channels: string[];
+  /** null: a plain source, paging its service's escalation policy. */
+  channels: string[] | null;
   url_secret_sealed: string | null;
   signing_secret_sealed: string | null;
   ip_allowlist: string[] | null;
@@ -55,7 +56,7 @@ export function webhookRecord(deps: Pick<WebhookDeps, 'sealer' | 'urls'>, r: Web
     receiver_url: `${deps.urls.legacy}/webhook/${r.id}`,
     service_id: r.service_id,
     channels: r.channels,
-    notification_types: notificationTypesOf(r.channels),
+    notification_types: notificationTypesOf(r.channels ?? []),
     signed: r.signing_secret_sealed !== null,
     ip_allowlist: r.ip_allowlist ?? [],
     statistics: { total_calls: Number(r.total_calls), successful_calls: Number(r.successful_calls), failed_calls: Number(r.failed_calls) },
@@ -65,26 +66,35 @@ export function webhookRecord(deps: Pick<WebhookDeps, 'sealer' | 'urls'>, r: Web
 }
 export type WebhookRecord = ReturnType<typeof webhookRecord>;
 
-/** Webhooks: the workspace's sources that page channels (not their service's policy), live ones only. */
-const webhooks = (deps: Pick<WebhookDeps, 'orm'>, organizationId: string) =>
-  knexOf(deps.orm)('alert_sources').where({ organization_id: organizationId }).whereIn('status', ['ACTIVE', 'PAUSED']).whereNotNull('channels');
+/**
+ * Which live sources a read sees: `webhooks`, the ones that page channels (Form B, the API-key
+ * surface's webhooks), or `all` of them, plain sources that page their service's policy too (the
+ * dashboard's alert sources: one table, design.md §11).
+ */
+export type SourceScope = 'webhooks' | 'all';
 
-/** A page of the workspace's webhooks, oldest first, and how many there are. */
-export async function listWebhooks(deps: WebhookDeps, organizationId: string, page: { limit: number; offset: number }) {
+/** The workspace's live sources in a scope. */
+const sources = (deps: Pick<WebhookDeps, 'orm'>, organizationId: string, scope: SourceScope) => {
+  const q = knexOf(deps.orm)('alert_sources').where({ organization_id: organizationId }).whereIn('status', ['ACTIVE', 'PAUSED']);
+  return scope === 'webhooks' ? q.whereNotNull('channels') : q;
+};
+
+/** A page of the workspace's webhooks (or, in scope `all`, sources), oldest first, and how many there are. */
+export async function listWebhooks(deps: WebhookDeps, organizationId: string, page: { limit: number; offset: number }, scope: SourceScope = 'webhooks') {
   const [rows, [{ n }]] = await Promise.all([
-    webhooks(deps, organizationId).clone().select(WEBHOOK_COLUMNS).orderBy([{ column: 'created_at' }, { column: 'id' }]).limit(page.limit).offset(page.offset),
-    webhooks(deps, organizationId).clone().count({ n: '*' }),
+    sources(deps, organizationId, scope).select(WEBHOOK_COLUMNS).orderBy([{ column: 'created_at' }, { column: 'id' }]).limit(page.limit).offset(page.offset),
+    sources(deps, organizationId, scope).count({ n: '*' }),
   ]);
   return { webhooks: (rows as WebhookRow[]).map((r) => webhookRecord(deps, r)), total: Number(n) };
 }
 
-/** One of the workspace's webhooks as stored; another workspace's, a deleted one or a bad id is not found. */
-export async function webhookRow(deps: Pick<WebhookDeps, 'orm'>, organizationId: string, id: string): Promise<WebhookRow> {
-  const row = isUuid(id) ? await webhooks(deps, organizationId).clone().select(WEBHOOK_COLUMNS).where({ id }).first() : undefined;
-  if (!row) throw notFound(`webhook ${id} not found`);
+/** One of the workspace's webhooks (or sources) as stored; another workspace's, a deleted one or a bad id is not found. */
+export async function webhookRow(deps: Pick<WebhookDeps, 'orm'>, organizationId: string, id: string, scope: SourceScope = 'webhooks'): Promise<WebhookRow> {
+  const row = isUuid(id) ? await sources(deps, organizationId, scope).select(WEBHOOK_COLUMNS).where({ id }).first() : undefined;
+  if (!row) throw notFound(`${scope === 'webhooks' ? 'webhook' : 'source'} ${id} not found`);
   return row as WebhookRow;
 }
 
-export async function getWebhook(deps: WebhookDeps, organizationId: string, id: string): Promise<WebhookRecord> {
-  return webhookRecord(deps, await webhookRow(deps, organizationId, id));
+export async function getWebhook(deps: WebhookDeps, organizationId: string, id: string, scope: SourceScope = 'webhooks'): Promise<WebhookRecord> {
+  return webhookRecord(deps, await webhookRow(deps, organizationId, id, scope));
 }

@@ -1,0 +1,193 @@
+import { z } from 'zod';
+import { FORM_B_CHANNEL_LIST } from '../../../src/domain/paging/form-b-channels';
+import { WEBHOOK_NAME, WEBHOOK_STATUSES } from '../../../src/domain/webhooks';
+import { recordAudit } from '../../../src/services/audit';
+import { createWebhook, deleteWebhook, getWebhook, listWebhooks, rotateSigningSecret, rotateWebhookUrl, updateWebhook } from '../../../src/services/webhooks';
+import { defineRoute, type RouteSpec } from '../../http/route-spec';
+import { ADMIN_ERRORS, adminActorOf, auditActorOf, authorize, IdParams, PageQuery, pageMeta, type AdminActor, type AdminDeps } from '../admin-kit';
+
+const name = z.string().trim().min(WEBHOOK_NAME.min, `must be at least ${WEBHOOK_NAME.min} characters`).max(WEBHOOK_NAME.max, `must be at most ${WEBHOOK_NAME.max} characters`);
+const description = z.string().max(2000, 'must be at most 2000 characters');
+const channels = z
+  .array(z.string().max(32, 'must be at most 32 characters'))
+  .min(1, 'must name at least one channel')
+  .max(8, 'must name at most 8 channels')
+  .describe(`the channels it pages, by severity (Form B): ${FORM_B_CHANNEL_LIST}`);
+const ipAllowlist = z.array(z.string().max(64, 'must be at most 64 characters')).max(100, 'at most 100 entries').describe('IPv4/IPv6 addresses or CIDRs its Form B receiver accepts');
+
+const CreateSourceBody = z
+  .object({
+    name,
+    service_id: z.uuid('must be a UUID'),
+    channels: channels.optional().describe('none: a plain source, paging its service’s escalation policy'),
+    description: description.optional(),
+    ip_allowlist: ipAllowlist.optional(),
+    signed: z.boolean().optional().describe('a signing secret for X-Service-Signature; default true when channels are given'),
+  })
+  .strict();
+
+const UpdateSourceBody = z
+  .object({
+    name: name.optional(),
+    description: description.optional(),
+    channels: channels.optional(),
+    ip_allowlist: ipAllowlist.optional(),
+    status: z.enum(WEBHOOK_STATUSES, `must be one of ${WEBHOOK_STATUSES.join(', ')}`).optional().describe('PAUSED: its ingestion URL answers 423 until ACTIVE again'),
+  })
+  .strict();
+
+const SourceSchema = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  alias: z.string(),
+  description: z.string(),
+  status: z.enum(WEBHOOK_STATUSES),
+  webhook_url: z.string().nullable().describe('its secret ingestion URL; null for a source made before URLs were kept: rotate it to see one'),
+  receiver_url: z.string().describe('its Form B receiver (sources with channels)'),
+  service_id: z.uuid(),
+  channels: z.array(z.string()).nullable().describe('null: it pages its service’s escalation policy'),
+  notification_types: z.array(z.string()),
+  signed: z.boolean(),
+  ip_allowlist: z.array(z.string()),
+  statistics: z.object({ total_calls: z.number().int(), successful_calls: z.number().int(), failed_calls: z.number().int() }),
+  created_at: z.iso.datetime(),
+  updated_at: z.iso.datetime(),
+});
+const CreatedSourceSchema = SourceSchema.extend({ signing_secret: z.string().nullable().describe('shown this once; null when not signed') });
+
+const MANAGE = 'Billing Owner, Account Admin, or a Team Manager of the team owning its service';
+const MANAGE_ERRORS = { ...ADMIN_ERRORS, 403: `${ADMIN_ERRORS[403]}: sources.manage needs a ${MANAGE}`, 404: 'no such source (or service) in this workspace' } as const;
+
+/**
+ * Alert sources under /api: every source of the workspace, webhooks (with channels) and plain
+ * ones, through the webhook service (design.md §11), which holds the one check of who may change
+ * them. Any member reads.
+ */
+export function sourcesRoutes(deps: AdminDeps): RouteSpec[] {
+  const w = deps.webhooks;
+  const audit = (actor: AdminActor, action: string, targetId: string, details: Record<string, unknown>) =>
+    recordAudit(deps.orm, { organizationId: actor.organizationId, actor: auditActorOf(actor), action, targetType: 'source', targetId, details });
+  return [
+    defineRoute({
+      method: 'get',
+      access: 'read',
+      path: '/sources',
+      summary: 'List alert sources (any member)',
+      operationId: 'listSources',
+      query: PageQuery,
+      success: { status: 200, description: 'a page of the workspace’s sources, oldest first; meta.total counts them all', schema: z.array(SourceSchema) },
+      errors: ADMIN_ERRORS,
+      handler: async (ctx, { query }) => {
+        const actor = adminActorOf(ctx);
+        await authorize(deps.orm, actor, 'workspace.read');
+        const { webhooks, total } = await listWebhooks(w, actor.organizationId, query, 'all');
+        return { data: webhooks, meta: pageMeta(total, query), message: `${total} source(s)` };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      access: 'write',
+      path: '/sources',
+      summary: `Create an alert source (${MANAGE})`,
+      operationId: 'createSource',
+      body: CreateSourceBody,
+      success: { status: 201, description: 'the source with its ingestion URL and, when signed, its signing secret (shown this once)', schema: CreatedSourceSchema },
+      errors: { ...MANAGE_ERRORS, 403: `${MANAGE_ERRORS[403]}; plan_limit_reached: the plan’s number of sources is reached` },
+      handler: async (ctx, { body }) => {
+        const actor = adminActorOf(ctx);
+        const created = await createWebhook(w, actor, {
+          name: body.name,
+          serviceId: body.service_id,
+          channels: body.channels,
+          description: body.description,
+          ipAllowlist: body.ip_allowlist,
+          signed: body.signed ?? body.channels !== undefined,
+        });
+        await audit(actor, 'source.create', created.id, { name: created.name, service_id: created.service_id, channels: created.channels, signed: created.signed });
+        return { data: created, message: created.signing_secret ? 'source created; keep its signing secret: it is not shown again' : 'source created' };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      access: 'read',
+      path: '/sources/{id}',
+      summary: 'Read an alert source (any member)',
+      operationId: 'getSource',
+      params: IdParams,
+      success: { status: 200, description: 'the source', schema: SourceSchema },
+      errors: { ...ADMIN_ERRORS, 404: 'no such source in this workspace' },
+      handler: async (ctx, { params }) => {
+        const actor = adminActorOf(ctx);
+        await authorize(deps.orm, actor, 'workspace.read');
+        return { data: await getWebhook(w, actor.organizationId, params.id, 'all'), message: 'ok' };
+      },
+    }),
+    defineRoute({
+      method: 'put',
+      access: 'write',
+      path: '/sources/{id}',
+      summary: `Change an alert source: name, description, channels, IP allowlist, ACTIVE or PAUSED (${MANAGE})`,
+      operationId: 'updateSource',
+      params: IdParams,
+      body: UpdateSourceBody,
+      success: { status: 200, description: 'the source as changed', schema: SourceSchema },
+      errors: MANAGE_ERRORS,
+      handler: async (ctx, { params, body }) => {
+        const actor = adminActorOf(ctx);
+        const patch = { name: body.name, description: body.description, channels: body.channels, ipAllowlist: body.ip_allowlist, status: body.status };
+        const updated = await updateWebhook(w, actor, params.id, patch, 'all');
+        await audit(actor, 'source.update', updated.id, { name: updated.name, changed: Object.keys(body), ...(body.status && { status: body.status }) });
+        return { data: updated, message: 'source updated' };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      access: 'write',
+      path: '/sources/{id}/rotate',
+      summary: `New ingestion URL; the old one answers 404 at once (${MANAGE})`,
+      operationId: 'rotateSource',
+      params: IdParams,
+      success: { status: 200, description: 'the source with its new ingestion URL', schema: SourceSchema },
+      errors: MANAGE_ERRORS,
+      handler: async (ctx, { params }) => {
+        const actor = adminActorOf(ctx);
+        const rotated = await rotateWebhookUrl(w, actor, params.id, 'all');
+        await audit(actor, 'source.rotate', rotated.id, { name: rotated.name });
+        return { data: rotated, message: 'ingestion URL rotated; the old one no longer works' };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      access: 'write',
+      path: '/sources/{id}/rotate-signing-secret',
+      summary: `New signing secret; the old one stops verifying at once (${MANAGE})`,
+      operationId: 'rotateSourceSigningSecret',
+      params: IdParams,
+      success: { status: 200, description: 'the new signing secret, shown this once', schema: z.object({ id: z.uuid(), signing_secret: z.string() }) },
+      errors: MANAGE_ERRORS,
+      handler: async (ctx, { params }) => {
+        const actor = adminActorOf(ctx);
+        const rotated = await rotateSigningSecret(w, actor, params.id, 'all');
+        await audit(actor, 'source.rotate_signing_secret', rotated.id, {});
+        return { data: rotated, message: 'signing secret rotated; keep it: it is not shown again' };
+      },
+    }),
+    defineRoute({
+      method: 'delete',
+      access: 'write',
+      path: '/sources/{id}',
+      summary: `Revoke an alert source: its URLs answer 404; its alerts and incidents remain (${MANAGE})`,
+      operationId: 'deleteSource',
+      params: IdParams,
+      success: { status: 200, description: 'revoked', schema: z.object({ id: z.uuid(), deleted: z.literal(true) }) },
+      errors: MANAGE_ERRORS,
+      handler: async (ctx, { params }) => {
+        const actor = adminActorOf(ctx);
+        const before = await getWebhook(w, actor.organizationId, params.id, 'all');
+        const deleted = await deleteWebhook(w, actor, params.id, 'all');
+        await audit(actor, 'source.delete', deleted.id, { name: before.name, service_id: before.service_id });
+        return { data: deleted, message: 'source revoked' };
+      },
+    }),
+  ];
+}
