@@ -139,3 +139,21 @@ async function lockUsage(trx: Knex.Transaction, organizations: Array<{ id: strin
   }
   return rows;
 }
+
+/**
+ * After a workspace moves to a plan that caps alerts: this month's count is at least what its
+ * sources stored this month (up to the quota), so FREE → PRO → FREE within a month does not
+ * forget the alerts stored while on PRO. A month without a row is seeded at its first charge.
+ */
+export async function resyncAlertUsage(trx: Knex, organizationId: string, plan: Plan, now: Date): Promise<void> {
+  const limit = PLAN_LIMITS[plan].alertsPerMonth;
+  if (limit === null) return;
+  const period = usagePeriod(now);
+  await trx.raw(
+    `update plan_usage set alerts = greatest(alerts, (select count(*) from (
+        select 1 from alerts a join alert_sources s on s.id = a.source_id
+         where a.organization_id = ? and a.created_at >= ? limit ?) as stored))
+      where organization_id = ? and period = ?`,
+    [organizationId, new Date(`${period}-01T00:00:00Z`), limit, organizationId, period],
+  );
+}

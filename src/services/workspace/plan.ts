@@ -1,16 +1,12 @@
 import type { Knex, MikroORM } from '@mikro-orm/postgresql';
-import { PLAN_LIMITS, type Plan, type PlanLimits } from '../../domain/plans';
+import { nextPeriodStart, PLAN_LIMITS, usagePeriod, type Plan, type PlanLimits } from '../../domain/plans';
+import { resyncAlertUsage } from '../plans';
 import { knexOf } from '../../db/knex';
 import { recordAudit, type AuditActor } from '../audit';
 import { forbidden, notFound } from '../errors';
 
 /** A workspace's plan: its limits, what it uses of them, and changing it (design.md §9). */
 
-/** The month a usage row counts, `YYYY-MM` in UTC. */
-export const usagePeriod = (now: Date): string => now.toISOString().slice(0, 7);
-
-/** The first instant of the next UTC month: when the monthly alert count starts again. */
-export const nextPeriodStart = (now: Date): Date => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
 
 /** The limits as the dashboard shows them (snake_case; null means unlimited). */
 const limitsJson = (l: PlanLimits) => ({
@@ -88,6 +84,7 @@ export async function changePlan(orm: MikroORM, input: { organizationId: string;
     const org = await lockWorkspace(trx, input.organizationId);
     if (org.plan !== input.plan) {
       await trx('organizations').update({ plan: input.plan }).where({ id: input.organizationId });
+      await resyncAlertUsage(trx, input.organizationId, input.plan, new Date());
       await recordAudit(trx, { organizationId: input.organizationId, actor: input.actor, action: 'plan.change', targetType: 'organization', targetId: input.organizationId, details: { from: org.plan, to: input.plan } });
     }
     return org.plan;

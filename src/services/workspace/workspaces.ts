@@ -5,6 +5,7 @@ import type { Plan } from '../../domain/plans';
 import type { Role } from '../../domain/roles';
 import { isUniqueViolation, knexOf } from '../../db/knex';
 import { conflict, invalid, notFound } from '../errors';
+import { resyncAlertUsage } from '../plans';
 
 /** Workspaces, their people and teams: the set-up every other use case needs. */
 
@@ -77,7 +78,10 @@ export async function setVerified(orm: MikroORM, userId: string, verified: boole
 }
 
 export async function setPlan(orm: MikroORM, organizationId: string, plan: Plan) {
-  await knexOf(orm)('organizations').update({ plan }).where({ id: organizationId });
+  await knexOf(orm).transaction(async (trx) => {
+    await trx('organizations').update({ plan }).where({ id: organizationId });
+    await resyncAlertUsage(trx, organizationId, plan, new Date());
+  });
 }
 
 export async function createTeam(orm: MikroORM, input: { organizationId: string; name: string }) {

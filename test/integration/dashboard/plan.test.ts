@@ -2,7 +2,7 @@ import { knexOf } from '../../../src/db/knex';
 import type { Role } from '../../../src/domain/roles';
 import { createTeam, createService, setPlan } from '../../../src/services/workspace';
 import { createSource } from '../../../src/services/ingest/sources';
-import { nextPeriodStart, usagePeriod } from '../../../src/services/workspace/plan';
+import { nextPeriodStart, usagePeriod } from '../../../src/domain/plans';
 import { dashboardFixture, workspaceWithRoles } from '../../support/dashboard';
 
 const fx = dashboardFixture();

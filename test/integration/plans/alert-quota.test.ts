@@ -134,6 +134,19 @@ describe('the FREE plan stores 50 alerts a month', () => {
     expect(await storedBy(ws.organizationId)).toEqual(before);
   });
 
+  it('when a FREE workspace moves to PRO, stores more alerts and comes back to FREE in the same month, then the alerts stored on PRO count', async () => {
+    const ws = await freeWorkspace('FREE');
+    await Promise.all(Array.from({ length: 10 }, () => post(ws.source.ingest_url).then((r) => expect(r.status).toBe(202))));
+    expect((await usageOf(ws.organizationId)).alerts).toBe(10);
+    await setPlan(stack.orm, ws.organizationId, 'PRO');
+    await Promise.all(Array.from({ length: 45 }, () => post(ws.source.ingest_url).then((r) => expect(r.status).toBe(202))));
+    await setPlan(stack.orm, ws.organizationId, 'FREE');
+    expect((await usageOf(ws.organizationId)).alerts).toBe(50);
+    const before = await storedBy(ws.organizationId);
+    expectQuotaAnswer(await post(ws.source.ingest_url));
+    expect(await storedBy(ws.organizationId)).toEqual(before);
+  });
+
   it('when a FREE workspace is at its quota, then replays of accepted requests and resolves (Alertmanager) still answer, and count nothing', async () => {
     const ws = await freeWorkspace();
     const amHeaders = JSON.parse(nativeFixture('alertmanager/firing.headers.json')) as Record<string, string>;
