@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { EscalationStep } from '../../db/entities/escalation-policy';
 import { parseWith, policyInputSchema, targetsWithPaths, uuidField, type PolicyInput, type ValidPolicy } from '../../domain/paging/config';
+import { canonicalJson } from '../../domain/ingest/canonical-json';
 import { knexOf } from '../../db/knex';
 import { recordAudit, SYSTEM_CLI } from '../audit';
 import type { ChangeOptions } from './changes';
@@ -100,7 +101,7 @@ export async function updateEscalationPolicy(orm: MikroORM, input: { id: string;
     ackTimeoutSeconds: c.ackTimeoutSeconds === undefined ? current.ack_timeout_seconds : c.ackTimeoutSeconds,
   });
   const row = { id: current.id, organization_id: current.organization_id, name: p.name, steps: p.steps, repeat: p.repeat, ack_timeout_seconds: p.ackTimeoutSeconds };
-  const changed = (['name', 'steps', 'repeat', 'ack_timeout_seconds'] as const).filter((k) => JSON.stringify(row[k]) !== JSON.stringify(current[k]));
+  const changed = (['name', 'steps', 'repeat', 'ack_timeout_seconds'] as const).filter((k) => canonicalJson(row[k]) !== canonicalJson(current[k]));
   await knexOf(orm).transaction(async (trx) => {
     await trx('escalation_policies')
       .update({ name: row.name, steps: JSON.stringify(row.steps), repeat: row.repeat, ack_timeout_seconds: row.ack_timeout_seconds, updated_at: new Date() })

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Knex, MikroORM } from '@mikro-orm/postgresql';
 import { isUuid } from '../../domain/ids';
 import { onCallAt, parseLayers, ScheduleInputError, shiftsBetween, zoneOf, type Layer, type Override } from '../../domain/schedule';
+import { canonicalJson } from '../../domain/ingest/canonical-json';
 import { knexOf } from '../../db/knex';
 import { recordAudit, SYSTEM_CLI } from '../audit';
 import { conflict, invalid, notFound } from '../errors';
@@ -130,7 +131,7 @@ export async function updateSchedule(
   const timeZone = c.timeZone ?? current.time_zone;
   const layers = await storedLayers(knex, current.organization_id, timeZone, c.layers ?? current.layers);
   const row = { ...current, name, time_zone: timeZone, layers };
-  const changed = (['name', 'time_zone', 'layers'] as const).filter((k) => JSON.stringify(row[k]) !== JSON.stringify(current[k]));
+  const changed = (['name', 'time_zone', 'layers'] as const).filter((k) => canonicalJson(row[k]) !== canonicalJson(current[k]));
   await knex.transaction(async (trx) => {
     await trx('schedules').update({ name, time_zone: timeZone, layers: JSON.stringify(layers), updated_at: new Date() }).where({ id: row.id });
     await recordAudit(trx, { organizationId: row.organization_id, actor: opts.actor ?? SYSTEM_CLI, action: 'schedule.update', targetType: 'schedule', targetId: row.id, details: { ...auditDetails(row), changed } });
