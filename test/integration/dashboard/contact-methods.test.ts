@@ -2,7 +2,9 @@ import { createHash } from 'node:crypto';
 import { knexOf } from '../../../src/db/knex';
 import type { Role } from '../../../src/domain/roles';
 import { createSource } from '../../../src/services/ingest/sources';
+import { addContactMethod } from '../../../src/services/paging/contacts';
 import { setServicePolicy } from '../../../src/services/paging/escalation-policies';
+import { addNotificationRule, notificationRulesFor } from '../../../src/services/paging/notification-rules';
 import { createService } from '../../../src/services/workspace/catalog';
 import { createTeam } from '../../../src/services/workspace/workspaces';
 import { dashboardFixture, memberSession, workspaceWithRoles, type DashboardSession } from '../../support/dashboard';
@@ -117,6 +119,20 @@ describe('phone verification', () => {
     expect(email.body.data).toMatchObject({ type: 'email', address: ws.as.MEMBER.email, verified_at: expect.any(String) });
     const push = await add(ws.as.MEMBER, { type: 'push_android', address: 'fcm-token-123' });
     expect(push.body.data.verified_at).toEqual(expect.any(String));
+  });
+});
+
+describe('contact methods added by an operator (klaxon contact add)', () => {
+  it('when the CLI adds a phone number, then it is verified at once, no code is texted, it is paged, and the audit log names the CLI', async () => {
+    const member = ws.as.TEAM_MANAGER;
+    const address = phoneNumber();
+    const added = await addContactMethod(fx.stack.orm, { email: member.email, type: 'voice', address, organizationId: ws.organizationId });
+    expect(added.verified_at).toEqual(expect.any(String));
+    expect(await textsTo(address)).toEqual([]);
+    await addNotificationRule(fx.stack.orm, { email: member.email, contactMethodId: added.id, delaySeconds: 30 });
+    const [planned] = await notificationRulesFor(fx.stack.orm, [member.userId], { organizationId: ws.organizationId });
+    expect(planned.rules).toContainEqual(expect.objectContaining({ contactMethodId: added.id, type: 'voice', address }));
+    expect((await auditOf('contact_method.create')).find((e) => e.target.id === added.id)).toMatchObject({ actor: { kind: 'system', user_id: null }, details: { verified: true } });
   });
 });
 

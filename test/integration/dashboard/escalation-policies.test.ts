@@ -133,3 +133,20 @@ describe('escalation policies', () => {
     expect((await api('GET', '/escalation-policies', { session: ws.owner })).body.data.map((p: { id: string }) => p.id)).not.toContain(id);
   });
 });
+
+describe('the OpenAPI document', () => {
+  it('when it is fetched, then every paging route is described with its body and answers', async () => {
+    const doc = (await api('GET', '/openapi.json')).body;
+    const expected: Array<[string, string]> = [
+      ['/api/escalation-policies', 'post'], ['/api/escalation-policies/{id}', 'put'], ['/api/escalation-policies/{id}', 'delete'],
+      ['/api/schedules', 'post'], ['/api/schedules/{id}/on-call', 'get'], ['/api/schedules/{id}/overrides', 'post'], ['/api/schedules/{id}/overrides/{override_id}', 'delete'],
+      ['/api/contact-methods', 'post'], ['/api/contact-methods/{id}/verify', 'post'], ['/api/contact-methods/{id}/resend', 'post'],
+      ['/api/notification-rules', 'post'], ['/api/notification-rules/{id}', 'delete'],
+    ];
+    for (const [path, method] of expected) {
+      const op = doc.paths[path]?.[method];
+      expect([path, method, Boolean(op?.responses?.['200'] ?? op?.responses?.['201'])]).toEqual([path, method, true]);
+    }
+    expect(doc.paths['/api/contact-methods/{id}/resend'].post.responses['429']).toBeDefined();
+  });
+});
