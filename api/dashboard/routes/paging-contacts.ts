@@ -13,8 +13,8 @@ import {
   removeContactMethod,
   removeNotificationRule,
   resendVerificationCode,
-  ResendTooSoon,
   verifyContactMethod,
+  VerificationThrottled,
   type SendVerificationCode,
 } from '../../../src/services/paging';
 import { HttpError } from '../../http/customer-errors';
@@ -72,6 +72,16 @@ const smsCode = (deps: AdminDeps): SendVerificationCode => async (to, text) => {
   await deps.sms.send({ notificationId: randomUUID(), channel: 'sms', to, subject: '', text });
 };
 
+/** Too many codes asked for: 429 with Retry-After. */
+async function throttled<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (err) {
+    if (err instanceof VerificationThrottled) throw new HttpError(429, err.message, 'rate_limited', { 'Retry-After': String(err.retryAfterSeconds) });
+    throw err;
+  }
+}
+
 /** Contact methods (with phone verification) and notification rules under /api: everyone their own; admins anyone's. */
 export function contactRoutes(deps: AdminDeps): RouteSpec[] {
   const actorOf = (ctx: ParameterizedContext) => adminActorOf(ctx);
@@ -106,14 +116,16 @@ export function contactRoutes(deps: AdminDeps): RouteSpec[] {
       operationId: 'createContactMethod',
       body: ContactBody,
       success: { status: 201, description: 'the contact method (verified_at null for a phone number until its code is typed back)', schema: ContactSchema },
-      errors: { ...ADMIN_ERRORS, ...NOT_FOUND, 409: 'duplicate_contact_method: this person already has this address for this type' },
+      errors: { ...ADMIN_ERRORS, ...NOT_FOUND, 409: 'duplicate_contact_method: this person already has this address for this type', 429: 'rate_limited: 5 new phone numbers were added for this person in the last hour (Retry-After)' },
       handler: async (ctx, { body }) => {
         const actor = actorOf(ctx);
         const userId = await whose(deps, actor, body.user_id);
-        const created = await addMemberContactMethod(
-          deps.orm,
-          { organizationId: actor.organizationId, userId, type: body.type, address: body.address, label: body.label },
-          { actor: auditActorOf(actor), sendCode: smsCode(deps) },
+        const created = await throttled(
+          addMemberContactMethod(
+            deps.orm,
+            { organizationId: actor.organizationId, userId, type: body.type, address: body.address, label: body.label },
+            { actor: auditActorOf(actor), sendCode: smsCode(deps) },
+          ),
         );
         return { data: created, message: created.verified_at ? 'contact method added' : 'contact method added; type back the code we texted to it (POST /api/contact-methods/{id}/verify)' };
       },
@@ -144,12 +156,8 @@ export function contactRoutes(deps: AdminDeps): RouteSpec[] {
       errors: { ...ADMIN_ERRORS, ...NOT_FOUND, 409: 'already_verified', 429: 'rate_limited: a code went out less than a minute ago (Retry-After says when to ask again)' },
       handler: async (ctx, { params }) => {
         const { actor, contact } = await ownedContact(ctx, params.id);
-        try {
-          return { data: await resendVerificationCode(deps.orm, { id: contact.id, organizationId: actor.organizationId }, smsCode(deps)), message: 'a new code is on its way' };
-        } catch (err) {
-          if (err instanceof ResendTooSoon) throw new HttpError(429, err.message, 'rate_limited', { 'Retry-After': String(err.retryAfterSeconds) });
-          throw err;
-        }
+        const sent = await throttled(resendVerificationCode(deps.orm, { id: contact.id, organizationId: actor.organizationId }, smsCode(deps)));
+        return { data: sent, message: 'a new code is on its way' };
       },
     }),
     defineRoute({

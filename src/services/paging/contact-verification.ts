@@ -1,5 +1,5 @@
 import { randomInt, timingSafeEqual } from 'node:crypto';
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Knex, MikroORM } from '@mikro-orm/postgresql';
 import { hashSecret } from '../../domain/api-token';
 import { isUuid } from '../../domain/ids';
 import { knexOf } from '../../db/knex';
@@ -18,6 +18,8 @@ export const VERIFICATION = {
   maxAttempts: 5,
   /** A new code at most this often per number (a resend is an SMS someone pays for). */
   resendIntervalMs: 60_000,
+  /** New unverified numbers per person an hour: adding numbers must not become a way to text strangers. */
+  newNumbersPerHour: 5,
 } as const;
 
 /** Texts `text` to the E.164 number `to` (the SMS channel: a provider, or the dev inbox). */
@@ -39,12 +41,33 @@ export async function sendVerificationCode(send: SendVerificationCode, to: strin
   await send(to, `Klaxon: your verification code is ${code}. It expires in ${VERIFICATION.codeTtlMs / 60_000} minutes. If you did not add this number, ignore this message.`);
 }
 
-/** A resend asked for before the interval passed: the caller answers 429 with Retry-After. */
-export class ResendTooSoon extends Error {
-  constructor(readonly retryAfterSeconds: number) {
-    super(`a code was sent less than a minute ago; ask again in ${retryAfterSeconds} s`);
-    this.name = 'ResendTooSoon';
+/** A code asked for too soon (a resend within a minute, too many new numbers): the caller answers 429 with Retry-After. */
+export class VerificationThrottled extends Error {
+  constructor(
+    readonly retryAfterSeconds: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'VerificationThrottled';
   }
+}
+
+/**
+ * Refuses a new unverified number when the person had `newNumbersPerHour` added in the last
+ * hour. Counted from the audit log, so deleting numbers does not reset it.
+ */
+export async function checkNewNumberAllowance(db: Knex, input: { organizationId: string; userId: string }, now = new Date()): Promise<void> {
+  const since = new Date(now.getTime() - 3_600_000);
+  const rows: Array<{ created_at: Date | string }> = await db('audit_log')
+    .select('created_at')
+    .where({ organization_id: input.organizationId, action: 'contact_method.create' })
+    .andWhere('created_at', '>', since)
+    .andWhereRaw(`details->>'user_id' = ? and details->>'verified' = 'false'`, [input.userId])
+    .orderBy('created_at')
+    .limit(VERIFICATION.newNumbersPerHour);
+  if (rows.length < VERIFICATION.newNumbersPerHour) return;
+  const wait = new Date(rows[0].created_at).getTime() + 3_600_000 - now.getTime();
+  throw new VerificationThrottled(Math.max(1, Math.ceil(wait / 1000)), `at most ${VERIFICATION.newNumbersPerHour} new phone numbers an hour; verify the ones added, or try again later`);
 }
 
 type VerificationRow = ContactRow & { verification_code_hash: string | null; verification_expires_at: Date | string | null; verification_attempts: number };
@@ -102,7 +125,7 @@ export async function verifyContactMethod(
 
 /**
  * Texts a new code to an unverified phone number (the old one stops working), at most once a
- * minute: sooner throws `ResendTooSoon`.
+ * minute: sooner throws `VerificationThrottled`.
  */
 export async function resendVerificationCode(
   orm: MikroORM,
@@ -118,7 +141,7 @@ export async function resendVerificationCode(
     if (row.verification_expires_at) {
       const sentAt = new Date(row.verification_expires_at).getTime() - VERIFICATION.codeTtlMs;
       const wait = sentAt + VERIFICATION.resendIntervalMs - now.getTime();
-      if (wait > 0) throw new ResendTooSoon(Math.ceil(wait / 1000));
+      if (wait > 0) throw new VerificationThrottled(Math.ceil(wait / 1000), `a code was sent less than a minute ago; ask again in ${Math.ceil(wait / 1000)} s`);
     }
     const code = newVerificationCode(now);
     await trx('contact_methods').where({ id: row.id }).update(code.columns);

@@ -9,7 +9,7 @@ import { CONTACT_COLUMNS, contactJson, type ContactMethodJson, type ContactRow }
 
 export type { ContactMethodJson } from './contact-rows';
 import type { ChangeOptions } from './changes';
-import { isPhoneChannel, newVerificationCode, sendVerificationCode, type SendVerificationCode } from './contact-verification';
+import { checkNewNumberAllowance, isPhoneChannel, newVerificationCode, sendVerificationCode, type SendVerificationCode } from './contact-verification';
 
 /** Contact methods: the phone numbers, email addresses and devices a person is paged on. */
 
@@ -65,6 +65,7 @@ async function insertContactMethod(
   };
   try {
     await knexOf(orm).transaction(async (trx) => {
+      if (code) await checkNewNumberAllowance(trx, { organizationId: row.organization_id, userId: row.user_id }, now);
       await trx('contact_methods').insert({ ...row, ...(code ? code.columns : {}) });
       await recordAudit(trx, {
         organizationId: row.organization_id,

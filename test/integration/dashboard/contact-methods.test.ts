@@ -45,11 +45,13 @@ const newPhone = async (session: DashboardSession, type = 'sms') => {
   expect(res.status).toBe(201);
   return { id: res.body.data.id as string, address, code: await codeSentTo(address) };
 };
+/** A member of their own: each person may add 5 new numbers an hour. */
+const fresh = () => memberSession(fx.stack.urls.app, fx.stack.orm, ws.organizationId, 'MEMBER');
 const otherCode = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
 
 describe('phone verification', () => {
   it('when a member adds a phone number, then a code is texted to it, a wrong code is 400, the right one verifies it, and only the hash is stored', async () => {
-    const me = ws.as.MEMBER;
+    const me = await fresh();
     const address = phoneNumber();
     const created = await add(me, { type: 'sms', address: address.replace(/^\+1/, '+1 '), label: 'work phone' });
     expect(created.status).toBe(201);
@@ -80,7 +82,7 @@ describe('phone verification', () => {
   });
 
   it('when five wrong codes are typed, then even the right code is 400 code_expired until a new code is sent', async () => {
-    const me = ws.as.MEMBER;
+    const me = await fresh();
     const phone = await newPhone(me, 'voice');
     for (let i = 0; i < 5; i++) expectError(await api('POST', `/contact-methods/${phone.id}/verify`, { session: me, body: { code: otherCode(phone.code) } }), 400, 'code_invalid');
     expectError(await api('POST', `/contact-methods/${phone.id}/verify`, { session: me, body: { code: phone.code } }), 400, 'code_expired');
@@ -90,27 +92,44 @@ describe('phone verification', () => {
     await db()('contact_methods').where({ id: phone.id }).update({ verification_expires_at: new Date(Date.now() + 8 * 60_000) });
     const resent = await api('POST', `/contact-methods/${phone.id}/resend`, { session: me });
     expect(resent.status).toBe(200);
-    const fresh = await codeSentTo(phone.address);
+    const newCode = await codeSentTo(phone.address);
     expect((await textsTo(phone.address)).length).toBe(2);
-    if (fresh !== phone.code) expectError(await api('POST', `/contact-methods/${phone.id}/verify`, { session: me, body: { code: phone.code } }), 400, 'code_invalid');
-    expect((await api('POST', `/contact-methods/${phone.id}/verify`, { session: me, body: { code: fresh } })).status).toBe(200);
+    if (newCode !== phone.code) expectError(await api('POST', `/contact-methods/${phone.id}/verify`, { session: me, body: { code: phone.code } }), 400, 'code_invalid');
+    expect((await api('POST', `/contact-methods/${phone.id}/verify`, { session: me, body: { code: newCode } })).status).toBe(200);
     expectError(await api('POST', `/contact-methods/${phone.id}/resend`, { session: me }), 409, 'already_verified');
   });
 
   it('when a code is older than ten minutes, then it is 400 code_expired', async () => {
-    const phone = await newPhone(ws.as.MEMBER);
+    const me = await fresh();
+    const phone = await newPhone(me);
     await db()('contact_methods').where({ id: phone.id }).update({ verification_expires_at: new Date(Date.now() - 1000) });
-    expectError(await api('POST', `/contact-methods/${phone.id}/verify`, { session: ws.as.MEMBER, body: { code: phone.code } }), 400, 'code_expired');
+    expectError(await api('POST', `/contact-methods/${phone.id}/verify`, { session: me, body: { code: phone.code } }), 400, 'code_expired');
   });
 
   it('when a new code is asked for within a minute of the last, then 429 with Retry-After and nothing is texted', async () => {
-    const phone = await newPhone(ws.as.MEMBER);
-    const res = await api('POST', `/contact-methods/${phone.id}/resend`, { session: ws.as.MEMBER });
+    const me = await fresh();
+    const phone = await newPhone(me);
+    const res = await api('POST', `/contact-methods/${phone.id}/resend`, { session: me });
     expectError(res, 429, 'rate_limited');
     const retryAfter = Number(res.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(60);
     expect(await textsTo(phone.address)).toHaveLength(1);
+  });
+
+  it('when a sixth phone number is added within an hour, then 429 with Retry-After and nothing is texted, even after deleting some', async () => {
+    const me = await fresh();
+    const phones = [];
+    for (let i = 0; i < 5; i++) phones.push(await newPhone(me));
+    await api('DELETE', `/contact-methods/${phones[0].id}`, { session: me });
+    const address = phoneNumber();
+    const before = await rowCount(fx.stack.orm, 'contact_methods');
+    const res = await add(me, { type: 'voice', address });
+    expectError(res, 429, 'rate_limited', /at most 5 new phone numbers an hour/);
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(3500);
+    expect(await textsTo(address)).toEqual([]);
+    expect(await rowCount(fx.stack.orm, 'contact_methods')).toBe(before);
+    expect((await add(me, { type: 'email', address: `x-${me.email}` })).status).toBe(201); // no code, no limit
   });
 
   it('when an email or push contact method is added, then it is verified at once and nothing is texted', async () => {
@@ -164,10 +183,11 @@ describe('contact methods by role', () => {
 
 describe('contact methods', () => {
   it('when a contact method is removed, then its notification rules go with it and the removal is audited', async () => {
-    const phone = await newPhone(ws.as.MEMBER);
-    const rule = await api('POST', '/notification-rules', { session: ws.as.MEMBER, body: { contact_method_id: phone.id, delay_seconds: 0 } });
+    const me = await fresh();
+    const phone = await newPhone(me);
+    const rule = await api('POST', '/notification-rules', { session: me, body: { contact_method_id: phone.id, delay_seconds: 0 } });
     expect(rule.status).toBe(201);
-    const removed = await api('DELETE', `/contact-methods/${phone.id}`, { session: ws.as.MEMBER });
+    const removed = await api('DELETE', `/contact-methods/${phone.id}`, { session: me });
     expect(removed.body.data).toEqual({ id: phone.id, removed: true, rules_removed: 1 });
     expect(await db()('notification_rules').where({ id: rule.body.data.id }).first()).toBeUndefined();
     expect((await auditOf('contact_method.delete')).find((e) => e.target.id === phone.id).details).toMatchObject({ type: 'sms', rules_removed: 1 });
@@ -187,17 +207,19 @@ describe('contact methods', () => {
   });
 
   it('when the same number is added twice, then 409 duplicate_contact_method and no second code', async () => {
-    const phone = await newPhone(ws.as.MEMBER);
-    expectError(await add(ws.as.MEMBER, { type: 'sms', address: phone.address }), 409, 'duplicate_contact_method');
+    const me = await fresh();
+    const phone = await newPhone(me);
+    expectError(await add(me, { type: 'sms', address: phone.address }), 409, 'duplicate_contact_method');
     expect(await textsTo(phone.address)).toHaveLength(1);
   });
 
   it('when a state-changing request has no X-CSRF-Token, then 403 csrf_failed and nothing changes', async () => {
-    const phone = await newPhone(ws.as.MEMBER);
+    const me = await fresh();
+    const phone = await newPhone(me);
     const before = await rowCount(fx.stack.orm, 'contact_methods');
-    expectError(await api('POST', '/contact-methods', { session: ws.as.MEMBER, csrf: null, body: { type: 'sms', address: phoneNumber() } }), 403, 'csrf_failed');
-    expectError(await api('POST', `/contact-methods/${phone.id}/verify`, { session: ws.as.MEMBER, csrf: null, body: { code: phone.code } }), 403, 'csrf_failed');
-    expectError(await api('DELETE', `/contact-methods/${phone.id}`, { session: ws.as.MEMBER, csrf: null }), 403, 'csrf_failed');
+    expectError(await api('POST', '/contact-methods', { session: me, csrf: null, body: { type: 'sms', address: phoneNumber() } }), 403, 'csrf_failed');
+    expectError(await api('POST', `/contact-methods/${phone.id}/verify`, { session: me, csrf: null, body: { code: phone.code } }), 403, 'csrf_failed');
+    expectError(await api('DELETE', `/contact-methods/${phone.id}`, { session: me, csrf: null }), 403, 'csrf_failed');
     expect(await rowCount(fx.stack.orm, 'contact_methods')).toBe(before);
     expect((await db()('contact_methods').where({ id: phone.id }).first()).verified_at).toBeNull();
   });
