@@ -1,38 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { contactInputSchema, emailField, parseWith, uuidField, type ContactInput } from '../../domain/paging/config';
+import { isUuid } from '../../domain/ids';
 import { isUniqueViolation, knexOf } from '../../db/knex';
+import { recordAudit, SYSTEM_CLI } from '../audit';
 import { conflict, invalid, notFound } from '../errors';
-import { isoOrNull, iso } from '../../db/timestamps';
+import { CONTACT_COLUMNS, contactJson, type ContactMethodJson, type ContactRow } from './contact-rows';
+
+export type { ContactMethodJson } from './contact-rows';
+import type { ChangeOptions } from './changes';
+import { checkNewNumberAllowance, isPhoneChannel, newVerificationCode, sendVerificationCode, type SendVerificationCode } from './contact-verification';
 
 /** Contact methods: the phone numbers, email addresses and devices a person is paged on. */
-
-interface ContactRow {
-  id: string;
-  organization_id: string;
-  user_id: string;
-  type: string;
-  address: string;
-  label: string | null;
-  disabled_at: Date | string | null;
-  disabled_reason: string | null;
-  created_at: Date | string;
-}
-
-const contactJson = (r: ContactRow) => ({
-  id: r.id,
-  organization_id: r.organization_id,
-  user_id: r.user_id,
-  type: r.type,
-  address: r.address,
-  label: r.label,
-  disabled_at: isoOrNull(r.disabled_at),
-  disabled_reason: r.disabled_reason,
-  created_at: iso(r.created_at),
-});
-export type ContactMethodJson = ReturnType<typeof contactJson>;
-
-const COLUMNS = ['id', 'organization_id', 'user_id', 'type', 'address', 'label', 'disabled_at', 'disabled_reason', 'created_at'];
 
 /** A user by email, or a clear not-found. */
 export async function userByEmail(orm: MikroORM, rawEmail: string): Promise<{ id: string; email: string }> {
@@ -59,36 +38,110 @@ async function workspaceOfUser(orm: MikroORM, user: { id: string; email: string 
   return orgs[0];
 }
 
-/** Adds a contact method to a user; the same user, type and address twice is a conflict. */
-export async function addContactMethod(orm: MikroORM, input: ContactInput): Promise<ContactMethodJson> {
-  const parsed = parseWith(contactInputSchema, input);
-  if (!parsed.ok) throw invalid(parsed.message);
-  const c = parsed.value;
-  const user = await userByEmail(orm, c.email);
+/**
+ * Stores a contact method and its audit entry together. A phone number added by a member is
+ * stored unverified and a code is texted to it before the transaction commits (a failed send
+ * leaves nothing behind); everything else counts as verified at once.
+ */
+async function insertContactMethod(
+  orm: MikroORM,
+  c: { organizationId: string; userId: string; email: string; type: ContactRow['type']; address: string; label: string | null },
+  opts: ChangeOptions & { sendCode?: SendVerificationCode },
+): Promise<ContactMethodJson> {
+  const now = new Date();
+  const needsCode = opts.sendCode !== undefined && isPhoneChannel(c.type);
+  const code = needsCode ? newVerificationCode(now) : undefined;
   const row: ContactRow = {
     id: randomUUID(),
-    organization_id: await workspaceOfUser(orm, user, c.organizationId),
-    user_id: user.id,
+    organization_id: c.organizationId,
+    user_id: c.userId,
     type: c.type,
     address: c.address,
     label: c.label,
     disabled_at: null,
     disabled_reason: null,
-    created_at: new Date(),
+    verified_at: needsCode ? null : now,
+    created_at: now,
   };
   try {
-    await knexOf(orm)('contact_methods').insert(row);
+    await knexOf(orm).transaction(async (trx) => {
+      if (code) await checkNewNumberAllowance(trx, { organizationId: row.organization_id, userId: row.user_id }, now);
+      await trx('contact_methods').insert({ ...row, ...(code ? code.columns : {}) });
+      await recordAudit(trx, {
+        organizationId: row.organization_id,
+        actor: opts.actor ?? SYSTEM_CLI,
+        action: 'contact_method.create',
+        targetType: 'contact_method',
+        targetId: row.id,
+        details: { user_id: row.user_id, user: c.email, type: row.type, label: row.label, verified: !needsCode },
+      });
+      if (code && opts.sendCode) await sendVerificationCode(opts.sendCode, row.address, code.plaintext);
+    });
   } catch (err) {
-    if (isUniqueViolation(err)) throw conflict(`${user.email} already has this ${c.type} address as a contact method`, 'duplicate_contact_method');
+    if (isUniqueViolation(err)) throw conflict(`${c.email} already has this ${c.type} address as a contact method`, 'duplicate_contact_method');
     throw err;
   }
+  return contactJson(row);
+}
+
+/** Adds a contact method to a user (the CLI: the operator vouches for it, so it is verified); the same user, type and address twice is a conflict. */
+export async function addContactMethod(orm: MikroORM, input: ContactInput, opts: ChangeOptions = {}): Promise<ContactMethodJson> {
+  const parsed = parseWith(contactInputSchema, input);
+  if (!parsed.ok) throw invalid(parsed.message);
+  const c = parsed.value;
+  const user = await userByEmail(orm, c.email);
+  const organizationId = await workspaceOfUser(orm, user, c.organizationId);
+  return insertContactMethod(orm, { organizationId, userId: user.id, email: user.email, type: c.type, address: c.address, label: c.label }, opts);
+}
+
+/** A member of the workspace by id, or not found. */
+export async function memberOf(orm: MikroORM, organizationId: string, userId: string): Promise<{ id: string; email: string }> {
+  const row = await knexOf(orm)('users as u')
+    .join('memberships as m', 'm.user_id', 'u.id')
+    .select('u.id', 'u.email')
+    .where({ 'm.organization_id': organizationId, 'u.id': userId })
+    .first();
+  if (!row) throw notFound(`user ${userId} is not a member of this workspace`);
+  return row as { id: string; email: string };
+}
+
+/**
+ * Adds a contact method for a member from the dashboard: validated as the CLI does; a phone
+ * number starts unverified and gets a code through `sendCode`.
+ */
+export async function addMemberContactMethod(
+  orm: MikroORM,
+  input: { organizationId: string; userId: string; type: string; address: string; label?: string | null },
+  opts: ChangeOptions & { sendCode: SendVerificationCode },
+): Promise<ContactMethodJson> {
+  const user = await memberOf(orm, input.organizationId, input.userId);
+  const parsed = parseWith(contactInputSchema, { email: user.email, type: input.type, address: input.address, label: input.label, organizationId: input.organizationId });
+  if (!parsed.ok) throw invalid(parsed.message);
+  const c = parsed.value;
+  return insertContactMethod(orm, { organizationId: input.organizationId, userId: user.id, email: user.email, type: c.type, address: c.address, label: c.label }, opts);
+}
+
+/** A member's contact methods in the workspace, oldest first. */
+export async function listMemberContactMethods(orm: MikroORM, input: { organizationId: string; userId: string }): Promise<ContactMethodJson[]> {
+  const rows = await knexOf(orm)('contact_methods')
+    .select(CONTACT_COLUMNS)
+    .where({ organization_id: input.organizationId, user_id: input.userId })
+    .orderBy([{ column: 'created_at' }, { column: 'id' }]);
+  return rows.map(contactJson);
+}
+
+/** A contact method of the workspace (another workspace's is not found). */
+export async function contactMethodIn(orm: MikroORM, input: { id: string; organizationId: string }): Promise<ContactMethodJson> {
+  if (!isUuid(input.id)) throw invalid('contact method id must be a UUID');
+  const row = await knexOf(orm)('contact_methods').select(CONTACT_COLUMNS).where({ id: input.id, organization_id: input.organizationId }).first();
+  if (!row) throw notFound(`contact method ${input.id} not found`);
   return contactJson(row);
 }
 
 /** A user's contact methods, oldest first (optionally only those of one workspace). */
 export async function listContactMethods(orm: MikroORM, input: { email: string; organizationId?: string }): Promise<ContactMethodJson[]> {
   const user = await userByEmail(orm, input.email);
-  const query = knexOf(orm)('contact_methods').select(COLUMNS).where({ user_id: user.id });
+  const query = knexOf(orm)('contact_methods').select(CONTACT_COLUMNS).where({ user_id: user.id });
   if (input.organizationId) query.andWhere({ organization_id: input.organizationId });
   const rows = await query.orderBy([{ column: 'created_at' }, { column: 'id' }]);
   return rows.map(contactJson);
@@ -98,7 +151,7 @@ export async function listContactMethods(orm: MikroORM, input: { email: string; 
 export async function getContactMethod(orm: MikroORM, input: { id: string; email?: string }): Promise<ContactMethodJson> {
   const id = parseWith(uuidField('a contact method id'), input.id);
   if (!id.ok) throw invalid(`contact: ${id.message}`);
-  const row = await knexOf(orm)('contact_methods').select(COLUMNS).where({ id: id.value }).first();
+  const row = await knexOf(orm)('contact_methods').select(CONTACT_COLUMNS).where({ id: id.value }).first();
   const user = input.email === undefined ? undefined : await userByEmail(orm, input.email);
   if (!row || (user && row.user_id !== user.id)) {
     throw notFound(user ? `contact method ${id.value} is not a contact method of ${user.email}` : `contact method ${id.value} not found`);
@@ -106,12 +159,20 @@ export async function getContactMethod(orm: MikroORM, input: { id: string; email
   return contactJson(row);
 }
 
-/** Removes a contact method and the notification rules that used it, together. */
-export async function removeContactMethod(orm: MikroORM, input: { id: string; email?: string }) {
-  const contact = await getContactMethod(orm, input);
+/** Removes a contact method and the notification rules that used it, together (with `organizationId`, only one of that workspace). */
+export async function removeContactMethod(orm: MikroORM, input: { id: string; email?: string; organizationId?: string }, opts: ChangeOptions = {}) {
+  const contact = input.organizationId ? await contactMethodIn(orm, { id: input.id, organizationId: input.organizationId }) : await getContactMethod(orm, input);
   return knexOf(orm).transaction(async (trx) => {
     const rules = await trx('notification_rules').where({ contact_method_id: contact.id }).delete();
     await trx('contact_methods').where({ id: contact.id }).delete();
+    await recordAudit(trx, {
+      organizationId: contact.organization_id,
+      actor: opts.actor ?? SYSTEM_CLI,
+      action: 'contact_method.delete',
+      targetType: 'contact_method',
+      targetId: contact.id,
+      details: { user_id: contact.user_id, type: contact.type, label: contact.label, rules_removed: rules },
+    });
     return { id: contact.id, removed: true, rules_removed: rules };
   });
 }

@@ -2,8 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { EscalationStep } from '../../db/entities/escalation-policy';
 import { parseWith, policyInputSchema, targetsWithPaths, uuidField, type PolicyInput, type ValidPolicy } from '../../domain/paging/config';
+import { canonicalJson } from '../../domain/ingest/canonical-json';
 import { knexOf } from '../../db/knex';
-import { invalid, notFound } from '../errors';
+import { recordAudit, SYSTEM_CLI } from '../audit';
+import type { ChangeOptions } from './changes';
+import { conflict, invalid, notFound } from '../errors';
 import { getOrganization } from '../workspace/workspaces';
 
 /** Escalation policies: ordered steps of targets, and which policy a service pages with. */
@@ -37,19 +40,91 @@ async function foreignTargets(orm: MikroORM, organizationId: string, steps: Vali
   return targets.filter((t) => !known.has(`${t.type}:${t.id}`)).map((t) => `${t.path}: ${t.type} ${t.id} ${what[t.type]}`);
 }
 
-/** Creates a policy after checking every target belongs to the workspace; nothing is written otherwise. */
-export async function createEscalationPolicy(orm: MikroORM, input: PolicyInput): Promise<EscalationPolicyJson> {
+const auditDetails = (p: Pick<PolicyRow, 'name' | 'steps' | 'repeat' | 'ack_timeout_seconds'>) => ({
+  name: p.name,
+  steps: p.steps.length,
+  repeat: p.repeat,
+  ack_timeout_seconds: p.ack_timeout_seconds,
+});
+
+/** Parses a whole policy and checks every target belongs to the workspace. */
+async function validPolicy(orm: MikroORM, input: PolicyInput): Promise<ValidPolicy> {
   const parsed = parseWith(policyInputSchema, input);
   if (!parsed.ok) throw invalid(parsed.message);
   const p = parsed.value;
   await getOrganization(orm, p.organizationId);
   const bad = await foreignTargets(orm, p.organizationId, p.steps);
   if (bad.length) throw invalid(bad.join('; '), 'unknown_target');
+  return p;
+}
+
+/** Creates a policy after checking every target belongs to the workspace; nothing is written otherwise. */
+export async function createEscalationPolicy(orm: MikroORM, input: PolicyInput, opts: ChangeOptions = {}): Promise<EscalationPolicyJson> {
+  const p = await validPolicy(orm, input);
   const now = new Date();
   const row = { id: randomUUID(), organization_id: p.organizationId, name: p.name, steps: p.steps, repeat: p.repeat, ack_timeout_seconds: p.ackTimeoutSeconds };
-  // jsonb from a JS array needs explicit serialisation: pg would send it as a Postgres array.
-  await knexOf(orm)('escalation_policies').insert({ ...row, steps: JSON.stringify(p.steps), created_at: now, updated_at: now });
+  await knexOf(orm).transaction(async (trx) => {
+    // jsonb from a JS array needs explicit serialisation: pg would send it as a Postgres array.
+    await trx('escalation_policies').insert({ ...row, steps: JSON.stringify(p.steps), created_at: now, updated_at: now });
+    await recordAudit(trx, { organizationId: p.organizationId, actor: opts.actor ?? SYSTEM_CLI, action: 'escalation_policy.create', targetType: 'escalation_policy', targetId: row.id, details: auditDetails(row) });
+  });
   return policyJson(row);
+}
+
+/** A workspace's policies by name, each with the ids of the services paging with it. */
+export async function listEscalationPolicies(orm: MikroORM, organizationId: string): Promise<Array<EscalationPolicyJson & { service_ids: string[] }>> {
+  const knex = knexOf(orm);
+  const [rows, services] = await Promise.all([
+    knex('escalation_policies').select(COLUMNS).where({ organization_id: organizationId }).orderBy([{ column: 'name' }, { column: 'id' }]),
+    knex('services').select('id', 'escalation_policy_id').where({ organization_id: organizationId }).whereNotNull('escalation_policy_id').orderBy('id'),
+  ]);
+  return rows.map((r: PolicyRow) => ({ ...policyJson(r), service_ids: services.filter((s) => s.escalation_policy_id === r.id).map((s) => s.id as string) }));
+}
+
+/** What an update may change; absent fields keep their value. */
+export interface PolicyChanges {
+  name?: string;
+  steps?: unknown;
+  repeat?: number;
+  ackTimeoutSeconds?: number | null;
+}
+
+/** Changes a policy of the workspace, checked as a whole exactly as on creation. */
+export async function updateEscalationPolicy(orm: MikroORM, input: { id: string; organizationId: string; changes: PolicyChanges }, opts: ChangeOptions = {}): Promise<EscalationPolicyJson> {
+  const current = await getEscalationPolicy(orm, input.id, input.organizationId);
+  const c = input.changes;
+  const p = await validPolicy(orm, {
+    organizationId: input.organizationId,
+    name: c.name ?? current.name,
+    steps: (c.steps ?? current.steps) as PolicyInput['steps'],
+    repeat: c.repeat ?? current.repeat,
+    ackTimeoutSeconds: c.ackTimeoutSeconds === undefined ? current.ack_timeout_seconds : c.ackTimeoutSeconds,
+  });
+  const row = { id: current.id, organization_id: current.organization_id, name: p.name, steps: p.steps, repeat: p.repeat, ack_timeout_seconds: p.ackTimeoutSeconds };
+  const changed = (['name', 'steps', 'repeat', 'ack_timeout_seconds'] as const).filter((k) => canonicalJson(row[k]) !== canonicalJson(current[k]));
+  await knexOf(orm).transaction(async (trx) => {
+    await trx('escalation_policies')
+      .update({ name: row.name, steps: JSON.stringify(row.steps), repeat: row.repeat, ack_timeout_seconds: row.ack_timeout_seconds, updated_at: new Date() })
+      .where({ id: row.id });
+    await recordAudit(trx, { organizationId: row.organization_id, actor: opts.actor ?? SYSTEM_CLI, action: 'escalation_policy.update', targetType: 'escalation_policy', targetId: row.id, details: { ...auditDetails(row), changed } });
+  });
+  return policyJson(row);
+}
+
+/** Deletes a policy no service pages with; one in use is a conflict naming the services. */
+export async function deleteEscalationPolicy(orm: MikroORM, input: { id: string; organizationId: string }, opts: ChangeOptions = {}): Promise<{ id: string; deleted: true }> {
+  const policy = await getEscalationPolicy(orm, input.id, input.organizationId);
+  await knexOf(orm).transaction(async (trx) => {
+    // Lock the policy so a service cannot be given it between the check and the delete.
+    await trx('escalation_policies').select('id').where({ id: policy.id }).forUpdate();
+    const services: Array<{ id: string; name: string }> = await trx('services').select('id', 'name').where({ escalation_policy_id: policy.id }).orderBy('name');
+    if (services.length) {
+      throw conflict(`escalation policy ${policy.name} is used by ${services.length} service(s): ${services.map((s) => s.name).join(', ')}; give them another policy first`, 'policy_in_use');
+    }
+    await trx('escalation_policies').where({ id: policy.id }).delete();
+    await recordAudit(trx, { organizationId: policy.organization_id, actor: opts.actor ?? SYSTEM_CLI, action: 'escalation_policy.delete', targetType: 'escalation_policy', targetId: policy.id, details: { name: policy.name } });
+  });
+  return { id: policy.id, deleted: true };
 }
 
 /** A policy by id; with `organizationId`, another workspace's policy is simply not found. */

@@ -10,3 +10,5 @@ export * from './escalation-policies';
 export * from './notification-rules';
 export * from './schedules';
 export * from './user-notifications';
+export * from './contact-verification';
+export * from './changes';

@@ -3,9 +3,12 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { ChannelId } from '../../domain/channels';
 import { isUuid } from '../../domain/ids';
 import { parseWith, ruleInputSchema, uuidField, type RuleInput } from '../../domain/paging/config';
-import { getContactMethod, userByEmail } from './contacts';
+import { contactMethodIn, getContactMethod, userByEmail } from './contacts';
+import type { ContactMethodJson } from './contact-rows';
 import { isUniqueViolation, knexOf } from '../../db/knex';
+import { recordAudit, SYSTEM_CLI } from '../audit';
 import { conflict, invalid, notFound } from '../errors';
+import type { ChangeOptions } from './changes';
 
 /** Notification rules: which contact method to use, how long after a person is paged. */
 
@@ -19,16 +22,22 @@ interface RuleRow {
 const ruleJson = (r: RuleRow) => ({ id: r.id, user_id: r.user_id, contact_method_id: r.contact_method_id, delay_seconds: r.delay_seconds });
 export type NotificationRuleJson = ReturnType<typeof ruleJson>;
 
-/** Adds a rule on one of the user's own, usable contact methods; the same method and delay twice is a conflict. */
-export async function addNotificationRule(orm: MikroORM, input: RuleInput): Promise<NotificationRuleJson> {
-  const parsed = parseWith(ruleInputSchema, input);
-  if (!parsed.ok) throw invalid(parsed.message);
-  const { email, contactMethodId, delaySeconds } = parsed.value;
-  const contact = await getContactMethod(orm, { id: contactMethodId, email });
+/** Stores a rule on a usable contact method, with its audit entry; the same method and delay twice is a conflict. */
+async function insertRule(orm: MikroORM, contact: ContactMethodJson, delaySeconds: number, opts: ChangeOptions): Promise<NotificationRuleJson> {
   if (contact.disabled_at) throw invalid(`contact method ${contact.id} is disabled (${contact.disabled_reason ?? 'no reason given'}): add a working one`);
   const row = { id: randomUUID(), organization_id: contact.organization_id, user_id: contact.user_id, contact_method_id: contact.id, delay_seconds: delaySeconds, created_at: new Date() };
   try {
-    await knexOf(orm)('notification_rules').insert(row);
+    await knexOf(orm).transaction(async (trx) => {
+      await trx('notification_rules').insert(row);
+      await recordAudit(trx, {
+        organizationId: row.organization_id,
+        actor: opts.actor ?? SYSTEM_CLI,
+        action: 'notification_rule.create',
+        targetType: 'notification_rule',
+        targetId: row.id,
+        details: { user_id: row.user_id, contact_method_id: contact.id, type: contact.type, delay_seconds: delaySeconds },
+      });
+    });
   } catch (err) {
     if (isUniqueViolation(err)) throw conflict(`contact method ${contact.id} already has a rule at ${delaySeconds} seconds`, 'duplicate_notification_rule');
     throw err;
@@ -36,23 +45,78 @@ export async function addNotificationRule(orm: MikroORM, input: RuleInput): Prom
   return ruleJson(row);
 }
 
+/** Adds a rule on one of the user's own, usable contact methods; the same method and delay twice is a conflict. */
+export async function addNotificationRule(orm: MikroORM, input: RuleInput, opts: ChangeOptions = {}): Promise<NotificationRuleJson> {
+  const parsed = parseWith(ruleInputSchema, input);
+  if (!parsed.ok) throw invalid(parsed.message);
+  const { email, contactMethodId, delaySeconds } = parsed.value;
+  return insertRule(orm, await getContactMethod(orm, { id: contactMethodId, email }), delaySeconds, opts);
+}
+
+/**
+ * Adds a rule for a member of the workspace on one of their contact methods (a method of
+ * someone else, or of another workspace, is not found). An unverified phone number may carry
+ * rules: they page once it is verified.
+ */
+export async function addMemberNotificationRule(
+  orm: MikroORM,
+  input: { organizationId: string; userId: string; contactMethodId: string; delaySeconds: number },
+  opts: ChangeOptions = {},
+): Promise<NotificationRuleJson> {
+  const contact = await contactMethodIn(orm, { id: input.contactMethodId, organizationId: input.organizationId });
+  if (contact.user_id !== input.userId) throw notFound(`contact method ${input.contactMethodId} is not a contact method of this user`);
+  const delay = parseWith(ruleInputSchema.shape.delaySeconds, input.delaySeconds);
+  if (!delay.ok) throw invalid(`delay_seconds: ${delay.message}`);
+  return insertRule(orm, contact, delay.value, opts);
+}
+
+const RULE_ORDER = [{ column: 'delay_seconds' }, { column: 'created_at' }, { column: 'id' }];
+
 /** A user's rules, in the order they fire. */
 export async function listNotificationRules(orm: MikroORM, input: { email: string }): Promise<NotificationRuleJson[]> {
   const user = await userByEmail(orm, input.email);
-  const rows = await knexOf(orm)('notification_rules')
-    .select('id', 'user_id', 'contact_method_id', 'delay_seconds')
-    .where({ user_id: user.id })
-    .orderBy([{ column: 'delay_seconds' }, { column: 'created_at' }, { column: 'id' }]);
+  const rows = await knexOf(orm)('notification_rules').select('id', 'user_id', 'contact_method_id', 'delay_seconds').where({ user_id: user.id }).orderBy(RULE_ORDER);
   return rows.map(ruleJson);
 }
 
-/** Removes one rule. */
-export async function removeNotificationRule(orm: MikroORM, input: { id: string }) {
+/** A member's rules in the workspace, in the order they fire. */
+export async function listMemberNotificationRules(orm: MikroORM, input: { organizationId: string; userId: string }): Promise<NotificationRuleJson[]> {
+  const rows = await knexOf(orm)('notification_rules')
+    .select('id', 'user_id', 'contact_method_id', 'delay_seconds')
+    .where({ organization_id: input.organizationId, user_id: input.userId })
+    .orderBy(RULE_ORDER);
+  return rows.map(ruleJson);
+}
+
+/** A rule of the workspace (another workspace's is not found). */
+export async function notificationRuleIn(orm: MikroORM, input: { id: string; organizationId: string }): Promise<NotificationRuleJson> {
+  if (!isUuid(input.id)) throw invalid('notification rule id must be a UUID');
+  const row = await knexOf(orm)('notification_rules').select('id', 'user_id', 'contact_method_id', 'delay_seconds').where({ id: input.id, organization_id: input.organizationId }).first();
+  if (!row) throw notFound(`notification rule ${input.id} not found`);
+  return ruleJson(row);
+}
+
+/** Removes one rule (with `organizationId`, only one of that workspace). */
+export async function removeNotificationRule(orm: MikroORM, input: { id: string; organizationId?: string }, opts: ChangeOptions = {}) {
   const id = parseWith(uuidField('a notification rule id'), input.id);
   if (!id.ok) throw invalid(`rule: ${id.message}`);
-  const n = await knexOf(orm)('notification_rules').where({ id: id.value }).delete();
-  if (n === 0) throw notFound(`notification rule ${id.value} not found`);
-  return { id: id.value, removed: true };
+  return knexOf(orm).transaction(async (trx) => {
+    const row = await trx('notification_rules')
+      .select('id', 'organization_id', 'user_id', 'contact_method_id', 'delay_seconds')
+      .where({ id: id.value, ...(input.organizationId ? { organization_id: input.organizationId } : {}) })
+      .first();
+    if (!row) throw notFound(`notification rule ${id.value} not found`);
+    await trx('notification_rules').where({ id: row.id }).delete();
+    await recordAudit(trx, {
+      organizationId: row.organization_id,
+      actor: opts.actor ?? SYSTEM_CLI,
+      action: 'notification_rule.delete',
+      targetType: 'notification_rule',
+      targetId: row.id,
+      details: { user_id: row.user_id, contact_method_id: row.contact_method_id, delay_seconds: row.delay_seconds },
+    });
+    return { id: row.id as string, removed: true };
+  });
 }
 
 /** One delivery to plan when a person is paged. `ruleId` is null for the default (see below). */
@@ -74,7 +138,8 @@ export interface UserPagingRules {
 
 /**
  * What to send when these users are paged, in the order given (unknown ids are left out).
- * Contact methods a provider disabled are skipped. A user with no usable rule still gets paged:
+ * Contact methods a provider disabled, and phone numbers nobody verified yet, are skipped (an
+ * unverified number is never paged). A user with no usable rule still gets paged:
  * at once, on each of their enabled email contact methods (none: `rules` is empty, and the
  * caller should say on the timeline that the person could not be reached). With
  * `organizationId`, only that workspace's contact methods count.
@@ -91,12 +156,14 @@ export async function notificationRulesFor(orm: MikroORM, userIds: string[], opt
       .select('r.id as rule_id', 'r.user_id', 'c.id as contact_method_id', 'c.type', 'c.address', 'r.delay_seconds')
       .whereIn('r.user_id', ids)
       .whereNull('c.disabled_at')
+      .whereNotNull('c.verified_at')
       .where(scope)
       .orderBy([{ column: 'r.delay_seconds' }, { column: 'r.created_at' }, { column: 'r.id' }]),
     knex('contact_methods as c')
       .select('c.id', 'c.user_id', 'c.type', 'c.address')
       .whereIn('c.user_id', ids)
       .whereNull('c.disabled_at')
+      .whereNotNull('c.verified_at')
       .where(scope)
       .orderBy([{ column: 'c.created_at' }, { column: 'c.id' }]),
   ]);

@@ -1,0 +1,121 @@
+import { z } from 'zod';
+import { ackTimeoutSecondsField, nameField, repeatField, stepsField, TARGET_TYPES } from '../../../src/domain/paging/config';
+import { createEscalationPolicy, deleteEscalationPolicy, getEscalationPolicy, listEscalationPolicies, updateEscalationPolicy } from '../../../src/services/paging';
+import { defineRoute, type RouteSpec } from '../../http/route-spec';
+import { ADMIN_ERRORS, adminActorOf, auditActorOf, authorize, IdParams, type AdminDeps } from '../admin-kit';
+
+const PolicySchema = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  steps: z.array(z.object({ delay_seconds: z.number().int(), targets: z.array(z.object({ type: z.enum(TARGET_TYPES), id: z.uuid() })) })),
+  repeat: z.number().int(),
+  ack_timeout_seconds: z.number().int().nullable(),
+});
+const ListedPolicySchema = PolicySchema.extend({ service_ids: z.array(z.uuid()).describe('services that page with this policy') });
+
+const PolicyBody = z
+  .object({
+    name: nameField,
+    steps: stepsField.describe('in order; each step pages its targets (users, schedules, teams of this workspace), then waits delay_seconds'),
+    repeat: repeatField.default(0).describe('how many more times the whole list runs'),
+    ack_timeout_seconds: ackTimeoutSecondsField.nullish().describe('return an acknowledged incident to TRIGGERED after this long'),
+  })
+  .strict();
+
+const PolicyChangesBody = z
+  .object({
+    name: nameField.optional(),
+    steps: stepsField.optional(),
+    repeat: repeatField.optional(),
+    ack_timeout_seconds: ackTimeoutSecondsField.nullable().optional(),
+  })
+  .strict()
+  .refine((b) => Object.keys(b).length > 0, 'name at least one of name, steps, repeat, ack_timeout_seconds');
+
+const MANAGE = 'Billing Owner, Account Admin (escalation.manage; a Team Manager may not: policies belong to the workspace)';
+const ERRORS = { ...ADMIN_ERRORS, 400: 'invalid input, or a target not of this workspace (`unknown_target`): the field is named in `error`', 404: 'no such policy in this workspace' };
+
+/** Escalation policies under /api: who is paged, in what order, for a service's incidents. */
+export function policyRoutes(deps: AdminDeps): RouteSpec[] {
+  return [
+    defineRoute({
+      method: 'get',
+      access: 'read',
+      path: '/escalation-policies',
+      summary: 'List the workspace’s escalation policies (every member)',
+      operationId: 'listEscalationPolicies',
+      success: { status: 200, description: 'the policies by name, each with the services using it', schema: z.array(ListedPolicySchema) },
+      errors: ADMIN_ERRORS,
+      handler: async (ctx) => {
+        const actor = adminActorOf(ctx);
+        await authorize(deps.orm, actor, 'workspace.read');
+        const policies = await listEscalationPolicies(deps.orm, actor.organizationId);
+        return { data: policies, message: `${policies.length} escalation polic${policies.length === 1 ? 'y' : 'ies'}` };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      access: 'write',
+      path: '/escalation-policies',
+      summary: `Create an escalation policy (${MANAGE})`,
+      operationId: 'createEscalationPolicy',
+      body: PolicyBody,
+      success: { status: 201, description: 'the policy', schema: PolicySchema },
+      errors: ERRORS,
+      handler: async (ctx, { body }) => {
+        const actor = adminActorOf(ctx);
+        await authorize(deps.orm, actor, 'escalation.manage');
+        const input = { organizationId: actor.organizationId, name: body.name, steps: body.steps, repeat: body.repeat, ackTimeoutSeconds: body.ack_timeout_seconds };
+        return { data: await createEscalationPolicy(deps.orm, input, { actor: auditActorOf(actor) }), message: 'escalation policy created' };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      access: 'read',
+      path: '/escalation-policies/{id}',
+      summary: 'Read one escalation policy (every member)',
+      operationId: 'getEscalationPolicy',
+      params: IdParams,
+      success: { status: 200, description: 'the policy', schema: PolicySchema },
+      errors: { ...ADMIN_ERRORS, 404: ERRORS[404] },
+      handler: async (ctx, { params }) => {
+        const actor = adminActorOf(ctx);
+        await authorize(deps.orm, actor, 'workspace.read');
+        const { organization_id: _org, ...policy } = await getEscalationPolicy(deps.orm, params.id, actor.organizationId);
+        return { data: policy };
+      },
+    }),
+    defineRoute({
+      method: 'put',
+      access: 'write',
+      path: '/escalation-policies/{id}',
+      summary: `Change an escalation policy: the fields given replace theirs, the rest stay (${MANAGE})`,
+      operationId: 'updateEscalationPolicy',
+      params: IdParams,
+      body: PolicyChangesBody,
+      success: { status: 200, description: 'the policy as it now is', schema: PolicySchema },
+      errors: ERRORS,
+      handler: async (ctx, { params, body }) => {
+        const actor = adminActorOf(ctx);
+        await authorize(deps.orm, actor, 'escalation.manage');
+        const changes = { name: body.name, steps: body.steps, repeat: body.repeat, ackTimeoutSeconds: body.ack_timeout_seconds };
+        return { data: await updateEscalationPolicy(deps.orm, { id: params.id, organizationId: actor.organizationId, changes }, { actor: auditActorOf(actor) }), message: 'escalation policy changed' };
+      },
+    }),
+    defineRoute({
+      method: 'delete',
+      access: 'write',
+      path: '/escalation-policies/{id}',
+      summary: `Delete an escalation policy no service uses (${MANAGE})`,
+      operationId: 'deleteEscalationPolicy',
+      params: IdParams,
+      success: { status: 200, description: 'deleted', schema: z.object({ id: z.uuid(), deleted: z.literal(true) }) },
+      errors: { ...ADMIN_ERRORS, 404: ERRORS[404], 409: 'policy_in_use: a service pages with it (the services are named); give them another policy first' },
+      handler: async (ctx, { params }) => {
+        const actor = adminActorOf(ctx);
+        await authorize(deps.orm, actor, 'escalation.manage');
+        return { data: await deleteEscalationPolicy(deps.orm, { id: params.id, organizationId: actor.organizationId }, { actor: auditActorOf(actor) }), message: 'escalation policy deleted' };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,214 @@
+import { z } from 'zod';
+import { LIMITS, ROTATION_UNITS } from '../../../src/domain/schedule';
+import {
+  addScheduleOverride,
+  createSchedule,
+  deleteSchedule,
+  getScheduleOf,
+  listScheduleOverrides,
+  listSchedules,
+  onCallWithHandoff,
+  removeScheduleOverride,
+  updateSchedule,
+} from '../../../src/services/paging';
+import { defineRoute, type RouteSpec } from '../../http/route-spec';
+import { ADMIN_ERRORS, adminActorOf, auditActorOf, authorize, IdParams, type AdminDeps } from '../admin-kit';
+
+const Window = z.object({ from: z.string().max(5).describe('HH:mm'), to: z.string().max(5).describe('HH:mm') }).strict();
+
+/** A rotation layer; formats (emails, HH:mm, dates) are checked by src/domain/schedule with messages naming the field. */
+const LayerBody = z
+  .object({
+    name: z.string().max(100).optional(),
+    users: z.array(z.string().max(320)).min(1).max(LIMITS.usersPerLayer).describe('emails or user ids of members, in rotation order'),
+    rotation: z.object({ unit: z.enum(ROTATION_UNITS), length: z.number().int().min(1).max(LIMITS.rotationLength) }).strict(),
+    handoff_time: z.string().max(5).optional().describe('local "HH:mm" of every hand-off (default 00:00)'),
+    start: z.string().max(16).describe('local date "YYYY-MM-DD" (or "YYYY-MM-DDTHH:mm") the rotation counts from'),
+    restrictions: z.array(Window).max(LIMITS.restrictions).optional().describe('daily local windows in which the layer applies'),
+  })
+  .strict();
+
+const Name = z.string().trim().min(1).max(255);
+const TimeZone = z.string().min(1).max(64).describe('IANA time zone, e.g. Europe/Berlin');
+const Layers = z.array(LayerBody).min(1).max(LIMITS.layers).describe('lowest first; the highest layer with someone on call wins');
+
+const ScheduleBody = z.object({ name: Name, time_zone: TimeZone, layers: Layers }).strict();
+const ScheduleChangesBody = z
+  .object({ name: Name.optional(), time_zone: TimeZone.optional(), layers: Layers.optional() })
+  .strict()
+  .refine((b) => Object.keys(b).length > 0, 'name at least one of name, time_zone, layers');
+
+const StoredLayer = z.object({
+  name: z.string(),
+  users: z.array(z.uuid()),
+  rotation: z.object({ unit: z.enum(ROTATION_UNITS), length: z.number().int() }),
+  handoff_time: z.string(),
+  start: z.string(),
+  restrictions: z.array(z.object({ from: z.string(), to: z.string() })).optional(),
+});
+const ScheduleSchema = z.object({ id: z.uuid(), organization_id: z.uuid(), name: z.string(), time_zone: z.string(), layers: z.array(StoredLayer) });
+const Person = z.object({ id: z.uuid(), email: z.string() });
+const OnCallSchema = z.object({
+  at: z.iso.datetime(),
+  users: z.array(Person).describe('on call at `at` (an override, else the highest layer with someone)'),
+  next_handoff: z.object({ at: z.iso.datetime(), users: z.array(Person) }).nullable().describe('the next change within 90 days, or null'),
+});
+const OverrideSchema = z.object({ id: z.uuid(), schedule_id: z.uuid(), user_id: z.uuid(), email: z.string().optional(), from: z.iso.datetime(), to: z.iso.datetime() });
+
+const Instant = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time with a time zone, e.g. 2026-12-01T09:00:00Z' });
+const OverrideBody = z
+  .object({ user_id: z.uuid('must be a UUID').optional(), email: z.email('must be an email address').max(320).optional(), from: Instant, to: Instant })
+  .strict()
+  .refine((b) => (b.user_id === undefined) !== (b.email === undefined), { message: 'give exactly one of user_id or email', path: ['user_id'] })
+  .refine((b) => new Date(b.to).getTime() > new Date(b.from).getTime(), { message: 'must be after from', path: ['to'] });
+const OnCallQuery = z.object({ at: Instant.optional().describe('default: now') }).strict();
+const OverrideParams = z.object({ id: z.uuid('must be a UUID'), override_id: z.uuid('must be a UUID') });
+
+const MANAGE = 'Billing Owner, Account Admin (escalation.manage; a Team Manager may not: schedules belong to the workspace)';
+const NOT_FOUND = { 404: 'no such schedule (or override) in this workspace' };
+const ERRORS = { ...ADMIN_ERRORS, 400: 'invalid input (a layer user who is not a member, an unknown time zone, …): the field is named in `error`', ...NOT_FOUND };
+
+/** On-call schedules and their overrides under /api. */
+export function scheduleRoutes(deps: AdminDeps): RouteSpec[] {
+  const audit = (actor: ReturnType<typeof adminActorOf>) => ({ actor: auditActorOf(actor) });
+  const reader = async (ctx: Parameters<RouteSpec['handler']>[0]) => {
+    const actor = adminActorOf(ctx);
+    await authorize(deps.orm, actor, 'workspace.read');
+    return actor;
+  };
+  const manager = async (ctx: Parameters<RouteSpec['handler']>[0]) => {
+    const actor = adminActorOf(ctx);
+    await authorize(deps.orm, actor, 'escalation.manage');
+    return actor;
+  };
+  return [
+    defineRoute({
+      method: 'get',
+      access: 'read',
+      path: '/schedules',
+      summary: 'List the workspace’s on-call schedules (every member)',
+      operationId: 'listSchedules',
+      success: { status: 200, description: 'the schedules by name', schema: z.array(ScheduleSchema) },
+      errors: ADMIN_ERRORS,
+      handler: async (ctx) => {
+        const schedules = await listSchedules(deps.orm, (await reader(ctx)).organizationId);
+        return { data: schedules, message: `${schedules.length} schedule(s)` };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      access: 'write',
+      path: '/schedules',
+      summary: `Create an on-call schedule (${MANAGE})`,
+      operationId: 'createSchedule',
+      body: ScheduleBody,
+      success: { status: 201, description: 'the schedule; layer users are stored as user ids', schema: ScheduleSchema },
+      errors: ERRORS,
+      handler: async (ctx, { body }) => {
+        const actor = await manager(ctx);
+        const input = { organizationId: actor.organizationId, name: body.name, timeZone: body.time_zone, layers: body.layers };
+        return { data: await createSchedule(deps.orm, input, audit(actor)), message: 'schedule created' };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      access: 'read',
+      path: '/schedules/{id}',
+      summary: 'Read one schedule (every member)',
+      operationId: 'getSchedule',
+      params: IdParams,
+      success: { status: 200, description: 'the schedule', schema: ScheduleSchema },
+      errors: { ...ADMIN_ERRORS, ...NOT_FOUND },
+      handler: async (ctx, { params }) => ({ data: await getScheduleOf(deps.orm, { id: params.id, organizationId: (await reader(ctx)).organizationId }) }),
+    }),
+    defineRoute({
+      method: 'put',
+      access: 'write',
+      path: '/schedules/{id}',
+      summary: `Change a schedule: the fields given replace theirs, the rest stay (${MANAGE})`,
+      operationId: 'updateSchedule',
+      params: IdParams,
+      body: ScheduleChangesBody,
+      success: { status: 200, description: 'the schedule as it now is', schema: ScheduleSchema },
+      errors: ERRORS,
+      handler: async (ctx, { params, body }) => {
+        const actor = await manager(ctx);
+        const changes = { name: body.name, timeZone: body.time_zone, layers: body.layers };
+        return { data: await updateSchedule(deps.orm, { id: params.id, organizationId: actor.organizationId, changes }, audit(actor)), message: 'schedule changed' };
+      },
+    }),
+    defineRoute({
+      method: 'delete',
+      access: 'write',
+      path: '/schedules/{id}',
+      summary: `Delete a schedule no escalation policy targets, with its overrides (${MANAGE})`,
+      operationId: 'deleteSchedule',
+      params: IdParams,
+      success: { status: 200, description: 'deleted', schema: z.object({ id: z.uuid(), deleted: z.literal(true) }) },
+      errors: { ...ADMIN_ERRORS, ...NOT_FOUND, 409: 'schedule_in_use: an escalation policy targets it (the policies are named)' },
+      handler: async (ctx, { params }) => {
+        const actor = await manager(ctx);
+        return { data: await deleteSchedule(deps.orm, { id: params.id, organizationId: actor.organizationId }, audit(actor)), message: 'schedule deleted' };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      access: 'read',
+      path: '/schedules/{id}/on-call',
+      summary: 'Who is on call now, or at `at`, and the next hand-off (every member)',
+      operationId: 'getOnCall',
+      params: IdParams,
+      query: OnCallQuery,
+      success: { status: 200, description: 'who is on call', schema: OnCallSchema },
+      errors: { ...ADMIN_ERRORS, ...NOT_FOUND },
+      handler: async (ctx, { params, query }) => {
+        const actor = await reader(ctx);
+        return { data: await onCallWithHandoff(deps.orm, { scheduleId: params.id, organizationId: actor.organizationId, at: query.at ? new Date(query.at) : new Date() }) };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      access: 'read',
+      path: '/schedules/{id}/overrides',
+      summary: 'The schedule’s current and future overrides, soonest first (every member)',
+      operationId: 'listScheduleOverrides',
+      params: IdParams,
+      success: { status: 200, description: 'overrides that have not ended', schema: z.array(OverrideSchema) },
+      errors: { ...ADMIN_ERRORS, ...NOT_FOUND },
+      handler: async (ctx, { params }) => {
+        const overrides = await listScheduleOverrides(deps.orm, { scheduleId: params.id, organizationId: (await reader(ctx)).organizationId });
+        return { data: overrides, message: `${overrides.length} override(s)` };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      access: 'write',
+      path: '/schedules/{id}/overrides',
+      summary: `Put a member on call for [from, to) above every layer (${MANAGE})`,
+      operationId: 'createScheduleOverride',
+      params: IdParams,
+      body: OverrideBody,
+      success: { status: 201, description: 'the override', schema: OverrideSchema },
+      errors: { ...ERRORS, 400: 'invalid input (to not after from, someone who is not a member, …): the field is named in `error`' },
+      handler: async (ctx, { params, body }) => {
+        const actor = await manager(ctx);
+        const input = { scheduleId: params.id, organizationId: actor.organizationId, userId: body.user_id, email: body.email, from: new Date(body.from), to: new Date(body.to) };
+        return { data: await addScheduleOverride(deps.orm, input, audit(actor)), message: 'override added' };
+      },
+    }),
+    defineRoute({
+      method: 'delete',
+      access: 'write',
+      path: '/schedules/{id}/overrides/{override_id}',
+      summary: `Remove an override (${MANAGE})`,
+      operationId: 'deleteScheduleOverride',
+      params: OverrideParams,
+      success: { status: 200, description: 'removed', schema: z.object({ id: z.uuid(), deleted: z.literal(true) }) },
+      errors: { ...ADMIN_ERRORS, ...NOT_FOUND },
+      handler: async (ctx, { params }) => {
+        const actor = await manager(ctx);
+        return { data: await removeScheduleOverride(deps.orm, { scheduleId: params.id, overrideId: params.override_id, organizationId: actor.organizationId }, audit(actor)), message: 'override removed' };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,49 @@
+import type { Knex } from '@mikro-orm/postgresql';
+import { isUuid } from '../../domain/ids';
+import { ScheduleInputError, type Layer } from '../../domain/schedule';
+import { invalid, notFound } from '../errors';
+
+/** What the schedule services share: the row, its lookup, and member references (not exported by the package index). */
+
+export interface ScheduleRow {
+  id: string;
+  organization_id: string;
+  name: string;
+  time_zone: string;
+  layers: Layer[];
+}
+
+/** Runs a domain step, reporting its input errors as `invalid`. */
+export function validated<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (err instanceof ScheduleInputError) throw invalid(err.message);
+    throw err;
+  }
+}
+
+/** Members of the workspace matching emails or ids, keyed by both (emails lower-cased). */
+export async function membersByRef(knex: Knex, organizationId: string, refs: string[]): Promise<Map<string, string>> {
+  const emails = refs.filter((r) => !isUuid(r)).map((r) => r.toLowerCase());
+  const ids = refs.filter(isUuid).map((r) => r.toLowerCase());
+  const rows: Array<{ id: string; email: string }> = await knex('users as u')
+    .join('memberships as m', 'm.user_id', 'u.id')
+    .select('u.id', 'u.email')
+    .where('m.organization_id', organizationId)
+    .andWhere((q) => void q.whereIn('u.email', emails).orWhereIn('u.id', ids));
+  return new Map(rows.flatMap((r) => [[r.email, r.id], [r.id, r.id]] as Array<[string, string]>));
+}
+
+/** A schedule by id; with `organizationId`, another workspace's is not found. */
+export async function getSchedule(knex: Knex, id: string, organizationId?: string): Promise<ScheduleRow> {
+  if (!isUuid(id)) throw invalid('schedule id must be a UUID');
+  const row = await knex('schedules')
+    .select('id', 'organization_id', 'name', 'time_zone', 'layers')
+    .where({ id, ...(organizationId ? { organization_id: organizationId } : {}) })
+    .first();
+  if (!row) throw notFound(`schedule ${id} not found`);
+  return row as ScheduleRow;
+}
+
+export const validDate = (d: Date) => d instanceof Date && !Number.isNaN(d.getTime());
