@@ -155,15 +155,21 @@ async function targetNames(k: Knex, targets: ResolvedTarget[], people: UserPagin
 const pgArray = (ids: string[]) => `{${ids.join(',')}}`;
 
 /** Contact methods a provider disabled, per person: why a rule of theirs did not page. */
+const UNVERIFIED = 'not verified: the code texted to it was never entered';
+
 async function disabledContacts(k: Knex, userIds: string[], organizationId: string): Promise<Map<string, DisabledContact[]>> {
   const out = new Map<string, DisabledContact[]>();
   if (userIds.length === 0) return out;
   const rows = await k('contact_methods')
-    .select('user_id', 'type', 'address', 'disabled_reason')
+    .select('user_id', 'type', 'address', 'disabled_at', 'disabled_reason')
     .whereIn('user_id', userIds)
     .where({ organization_id: organizationId })
-    .whereNotNull('disabled_at')
+    // Unverified phone numbers are not paged either (src/services/paging/notification-rules.ts): say so.
+    .andWhere((q) => q.whereNotNull('disabled_at').orWhereNull('verified_at'))
     .orderBy([{ column: 'created_at' }, { column: 'id' }]);
-  for (const r of rows) out.set(r.user_id, [...(out.get(r.user_id) ?? []), { channel: r.type, address: r.address, reason: r.disabled_reason }]);
+  for (const r of rows) {
+    const reason = r.disabled_at ? r.disabled_reason : UNVERIFIED;
+    out.set(r.user_id, [...(out.get(r.user_id) ?? []), { channel: r.type, address: r.address, reason }]);
+  }
   return out;
 }

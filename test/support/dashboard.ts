@@ -113,3 +113,13 @@ export async function workspaceWithRoles(appUrl: string, orm: MikroORM) {
   };
   return { organizationId: owner.organizationId, owner, as };
 }
+
+/** Every role, for role tables. */
+export const ALL_ROLES: Role[] = ['BILLING_OWNER', 'ACCOUNT_ADMIN', 'TEAM_MANAGER', 'MEMBER'];
+
+/** A dashboard error: this status and code, the spec's body exactly, and (optionally) a message matching `error`. */
+export function expectDashboardError(res: { status: number; body: any }, status: number, code: string, error?: RegExp): void {
+  expect({ status: res.status, code: res.body?.code }).toEqual({ status, code });
+  expect(res.body).toEqual({ success: false, error: expect.any(String), code, timestamp: expect.any(String) });
+  if (error) expect(res.body.error).toMatch(error);
+}

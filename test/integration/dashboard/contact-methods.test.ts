@@ -7,14 +7,14 @@ import { setServicePolicy } from '../../../src/services/paging/escalation-polici
 import { addNotificationRule, notificationRulesFor } from '../../../src/services/paging/notification-rules';
 import { createService } from '../../../src/services/workspace/catalog';
 import { createTeam } from '../../../src/services/workspace/workspaces';
-import { dashboardFixture, memberSession, workspaceWithRoles, type DashboardSession } from '../../support/dashboard';
+import { ALL_ROLES, dashboardFixture, expectDashboardError, memberSession, type DashboardSession, workspaceWithRoles } from '../../support/dashboard';
 import { phoneNumber, trigger } from '../../support/paging';
 import { sleep, waitFor } from '../../support/wait';
 import { rowCount } from '../../support/workspace';
 
 const fx = dashboardFixture();
 const { api } = fx;
-const ROLES: Role[] = ['BILLING_OWNER', 'ACCOUNT_ADMIN', 'TEAM_MANAGER', 'MEMBER'];
+const ROLES = ALL_ROLES;
 const ADMINS = new Set<Role>(['BILLING_OWNER', 'ACCOUNT_ADMIN']);
 
 let ws: Awaited<ReturnType<typeof workspaceWithRoles>>;
@@ -23,11 +23,7 @@ beforeAll(async () => {
 });
 
 const db = () => knexOf(fx.stack.orm);
-const expectError = (res: { status: number; body: any }, status: number, code: string, error?: RegExp) => {
-  expect({ status: res.status, code: res.body.code }).toEqual({ status, code });
-  expect(res.body).toEqual({ success: false, error: expect.any(String), code, timestamp: expect.any(String) });
-  if (error) expect(res.body.error).toMatch(error);
-};
+const expectError = expectDashboardError;
 const add = (session: DashboardSession, body: Record<string, unknown>) => api('POST', '/contact-methods', { session, body });
 /** Texts the dev inbox holds for a number (the SMS channel has no provider in tests), oldest first. */
 const textsTo = (to: string): Promise<Array<{ body: string }>> => db()('dev_deliveries').select('body').where({ channel: 'sms', to }).orderBy('created_at');
@@ -252,6 +248,9 @@ describe('paging an unverified number', () => {
     const first = await trigger(ingestUrl);
     const [decision] = await waitFor(async () => (await decisionsOf(first)).length > 0 && decisionsOf(first), 20_000, 'the paging decision');
     expect(decision.data).toMatchObject({ kind: 'nobody_to_page', skipped: [expect.objectContaining({ user_id: member.userId, reason: 'no_usable_contact_method' })] });
+    // The timeline says why the number was not used.
+    expect(decision.data.skipped[0].disabled_contacts).toEqual([{ channel: 'sms', address: phone.address, reason: expect.stringContaining('not verified') }]);
+    expect(decision.message).toContain('not verified');
     await sleep(1000);
     expect(await textsTo(phone.address)).toHaveLength(1); // the verification code only
     expect(await db()('notifications').where({ incident_id: first })).toEqual([]);

@@ -4,15 +4,12 @@ import { knexOf } from '../../../src/db/knex';
 import { setPlan } from '../../../src/services/workspace';
 import { request } from '../../support/http';
 import { rowCount } from '../../support/workspace';
-import { dashboardFixture, memberSession, SESSION_COOKIE, workspaceWithRoles, type DashboardSession } from '../../support/dashboard';
+import { dashboardFixture, expectDashboardError, memberSession, SESSION_COOKIE, type DashboardSession, workspaceWithRoles } from '../../support/dashboard';
 
 const fx = dashboardFixture();
 const { api } = fx;
 const db = () => knexOf(fx.stack.orm);
-const expectError = (res: { status: number; body: any }, status: number, code: string) => {
-  expect({ status: res.status, code: res.body?.code }).toEqual({ status, code });
-  expect(res.body).toEqual({ success: false, error: expect.any(String), code, timestamp: expect.any(String) });
-};
+const expectError = expectDashboardError;
 const ROLE_TABLE: Array<[Role, boolean]> = [
   ['BILLING_OWNER', true],
   ['ACCOUNT_ADMIN', true],

@@ -2,12 +2,12 @@ import type { Role } from '../../../src/domain/roles';
 import { setServicePolicy } from '../../../src/services/paging/escalation-policies';
 import { createService } from '../../../src/services/workspace/catalog';
 import { createTeam } from '../../../src/services/workspace/workspaces';
-import { dashboardFixture, workspaceWithRoles, type DashboardSession } from '../../support/dashboard';
+import { ALL_ROLES, dashboardFixture, expectDashboardError, type DashboardSession, workspaceWithRoles } from '../../support/dashboard';
 import { rowCount, seedWorkspace } from '../../support/workspace';
 
 const fx = dashboardFixture();
 const { api } = fx;
-const ROLES: Role[] = ['BILLING_OWNER', 'ACCOUNT_ADMIN', 'TEAM_MANAGER', 'MEMBER'];
+const ROLES = ALL_ROLES;
 const MANAGERS = new Set<Role>(['BILLING_OWNER', 'ACCOUNT_ADMIN']);
 
 type Workspace = Awaited<ReturnType<typeof workspaceWithRoles>>;
@@ -16,11 +16,7 @@ beforeAll(async () => {
   ws = await workspaceWithRoles(fx.stack.urls.app, fx.stack.orm);
 });
 
-const expectError = (res: { status: number; body: any }, status: number, code: string, error?: RegExp) => {
-  expect({ status: res.status, code: res.body.code }).toEqual({ status, code });
-  expect(res.body).toEqual({ success: false, error: expect.any(String), code, timestamp: expect.any(String) });
-  if (error) expect(res.body.error).toMatch(error);
-};
+const expectError = expectDashboardError;
 const steps = (userId: string, delay = 60) => [{ delay_seconds: delay, targets: [{ type: 'user', id: userId }] }];
 const create = (session: DashboardSession, body: Record<string, unknown>) => api('POST', '/escalation-policies', { session, body });
 const policies = () => rowCount(fx.stack.orm, 'escalation_policies');

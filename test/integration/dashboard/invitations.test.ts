@@ -3,16 +3,13 @@ import { hashSecret } from '../../../src/domain/api-token';
 import { knexOf } from '../../../src/db/knex';
 import type { Role } from '../../../src/domain/roles';
 import { addUser } from '../../../src/services/workspace';
-import { dashboardFixture, lastEmailTo, sessionCookieFrom, signUpAndLogIn, workspaceWithRoles } from '../../support/dashboard';
+import { ALL_ROLES, dashboardFixture, expectDashboardError, lastEmailTo, sessionCookieFrom, signUpAndLogIn, workspaceWithRoles } from '../../support/dashboard';
 
 const fx = dashboardFixture();
 const { api } = fx;
 const db = () => knexOf(fx.stack.orm);
-const expectError = (res: { status: number; body: any }, status: number, code: string) => {
-  expect({ status: res.status, code: res.body?.code }).toEqual({ status, code });
-  expect(res.body).toEqual({ success: false, error: expect.any(String), code, timestamp: expect.any(String) });
-};
-const ROLES: Role[] = ['BILLING_OWNER', 'ACCOUNT_ADMIN', 'TEAM_MANAGER', 'MEMBER'];
+const expectError = expectDashboardError;
+const ROLES = ALL_ROLES;
 const MANAGERS: Role[] = ['BILLING_OWNER', 'ACCOUNT_ADMIN'];
 const PASSWORD = 'a long enough passphrase';
 const newEmail = () => `invitee-${randomUUID()}@example.test`;

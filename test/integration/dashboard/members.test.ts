@@ -1,16 +1,13 @@
 import { knexOf } from '../../../src/db/knex';
 import type { Role } from '../../../src/domain/roles';
 import { addUser, authenticateApiKey, authenticateApiToken, createApiKey, createApiToken, createTeam, addTeamMember, setPlan } from '../../../src/services/workspace';
-import { dashboard, dashboardFixture, lastEmailTo, memberSession, signUpAndLogIn, workspaceWithRoles } from '../../support/dashboard';
+import { ALL_ROLES, dashboard, dashboardFixture, expectDashboardError, lastEmailTo, memberSession, signUpAndLogIn, workspaceWithRoles } from '../../support/dashboard';
 
 const fx = dashboardFixture();
 const { api } = fx;
 const db = () => knexOf(fx.stack.orm);
-const expectError = (res: { status: number; body: any }, status: number, code: string) => {
-  expect({ status: res.status, code: res.body?.code }).toEqual({ status, code });
-  expect(res.body).toEqual({ success: false, error: expect.any(String), code, timestamp: expect.any(String) });
-};
-const ROLES: Role[] = ['BILLING_OWNER', 'ACCOUNT_ADMIN', 'TEAM_MANAGER', 'MEMBER'];
+const expectError = expectDashboardError;
+const ROLES = ALL_ROLES;
 const MANAGERS: Role[] = ['BILLING_OWNER', 'ACCOUNT_ADMIN'];
 const roleOf = async (orgId: string, userId: string) => (await db()('memberships').select('role').where({ organization_id: orgId, user_id: userId }).first())?.role;
 let n = 0;

@@ -1,10 +1,10 @@
 import type { Role } from '../../../src/domain/roles';
-import { dashboardFixture, memberSession, workspaceWithRoles, type DashboardSession } from '../../support/dashboard';
+import { ALL_ROLES, dashboardFixture, expectDashboardError, memberSession, type DashboardSession, workspaceWithRoles } from '../../support/dashboard';
 import { rowCount } from '../../support/workspace';
 
 const fx = dashboardFixture();
 const { api } = fx;
-const ROLES: Role[] = ['BILLING_OWNER', 'ACCOUNT_ADMIN', 'TEAM_MANAGER', 'MEMBER'];
+const ROLES = ALL_ROLES;
 const ADMINS = new Set<Role>(['BILLING_OWNER', 'ACCOUNT_ADMIN']);
 
 let ws: Awaited<ReturnType<typeof workspaceWithRoles>>;
@@ -12,11 +12,7 @@ beforeAll(async () => {
   ws = await workspaceWithRoles(fx.stack.urls.app, fx.stack.orm);
 });
 
-const expectError = (res: { status: number; body: any }, status: number, code: string, error?: RegExp) => {
-  expect({ status: res.status, code: res.body.code }).toEqual({ status, code });
-  expect(res.body).toEqual({ success: false, error: expect.any(String), code, timestamp: expect.any(String) });
-  if (error) expect(res.body.error).toMatch(error);
-};
+const expectError = expectDashboardError;
 let n = 0;
 /** An email contact method of the session's user (verified at once). */
 const emailOf = async (session: DashboardSession) => {

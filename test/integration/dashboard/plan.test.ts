@@ -1,18 +1,14 @@
 import { knexOf } from '../../../src/db/knex';
-import type { Role } from '../../../src/domain/roles';
 import { createTeam, createService, setPlan } from '../../../src/services/workspace';
 import { createSource } from '../../../src/services/ingest/sources';
 import { nextPeriodStart, usagePeriod } from '../../../src/domain/plans';
-import { dashboardFixture, workspaceWithRoles } from '../../support/dashboard';
+import { ALL_ROLES, dashboardFixture, expectDashboardError, workspaceWithRoles } from '../../support/dashboard';
 
 const fx = dashboardFixture();
 const { api } = fx;
 const db = () => knexOf(fx.stack.orm);
-const expectError = (res: { status: number; body: any }, status: number, code: string) => {
-  expect({ status: res.status, code: res.body?.code }).toEqual({ status, code });
-  expect(res.body).toEqual({ success: false, error: expect.any(String), code, timestamp: expect.any(String) });
-};
-const ROLES: Role[] = ['BILLING_OWNER', 'ACCOUNT_ADMIN', 'TEAM_MANAGER', 'MEMBER'];
+const expectError = expectDashboardError;
+const ROLES = ALL_ROLES;
 const planOf = async (orgId: string) => (await db()('organizations').select('plan').where({ id: orgId }).first()).plan;
 
 describe('GET /api/plan', () => {

@@ -1,10 +1,10 @@
 import type { Role } from '../../../src/domain/roles';
-import { dashboardFixture, workspaceWithRoles, type DashboardSession } from '../../support/dashboard';
+import { ALL_ROLES, dashboardFixture, expectDashboardError, type DashboardSession, workspaceWithRoles } from '../../support/dashboard';
 import { rowCount } from '../../support/workspace';
 
 const fx = dashboardFixture();
 const { api } = fx;
-const ROLES: Role[] = ['BILLING_OWNER', 'ACCOUNT_ADMIN', 'TEAM_MANAGER', 'MEMBER'];
+const ROLES = ALL_ROLES;
 const MANAGERS = new Set<Role>(['BILLING_OWNER', 'ACCOUNT_ADMIN']);
 
 let ws: Awaited<ReturnType<typeof workspaceWithRoles>>;
@@ -12,11 +12,7 @@ beforeAll(async () => {
   ws = await workspaceWithRoles(fx.stack.urls.app, fx.stack.orm);
 });
 
-const expectError = (res: { status: number; body: any }, status: number, code: string, error?: RegExp) => {
-  expect({ status: res.status, code: res.body.code }).toEqual({ status, code });
-  expect(res.body).toEqual({ success: false, error: expect.any(String), code, timestamp: expect.any(String) });
-  if (error) expect(res.body.error).toMatch(error);
-};
+const expectError = expectDashboardError;
 /** Ann and Bob take turns daily at 09:00 Berlin time, Ann first from 1 December 2026. */
 const daily = () => [{ name: 'Primary', users: [ws.as.MEMBER.email, ws.as.TEAM_MANAGER.userId], rotation: { unit: 'days', length: 1 }, handoff_time: '09:00', start: '2026-12-01' }];
 const create = (session: DashboardSession, body: Record<string, unknown> = { name: 'Primary', time_zone: 'Europe/Berlin', layers: daily() }) => api('POST', '/schedules', { session, body });

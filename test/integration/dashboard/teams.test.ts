@@ -1,16 +1,13 @@
 import { knexOf } from '../../../src/db/knex';
 import type { Role } from '../../../src/domain/roles';
 import { addTeamMember, createService, createTeam } from '../../../src/services/workspace';
-import { dashboardFixture, signUpAndLogIn, workspaceWithRoles } from '../../support/dashboard';
+import { ALL_ROLES, dashboardFixture, expectDashboardError, signUpAndLogIn, workspaceWithRoles } from '../../support/dashboard';
 
 const fx = dashboardFixture();
 const { api } = fx;
 const db = () => knexOf(fx.stack.orm);
-const expectError = (res: { status: number; body: any }, status: number, code: string) => {
-  expect({ status: res.status, code: res.body?.code }).toEqual({ status, code });
-  expect(res.body).toEqual({ success: false, error: expect.any(String), code, timestamp: expect.any(String) });
-};
-const ROLES: Role[] = ['BILLING_OWNER', 'ACCOUNT_ADMIN', 'TEAM_MANAGER', 'MEMBER'];
+const expectError = expectDashboardError;
+const ROLES = ALL_ROLES;
 const MANAGERS: Role[] = ['BILLING_OWNER', 'ACCOUNT_ADMIN'];
 const teamRow = (id: string) => db()('teams').where({ id }).first();
 const inTeam = async (teamId: string, userId: string) => Boolean(await db()('team_members').where({ team_id: teamId, user_id: userId }).first());

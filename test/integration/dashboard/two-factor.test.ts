@@ -3,16 +3,13 @@ import { hashSecret } from '../../../src/domain/api-token';
 import { knexOf } from '../../../src/db/knex';
 import { setPlan } from '../../../src/services/workspace';
 import { request } from '../../support/http';
-import { dashboardFixture, newAccount, sessionCookieFrom, signUpAndLogIn, verificationTokenFor, type DashboardSession } from '../../support/dashboard';
+import { dashboardFixture, expectDashboardError, newAccount, sessionCookieFrom, signUpAndLogIn, type DashboardSession, verificationTokenFor } from '../../support/dashboard';
 import { totpCode, wrongTotpCode } from '../../support/totp';
 
 const fx = dashboardFixture();
 const { api } = fx;
 const db = () => knexOf(fx.stack.orm);
-const expectError = (res: { status: number; body: any }, status: number, code: string) => {
-  expect({ status: res.status, code: res.body?.code }).toEqual({ status, code });
-  expect(res.body).toEqual({ success: false, error: expect.any(String), code, timestamp: expect.any(String) });
-};
+const expectError = expectDashboardError;
 const sessionFrom = (res: { body: any; headers: Headers }, base: DashboardSession) => ({ ...base, cookie: sessionCookieFrom(res as never)!, csrf: res.body.data.csrf_token as string });
 const auditActions = async (owner: DashboardSession, action: string) => (await api('GET', `/audit-log?action=${action}`, { session: owner })).body.data as any[];
 
