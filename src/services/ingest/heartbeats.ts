@@ -24,13 +24,7 @@ interface HeartbeatRow {
 const COLUMNS = ['id', 'name', 'service_id', 'period_seconds', 'grace_seconds', 'status'];
 
 /** A heartbeat as reads show it: never its ping URL (only its hash is kept). */
-export interface HeartbeatJson {
-  id: string;
-  name: string;
-  service_id: string;
-  period_seconds: number;
-  grace_seconds: number;
-  status: 'ACTIVE' | 'PAUSED';
+export interface HeartbeatJson extends HeartbeatRow {
   last_ping_at: string | null;
   created_at: string;
 }
