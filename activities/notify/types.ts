@@ -35,6 +35,12 @@ export interface SentPage {
 }
 
 /** Sends one page on one channel; throws `permanentDeliveryFailure` when retrying cannot help. */
+/** Senders by channel, made when first asked for. */
+export interface ChannelSenders {
+  get(channel: ChannelId): ChannelSender;
+  close(): Promise<void>;
+}
+
 export interface ChannelSender {
   readonly provider: string;
   send(page: OutgoingPage): Promise<SentPage>;

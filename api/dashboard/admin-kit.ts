@@ -9,7 +9,9 @@ import type { AccountMailer } from '../../src/services/accounts';
 import type { AuditActor } from '../../src/services/audit';
 import { forbidden } from '../../src/services/errors';
 import type { WebhookDeps } from '../../src/services/webhooks';
-import type { ChannelSender } from '../../activities/notify/types';
+import type { ChannelSender, ChannelSenders } from '../../activities/notify/types';
+import type { NotifyConfig } from '../../src/config';
+import type { ReadinessReport } from '../../src/readiness';
 import { sessionOf } from './guards';
 
 /** What the administration routes under /api are built over. */
@@ -22,6 +24,12 @@ export interface AdminDeps {
   webhooks: WebhookDeps;
   /** The SMS channel: verification codes for new phone numbers (a provider, or the dev inbox). */
   sms: ChannelSender;
+  /** Every channel's sender (a provider, or the dev inbox), made on first use: test notifications. */
+  senders: ChannelSenders;
+  /** Which providers are configured (the rest deliver to the dev inbox): /api/status. */
+  notify: NotifyConfig;
+  /** Postgres, Temporal and a polling worker reachable: /api/status. */
+  readiness: () => Promise<ReadinessReport>;
   /** Heartbeats are Temporal workflows: pausing one signals it. */
   temporal?: Client;
   taskQueue?: string;

@@ -34,6 +34,10 @@ export interface RouteResult {
   data: unknown;
   meta?: unknown;
   message?: string;
+  /** A body the spec fixes exactly (e.g. `{success, webhooks, total}`): sent as is, no envelope. */
+  exactBody?: unknown;
+  /** A download (CSV, PDF): sent as is with its Content-Type and an attachment Content-Disposition. */
+  file?: { body: Buffer | string; contentType: string; filename: string };
 }
 
 /** The customer API's success body: `{data, meta?}` (design.md §8). */
@@ -75,7 +79,13 @@ export function mountRoutes(
       const body = route.body ? route.body.parse(bodiless && opts.emptyBodyIsObject ? {} : (ctx.request as { body?: unknown }).body) : undefined;
       const result = await route.handler(ctx, { params, query, body } as never);
       ctx.status = route.success.status;
-      ctx.body = (opts.body ?? customerBody)(result);
+      if (result.file) {
+        ctx.type = result.file.contentType;
+        ctx.set('Content-Disposition', `attachment; filename="${result.file.filename.replace(/[^\w.-]/g, '_')}"`);
+        ctx.body = result.file.body;
+      } else {
+        ctx.body = result.exactBody !== undefined ? result.exactBody : (opts.body ?? customerBody)(result);
+      }
     });
   }
 }

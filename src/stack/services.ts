@@ -17,6 +17,8 @@ import { createSealer } from '../services/webhooks';
 import { transportPolicy } from '../../api/legacy/transport';
 import { createChannelSender } from '../../activities/notify/senders';
 import { accountMailer } from '../services/accounts';
+import type { ChannelId } from '../domain/channels';
+import type { ChannelSender, ChannelSenders } from '../../activities/notify/types';
 
 export interface ListenerDeps {
   config: Config;
@@ -50,8 +52,9 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; leg
     // Plan usage emails (80 %, 100 % of FREE's monthly alerts) go the way account emails do.
     usageMail: { mailer: accountMailer(accountEmail), onFailed: (err) => deps.logger.error({ err }, 'a plan usage email could not be sent') },
   });
-  // Verification codes for new phone numbers, through the SMS channel (or the dev inbox).
-  const accountSms = createChannelSender(config.notify, deps.orm, 'sms');
+  // Every channel for the dashboard (phone verification codes, webhook test notifications), each
+  // provider connected on first use; email shares the account emails' sender.
+  const senders = lazyChannelSenders((channel) => (channel === 'email' ? accountEmail : createChannelSender(config.notify, deps.orm, channel)));
   const webhooks = { orm: deps.orm, sealer: createSealer(deps.secret), urls: { ingest: config.urls.ingest, legacy: config.urls.legacy } };
   return {
     app: createAppListener({
@@ -65,7 +68,16 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; leg
       appUrl: config.urls.app,
       logger: deps.logger,
       readiness,
-      dashboard: { mailer: accountMailer(accountEmail), sms: accountSms, webhooks, temporal: deps.temporal, taskQueue: config.temporal.taskQueue },
+      dashboard: {
+        mailer: accountMailer(accountEmail),
+        sms: senders.get('sms'),
+        senders,
+        notify: config.notify,
+        readiness,
+        webhooks,
+        temporal: deps.temporal,
+        taskQueue: config.temporal.taskQueue,
+      },
       hooks: {
         orm: deps.orm,
         temporal: deps.temporal,
@@ -98,8 +110,22 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; leg
     }),
     stop: async () => {
       await stats.stop();
+      await senders.close();
       await accountEmail.close?.();
-      await accountSms.close?.();
+    },
+  };
+}
+
+/** Channel senders made on first use (a provider the API never needs is never connected), closed together. */
+export function lazyChannelSenders(make: (channel: ChannelId) => ChannelSender): ChannelSenders {
+  const made = new Map<ChannelId, ChannelSender>();
+  return {
+    get(channel) {
+      if (!made.has(channel)) made.set(channel, make(channel));
+      return made.get(channel)!;
+    },
+    async close() {
+      await Promise.all([...made.values()].map((s) => s.close?.()));
     },
   };
 }

@@ -5,6 +5,10 @@ import { catalogRoutes } from './catalog';
 import { credentialsRoutes } from './credentials';
 import { invitationPublicRoutes, membersRoutes } from './members';
 import { monitorRoutes } from './monitors';
+import { notificationsRoutes } from './notifications';
+import { reportsRoutes } from './reports';
+import { statusRoutes } from './status';
+import { webhooksRoutes } from './webhooks';
 import { pagingRoutes } from './paging';
 import { securityRoutes } from './security';
 import { teamsRoutes } from './teams';
@@ -18,6 +22,10 @@ export const sessionRoutes = (deps: AdminDeps): RouteSpec[] => [
   ...catalogRoutes(deps),
   ...pagingRoutes(deps),
   ...monitorRoutes(deps),
+  ...webhooksRoutes(deps),
+  ...notificationsRoutes(deps),
+  ...reportsRoutes(deps),
+  ...statusRoutes(deps),
   ...auditRoutes(deps),
 ];
 

@@ -30,6 +30,7 @@ import { AuditEntrySchema } from './audit-entry';
 import { InvitationSchema } from './invitation';
 import { RecoveryCodeSchema } from './recovery-code';
 import { PlanUsageSchema } from './plan-usage';
+import { MonitorCheckSchema } from './monitor-check';
 
 export * from './alert';
 export * from './alert-source';
@@ -63,6 +64,7 @@ export * from './audit-entry';
 export * from './invitation';
 export * from './recovery-code';
 export * from './plan-usage';
+export * from './monitor-check';
 
 /** Every entity the ORM knows; migrations are checked against exactly this list. */
 export const ENTITIES = [
@@ -98,4 +100,5 @@ export const ENTITIES = [
   InvitationSchema,
   RecoveryCodeSchema,
   PlanUsageSchema,
+  MonitorCheckSchema,
 ];
