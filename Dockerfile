@@ -33,6 +33,7 @@ COPY src ./src
 COPY api ./api
 COPY workflows ./workflows
 COPY activities ./activities
+COPY ui ./ui
 RUN npm run build
 
 FROM node:20-bookworm-slim
@@ -51,6 +52,8 @@ RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
 # project root (src/paths.ts); bin/klaxon.js runs dist/ because no sources sit beside it.
 COPY bin ./bin
 COPY --from=build /app/dist ./dist
+# The dashboard, built by Vite in the build stage; the app listener serves it at `/`.
+COPY --from=build /app/ui/dist ./ui/dist
 
 USER node
 

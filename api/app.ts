@@ -12,6 +12,8 @@ import type { CustomerV1Deps } from './customer-v1/routes';
 import { createDashboardRouter, type DashboardDeps } from './dashboard/router';
 import { isDashboardPath } from './dashboard/guards';
 import { legacyErrors } from './legacy/envelope';
+import { serveDashboard } from './ui/static';
+import { UI_DIST_DIR } from '../src/paths';
 
 export interface AppDeps extends CustomerV1Deps {
   logger: Logger;
@@ -19,6 +21,8 @@ export interface AppDeps extends CustomerV1Deps {
   readiness: () => Promise<ReadinessReport>;
   /** Answers to pages: Twilio's webhooks, email links, push actions. */
   hooks: TwilioHookDeps;
+  /** The built dashboard to serve at `/` (default ui/dist). */
+  uiDistDir?: string;
   /** The dashboard's /api routes (accounts, sessions). */
   dashboard: Omit<DashboardDeps, 'orm' | 'appUrl'>;
 }
@@ -50,6 +54,8 @@ export function createAppListener(deps: AppDeps): Koa {
   // /api (not /api/v1) answers in the dashboard's envelope, JSON parse errors included.
   const dashboardErrors = legacyErrors();
   app.use((ctx, next) => (isDashboardPath(ctx.path) ? dashboardErrors(ctx, next) : next()));
+  // Answers after every router below: a GET none of them took is a page of the dashboard.
+  app.use(serveDashboard(deps.uiDistDir ?? UI_DIST_DIR));
   // Before the JSON parser: Twilio posts forms, email links post nothing.
   app.use(createTwilioHooksRouter(deps.hooks).routes());
   app.use(createPageActionsRouter(deps.hooks).routes());

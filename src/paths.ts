@@ -23,3 +23,6 @@ export const RUNNING_BUILT = !path.relative(DIST_DIR, __filename).startsWith('..
 
 /** The Temporal workflow bundle the build writes once, so a built worker starts without webpack. */
 export const BUILT_WORKFLOW_BUNDLE = path.join(DIST_DIR, 'workflow-bundle.js');
+
+/** The built dashboard (bin/build-ui.js), served by the app listener at `/`. */
+export const UI_DIST_DIR = path.join(PROJECT_ROOT, 'ui', 'dist');

@@ -1,4 +1,8 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { describeChannels } from '../../activities/notify/senders';
+import { PROJECT_ROOT } from '../paths';
 import { installTemporalRuntime } from '../temporal/worker';
 import type { Config } from '../config';
 import { migrate, openOrm } from '../db/orm';
@@ -15,6 +19,7 @@ const say = (line: string) => process.stdout.write(`[klaxon] ${line}\n`);
  * starting embedded Postgres and the Temporal dev server when they are not configured.
  */
 export async function runRole(config: Config, role: Role): Promise<void> {
+  if (role !== 'worker') buildDashboardIfStale();
   const logger = createLogger(config.logLevel);
   installTemporalRuntime(logger);
   const stack = await bootStack(config, role, { logger, say });
@@ -25,6 +30,17 @@ export async function runRole(config: Config, role: Role): Promise<void> {
   say('Stopping…');
   await stack.stop();
   say('Stopped.');
+}
+
+/**
+ * The dashboard is built by `npm install` (prepare); a checkout whose ui/ changed since is rebuilt
+ * here (half a second), so the page at `/` is never older than its sources.
+ */
+function buildDashboardIfStale(): void {
+  const script = path.join(PROJECT_ROOT, 'bin', 'build-ui.js');
+  if (!existsSync(script)) return;
+  const run = spawnSync(process.execPath, [script, '--if-stale'], { cwd: PROJECT_ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
+  if (run.status !== 0) say('The dashboard could not be built; the APIs run without it (see the error above).');
 }
 
 /** What the banner says of plain HTTP on the API-key surface. */

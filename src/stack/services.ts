@@ -33,6 +33,8 @@ export interface ListenerDeps {
   eagerClient?: Client;
   /** Plain HTTP on the API-key surface: from loopback (`klaxon start`), or never (`klaxon api`). */
   allowInsecureHttp: 'loopback' | 'never';
+  /** The built dashboard served at `/` (default ui/dist). */
+  uiDistDir?: string;
 }
 
 /** The three Koa apps of design.md §1, built over shared dependencies. */
@@ -68,6 +70,7 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; leg
       appUrl: config.urls.app,
       logger: deps.logger,
       readiness,
+      uiDistDir: deps.uiDistDir,
       dashboard: {
         mailer: accountMailer(accountEmail),
         sms: senders.get('sms'),

@@ -86,6 +86,11 @@ describe('klaxon start', () => {
       expect(first.output()).toContain(line);
     }
     expect((await request('GET', `${app}/readyz`)).status).toBe(200);
+    // The banner's "Dashboard" line answers: the page of the built UI.
+    expect(first.output()).toContain(`Dashboard        ${app}/`);
+    const page = await fetch(`${app}/`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<div id="root">');
     expect(childrenOf(dataDir).length).toBeGreaterThanOrEqual(2); // postgres and temporal
 
     const boot = await klaxon(['bootstrap', '--org', 'Persisted', '--email', 'p@example.test', '--password', 'a long password', '--json'], env, { testDatabase: false });

@@ -1,0 +1,50 @@
+import { Alert, Button, Container, Paper, PasswordInput, Stack, TextInput, Title } from '@mantine/core';
+import { useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router';
+import { api, ApiError, setCsrfToken } from '../api/client';
+
+interface SessionData {
+  csrf_token: string;
+}
+
+/** Log in; asks for the authenticator code when the account has two-factor on. */
+export function LoginPage() {
+  const navigate = useNavigate();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [totp, setTotp] = useState('');
+  const [needsCode, setNeedsCode] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const { data } = await api<SessionData>('POST', '/auth/login', { email, password, ...(needsCode ? { totp_code: totp } : {}) });
+      setCsrfToken(data.csrf_token);
+      navigate('/');
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 'totp_required') setNeedsCode(true);
+      else setError(err instanceof Error ? err.message : String(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Container size={420} my={60}>
+      <Title order={1} ta="center">Klaxon</Title>
+      <Paper withBorder shadow="sm" p="lg" mt="lg" radius="md" component="form" onSubmit={submit}>
+        <Stack>
+          {error && <Alert color="red" title="Could not log in">{error}</Alert>}
+          <TextInput label="Email" type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.currentTarget.value)} />
+          <PasswordInput label="Password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.currentTarget.value)} />
+          {needsCode && <TextInput label="Authentication code" inputMode="numeric" autoComplete="one-time-code" required value={totp} onChange={(e) => setTotp(e.currentTarget.value)} />}
+          <Button type="submit" loading={busy}>Log in</Button>
+        </Stack>
+      </Paper>
+    </Container>
+  );
+}
