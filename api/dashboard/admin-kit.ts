@@ -33,6 +33,8 @@ export interface AdminDeps {
   /** Heartbeats are Temporal workflows: pausing one signals it. */
   temporal?: Client;
   taskQueue?: string;
+  /** Lifecycle operations from the dashboard go through the incident workflows as the customer API's do. */
+  incidents?: { autoCloseHours?: number; eagerClient?: Client; temporalUiUrl: string; namespace: string };
 }
 
 /** The signed-in member acting on their session's workspace. */

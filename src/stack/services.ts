@@ -80,6 +80,7 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; leg
         webhooks,
         temporal: deps.temporal,
         taskQueue: config.temporal.taskQueue,
+        incidents: { autoCloseHours: config.autoCloseHours, eagerClient: deps.eagerClient, temporalUiUrl: config.temporal.uiUrl, namespace: config.temporal.namespace },
       },
       hooks: {
         orm: deps.orm,

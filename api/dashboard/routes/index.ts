@@ -3,6 +3,7 @@ import type { AdminDeps } from '../admin-kit';
 import { auditRoutes } from './audit';
 import { catalogRoutes } from './catalog';
 import { credentialsRoutes } from './credentials';
+import { incidentRoutes } from './incidents';
 import { invitationPublicRoutes, membersRoutes } from './members';
 import { monitorRoutes } from './monitors';
 import { notificationsRoutes } from './notifications';
@@ -16,6 +17,7 @@ import { teamsRoutes } from './teams';
 /** Every route under /api that needs a session (and, when it changes state, the CSRF header). */
 export const sessionRoutes = (deps: AdminDeps): RouteSpec[] => [
   ...securityRoutes(deps),
+  ...incidentRoutes(deps),
   ...credentialsRoutes(deps),
   ...membersRoutes(deps),
   ...teamsRoutes(deps),

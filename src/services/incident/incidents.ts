@@ -158,6 +158,10 @@ export interface ListIncidentsQuery {
   status?: IncidentStatus;
   severity?: Severity;
   serviceId?: string;
+  /** Only incidents that paged this person (the dashboard's "assigned to me"). */
+  pagedUserId?: string;
+  /** Only incidents owned by a team this person is in ("my teams"). */
+  teamMemberUserId?: string;
   limit: number;
   cursor?: string;
 }
@@ -181,19 +185,33 @@ function decodeCursor(raw: string): Cursor {
   throw invalid('cursor is not one this API returned');
 }
 
+/** The filters every incident query shares (status aside: counts are per status). */
+function filtered(deps: { orm: MikroORM }, q: Omit<ListIncidentsQuery, 'limit' | 'cursor' | 'status'>) {
+  const db = knexOf(deps.orm);
+  const query = db('incidents as i').where({ 'i.organization_id': q.organizationId });
+  if (q.severity) query.andWhere({ 'i.severity': q.severity });
+  if (q.serviceId) query.andWhere({ 'i.service_id': q.serviceId });
+  if (q.pagedUserId) query.whereExists(db('notifications as n').select(db.raw('1')).whereRaw('n.incident_id = i.id').andWhere({ 'n.user_id': q.pagedUserId }));
+  if (q.teamMemberUserId) query.whereIn('i.owning_team_id', db('team_members').select('team_id').where({ user_id: q.teamMemberUserId }));
+  return query;
+}
+
+/** How many incidents each status holds under the same filters (the dashboard's tabs). */
+export async function countIncidentsByStatus(deps: { orm: MikroORM }, q: Omit<ListIncidentsQuery, 'limit' | 'cursor' | 'status'>): Promise<Record<string, number>> {
+  const rows = (await filtered(deps, q).select('i.status').count({ n: '*' }).groupBy('i.status')) as Array<{ status: string; n: string }>;
+  return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
+}
+
 /** Newest first, keyset-paged on (created_at, id) so pages stay stable while incidents open. */
 export async function listIncidents(deps: { orm: MikroORM }, q: ListIncidentsQuery) {
-  const query = knexOf(deps.orm)('incidents')
-    .select(INCIDENT_COLUMNS)
-    .where({ organization_id: q.organizationId })
-    .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+  const query = filtered(deps, q)
+    .select(INCIDENT_COLUMNS.map((c) => `i.${c}`))
+    .orderBy([{ column: 'i.created_at', order: 'desc' }, { column: 'i.id', order: 'desc' }])
     .limit(q.limit + 1);
-  if (q.status) query.andWhere({ status: q.status });
-  if (q.severity) query.andWhere({ severity: q.severity });
-  if (q.serviceId) query.andWhere({ service_id: q.serviceId });
+  if (q.status) query.andWhere({ 'i.status': q.status });
   if (q.cursor) {
     const c = decodeCursor(q.cursor);
-    query.andWhereRaw('(created_at, id) < (?, ?)', [new Date(c.createdAt), c.id]);
+    query.andWhereRaw('(i.created_at, i.id) < (?, ?)', [new Date(c.createdAt), c.id]);
   }
   const rows = (await query) as IncidentRow[];
   const page = rows.slice(0, q.limit).map(toSnapshot);

@@ -10,4 +10,5 @@ export { toSnapshot, INCIDENT_COLUMNS, type IncidentRow } from './view';
 export { incidentStartOptions } from './workflow-start';
 export { readRunSeed, type RunSeed } from './run-seed';
 // The writes the incident workflow's activities make (status moves, attached alerts, pages).
+export { incidentTrace, type PageJson, type TimelineEntryJson } from './trace';
 export { recordAlertsAttached, recordPageEntry, recordPagingDecision, recordTransition, type AlertsAttachedEntry, type TransitionEntry } from './store';

@@ -1,0 +1,71 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { knexOf } from '../../db/knex';
+import { iso } from '../../db/timestamps';
+
+/** What happened to an incident, for the people answering it: its timeline and every page sent. */
+
+export interface TimelineEntryJson {
+  seq: number;
+  type: string;
+  at: string;
+  message: string;
+  from_status: string | null;
+  to_status: string | null;
+  actor: { type: 'user' | 'system'; id: string | null; email: string | null; via: string | null };
+  /** Paging decisions carry who was paged, who was not, and why (design.md §4). */
+  data: Record<string, unknown> | null;
+}
+
+export interface PageJson {
+  id: string;
+  at: string;
+  channel: string;
+  to: string;
+  user: { id: string; email: string } | null;
+  status: string;
+  error: string | null;
+  fallback_reason: string | null;
+  escalation_step: number | null;
+  provider: string | null;
+}
+
+/** The whole timeline in order, with who acted, and every page sent (newest last), with delivery status. */
+export async function incidentTrace(orm: MikroORM, incidentId: string): Promise<{ timeline: TimelineEntryJson[]; pages: PageJson[] }> {
+  const db = knexOf(orm);
+  const [entries, pages] = await Promise.all([
+    db('timeline_entries as t')
+      .leftJoin('users as u', 'u.id', 't.actor_id')
+      .select('t.seq', 't.type', 't.created_at', 't.message', 't.from_status', 't.to_status', 't.actor_type', 't.actor_id', 't.via', 't.data', 'u.email')
+      .where({ 't.incident_id': incidentId })
+      .orderBy('t.seq'),
+    db('notifications as n')
+      .leftJoin('users as u', 'u.id', 'n.user_id')
+      .select('n.id', 'n.created_at', 'n.channel', 'n.target', 'n.user_id', 'u.email', 'n.status', 'n.error', 'n.fallback_reason', 'n.escalation_step', 'n.provider')
+      .where({ 'n.incident_id': incidentId })
+      .orderBy([{ column: 'n.created_at' }, { column: 'n.id' }]),
+  ]);
+  return {
+    timeline: entries.map((e) => ({
+      seq: e.seq,
+      type: e.type,
+      at: iso(e.created_at),
+      message: e.message,
+      from_status: e.from_status,
+      to_status: e.to_status,
+      actor: { type: e.actor_type, id: e.actor_id, email: e.email ?? null, via: e.via },
+      data: e.data,
+    })),
+    pages: pages.map((p) => ({
+      id: p.id,
+      at: iso(p.created_at),
+      channel: p.channel,
+      to: p.target,
+      user: p.user_id ? { id: p.user_id, email: p.email } : null,
+      status: p.status,
+      error: p.error,
+      fallback_reason: p.fallback_reason,
+      escalation_step: p.escalation_step,
+      provider: p.provider,
+    })),
+  };
+}
