@@ -32,9 +32,10 @@ export async function responseTimes(orm: MikroORM, now = new Date()): Promise<Re
   const thisMinute = Math.floor(now.getTime() / MINUTE_MS) * MINUTE_MS;
   const since = (w: ResponseWindow) => new Date(thisMinute - (RESPONSE_WINDOWS[w] - 1) * MINUTE_MS);
   const filtered = WINDOW_NAMES.flatMap((w) => [`sum(count) filter (where minute >= ?) as "c_${w}"`, `sum(sum_ms) filter (where minute >= ?) as "s_${w}"`]).join(', ');
-  const { rows } = (await knexOf(orm).raw(`select surface, le_ms, ${filtered} from request_metrics where minute >= ? group by surface, le_ms`, [
+  const { rows } = (await knexOf(orm).raw(`select surface, le_ms, ${filtered} from request_metrics where minute >= ? and minute <= ? group by surface, le_ms`, [
     ...WINDOW_NAMES.flatMap((w) => [since(w), since(w)]),
     since('24h'),
+    new Date(thisMinute),
   ])) as { rows: Array<Record<string, string | number | null> & { surface: string; le_ms: number }> };
   const merged = Object.fromEntries(SURFACES.map((s) => [s, Object.fromEntries(WINDOW_NAMES.map((w) => [w, emptyBuckets()]))])) as Record<Surface, Record<ResponseWindow, Buckets>>;
   for (const row of rows) {
