@@ -14,6 +14,7 @@ import { isDashboardPath } from './dashboard/guards';
 import { legacyErrors } from './legacy/envelope';
 import { serveDashboard } from './ui/static';
 import { UI_DIST_DIR } from '../src/paths';
+import { metricsRegistry } from '../src/services/status/request-metrics';
 
 export interface AppDeps extends CustomerV1Deps {
   logger: Logger;
@@ -46,7 +47,21 @@ export function healthRouter(readiness: () => Promise<ReadinessReport>): Router 
   return router;
 }
 
-/** The app listener (:3000): health, customer API v1, the dashboard's /api. */
+/**
+ * Prometheus text format, no session: request-duration histograms per surface and process
+ * metrics, nothing secret (operators who want it private restrict it at their proxy).
+ */
+export function metricsRouter(): Router {
+  const router = new Router();
+  router.get('/metrics', async (ctx) => {
+    ctx.state.routePattern = '/metrics';
+    ctx.type = metricsRegistry.contentType;
+    ctx.body = await metricsRegistry.metrics();
+  });
+  return router;
+}
+
+/** The app listener (:3000): health, /metrics, customer API v1, the dashboard's /api. */
 export function createAppListener(deps: AppDeps): Koa {
   const app = new Koa({ proxy: false });
   app.use(requestLog(deps.logger, 'app'));
@@ -62,6 +77,7 @@ export function createAppListener(deps: AppDeps): Koa {
   app.use(jsonBody());
   const health = healthRouter(deps.readiness);
   app.use(health.routes());
+  app.use(metricsRouter().routes());
   const v1 = createCustomerV1Router(deps);
   app.use(v1.routes());
   app.use(v1.allowedMethods());

@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
 import type { Logger } from '../../src/logger';
+import { recordRequest, type Surface } from '../../src/services/status/request-metrics';
 
 /**
  * One JSON log line per request: method, route pattern (never the raw URL, which may hold an
- * ingestion secret), status, duration and request id. The id is echoed in `X-Request-Id`.
+ * ingestion secret), status, duration and request id. The id is echoed in `X-Request-Id`. The
+ * duration is also counted for the surface (/api/response-time, GET /metrics).
  */
-export function requestLog(logger: Logger, surface: string): Middleware {
+export function requestLog(logger: Logger, surface: Surface): Middleware {
   return async (ctx, next) => {
     const started = process.hrtime.bigint();
     const incoming = ctx.get('X-Request-Id');
@@ -17,6 +19,7 @@ export function requestLog(logger: Logger, surface: string): Middleware {
       await next();
     } finally {
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
+      recordRequest(surface, durationMs);
       const line = {
         surface,
         request_id: requestId,

@@ -17,6 +17,8 @@ export const PURGED_TABLES = [
   'sessions',
   'account_tokens',
   'invitations',
+  'request_metrics',
+  'monitor_checks',
 ] as const;
 export type PurgedTable = (typeof PURGED_TABLES)[number];
 

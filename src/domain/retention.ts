@@ -28,6 +28,10 @@ export interface RetentionCutoffs {
   /** One-time email tokens (verify, reset) and invitations that expired before this. */
   accountTokensExpiredBefore: Date;
   invitationsExpiredBefore: Date;
+  /** Response-time buckets (/api/response-time reads 24 h of them). */
+  requestMetricsBefore: Date;
+  /** HTTP monitor checks (/api/uptime reads 30 days of them). */
+  monitorChecksBefore: Date;
   /** Per plan: a CLOSED incident closed before this goes, with everything that belongs to it. */
   incidentsClosedBefore: Record<Plan, Date>;
 }
@@ -49,6 +53,9 @@ export function retentionCutoffs(now: Date, ages: RetentionAges = DEFAULT_RETENT
     accountTokensExpiredBefore: ago(DAY_MS),
     // Kept a month past expiry, so an admin can still see who was invited and never came.
     invitationsExpiredBefore: ago(30 * DAY_MS),
+    // An hour and a day past the windows that read them: a window never finds its oldest rows gone.
+    requestMetricsBefore: ago(25 * HOUR_MS),
+    monitorChecksBefore: ago(31 * DAY_MS),
     incidentsClosedBefore: Object.fromEntries(PLANS.map((plan) => [plan, ago(PLAN_LIMITS[plan].historyDays * DAY_MS)])) as Record<Plan, Date>,
   };
 }

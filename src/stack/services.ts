@@ -14,6 +14,7 @@ import { checkReadiness } from '../readiness';
 import { createSnsVerifier, Ingestion, pingHeartbeat } from '../services/ingest';
 import { SourceCallStats } from '../services/ingest/call-stats';
 import { createSealer } from '../services/webhooks';
+import { processRequestMetrics, RequestMetricsFlusher } from '../services/status/request-metrics';
 import { transportPolicy } from '../../api/legacy/transport';
 import { createChannelSender } from '../../activities/notify/senders';
 import { accountMailer } from '../services/accounts';
@@ -44,6 +45,9 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; leg
   // Webhook statistics, written once a second; stop() writes the last counts.
   const stats = new SourceCallStats(deps.orm);
   stats.start();
+  // Request durations of this process's listeners, added every 10 s to the shared per-minute buckets.
+  const requestMetrics = new RequestMetricsFlusher(deps.orm, processRequestMetrics, (err) => deps.logger.warn({ err }, 'request metrics could not be written; kept for the next flush'));
+  requestMetrics.start();
   // Account emails (verification, reset) through the email channel's provider, else the dev inbox.
   const accountEmail = createChannelSender(config.notify, deps.orm, 'email');
   // One ingestion for the ingestion URLs and the Form B receiver: one group commit, one code path.
@@ -114,6 +118,7 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; leg
     }),
     stop: async () => {
       await stats.stop();
+      await requestMetrics.stop();
       await senders.close();
       await accountEmail.close?.();
     },

@@ -31,6 +31,7 @@ import { InvitationSchema } from './invitation';
 import { RecoveryCodeSchema } from './recovery-code';
 import { PlanUsageSchema } from './plan-usage';
 import { MonitorCheckSchema } from './monitor-check';
+import { RequestMetricSchema } from './request-metric';
 
 export * from './alert';
 export * from './alert-source';
@@ -65,6 +66,7 @@ export * from './invitation';
 export * from './recovery-code';
 export * from './plan-usage';
 export * from './monitor-check';
+export * from './request-metric';
 
 /** Every entity the ORM knows; migrations are checked against exactly this list. */
 export const ENTITIES = [
@@ -101,4 +103,5 @@ export const ENTITIES = [
   RecoveryCodeSchema,
   PlanUsageSchema,
   MonitorCheckSchema,
+  RequestMetricSchema,
 ];

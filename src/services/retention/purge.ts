@@ -24,8 +24,9 @@ export interface PurgeOptions {
 /**
  * Deletes what is past its cutoff, in statements of at most `batchRows` rows, each committed on
  * its own: idempotency records after they expired, delivered outbox messages, provider callbacks
- * and dev-inbox pages after their age, and CLOSED incidents past their workspace plan's history
- * window with every row that belongs to them. An incident's rows go before the incident, so a
+ * and dev-inbox pages after their age, response-time buckets after 25 h, monitor checks after
+ * 31 days, and CLOSED incidents past their workspace plan's history window with every row that
+ * belongs to them. An incident's rows go before the incident, so a
  * purge cut short is finished by the next one.
  */
 export async function purgeExpired(k: Knex, cutoffs: RetentionCutoffs, opts: PurgeOptions = {}): Promise<PurgeResult> {
@@ -38,6 +39,8 @@ export async function purgeExpired(k: Knex, cutoffs: RetentionCutoffs, opts: Pur
     ['sessions', 'expires_at < ? or revoked_at < ? or last_seen_at < ?', [cutoffs.sessionsEndedBefore, cutoffs.sessionsEndedBefore, cutoffs.sessionsIdleBefore]],
     ['account_tokens', 'expires_at < ?', [cutoffs.accountTokensExpiredBefore]],
     ['invitations', 'expires_at < ?', [cutoffs.invitationsExpiredBefore]],
+    ['request_metrics', 'minute < ?', [cutoffs.requestMetricsBefore]],
+    ['monitor_checks', 'checked_at < ?', [cutoffs.monitorChecksBefore]],
   ];
   for (const [table, where, bindings] of steps) {
     if (!(await purge.rows(table, where, bindings))) return purge.result(false);
