@@ -13,6 +13,9 @@ export interface Scope {
   end: Date;
 }
 
+/** The driver may hand timestamps back as strings (the ORM's type parsers): always a Date. */
+const instant = (value: unknown): Date | null => (value === null || value === undefined ? null : new Date(value as string | Date));
+
 /** The incidents opened in the range, oldest first, with `day` read in `zone`. */
 export async function incidentFacts(db: Knex, scope: Scope, zone: string): Promise<IncidentFact[]> {
   const { rows } = (await db.raw(
@@ -38,9 +41,9 @@ export async function incidentFacts(db: Knex, scope: Scope, zone: string): Promi
     title: r.title as string,
     severity: r.severity as IncidentFact['severity'],
     status: r.status as IncidentFact['status'],
-    createdAt: r.created_at as Date,
-    acknowledgedAt: (r.acknowledged_at as Date | null) ?? null,
-    resolvedAt: (r.resolved_at as Date | null) ?? null,
+    createdAt: instant(r.created_at)!,
+    acknowledgedAt: instant(r.acknowledged_at),
+    resolvedAt: instant(r.resolved_at),
     serviceId: (r.service_id as string | null) ?? null,
     serviceName: (r.service_name as string | null) ?? null,
     teamId: r.team_id as string,
