@@ -7,6 +7,8 @@ const ROW = 15;
 const INK = '#1f2933';
 const MUTED = '#6b7280';
 const BAR = '#d9480f';
+/** Room left of a chart for its scale (`5 min 50 s`). */
+const AXIS = 56;
 
 /** The built-in fonts speak WinAnsi: other characters (emoji, CJK) become `?` instead of garbage. */
 export const pdfText = (value: string | number | null): string => (value === null ? '-' : String(value).replace(/[^\x20-\x7e\xa0-\xff]/g, '?'));
@@ -71,14 +73,14 @@ export function barChart(doc: Doc, bars: Array<{ label: string; value: number }>
   const height = opts.height ?? 140;
   const format = opts.format ?? ((v: number) => String(v));
   ensureRoom(doc, height + 3 * ROW);
-  const x0 = left(doc) + 36;
-  const width = usableWidth(doc) - 36;
+  const x0 = left(doc) + AXIS;
+  const width = usableWidth(doc) - AXIS;
   const top = doc.y + 6;
   const base = top + height;
   const max = Math.max(1, ...bars.map((b) => b.value));
   doc.font('Helvetica').fontSize(7).fillColor(MUTED);
-  doc.text(pdfText(format(max)), left(doc), top - 3, { width: 32, align: 'right', lineBreak: false });
-  doc.text('0', left(doc), base - 4, { width: 32, align: 'right', lineBreak: false });
+  doc.text(pdfText(format(max)), left(doc), top - 3, { width: AXIS - 4, align: 'right', lineBreak: false });
+  doc.text('0', left(doc), base - 4, { width: AXIS - 4, align: 'right', lineBreak: false });
   doc.moveTo(x0, top).lineTo(x0, base).lineTo(x0 + width, base).lineWidth(0.7).strokeColor(MUTED).stroke();
   const slot = width / Math.max(1, bars.length);
   const every = Math.max(1, Math.ceil(bars.length / Math.floor(width / 40)));
@@ -86,7 +88,7 @@ export function barChart(doc: Doc, bars: Array<{ label: string; value: number }>
     const h = (b.value / max) * (height - 4);
     if (h > 0) doc.rect(x0 + i * slot + slot * 0.15, base - h, slot * 0.7, h).fill(BAR);
     if (i % every === 0) {
-      doc.fillColor(MUTED).text(pdfText(b.label), x0 + i * slot - 10, base + 3, { width: slot * every + 20, align: 'left', lineBreak: false, ellipsis: true });
+      doc.fillColor(MUTED).text(pdfText(b.label), x0 + i * slot, base + 3, { width: slot * every, align: every === 1 ? 'center' : 'left', lineBreak: false, ellipsis: true });
     }
   });
   doc.fillColor(INK);

@@ -58,13 +58,13 @@ function draw(doc: InstanceType<typeof PDFDocument>, r: Report): void {
     barChart(doc, r.per_service.slice(0, 20).map((s) => ({ label: s.service, value: s.mtta.mean ?? 0 })), { format: (v) => formatDuration(v) });
     table(doc, ['Service', 'Team', 'Incidents', 'MTTA mean', 'MTTA p50', 'MTTA p90', 'MTTR mean', 'MTTR p50', 'MTTR p90'],
       r.per_service.map((s) => [s.service, s.team, s.incidents, ...[s.mtta, s.mttr].flatMap((x) => [formatDuration(x.mean), formatDuration(x.p50), formatDuration(x.p90)])]),
-      [3, 2, 1, 1.3, 1.3, 1.3, 1.3, 1.3, 1.3]);
+      [2.4, 1.7, 1.2, 1.35, 1.35, 1.35, 1.35, 1.35, 1.35]);
   }
   if (r.per_team) {
     heading(doc, 'Per team');
     table(doc, ['Team', 'Incidents', 'MTTA mean', 'MTTA p50', 'MTTA p90', 'MTTR mean', 'MTTR p50', 'MTTR p90'],
       r.per_team.map((t) => [t.team, t.incidents, ...[t.mtta, t.mttr].flatMap((x) => [formatDuration(x.mean), formatDuration(x.p50), formatDuration(x.p90)])]),
-      [3, 1, 1.3, 1.3, 1.3, 1.3, 1.3, 1.3]);
+      [3, 1.2, 1.35, 1.35, 1.35, 1.35, 1.35, 1.35]);
   }
   if (r.by_severity && r.by_status) {
     heading(doc, 'Incidents by severity and status');
