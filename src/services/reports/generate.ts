@@ -10,7 +10,8 @@ import { knexOf } from '../../db/knex';
 import { PLAN_LIMITS, type Plan } from '../../domain/plans';
 import { daysOf, parseDateRange, rangeInstants } from '../../domain/reports/date-range';
 import { isNightHour, personZone } from '../../domain/reports/night';
-import { aggregateIncidents, nightPagesOf, shows, type Report, type ReportType } from '../../domain/reports/report';
+import { aggregateIncidents, nightPagesOf } from '../../domain/reports/aggregate';
+import { shows, type Report, type ReportType } from '../../domain/reports/report';
 import { invalid } from '../errors';
 import { alertCount, incidentFacts, noisySources, pageCount, pagedPeople, pagesByChannel, pagesByLocalHour, readerZone, type Scope } from './queries';
 
