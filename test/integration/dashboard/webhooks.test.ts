@@ -2,10 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { knexOf } from '../../../src/db/knex';
 import { addContactMethod } from '../../../src/services/paging/contacts';
 import { auditLog, catalogWorkspace, ROLE_TABLE, type CatalogWorkspace } from '../../support/catalog';
-import { ALL_ROLES, dashboardFixture, expectDashboardError, type DashboardSession } from '../../support/dashboard';
+import { ALL_ROLES, dashboardFixture, expectDashboardError, memberSession, type DashboardSession } from '../../support/dashboard';
 import { request } from '../../support/http';
 import { apiKeyFor } from '../../support/legacy';
-import { memberSession } from '../../support/dashboard';
 import { startTestStack, type TestStack } from '../../support/stack';
 import { seedWorkspace, tokenFor } from '../../support/workspace';
 import { startSendgridFake, type SendgridFake } from '../../fakes/sendgrid-server';
@@ -58,7 +57,7 @@ describe('GET /api/webhooks', () => {
       expect(listed.status).toBe('ACTIVE');
       expect(listed.webhook_url).toBe(hook.webhook_url);
       expect(listed.webhook_url.startsWith(`${fx.stack.urls.ingest}/`)).toBe(true);
-      expect(listed.notification_types).toEqual(['SMS', 'EMAIL']);
+      expect(listed.notification_types).toEqual(['EMAIL', 'SMS']);
       expect(listed.statistics).toEqual({ total_calls: 0, successful_calls: 0, failed_calls: 0 });
       expect(JSON.stringify(res.body)).not.toContain(hook.signing_secret);
     }
@@ -115,8 +114,8 @@ describe('POST /api/webhooks with the dashboard form', () => {
       description: 'card processor',
       status: 'ACTIVE',
       service_id: serviceId,
-      channels: ['sms', 'voice', 'email', 'push'],
-      notification_types: ['SMS', 'CALL', 'EMAIL', 'PUSH_NOTIF'],
+      channels: ['sms', 'email', 'voice', 'push'],
+      notification_types: ['SMS', 'EMAIL', 'CALL', 'PUSH_NOTIF'],
       target_channels: { sms: '+14155550100', email: 'oncall@example.test', call: ws.as.MEMBER.userId, push_notif: ws.as.TEAM_MANAGER.userId },
       signed: true,
       signing_secret: expect.stringMatching(/^whsec_/),
