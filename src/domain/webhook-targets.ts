@@ -65,6 +65,22 @@ export function targetChannelsView(targets: WebhookTargets | null): Record<strin
   return view;
 }
 
+/**
+ * Which of an incident's Form B paging channels each member target takes, by user id, in the
+ * order given. Paging sends a targeted channel to its member instead of the owning team; address
+ * targets are for test notifications only (an address is nobody's per-user quota), so their
+ * channels keep paging the team.
+ */
+export function memberTargetChannels(targets: WebhookTargets | null, paging: readonly ChannelId[]): Map<string, ChannelId[]> {
+  const byUser = new Map<string, ChannelId[]>();
+  for (const channel of paging) {
+    const name = CHANNELS[channel].formB?.name as FormBName | undefined;
+    const target = name && targets?.[name];
+    if (target && 'user_id' in target) byUser.set(target.user_id, [...(byUser.get(target.user_id) ?? []), channel]);
+  }
+  return byUser;
+}
+
 /** The channel ids a Form B name may be sent on: push is either platform. */
 export function channelIdsOf(name: FormBName): ChannelId[] {
   return name === 'push' ? ['push_ios', 'push_android'] : [ADDRESS_CHANNEL[name]];

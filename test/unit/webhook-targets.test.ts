@@ -1,4 +1,4 @@
-import { channelIdsOf, parseTargetChannels, targetChannelsView, testMessage, testRoute } from '../../src/domain/webhook-targets';
+import { channelIdsOf, memberTargetChannels, parseTargetChannels, targetChannelsView, testMessage, testRoute } from '../../src/domain/webhook-targets';
 
 const MEMBER = '3f2b8c1e-9d4a-4c7b-8e1f-2a3b4c5d6e7f';
 
@@ -60,5 +60,23 @@ describe('a test notification’s route', () => {
     expect(m.html).not.toContain('<db>');
     expect(m.voiceTwiml).not.toContain('<db>');
     expect(m.voiceTwiml).not.toContain('<Gather');
+  });
+});
+
+describe('paging a webhook’s member targets', () => {
+  const OTHER = '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d';
+  it('when channels target members, then each member takes their channels (push on both platforms); address targets take none', () => {
+    const targets = { email: { user_id: MEMBER }, push: { user_id: MEMBER }, voice: { user_id: OTHER }, sms: { address: '+14155550100' } };
+    expect(memberTargetChannels(targets, ['sms', 'voice', 'email', 'push_ios', 'push_android'])).toEqual(
+      new Map([
+        [OTHER, ['voice']],
+        [MEMBER, ['email', 'push_ios', 'push_android']],
+      ]),
+    );
+  });
+
+  it('when the incident’s severity pages fewer channels, or there are no targets, then only those are taken', () => {
+    expect(memberTargetChannels({ voice: { user_id: OTHER }, email: { user_id: MEMBER } }, ['email'])).toEqual(new Map([[MEMBER, ['email']]]));
+    expect(memberTargetChannels(null, ['sms', 'email']).size).toBe(0);
   });
 });

@@ -320,6 +320,36 @@ describe('POST /api/webhooks/:id/test (dev inbox: no provider configured)', () =
   });
 });
 
+describe('paging through a webhook’s targets', () => {
+  const decisionOf = async (incidentId: string) => {
+    for (let i = 0; i < 150; i++) {
+      const entry = await db()('timeline_entries').where({ incident_id: incidentId, type: 'paging_decision' }).first();
+      if (entry) return entry;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`no paging decision for incident ${incidentId}`);
+  };
+
+  it('when a channel targets a member, then the incident pages that member on it instead of the owning team', async () => {
+    const hook = await newWebhook({ name: 'Targets page', notificationTypes: ['EMAIL'], targetChannels: { email: ws.as.MEMBER.userId } });
+    const fired = await request('POST', hook.webhook_url, { body: { title: 'member target', severity: 'critical' } });
+    expect(fired.status).toBe(202);
+    const decision = await decisionOf(fired.body.incident_id);
+    expect(decision.data.paged).toEqual([expect.objectContaining({ user_id: ws.as.MEMBER.userId, pages: [{ channel: 'email', delay_seconds: 0 }] })]);
+    expect(decision.data.targets).toEqual([expect.objectContaining({ type: 'user', id: ws.as.MEMBER.userId })]);
+    expect(decision.message).toContain(ws.as.MEMBER.email);
+  });
+
+  it('when only some channels are targeted, then the team keeps the others, and an address target leaves its channel to the team', async () => {
+    await addContactMethod(fx.stack.orm, { email: ws.as.TEAM_MANAGER.email, type: 'sms', address: '+14155550177', organizationId: ws.organizationId });
+    const hook = await newWebhook({ name: 'Split targets', notificationTypes: ['SMS', 'EMAIL'], targetChannels: { email: ws.as.MEMBER.userId, sms: '+14155550178' } });
+    const fired = await request('POST', hook.webhook_url, { body: { title: 'split targets', severity: 'critical' } });
+    const decision = await decisionOf(fired.body.incident_id);
+    const paged = Object.fromEntries(decision.data.paged.map((p: { user_id: string; pages: Array<{ channel: string }> }) => [p.user_id, p.pages.map((pg) => pg.channel)]));
+    expect(paged).toEqual({ [ws.as.TEAM_MANAGER.userId]: ['sms'], [ws.as.MEMBER.userId]: ['email'] });
+  });
+});
+
 describe('the audit log', () => {
   it('when a webhook is created, tested and deleted, then each is one entry and none holds a secret or its URL', async () => {
     const session = ws.as.TEAM_MANAGER;
