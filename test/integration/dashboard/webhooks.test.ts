@@ -6,6 +6,7 @@ import { ALL_ROLES, dashboardFixture, expectDashboardError, memberSession, type 
 import { request } from '../../support/http';
 import { apiKeyFor } from '../../support/legacy';
 import { startTestStack, type TestStack } from '../../support/stack';
+import { waitFor } from '../../support/wait';
 import { seedWorkspace, tokenFor } from '../../support/workspace';
 import { startSendgridFake, type SendgridFake } from '../../fakes/sendgrid-server';
 import { startTwilioFake, type TwilioFake } from '../../fakes/twilio-server';
@@ -77,11 +78,11 @@ describe('GET /api/webhooks', () => {
     const hook = await newWebhook();
     expect((await request('POST', hook.webhook_url, { body: { title: 'disk full' } })).status).toBe(202);
     expect((await request('POST', hook.webhook_url, { body: { nothing: 'useful' } })).status).toBe(400);
-    let stats: unknown;
-    for (let i = 0; i < 100 && JSON.stringify(stats) !== JSON.stringify({ total_calls: 2, successful_calls: 1, failed_calls: 1 }); i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      stats = (await api('GET', '/webhooks', { session: admin() })).body.webhooks.find((w: { id: string }) => w.id === hook.id).statistics;
-    }
+    // Calls are counted in memory and written once a second.
+    const stats = await waitFor(async () => {
+      const listed = (await api('GET', '/webhooks', { session: admin() })).body.webhooks.find((w: { id: string }) => w.id === hook.id).statistics;
+      return listed.total_calls === 2 && listed;
+    }, 15_000, 'the calls to be counted');
     expect(stats).toEqual({ total_calls: 2, successful_calls: 1, failed_calls: 1 });
   });
 
@@ -321,14 +322,8 @@ describe('POST /api/webhooks/:id/test (dev inbox: no provider configured)', () =
 });
 
 describe('paging through a webhook’s targets', () => {
-  const decisionOf = async (incidentId: string) => {
-    for (let i = 0; i < 150; i++) {
-      const entry = await db()('timeline_entries').where({ incident_id: incidentId, type: 'paging_decision' }).first();
-      if (entry) return entry;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    throw new Error(`no paging decision for incident ${incidentId}`);
-  };
+  const decisionOf = (incidentId: string) =>
+    waitFor(() => db()('timeline_entries').where({ incident_id: incidentId, type: 'paging_decision' }).first(), 15_000, 'the paging decision');
 
   it('when a channel targets a member, then the incident pages that member on it instead of the owning team', async () => {
     const hook = await newWebhook({ name: 'Targets page', notificationTypes: ['EMAIL'], targetChannels: { email: ws.as.MEMBER.userId } });
@@ -347,6 +342,20 @@ describe('paging through a webhook’s targets', () => {
     const decision = await decisionOf(fired.body.incident_id);
     const paged = Object.fromEntries(decision.data.paged.map((p: { user_id: string; pages: Array<{ channel: string }> }) => [p.user_id, p.pages.map((pg) => pg.channel)]));
     expect(paged).toEqual({ [ws.as.TEAM_MANAGER.userId]: ['sms'], [ws.as.MEMBER.userId]: ['email'] });
+  });
+});
+
+describe('GET /api/openapi.json', () => {
+  it('when the document is read, then every webhook route is in it with its success schema, the list as its exact body', async () => {
+    const doc = (await api('GET', '/openapi.json')).body;
+    for (const [path, method, status] of [
+      ['/api/webhooks', 'get', '200'], ['/api/webhooks', 'post', '201'], ['/api/webhooks/{id}', 'get', '200'],
+      ['/api/webhooks/{id}', 'delete', '200'], ['/api/webhooks/{id}/test', 'post', '200'],
+    ]) {
+      expect(doc.paths[path]?.[method]?.responses?.[status]?.content?.['application/json']?.schema).toBeDefined();
+    }
+    expect(Object.keys(doc.paths['/api/webhooks'].get.responses['200'].content['application/json'].schema.properties).sort()).toEqual(['success', 'total', 'webhooks']);
+    expect(doc.paths['/api/webhooks/{id}/test'].post.responses['429']).toBeDefined();
   });
 });
 
