@@ -5,7 +5,9 @@ import type { EscalationStep, EscalationTarget } from '../../src/db/entities/esc
 import { pagingDecision, type DisabledContact, type ResolvedTarget, type StepResolution } from '../../src/domain/paging/decisions';
 import { formBChannels } from '../../src/domain/paging/form-b-channels';
 import type { EscalationPlan, PageJob } from '../../src/domain/paging/escalation-plan';
+import type { ChannelId } from '../../src/domain/channels';
 import type { Severity } from '../../src/domain/severity';
+import { memberTargetChannels, type WebhookTargets } from '../../src/domain/webhook-targets';
 import { recordPagingDecision } from '../../src/services/incident';
 import { notificationRulesFor, onCallUserIds, type UserPagingRules } from '../../src/services/paging';
 import { teamMemberIds } from '../../src/services/workspace';
@@ -21,6 +23,8 @@ interface PagingContext {
   ackTimeoutSeconds: number | null;
   /** The Form B channel list of the source that opened the incident, if it has one. */
   channels: string[] | null;
+  /** That source's per-channel targets (dashboard `targetChannels`), if it has any. */
+  targetChannels: WebhookTargets | null;
 }
 
 /** What stepRecipients is asked: a step at an instant; with `decisionSeq`, its decision goes on the timeline at that seq. */
@@ -41,9 +45,10 @@ export function createPagingPlanActivities({ orm }: { orm: MikroORM }) {
     const { rows } = (await k.raw(
       `select i.organization_id, i.severity, i.owning_team_id, s.id as service_id, s.name as service_name,
               p.id as policy_id, p.name as policy_name, p.steps, p.repeat, p.ack_timeout_seconds,
-              (select src.channels from alerts a join alert_sources src on src.id = a.source_id
-                where a.incident_id = i.id order by a.created_at limit 1) as channels
+              fb.channels, fb.target_channels
          from incidents i
+         left join lateral (select src.channels, src.target_channels from alerts a join alert_sources src on src.id = a.source_id
+                where a.incident_id = i.id order by a.created_at limit 1) fb on true
          left join services s on s.id = i.service_id
          left join escalation_policies p on p.id = s.escalation_policy_id
         where i.id = ?`,
@@ -61,6 +66,7 @@ export function createPagingPlanActivities({ orm }: { orm: MikroORM }) {
       repeat: (row.repeat as number | null) ?? 0,
       ackTimeoutSeconds: (row.ack_timeout_seconds as number | null) ?? null,
       channels: (row.channels as string[] | null) ?? null,
+      targetChannels: (row.target_channels as WebhookTargets | null) ?? null,
     };
   }
 
@@ -91,11 +97,19 @@ export function createPagingPlanActivities({ orm }: { orm: MikroORM }) {
   async function stepRecipients(input: StepRecipientsInput): Promise<PageJob[]> {
     const k = knex();
     const c = await context(k, input.incidentId);
-    const targets = await resolveTargets(c.steps?.[input.step]?.targets ?? [{ type: 'team', id: c.owningTeamId }], new Date(input.at));
+    const stepTargets = await resolveTargets(c.steps?.[input.step]?.targets ?? [{ type: 'team', id: c.owningTeamId }], new Date(input.at));
+    const formB = c.channels ? formBChannels(c.severity, c.channels) : null;
+    // A webhook's member targets take their channels from the team, paged with the first step.
+    const byTarget = formB && input.step === 0 ? await memberTargets(k, c, formB) : new Map<string, ChannelId[]>();
+    const targeted = new Set([...byTarget.values()].flat());
+    // Every channel targeted: the team is not paged at this step, so it is no target of it either.
+    const teamPaged = !formB || formB.some((ch) => !targeted.has(ch));
+    const targets = [...(teamPaged ? stepTargets : []), ...[...byTarget.keys()].map((id): ResolvedTarget => ({ type: 'user', id, name: null, userIds: [id] }))];
+    const inStep = new Set(teamPaged ? stepTargets.flatMap((t) => t.userIds) : []);
     const userIds = [...new Set(targets.flatMap((t) => t.userIds))];
     const people = await notificationRulesFor(orm, userIds, { organizationId: c.organizationId });
-    const formB = c.channels ? formBChannels(c.severity, c.channels) : null;
-    const jobsOf = (p: UserPagingRules): PageJob[] => (formB ? formBJobs(p, formB) : ruleJobs(p));
+    const channelsOf = (p: UserPagingRules) => formB!.filter((ch) => (inStep.has(p.userId) && !targeted.has(ch)) || byTarget.get(p.userId)?.includes(ch));
+    const jobsOf = (p: UserPagingRules): PageJob[] => (formB ? formBJobs(p, channelsOf(p)) : ruleJobs(p));
     if (input.decisionSeq !== undefined) {
       const [names, disabled] = await Promise.all([targetNames(k, targets, people), disabledContacts(k, userIds, c.organizationId)]);
       const resolution: StepResolution = {
@@ -117,6 +131,14 @@ export function createPagingPlanActivities({ orm }: { orm: MikroORM }) {
       await recordPagingDecision(k, { incidentId: input.incidentId, seq: input.decisionSeq, message, data });
     }
     return people.flatMap(jobsOf);
+  }
+
+  /** The webhook's member targets still in the workspace, and the paging channels each takes. */
+  async function memberTargets(k: Knex, c: PagingContext, formB: ChannelId[]): Promise<Map<string, ChannelId[]>> {
+    const wanted = memberTargetChannels(c.targetChannels, formB);
+    if (wanted.size === 0) return wanted;
+    const members = new Set<string>(await k('memberships').where({ organization_id: c.organizationId }).whereIn('user_id', [...wanted.keys()]).pluck('user_id'));
+    return new Map([...wanted].filter(([userId]) => members.has(userId)));
   }
 
   return { planEscalation, stepRecipients };

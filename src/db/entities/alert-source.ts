@@ -26,6 +26,8 @@ export interface AlertSource {
    * instead of the service's escalation policy; null pages by policy.
    */
   channels: string[] | null;
+  /** Whom each channel reaches, keyed by Form B name (src/domain/webhook-targets.ts); null: the owning team. */
+  targetChannels: Record<string, { address: string } | { user_id: string }> | null;
   createdAt: Date;
   revokedAt: Date | null;
 }
@@ -41,6 +43,7 @@ export const AlertSourceSchema = new EntitySchema<AlertSource>({
     tokenHash: { type: 'string', length: 64, unique: true },
     status: { type: 'string', length: 16, default: 'ACTIVE' },
     channels: { type: 'json', nullable: true },
+    targetChannels: { type: 'json', nullable: true },
     alias: { type: 'string', length: 255, nullable: true },
     description: { type: 'text', nullable: true },
     urlSecretSealed: { type: 'text', nullable: true },

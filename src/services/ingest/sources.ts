@@ -30,6 +30,8 @@ export interface WebhookFields {
   description?: string | null;
   signingSecretSealed?: string | null;
   ipAllowlist?: string[] | null;
+  /** Whom each channel reaches (src/domain/webhook-targets.ts); null: the owning team. */
+  targetChannels?: Record<string, unknown> | null;
 }
 
 /**
@@ -62,6 +64,7 @@ export async function createSource(
     url_secret_sealed: input.seal ? input.seal(secret) : null,
     signing_secret_sealed: w.signingSecretSealed ?? null,
     ip_allowlist: w.ipAllowlist ? JSON.stringify(w.ipAllowlist) : null,
+    target_channels: w.targetChannels ? JSON.stringify(w.targetChannels) : null,
     created_at: now,
     updated_at: now,
   };
@@ -147,6 +150,19 @@ const retired = () => {
 export async function retireSource(orm: MikroORM, id: string): Promise<boolean> {
   const n = await knexOf(orm)('alert_sources').update(retired()).where({ id }).whereIn('status', ['ACTIVE', 'PAUSED']);
   return n > 0;
+}
+
+/**
+ * Deletes a source for good (a webhook deleted from the dashboard): the row and its idempotency
+ * records go, so its URLs answer 404 and nothing of it remains but its alerts' `source_id`
+ * (their incidents stay readable). False when it was not live.
+ */
+export async function purgeSource(orm: MikroORM, id: string): Promise<boolean> {
+  return knexOf(orm).transaction(async (trx) => {
+    const n = await trx('alert_sources').delete().where({ id }).whereIn('status', ['ACTIVE', 'PAUSED']);
+    if (n > 0) await trx('idempotency_records').delete().where({ source_id: id });
+    return n > 0;
+  });
 }
 
 /** Retires every live source of a service (the service is being deleted), in the caller's transaction; how many. */

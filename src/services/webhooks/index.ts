@@ -6,4 +6,5 @@
 export * from './records';
 export * from './manage';
 export * from './receive';
+export * from './test-notification';
 export { createSealer, type Sealer } from './seal';

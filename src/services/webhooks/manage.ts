@@ -2,10 +2,11 @@ import { randomBytes } from 'node:crypto';
 import type { Role } from '../../domain/roles';
 import { parseCidrs } from '../../domain/cidr';
 import { parseSourceChannels } from '../../domain/paging/form-b-channels';
+import { parseTargetChannels, type WebhookTargets } from '../../domain/webhook-targets';
 import { aliasOf, canManageWebhook, type WebhookStatus } from '../../domain/webhooks';
 import { knexOf } from '../../db/knex';
 import { forbidden, invalid, notFound } from '../errors';
-import { createSource, retireSource, rotateSource, updateSourceFields } from '../ingest/sources';
+import { createSource, purgeSource, retireSource, rotateSource, updateSourceFields } from '../ingest/sources';
 import { listServices } from '../workspace/catalog';
 import { webhookRecord, webhookRow, type SourceScope, type WebhookDeps, type WebhookRecord } from './records';
 
@@ -27,6 +28,11 @@ export interface WebhookInput {
   ipAllowlist?: string[];
   /** false: no signing secret (senders need not sign). Default true. */
   signed?: boolean;
+  /**
+   * Whom each channel reaches, keyed by channel (`sms`, `call`, …): an address or a member's user
+   * id (src/domain/webhook-targets.ts). Absent: the owning team's members, on their contacts.
+   */
+  targetChannels?: Record<string, string>;
 }
 
 export type WebhookPatch = Partial<Omit<WebhookInput, 'serviceId' | 'signed'>> & { status?: WebhookStatus };
@@ -46,8 +52,25 @@ function allowlistOf(entries: string[]): string[] {
   return parsed.normalised;
 }
 
+/** Checks targets against the webhook's channels, and that each user id is a member of the workspace. */
+async function targetsOf(deps: WebhookDeps, organizationId: string, raw: Record<string, string> | undefined, channels: string[] | undefined): Promise<WebhookTargets | null> {
+  if (!raw || Object.keys(raw).length === 0) return null;
+  const parsed = parseTargetChannels(raw, channels ?? []);
+  if (!parsed.ok) throw invalid(`${parsed.field}: ${parsed.message}`);
+  if (parsed.memberIds.length) {
+    const members = new Set<string>(await knexOf(deps.orm)('memberships').where({ organization_id: organizationId }).whereIn('user_id', parsed.memberIds).pluck('user_id'));
+    for (const [name, t] of Object.entries(parsed.targets)) {
+      if ('user_id' in t && !members.has(t.user_id)) {
+        const key = Object.entries(raw).find(([, v]) => v.trim().toLowerCase() === t.user_id)?.[0] ?? name;
+        throw invalid(`targetChannels.${key}: not a member of this workspace`);
+      }
+    }
+  }
+  return parsed.targets;
+}
+
 /** Refuses unless the actor may manage webhooks of the service's owning team. */
-async function assertMayManage(deps: WebhookDeps, actor: WebhookActor, serviceId: string): Promise<void> {
+export async function assertMayManage(deps: Pick<WebhookDeps, 'orm'>, actor: WebhookActor, serviceId: string): Promise<void> {
   const inTeam = await knexOf(deps.orm)('services as s')
     .join('team_members as tm', 'tm.team_id', 's.team_id')
     .where({ 's.id': serviceId, 'tm.user_id': actor.userId })
@@ -71,6 +94,7 @@ export async function createWebhook(deps: WebhookDeps, actor: WebhookActor, inpu
   const ipAllowlist = input.ipAllowlist ? allowlistOf(input.ipAllowlist) : null;
   const serviceId = await serviceFor(deps, actor.organizationId, input.serviceId);
   await assertMayManage(deps, actor, serviceId);
+  const targetChannels = await targetsOf(deps, actor.organizationId, input.targetChannels, channels);
   const signingSecret = input.signed === false ? null : newSigningSecret();
   const created = await createSource(deps.orm, {
     organizationId: actor.organizationId,
@@ -79,7 +103,7 @@ export async function createWebhook(deps: WebhookDeps, actor: WebhookActor, inpu
     ingestBaseUrl: deps.urls.ingest,
     channels,
     seal: (s) => deps.sealer.seal(s),
-    webhook: { alias: input.alias ?? aliasOf(input.name), description: input.description ?? null, ipAllowlist, signingSecretSealed: signingSecret && deps.sealer.seal(signingSecret) },
+    webhook: { alias: input.alias ?? aliasOf(input.name), description: input.description ?? null, ipAllowlist, targetChannels, signingSecretSealed: signingSecret && deps.sealer.seal(signingSecret) },
   });
   return { ...webhookRecord(deps, await webhookRow(deps, actor.organizationId, created.id, 'all')), signing_secret: signingSecret };
 }
@@ -100,11 +124,22 @@ export async function updateWebhook(deps: WebhookDeps, actor: WebhookActor, id: 
   return webhookRecord(deps, await webhookRow(deps, actor.organizationId, id, 'all'));
 }
 
-/** Deletes a webhook: its URLs stop working and its statistics go; its alerts and incidents remain. */
-export async function deleteWebhook(deps: WebhookDeps, actor: WebhookActor, id: string, scope: SourceScope = 'webhooks'): Promise<{ id: string; deleted: true }> {
+/**
+ * Deletes a webhook: its URLs stop working and its statistics go; its alerts and incidents remain.
+ * `retire` (the API-key surface, /api/sources) keeps a tombstone row; `purge` (the dashboard's
+ * /api/webhooks, "deletes the webhook and all associated data") removes the row itself.
+ */
+export async function deleteWebhook(
+  deps: WebhookDeps,
+  actor: WebhookActor,
+  id: string,
+  scope: SourceScope = 'webhooks',
+  mode: 'retire' | 'purge' = 'retire',
+): Promise<{ id: string; deleted: true }> {
   const row = await webhookRow(deps, actor.organizationId, id, scope);
   await assertMayManage(deps, actor, row.service_id);
-  if (!(await retireSource(deps.orm, id))) throw notFound(`webhook ${id} not found`);
+  const gone = mode === 'purge' ? await purgeSource(deps.orm, id) : await retireSource(deps.orm, id);
+  if (!gone) throw notFound(`webhook ${id} not found`);
   return { id, deleted: true };
 }
 

@@ -1,5 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { isUuid } from '../../domain/ids';
+import { targetChannelsView, type WebhookTargets } from '../../domain/webhook-targets';
 import { notificationTypesOf } from '../../domain/webhooks';
 import { knexOf } from '../../db/knex';
 import { iso, isoOrNull } from '../../db/timestamps';
@@ -16,7 +17,7 @@ export interface WebhookDeps {
 /** The columns a webhook record is built from. */
 export const WEBHOOK_COLUMNS = [
   'id', 'organization_id', 'service_id', 'name', 'alias', 'description', 'status', 'channels', 'url_secret_sealed', 'signing_secret_sealed',
-  'ip_allowlist', 'total_calls', 'successful_calls', 'failed_calls', 'created_at', 'updated_at',
+  'ip_allowlist', 'target_channels', 'total_calls', 'successful_calls', 'failed_calls', 'created_at', 'updated_at',
 ] as const;
 
 export interface WebhookRow {
@@ -32,6 +33,8 @@ export interface WebhookRow {
   url_secret_sealed: string | null;
   signing_secret_sealed: string | null;
   ip_allowlist: string[] | null;
+  /** Whom each channel reaches (dashboard `targetChannels`); null: the owning team's members. */
+  target_channels: WebhookTargets | null;
   total_calls: number;
   successful_calls: number;
   failed_calls: number;
@@ -57,6 +60,7 @@ export function webhookRecord(deps: Pick<WebhookDeps, 'sealer' | 'urls'>, r: Web
     service_id: r.service_id,
     channels: r.channels,
     notification_types: notificationTypesOf(r.channels ?? []),
+    target_channels: targetChannelsView(r.target_channels),
     signed: r.signing_secret_sealed !== null,
     ip_allowlist: r.ip_allowlist ?? [],
     statistics: { total_calls: Number(r.total_calls), successful_calls: Number(r.successful_calls), failed_calls: Number(r.failed_calls) },
