@@ -20,7 +20,7 @@ export interface RouteSpec<P extends z.ZodObject = z.ZodObject, Q extends z.ZodO
   query?: Q;
   body?: B;
   /** Success status and the schema of `data`. */
-  success: { status: 200 | 201 | 202; description: string; schema: z.ZodType };
+  success: { status: 200 | 201 | 202; description: string; schema: z.ZodType; downloads?: string[] };
   /** Error statuses this route can answer, with why. */
   errors: Partial<Record<400 | 401 | 403 | 404 | 405 | 409 | 415 | 423 | 429 | 503, string>>;
   handler: (
@@ -101,7 +101,11 @@ export function registerRoutes(
     const responses: RouteConfig['responses'] = {
       [route.success.status]: {
         description: route.success.description,
-        content: { 'application/json': { schema: route.success.schema } },
+        content: {
+          'application/json': { schema: route.success.schema },
+          // Other representations the route answers as a file (CSV, PDF), by the request's `format`.
+          ...Object.fromEntries((route.success.downloads ?? []).map((type) => [type, { schema: z.string() }])),
+        },
       },
     };
     for (const [status, description] of Object.entries(route.errors)) {

@@ -59,6 +59,7 @@ export function reportsRoutes(deps: AdminDeps): RouteSpec[] {
         status: 200,
         description: 'json: the report in `data`; csv: text/csv attachment; pdf: application/pdf attachment (klaxon-<type>-<from>-<to>.<ext>)',
         schema: ReportSchema,
+        downloads: ['text/csv', 'application/pdf'],
       },
       errors: { ...ADMIN_ERRORS, 400: 'invalid input, named in `error`: an unknown type or format, or a `dateRange` that is malformed, ends before it starts, or starts before the plan\'s history window' },
       handler: async (ctx, { body }) => {
