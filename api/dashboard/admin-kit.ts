@@ -33,6 +33,8 @@ export interface AdminDeps {
   /** Heartbeats are Temporal workflows: pausing one signals it. */
   temporal?: Client;
   taskQueue?: string;
+  /** HTTP monitors: private targets allowed? the interval floor (MONITOR_ALLOW_PRIVATE, MONITOR_MIN_INTERVAL_SECONDS). */
+  monitors?: { allowPrivate: boolean; minIntervalSeconds: number };
 }
 
 /** The signed-in member acting on their session's workspace. */

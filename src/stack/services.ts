@@ -77,6 +77,7 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; leg
         webhooks,
         temporal: deps.temporal,
         taskQueue: config.temporal.taskQueue,
+        monitors: config.monitors,
       },
       hooks: {
         orm: deps.orm,
