@@ -20,6 +20,8 @@ export interface ProbeInput extends Expectation {
   timeoutMs: number;
   /** MONITOR_ALLOW_PRIVATE: connect to private addresses too. */
   allowPrivate: boolean;
+  /** Which addresses are refused; by default the private ones unless `allowPrivate` (tests narrow it). */
+  refuse?: (address: string) => boolean;
 }
 
 /** The error a check reports when a name resolves to an address a monitor may not reach. */
@@ -36,12 +38,12 @@ class CheckFailed extends Error {}
  * checked: the socket connects to what was checked, so a second resolution cannot swap in a
  * private address (no time-of-check/time-of-use gap, no DNS rebinding).
  */
-export function guardedLookup(allowPrivate: boolean): LookupFunction {
+export function guardedLookup(refuse: (address: string) => boolean): LookupFunction {
   return (hostname, options, callback) => {
     dns.lookup(hostname, { all: true, family: options.family, hints: options.hints }, (err, addresses) => {
       if (err) return callback(err, '', 0);
       if (!addresses.length) return callback(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }), '', 0);
-      if (!allowPrivate && addresses.some((a) => refusedRange(a.address) !== null)) return callback(new CheckFailed(PRIVATE_TARGET_ERROR), '', 0);
+      if (addresses.some((a) => refuse(a.address))) return callback(new CheckFailed(PRIVATE_TARGET_ERROR), '', 0);
       if (options.all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, addresses);
       callback(null, addresses[0].address, addresses[0].family);
     });
@@ -104,12 +106,13 @@ function reasonOf(err: unknown, timeoutMs: number, signal: AbortSignal): string 
 export async function probe(input: ProbeInput): Promise<ProbeResult> {
   const started = performance.now();
   const signal = AbortSignal.timeout(input.timeoutMs);
-  const lookup = guardedLookup(input.allowPrivate);
+  const refuse = input.refuse ?? ((address: string) => !input.allowPrivate && refusedRange(address) !== null);
+  const lookup = guardedLookup(refuse);
   const result = (ok: boolean, statusCode: number | null, error: string | null): ProbeResult => ({ ok, statusCode, latencyMs: Math.round(performance.now() - started), error });
   let url = new URL(input.url);
   let method = input.method;
   for (let hop = 0; ; hop++) {
-    const refusal = hopRefusal(url, input.allowPrivate);
+    const refusal = hopRefusal(url, refuse);
     if (refusal) return result(false, null, refusal);
     let res: Awaited<ReturnType<typeof exchange>>;
     try {
@@ -134,11 +137,10 @@ export async function probe(input: ProbeInput): Promise<ProbeResult> {
 }
 
 /** Why a hop may not be requested: not http(s), or a literal private address (names are checked by the lookup). */
-function hopRefusal(url: URL, allowPrivate: boolean): string | null {
+function hopRefusal(url: URL, refuse: (address: string) => boolean): string | null {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return `redirect to a non-HTTP URL (${url.protocol})`;
-  if (allowPrivate) return null;
   const host = url.hostname.replace(/^\[|\]$/g, '');
   // A literal address is never looked up by net: check it here. Names go through guardedLookup.
-  if (isIpLiteral(host)) return refusedRange(host) === null ? null : PRIVATE_TARGET_ERROR;
+  if (isIpLiteral(host)) return refuse(host) ? PRIVATE_TARGET_ERROR : null;
   return null;
 }
