@@ -1,5 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { createHeartbeatActivities } from './heartbeats';
+import { createMonitorActivities } from './monitors';
 import { createPagingActivities } from './paging';
 import type { ChannelSender } from './notify/types';
 import type { ChannelId } from '../src/domain/channels';
@@ -9,10 +10,11 @@ import { createRetentionActivities } from './retention';
 import type { RetentionAges } from '../src/domain/retention';
 
 /** Assembles every activity the worker registers. */
-export function createActivities(deps: { orm: MikroORM; paging: { senders: Record<ChannelId, ChannelSender>; links: PageLinks }; retention?: RetentionAges }) {
+export function createActivities(deps: { orm: MikroORM; paging: { senders: Record<ChannelId, ChannelSender>; links: PageLinks }; retention?: RetentionAges; monitors?: { allowPrivate: boolean } }) {
   return {
     ...createProjectionActivities(deps),
     ...createHeartbeatActivities(deps),
+    ...createMonitorActivities({ orm: deps.orm, monitors: deps.monitors }),
     ...createPagingActivities({ orm: deps.orm, ...deps.paging }),
     ...createRetentionActivities({ orm: deps.orm, ages: deps.retention }),
   };

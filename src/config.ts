@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { parseCidrs } from './domain/cidr';
 import { DEFAULT_AUTO_CLOSE_HOURS } from './domain/incident-lifecycle';
 import { DEFAULT_RETENTION_AGES, type RetentionAges } from './domain/retention';
+import { MONITOR_INTERVAL_FLOOR_SECONDS } from './domain/plans';
 
 /** Everything Klaxon reads from the environment, parsed once at startup (style rule 12). */
 const envSchema = z.object({
@@ -64,6 +65,9 @@ const envSchema = z.object({
   FCM_PROJECT_ID: z.string().min(1).optional(),
   FCM_SERVICE_ACCOUNT: z.string().min(1).optional(),
   FCM_BASE_URL: z.string().url().default('https://fcm.googleapis.com'),
+  // HTTP monitors: private targets refused unless allowed (SSRF); the interval floor is lowered only by tests.
+  MONITOR_ALLOW_PRIVATE: z.enum(['true', 'false', '1', '0']).default('false'),
+  MONITOR_MIN_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(MONITOR_INTERVAL_FLOOR_SECONDS).default(MONITOR_INTERVAL_FLOOR_SECONDS),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -96,6 +100,16 @@ export interface Config {
   autoCloseHours: number;
   /** How long the hourly purge keeps rows that have no plan-bound window (design.md §12). */
   retention: RetentionAges;
+  /** HTTP monitors (issue 14). */
+  monitors: MonitorsConfig;
+}
+
+/** HTTP monitors: whether private addresses may be checked, and the interval floor. */
+export interface MonitorsConfig {
+  /** MONITOR_ALLOW_PRIVATE: loopback, private, link-local, … targets allowed (tests, trusted networks). */
+  allowPrivate: boolean;
+  /** MONITOR_MIN_INTERVAL_SECONDS: 30 by default; lower only for tests. */
+  minIntervalSeconds: number;
 }
 
 export interface LegacyConfig {
@@ -179,6 +193,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pageLinkTtlSeconds: e.PAGE_LINK_TTL_HOURS * 3600,
     autoCloseHours: e.AUTO_CLOSE_HOURS,
     retention: retentionAges(e),
+    monitors: { allowPrivate: e.MONITOR_ALLOW_PRIVATE === 'true' || e.MONITOR_ALLOW_PRIVATE === '1', minIntervalSeconds: e.MONITOR_MIN_INTERVAL_SECONDS },
   };
 }
 

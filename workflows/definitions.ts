@@ -190,3 +190,25 @@ export interface RetentionWorkflowInput {
   /** Purge activities one run calls at most, each with its own time budget (default 60). */
   maxPasses?: number;
 }
+
+export const monitorWorkflowId = (monitorId: string): string => `monitor-${monitorId}`;
+
+/** When a monitor checks: how often, and how long one check may take. */
+export interface MonitorSchedule {
+  intervalSeconds: number;
+  timeoutSeconds: number;
+}
+
+/** The monitor workflow's input; also its state across continueAsNew. */
+export interface MonitorWorkflowInput extends MonitorSchedule {
+  monitorId: string;
+  paused: boolean;
+  /** Checks one run makes before continuing as new (default 500); tests lower it. */
+  checksPerRun?: number;
+}
+
+/** The monitor's interval or timeout changed (the rest of its settings are read at each check). */
+export const monitorScheduleSignal = defineSignal<[MonitorSchedule]>('monitorSchedule');
+/** The monitor was paused or resumed. */
+export const monitorPauseSignal = defineSignal<[{ paused: boolean }]>('monitorPause');
+export const monitorStateQuery = defineQuery<MonitorSchedule & { paused: boolean; checks: number }>('monitorState');

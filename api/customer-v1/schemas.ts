@@ -98,10 +98,16 @@ export const MonitorSchema = z
     id: z.string().uuid(),
     service_id: z.string().uuid(),
     name: z.string(),
-    type: z.string(),
-    target: z.string(),
+    type: z.string().openapi({ description: '`http` for HTTP monitors' }),
+    url: z.string().openapi({ description: 'what the monitor checks' }),
+    target: z.string().openapi({ description: 'the same as `url` (kept for older clients)' }),
     interval_seconds: z.number().int(),
-    status: z.string(),
+    status: z.enum(['PENDING', 'UP', 'DOWN', 'PAUSED']).openapi({ description: 'PENDING before its first check; UP or DOWN from its checks (DOWN once its failures open an incident); PAUSED while paused' }),
+    last_check: z
+      .object({ checked_at: timestamp, ok: z.boolean(), status_code: z.number().int().nullable(), latency_ms: z.number().int().nullable() })
+      .nullable()
+      .openapi({ description: 'the latest check; null before the first' }),
+    uptime_24h: z.number().min(0).max(100).nullable().openapi({ description: 'percent of the last 24 hours’ checks that passed; null without checks' }),
     created_at: timestamp,
     updated_at: timestamp,
   })

@@ -35,6 +35,8 @@ export interface AdminDeps {
   taskQueue?: string;
   /** Lifecycle operations from the dashboard go through the incident workflows as the customer API's do. */
   incidents?: { autoCloseHours?: number; eagerClient?: Client; temporalUiUrl: string; namespace: string };
+  /** HTTP monitors: private targets allowed? the interval floor (MONITOR_ALLOW_PRIVATE, MONITOR_MIN_INTERVAL_SECONDS). */
+  monitors?: { allowPrivate: boolean; minIntervalSeconds: number };
 }
 
 /** The signed-in member acting on their session's workspace. */

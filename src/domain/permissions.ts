@@ -17,6 +17,8 @@ export const ACTIONS = {
   /** Alert sources and webhooks (one table), heartbeats: owned through their service's team. */
   'sources.manage': { roles: ['BILLING_OWNER', 'ACCOUNT_ADMIN'], teamManagerOwnTeam: true },
   'heartbeats.manage': { roles: ['BILLING_OWNER', 'ACCOUNT_ADMIN'], teamManagerOwnTeam: true },
+  /** HTTP monitors (issue 14): owned through their service's team, as heartbeats. */
+  'monitors.manage': { roles: ['BILLING_OWNER', 'ACCOUNT_ADMIN'], teamManagerOwnTeam: true },
   'escalation.manage': { roles: ['BILLING_OWNER', 'ACCOUNT_ADMIN'], teamManagerOwnTeam: true },
   /** Customer API tokens: hold, create, list, revoke (design.md §7). */
   'api_tokens.manage': { roles: ['BILLING_OWNER', 'ACCOUNT_ADMIN'], teamManagerOwnTeam: false },

@@ -12,14 +12,26 @@ export interface PlanLimits {
   emailPagesOnly: boolean;
   historyDays: number;
   apiAccess: boolean;
+  /** The shortest interval between two checks of an HTTP monitor. */
+  monitorMinIntervalSeconds: number;
 }
 
 export const PLAN_LIMITS: Readonly<Record<Plan, PlanLimits>> = {
-  FREE: { users: 5, sources: 3, alertsPerMonth: 50, smsPerUserPerMonth: 0, voicePerUserPerMonth: 0, emailPagesOnly: true, historyDays: 7, apiAccess: false },
-  STARTER: { users: 25, sources: 15, alertsPerMonth: null, smsPerUserPerMonth: 100, voicePerUserPerMonth: 0, emailPagesOnly: false, historyDays: 30, apiAccess: false },
-  PRO: { users: null, sources: 50, alertsPerMonth: null, smsPerUserPerMonth: 300, voicePerUserPerMonth: 100, emailPagesOnly: false, historyDays: 90, apiAccess: true },
-  BUSINESS: { users: null, sources: null, alertsPerMonth: null, smsPerUserPerMonth: 1000, voicePerUserPerMonth: 300, emailPagesOnly: false, historyDays: 365, apiAccess: true },
+  FREE: { users: 5, sources: 3, alertsPerMonth: 50, smsPerUserPerMonth: 0, voicePerUserPerMonth: 0, emailPagesOnly: true, historyDays: 7, apiAccess: false, monitorMinIntervalSeconds: 300 },
+  STARTER: { users: 25, sources: 15, alertsPerMonth: null, smsPerUserPerMonth: 100, voicePerUserPerMonth: 0, emailPagesOnly: false, historyDays: 30, apiAccess: false, monitorMinIntervalSeconds: 60 },
+  PRO: { users: null, sources: 50, alertsPerMonth: null, smsPerUserPerMonth: 300, voicePerUserPerMonth: 100, emailPagesOnly: false, historyDays: 90, apiAccess: true, monitorMinIntervalSeconds: 30 },
+  BUSINESS: { users: null, sources: null, alertsPerMonth: null, smsPerUserPerMonth: 1000, voicePerUserPerMonth: 300, emailPagesOnly: false, historyDays: 365, apiAccess: true, monitorMinIntervalSeconds: 30 },
 };
+
+/** The floor under every plan's monitor interval (MONITOR_MIN_INTERVAL_SECONDS's default). */
+export const MONITOR_INTERVAL_FLOOR_SECONDS = 30;
+
+/**
+ * The shortest monitor interval a workspace may ask for: the plan's minimum, and never below the
+ * configured floor. A floor configured below the default (tests, development) lifts plan minimums too.
+ */
+export const monitorMinIntervalSeconds = (plan: Plan, floor = MONITOR_INTERVAL_FLOOR_SECONDS): number =>
+  floor < MONITOR_INTERVAL_FLOOR_SECONDS ? floor : Math.max(floor, PLAN_LIMITS[plan].monitorMinIntervalSeconds);
 
 export const planHasApiAccess = (plan: Plan): boolean => PLAN_LIMITS[plan].apiAccess;
 

@@ -6,6 +6,7 @@ import { migrate, openOrm, type MikroORM } from '../db/orm';
 import type { Logger } from '../logger';
 import { OutboxRelay } from '../services/relay';
 import { ensureRetentionSchedule } from '../services/retention';
+import { ensureMonitorWorkflows } from '../services/monitors/workflows';
 import { connectTemporal } from '../temporal/client';
 import { createKlaxonWorker } from '../temporal/worker';
 import { resolveInfra, type Infra } from './infra';
@@ -63,6 +64,7 @@ export async function bootStack(config: Config, role: Role, deps: { logger: Logg
         orm,
         paging,
         retention: config.retention,
+        monitors: config.monitors,
       });
       workerConnection = connection;
       const running = worker.run();
@@ -73,7 +75,10 @@ export async function bootStack(config: Config, role: Role, deps: { logger: Logg
         await connection.close();
       });
       // Every worker registers the purge schedule (design.md §12): the first creates it, the rest update it.
-      await ensureRetentionSchedule(new Client({ connection, namespace: config.temporal.namespace }), { taskQueue: config.temporal.taskQueue });
+      const workerClient = new Client({ connection, namespace: config.temporal.namespace });
+      await ensureRetentionSchedule(workerClient, { taskQueue: config.temporal.taskQueue });
+      // …and picks up every active monitor whose workflow is not running (idempotent, like the schedule).
+      await ensureMonitorWorkflows(orm, workerClient, config.temporal.taskQueue).catch((err) => deps.logger.error({ err }, 'monitor workflows could not be ensured; they start when a monitor is changed or the worker restarts'));
     }
     if (role === 'worker') return { infra, orm, stop };
 

@@ -85,6 +85,7 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; leg
         temporal: deps.temporal,
         taskQueue: config.temporal.taskQueue,
         incidents: { autoCloseHours: config.autoCloseHours, eagerClient: deps.eagerClient, temporalUiUrl: config.temporal.uiUrl, namespace: config.temporal.namespace },
+        monitors: config.monitors,
       },
       hooks: {
         orm: deps.orm,

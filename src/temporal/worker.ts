@@ -21,6 +21,8 @@ export interface KlaxonWorkerOptions {
   paging: { senders: Record<ChannelId, ChannelSender>; links: PageLinks };
   /** How long the retention purge keeps what has no plan window (defaults: design.md §12). */
   retention?: RetentionAges;
+  /** HTTP monitors: whether checks may reach private addresses (MONITOR_ALLOW_PRIVATE; default no). */
+  monitors?: { allowPrivate: boolean };
   /** A prebuilt bundle (tests build one per run); otherwise see workflowSource. */
   workflowBundle?: WorkerOptions['workflowBundle'];
 }
@@ -53,7 +55,7 @@ export async function createKlaxonWorker(opts: KlaxonWorkerOptions): Promise<{ w
     connection,
     namespace: opts.namespace,
     taskQueue: opts.taskQueue,
-    activities: createActivities({ orm: opts.orm, paging: opts.paging, retention: opts.retention }),
+    activities: createActivities({ orm: opts.orm, paging: opts.paging, retention: opts.retention, monitors: opts.monitors }),
     ...workflowSource(opts.workflowBundle),
     // Incident workflows are long-lived and mostly idle; keep many cached so updates stay fast.
     maxCachedWorkflows: 5000,

@@ -93,7 +93,7 @@ export async function startTestStack(
     async start() {
       if (current) return;
       const paging = pagingDeps(config, orm);
-      const created = await createKlaxonWorker({ address: temporalAddress, namespace: 'default', taskQueue, orm, workflowBundle, paging });
+      const created = await createKlaxonWorker({ address: temporalAddress, namespace: 'default', taskQueue, orm, workflowBundle, paging, monitors: config.monitors });
       current = { ...created, run: created.worker.run(), senders: paging.senders };
     },
     async stop() {

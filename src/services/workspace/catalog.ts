@@ -7,6 +7,7 @@ import { recordAudit, type AuditActor } from '../audit';
 import { conflict, DomainError, invalid, notFound } from '../errors';
 import { getEscalationPolicy } from '../paging/escalation-policies';
 import { teamBelongsTo } from './workspaces';
+import { customerMonitorJson, monitorViews, type CustomerMonitorJson } from '../monitors/views';
 
 /** Services, monitors and alert sources: what alerts are routed by. */
 
@@ -177,53 +178,46 @@ export async function deleteService(
   });
 }
 
-interface MonitorRow {
-  id: string;
-  service_id: string;
-  name: string;
-  type: string;
-  target: string;
-  interval_seconds: number;
-  status: string;
-  created_at: Date | string;
-  updated_at: Date | string;
-}
+/** A monitor as the customer API shows it (src/services/monitors/views.ts). */
+export type MonitorJson = CustomerMonitorJson;
 
-const monitorJson = (r: MonitorRow) => ({
-  id: r.id,
-  service_id: r.service_id,
-  name: r.name,
-  type: r.type,
-  target: r.target,
-  interval_seconds: r.interval_seconds,
-  status: r.status,
-  created_at: iso(r.created_at),
-  updated_at: iso(r.updated_at),
-});
-export type MonitorJson = ReturnType<typeof monitorJson>;
-
-const MONITOR_COLUMNS = ['id', 'service_id', 'name', 'type', 'target', 'interval_seconds', 'status', 'created_at', 'updated_at'];
-
+/** The workspace's monitors with their status, last check and uptime over 24 h, oldest first. */
 export async function listMonitors(orm: MikroORM, organizationId: string): Promise<MonitorJson[]> {
-  const rows = await knexOf(orm)('monitors').select(MONITOR_COLUMNS).where({ organization_id: organizationId }).orderBy([{ column: 'created_at' }, { column: 'id' }]);
-  return rows.map(monitorJson);
+  return (await monitorViews(knexOf(orm), { organization_id: organizationId })).map(customerMonitorJson);
 }
 
+/** One of the workspace's monitors; another workspace's, or a bad id, is not found. */
 export async function getMonitor(orm: MikroORM, organizationId: string, id: string): Promise<MonitorJson> {
-  const row = await knexOf(orm)('monitors').select(MONITOR_COLUMNS).where({ id, organization_id: organizationId }).first();
+  const [row] = isUuid(id) ? await monitorViews(knexOf(orm), { organization_id: organizationId, id }) : [];
   if (!row) throw notFound(`monitor ${id} not found`);
-  return monitorJson(row);
+  return customerMonitorJson(row);
 }
 
-/** Adds a monitor record (the dashboard will own monitor management; tests and CLI use this). */
+/**
+ * Adds a monitor record and nothing else: no validation of its target, no workflow (the
+ * dashboard's `createHttpMonitor` in src/services/monitors does both). Tests and seeds use it.
+ */
 export async function createMonitor(
   orm: MikroORM,
-  input: { organizationId: string; serviceId: string; name: string; type: string; target: string; intervalSeconds: number },
+  input: {
+    organizationId: string;
+    serviceId: string;
+    name: string;
+    type: string;
+    target: string;
+    intervalSeconds: number;
+    method?: string;
+    timeoutSeconds?: number;
+    expectedStatusCodes?: number[] | null;
+    keyword?: string | null;
+    failureThreshold?: number;
+  },
 ): Promise<MonitorJson> {
   await getService(orm, input.organizationId, input.serviceId);
   const now = new Date();
-  const row = {
-    id: randomUUID(),
+  const id = randomUUID();
+  await knexOf(orm)('monitors').insert({
+    id,
     organization_id: input.organizationId,
     service_id: input.serviceId,
     name: input.name,
@@ -231,11 +225,15 @@ export async function createMonitor(
     target: input.target,
     interval_seconds: input.intervalSeconds,
     status: 'ACTIVE',
+    method: input.method ?? 'GET',
+    timeout_seconds: input.timeoutSeconds ?? 10,
+    expected_status_codes: input.expectedStatusCodes ? JSON.stringify(input.expectedStatusCodes) : null,
+    keyword: input.keyword ?? null,
+    failure_threshold: input.failureThreshold ?? 3,
     created_at: now,
     updated_at: now,
-  };
-  await knexOf(orm)('monitors').insert(row);
-  return monitorJson(row);
+  });
+  return getMonitor(orm, input.organizationId, id);
 }
 
 /** The workspace a service belongs to, for commands that name only the service. */
