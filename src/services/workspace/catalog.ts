@@ -170,6 +170,8 @@ export async function deleteService(
       throw conflict(`service ${service.name} has ${n} open incident(s): resolve or close them before deleting it`, 'service_has_open_incidents');
     }
     const removed = await dependents(trx, service.id);
+    // A monitor's workflow ends by itself at its next check, finding its row gone.
+    await trx('monitor_checks').delete().whereIn('monitor_id', trx('monitors').select('id').where({ service_id: service.id }));
     const monitors = await trx('monitors').delete().where({ service_id: service.id });
     await trx('services').delete().where({ id: service.id });
     const counts = { ...removed, monitors_deleted: monitors };
