@@ -59,14 +59,19 @@ export const publicStatus = (r: Pick<MonitorViewRow, 'status' | 'state'>): 'PAUS
 const lastCheck = (r: MonitorViewRow) =>
   r.lc_checked_at === null || r.lc_checked_at === undefined ? null : { checked_at: iso(r.lc_checked_at), ok: Boolean(r.lc_ok), status_code: r.lc_status_code, latency_ms: r.lc_latency_ms };
 
-/** A monitor as the customer API shows it (read-only): what it checks, its status, last check and uptime. */
-export const customerMonitorJson = (r: MonitorViewRow) => ({
+/** What every view of a monitor starts with: which it is and what it checks. */
+const identity = (r: MonitorViewRow) => ({
   id: r.id,
   service_id: r.service_id,
   name: r.name,
   type: r.type,
   url: r.target,
   target: r.target,
+});
+
+/** A monitor as the customer API shows it (read-only): what it checks, its status, last check and uptime. */
+export const customerMonitorJson = (r: MonitorViewRow) => ({
+  ...identity(r),
   interval_seconds: r.interval_seconds,
   status: publicStatus(r),
   last_check: lastCheck(r),
@@ -78,12 +83,7 @@ export type CustomerMonitorJson = ReturnType<typeof customerMonitorJson>;
 
 /** A monitor as the dashboard shows it: every setting, its state, its last check (with why it failed) and uptime. */
 export const dashboardMonitorJson = (r: MonitorViewRow) => ({
-  id: r.id,
-  service_id: r.service_id,
-  name: r.name,
-  type: r.type,
-  url: r.target,
-  target: r.target,
+  ...identity(r),
   method: r.method,
   interval_seconds: r.interval_seconds,
   timeout_seconds: r.timeout_seconds,
