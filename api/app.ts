@@ -64,6 +64,11 @@ export function metricsRouter(): Router {
 /** The app listener (:3000): health, /metrics, customer API v1, the dashboard's /api. */
 export function createAppListener(deps: AppDeps): Koa {
   const app = new Koa({ proxy: false });
+  // Errors past the middlewares come from streaming a body; a browser leaving an event stream
+  // (GET /api/events) is the normal end of one, not a fault.
+  app.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'ERR_STREAM_PREMATURE_CLOSE') deps.logger.error({ err }, 'a response could not be sent');
+  });
   app.use(requestLog(deps.logger, 'app'));
   app.use(customerErrors());
   // /api (not /api/v1) answers in the dashboard's envelope, JSON parse errors included.

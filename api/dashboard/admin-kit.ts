@@ -12,6 +12,7 @@ import type { WebhookDeps } from '../../src/services/webhooks';
 import type { ChannelSender, ChannelSenders } from '../../activities/notify/types';
 import type { NotifyConfig } from '../../src/config';
 import type { ReadinessReport } from '../../src/readiness';
+import type { IncidentEventHub } from '../../src/services/events/incident-events';
 import { sessionOf } from './guards';
 
 /** What the administration routes under /api are built over. */
@@ -33,6 +34,8 @@ export interface AdminDeps {
   /** Heartbeats are Temporal workflows: pausing one signals it. */
   temporal?: Client;
   taskQueue?: string;
+  /** Live incident events for `GET /api/events` (one LISTEN connection per process). */
+  events?: IncidentEventHub;
   /** Lifecycle operations from the dashboard go through the incident workflows as the customer API's do. */
   incidents?: { autoCloseHours?: number; eagerClient?: Client; temporalUiUrl: string; namespace: string };
   /** HTTP monitors: private targets allowed? the interval floor (MONITOR_ALLOW_PRIVATE, MONITOR_MIN_INTERVAL_SECONDS). */

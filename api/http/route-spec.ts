@@ -38,6 +38,8 @@ export interface RouteResult {
   exactBody?: unknown;
   /** A download (CSV, PDF): sent as is with its Content-Type and an attachment Content-Disposition. */
   file?: { body: Buffer | string; contentType: string; filename: string };
+  /** The handler answered itself (a Server-Sent Events stream): leave the response alone. */
+  streamed?: true;
 }
 
 /** The customer API's success body: `{data, meta?}` (design.md §8). */
@@ -78,6 +80,7 @@ export function mountRoutes(
       const query = route.query ? route.query.parse(ctx.query) : {};
       const body = route.body ? route.body.parse(bodiless && opts.emptyBodyIsObject ? {} : (ctx.request as { body?: unknown }).body) : undefined;
       const result = await route.handler(ctx, { params, query, body } as never);
+      if (result.streamed) return;
       ctx.status = route.success.status;
       if (result.file) {
         ctx.type = result.file.contentType;

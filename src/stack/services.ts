@@ -18,6 +18,7 @@ import { processRequestMetrics, RequestMetricsFlusher } from '../services/status
 import { transportPolicy } from '../../api/legacy/transport';
 import { createChannelSender } from '../../activities/notify/senders';
 import { accountMailer } from '../services/accounts';
+import { IncidentEventHub } from '../services/events/incident-events';
 import type { ChannelId } from '../domain/channels';
 import type { ChannelSender, ChannelSenders } from '../../activities/notify/types';
 
@@ -61,6 +62,8 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; leg
   // Every channel for the dashboard (phone verification codes, webhook test notifications), each
   // provider connected on first use; email shares the account emails' sender.
   const senders = lazyChannelSenders((channel) => (channel === 'email' ? accountEmail : createChannelSender(config.notify, deps.orm, channel)));
+  // Live incident events for the dashboard: one LISTEN connection, opened by the first stream.
+  const events = new IncidentEventHub(deps.orm.config.get('clientUrl')!, deps.logger);
   const webhooks = { orm: deps.orm, sealer: createSealer(deps.secret), urls: { ingest: config.urls.ingest, legacy: config.urls.legacy } };
   return {
     app: createAppListener({
@@ -81,6 +84,7 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; leg
         senders,
         notify: config.notify,
         readiness,
+        events,
         webhooks,
         temporal: deps.temporal,
         taskQueue: config.temporal.taskQueue,
@@ -120,6 +124,7 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; leg
     stop: async () => {
       await stats.stop();
       await requestMetrics.stop();
+      await events.stop();
       await senders.close();
       await accountEmail.close?.();
     },

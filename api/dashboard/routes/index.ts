@@ -3,6 +3,7 @@ import type { AdminDeps } from '../admin-kit';
 import { auditRoutes } from './audit';
 import { catalogRoutes } from './catalog';
 import { credentialsRoutes } from './credentials';
+import { eventRoutes } from './events';
 import { incidentRoutes } from './incidents';
 import { invitationPublicRoutes, membersRoutes } from './members';
 import { monitorRoutes } from './monitors';
@@ -18,6 +19,7 @@ import { teamsRoutes } from './teams';
 export const sessionRoutes = (deps: AdminDeps): RouteSpec[] => [
   ...securityRoutes(deps),
   ...incidentRoutes(deps),
+  ...eventRoutes(deps),
   ...credentialsRoutes(deps),
   ...membersRoutes(deps),
   ...teamsRoutes(deps),
