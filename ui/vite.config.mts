@@ -7,5 +7,5 @@ export default defineConfig({
   base: '/',
   build: { outDir: 'dist', emptyOutDir: true, assetsDir: 'assets', sourcemap: false, chunkSizeWarningLimit: 1500 },
   server: { proxy: { '/api': 'http://localhost:3000' } },
-  test: { environment: 'jsdom', include: ['src/**/*.test.tsx', 'src/**/*.test.ts'] },
+  test: { environment: 'jsdom', include: ['src/**/*.test.tsx', 'src/**/*.test.ts'], setupFiles: ['src/test/setup-dom.ts'] },
 });

@@ -1,11 +1,26 @@
-import { MantineProvider, createTheme } from '@mantine/core';
+import { Loader, MantineProvider, createTheme } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { BrowserRouter, Route, Routes } from 'react-router';
+import type { ReactNode } from 'react';
+import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
+import { ApiError } from './api/client';
+import { useLiveIncidents, useSession } from './api/hooks';
+import { Shell } from './components/Shell';
+import { IncidentPage } from './incidents/IncidentPage';
+import { IncidentsPage } from './incidents/IncidentsPage';
 import { LoginPage } from './pages/LoginPage';
-import { HomePage } from './pages/HomePage';
 
 const theme = createTheme({ primaryColor: 'red' });
 const queryClient = new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: true } } });
+
+/** Signed-in pages: a visitor without a session goes to the login page; the event stream runs while signed in. */
+function SignedIn({ children }: { children: ReactNode }) {
+  const session = useSession();
+  useLiveIncidents(session.isSuccess);
+  if (session.isPending) return <Loader aria-label="Loading" m="xl" />;
+  if (session.error instanceof ApiError && session.error.status === 401) return <Navigate to="/login" replace />;
+  if (session.error) return <p role="alert">{session.error.message}</p>;
+  return <Shell session={session.data}>{children}</Shell>;
+}
 
 /** The dashboard: Mantine for widgets, TanStack Query for /api data, react-router for pages. */
 export function App() {
@@ -15,7 +30,8 @@ export function App() {
         <BrowserRouter>
           <Routes>
             <Route path="/login" element={<LoginPage />} />
-            <Route path="*" element={<HomePage />} />
+            <Route path="/incidents/:id" element={<SignedIn><IncidentPage /></SignedIn>} />
+            <Route path="*" element={<SignedIn><IncidentsPage /></SignedIn>} />
           </Routes>
         </BrowserRouter>
       </QueryClientProvider>

@@ -1,11 +1,10 @@
 import { MantineProvider } from '@mantine/core';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LoginPage } from './LoginPage';
 
-// jsdom lacks matchMedia, which Mantine's colour scheme reads.
-window.matchMedia ??= ((query: string) => ({ matches: false, media: query, onchange: null, addEventListener() {}, removeEventListener() {}, addListener() {}, removeListener() {}, dispatchEvent: () => false })) as never;
 
 const answer = (status: number, body: unknown) => Promise.resolve(new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } }));
 
@@ -17,9 +16,11 @@ afterEach(() => {
 function renderLogin() {
   render(
     <MantineProvider>
-      <MemoryRouter>
-        <LoginPage />
-      </MemoryRouter>
+      <QueryClientProvider client={new QueryClient()}>
+        <MemoryRouter>
+          <LoginPage />
+        </MemoryRouter>
+      </QueryClientProvider>
     </MantineProvider>,
   );
   fireEvent.change(screen.getByLabelText(/^Email/), { target: { value: 'ada@example.test' } });

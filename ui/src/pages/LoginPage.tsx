@@ -1,4 +1,5 @@
 import { Alert, Button, Container, Paper, PasswordInput, Stack, TextInput, Title } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { api, ApiError, setCsrfToken } from '../api/client';
@@ -10,6 +11,7 @@ interface SessionData {
 /** Log in; asks for the authenticator code when the account has two-factor on. */
 export function LoginPage() {
   const navigate = useNavigate();
+  const client = useQueryClient();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [totp, setTotp] = useState('');
@@ -24,6 +26,8 @@ export function LoginPage() {
     try {
       const { data } = await api<SessionData>('POST', '/auth/login', { email, password, ...(needsCode ? { totp_code: totp } : {}) });
       setCsrfToken(data.csrf_token);
+      // What was cached while signed out (the 401 session) must not outlive the login.
+      client.removeQueries();
       navigate('/');
     } catch (err) {
       if (err instanceof ApiError && err.code === 'totp_required') setNeedsCode(true);

@@ -1,0 +1,69 @@
+/** The shapes the dashboard reads from /api (see /api/openapi.json). */
+
+export interface SessionView {
+  user: { id: string; email: string; name: string | null; verified: boolean };
+  organization: { id: string; name: string; plan: string };
+  role: 'BILLING_OWNER' | 'ACCOUNT_ADMIN' | 'TEAM_MANAGER' | 'MEMBER';
+  csrf_token: string;
+}
+
+export type IncidentStatus = 'TRIGGERED' | 'ACKNOWLEDGED' | 'INVESTIGATING' | 'RESOLVED' | 'CLOSED';
+
+export interface Incident {
+  id: string;
+  number: number;
+  title: string;
+  description: string | null;
+  severity: string;
+  status: IncidentStatus;
+  service_id: string | null;
+  owning_team_id: string;
+  alert_count: number;
+  created_at: string;
+  acknowledged_at: string | null;
+  resolved_at: string | null;
+  closed_at: string | null;
+  links: { temporal_ui: string | null };
+}
+
+export interface AlertView {
+  id: string;
+  title: string;
+  message: string | null;
+  severity: string;
+  status: string;
+  source: string | null;
+  tags: Record<string, string> | null;
+  url: string | null;
+  created_at: string;
+}
+
+export interface TimelineEntry {
+  seq: number;
+  type: string;
+  at: string;
+  message: string;
+  from_status: string | null;
+  to_status: string | null;
+  actor: { type: 'user' | 'system'; id: string | null; email: string | null; via: string | null };
+  data: Record<string, unknown> | null;
+}
+
+export interface Page {
+  id: string;
+  at: string;
+  channel: string;
+  to: string;
+  user: { id: string; email: string } | null;
+  status: string;
+  error: string | null;
+  fallback_reason: string | null;
+  escalation_step: number | null;
+  provider: string | null;
+}
+
+export interface IncidentDetail extends Incident {
+  alerts: AlertView[];
+  timeline: TimelineEntry[];
+  pages: Page[];
+}

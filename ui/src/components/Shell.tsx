@@ -1,0 +1,60 @@
+import { ActionIcon, AppShell, Badge, Burger, Button, Group, NavLink, Text, Title, useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router';
+import { api } from '../api/client';
+import type { SessionView } from '../api/types';
+
+const NAV = [
+  { to: '/', label: 'Incidents' },
+];
+
+/** The frame of every signed-in page: header with workspace, unread badge, dark mode and logout; navigation. */
+export function Shell({ session, children }: { session: SessionView; children: ReactNode }) {
+  const [opened, { toggle, close }] = useDisclosure();
+  const { setColorScheme } = useMantineColorScheme();
+  const scheme = useComputedColorScheme('light');
+  const location = useLocation();
+  const navigate = useNavigate();
+  const client = useQueryClient();
+  const unread = useQuery({
+    queryKey: ['unread'],
+    queryFn: async () => {
+      const res = await fetch('/api/notifications/unread-count', { credentials: 'same-origin' });
+      return res.ok ? ((await res.json()) as { unread_count: number }).unread_count : 0;
+    },
+    refetchInterval: 30_000,
+  });
+  async function logout() {
+    await api('POST', '/auth/logout');
+    client.clear();
+    navigate('/login');
+  }
+  return (
+    <AppShell header={{ height: 56 }} navbar={{ width: 220, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Menu" />
+            <Title order={3}>Klaxon</Title>
+            <Text c="dimmed" visibleFrom="xs" truncate>{session.organization.name}</Text>
+          </Group>
+          <Group gap="xs" wrap="nowrap">
+            <Badge aria-label={`${unread.data ?? 0} unread notifications`} variant={unread.data ? 'filled' : 'light'} color="red">{unread.data ?? 0}</Badge>
+            <ActionIcon variant="default" aria-label={scheme === 'dark' ? 'Light mode' : 'Dark mode'} onClick={() => setColorScheme(scheme === 'dark' ? 'light' : 'dark')}>
+              {scheme === 'dark' ? '☀' : '☾'}
+            </ActionIcon>
+            <Button variant="subtle" size="compact-sm" onClick={logout}>Log out</Button>
+          </Group>
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar p="xs">
+        {NAV.map((item) => (
+          <NavLink key={item.to} component={Link} to={item.to} label={item.label} active={location.pathname === item.to} onClick={close} />
+        ))}
+      </AppShell.Navbar>
+      <AppShell.Main>{children}</AppShell.Main>
+    </AppShell>
+  );
+}

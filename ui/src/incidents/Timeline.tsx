@@ -1,0 +1,53 @@
+import { Badge, Group, Stack, Text, Timeline as MantineTimeline } from '@mantine/core';
+import type { Page, TimelineEntry } from '../api/types';
+
+interface PagingDecisionData {
+  paged?: Array<{ email: string; pages: Array<{ channel: string; delay_seconds: number }> }>;
+  skipped?: Array<{ email: string; reason: string }>;
+}
+
+/** Who was paged and who was not, with why, from a paging decision's data (design.md §4). */
+function Decision({ data }: { data: PagingDecisionData }) {
+  return (
+    <Stack gap={2} mt={4}>
+      {data.paged?.map((p) => (
+        <Text size="sm" key={`p-${p.email}`}>Paged {p.email}: {p.pages.map((pg) => `${pg.channel}${pg.delay_seconds ? ` after ${pg.delay_seconds}s` : ''}`).join(', ') || 'no channel'}</Text>
+      ))}
+      {data.skipped?.map((s) => (
+        <Text size="sm" c="dimmed" key={`s-${s.email}`}>Not paged {s.email}: {s.reason.replace(/_/g, ' ')}</Text>
+      ))}
+    </Stack>
+  );
+}
+
+const DELIVERY_COLORS: Record<string, string> = { delivered: 'green', sent: 'blue', queued: 'gray', failed: 'red', skipped: 'gray' };
+
+/** The incident's whole story in order: status changes, alerts, paging decisions; then every page with its delivery status. */
+export function Timeline({ entries, pages }: { entries: TimelineEntry[]; pages: Page[] }) {
+  return (
+    <Stack>
+      <MantineTimeline bulletSize={14} lineWidth={2} active={entries.length - 1} aria-label="Timeline">
+        {entries.map((e) => (
+          <MantineTimeline.Item key={e.seq} title={e.message}>
+            <Text size="xs" c="dimmed">
+              {new Date(e.at).toLocaleString()} · {e.actor.type === 'user' ? (e.actor.email ?? 'a member') : 'Klaxon'}
+              {e.actor.via ? ` via ${e.actor.via}` : ''}
+            </Text>
+            {e.type === 'paging_decision' && e.data && <Decision data={e.data as PagingDecisionData} />}
+          </MantineTimeline.Item>
+        ))}
+      </MantineTimeline>
+      <Stack gap={4} aria-label="Pages sent">
+        {pages.map((p) => (
+          <Group key={p.id} gap="xs" wrap="wrap">
+            <Badge variant="light">{p.channel}</Badge>
+            <Text size="sm" style={{ overflowWrap: 'anywhere' }}>{p.user?.email ?? p.to}</Text>
+            <Badge color={DELIVERY_COLORS[p.status] ?? 'gray'}>{p.status}</Badge>
+            {p.fallback_reason && <Text size="xs" c="dimmed">{p.fallback_reason}</Text>}
+            {p.error && <Text size="xs" c="red">{p.error}</Text>}
+          </Group>
+        ))}
+      </Stack>
+    </Stack>
+  );
+}
