@@ -8,6 +8,8 @@ import { Shell } from './components/Shell';
 import { IncidentPage } from './incidents/IncidentPage';
 import { IncidentsPage } from './incidents/IncidentsPage';
 import { LoginPage } from './pages/LoginPage';
+import { SignupPage } from './pages/SignupPage';
+import { AcceptInvitationPage, ResetPasswordPage, VerifyPage } from './pages/TokenPages';
 
 const theme = createTheme({ primaryColor: 'red' });
 const queryClient = new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: true } } });
@@ -30,6 +32,10 @@ export function App() {
         <BrowserRouter>
           <Routes>
             <Route path="/login" element={<LoginPage />} />
+            <Route path="/signup" element={<SignupPage />} />
+            <Route path="/verify" element={<VerifyPage />} />
+            <Route path="/reset-password" element={<ResetPasswordPage />} />
+            <Route path="/invitations/accept" element={<AcceptInvitationPage />} />
             <Route path="/incidents/:id" element={<SignedIn><IncidentPage /></SignedIn>} />
             <Route path="*" element={<SignedIn><IncidentsPage /></SignedIn>} />
           </Routes>

@@ -1,7 +1,7 @@
-import { Alert, Button, Container, Paper, PasswordInput, Stack, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Container, Group, Paper, PasswordInput, Stack, TextInput, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { api, ApiError, setCsrfToken } from '../api/client';
 
 interface SessionData {
@@ -47,6 +47,10 @@ export function LoginPage() {
           <PasswordInput label="Password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.currentTarget.value)} />
           {needsCode && <TextInput label="Authentication code" inputMode="numeric" autoComplete="one-time-code" required value={totp} onChange={(e) => setTotp(e.currentTarget.value)} />}
           <Button type="submit" loading={busy}>Log in</Button>
+          <Group justify="space-between">
+            <Anchor component={Link} to="/signup" size="sm">Create a workspace</Anchor>
+            <Anchor component={Link} to="/reset-password" size="sm">Forgot your password?</Anchor>
+          </Group>
         </Stack>
       </Paper>
     </Container>
