@@ -1,0 +1,77 @@
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { knexOf } from '../../src/db/knex';
+import { createSource } from '../../src/services/ingest/sources';
+import { createService, createTeam } from '../../src/services/workspace';
+import { ensureDashboardBuilt, launchChromium, SCREENSHOTS } from '../support/browser';
+import { newAccount, verificationTokenFor } from '../support/dashboard';
+import { trigger } from '../support/paging';
+import { startTestStack, type TestStack } from '../support/stack';
+
+// The responder's path in a real browser against the real stack: sign up, verify from the
+// emailed link, log in, see an alert appear live, open it, acknowledge it.
+let stack: TestStack;
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  const uiDistDir = ensureDashboardBuilt();
+  stack = await startTestStack({ uiDistDir });
+  browser = await launchChromium();
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await stack?.stop();
+});
+beforeEach(async () => {
+  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+});
+afterEach(() => page?.close());
+
+const app = () => stack.urls.app;
+
+describe('the dashboard in Chromium', () => {
+  it('when a newcomer signs up, verifies by the emailed link and logs in, then an alert appears in the list without reloading, and Acknowledge acknowledges it', async () => {
+    const account = newAccount();
+    await page.goto(`${app()}/signup`);
+    await page.getByRole('textbox', { name: 'Your name' }).fill(account.name);
+    await page.getByRole('textbox', { name: 'Email', exact: true }).fill(account.email);
+    await page.getByRole('textbox', { name: 'Password', exact: true }).fill(account.password);
+    await page.getByRole('textbox', { name: 'Workspace name' }).fill(account.organization_name);
+    await page.getByRole('button', { name: 'Sign up' }).click();
+    await page.getByText('Check your email').waitFor();
+
+    const token = await verificationTokenFor(stack.orm, account.email);
+    await page.goto(`${app()}/verify?token=${token}`);
+    await page.getByText('Email verified').waitFor();
+
+    await page.goto(`${app()}/login`);
+    await page.getByRole('textbox', { name: 'Email', exact: true }).fill(account.email);
+    await page.getByRole('textbox', { name: 'Password', exact: true }).fill(account.password);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('heading', { name: 'Incidents' }).waitFor();
+    await page.getByText('No incidents here').waitFor();
+
+    const db = knexOf(stack.orm);
+    const user = await db('users').where({ email: account.email }).first();
+    const { organization_id: organizationId } = await db('memberships').where({ user_id: user.id }).first();
+    const team = await createTeam(stack.orm, { organizationId, name: 'Ops' });
+    const service = await createService(stack.orm, { organizationId, teamId: team.id, name: 'Checkout' });
+    const source = await createSource(stack.orm, { organizationId, serviceId: service.id, name: 'alerts', ingestBaseUrl: stack.urls.ingest });
+    const id = await trigger(source.ingest_url, 'Checkout is down');
+
+    // No reload: the event stream brings it in.
+    const row = page.getByRole('listitem', { name: '#1 Checkout is down' });
+    await row.waitFor({ timeout: 15_000 });
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'incident-list.png'), fullPage: true });
+    await row.click();
+    await page.getByRole('heading', { name: '#1 Checkout is down' }).waitFor();
+    await page.getByRole('button', { name: 'Acknowledge' }).click();
+    await page.getByText('ACKNOWLEDGED', { exact: true }).waitFor();
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'incident-page.png'), fullPage: true });
+    expect((await db('incidents').where({ id }).first()).status).toBe('ACKNOWLEDGED');
+    // Once acknowledged, the buttons are the moves the state allows.
+    expect(await page.getByRole('button', { name: 'Acknowledge' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Resolve' }).count()).toBe(1);
+  }, 90_000);
+});
