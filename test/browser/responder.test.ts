@@ -4,7 +4,7 @@ import { knexOf } from '../../src/db/knex';
 import { createSource } from '../../src/services/ingest/sources';
 import { createService, createTeam } from '../../src/services/workspace';
 import { ensureDashboardBuilt, launchChromium, SCREENSHOTS } from '../support/browser';
-import { newAccount, verificationTokenFor } from '../support/dashboard';
+import { newAccount, signUpAndLogIn, verificationTokenFor } from '../support/dashboard';
 import { trigger } from '../support/paging';
 import { startTestStack, type TestStack } from '../support/stack';
 
@@ -74,4 +74,30 @@ describe('the dashboard in Chromium', () => {
     expect(await page.getByRole('button', { name: 'Acknowledge' }).count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Resolve' }).count()).toBe(1);
   }, 90_000);
+
+  it('when the incident list and an incident page are opened on a 390 px phone, then nothing scrolls sideways', async () => {
+    const owner = await signUpAndLogIn(stack.urls.app, stack.orm);
+    const team = await createTeam(stack.orm, { organizationId: owner.organizationId, name: 'Ops' });
+    const service = await createService(stack.orm, { organizationId: owner.organizationId, teamId: team.id, name: 'Checkout' });
+    const source = await createSource(stack.orm, { organizationId: owner.organizationId, serviceId: service.id, name: 'alerts', ingestBaseUrl: stack.urls.ingest });
+    const id = await trigger(source.ingest_url, 'A very long alert title that a phone screen has to wrap instead of scrolling sideways: disk /var/lib/postgresql/data is 97% full on db-primary-01.eu-west-1');
+    const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true });
+    try {
+      await phone.goto(`${app()}/login`);
+      await phone.getByRole('textbox', { name: 'Email', exact: true }).fill(owner.email);
+      await phone.getByRole('textbox', { name: 'Password', exact: true }).fill(owner.password);
+      await phone.getByRole('button', { name: 'Log in' }).click();
+      await phone.getByRole('heading', { name: 'Incidents' }).waitFor();
+      const overflow = () => phone.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      await phone.goto(`${app()}/`);
+      await phone.getByRole('listitem').first().waitFor();
+      expect(await overflow()).toBeLessThanOrEqual(0);
+      await phone.goto(`${app()}/incidents/${id}`);
+      await phone.getByRole('button', { name: 'Acknowledge' }).waitFor();
+      expect(await overflow()).toBeLessThanOrEqual(0);
+      await phone.screenshot({ path: path.join(SCREENSHOTS, 'incident-page-390.png'), fullPage: true });
+    } finally {
+      await phone.close();
+    }
+  }, 60_000);
 });
