@@ -34,6 +34,8 @@ export interface AdminDeps {
   /** Heartbeats are Temporal workflows: pausing one signals it. */
   temporal?: Client;
   taskQueue?: string;
+  /** Show the dev inbox at `GET /api/dev/inbox` (klaxon start on a loopback APP_URL only). */
+  devInbox?: boolean;
   /** Live incident events for `GET /api/events` (one LISTEN connection per process). */
   events?: IncidentEventHub;
   /** Lifecycle operations from the dashboard go through the incident workflows as the customer API's do. */

@@ -18,6 +18,9 @@ import { buildListeners, closeServer, listen } from './services';
 export type Role = 'start' | 'api' | 'worker';
 
 /** Plain HTTP on the API-key surface (design.md §11): ALLOW_INSECURE_HTTP, else loopback under `start`, never under `api`. */
+/** The dev inbox holds everyone's emailed links: the browser may read it only on a developer's own machine. */
+export const devInboxShownOf = (config: Config, role: Role): boolean => role === 'start' && ['localhost', '127.0.0.1', '[::1]'].includes(new URL(config.urls.app).hostname);
+
 export const allowInsecureHttpOf = (config: Config, role: Role): 'loopback' | 'never' => config.legacy.allowInsecureHttp ?? (role === 'start' ? 'loopback' : 'never');
 
 /** A running stack: what a role brought up, and how to bring it down in order. */
@@ -88,7 +91,7 @@ export async function bootStack(config: Config, role: Role, deps: { logger: Logg
     const relay = new OutboxRelay({ orm, temporal: relayClient, taskQueue: config.temporal.taskQueue, autoCloseHours: config.autoCloseHours, logger: deps.logger, eagerStart: !!workerConnection });
     relay.start();
     shutdown.push(() => relay.stop());
-    const apps = buildListeners({ config, orm, temporal: client, logger: deps.logger, relay, secret: resolveSecret(config), eagerClient: workerConnection ? relayClient : undefined, allowInsecureHttp: allowInsecureHttpOf(config, role) });
+    const apps = buildListeners({ config, orm, temporal: client, logger: deps.logger, relay, secret: resolveSecret(config), eagerClient: workerConnection ? relayClient : undefined, allowInsecureHttp: allowInsecureHttpOf(config, role), devInbox: devInboxShownOf(config, role) });
     // Pushed before the servers' close: shutdown runs in reverse, so the last counts are written after the last request.
     shutdown.push(() => apps.stop());
     const servers: Server[] = [];

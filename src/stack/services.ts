@@ -37,6 +37,8 @@ export interface ListenerDeps {
   allowInsecureHttp: 'loopback' | 'never';
   /** The built dashboard served at `/` (default ui/dist). */
   uiDistDir?: string;
+  /** Let the browser read the dev inbox (`klaxon start` on a loopback APP_URL only). */
+  devInbox?: boolean;
 }
 
 /** The three Koa apps of design.md §1, built over shared dependencies. */
@@ -84,6 +86,7 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; leg
         senders,
         notify: config.notify,
         readiness,
+        devInbox: deps.devInbox ?? false,
         events,
         webhooks,
         temporal: deps.temporal,

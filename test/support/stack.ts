@@ -50,7 +50,7 @@ export interface TestStack {
  * free ports, against the run's Postgres and Temporal (test/setup/global-setup.ts).
  */
 export async function startTestStack(
-  opts: { worker?: boolean; databaseUrl?: string; temporalAddress?: string; env?: Record<string, string>; uiDistDir?: string } = {},
+  opts: { worker?: boolean; databaseUrl?: string; temporalAddress?: string; env?: Record<string, string>; uiDistDir?: string; devInbox?: boolean } = {},
 ): Promise<TestStack> {
   const databaseUrl = opts.databaseUrl ?? required('KLAXON_TEST_DATABASE_URL');
   const temporalAddress = opts.temporalAddress ?? required('KLAXON_TEST_TEMPORAL_ADDRESS');
@@ -113,7 +113,7 @@ export async function startTestStack(
 
   const relay = new OutboxRelay({ orm, temporal, taskQueue, autoCloseHours: config.autoCloseHours, logger });
   relay.start(250);
-  const apps = buildListeners({ config, orm, temporal, logger, relay, secret: config.secret!, allowInsecureHttp: config.legacy.allowInsecureHttp ?? 'loopback', uiDistDir: opts.uiDistDir });
+  const apps = buildListeners({ config, orm, temporal, logger, relay, secret: config.secret!, allowInsecureHttp: config.legacy.allowInsecureHttp ?? 'loopback', uiDistDir: opts.uiDistDir, devInbox: opts.devInbox });
   for (const name of ['app', 'ingest', 'legacy'] as const) servers[name].on('request', apps[name].callback());
 
   return {

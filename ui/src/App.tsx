@@ -7,6 +7,7 @@ import { useLiveIncidents, useSession } from './api/hooks';
 import { Shell } from './components/Shell';
 import { IncidentPage } from './incidents/IncidentPage';
 import { IncidentsPage } from './incidents/IncidentsPage';
+import { DevInboxPage } from './pages/DevInboxPage';
 import { LoginPage } from './pages/LoginPage';
 import { SignupPage } from './pages/SignupPage';
 import { AcceptInvitationPage, ResetPasswordPage, VerifyPage } from './pages/TokenPages';
@@ -33,6 +34,7 @@ export function App() {
           <Routes>
             <Route path="/login" element={<LoginPage />} />
             <Route path="/signup" element={<SignupPage />} />
+            <Route path="/dev/inbox" element={<DevInboxPage />} />
             <Route path="/verify" element={<VerifyPage />} />
             <Route path="/reset-password" element={<ResetPasswordPage />} />
             <Route path="/invitations/accept" element={<AcceptInvitationPage />} />

@@ -3,6 +3,7 @@ import type { AdminDeps } from '../admin-kit';
 import { auditRoutes } from './audit';
 import { catalogRoutes } from './catalog';
 import { credentialsRoutes } from './credentials';
+import { devInboxRoutes } from './dev-inbox';
 import { eventRoutes } from './events';
 import { incidentRoutes } from './incidents';
 import { invitationPublicRoutes, membersRoutes } from './members';
@@ -34,4 +35,4 @@ export const sessionRoutes = (deps: AdminDeps): RouteSpec[] => [
 ];
 
 /** Routes under /api that need no session (an invitation's link, …). */
-export const publicRoutes = (deps: AdminDeps): RouteSpec[] => [...invitationPublicRoutes(deps)];
+export const publicRoutes = (deps: AdminDeps): RouteSpec[] => [...invitationPublicRoutes(deps), ...devInboxRoutes(deps)];

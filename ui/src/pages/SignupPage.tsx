@@ -31,6 +31,7 @@ export function SignupPage() {
     return (
       <AuthCard title="Check your email">
         <Text>We sent a verification link to {form.email}. Open it, then <Anchor component={Link} to="/login">log in</Anchor>.</Text>
+        <Text size="sm" c="dimmed">Running Klaxon on your machine without an email provider? The email is in the <Anchor component={Link} to="/dev/inbox">dev inbox</Anchor>.</Text>
       </AuthCard>
     );
   }

@@ -1,5 +1,5 @@
 import { Anchor, Button, Loader, PasswordInput, Text, TextInput } from '@mantine/core';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { api, ApiError } from '../api/client';
 import { AuthCard, fieldOf } from '../components/AuthCard';
@@ -9,13 +9,18 @@ const messageOf = (err: unknown) => (err instanceof ApiError ? err.message : Str
 /** The emailed verification link: `/verify?token=…` verifies at once. */
 export function VerifyPage() {
   const [params] = useSearchParams();
+  const token = params.get('token') ?? '';
   const [state, setState] = useState<'working' | 'done' | string>('working');
+  // A token works once: ask once per token, whatever re-renders (or StrictMode) do.
+  const asked = useRef<string | null>(null);
   useEffect(() => {
-    api('POST', '/auth/verify', { token: params.get('token') ?? '' }).then(
+    if (asked.current === token) return;
+    asked.current = token;
+    api('POST', '/auth/verify', { token }).then(
       () => setState('done'),
       (err) => setState(messageOf(err)),
     );
-  }, [params]);
+  }, [token]);
   if (state === 'working') return <AuthCard title="Verifying your email"><Loader aria-label="Verifying" /></AuthCard>;
   if (state === 'done') return <AuthCard title="Email verified"><Text>Your address is verified. <Anchor component={Link} to="/login">Log in</Anchor>.</Text></AuthCard>;
   return <AuthCard title="This link does not work" error={state} errorTitle="Not verified"><Text>Log in and ask for a new link.</Text></AuthCard>;
