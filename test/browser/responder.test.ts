@@ -55,12 +55,28 @@ describe('the dashboard in Chromium', () => {
     await page.getByRole('heading', { name: 'Incidents' }).waitFor();
     await page.getByText('No incidents here').waitFor();
 
+    // Day one, in the Set up page: a team, a service, a webhook; then a test notification.
+    await page.getByRole('link', { name: 'Set up' }).click();
+    await page.getByRole('textbox', { name: 'Team name' }).fill('Ops');
+    await page.getByRole('button', { name: 'Create team' }).click();
+    await page.getByRole('form', { name: 'New team' }).getByText('Ops', { exact: true }).waitFor();
+    await page.getByRole('textbox', { name: 'Service name' }).fill('Checkout');
+    await page.getByRole('combobox', { name: 'Owning team' }).click();
+    await page.getByRole('option', { name: 'Ops' }).click();
+    await page.getByRole('button', { name: 'Create service' }).click();
+    await page.getByRole('form', { name: 'New service' }).getByText('Checkout', { exact: true }).waitFor();
+    await page.getByRole('textbox', { name: 'Webhook name' }).fill('Prometheus');
+    await page.getByRole('button', { name: 'Create webhook' }).click();
+    await page.getByRole('button', { name: 'Copy the ingestion URL of Prometheus' }).waitFor();
+    await page.getByRole('button', { name: 'Send a test notification for Prometheus' }).click();
+    await page.getByText(/EMAIL: sent to /).waitFor();
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'set-up.png'), fullPage: true });
+
     const db = knexOf(stack.orm);
-    const user = await db('users').where({ email: account.email }).first();
-    const { organization_id: organizationId } = await db('memberships').where({ user_id: user.id }).first();
-    const team = await createTeam(stack.orm, { organizationId, name: 'Ops' });
-    const service = await createService(stack.orm, { organizationId, teamId: team.id, name: 'Checkout' });
-    const source = await createSource(stack.orm, { organizationId, serviceId: service.id, name: 'alerts', ingestBaseUrl: stack.urls.ingest });
+    const listed = await page.evaluate(async () => (await (await fetch('/api/webhooks')).json()) as { webhooks: Array<{ webhook_url: string }> });
+    await page.getByRole('link', { name: 'Incidents' }).click();
+    await page.getByText('No incidents here').waitFor();
+    const source = { ingest_url: listed.webhooks[0].webhook_url };
     const id = await trigger(source.ingest_url, 'Checkout is down');
 
     // No reload: the event stream brings it in.

@@ -7,6 +7,7 @@ import { useLiveIncidents, useSession } from './api/hooks';
 import { Shell } from './components/Shell';
 import { IncidentPage } from './incidents/IncidentPage';
 import { IncidentsPage } from './incidents/IncidentsPage';
+import { SetupPage } from './setup/SetupPage';
 import { DevInboxPage } from './pages/DevInboxPage';
 import { LoginPage } from './pages/LoginPage';
 import { SignupPage } from './pages/SignupPage';
@@ -39,6 +40,7 @@ export function App() {
             <Route path="/reset-password" element={<ResetPasswordPage />} />
             <Route path="/invitations/accept" element={<AcceptInvitationPage />} />
             <Route path="/incidents/:id" element={<SignedIn><IncidentPage /></SignedIn>} />
+            <Route path="/setup" element={<SignedIn><SetupPage /></SignedIn>} />
             <Route path="*" element={<SignedIn><IncidentsPage /></SignedIn>} />
           </Routes>
         </BrowserRouter>

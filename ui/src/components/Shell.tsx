@@ -8,6 +8,7 @@ import type { SessionView } from '../api/types';
 
 const NAV = [
   { to: '/', label: 'Incidents' },
+  { to: '/setup', label: 'Set up' },
 ];
 
 /** The frame of every signed-in page: header with workspace, unread badge, dark mode and logout; navigation. */
