@@ -82,6 +82,13 @@ export async function authorize(orm: MikroORM, actor: AdminActor, action: Action
   }
 }
 
+/** The signed-in member, once their role may take the action (403 `forbidden` otherwise). */
+export async function authorizedActor(orm: MikroORM, ctx: ParameterizedContext, action: Action, owningTeamId?: string | null): Promise<AdminActor> {
+  const actor = adminActorOf(ctx);
+  await authorize(orm, actor, action, owningTeamId);
+  return actor;
+}
+
 /** Unverified accounts can log in but cannot create tokens or invite (issue 13). */
 export function requireVerified(actor: AdminActor, what: string): void {
   if (!actor.verified) throw forbidden(`verify your email address before you ${what}: open the link we emailed, or ask for a new one`, 'email_unverified');

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { listAuditLog } from '../../../src/services/audit';
 import { defineRoute, type RouteSpec } from '../../http/route-spec';
-import { ADMIN_ERRORS, adminActorOf, authorize, pageMeta, type AdminDeps } from '../admin-kit';
+import { ADMIN_ERRORS, pageMeta, type AdminDeps, authorizedActor } from '../admin-kit';
 
 const AuditQuery = z
   .object({
@@ -35,8 +35,7 @@ export function auditRoutes(deps: AdminDeps): RouteSpec[] {
       success: { status: 200, description: 'a page of entries, newest first; meta.total counts them all', schema: z.array(AuditEntrySchema) },
       errors: ADMIN_ERRORS,
       handler: async (ctx, { query }) => {
-        const actor = adminActorOf(ctx);
-        await authorize(deps.orm, actor, 'audit_log.read');
+        const actor = await authorizedActor(deps.orm, ctx, 'audit_log.read');
         const { entries, total } = await listAuditLog(deps.orm, actor.organizationId, { limit: query.limit, offset: query.offset, action: query.action, actorUserId: query.actor_user_id });
         return { data: entries, meta: pageMeta(total, query), message: `${total} entr${total === 1 ? 'y' : 'ies'}` };
       },

@@ -7,7 +7,7 @@ import { requireStepUp } from '../../../src/services/accounts';
 import { forbidden } from '../../../src/services/errors';
 import { API_TOKEN_NAME_MAX, createApiKey, createApiToken, listApiKeys, listApiTokens, revokeInWorkspace } from '../../../src/services/workspace';
 import { defineRoute, type RouteSpec } from '../../http/route-spec';
-import { ADMIN_ERRORS, adminActorOf, auditActorOf, authorize, IdParams, requireVerified, type AdminDeps } from '../admin-kit';
+import { ADMIN_ERRORS, adminActorOf, auditActorOf, IdParams, requireVerified, type AdminDeps, authorizedActor } from '../admin-kit';
 import { sessionOf } from '../guards';
 import { FactorFields, STEP_UP_ERRORS, stepUpDepsOf, throttledStepUp } from './security';
 
@@ -60,8 +60,7 @@ export function credentialsRoutes(deps: AdminDeps): RouteSpec[] {
       success: { status: 200, description: 'every token of the workspace, newest first; never the secret', schema: z.array(TokenSchema) },
       errors: ADMIN_ERRORS,
       handler: async (ctx) => {
-        const actor = adminActorOf(ctx);
-        await authorize(deps.orm, actor, 'api_tokens.manage');
+        const actor = await authorizedActor(deps.orm, ctx, 'api_tokens.manage');
         return { data: await listApiTokens(deps.orm, actor.organizationId) };
       },
     }),
@@ -75,8 +74,7 @@ export function credentialsRoutes(deps: AdminDeps): RouteSpec[] {
       success: { status: 201, description: 'the token: `token` is the plaintext, shown this once', schema: NewTokenSchema },
       errors: { ...STEP_UP_ERRORS, 403: `${STEP_UP_ERRORS[403]}; email_unverified; plan_limit_reached (FREE and STARTER have no API access)` },
       handler: async (ctx, { body }) => {
-        const actor = adminActorOf(ctx);
-        await authorize(deps.orm, actor, 'api_tokens.manage');
+        const actor = await authorizedActor(deps.orm, ctx, 'api_tokens.manage');
         requireVerified(actor, 'create API tokens');
         const { plan } = sessionOf(ctx as never).organization;
         if (!planHasApiAccess(plan)) throw forbidden(`the ${plan} plan does not include API access (PRO and BUSINESS do)`, 'plan_limit_reached');
@@ -96,8 +94,7 @@ export function credentialsRoutes(deps: AdminDeps): RouteSpec[] {
       success: { status: 200, description: 'revoked (revoking twice answers the same)', schema: Revoked },
       errors: { ...ADMIN_ERRORS, 404: 'no such token in this workspace' },
       handler: async (ctx, { params }) => {
-        const actor = adminActorOf(ctx);
-        await authorize(deps.orm, actor, 'api_tokens.manage');
+        const actor = await authorizedActor(deps.orm, ctx, 'api_tokens.manage');
         return { data: await revokeInWorkspace(deps.orm, 'api_tokens', { organizationId: actor.organizationId, id: params.id, actor: auditActorOf(actor) }), message: 'token revoked' };
       },
     }),

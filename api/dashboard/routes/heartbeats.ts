@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { createHeartbeat, deleteHeartbeat, getHeartbeat, listHeartbeats, setHeartbeatPaused } from '../../../src/services/ingest/heartbeats';
 import { getService } from '../../../src/services/workspace/catalog';
 import { defineRoute, type RouteSpec } from '../../http/route-spec';
-import { ADMIN_ERRORS, adminActorOf, auditActorOf, authorize, IdParams, type AdminActor, type AdminDeps } from '../admin-kit';
+import { ADMIN_ERRORS, adminActorOf, auditActorOf, authorize, IdParams, type AdminActor, type AdminDeps, authorizedActor } from '../admin-kit';
 
 const CreateHeartbeatBody = z
   .object({
@@ -68,8 +68,7 @@ export function heartbeatsRoutes(deps: AdminDeps): RouteSpec[] {
       success: { status: 200, description: 'the workspace’s heartbeats, oldest first (never their ping URLs)', schema: z.array(HeartbeatSchema) },
       errors: ADMIN_ERRORS,
       handler: async (ctx) => {
-        const actor = adminActorOf(ctx);
-        await authorize(deps.orm, actor, 'workspace.read');
+        const actor = await authorizedActor(deps.orm, ctx, 'workspace.read');
         const heartbeats = await listHeartbeats(deps.orm, actor.organizationId);
         return { data: heartbeats, meta: { total: heartbeats.length }, message: `${heartbeats.length} heartbeat(s)` };
       },

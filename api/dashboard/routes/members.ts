@@ -18,7 +18,7 @@ import {
 import { conflict } from '../../../src/services/errors';
 import { HttpError } from '../../http/customer-errors';
 import { defineRoute, type RouteSpec } from '../../http/route-spec';
-import { ADMIN_ERRORS, adminActorOf, auditActorOf, authorize, IdParams, requireVerified, type AdminActor, type AdminDeps } from '../admin-kit';
+import { ADMIN_ERRORS, adminActorOf, auditActorOf, IdParams, requireVerified, type AdminActor, type AdminDeps, authorizedActor } from '../admin-kit';
 
 const Role = z.enum(ROLES);
 const UserParams = z.object({ user_id: z.uuid('must be a UUID') });
@@ -100,8 +100,7 @@ export function membersRoutes(deps: AdminDeps): RouteSpec[] {
       success: { status: 200, description: 'every member, in the order they joined', schema: z.array(MemberSchema) },
       errors: ADMIN_ERRORS,
       handler: async (ctx) => {
-        const actor = adminActorOf(ctx);
-        await authorize(deps.orm, actor, 'workspace.read');
+        const actor = await authorizedActor(deps.orm, ctx, 'workspace.read');
         const members = await listMembers(deps.orm, actor.organizationId);
         return { data: members, message: `${members.length} member(s)` };
       },
@@ -113,8 +112,7 @@ export function membersRoutes(deps: AdminDeps): RouteSpec[] {
       success: { status: 200, description: 'the member with the new role; their sessions in this workspace were ended', schema: MemberSchema },
       errors: { ...ADMIN_ERRORS, 404: 'not a member of this workspace', 409: 'last_billing_owner: the workspace keeps at least one Billing Owner' },
       handler: async (ctx, { params, body }) => {
-        const actor = adminActorOf(ctx);
-        await authorize(deps.orm, actor, 'members.manage');
+        const actor = await authorizedActor(deps.orm, ctx, 'members.manage');
         const { member, changed, sessionsEnded } = await changeMemberRole(deps.orm, memberActor(actor), params.user_id, body.role);
         return { data: member, message: changed ? `${member.email} is now ${member.role}; ${sessionsEnded} session(s) ended, the new role applies at their next login` : `${member.email} already is ${member.role}; nothing changed` };
       },
@@ -126,8 +124,7 @@ export function membersRoutes(deps: AdminDeps): RouteSpec[] {
       success: { status: 200, description: 'what the removal ended: sessions here, API tokens, API keys, team places (the user account stays)', schema: RemovedSchema },
       errors: { ...ADMIN_ERRORS, 404: 'not a member of this workspace', 409: 'last_billing_owner: the workspace keeps at least one Billing Owner' },
       handler: async (ctx, { params }) => {
-        const actor = adminActorOf(ctx);
-        await authorize(deps.orm, actor, 'members.manage');
+        const actor = await authorizedActor(deps.orm, ctx, 'members.manage');
         const removed = await removeMember(deps.orm, memberActor(actor), params.user_id);
         return { data: removed, message: `${removed.email} removed from the workspace; their sessions here, API tokens and API keys no longer work` };
       },
@@ -138,8 +135,7 @@ export function membersRoutes(deps: AdminDeps): RouteSpec[] {
       success: { status: 200, description: 'invitations not yet accepted, revoked or expired, newest first', schema: z.array(InvitationSchema) },
       errors: ADMIN_ERRORS,
       handler: async (ctx) => {
-        const actor = adminActorOf(ctx);
-        await authorize(deps.orm, actor, 'workspace.read');
+        const actor = await authorizedActor(deps.orm, ctx, 'workspace.read');
         const invitations = await listInvitations(deps.orm, actor.organizationId);
         return { data: invitations, message: `${invitations.length} pending invitation(s)` };
       },
@@ -151,8 +147,7 @@ export function membersRoutes(deps: AdminDeps): RouteSpec[] {
       success: { status: 201, description: 'the invitation; the link (valid 7 days) went to the address by email and is not in this answer', schema: InvitationSchema },
       errors: { ...ADMIN_ERRORS, 403: `${ADMIN_ERRORS[403]}; email_unverified (verify your own address first)`, 409: 'already_member' },
       handler: async (ctx, { body }) => {
-        const actor = adminActorOf(ctx);
-        await authorize(deps.orm, actor, 'members.manage');
+        const actor = await authorizedActor(deps.orm, ctx, 'members.manage');
         requireVerified(actor, 'invite people');
         const { invitation, replaced } = await createInvitation(deps.orm, deps.mailer, deps.appUrl, { organizationId: actor.organizationId, userId: actor.userId, role: actor.role, audit: auditActorOf(actor) }, body);
         return { data: invitation, message: `invitation emailed to ${invitation.email}${replaced.length ? ' (it replaces the earlier one)' : ''}` };
@@ -165,8 +160,7 @@ export function membersRoutes(deps: AdminDeps): RouteSpec[] {
       success: { status: 200, description: 'revoked: its link no longer works', schema: z.object({ id: z.uuid(), email: z.string(), revoked: z.literal(true) }) },
       errors: { ...ADMIN_ERRORS, 404: 'no such invitation in this workspace', 409: 'invitation_accepted: remove the member instead' },
       handler: async (ctx, { params }) => {
-        const actor = adminActorOf(ctx);
-        await authorize(deps.orm, actor, 'members.manage');
+        const actor = await authorizedActor(deps.orm, ctx, 'members.manage');
         const { changed, ...revoked } = await revokeInvitation(deps.orm, { organizationId: actor.organizationId, audit: auditActorOf(actor) }, params.id);
         return { data: revoked, message: changed ? `invitation to ${revoked.email} revoked` : `the invitation to ${revoked.email} was already revoked` };
       },
@@ -177,8 +171,7 @@ export function membersRoutes(deps: AdminDeps): RouteSpec[] {
       success: { status: 200, description: 'plan, limits (null: unlimited) and usage', schema: PlanSchema },
       errors: ADMIN_ERRORS,
       handler: async (ctx) => {
-        const actor = adminActorOf(ctx);
-        await authorize(deps.orm, actor, 'workspace.read');
+        const actor = await authorizedActor(deps.orm, ctx, 'workspace.read');
         const view = await getPlanView(deps.orm, actor.organizationId);
         return { data: view, message: `${view.plan} plan` };
       },
@@ -190,8 +183,7 @@ export function membersRoutes(deps: AdminDeps): RouteSpec[] {
       success: { status: 200, description: 'the plan as changed; a downgrade below usage keeps what exists and refuses new creations over the limit', schema: PlanSchema },
       errors: ADMIN_ERRORS,
       handler: async (ctx, { body }) => {
-        const actor = adminActorOf(ctx);
-        await authorize(deps.orm, actor, 'plan.change');
+        const actor = await authorizedActor(deps.orm, ctx, 'plan.change');
         const { view, changed, from, over } = await changePlan(deps.orm, { organizationId: actor.organizationId, actor: auditActorOf(actor), plan: body.plan });
         const base = changed ? `plan changed from ${from} to ${view.plan}` : `the workspace already is on ${view.plan}; nothing changed`;
         const note = over.length ? `. Over the new limits: ${over.join('; ')}. What exists stays; new creations over a limit are refused (403 plan_limit_reached) until usage fits` : '';

@@ -14,7 +14,7 @@ import {
 } from '../../../src/services/monitors';
 import { getService } from '../../../src/services/workspace/catalog';
 import { defineRoute, type RouteSpec } from '../../http/route-spec';
-import { ADMIN_ERRORS, adminActorOf, auditActorOf, authorize, IdParams, type AdminActor, type AdminDeps } from '../admin-kit';
+import { ADMIN_ERRORS, adminActorOf, auditActorOf, authorize, IdParams, type AdminActor, type AdminDeps, authorizedActor } from '../admin-kit';
 
 const MANAGE = 'Billing Owner, Account Admin, or a Team Manager of the team owning its service';
 
@@ -152,8 +152,7 @@ export function monitorRoutes(deps: AdminDeps): RouteSpec[] {
       success: { status: 200, description: 'every monitor, oldest first', schema: z.array(MonitorSchema) },
       errors: ADMIN_ERRORS,
       handler: async (ctx) => {
-        const actor = adminActorOf(ctx);
-        await authorize(deps.orm, actor, 'workspace.read');
+        const actor = await authorizedActor(deps.orm, ctx, 'workspace.read');
         const monitors = await listMonitorDetails(deps.orm, actor.organizationId);
         return { data: monitors, meta: { total: monitors.length }, message: `${monitors.length} monitor(s)` };
       },

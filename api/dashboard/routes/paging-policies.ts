@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ackTimeoutSecondsField, nameField, repeatField, stepsField, TARGET_TYPES } from '../../../src/domain/paging/config';
 import { createEscalationPolicy, deleteEscalationPolicy, getEscalationPolicy, listEscalationPolicies, updateEscalationPolicy } from '../../../src/services/paging';
 import { defineRoute, type RouteSpec } from '../../http/route-spec';
-import { ADMIN_ERRORS, adminActorOf, auditActorOf, authorize, IdParams, type AdminDeps } from '../admin-kit';
+import { ADMIN_ERRORS, auditActorOf, IdParams, type AdminDeps, authorizedActor } from '../admin-kit';
 
 const PolicySchema = z.object({
   id: z.uuid(),
@@ -47,8 +47,7 @@ export function policyRoutes(deps: AdminDeps): RouteSpec[] {
       success: { status: 200, description: 'the policies by name, each with the services using it', schema: z.array(ListedPolicySchema) },
       errors: ADMIN_ERRORS,
       handler: async (ctx) => {
-        const actor = adminActorOf(ctx);
-        await authorize(deps.orm, actor, 'workspace.read');
+        const actor = await authorizedActor(deps.orm, ctx, 'workspace.read');
         const policies = await listEscalationPolicies(deps.orm, actor.organizationId);
         return { data: policies, message: `${policies.length} escalation polic${policies.length === 1 ? 'y' : 'ies'}` };
       },
@@ -63,8 +62,7 @@ export function policyRoutes(deps: AdminDeps): RouteSpec[] {
       success: { status: 201, description: 'the policy', schema: PolicySchema },
       errors: ERRORS,
       handler: async (ctx, { body }) => {
-        const actor = adminActorOf(ctx);
-        await authorize(deps.orm, actor, 'escalation.manage');
+        const actor = await authorizedActor(deps.orm, ctx, 'escalation.manage');
         const input = { organizationId: actor.organizationId, name: body.name, steps: body.steps, repeat: body.repeat, ackTimeoutSeconds: body.ack_timeout_seconds };
         return { data: await createEscalationPolicy(deps.orm, input, { actor: auditActorOf(actor) }), message: 'escalation policy created' };
       },
@@ -79,8 +77,7 @@ export function policyRoutes(deps: AdminDeps): RouteSpec[] {
       success: { status: 200, description: 'the policy', schema: PolicySchema },
       errors: { ...ADMIN_ERRORS, 404: ERRORS[404] },
       handler: async (ctx, { params }) => {
-        const actor = adminActorOf(ctx);
-        await authorize(deps.orm, actor, 'workspace.read');
+        const actor = await authorizedActor(deps.orm, ctx, 'workspace.read');
         const { organization_id: _org, ...policy } = await getEscalationPolicy(deps.orm, params.id, actor.organizationId);
         return { data: policy };
       },
@@ -96,8 +93,7 @@ export function policyRoutes(deps: AdminDeps): RouteSpec[] {
       success: { status: 200, description: 'the policy as it now is', schema: PolicySchema },
       errors: ERRORS,
       handler: async (ctx, { params, body }) => {
-        const actor = adminActorOf(ctx);
-        await authorize(deps.orm, actor, 'escalation.manage');
+        const actor = await authorizedActor(deps.orm, ctx, 'escalation.manage');
         const changes = { name: body.name, steps: body.steps, repeat: body.repeat, ackTimeoutSeconds: body.ack_timeout_seconds };
         return { data: await updateEscalationPolicy(deps.orm, { id: params.id, organizationId: actor.organizationId, changes }, { actor: auditActorOf(actor) }), message: 'escalation policy changed' };
       },
@@ -112,8 +108,7 @@ export function policyRoutes(deps: AdminDeps): RouteSpec[] {
       success: { status: 200, description: 'deleted', schema: z.object({ id: z.uuid(), deleted: z.literal(true) }) },
       errors: { ...ADMIN_ERRORS, 404: ERRORS[404], 409: 'policy_in_use: a service pages with it (the services are named); give them another policy first' },
       handler: async (ctx, { params }) => {
-        const actor = adminActorOf(ctx);
-        await authorize(deps.orm, actor, 'escalation.manage');
+        const actor = await authorizedActor(deps.orm, ctx, 'escalation.manage');
         return { data: await deleteEscalationPolicy(deps.orm, { id: params.id, organizationId: actor.organizationId }, { actor: auditActorOf(actor) }), message: 'escalation policy deleted' };
       },
     }),

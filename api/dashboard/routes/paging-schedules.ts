@@ -12,7 +12,7 @@ import {
   updateSchedule,
 } from '../../../src/services/paging';
 import { defineRoute, type RouteSpec } from '../../http/route-spec';
-import { ADMIN_ERRORS, adminActorOf, auditActorOf, authorize, IdParams, type AdminDeps } from '../admin-kit';
+import { ADMIN_ERRORS, adminActorOf, auditActorOf, IdParams, type AdminDeps, authorizedActor } from '../admin-kit';
 
 const Window = z.object({ from: z.string().max(5).describe('HH:mm'), to: z.string().max(5).describe('HH:mm') }).strict();
 
@@ -72,13 +72,11 @@ const ERRORS = { ...ADMIN_ERRORS, 400: 'invalid input (a layer user who is not a
 export function scheduleRoutes(deps: AdminDeps): RouteSpec[] {
   const audit = (actor: ReturnType<typeof adminActorOf>) => ({ actor: auditActorOf(actor) });
   const reader = async (ctx: Parameters<RouteSpec['handler']>[0]) => {
-    const actor = adminActorOf(ctx);
-    await authorize(deps.orm, actor, 'workspace.read');
+    const actor = await authorizedActor(deps.orm, ctx, 'workspace.read');
     return actor;
   };
   const manager = async (ctx: Parameters<RouteSpec['handler']>[0]) => {
-    const actor = adminActorOf(ctx);
-    await authorize(deps.orm, actor, 'escalation.manage');
+    const actor = await authorizedActor(deps.orm, ctx, 'escalation.manage');
     return actor;
   };
   return [

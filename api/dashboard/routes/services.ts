@@ -3,7 +3,7 @@ import { deleteHeartbeatsOfService } from '../../../src/services/ingest/heartbea
 import { retireSourcesOfService } from '../../../src/services/ingest/sources';
 import { createService, deleteService, getServiceDetail, listServiceDetails, updateService } from '../../../src/services/workspace/catalog';
 import { defineRoute, type RouteSpec } from '../../http/route-spec';
-import { ADMIN_ERRORS, adminActorOf, auditActorOf, authorize, IdParams, type AdminDeps } from '../admin-kit';
+import { ADMIN_ERRORS, adminActorOf, auditActorOf, authorize, IdParams, type AdminDeps, authorizedActor } from '../admin-kit';
 
 const name = z.string().trim().min(1, 'must not be empty').max(255, 'must be at most 255 characters');
 const description = z.string().max(2000, 'must be at most 2000 characters');
@@ -60,8 +60,7 @@ export function servicesRoutes(deps: AdminDeps): RouteSpec[] {
       success: { status: 200, description: 'the workspace’s services, oldest first', schema: z.array(ServiceSchema) },
       errors: ADMIN_ERRORS,
       handler: async (ctx) => {
-        const actor = adminActorOf(ctx);
-        await authorize(deps.orm, actor, 'workspace.read');
+        const actor = await authorizedActor(deps.orm, ctx, 'workspace.read');
         const services = await listServiceDetails(deps.orm, actor.organizationId);
         return { data: services, meta: { total: services.length }, message: `${services.length} service(s)` };
       },
@@ -92,8 +91,7 @@ export function servicesRoutes(deps: AdminDeps): RouteSpec[] {
       success: { status: 200, description: 'the service', schema: ServiceSchema },
       errors: { ...ADMIN_ERRORS, 404: 'no such service in this workspace' },
       handler: async (ctx, { params }) => {
-        const actor = adminActorOf(ctx);
-        await authorize(deps.orm, actor, 'workspace.read');
+        const actor = await authorizedActor(deps.orm, ctx, 'workspace.read');
         return { data: await getServiceDetail(deps.orm, actor.organizationId, params.id), message: 'ok' };
       },
     }),

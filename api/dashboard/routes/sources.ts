@@ -4,7 +4,7 @@ import { WEBHOOK_NAME, WEBHOOK_STATUSES } from '../../../src/domain/webhooks';
 import { recordAudit } from '../../../src/services/audit';
 import { createWebhook, deleteWebhook, getWebhook, listWebhooks, rotateSigningSecret, rotateWebhookUrl, updateWebhook } from '../../../src/services/webhooks';
 import { defineRoute, type RouteSpec } from '../../http/route-spec';
-import { ADMIN_ERRORS, adminActorOf, auditActorOf, authorize, IdParams, PageQuery, pageMeta, type AdminActor, type AdminDeps } from '../admin-kit';
+import { ADMIN_ERRORS, adminActorOf, auditActorOf, IdParams, PageQuery, pageMeta, type AdminActor, type AdminDeps, authorizedActor } from '../admin-kit';
 
 const name = z.string().trim().min(WEBHOOK_NAME.min, `must be at least ${WEBHOOK_NAME.min} characters`).max(WEBHOOK_NAME.max, `must be at most ${WEBHOOK_NAME.max} characters`);
 const description = z.string().max(2000, 'must be at most 2000 characters');
@@ -78,8 +78,7 @@ export function sourcesRoutes(deps: AdminDeps): RouteSpec[] {
       success: { status: 200, description: 'a page of the workspace’s sources, oldest first; meta.total counts them all', schema: z.array(SourceSchema) },
       errors: ADMIN_ERRORS,
       handler: async (ctx, { query }) => {
-        const actor = adminActorOf(ctx);
-        await authorize(deps.orm, actor, 'workspace.read');
+        const actor = await authorizedActor(deps.orm, ctx, 'workspace.read');
         const { webhooks, total } = await listWebhooks(w, actor.organizationId, query, 'all');
         return { data: webhooks, meta: pageMeta(total, query), message: `${total} source(s)` };
       },
@@ -117,8 +116,7 @@ export function sourcesRoutes(deps: AdminDeps): RouteSpec[] {
       success: { status: 200, description: 'the source', schema: SourceSchema },
       errors: { ...ADMIN_ERRORS, 404: 'no such source in this workspace' },
       handler: async (ctx, { params }) => {
-        const actor = adminActorOf(ctx);
-        await authorize(deps.orm, actor, 'workspace.read');
+        const actor = await authorizedActor(deps.orm, ctx, 'workspace.read');
         return { data: await getWebhook(w, actor.organizationId, params.id, 'all'), message: 'ok' };
       },
     }),

@@ -3,7 +3,7 @@ import { ROLES } from '../../../src/domain/roles';
 import { knexOf } from '../../../src/db/knex';
 import { addToTeam, createTeamFor, deleteTeam, getTeam, listTeams, removeFromTeam, renameTeam, teamOf } from '../../../src/services/workspace';
 import { defineRoute, type RouteSpec } from '../../http/route-spec';
-import { ADMIN_ERRORS, adminActorOf, auditActorOf, authorize, IdParams, type AdminActor, type AdminDeps } from '../admin-kit';
+import { ADMIN_ERRORS, adminActorOf, auditActorOf, authorize, IdParams, type AdminActor, type AdminDeps, authorizedActor } from '../admin-kit';
 
 const TeamBody = z.object({ name: z.string().trim().min(1, 'must not be empty').max(255) }).strict();
 const MemberBody = z.object({ user_id: z.uuid('must be a UUID') }).strict();
@@ -35,8 +35,7 @@ export function teamsRoutes(deps: AdminDeps): RouteSpec[] {
       success: { status: 200, description: 'every team, by name', schema: z.array(TeamSummarySchema) },
       errors: ADMIN_ERRORS,
       handler: async (ctx) => {
-        const actor = adminActorOf(ctx);
-        await authorize(deps.orm, actor, 'workspace.read');
+        const actor = await authorizedActor(deps.orm, ctx, 'workspace.read');
         const teams = await listTeams(deps.orm, actor.organizationId);
         return { data: teams, message: `${teams.length} team(s)` };
       },
@@ -48,8 +47,7 @@ export function teamsRoutes(deps: AdminDeps): RouteSpec[] {
       success: { status: 201, description: 'the new team, with no members yet', schema: TeamSummarySchema },
       errors: ADMIN_ERRORS,
       handler: async (ctx, { body }) => {
-        const actor = adminActorOf(ctx);
-        await authorize(deps.orm, actor, 'teams.manage');
+        const actor = await authorizedActor(deps.orm, ctx, 'teams.manage');
         const team = await createTeamFor(deps.orm, teamActor(actor), body.name);
         return { data: team, message: `team ${team.name} created` };
       },
@@ -61,8 +59,7 @@ export function teamsRoutes(deps: AdminDeps): RouteSpec[] {
       success: { status: 200, description: 'the team', schema: TeamDetailSchema },
       errors: { ...ADMIN_ERRORS, ...NOT_FOUND },
       handler: async (ctx, { params }) => {
-        const actor = adminActorOf(ctx);
-        await authorize(deps.orm, actor, 'workspace.read');
+        const actor = await authorizedActor(deps.orm, ctx, 'workspace.read');
         const team = await getTeam(deps.orm, actor.organizationId, params.id);
         return { data: team, message: `team ${team.name}: ${team.members.length} member(s), ${team.services.length} service(s)` };
       },
@@ -74,8 +71,7 @@ export function teamsRoutes(deps: AdminDeps): RouteSpec[] {
       success: { status: 200, description: 'the team as renamed', schema: TeamDetailSchema },
       errors: { ...ADMIN_ERRORS, ...NOT_FOUND },
       handler: async (ctx, { params, body }) => {
-        const actor = adminActorOf(ctx);
-        await authorize(deps.orm, actor, 'teams.manage');
+        const actor = await authorizedActor(deps.orm, ctx, 'teams.manage');
         const team = await renameTeam(deps.orm, teamActor(actor), params.id, body.name);
         return { data: team, message: `team is now called ${team.name}` };
       },
@@ -87,8 +83,7 @@ export function teamsRoutes(deps: AdminDeps): RouteSpec[] {
       success: { status: 200, description: 'deleted, with its member list (the members stay in the workspace)', schema: z.object({ id: z.uuid(), name: z.string(), deleted: z.literal(true) }) },
       errors: { ...ADMIN_ERRORS, ...NOT_FOUND, 409: 'team_has_services: give its services another owning team (or delete them) first' },
       handler: async (ctx, { params }) => {
-        const actor = adminActorOf(ctx);
-        await authorize(deps.orm, actor, 'teams.manage');
+        const actor = await authorizedActor(deps.orm, ctx, 'teams.manage');
         const deleted = await deleteTeam(deps.orm, teamActor(actor), params.id);
         return { data: deleted, message: `team ${deleted.name} deleted` };
       },

@@ -3,7 +3,7 @@ import { recordAudit } from '../../../src/services/audit';
 import { createTestNotificationThrottle, createWebhook, deleteWebhook, getWebhook, listWebhooks, sendTestNotification, TEST_LIMITS } from '../../../src/services/webhooks';
 import { HttpError } from '../../http/customer-errors';
 import { defineRoute, type RouteSpec } from '../../http/route-spec';
-import { ADMIN_ERRORS, adminActorOf, auditActorOf, authorize, IdParams, type AdminActor, type AdminDeps } from '../admin-kit';
+import { ADMIN_ERRORS, adminActorOf, auditActorOf, IdParams, type AdminActor, type AdminDeps, authorizedActor } from '../admin-kit';
 import { CreatedWebhookSchema, CreateWebhookBody, TestResultSchema, WebhookListBody, WebhookListQuery, WebhookSchema } from './webhook-schemas';
 
 const MANAGE = 'Billing Owner, Account Admin, or a Team Manager of the team owning its service';
@@ -32,8 +32,7 @@ export function webhooksRoutes(deps: AdminDeps): RouteSpec[] {
       success: { status: 200, description: 'exactly {success, webhooks, total}: a page (default the first 100) of the workspace’s webhooks, oldest first', schema: WebhookListBody },
       errors: ADMIN_ERRORS,
       handler: async (ctx, { query }) => {
-        const actor = adminActorOf(ctx);
-        await authorize(deps.orm, actor, 'workspace.read');
+        const actor = await authorizedActor(deps.orm, ctx, 'workspace.read');
         const { webhooks, total } = await listWebhooks(w, actor.organizationId, query);
         return { data: webhooks, exactBody: { success: true, webhooks, total } };
       },
@@ -75,8 +74,7 @@ export function webhooksRoutes(deps: AdminDeps): RouteSpec[] {
       success: { status: 200, description: 'the webhook (never its signing secret)', schema: WebhookSchema },
       errors: { ...ADMIN_ERRORS, 404: 'no such webhook in this workspace' },
       handler: async (ctx, { params }) => {
-        const actor = adminActorOf(ctx);
-        await authorize(deps.orm, actor, 'workspace.read');
+        const actor = await authorizedActor(deps.orm, ctx, 'workspace.read');
         return { data: await getWebhook(w, actor.organizationId, params.id), message: 'ok' };
       },
     }),
