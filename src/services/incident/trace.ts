@@ -1,33 +1,11 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { knexOf } from '../../db/knex';
 import { iso } from '../../db/timestamps';
+import type { PageJson, TimelineEntryJson } from '../../domain/incident-trace';
 
 /** What happened to an incident, for the people answering it: its timeline and every page sent. */
 
-export interface TimelineEntryJson {
-  seq: number;
-  type: string;
-  at: string;
-  message: string;
-  from_status: string | null;
-  to_status: string | null;
-  actor: { type: 'user' | 'system'; id: string | null; email: string | null; via: string | null };
-  /** Paging decisions carry who was paged, who was not, and why (design.md §4). */
-  data: Record<string, unknown> | null;
-}
-
-export interface PageJson {
-  id: string;
-  at: string;
-  channel: string;
-  to: string;
-  user: { id: string; email: string } | null;
-  status: string;
-  error: string | null;
-  fallback_reason: string | null;
-  escalation_step: number | null;
-  provider: string | null;
-}
+export type { PageJson, TimelineEntryJson } from '../../domain/incident-trace';
 
 /** The whole timeline in order, with who acted, and every page sent (newest last), with delivery status. */
 export async function incidentTrace(orm: MikroORM, incidentId: string): Promise<{ timeline: TimelineEntryJson[]; pages: PageJson[] }> {

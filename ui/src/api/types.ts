@@ -38,32 +38,12 @@ export interface AlertView {
   created_at: string;
 }
 
-export interface TimelineEntry {
-  seq: number;
-  type: string;
-  at: string;
-  message: string;
-  from_status: string | null;
-  to_status: string | null;
-  actor: { type: 'user' | 'system'; id: string | null; email: string | null; via: string | null };
-  data: Record<string, unknown> | null;
-}
-
-export interface Page {
-  id: string;
-  at: string;
-  channel: string;
-  to: string;
-  user: { id: string; email: string } | null;
-  status: string;
-  error: string | null;
-  fallback_reason: string | null;
-  escalation_step: number | null;
-  provider: string | null;
-}
+/** One timeline entry and one page sent: the server's own types (src/domain/incident-trace.ts). */
+export type { PageJson as Page, TimelineEntryJson as TimelineEntry } from '../../../src/domain/incident-trace';
+import type { PageJson, TimelineEntryJson } from '../../../src/domain/incident-trace';
 
 export interface IncidentDetail extends Incident {
   alerts: AlertView[];
-  timeline: TimelineEntry[];
-  pages: Page[];
+  timeline: TimelineEntryJson[];
+  pages: PageJson[];
 }
