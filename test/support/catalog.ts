@@ -34,6 +34,14 @@ export async function catalogWorkspace(stack: TestStack, opts: { plan?: Plan } =
 }
 export type CatalogWorkspace = Awaited<ReturnType<typeof catalogWorkspace>>;
 
+/** A catalog workspace and one service of its team, made by its Account Admin through /api. */
+export async function catalogWorkspaceWithService(stack: TestStack, serviceName: string): Promise<{ ws: CatalogWorkspace; serviceId: string }> {
+  const ws = await catalogWorkspace(stack);
+  const created = await dashboard(stack.urls.app, 'POST', '/services', { session: ws.as.ACCOUNT_ADMIN, body: { name: serviceName, team_id: ws.team.id } });
+  if (created.status !== 201) throw new Error(`service: ${created.status} ${JSON.stringify(created.body)}`);
+  return { ws, serviceId: created.body.data.id };
+}
+
 /** The entries of one action in `GET /api/audit-log`, newest first, as an admin of the workspace reads them. */
 export async function auditLog(stack: TestStack, admin: DashboardSession, action: string): Promise<Array<{ action: string; actor: { label: string }; target: { type: string; id: string }; details: Record<string, unknown> }>> {
   const res = await dashboard(stack.urls.app, 'GET', `/audit-log?action=${encodeURIComponent(action)}`, { session: admin });

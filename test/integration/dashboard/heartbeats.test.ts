@@ -1,6 +1,6 @@
 import { heartbeatStateQuery, heartbeatWorkflowId } from '../../../workflows/definitions';
 import { knexOf } from '../../../src/db/knex';
-import { auditLog, catalogWorkspace, countIn, ROLE_TABLE, type CatalogWorkspace } from '../../support/catalog';
+import { auditLog, catalogWorkspace, catalogWorkspaceWithService, countIn, ROLE_TABLE, type CatalogWorkspace } from '../../support/catalog';
 import { dashboardFixture } from '../../support/dashboard';
 import { request } from '../../support/http';
 import { sleep, waitFor } from '../../support/wait';
@@ -11,8 +11,7 @@ let ws: CatalogWorkspace;
 let serviceId: string;
 
 beforeAll(async () => {
-  ws = await catalogWorkspace(fx.stack);
-  serviceId = (await api('POST', '/services', { session: ws.as.ACCOUNT_ADMIN, body: { name: 'Backups', team_id: ws.team.id } })).body.data.id;
+  ({ ws, serviceId } = await catalogWorkspaceWithService(fx.stack, 'Backups'));
 });
 
 const admin = () => ws.as.ACCOUNT_ADMIN;

@@ -4,7 +4,7 @@ import { knexOf } from '../../../src/db/knex';
 import { ensureMonitorWorkflows } from '../../../src/services/monitors';
 import { createMonitor, createService, createTeam, setPlan } from '../../../src/services/workspace';
 import { monitorWorkflowId } from '../../../workflows/definitions';
-import { auditLog, catalogWorkspace, countIn, ROLE_TABLE, type CatalogWorkspace } from '../../support/catalog';
+import { auditLog, catalogWorkspace, catalogWorkspaceWithService, countIn, ROLE_TABLE, type CatalogWorkspace } from '../../support/catalog';
 import { dashboardFixture, expectDashboardError, workspaceWithRoles } from '../../support/dashboard';
 import { waitFor } from '../../support/wait';
 
@@ -15,8 +15,7 @@ let ws: CatalogWorkspace;
 let serviceId: string;
 
 beforeAll(async () => {
-  ws = await catalogWorkspace(fx.stack);
-  serviceId = (await api('POST', '/services', { session: ws.as.ACCOUNT_ADMIN, body: { name: 'Storefront', team_id: ws.team.id } })).body.data.id;
+  ({ ws, serviceId } = await catalogWorkspaceWithService(fx.stack, 'Storefront'));
 });
 
 const admin = () => ws.as.ACCOUNT_ADMIN;

@@ -1,6 +1,6 @@
 import { knexOf } from '../../../src/db/knex';
 import { createSource } from '../../../src/services/ingest/sources';
-import { auditLog, catalogWorkspace, countIn, ROLE_TABLE, type CatalogWorkspace } from '../../support/catalog';
+import { auditLog, catalogWorkspace, catalogWorkspaceWithService, countIn, ROLE_TABLE, type CatalogWorkspace } from '../../support/catalog';
 import { dashboardFixture } from '../../support/dashboard';
 import { request } from '../../support/http';
 
@@ -10,8 +10,7 @@ let ws: CatalogWorkspace;
 let serviceId: string;
 
 beforeAll(async () => {
-  ws = await catalogWorkspace(fx.stack);
-  serviceId = (await api('POST', '/services', { session: ws.as.ACCOUNT_ADMIN, body: { name: 'Checkout', team_id: ws.team.id } })).body.data.id;
+  ({ ws, serviceId } = await catalogWorkspaceWithService(fx.stack, 'Checkout'));
 });
 
 const admin = () => ws.as.ACCOUNT_ADMIN;

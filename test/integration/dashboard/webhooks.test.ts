@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { knexOf } from '../../../src/db/knex';
 import { addContactMethod } from '../../../src/services/paging/contacts';
-import { auditLog, catalogWorkspace, ROLE_TABLE, type CatalogWorkspace } from '../../support/catalog';
+import { auditLog, catalogWorkspace, catalogWorkspaceWithService, ROLE_TABLE, type CatalogWorkspace } from '../../support/catalog';
 import { ALL_ROLES, dashboardFixture, expectDashboardError, memberSession, type DashboardSession } from '../../support/dashboard';
 import { request } from '../../support/http';
 import { apiKeyFor } from '../../support/legacy';
@@ -22,8 +22,7 @@ let ws: CatalogWorkspace;
 let serviceId: string;
 
 beforeAll(async () => {
-  ws = await catalogWorkspace(fx.stack);
-  serviceId = (await api('POST', '/services', { session: ws.as.ACCOUNT_ADMIN, body: { name: 'Checkout', team_id: ws.team.id } })).body.data.id;
+  ({ ws, serviceId } = await catalogWorkspaceWithService(fx.stack, 'Checkout'));
 });
 
 const db = () => knexOf(fx.stack.orm);
