@@ -16,10 +16,10 @@ import type { BenchStack, Say } from './harness/stack';
 export const REPORT_INCIDENTS = 10_000;
 const RUNS = 5;
 const TARGET_S = 2;
-const PASSWORD = 'a long bench password';
+export const PASSWORD = 'a long bench password';
 
 /** A PRO workspace with 10,000 incidents of the last 30 days, and its admin's address. */
-async function seedReportWorkspace(stack: BenchStack): Promise<{ organizationId: string; email: string }> {
+export async function seedReportWorkspace(stack: BenchStack): Promise<{ organizationId: string; email: string }> {
   const org = await createOrganization(stack.orm, { name: 'Bench reports', plan: 'PRO' });
   const email = `bench-reports-${randomUUID().slice(0, 8)}@example.test`;
   const admin = await addUser(stack.orm, { organizationId: org.id, email, password: PASSWORD, role: 'ACCOUNT_ADMIN', verified: true });

@@ -2,7 +2,9 @@
  * `npm run bench`: paging, lifecycle-update, GET /incidents and ingestion figures on the embedded
  * stack, beside their targets. A benchmark, not a test: it prints and writes a report.
  * `npm run bench -- --ingest-only` runs only the ingestion phases, `--paging-only` only paging,
- * `--reports-only` only reports (reports.ts: JSON, CSV and PDF over 10,000 incidents).
+ * `--reports-only` only reports (reports.ts: JSON, CSV and PDF over 10,000 incidents),
+ * `--dashboard-only` only the dashboard (dashboard.ts: first render of the incident list with
+ * 10,000 incidents in Chromium, and the bundle size).
  * One folder per scenario (paging/, lifecycle/, ingest/; each index.ts says what it measures),
  * all on harness/ (stack, load generator, CPU accounting, report).
  */
@@ -15,11 +17,12 @@ import { benchIngestion } from './ingest';
 import { benchLifecycle, LISTED_INCIDENTS, LIVE_INCIDENTS } from './lifecycle';
 import { benchPaging } from './paging';
 import { TwilioFakeProcess } from './paging/twilio';
+import { benchDashboard } from './dashboard';
 import { benchReports } from './reports';
 
 const say = (line: string) => process.stdout.write(`[bench] ${line}\n`);
 
-type Only = 'ingest' | 'paging' | 'reports' | undefined;
+type Only = 'ingest' | 'paging' | 'reports' | 'dashboard' | undefined;
 
 /**
  * Paging runs first: its memory figure needs a worker whose workflow cache is not already full
@@ -28,13 +31,15 @@ type Only = 'ingest' | 'paging' | 'reports' | undefined;
 async function measure(stack: BenchStack, only: Only, fake: TwilioFakeProcess | undefined): Promise<Findings> {
   if (fake) say('Paging');
   const paging = fake ? await benchPaging(stack, fake, say) : undefined;
-  const ws = only === 'paging' || only === 'reports' ? undefined : await seedWorkspace(stack.orm);
+  const ws = only === 'paging' || only === 'reports' || only === 'dashboard' ? undefined : await seedWorkspace(stack.orm);
   const api = ws && only !== 'ingest' ? await benchLifecycle(stack, ws, say) : undefined;
   if (ws) say('Ingestion');
   const ingestion = ws ? await benchIngestion(stack, ws, say) : undefined;
   if (only === undefined || only === 'reports') say('Reports');
   const reports = only === undefined || only === 'reports' ? await benchReports(stack, say) : undefined;
-  const parts = [paging, ingestion, reports].filter((f): f is Findings => f !== undefined);
+  if (only === undefined || only === 'dashboard') say('Dashboard');
+  const dashboard = only === undefined || only === 'dashboard' ? await benchDashboard(stack, say) : undefined;
+  const parts = [paging, ingestion, reports, dashboard].filter((f): f is Findings => f !== undefined);
   return {
     figures: [...(paging?.figures ?? []), ...(api?.figures ?? []), ...(ingestion?.figures ?? []), ...(reports?.figures ?? [])],
     rates: parts.flatMap((f) => f.rates),
@@ -72,9 +77,10 @@ function logNote(stack: BenchStack): string {
 async function main(): Promise<void> {
   const started = Date.now();
   const [loadAtStart] = os.loadavg();
-  const only: Only = process.argv.includes('--ingest-only') ? 'ingest' : process.argv.includes('--paging-only') ? 'paging' : process.argv.includes('--reports-only') ? 'reports' : undefined;
+  const flag = (['ingest', 'paging', 'reports', 'dashboard'] as const).find((name) => process.argv.includes(`--${name}-only`));
+  const only: Only = flag;
   // Paging pages through the real Twilio SDK to a wire fake in a process of its own.
-  const fake = only === 'ingest' || only === 'reports' ? undefined : await TwilioFakeProcess.start();
+  const fake = only === 'ingest' || only === 'reports' || only === 'dashboard' ? undefined : await TwilioFakeProcess.start();
   say('Starting the stack in a temporary data folder');
   const stack = await startBenchStack(say, fake?.env).catch(async (err) => {
     await fake?.close();

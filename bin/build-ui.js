@@ -46,6 +46,9 @@ async function buildUi() {
     process.stdout.write('build: the dashboard was not built: vite (a dev dependency) is not installed\n');
     return;
   }
+  // Always the production build: Vite picks React's development runtime and JSX transform from
+  // NODE_ENV, which jest sets to `test` when a browser test asks for a build.
+  process.env.NODE_ENV = 'production';
   await vite.build({ configFile: path.join(UI, 'vite.config.mts'), logLevel: 'error' });
   writeFileSync(STAMP, inputs);
   process.stdout.write(`built ui/dist/: the dashboard in ${((Date.now() - started) / 1000).toFixed(1)}s\n`);

@@ -78,6 +78,8 @@ export async function startBenchStack(say: Say, env: Record<string, string> = {}
     ...env,
     KLAXON_DATA_DIR: dataDir,
     APP_PORT: String(app),
+    // The address the bench's browser opens: the dashboard's same-origin check compares with it.
+    APP_URL: `http://127.0.0.1:${app}`,
     INGEST_PORT: String(ingest),
     LEGACY_PORT: String(legacy),
     TEMPORAL_PORT: String(temporalPort),

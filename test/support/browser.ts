@@ -1,8 +1,11 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 import { PROJECT_ROOT, UI_DIST_DIR } from '../../src/paths';
+import { startTestStack, type TestStack } from './stack';
+
+type StackOptions = Omit<NonNullable<Parameters<typeof startTestStack>[0]>, 'uiDistDir'>;
 
 /** Debian's Chromium (`apt-get install chromium`, done by .ci/run), or CHROMIUM_PATH. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -24,3 +27,40 @@ export async function launchChromium(): Promise<Browser> {
 
 /** Where CI keeps screenshots of the main pages. */
 export const SCREENSHOTS = path.join(PROJECT_ROOT, 'test-results');
+
+/** Logs a browser page in through the login form and waits for the incident list. */
+export async function logInInBrowser(page: Page, appUrl: string, account: { email: string; password: string }): Promise<void> {
+  await page.goto(`${appUrl}/login`);
+  await page.getByRole('textbox', { name: 'Email', exact: true }).fill(account.email);
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(account.password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.getByRole('heading', { name: 'Incidents' }).waitFor();
+}
+
+/** How far a page scrolls sideways (0 or less: it fits its viewport). Runs in the page. */
+export const sidewaysOverflow = (page: Page) => page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth') as Promise<number>;
+
+/**
+ * What every browser test file sets up: the dashboard built, a real stack serving it, Chromium,
+ * and a fresh page per test (closed after it). `stack` may be a function, for options that need
+ * set-up first (a wire fake's env). Read the fields inside tests: they are filled in beforeAll.
+ */
+export function dashboardInBrowser(opts: { stack?: StackOptions | (() => Promise<StackOptions>); page?: BrowserContextOptions } = {}) {
+  const suite = {} as { stack: TestStack; browser: Browser; page: Page; app: string };
+  beforeAll(async () => {
+    const uiDistDir = ensureDashboardBuilt();
+    const stackOptions = typeof opts.stack === 'function' ? await opts.stack() : (opts.stack ?? {});
+    suite.stack = await startTestStack({ ...stackOptions, uiDistDir });
+    suite.app = suite.stack.urls.app;
+    suite.browser = await launchChromium();
+  }, 180_000);
+  afterAll(async () => {
+    await suite.browser?.close();
+    await suite.stack?.stop();
+  });
+  beforeEach(async () => {
+    suite.page = await suite.browser.newPage({ viewport: { width: 1280, height: 900 }, ...opts.page });
+  });
+  afterEach(() => suite.page?.close());
+  return suite;
+}

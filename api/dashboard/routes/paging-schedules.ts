@@ -7,8 +7,11 @@ import {
   getScheduleOf,
   listScheduleOverrides,
   listSchedules,
+  myOnCall,
   onCallWithHandoff,
   removeScheduleOverride,
+  scheduleShifts,
+  SHIFTS_MAX_DAYS,
   updateSchedule,
 } from '../../../src/services/paging';
 import { defineRoute, type RouteSpec } from '../../http/route-spec';
@@ -62,6 +65,31 @@ const OverrideBody = z
   .refine((b) => (b.user_id === undefined) !== (b.email === undefined), { message: 'give exactly one of user_id or email', path: ['user_id'] })
   .refine((b) => new Date(b.to).getTime() > new Date(b.from).getTime(), { message: 'must be after from', path: ['to'] });
 const OnCallQuery = z.object({ at: Instant.optional().describe('default: now') }).strict();
+const ShiftsQuery = z
+  .object({ from: Instant.optional().describe('default: now'), to: Instant.optional().describe(`default: from + 14 days; after from, at most ${SHIFTS_MAX_DAYS} days after it`) })
+  .strict();
+const NamedPerson = z.object({ id: z.uuid(), name: z.string().nullable(), email: z.string() });
+const ShiftSchema = z.object({
+  start: z.iso.datetime(),
+  end: z.iso.datetime(),
+  user_ids: z.array(z.uuid()).describe('on call for the whole shift; empty when nobody is'),
+  users: z.array(NamedPerson),
+});
+const Interval = z.object({ start: z.iso.datetime(), end: z.iso.datetime() });
+const MyOnCallSchema = z.object({
+  at: z.iso.datetime(),
+  on_call_now: z.boolean().describe('true when any schedule has me on call at `at`'),
+  schedules: z
+    .array(
+      z.object({
+        schedule: z.object({ id: z.uuid(), name: z.string(), time_zone: z.string() }),
+        current: Interval.nullable().describe('my shift covering `at` (start at most 35 days back, end at most 90 days ahead), or null'),
+        next: Interval.nullable().describe('my next shift after `at` within 90 days, or null'),
+      }),
+    )
+    .describe('the schedules that have me on call now or within 90 days, by name'),
+});
+const DEFAULT_SHIFT_DAYS = 14;
 const OverrideParams = z.object({ id: z.uuid('must be a UUID'), override_id: z.uuid('must be a UUID') });
 
 const MANAGE = 'Billing Owner, Account Admin (escalation.manage; a Team Manager may not: schedules belong to the workspace)';
@@ -162,6 +190,37 @@ export function scheduleRoutes(deps: AdminDeps): RouteSpec[] {
       handler: async (ctx, { params, query }) => {
         const actor = await reader(ctx);
         return { data: await onCallWithHandoff(deps.orm, { scheduleId: params.id, organizationId: actor.organizationId, at: query.at ? new Date(query.at) : new Date() }) };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      access: 'read',
+      path: '/schedules/{id}/shifts',
+      summary: `Who is on call over [from, to), overrides applied: a calendar of at most ${SHIFTS_MAX_DAYS} days (every member)`,
+      operationId: 'listScheduleShifts',
+      params: IdParams,
+      query: ShiftsQuery,
+      success: { status: 200, description: 'consecutive shifts covering [from, to), each with who is on call', schema: z.array(ShiftSchema) },
+      errors: { ...ADMIN_ERRORS, 400: `to not after from, or more than ${SHIFTS_MAX_DAYS} days after it (\`to: …\`)`, ...NOT_FOUND },
+      handler: async (ctx, { params, query }) => {
+        const actor = await reader(ctx);
+        const from = query.from ? new Date(query.from) : new Date();
+        const to = query.to ? new Date(query.to) : new Date(from.getTime() + DEFAULT_SHIFT_DAYS * 86_400_000);
+        const shifts = await scheduleShifts(deps.orm, { scheduleId: params.id, organizationId: actor.organizationId, from, to });
+        return { data: shifts, message: `${shifts.length} shift(s)` };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      access: 'read',
+      path: '/on-call/me',
+      summary: 'Am I on call: in which schedules now, until when, and my next shift in each (every member)',
+      operationId: 'getMyOnCall',
+      success: { status: 200, description: 'my current and next shift per schedule', schema: MyOnCallSchema },
+      errors: ADMIN_ERRORS,
+      handler: async (ctx) => {
+        const actor = await reader(ctx);
+        return { data: await myOnCall(deps.orm, { organizationId: actor.organizationId, userId: actor.userId, at: new Date() }) };
       },
     }),
     defineRoute({

@@ -41,11 +41,13 @@ const ResponseTimeSchema = z.object({
 });
 
 const Availability = z.object(Object.fromEntries(UPTIME_WINDOW_NAMES.map((w) => [w, z.number().min(0).max(1).nullable()])) as Record<(typeof UPTIME_WINDOW_NAMES)[number], z.ZodNullable<z.ZodNumber>>);
+/** The uptime bar: 30 blocks of 24 hours counted back from now, oldest first. */
+const Daily = z.array(z.object({ from: z.iso.datetime(), to: z.iso.datetime(), availability: z.number().min(0).max(1).nullable() }));
 const UptimeSchema = z.object({
   process_uptime_seconds: z.number().int(),
   system_uptime_seconds: z.number().int(),
-  monitors: z.array(z.object({ id: z.uuid(), name: z.string(), status: z.string(), checks_30d: z.number().int(), availability: Availability })),
-  heartbeats: z.array(z.object({ id: z.uuid(), name: z.string(), paused: z.boolean(), availability: Availability })),
+  monitors: z.array(z.object({ id: z.uuid(), name: z.string(), status: z.string(), checks_30d: z.number().int(), availability: Availability, daily: Daily })),
+  heartbeats: z.array(z.object({ id: z.uuid(), name: z.string(), paused: z.boolean(), availability: Availability, daily: Daily })),
 });
 
 /** Operational status for any member (nothing secret in it): /api/status, /api/response-time, /api/uptime. */

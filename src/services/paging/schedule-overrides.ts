@@ -37,7 +37,7 @@ export async function addScheduleOverride(
   opts: ChangeOptions = {},
 ) {
   if (!validDate(input.from) || !validDate(input.to)) throw invalid('from and to must be valid instants');
-  if (input.from.getTime() >= input.to.getTime()) throw invalid('to: from must be before to');
+  if (input.from.getTime() >= input.to.getTime()) throw invalid('to: must be after from');
   const knex = knexOf(orm);
   const schedule = await getSchedule(knex, input.scheduleId, input.organizationId);
   const ref = (input.userId ?? input.email ?? '').trim().toLowerCase();

@@ -1,5 +1,5 @@
 /**
- * Availability over 24 h, 7 d and 30 d, from monitor checks or from the time heartbeat incidents
+ * Availability over 24 h, 7 d and 30 d, and per day for the uptime bars, from monitor checks or from the time heartbeat incidents
  * were open. Pure: no I/O, so the windows and the interval arithmetic are unit-tested.
  */
 
@@ -53,20 +53,60 @@ export function checkAvailability(counts: Record<UptimeWindow, { ok: number; tot
  * and leaves out the spans it was paused (neither up nor down); down time is the part of the
  * watched time inside its missed-check-in incidents. Null where nothing of the window was watched.
  */
-export function heartbeatAvailability(input: { createdAt: number; down: readonly Span[]; paused: readonly Span[] }, now: number): Availability {
+export function heartbeatAvailability(input: HeartbeatHistory, now: number): Availability {
   const starts = windowStarts(now);
-  return Object.fromEntries(
-    UPTIME_WINDOW_NAMES.map((w) => {
-      const from = Math.max(starts[w], input.createdAt);
-      if (from >= now) return [w, null];
-      const paused = coveredMs(input.paused, from, now);
-      const watched = now - from - paused;
-      if (watched <= 0) return [w, null];
-      // Down while paused does not count: only the down time outside the paused spans.
-      const down = coveredMs(input.down, from, now) - overlapMs(input.down, input.paused, from, now);
-      return [w, round(Math.max(0, 1 - down / watched))];
-    }),
-  ) as Availability;
+  return Object.fromEntries(UPTIME_WINDOW_NAMES.map((w) => [w, heartbeatAvailabilityBetween(input, starts[w], now)])) as Availability;
+}
+
+/** What a heartbeat's availability is computed from: when it was made, when it was down, when paused. */
+export interface HeartbeatHistory {
+  createdAt: number;
+  down: readonly Span[];
+  paused: readonly Span[];
+}
+
+/** A heartbeat's availability over [from, to]: down time ÷ watched time, paused time being neither. */
+function heartbeatAvailabilityBetween(input: HeartbeatHistory, windowStart: number, to: number): number | null {
+  const from = Math.max(windowStart, input.createdAt);
+  if (from >= to) return null;
+  const paused = coveredMs(input.paused, from, to);
+  const watched = to - from - paused;
+  if (watched <= 0) return null;
+  // Down while paused does not count: only the down time outside the paused spans.
+  const down = coveredMs(input.down, from, to) - overlapMs(input.down, input.paused, from, to);
+  return round(Math.max(0, 1 - down / watched));
+}
+
+/** The uptime bar's days: 30 blocks of 24 hours counted back from now, oldest first. */
+export const DAILY_BLOCKS = 30;
+const DAY_MS = 86_400_000;
+
+/** One block of the uptime bar: [from, to) and the availability in it, null when nothing was watched. */
+export interface DailyAvailability {
+  from: string;
+  to: string;
+  availability: number | null;
+}
+
+/** Block `i` (0 = the oldest) covers [now − (blocks − i) days, now − (blocks − 1 − i) days). */
+export function dailyBlocks(now: number, blocks = DAILY_BLOCKS): Array<{ from: number; to: number }> {
+  return Array.from({ length: blocks }, (_, i) => ({ from: now - (blocks - i) * DAY_MS, to: now - (blocks - 1 - i) * DAY_MS }));
+}
+
+/** How many whole days before `now` an instant lies: the block index counted from the newest. */
+export const daysAgo = (at: number, now: number) => Math.floor((now - at) / DAY_MS);
+
+/** A heartbeat's availability per block. */
+export function heartbeatDaily(input: HeartbeatHistory, now: number): DailyAvailability[] {
+  return dailyBlocks(now).map((b) => ({ from: new Date(b.from).toISOString(), to: new Date(b.to).toISOString(), availability: heartbeatAvailabilityBetween(input, b.from, b.to) }));
+}
+
+/** A monitor's availability per block, from its ok and total checks per `daysAgo` (0 = the last 24 hours). */
+export function checkDaily(countsByDaysAgo: ReadonlyMap<number, { ok: number; total: number }>, now: number): DailyAvailability[] {
+  return dailyBlocks(now).map((b, i) => {
+    const counts = countsByDaysAgo.get(DAILY_BLOCKS - 1 - i);
+    return { from: new Date(b.from).toISOString(), to: new Date(b.to).toISOString(), availability: counts && counts.total > 0 ? round(counts.ok / counts.total) : null };
+  });
 }
 
 /** Milliseconds of [from, to] inside both a span of `a` and a span of `b`. */

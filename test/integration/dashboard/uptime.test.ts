@@ -70,10 +70,23 @@ describe('GET /api/uptime: monitors', () => {
     ]);
     const silent = await monitor(ws, 'New', []);
     const body = await uptime(ws);
-    expect(body.monitors).toEqual([
+    expect(body.monitors.map(({ daily: _daily, ...m }: { daily: unknown }) => m)).toEqual([
       { id, name: 'API', status: 'ACTIVE', checks_30d: 20, availability: { '24h': 0.75, '7d': 0.7, '30d': 0.85 } },
       { id: silent, name: 'New', status: 'ACTIVE', checks_30d: 0, availability: { '24h': null, '7d': null, '30d': null } },
     ]);
+    // The uptime bar: 30 blocks of 24 h, oldest first; the newest holds the last 24 h's checks.
+    const daily = body.monitors[0].daily as Array<{ from: string; to: string; availability: number | null }>;
+    expect(daily).toHaveLength(30);
+    expect(Date.parse(daily[29].to) - Date.parse(daily[29].from)).toBe(DAY);
+    expect(daily[28].to).toBe(daily[29].from);
+    const byDaysAgo = (n: number) => daily[29 - n].availability;
+    expect(byDaysAgo(0)).toBe(0.75);
+    expect(byDaysAgo(1)).toBeNull();
+    expect([byDaysAgo(2), byDaysAgo(3), byDaysAgo(4)]).toEqual([1, 1, 1]);
+    expect(byDaysAgo(5)).toBe(0.5); // 5 d ok, 5.5 d failed
+    expect(byDaysAgo(6)).toBe(0);
+    expect(byDaysAgo(10)).toBe(1);
+    expect(body.monitors[1].daily.every((d: { availability: number | null }) => d.availability === null)).toBe(true);
     expect(body.process_uptime_seconds).toEqual(expect.any(Number));
     expect(body.system_uptime_seconds).toBeGreaterThanOrEqual(body.process_uptime_seconds);
   });
@@ -113,6 +126,12 @@ describe('GET /api/uptime: heartbeats', () => {
     expect(hb.availability['24h']).toBeCloseTo(1 - 2 / 24, 4);
     expect(hb.availability['7d']).toBeCloseTo(1 - 14 / (7 * 24), 4);
     expect(hb.availability['30d']).toBeCloseTo(1 - 38 / (30 * 24), 4);
+    // Per 24 hours: down 2 h in the last day, 12 h three days ago, a whole day around 20 days ago.
+    const daily = (hb.daily as Array<{ availability: number | null }>).map((d) => d.availability);
+    expect(daily[29]).toBeCloseTo(1 - 2 / 24, 4);
+    expect(daily[29 - 3]).toBeCloseTo(0.5, 3);
+    expect(daily[29 - 20]).toBeCloseTo(0, 3);
+    expect(daily[29 - 1]).toBe(1);
   });
 
   it('when its incident is still open, then it is down until now', async () => {
@@ -129,6 +148,8 @@ describe('GET /api/uptime: heartbeats', () => {
     await missed(ws, `heartbeat:${id}`, 3 * HOUR, 0);
     const [hb] = (await uptime(ws)).heartbeats;
     for (const w of ['24h', '7d', '30d']) expect(hb.availability[w]).toBeCloseTo(0.75, 3);
+    // Days before it existed show no data on the bar.
+    expect(hb.daily.slice(0, 29).every((d: { availability: number | null }) => d.availability === null)).toBe(true);
   });
 
   it('when it is paused, then the paused time counts as neither up nor down', async () => {

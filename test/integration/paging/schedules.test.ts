@@ -130,8 +130,8 @@ describe('klaxon schedule override', () => {
   });
 
   it.each([
-    ['from after to', () => ['--user', email('alice'), '--from', '2026-05-02T00:00:00Z', '--to', '2026-05-01T00:00:00Z'], /from must be before to/],
-    ['from equal to to', () => ['--user', email('alice'), '--from', '2026-05-01T00:00:00Z', '--to', '2026-05-01T00:00:00Z'], /from must be before to/],
+    ['from after to', () => ['--user', email('alice'), '--from', '2026-05-02T00:00:00Z', '--to', '2026-05-01T00:00:00Z'], /to: must be after from/],
+    ['from equal to to', () => ['--user', email('alice'), '--from', '2026-05-01T00:00:00Z', '--to', '2026-05-01T00:00:00Z'], /to: must be after from/],
     ['someone outside the workspace', () => ['--user', email('outsider'), '--from', '2026-05-01T00:00:00Z', '--to', '2026-05-02T00:00:00Z'], /is not a member of this schedule's workspace/],
     ['an instant without an offset', () => ['--user', email('alice'), '--from', '2026-05-01T00:00', '--to', '2026-05-02T00:00:00Z'], /--from: must be an ISO 8601 instant with an offset/],
     ['not an email', () => ['--user', 'alice', '--from', '2026-05-01T00:00:00Z', '--to', '2026-05-02T00:00:00Z'], /--user: must be an email address/],

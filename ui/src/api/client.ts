@@ -6,15 +6,24 @@ export interface ApiErrorBody {
   timestamp: string;
 }
 
-/** A refused /api call: its status, code and the server's message. */
+/** A refused /api call: its status, code, the server's message and, on a 429, when to ask again. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
     message: string,
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
   }
+}
+
+/** The message for people: a 429 whose message does not say when to retry gets Retry-After's answer. */
+export function describeError(error: Error): string {
+  if (error instanceof ApiError && error.status === 429 && error.retryAfterSeconds !== undefined && !/\d+\s*s\b/.test(error.message)) {
+    return `${error.message} (try again in ${error.retryAfterSeconds} s)`;
+  }
+  return error.message;
 }
 
 let csrfToken: string | undefined;
@@ -32,7 +41,8 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
   const json = await res.json().catch(() => undefined);
   if (!res.ok) {
     const err = json as ApiErrorBody | undefined;
-    throw new ApiError(res.status, err?.code ?? 'error', err?.error ?? `the server answered ${res.status}`);
+    const retryAfter = Number(res.headers.get('Retry-After'));
+    throw new ApiError(res.status, err?.code ?? 'error', err?.error ?? `the server answered ${res.status}`, Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined);
   }
   return json;
 }

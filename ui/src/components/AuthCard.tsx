@@ -17,7 +17,4 @@ export function AuthCard({ title, error, errorTitle, onSubmit, children }: { tit
   );
 }
 
-/** The field a server error names (`password: must be at least 10 characters` → `password`). */
-export function fieldOf(message: string | undefined | null): string | undefined {
-  return message ? /^([a-z_][\w.]*):/i.exec(message)?.[1] : undefined;
-}
+export { fieldOf } from '../api/field-errors';

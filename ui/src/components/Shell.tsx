@@ -8,7 +8,16 @@ import type { SessionView } from '../api/types';
 
 const NAV = [
   { to: '/', label: 'Incidents' },
+  { to: '/on-call', label: 'On call' },
   { to: '/setup', label: 'Set up' },
+  { to: '/escalation-policies', label: 'Escalation policies' },
+  { to: '/schedules', label: 'Schedules' },
+  { to: '/monitoring', label: 'Heartbeats and monitors' },
+  { to: '/reports', label: 'Reports' },
+  { to: '/members', label: 'Members' },
+  { to: '/credentials', label: 'API tokens and keys' },
+  { to: '/profile', label: 'My profile' },
+  { to: '/security', label: 'Security' },
 ];
 
 /** The frame of every signed-in page: header with workspace, unread badge, dark mode and logout; navigation. */
@@ -42,7 +51,7 @@ export function Shell({ session, children }: { session: SessionView; children: R
             <Text c="dimmed" visibleFrom="xs" truncate>{session.organization.name}</Text>
           </Group>
           <Group gap="xs" wrap="nowrap">
-            <Badge aria-label={`${unread.data ?? 0} unread notifications`} variant={unread.data ? 'filled' : 'light'} color="red">{unread.data ?? 0}</Badge>
+            <Badge component={Link} to="/notifications" style={{ cursor: 'pointer' }} aria-label={`${unread.data ?? 0} unread notifications`} variant={unread.data ? 'filled' : 'light'} color="red">{unread.data ?? 0}</Badge>
             <ActionIcon variant="default" aria-label={scheme === 'dark' ? 'Light mode' : 'Dark mode'} onClick={() => setColorScheme(scheme === 'dark' ? 'light' : 'dark')}>
               {scheme === 'dark' ? '☀' : '☾'}
             </ActionIcon>
@@ -52,7 +61,7 @@ export function Shell({ session, children }: { session: SessionView; children: R
       </AppShell.Header>
       <AppShell.Navbar p="xs">
         {NAV.map((item) => (
-          <NavLink key={item.to} component={Link} to={item.to} label={item.label} active={location.pathname === item.to} onClick={close} />
+          <NavLink key={item.to} component={Link} to={item.to} label={item.label} active={item.to === '/' ? location.pathname === '/' || location.pathname.startsWith('/incidents') : location.pathname.startsWith(item.to)} onClick={close} />
         ))}
       </AppShell.Navbar>
       <AppShell.Main>{children}</AppShell.Main>

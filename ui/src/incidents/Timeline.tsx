@@ -1,4 +1,4 @@
-import { Badge, Group, Stack, Text, Timeline as MantineTimeline } from '@mantine/core';
+import { Badge, Group, Stack, Text, Timeline as MantineTimeline, Title } from '@mantine/core';
 import type { Page, TimelineEntry } from '../api/types';
 
 interface PagingDecisionData {
@@ -37,9 +37,10 @@ export function Timeline({ entries, pages }: { entries: TimelineEntry[]; pages: 
           </MantineTimeline.Item>
         ))}
       </MantineTimeline>
-      <Stack gap={4} aria-label="Pages sent">
+      {pages.length > 0 && <Title order={4}>Pages sent</Title>}
+      <Stack gap={4} role="list" aria-label="Pages sent">
         {pages.map((p) => (
-          <Group key={p.id} gap="xs" wrap="wrap">
+          <Group key={p.id} gap="xs" wrap="wrap" role="listitem" aria-label={`${p.channel} to ${p.user?.email ?? p.to}: ${p.status}`}>
             <Badge variant="light">{p.channel}</Badge>
             <Text size="sm" style={{ overflowWrap: 'anywhere' }}>{p.user?.email ?? p.to}</Text>
             <Badge color={DELIVERY_COLORS[p.status] ?? 'gray'}>{p.status}</Badge>

@@ -1,7 +1,7 @@
-import { MantineProvider } from '@mantine/core';
-import { cleanup, render, screen } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
+import { cleanup, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fakeApi, ok } from '../test/fake-api';
+import { renderWithApp } from '../test/render';
 import { VerifyPage } from './TokenPages';
 
 afterEach(() => {
@@ -11,19 +11,10 @@ afterEach(() => {
 
 describe('VerifyPage', () => {
   it('when the emailed link is opened, then the token is sent once (it works once) and the page says the address is verified', async () => {
-    const fetch = vi.fn().mockResolvedValue(new Response(JSON.stringify({ success: true, data: { verified: true }, message: 'ok' }), { status: 200 }));
-    vi.stubGlobal('fetch', fetch);
-    const page = (
-      <MantineProvider>
-        <MemoryRouter initialEntries={['/verify?token=abc123']}>
-          <VerifyPage />
-        </MemoryRouter>
-      </MantineProvider>
-    );
-    const { rerender } = render(page);
+    const { calls } = fakeApi({ 'POST /auth/verify': ok({ verified: true }) });
+    const { rerender } = renderWithApp(<VerifyPage />, { path: '/verify?token=abc123' });
     expect(await screen.findByText('Email verified')).toBeTruthy();
-    rerender(page);
-    expect(fetch).toHaveBeenCalledTimes(1);
-    expect(JSON.parse(fetch.mock.calls[0][1].body)).toEqual({ token: 'abc123' });
+    rerender(<VerifyPage />);
+    expect(calls('POST /auth/verify')).toEqual([{ token: 'abc123' }]);
   });
 });

@@ -5,3 +5,5 @@ globalThis.ResizeObserver ??= class {
   unobserve() {}
   disconnect() {}
 } as never;
+// jsdom has no scrollIntoView, which Mantine's Select calls on the option it highlights.
+Element.prototype.scrollIntoView ??= () => {};

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { addressLabel, describeMethod, methodState, ruleTiming } from './contact-methods';
+
+describe('contact methods as people read them', () => {
+  it('when a method is described, then its type, address and label show; a device token only by its start', () => {
+    expect(describeMethod({ type: 'sms', address: '+14155550100', label: 'work phone' })).toBe('SMS +14155550100 (work phone)');
+    expect(describeMethod({ type: 'email', address: 'ada@example.test', label: null })).toBe('Email ada@example.test');
+    expect(describeMethod({ type: 'push_android', address: 'abcdefgh-secret-part-of-the-token', label: null })).toBe('Android push abcdefgh…');
+  });
+
+  it('when a method is disabled it is so even if verified; a phone without its code is unverified', () => {
+    expect(methodState({ verified_at: null, disabled_at: null })).toBe('unverified');
+    expect(methodState({ verified_at: '2026-01-01T00:00:00Z', disabled_at: null })).toBe('verified');
+    expect(methodState({ verified_at: '2026-01-01T00:00:00Z', disabled_at: '2026-01-02T00:00:00Z' })).toBe('disabled');
+  });
+
+  it('when the address field is labelled, then it says what to type for the type', () => {
+    expect(addressLabel('voice')).toBe('Phone number');
+    expect(addressLabel('email')).toBe('Email address');
+    expect(addressLabel('push_ios')).toBe('Device token');
+  });
+
+  it('when a rule’s timing is shown, then 0 is at once and the rest in minutes', () => {
+    expect(ruleTiming(0)).toBe('At once');
+    expect(ruleTiming(120)).toBe('After 2 min');
+  });
+});
