@@ -13,5 +13,10 @@ module.exports = {
   // dev servers starting at once race for their random internal ports, and timing-sensitive
   // delivery tests starve.
   maxWorkers: process.env.CI ? 1 : 2,
+  // Each file's module registry (Temporal client, MikroORM, Koa stacks) is not all freed when the
+  // file ends, so one long-lived process grows past Node's 4 GB heap over the whole suite. A
+  // memory limit makes jest run files in a worker process, even with one worker, and start that
+  // worker afresh once a file leaves it above this size.
+  workerIdleMemoryLimit: '1GB',
   verbose: false,
 };
