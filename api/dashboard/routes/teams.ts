@@ -81,7 +81,7 @@ export function teamsRoutes(deps: AdminDeps): RouteSpec[] {
       summary: 'Delete a team that owns no services (Billing Owner, Account Admin)',
       params: IdParams,
       success: { status: 200, description: 'deleted, with its member list (the members stay in the workspace)', schema: z.object({ id: z.uuid(), name: z.string(), deleted: z.literal(true) }) },
-      errors: { ...ADMIN_ERRORS, ...NOT_FOUND, 409: 'team_has_services: give its services another owning team (or delete them) first' },
+      errors: { ...ADMIN_ERRORS, ...NOT_FOUND, 409: 'team_has_services: give its services another owning team (or delete them) first; team_in_use: an escalation policy targets it (the policies are named)' },
       handler: async (ctx, { params }) => {
         const actor = await authorizedActor(deps.orm, ctx, 'teams.manage');
         const deleted = await deleteTeam(deps.orm, teamActor(actor), params.id);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Knex, MikroORM } from '@mikro-orm/postgresql';
 import type { EscalationStep } from '../../db/entities/escalation-policy';
 import { parseWith, policyInputSchema, targetsWithPaths, uuidField, type PolicyInput, type ValidPolicy } from '../../domain/paging/config';
 import { canonicalJson } from '../../domain/ingest/canonical-json';
@@ -160,4 +160,18 @@ export async function policyOfService(orm: MikroORM, serviceId: string): Promise
   const service = await knexOf(orm)('services').select('escalation_policy_id').where({ id: id.value }).first();
   if (!service) throw notFound(`service ${id.value} not found`);
   return service.escalation_policy_id ? getEscalationPolicy(orm, service.escalation_policy_id) : null;
+}
+
+/**
+ * Names of the workspace's escalation policies with a step that targets this schedule or team,
+ * in name order. Deleting a target they name would leave those steps paging nobody.
+ */
+export async function policiesTargeting(trx: Knex, organizationId: string, target: { type: 'schedule' | 'team'; id: string }): Promise<string[]> {
+  const step = JSON.stringify([{ targets: [target] }]);
+  const rows: Array<{ name: string }> = await trx('escalation_policies')
+    .select('name')
+    .where({ organization_id: organizationId })
+    .whereRaw('steps::jsonb @> ?::jsonb', [step])
+    .orderBy('name');
+  return rows.map((r) => r.name);
 }

@@ -8,6 +8,7 @@ import { recordAudit, SYSTEM_CLI } from '../audit';
 import { conflict, invalid } from '../errors';
 import { getOrganization } from '../workspace/workspaces';
 import type { ChangeOptions } from './changes';
+import { policiesTargeting } from './escalation-policies';
 import { getSchedule, membersByRef, validated, type ScheduleRow } from './schedule-rows';
 
 /** On-call schedules: creation, changes and deletion (src/domain/schedule validates layers); overrides and on-call are re-exported. */
@@ -107,14 +108,9 @@ export async function deleteSchedule(orm: MikroORM, input: { id: string; organiz
   const schedule = await getSchedule(knex, input.id, input.organizationId);
   await knex.transaction(async (trx) => {
     await trx('schedules').select('id').where({ id: schedule.id }).forUpdate();
-    const target = JSON.stringify([{ targets: [{ type: 'schedule', id: schedule.id }] }]);
-    const policies: Array<{ name: string }> = await trx('escalation_policies')
-      .select('name')
-      .where({ organization_id: schedule.organization_id })
-      .whereRaw('steps::jsonb @> ?::jsonb', [target])
-      .orderBy('name');
+    const policies = await policiesTargeting(trx, schedule.organization_id, { type: 'schedule', id: schedule.id });
     if (policies.length) {
-      throw conflict(`schedule ${schedule.name} is a target of ${policies.length} escalation policy(ies): ${policies.map((p) => p.name).join(', ')}; remove it from their steps first`, 'schedule_in_use');
+      throw conflict(`schedule ${schedule.name} is a target of ${policies.length} escalation policy(ies): ${policies.join(', ')}; remove it from their steps first`, 'schedule_in_use');
     }
     await trx('schedule_overrides').where({ schedule_id: schedule.id }).delete();
     await trx('schedules').where({ id: schedule.id }).delete();

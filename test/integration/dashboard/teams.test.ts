@@ -98,6 +98,30 @@ describe('managing teams (Billing Owner, Account Admin)', () => {
     expect(await inTeam(team.id, ws.as.MEMBER.userId)).toBe(true);
   });
 
+  it('when an escalation step targets the team, then deleting it is 409 team_in_use naming the policies, and it can go once they no longer target it', async () => {
+    const ws = await workspaceWithRoles(fx.stack.urls.app, fx.stack.orm);
+    const team = await createTeam(fx.stack.orm, { organizationId: ws.organizationId, name: 'Database' });
+    await addTeamMember(fx.stack.orm, { teamId: team.id, email: ws.as.MEMBER.email });
+    const steps = [{ delay_seconds: 60, targets: [{ type: 'user', id: ws.owner.userId }, { type: 'team', id: team.id }] }];
+    const policies = [];
+    for (const name of ['Storage', 'Checkout']) {
+      const res = await api('POST', '/escalation-policies', { session: ws.owner, body: { name, steps } });
+      expect(res.status).toBe(201);
+      policies.push(res.body.data.id as string);
+    }
+    expectError(await api('DELETE', `/teams/${team.id}`, { session: ws.owner }), 409, 'team_in_use', /2 escalation policy\(ies\): Checkout, Storage/);
+    expect(await teamRow(team.id)).toBeDefined();
+    expect(await inTeam(team.id, ws.as.MEMBER.userId)).toBe(true);
+    expect(await auditActions(ws.owner, 'team.delete')).toEqual([]);
+
+    for (const id of policies) {
+      const res = await api('PUT', `/escalation-policies/${id}`, { session: ws.owner, body: { steps: [{ delay_seconds: 60, targets: [{ type: 'user', id: ws.owner.userId }] }] } });
+      expect(res.status).toBe(200);
+    }
+    expect((await api('DELETE', `/teams/${team.id}`, { session: ws.owner })).status).toBe(200);
+    expect(await teamRow(team.id)).toBeUndefined();
+  });
+
   it('when the body is bad (unknown field, wrong type, too long, empty), then it is 400 naming the field and nothing is written', async () => {
     const ws = await workspaceWithRoles(fx.stack.urls.app, fx.stack.orm);
     const team = await createTeam(fx.stack.orm, { organizationId: ws.organizationId, name: 'Keep' });
