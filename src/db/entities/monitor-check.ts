@@ -16,7 +16,8 @@ export interface MonitorCheck {
 export const MonitorCheckSchema = new EntitySchema<MonitorCheck>({
   name: 'MonitorCheck',
   tableName: 'monitor_checks',
-  indexes: [{ properties: ['monitorId', 'checkedAt'] }],
+  // checkedAt alone: retention deletes old checks of every monitor.
+  indexes: [{ properties: ['monitorId', 'checkedAt'] }, { properties: ['checkedAt'] }],
   properties: {
     id: { type: 'uuid', primary: true },
     monitorId: { type: 'uuid' },

@@ -38,6 +38,9 @@ export const NotificationSchema = new EntitySchema<Notification>({
     { properties: ['incidentId', 'createdAt'] },
     { properties: ['userId', 'createdAt'] },
     { properties: ['target', 'createdAt'] },
+    // Reports (a workspace's pages over a range) and the status page (newest failed/sent per channel).
+    { properties: ['organizationId', 'createdAt'] },
+    { properties: ['organizationId', 'channel', 'status', 'updatedAt'] },
   ],
   properties: {
     id: { type: 'uuid', primary: true },
