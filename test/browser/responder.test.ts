@@ -75,7 +75,7 @@ describe('the dashboard in Chromium', () => {
     await suite.page.getByRole('link', { name: 'Set up' }).click();
     await suite.page.getByRole('textbox', { name: 'Team name' }).fill('Ops');
     await suite.page.getByRole('button', { name: 'Create team' }).click();
-    await suite.page.getByRole('form', { name: 'New team' }).getByText('Ops', { exact: true }).waitFor();
+    await suite.page.getByRole('table', { name: 'Teams' }).getByRole('cell', { name: 'Ops', exact: true }).waitFor();
     await suite.page.getByRole('textbox', { name: 'Service name' }).fill('Checkout');
     await suite.page.getByRole('combobox', { name: 'Owning team' }).click();
     await suite.page.getByRole('option', { name: 'Ops' }).click();

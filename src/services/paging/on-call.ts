@@ -23,7 +23,6 @@ async function specOf(knex: Knex, schedule: ScheduleRow, from: Date, to: Date): 
   };
 }
 
-/** Those of `ids` who are members of the workspace, by id (people who left are not in it). */
 /** A member as the dashboard names them. */
 export interface NamedMember {
   id: string;
