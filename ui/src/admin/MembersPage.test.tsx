@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MembersPage } from './MembersPage';
 import { fakeApi, ok, refused, sessionAs } from '../test/fake-api';
 import { renderWithApp } from '../test/render';
+import { optionsOf } from '../test/select-options';
 
 afterEach(() => {
   cleanup();
@@ -26,14 +27,6 @@ const routes = (over: Record<string, Parameters<typeof fakeApi>[0][string]> = {}
   'GET /plan': FREE_FULL,
   ...over,
 });
-
-// The options of one select (Mantine renders every select's dropdown in a portal). They stay
-// display:none in jsdom, where Mantine's transition never runs: hence `hidden: true`.
-async function optionsOf(select: HTMLElement) {
-  fireEvent.click(select);
-  const listbox = await waitFor(() => document.getElementById(select.getAttribute('aria-controls') ?? '') ?? Promise.reject(new Error('no listbox')));
-  return within(listbox);
-}
 
 async function pickRole(select: HTMLElement, label: string) {
   fireEvent.click((await optionsOf(select)).getByRole('option', { name: label, hidden: true }));

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TeamsCard } from './TeamsCard';
 import { fakeApi, ok, refused, sessionAs } from '../test/fake-api';
 import { renderWithApp } from '../test/render';
+import { optionsOf } from '../test/select-options';
 
 afterEach(() => {
   cleanup();
@@ -26,14 +27,6 @@ const routes = (role: Parameters<typeof sessionAs>[0], over: Parameters<typeof f
   ...over,
 });
 
-// Mantine renders a select's options in a portal, display:none in jsdom: hence `hidden: true`.
-async function optionsOf(label: string) {
-  const select = await screen.findByRole('combobox', { name: label });
-  fireEvent.click(select);
-  const listbox = await waitFor(() => document.getElementById(select.getAttribute('aria-controls') ?? '') ?? Promise.reject(new Error('no listbox')));
-  return within(listbox).getAllByRole('option', { hidden: true });
-}
-
 describe('TeamsCard', () => {
   it('when an admin opens a team, then its members are listed, someone else can be added and a member taken out', async () => {
     const api = fakeApi(routes('ACCOUNT_ADMIN', {
@@ -45,7 +38,7 @@ describe('TeamsCard', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Team Database' });
     expect(within(await within(dialog).findByRole('table', { name: 'Members of Database' })).getByText('Billing Owner')).toBeTruthy();
     // Only people not yet in the team are offered.
-    const options = await optionsOf('Add a member');
+    const options = (await optionsOf(await screen.findByRole('combobox', { name: 'Add a member' }))).getAllByRole('option', { hidden: true });
     expect(options.map((o) => o.textContent)).toEqual(['lin@example.test']);
     fireEvent.click(options[0]);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Add to team' }));
