@@ -76,6 +76,17 @@ describe('the dashboard in Chromium', () => {
     await suite.page.getByRole('textbox', { name: 'Team name' }).fill('Ops');
     await suite.page.getByRole('button', { name: 'Create team' }).click();
     await suite.page.getByRole('table', { name: 'Teams' }).getByRole('cell', { name: 'Ops', exact: true }).waitFor();
+    // Join the team: its members are who a step targeting it pages, and whom "my teams" means.
+    await suite.page.getByRole('button', { name: 'Members of Ops' }).click();
+    const team = suite.page.getByRole('dialog', { name: 'Team Ops' });
+    await team.getByText('Nobody is in this team yet').waitFor();
+    await team.getByRole('combobox', { name: 'Add a member' }).click();
+    await suite.page.getByRole('option', { name: account.email }).click();
+    await team.getByRole('button', { name: 'Add to team' }).click();
+    await team.getByRole('table', { name: 'Members of Ops' }).getByText(account.email).waitFor();
+    await suite.page.keyboard.press('Escape');
+    await team.waitFor({ state: 'hidden' });
+    expect(await db('team_members').join('teams', 'teams.id', 'team_members.team_id').where({ 'teams.name': 'Ops', 'team_members.user_id': user.id }).first()).toBeDefined();
     await suite.page.getByRole('textbox', { name: 'Service name' }).fill('Checkout');
     await suite.page.getByRole('combobox', { name: 'Owning team' }).click();
     await suite.page.getByRole('option', { name: 'Ops' }).click();
