@@ -1,7 +1,6 @@
-import path from 'node:path';
 import { knexOf } from '../../src/db/knex';
 import { setPlan } from '../../src/services/workspace';
-import { dashboardInBrowser, logInInBrowser, SCREENSHOTS, sidewaysOverflow } from '../support/browser';
+import { dashboardInBrowser, logInInBrowser, saveScreenshot, sidewaysOverflow } from '../support/browser';
 import { memberSession, signUpAndLogIn } from '../support/dashboard';
 import { request } from '../support/http';
 
@@ -43,7 +42,7 @@ describe('API tokens in Chromium', () => {
     expect(await suite.page.content()).not.toContain(token);
     const row = suite.page.getByRole('row', { name: /ci-reader/ });
     await row.getByText('active').waitFor();
-    await suite.page.screenshot({ path: path.join(SCREENSHOTS, 'api-tokens.png'), fullPage: true });
+    await saveScreenshot(suite.page, 'api-tokens');
 
     await suite.page.getByRole('button', { name: 'Revoke token ci-reader' }).click();
     const revoke = suite.page.getByRole('dialog', { name: 'Revoke token ci-reader?' });
@@ -65,7 +64,7 @@ describe('members in Chromium', () => {
     await suite.page.getByRole('option', { name: 'Team Manager' }).click();
     await suite.page.getByText(`${member.email} is now TEAM_MANAGER`).waitFor();
     await suite.page.getByText('FREE', { exact: true }).waitFor();
-    await suite.page.screenshot({ path: path.join(SCREENSHOTS, 'members.png'), fullPage: true });
+    await saveScreenshot(suite.page, 'members');
 
     const row = await knexOf(suite.stack.orm)('memberships').where({ organization_id: owner.organizationId, user_id: member.userId }).first();
     expect(row.role).toBe('TEAM_MANAGER');

@@ -1,8 +1,7 @@
-import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { knexOf } from '../../src/db/knex';
 import { createTeam } from '../../src/services/workspace';
-import { dashboardInBrowser, logInInBrowser, SCREENSHOTS, sidewaysOverflow } from '../support/browser';
+import { dashboardInBrowser, logInInBrowser, saveScreenshot, sidewaysOverflow } from '../support/browser';
 import { dashboard, signUpAndLogIn } from '../support/dashboard';
 import { phoneNumber } from '../support/paging';
 import { waitFor } from '../support/wait';
@@ -82,7 +81,7 @@ describe('paging set-up in Chromium', () => {
     const edited = suite.page.getByRole('row', { name: 'Checkout payments' });
     await edited.getByText('1 more time(s)').waitFor();
     await edited.getByText('Ada Owner → after 7 min 30 s → team Ops').waitFor();
-    await suite.page.screenshot({ path: path.join(SCREENSHOTS, 'escalation-policy.png'), fullPage: true });
+    await saveScreenshot(suite.page, 'escalation-policy');
 
     // What the server holds is what the page showed.
     const policies = (await dashboard(app(), 'GET', '/escalation-policies', { session: owner })).body.data;

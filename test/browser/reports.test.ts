@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { createService, createTeam } from '../../src/services/workspace';
-import { dashboardInBrowser, logInInBrowser, SCREENSHOTS, sidewaysOverflow } from '../support/browser';
+import { dashboardInBrowser, logInInBrowser, saveScreenshot, sidewaysOverflow } from '../support/browser';
 import { signUpAndLogIn } from '../support/dashboard';
 import { ReportSeed, utcDayDaysAgo, utcMidnightDaysAgo } from '../support/report-fixture';
 import { waitFor } from '../support/wait';
@@ -73,7 +73,7 @@ describe('reports and monitoring in Chromium', () => {
     const incidents = suite.page.getByRole('table', { name: 'Incidents' });
     await incidents.getByRole('cell', { name: 'Web certificate expires soon' }).waitFor();
     expect(await suite.page.getByRole('group', { name: 'Incidents' }).textContent()).toMatch(/^Incidents3/);
-    await suite.page.screenshot({ path: path.join(SCREENSHOTS, 'report.png'), fullPage: true });
+    await saveScreenshot(suite.page, 'report');
 
     const pdf = await download(suite.page, 'Download PDF');
     expect(pdf.name).toBe(`klaxon-detailed-${from}-${to}.pdf`);
@@ -141,7 +141,7 @@ describe('reports and monitoring in Chromium', () => {
     await heartbeatRow.getByText('Paused', { exact: true }).waitFor();
     await heartbeatRow.getByRole('button', { name: 'Resume nightly backup' }).waitFor();
     await heartbeatRow.locator('button[data-loading]').waitFor({ state: 'detached' });
-    await suite.page.screenshot({ path: path.join(SCREENSHOTS, 'monitoring.png'), fullPage: true });
+    await saveScreenshot(suite.page, 'monitoring');
 
     await monitorRow.getByRole('button', { name: 'Delete Klaxon itself' }).click();
     const confirm = suite.page.getByRole('dialog', { name: 'Delete monitor Klaxon itself?' });
@@ -155,7 +155,7 @@ describe('reports and monitoring in Chromium', () => {
       await phone.goto(`${app()}/monitoring`);
       await phone.getByRole('img', { name: /^nightly backup: / }).waitFor();
       expect(await sidewaysOverflow(phone)).toBeLessThanOrEqual(0);
-      await phone.screenshot({ path: path.join(SCREENSHOTS, 'monitoring-390.png'), fullPage: true });
+      await saveScreenshot(phone, 'monitoring-390');
       await phone.goto(`${app()}/reports`);
       await phone.getByRole('button', { name: 'Download PDF' }).waitFor();
       expect(await sidewaysOverflow(phone)).toBeLessThanOrEqual(0);

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { knexOf } from '../../src/db/knex';
 import { createSource } from '../../src/services/ingest/sources';
 import { addContactMethod } from '../../src/services/paging/contacts';
@@ -8,7 +7,7 @@ import { createService, createTeam } from '../../src/services/workspace';
 import { createApiToken } from '../../src/services/workspace/api-tokens';
 import { setPlan } from '../../src/services/workspace/workspaces';
 import type { TwilioFake } from '../fakes/twilio-server';
-import { dashboardInBrowser, logInInBrowser, SCREENSHOTS, sidewaysOverflow } from '../support/browser';
+import { dashboardInBrowser, logInInBrowser, saveScreenshot, sidewaysOverflow } from '../support/browser';
 import { newAccount, signUpAndLogIn } from '../support/dashboard';
 import { phoneNumber, trigger, twilioAccount } from '../support/paging';
 
@@ -94,6 +93,8 @@ describe('the dashboard in Chromium', () => {
     await suite.page.getByRole('option', { name: 'Primary' }).click();
     await suite.page.getByRole('button', { name: 'Create service' }).click();
     await suite.page.getByRole('table', { name: 'Services' }).getByText('Checkout', { exact: true }).waitFor();
+    // The team's row counts its one member and, now, its one service.
+    await suite.page.getByRole('table', { name: 'Teams' }).getByRole('row', { name: /^Ops 1 1 / }).waitFor();
     await suite.page.getByRole('textbox', { name: 'Webhook name' }).fill('Prometheus');
     await suite.page.getByRole('checkbox', { name: 'SMS' }).check();
     await suite.page.getByRole('combobox', { name: 'Service', exact: true }).click();
@@ -103,7 +104,7 @@ describe('the dashboard in Chromium', () => {
     await suite.page.getByRole('button', { name: 'Send a test notification for Prometheus' }).click();
     await suite.page.getByText(/EMAIL: sent to /).waitFor();
     await suite.page.getByText(/SMS: sent to /).waitFor();
-    await suite.page.screenshot({ path: path.join(SCREENSHOTS, 'set-up.png'), fullPage: true });
+    await saveScreenshot(suite.page, 'set-up');
     const testTexts = twilio.messages().length;
 
     const listed = await suite.page.evaluate(async () => (await (await fetch('/api/webhooks')).json()) as { webhooks: Array<{ webhook_url: string }> });
@@ -114,7 +115,7 @@ describe('the dashboard in Chromium', () => {
     // No reload: the event stream brings it in.
     const row = suite.page.getByRole('listitem', { name: '#1 Checkout is down' });
     await row.waitFor({ timeout: 15_000 });
-    await suite.page.screenshot({ path: path.join(SCREENSHOTS, 'incident-list.png'), fullPage: true });
+    await saveScreenshot(suite.page, 'incident-list');
     await row.getByRole('link', { name: /Checkout is down/ }).click();
     await suite.page.getByRole('heading', { name: '#1 Checkout is down' }).waitFor();
     // Who was paged and why: the decision names the newcomer and the channel; the page went to the phone.
@@ -123,7 +124,7 @@ describe('the dashboard in Chromium', () => {
     expect(twilio.messages().length).toBe(testTexts + 1);
     await suite.page.getByRole('button', { name: 'Acknowledge' }).click();
     await suite.page.getByText('ACKNOWLEDGED', { exact: true }).waitFor();
-    await suite.page.screenshot({ path: path.join(SCREENSHOTS, 'incident-page.png'), fullPage: true });
+    await saveScreenshot(suite.page, 'incident-page');
     // Once acknowledged, the buttons are the moves the state allows.
     expect(await suite.page.getByRole('button', { name: 'Acknowledge' }).count()).toBe(0);
     expect(await suite.page.getByRole('button', { name: 'Resolve' }).count()).toBe(1);
@@ -153,7 +154,7 @@ describe('the dashboard in Chromium', () => {
       await phone.goto(`${app()}/incidents/${id}`);
       await phone.getByRole('button', { name: 'Acknowledge' }).waitFor();
       expect(await sidewaysOverflow(phone)).toBeLessThanOrEqual(0);
-      await phone.screenshot({ path: path.join(SCREENSHOTS, 'incident-page-390.png'), fullPage: true });
+      await saveScreenshot(phone, 'incident-page-390');
     } finally {
       await phone.close();
     }

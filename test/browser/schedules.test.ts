@@ -1,7 +1,6 @@
-import path from 'node:path';
 import { DateTime } from 'luxon';
 import { knexOf } from '../../src/db/knex';
-import { dashboardInBrowser, logInInBrowser, SCREENSHOTS, sidewaysOverflow } from '../support/browser';
+import { dashboardInBrowser, logInInBrowser, saveScreenshot, sidewaysOverflow } from '../support/browser';
 import { memberSession, signUpAndLogIn } from '../support/dashboard';
 
 // An admin sets up on-call in a real browser: a schedule of two people handing over daily, its
@@ -61,7 +60,7 @@ describe('schedules in Chromium', () => {
     await suite.page.getByRole('table', { name: 'Overrides' }).getByText('Bob Member').waitFor();
     await calendar.getByRole('listitem', { name: /^Bob Member, .*, override$/ }).first().waitFor();
     await suite.page.getByText('On call now: Bob Member').waitFor();
-    await suite.page.screenshot({ path: path.join(SCREENSHOTS, 'schedule-calendar.png'), fullPage: true });
+    await saveScreenshot(suite.page, 'schedule-calendar');
 
     await suite.page.getByRole('link', { name: 'On call' }).click();
     await suite.page.getByRole('heading', { name: 'On call', exact: true }).waitFor();
@@ -70,7 +69,7 @@ describe('schedules in Chromium', () => {
     // The owner is in the rotation but Bob covers now: not on call, with a next shift coming.
     await suite.page.getByText('Not on call').waitFor();
     await suite.page.getByText(/^Your next shift: Primary, /).waitFor();
-    await suite.page.screenshot({ path: path.join(SCREENSHOTS, 'on-call.png'), fullPage: true });
+    await saveScreenshot(suite.page, 'on-call');
 
     // Bob, signed in, is told he is on call, in which schedule and until when.
     const bobPage = await suite.browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, timezoneId: VIEWER_ZONE });

@@ -28,6 +28,15 @@ export async function launchChromium(): Promise<Browser> {
 /** Where CI keeps screenshots of the main pages. */
 export const SCREENSHOTS = path.join(PROJECT_ROOT, 'test-results');
 
+/**
+ * Saves the whole page as test-results/<name>.png. From the top: a full-page capture of a
+ * scrolled page draws the fixed header where the scroll left it, part-way down the image.
+ */
+export async function saveScreenshot(page: Page, name: string): Promise<void> {
+  await page.evaluate('window.scrollTo(0, 0)');
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
 /** Logs a browser page in through the login form and waits for the incident list. */
 export async function logInInBrowser(page: Page, appUrl: string, account: { email: string; password: string }): Promise<void> {
   await page.goto(`${appUrl}/login`);

@@ -14,7 +14,7 @@ export function ServicesCard() {
   const [form, setForm] = useState({ name: '', team_id: '', escalation_policy_id: '' });
   const create = useAction(
     () => api('POST', '/services', { name: form.name, team_id: form.team_id, ...(form.escalation_policy_id ? { escalation_policy_id: form.escalation_policy_id } : {}) }),
-    { invalidate: [['services']], onSuccess: () => setForm({ ...form, name: '' }) },
+    { invalidate: [['services'], ['teams']], onSuccess: () => setForm({ ...form, name: '' }) },
   );
   const setPolicy = useAction((v: { id: string; policy: string | null }) => api('PUT', `/services/${v.id}`, { escalation_policy_id: v.policy }), { invalidate: [['services'], ['escalation-policies']] });
   const teamOptions = (teams.data ?? []).map((t) => ({ value: t.id, label: t.name }));
