@@ -1,3 +1,4 @@
+import { personLabel, personPickerLabel } from '../components/people';
 import type { NameOf, Target, TargetType } from './policy-form';
 
 /** Who and what a policy step can page: the workspace's members, schedules and teams. */
@@ -21,7 +22,7 @@ export const targetFromValue = (value: string): Target => {
 function labels(directory: Directory, short: boolean): Map<string, string> {
   const kind = (type: TargetType, name: string) => (short ? `${KIND[type]} ${name}` : name);
   return new Map([
-    ...directory.users.map((u) => [targetValue({ type: 'user', id: u.id }), u.name ? (short ? u.name : `${u.name} (${u.email})`) : u.email] as const),
+    ...directory.users.map((u) => [targetValue({ type: 'user', id: u.id }), short ? personLabel(u) : personPickerLabel(u)] as const),
     ...directory.schedules.map((s) => [targetValue({ type: 'schedule', id: s.id }), kind('schedule', s.name)] as const),
     ...directory.teams.map((t) => [targetValue({ type: 'team', id: t.id }), kind('team', t.name)] as const),
   ]);

@@ -1,7 +1,7 @@
 import { ActionIcon, Button, Fieldset, Group, NumberInput, Select, Stack, Text, TextInput } from '@mantine/core';
 import { fieldOf, messageFor } from '../api/field-errors';
 import { moved, newLayer, ROTATION_UNITS, type LayerDraft } from './layerForm';
-import { personLabel } from './people';
+import { personLabel } from '../components/people';
 import type { Member, RotationUnit } from './types';
 
 const LAYER_FIELDS = new Set(['name', 'users', 'rotation', 'handoff_time', 'start', 'restrictions']);

@@ -6,7 +6,8 @@ import { ConfirmModal } from '../components/ConfirmModal';
 import { Empty, FormError, LoadError, Loading } from '../components/PageStates';
 import { useConfirmedAction } from '../components/useConfirmedAction';
 import { formatInstant, isoToLocalInput, localInputToIso } from './calendar';
-import { personLabel, useMembers } from './people';
+import { personLabel } from '../components/people';
+import { useMembers } from './people';
 import type { ScheduleOverride } from './types';
 import { TableHead } from '../components/TableHead';
 

@@ -1,6 +1,6 @@
 import { Badge, Box, Group, Paper, Stack, Text } from '@mantine/core';
 import { dayChange, entriesOfDay, type CalendarDay, type DayEntry } from './calendar';
-import { personLabel } from './people';
+import { personLabel } from '../components/people';
 import type { ScheduleOverride, Shift } from './types';
 
 const COLORS = ['blue', 'teal', 'grape', 'orange', 'cyan', 'pink', 'lime', 'indigo'];

@@ -1,10 +1,8 @@
 import { useApiQuery, useSession } from '../api/hooks';
-import type { Member, Person } from './types';
+import { personLabel } from '../components/people';
+import type { Member } from './types';
 
 /** Who is who on the schedule pages: members by id, and who may change schedules. */
-
-/** A person as shown: their name, else their email. */
-export const personLabel = (p: Pick<Person, 'email' | 'name'> | undefined, fallback = 'someone no longer here'): string => (p ? p.name || p.email : fallback);
 
 /** The workspace's members (GET /members), and a lookup by id that names them. */
 export function useMembers() {

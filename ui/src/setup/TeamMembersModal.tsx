@@ -7,10 +7,9 @@ import { api } from '../api/client';
 import { useAction, useApiQuery } from '../api/hooks';
 import type { SessionView } from '../api/types';
 import { FormError, LoadError, Loading } from '../components/PageStates';
+import { personLabel, personPickerLabel } from '../components/people';
 import { TableHead } from '../components/TableHead';
 import type { Team, TeamDetail } from './types';
-
-const nameOf = (m: { name: string | null; email: string }) => m.name ?? m.email;
 
 /**
  * One team's people and services. Billing Owners, Account Admins and the team's own Team
@@ -25,7 +24,7 @@ export function TeamMembersModal({ team, session, onClose }: { team: Team; sessi
   const add = useAction((userId: string) => api('POST', `/teams/${team.id}/members`, { user_id: userId }), { invalidate: [['teams']], onSuccess: () => setPicked(null) });
   const remove = useAction((userId: string) => api('DELETE', `/teams/${team.id}/members/${userId}`), { invalidate: [['teams']] });
   const already = new Set(detail.data?.members.map((m) => m.id));
-  const candidates = (members.data ?? []).filter((m) => !already.has(m.id)).map((m) => ({ value: m.id, label: m.name ? `${m.name} (${m.email})` : m.email }));
+  const candidates = (members.data ?? []).filter((m) => !already.has(m.id)).map((m) => ({ value: m.id, label: personPickerLabel(m) }));
   return (
     <Modal opened onClose={onClose} title={`Team ${team.name}`} centered size="lg">
       {detail.isPending ? <Loading what="the team" /> : detail.isError ? <LoadError what="the team" error={detail.error} /> : (
@@ -41,11 +40,11 @@ export function TeamMembersModal({ team, session, onClose }: { team: Team; sessi
                 <Table.Tbody>
                   {detail.data.members.map((m) => (
                     <Table.Tr key={m.id}>
-                      <Table.Td>{nameOf(m)}{m.name && <Text size="xs" c="dimmed">{m.email}</Text>}</Table.Td>
+                      <Table.Td>{personLabel(m)}{m.name && <Text size="xs" c="dimmed">{m.email}</Text>}</Table.Td>
                       <Table.Td>{ROLE_LABELS[m.role]}</Table.Td>
                       {edit && (
                         <Table.Td>
-                          <Button size="xs" variant="subtle" color="red" aria-label={`Take ${nameOf(m)} out of ${team.name}`} loading={remove.isPending && remove.variables === m.id} onClick={() => remove.mutate(m.id)}>
+                          <Button size="xs" variant="subtle" color="red" aria-label={`Take ${personLabel(m)} out of ${team.name}`} loading={remove.isPending && remove.variables === m.id} onClick={() => remove.mutate(m.id)}>
                             Take out
                           </Button>
                         </Table.Td>
