@@ -163,15 +163,19 @@ export async function policyOfService(orm: MikroORM, serviceId: string): Promise
 }
 
 /**
- * Names of the workspace's escalation policies with a step that targets this schedule or team,
- * in name order. Deleting a target they name would leave those steps paging nobody.
+ * Refuses (409 `schedule_in_use` / `team_in_use`, naming the policies in name order) while a step
+ * of the workspace's escalation policies targets this schedule or team: deleting it would leave
+ * those steps paging nobody. Call it in the deleting transaction.
  */
-export async function policiesTargeting(trx: Knex, organizationId: string, target: { type: 'schedule' | 'team'; id: string }): Promise<string[]> {
-  const step = JSON.stringify([{ targets: [target] }]);
-  const rows: Array<{ name: string }> = await trx('escalation_policies')
+export async function refuseWhileTargeted(trx: Knex, organizationId: string, target: { type: 'schedule' | 'team'; id: string; name: string }): Promise<void> {
+  const step = JSON.stringify([{ targets: [{ type: target.type, id: target.id }] }]);
+  const policies: Array<{ name: string }> = await trx('escalation_policies')
     .select('name')
     .where({ organization_id: organizationId })
     .whereRaw('steps::jsonb @> ?::jsonb', [step])
     .orderBy('name');
-  return rows.map((r) => r.name);
+  if (policies.length) {
+    const names = policies.map((p) => p.name).join(', ');
+    throw conflict(`${target.type} ${target.name} is a target of ${policies.length} escalation policy(ies): ${names}; remove it from their steps first`, `${target.type}_in_use`);
+  }
 }

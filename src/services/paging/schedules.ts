@@ -5,10 +5,10 @@ import { canonicalJson } from '../../domain/ingest/canonical-json';
 import { parseLayers, ScheduleInputError, zoneOf, type Layer } from '../../domain/schedule';
 import { knexOf } from '../../db/knex';
 import { recordAudit, SYSTEM_CLI } from '../audit';
-import { conflict, invalid } from '../errors';
+import { invalid } from '../errors';
 import { getOrganization } from '../workspace/workspaces';
 import type { ChangeOptions } from './changes';
-import { policiesTargeting } from './escalation-policies';
+import { refuseWhileTargeted } from './escalation-policies';
 import { getSchedule, membersByRef, validated, type ScheduleRow } from './schedule-rows';
 
 /** On-call schedules: creation, changes and deletion (src/domain/schedule validates layers); overrides and on-call are re-exported. */
@@ -108,10 +108,7 @@ export async function deleteSchedule(orm: MikroORM, input: { id: string; organiz
   const schedule = await getSchedule(knex, input.id, input.organizationId);
   await knex.transaction(async (trx) => {
     await trx('schedules').select('id').where({ id: schedule.id }).forUpdate();
-    const policies = await policiesTargeting(trx, schedule.organization_id, { type: 'schedule', id: schedule.id });
-    if (policies.length) {
-      throw conflict(`schedule ${schedule.name} is a target of ${policies.length} escalation policy(ies): ${policies.join(', ')}; remove it from their steps first`, 'schedule_in_use');
-    }
+    await refuseWhileTargeted(trx, schedule.organization_id, { type: 'schedule', id: schedule.id, name: schedule.name });
     await trx('schedule_overrides').where({ schedule_id: schedule.id }).delete();
     await trx('schedules').where({ id: schedule.id }).delete();
     await recordAudit(trx, { organizationId: schedule.organization_id, actor: opts.actor ?? SYSTEM_CLI, action: 'schedule.delete', targetType: 'schedule', targetId: schedule.id, details: { name: schedule.name } });

@@ -5,7 +5,7 @@ import { knexOf } from '../../db/knex';
 import { iso } from '../../db/timestamps';
 import { recordAudit, type AuditActor } from '../audit';
 import { conflict, notFound } from '../errors';
-import { policiesTargeting } from '../paging/escalation-policies';
+import { refuseWhileTargeted } from '../paging/escalation-policies';
 
 /** Teams of a workspace as its administrators manage them (members: team-members.ts). */
 
@@ -96,10 +96,7 @@ export async function deleteTeam(orm: MikroORM, actor: TeamActor, teamId: string
     if (!team) throw notFound(`team ${teamId} not found`);
     const [{ n }] = await trx('services').count({ n: '*' }).where({ team_id: teamId });
     if (Number(n) > 0) throw conflict(`team ${team.name as string} owns ${n} service(s): give them another owning team or delete them first`, 'team_has_services');
-    const policies = await policiesTargeting(trx, actor.organizationId, { type: 'team', id: teamId });
-    if (policies.length) {
-      throw conflict(`team ${team.name as string} is a target of ${policies.length} escalation policy(ies): ${policies.join(', ')}; remove it from their steps first`, 'team_in_use');
-    }
+    await refuseWhileTargeted(trx, actor.organizationId, { type: 'team', id: teamId, name: team.name as string });
     await trx('team_members').delete().where({ team_id: teamId });
     await trx('teams').delete().where({ id: teamId });
     await recordAudit(trx, { organizationId: actor.organizationId, actor: actor.audit, action: 'team.delete', targetType: 'team', targetId: teamId, details: { name: team.name } });
