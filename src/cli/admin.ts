@@ -6,10 +6,13 @@ import { ROLES } from '../domain/roles';
 import type { Config } from '../config';
 import { migrate, openOrm, type MikroORM } from '../db/orm';
 import { resolveDatabase } from '../stack/database';
-import { addUser, addTeamMember, createApiToken, createOrganization, createService, createTeam, listApiTokens, revokeApiToken } from '../services/workspace';
-import { addContactMethod, addNotificationRule } from '../services/paging';
+import { addUser, adoptFirstMember, createApiToken, createOrganization, createReadyWorkspace, listApiTokens, prepareWorkspace, revokeApiToken } from '../services/workspace';
+import { knexOf } from '../db/knex';
+import { SYSTEM_CLI } from '../services/audit';
 import { createSource, createSourceForService, rotateSource } from '../services/ingest';
 import { invalid } from '../services/errors';
+import { createSealer, newSigningSecret } from '../services/webhooks';
+import { resolveSecret } from '../stack/secret';
 
 /** Messages for people go to stderr so `--json` output on stdout stays one clean object. */
 const note = (line: string) => process.stderr.write(`[klaxon] ${line}\n`);
@@ -89,28 +92,41 @@ export async function bootstrap(orm: MikroORM, config: Config, opts: z.infer<typ
   }
   const org = await createOrganization(orm, { name: opts.org, plan: opts.plan });
   const user = await addUser(orm, { organizationId: org.id, email: opts.email, password: opts.password, role: 'ACCOUNT_ADMIN', verified: true });
-  const team = await createTeam(orm, { organizationId: org.id, name: `${opts.org} on-call` });
-  const service = await createService(orm, { organizationId: org.id, teamId: team.id, name: 'Default service' });
-  const source = await createSource(orm, { organizationId: org.id, serviceId: service.id, name: 'Default source', ingestBaseUrl: config.urls.ingest });
+  // Ready as a sign-up is (a team with the admin in it, the default service and policy, the
+  // admin's email paged at once): the first alert of a fresh install pages someone (the dev inbox
+  // shows it) instead of opening a silent incident.
+  const ready = await knexOf(orm).transaction((trx) => prepareWorkspace(trx, { organizationId: org.id, name: org.name, actor: SYSTEM_CLI, owner: user }));
+  const source = await createSource(orm, { organizationId: org.id, serviceId: ready.service_id, name: 'Default source', ingestBaseUrl: config.urls.ingest });
   const token = await createApiToken(orm, { organizationId: org.id, email: user.email, access: 'READ_WRITE', days: 30 });
-  // The admin is on call for the new team and reached by email at once: the first alert of a
-  // fresh install pages someone (the dev inbox shows it) instead of opening a silent incident.
-  await addTeamMember(orm, { teamId: team.id, email: user.email });
-  const contact = await addContactMethod(orm, { organizationId: org.id, email: user.email, type: 'email', address: user.email });
-  const rule = await addNotificationRule(orm, { email: user.email, contactMethodId: contact.id, delaySeconds: 0 });
   return {
     organization_id: org.id,
     user: { id: user.id, email: user.email },
-    team_id: team.id,
-    service_id: service.id,
+    team_id: ready.team_id,
+    service_id: ready.service_id,
+    escalation_policy_id: ready.escalation_policy_id,
     source: { id: source.id, ingest_url: source.ingest_url },
     token: { id: token.id, token: token.token, access: token.access, expires_at: token.expires_at },
-    paging: {
-      team_member: true,
-      contact_method: { id: contact.id, type: contact.type, address: contact.address },
-      notification_rule: { id: rule.id, delay_seconds: rule.delay_seconds },
-    },
+    paging: ready.owner,
   };
 }
 
-export const admin = { createOrganization, addUser, createApiToken, listApiTokens, revokeApiToken, createSourceForService, rotateSource };
+/**
+ * `klaxon source create`: a plain source, or with `--channels` a Form B webhook, which gets a
+ * signing secret (printed this once) so its receiver does not take unsigned posts. Both URL
+ * secrets are sealed as the dashboard's are, so the dashboard can show the URL later.
+ */
+export async function createCliSource(orm: MikroORM, config: Config, o: z.infer<typeof schemas.sourceCreate>) {
+  const sealer = createSealer(resolveSecret(config));
+  const signingSecret = o.channels ? newSigningSecret() : null;
+  const created = await createSourceForService(orm, {
+    serviceId: o.service,
+    name: o.name,
+    ingestBaseUrl: config.urls.ingest,
+    channels: o.channels,
+    seal: (s) => sealer.seal(s),
+    webhook: signingSecret ? { signingSecretSealed: sealer.seal(signingSecret) } : undefined,
+  });
+  return signingSecret ? { ...created, signing_secret: signingSecret } : created;
+}
+
+export const admin = { createOrganization, createReadyWorkspace, adoptFirstMember, addUser, createApiToken, listApiTokens, revokeApiToken, createSourceForService, rotateSource };

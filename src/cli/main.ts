@@ -3,10 +3,11 @@ import { Command, CommanderError } from 'commander';
 import { createHeartbeat, setHeartbeatPaused } from '../services/ingest';
 import { loadConfig, type Config } from '../config';
 import { DomainError } from '../services/errors';
-import { admin, bootstrap, output, parseOptions, schemas, withDatabase } from './admin';
+import { admin, bootstrap, createCliSource, output, parseOptions, schemas, withDatabase } from './admin';
 import { FORM_B_CHANNEL_LIST } from '../domain/paging/form-b-channels';
 import { registerApiKeyCommands } from './apikey-commands';
 import { audited } from './audit';
+import { SYSTEM_CLI } from '../services/audit';
 import { registerInboxCommands } from './inbox-commands';
 import { registerOutboxCommands } from './outbox-commands';
 import { registerPagingCommands } from './paging-commands';
@@ -54,12 +55,13 @@ export function buildProgram(getConfig: () => Config): Command {
   const org = program.command('org').description('workspaces');
   org
     .command('create')
+    .description('a workspace ready to page: a team named after it, "Default service" and the "Default" escalation policy; the first `user add` joins the team')
     .requiredOption('--name <name>', 'workspace name')
     .requiredOption('--plan <plan>', 'FREE, STARTER, PRO or BUSINESS')
     .option('--json', 'print one JSON object')
     .action(async (raw) => {
       const opts = parseOptions(schemas.orgCreate, raw);
-      output(await withDatabase(getConfig(), (orm) => audited(orm, { action: 'workspace.create', targetType: 'organization', table: 'organizations', idOf: (r) => r.id, details: (r) => ({ name: r.name, plan: r.plan }) }, () => admin.createOrganization(orm, opts))), raw.json);
+      output(await withDatabase(getConfig(), (orm) => audited(orm, { action: 'workspace.create', targetType: 'organization', table: 'organizations', idOf: (r) => r.id, details: (r) => ({ name: r.name, plan: r.plan }) }, () => admin.createReadyWorkspace(orm, opts))), raw.json);
     });
 
   const user = program.command('user').description('people');
@@ -73,11 +75,13 @@ export function buildProgram(getConfig: () => Config): Command {
     .option('--json', 'print one JSON object')
     .action(async (raw) => {
       const o = parseOptions(schemas.userAdd, raw);
-      const result = await withDatabase(getConfig(), (orm) =>
-        audited(orm, { action: 'member.add', targetType: 'user', table: 'organizations', id: o.org, details: () => ({ email: o.email, role: o.role }) }, () =>
+      const result = await withDatabase(getConfig(), async (orm) => {
+        const added = await audited(orm, { action: 'member.add', targetType: 'user', table: 'organizations', id: o.org, details: () => ({ email: o.email, role: o.role }) }, () =>
           admin.addUser(orm, { organizationId: o.org, email: o.email, password: o.password, role: o.role, verified: !o.unverified }),
-        ),
-      );
+        );
+        // The first person in a workspace made by `org create` is its on-call (src/services/workspace/ready-workspace.ts).
+        return { ...added, paging: await admin.adoptFirstMember(orm, { organizationId: o.org, user: added, actor: SYSTEM_CLI }) };
+      });
       output(result, raw.json);
     });
 
@@ -123,7 +127,7 @@ export function buildProgram(getConfig: () => Config): Command {
     .action(async (raw) => {
       const config = getConfig();
       const o = parseOptions(schemas.sourceCreate, raw);
-      output(await withDatabase(config, (orm) => audited(orm, { action: 'source.create', targetType: 'source', table: 'alert_sources', idOf: (r) => r.id, details: () => ({ name: o.name, service_id: o.service }) }, () => admin.createSourceForService(orm, { serviceId: o.service, name: o.name, ingestBaseUrl: config.urls.ingest, channels: o.channels }))), raw.json);
+      output(await withDatabase(config, (orm) => audited(orm, { action: 'source.create', targetType: 'source', table: 'alert_sources', idOf: (r) => r.id, details: () => ({ name: o.name, service_id: o.service }) }, () => createCliSource(orm, config, o))), raw.json);
     });
   source
     .command('rotate <id>')

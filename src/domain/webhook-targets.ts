@@ -28,7 +28,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** The channel id an address on a Form B channel is sent on (push is only ever a member's devices). */
 const ADDRESS_CHANNEL: Readonly<Record<Exclude<FormBName, 'push'>, ChannelId>> = { sms: 'sms', voice: 'voice', email: 'email' };
 
-export type TargetsResult = { ok: true; targets: WebhookTargets; memberIds: string[] } | { ok: false; field: string; message: string };
+/** `keys` maps each key as given (`call`) to the channel it names (`voice`). */
+export type TargetsResult = { ok: true; targets: WebhookTargets; memberIds: string[]; keys: Record<string, FormBName> } | { ok: false; field: string; message: string };
 
 /**
  * Checks the dashboard's `targetChannels` against the webhook's channels (Form B names): each key
@@ -38,12 +39,14 @@ export type TargetsResult = { ok: true; targets: WebhookTargets; memberIds: stri
 export function parseTargetChannels(raw: Readonly<Record<string, string>>, channels: readonly string[]): TargetsResult {
   const targets: WebhookTargets = {};
   const memberIds: string[] = [];
+  const keys: Record<string, FormBName> = {};
   for (const [key, value] of Object.entries(raw)) {
     const field = `targetChannels.${key}`;
     const name = KEYS[key];
     if (!name) return { ok: false, field, message: `unknown channel; use ${Object.keys(DASHBOARD_KEY).map((n) => DASHBOARD_KEY[n as FormBName]).join(', ')}` };
     if (!channels.includes(name)) return { ok: false, field, message: `not one of this webhook's notificationTypes` };
     if (targets[name]) return { ok: false, field, message: `names the same channel as another key` };
+    keys[key] = name;
     const trimmed = value.trim();
     if (UUID.test(trimmed)) {
       targets[name] = { user_id: trimmed.toLowerCase() };
@@ -55,7 +58,7 @@ export function parseTargetChannels(raw: Readonly<Record<string, string>>, chann
     if (!address.ok) return { ok: false, field, message: `must be a member's user id or an address: ${address.message}` };
     targets[name] = { address: address.address };
   }
-  return { ok: true, targets, memberIds };
+  return { ok: true, targets, memberIds, keys };
 }
 
 /** The targets as the dashboard shows them: keyed like its form, each an address or a user id. */

@@ -20,7 +20,7 @@ describe('klaxon bootstrap', () => {
     expect(res.code).toBe(0);
     expect(res.stdout.trim().split('\n')).toHaveLength(1);
     const out = res.json;
-    expect(Object.keys(out).sort()).toEqual(['organization_id', 'paging', 'service_id', 'source', 'team_id', 'token', 'user']);
+    expect(Object.keys(out).sort()).toEqual(['escalation_policy_id', 'organization_id', 'paging', 'service_id', 'source', 'team_id', 'token', 'user']);
     expect(out.user).toEqual({ id: expect.any(String), email });
     expect(Object.keys(out.source).sort()).toEqual(['id', 'ingest_url']);
     expect(out.source.ingest_url).toMatch(new RegExp(`^${INGEST_URL}/[A-Za-z0-9_-]{20,}$`));
@@ -44,6 +44,9 @@ describe('klaxon bootstrap', () => {
     });
     const db = knexOf(stack.orm);
     expect(await db('team_members').where({ team_id: out.team_id, user_id: out.user.id }).first()).toBeTruthy();
+    // Ready as a sign-up is: the service pages its team at once through the "Default" policy.
+    expect(await db('services').where({ id: out.service_id }).first()).toMatchObject({ escalation_policy_id: out.escalation_policy_id, name: 'Default service' });
+    expect((await db('escalation_policies').where({ id: out.escalation_policy_id }).first()).steps).toEqual([{ delay_seconds: 300, targets: [{ type: 'team', id: out.team_id }] }]);
     expect(await db('contact_methods').where({ id: out.paging.contact_method.id, user_id: out.user.id }).first()).toMatchObject({ type: 'email', address: email });
     expect(await db('notification_rules').where({ id: out.paging.notification_rule.id }).first()).toMatchObject({ contact_method_id: out.paging.contact_method.id, delay_seconds: 0 });
   });
@@ -78,11 +81,29 @@ describe('klaxon org, user and token', () => {
   beforeAll(async () => {
     const org = await klaxon(['org', 'create', '--name', 'Second', '--plan', 'business', '--json']);
     expect(org.code).toBe(0);
-    expect(org.json).toMatchObject({ name: 'Second', plan: 'BUSINESS' });
+    expect(org.json).toMatchObject({ name: 'Second', plan: 'BUSINESS', team_id: expect.any(String), service_id: expect.any(String), escalation_policy_id: expect.any(String) });
     orgId = org.json.id;
     adminEmail = uniqueEmail('admin');
     const user = await klaxon(['user', 'add', '--org', orgId, '--email', adminEmail, '--password', 'a long password', '--role', 'ACCOUNT_ADMIN', '--json']);
     expect(user.json).toMatchObject({ email: adminEmail, role: 'ACCOUNT_ADMIN', verified: true });
+  });
+
+  it('when org create made the workspace, then it is ready to page: the first person added is on call by email, later ones are not', async () => {
+    const org = await klaxon(['org', 'create', '--name', 'Ready', '--plan', 'FREE', '--json']);
+    const { team_id: teamId, service_id: serviceId, escalation_policy_id: policyId } = org.json;
+    const db = knexOf(stack.orm);
+    expect(await db('teams').where({ id: teamId }).first()).toMatchObject({ organization_id: org.json.id, name: 'Ready' });
+    expect(await db('services').where({ id: serviceId }).first()).toMatchObject({ team_id: teamId, name: 'Default service', escalation_policy_id: policyId });
+    expect(await db('escalation_policies').where({ id: policyId }).first()).toMatchObject({ name: 'Default', repeat: 2, steps: [{ delay_seconds: 300, targets: [{ type: 'team', id: teamId }] }] });
+
+    const first = uniqueEmail('first');
+    const added = await klaxon(['user', 'add', '--org', org.json.id, '--email', first, '--password', 'a long password', '--role', 'BILLING_OWNER', '--json']);
+    expect(added.json.paging).toEqual({ team_member: true, contact_method: { id: expect.any(String), type: 'email', address: first }, notification_rule: { id: expect.any(String), delay_seconds: 0 } });
+    expect(await db('team_members').where({ team_id: teamId, user_id: added.json.id }).first()).toBeTruthy();
+
+    const second = await klaxon(['user', 'add', '--org', org.json.id, '--email', uniqueEmail('second'), '--password', 'a long password', '--role', 'MEMBER', '--json']);
+    expect(second.json.paging).toBeNull();
+    expect(await db('team_members').where({ team_id: teamId })).toHaveLength(1);
   });
 
   it('when a token is created, then it prints id, token, access and expiry, and list shows metadata only', async () => {

@@ -114,6 +114,16 @@ export async function workspaceWithRoles(appUrl: string, orm: MikroORM) {
   return { organizationId: owner.organizationId, owner, as };
 }
 
+/**
+ * What sign-up made the workspace ready to page with (src/services/workspace/ready-workspace.ts):
+ * its team, "Default service" and "Default" policy. Tests about other teams and services leave these out.
+ */
+export async function readyWorkspaceOf(orm: MikroORM, organizationId: string): Promise<{ teamId: string; serviceId: string; policyId: string }> {
+  const service = await knexOf(orm)('services').select('id', 'team_id', 'escalation_policy_id').where({ organization_id: organizationId, name: 'Default service' }).orderBy('created_at').first();
+  if (!service) throw new Error(`workspace ${organizationId} has no Default service`);
+  return { teamId: service.team_id, serviceId: service.id, policyId: service.escalation_policy_id };
+}
+
 /** Every role, for role tables. */
 export const ALL_ROLES: Role[] = ['BILLING_OWNER', 'ACCOUNT_ADMIN', 'TEAM_MANAGER', 'MEMBER'];
 

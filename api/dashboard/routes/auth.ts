@@ -71,7 +71,7 @@ export function authRoutes(deps: AuthDeps): { open: RouteSpec[]; session: RouteS
       body: SignupBody,
       success: { status: 201, description: 'the account, not yet verified (log in next)', schema: AccountSchema },
       errors: { 400: 'invalid field (named), or a weak password', 403: 'csrf_failed: cross-site Origin', 409: 'email_taken', 503: UNAVAILABLE },
-      handler: async (_ctx, { body }) => ({ data: await signup(deps.orm, deps.mailer, deps.appUrl, body), message: 'account created; open the link we emailed to verify the address' }),
+      handler: async (ctx, { body }) => ({ data: await signup(deps.orm, deps.mailer, deps.appUrl, body, client(ctx)), message: 'account created; open the link we emailed to verify the address' }),
     }),
     defineRoute({
       method: 'post',

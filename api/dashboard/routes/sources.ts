@@ -128,14 +128,14 @@ export function sourcesRoutes(deps: AdminDeps): RouteSpec[] {
       operationId: 'updateSource',
       params: IdParams,
       body: UpdateSourceBody,
-      success: { status: 200, description: 'the source as changed', schema: SourceSchema },
+      success: { status: 200, description: 'the source as changed; a plain source given channels becomes a webhook and gets a signing secret, shown this once', schema: SourceSchema.extend({ signing_secret: z.string().optional().describe('only when this change made the source a webhook') }) },
       errors: MANAGE_ERRORS,
       handler: async (ctx, { params, body }) => {
         const actor = adminActorOf(ctx);
         const patch = { name: body.name, description: body.description, channels: body.channels, ipAllowlist: body.ip_allowlist, status: body.status };
         const updated = await updateWebhook(w, actor, params.id, patch, 'all');
         await audit(actor, 'source.update', updated.id, { name: updated.name, changed: Object.keys(body), ...(body.status && { status: body.status }) });
-        return { data: updated, message: 'source updated' };
+        return { data: updated, message: updated.signing_secret ? 'source updated; it is a webhook now: keep its signing secret, it is not shown again' : 'source updated' };
       },
     }),
     defineRoute({

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { isUniqueViolation, knexOf } from '../../db/knex';
 import { conflict } from '../errors';
+import { prepareWorkspace } from '../workspace/ready-workspace';
 import { issueAccountToken } from './account-tokens';
 import type { AccountMailer } from './mailer';
 import { checkPasswordStrength, hashPassword } from './passwords';
@@ -18,11 +19,12 @@ export const normaliseEmail = (email: string) => email.trim().toLowerCase();
 const EMAIL_TAKEN = 'an account with this email already exists; log in or reset the password';
 
 /**
- * Opens an account: a FREE workspace, its first user as Billing Owner (unverified), and a
- * verification email with a one-time link. Workspace, user, membership and token are written in
- * one transaction, so a refused sign-up (email taken) leaves nothing behind.
+ * Opens an account: a FREE workspace ready to page (its team with the new user in it, a default
+ * service and escalation policy, the user's email paged at once: prepareWorkspace), its first
+ * user as Billing Owner (unverified), and a verification email with a one-time link. Everything
+ * is written in one transaction, so a refused sign-up (email taken) leaves nothing behind.
  */
-export async function signup(orm: MikroORM, mailer: AccountMailer, appUrl: string, input: SignupInput) {
+export async function signup(orm: MikroORM, mailer: AccountMailer, appUrl: string, input: SignupInput, client: { ip?: string } = {}) {
   checkPasswordStrength(input.password);
   const email = normaliseEmail(input.email);
   const passwordHash = await hashPassword(input.password);
@@ -40,6 +42,7 @@ export async function signup(orm: MikroORM, mailer: AccountMailer, appUrl: strin
       throw err;
     }
     await trx('memberships').insert({ id: randomUUID(), organization_id: org.id, user_id: user.id, role: 'BILLING_OWNER', created_at: now });
+    await prepareWorkspace(trx, { organizationId: org.id, name: org.name, owner: { id: user.id, email }, actor: { kind: 'user', userId: user.id, email, ip: client.ip } });
     const token = await issueAccountToken(trx, user.id, 'verify_email', now);
     return { org, user, token };
   });

@@ -81,7 +81,7 @@ export async function createSource(
 }
 
 /** Creates a source on a service, whichever workspace it is in (the CLI names only the service). */
-export async function createSourceForService(orm: MikroORM, input: { serviceId: string; name: string; ingestBaseUrl: string; channels?: string[] }): Promise<SourceWithUrl> {
+export async function createSourceForService(orm: MikroORM, input: { serviceId: string; name: string; ingestBaseUrl: string; channels?: string[]; webhook?: WebhookFields; seal?: (plaintext: string) => string }): Promise<SourceWithUrl> {
   return createSource(orm, { ...input, organizationId: await workspaceOfService(orm, input.serviceId) });
 }
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Knex, MikroORM } from '@mikro-orm/postgresql';
 import { contactInputSchema, emailField, parseWith, uuidField, type ContactInput } from '../../domain/paging/config';
 import { isUuid } from '../../domain/ids';
 import { isUniqueViolation, knexOf } from '../../db/knex';
@@ -45,9 +45,29 @@ async function workspaceOfUser(orm: MikroORM, user: { id: string; email: string 
  */
 async function insertContactMethod(
   orm: MikroORM,
-  c: { organizationId: string; userId: string; email: string; type: ContactRow['type']; address: string; label: string | null },
+  c: NewContactMethod,
   opts: ChangeOptions & { sendCode?: SendVerificationCode },
 ): Promise<ContactMethodJson> {
+  try {
+    return await knexOf(orm).transaction((trx) => writeContactMethod(trx, c, opts));
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict(`${c.email} already has this ${c.type} address as a contact method`, 'duplicate_contact_method');
+    throw err;
+  }
+}
+
+/** A contact method to store: whose, which channel, the normalised address. */
+export interface NewContactMethod {
+  organizationId: string;
+  userId: string;
+  email: string;
+  type: ContactRow['type'];
+  address: string;
+  label: string | null;
+}
+
+/** insertContactMethod in the caller's transaction (a unique violation is left to the caller). */
+export async function writeContactMethod(trx: Knex, c: NewContactMethod, opts: ChangeOptions & { sendCode?: SendVerificationCode }): Promise<ContactMethodJson> {
   const now = new Date();
   const needsCode = opts.sendCode !== undefined && isPhoneChannel(c.type);
   const code = needsCode ? newVerificationCode(now) : undefined;
@@ -63,24 +83,17 @@ async function insertContactMethod(
     verified_at: needsCode ? null : now,
     created_at: now,
   };
-  try {
-    await knexOf(orm).transaction(async (trx) => {
-      if (code) await checkNewNumberAllowance(trx, { organizationId: row.organization_id, userId: row.user_id }, now);
-      await trx('contact_methods').insert({ ...row, ...(code ? code.columns : {}) });
-      await recordAudit(trx, {
-        organizationId: row.organization_id,
-        actor: opts.actor ?? SYSTEM_CLI,
-        action: 'contact_method.create',
-        targetType: 'contact_method',
-        targetId: row.id,
-        details: { user_id: row.user_id, user: c.email, type: row.type, label: row.label, verified: !needsCode },
-      });
-      if (code && opts.sendCode) await sendVerificationCode(opts.sendCode, row.address, code.plaintext);
-    });
-  } catch (err) {
-    if (isUniqueViolation(err)) throw conflict(`${c.email} already has this ${c.type} address as a contact method`, 'duplicate_contact_method');
-    throw err;
-  }
+  if (code) await checkNewNumberAllowance(trx, { organizationId: row.organization_id, userId: row.user_id }, now);
+  await trx('contact_methods').insert({ ...row, ...(code ? code.columns : {}) });
+  await recordAudit(trx, {
+    organizationId: row.organization_id,
+    actor: opts.actor ?? SYSTEM_CLI,
+    action: 'contact_method.create',
+    targetType: 'contact_method',
+    targetId: row.id,
+    details: { user_id: row.user_id, user: c.email, type: row.type, label: row.label, verified: !needsCode },
+  });
+  if (code && opts.sendCode) await sendVerificationCode(opts.sendCode, row.address, code.plaintext);
   return contactJson(row);
 }
 

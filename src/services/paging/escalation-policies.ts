@@ -61,13 +61,16 @@ async function validPolicy(orm: MikroORM, input: PolicyInput): Promise<ValidPoli
 /** Creates a policy after checking every target belongs to the workspace; nothing is written otherwise. */
 export async function createEscalationPolicy(orm: MikroORM, input: PolicyInput, opts: ChangeOptions = {}): Promise<EscalationPolicyJson> {
   const p = await validPolicy(orm, input);
+  return knexOf(orm).transaction((trx) => insertEscalationPolicy(trx, p, opts));
+}
+
+/** Writes a policy already checked (its targets in the workspace) and its audit entry, in the caller's transaction. */
+export async function insertEscalationPolicy(trx: Knex, p: ValidPolicy, opts: ChangeOptions = {}): Promise<EscalationPolicyJson> {
   const now = new Date();
   const row = { id: randomUUID(), organization_id: p.organizationId, name: p.name, steps: p.steps, repeat: p.repeat, ack_timeout_seconds: p.ackTimeoutSeconds };
-  await knexOf(orm).transaction(async (trx) => {
-    // jsonb from a JS array needs explicit serialisation: pg would send it as a Postgres array.
-    await trx('escalation_policies').insert({ ...row, steps: JSON.stringify(p.steps), created_at: now, updated_at: now });
-    await recordAudit(trx, { organizationId: p.organizationId, actor: opts.actor ?? SYSTEM_CLI, action: 'escalation_policy.create', targetType: 'escalation_policy', targetId: row.id, details: auditDetails(row) });
-  });
+  // jsonb from a JS array needs explicit serialisation: pg would send it as a Postgres array.
+  await trx('escalation_policies').insert({ ...row, steps: JSON.stringify(p.steps), created_at: now, updated_at: now });
+  await recordAudit(trx, { organizationId: p.organizationId, actor: opts.actor ?? SYSTEM_CLI, action: 'escalation_policy.create', targetType: 'escalation_policy', targetId: row.id, details: auditDetails(row) });
   return policyJson(row);
 }
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Knex, MikroORM } from '@mikro-orm/postgresql';
 import type { ChannelId } from '../../domain/channels';
 import { isUuid } from '../../domain/ids';
 import { parseWith, ruleInputSchema, uuidField, type RuleInput } from '../../domain/paging/config';
@@ -25,23 +25,26 @@ export type NotificationRuleJson = ReturnType<typeof ruleJson>;
 /** Stores a rule on a usable contact method, with its audit entry; the same method and delay twice is a conflict. */
 async function insertRule(orm: MikroORM, contact: ContactMethodJson, delaySeconds: number, opts: ChangeOptions): Promise<NotificationRuleJson> {
   if (contact.disabled_at) throw invalid(`contact method ${contact.id} is disabled (${contact.disabled_reason ?? 'no reason given'}): add a working one`);
-  const row = { id: randomUUID(), organization_id: contact.organization_id, user_id: contact.user_id, contact_method_id: contact.id, delay_seconds: delaySeconds, created_at: new Date() };
   try {
-    await knexOf(orm).transaction(async (trx) => {
-      await trx('notification_rules').insert(row);
-      await recordAudit(trx, {
-        organizationId: row.organization_id,
-        actor: opts.actor ?? SYSTEM_CLI,
-        action: 'notification_rule.create',
-        targetType: 'notification_rule',
-        targetId: row.id,
-        details: { user_id: row.user_id, contact_method_id: contact.id, type: contact.type, delay_seconds: delaySeconds },
-      });
-    });
+    return await knexOf(orm).transaction((trx) => writeRule(trx, contact, delaySeconds, opts));
   } catch (err) {
     if (isUniqueViolation(err)) throw conflict(`contact method ${contact.id} already has a rule at ${delaySeconds} seconds`, 'duplicate_notification_rule');
     throw err;
   }
+}
+
+/** Stores a rule on a usable contact method and its audit entry, in the caller's transaction. */
+export async function writeRule(trx: Knex, contact: Pick<ContactMethodJson, 'id' | 'organization_id' | 'user_id' | 'type'>, delaySeconds: number, opts: ChangeOptions): Promise<NotificationRuleJson> {
+  const row = { id: randomUUID(), organization_id: contact.organization_id, user_id: contact.user_id, contact_method_id: contact.id, delay_seconds: delaySeconds, created_at: new Date() };
+  await trx('notification_rules').insert(row);
+  await recordAudit(trx, {
+    organizationId: row.organization_id,
+    actor: opts.actor ?? SYSTEM_CLI,
+    action: 'notification_rule.create',
+    targetType: 'notification_rule',
+    targetId: row.id,
+    details: { user_id: row.user_id, contact_method_id: contact.id, type: contact.type, delay_seconds: delaySeconds },
+  });
   return ruleJson(row);
 }
 

@@ -9,6 +9,7 @@ import { forbidden, invalid, notFound } from '../errors';
 import { createSource, purgeSource, retireSource, rotateSource, updateSourceFields } from '../ingest/sources';
 import { listServices } from '../workspace/catalog';
 import { webhookRecord, webhookRow, type SourceScope, type WebhookDeps, type WebhookRecord } from './records';
+import { memberOwningAddress } from './target-members';
 
 /** The member acting, as their credential resolved them. */
 export interface WebhookActor {
@@ -38,7 +39,7 @@ export interface WebhookInput {
 export type WebhookPatch = Partial<Omit<WebhookInput, 'serviceId' | 'signed'>> & { status?: WebhookStatus };
 
 /** A fresh signing secret: `whsec_` and 32 random bytes, base64url. */
-const newSigningSecret = () => `whsec_${randomBytes(32).toString('base64url')}`;
+export const newSigningSecret = () => `whsec_${randomBytes(32).toString('base64url')}`;
 
 function channelsOf(names: string[]): string[] {
   const parsed = parseSourceChannels(names);
@@ -52,18 +53,23 @@ function allowlistOf(entries: string[]): string[] {
   return parsed.normalised;
 }
 
-/** Checks targets against the webhook's channels, and that each user id is a member of the workspace. */
+/**
+ * Checks targets against the webhook's channels, and that each reaches a member of the workspace:
+ * a member's user id, or an address that is one of theirs (memberOwningAddress).
+ */
 async function targetsOf(deps: WebhookDeps, organizationId: string, raw: Record<string, string> | undefined, channels: string[] | undefined): Promise<WebhookTargets | null> {
   if (!raw || Object.keys(raw).length === 0) return null;
   const parsed = parseTargetChannels(raw, channels ?? []);
   if (!parsed.ok) throw invalid(`${parsed.field}: ${parsed.message}`);
-  if (parsed.memberIds.length) {
-    const members = new Set<string>(await knexOf(deps.orm)('memberships').where({ organization_id: organizationId }).whereIn('user_id', parsed.memberIds).pluck('user_id'));
-    for (const [name, t] of Object.entries(parsed.targets)) {
-      if ('user_id' in t && !members.has(t.user_id)) {
-        const key = Object.entries(raw).find(([, v]) => v.trim().toLowerCase() === t.user_id)?.[0] ?? name;
-        throw invalid(`targetChannels.${key}: not a member of this workspace`);
-      }
+  const db = knexOf(deps.orm);
+  const members = new Set<string>(parsed.memberIds.length ? await db('memberships').where({ organization_id: organizationId }).whereIn('user_id', parsed.memberIds).pluck('user_id') : []);
+  for (const key of Object.keys(raw)) {
+    const name = parsed.keys[key];
+    const t = parsed.targets[name]!;
+    if ('user_id' in t) {
+      if (!members.has(t.user_id)) throw invalid(`targetChannels.${key}: not a member of this workspace`);
+    } else if (name === 'push' || !(await memberOwningAddress(db, organizationId, name, t.address))) {
+      throw invalid(`targetChannels.${key}: not an address of a member of this workspace: give a member's user id, their account email or one of their verified contact methods`);
     }
   }
   return parsed.targets;
@@ -108,20 +114,27 @@ export async function createWebhook(deps: WebhookDeps, actor: WebhookActor, inpu
   return { ...webhookRecord(deps, await webhookRow(deps, actor.organizationId, created.id, 'all')), signing_secret: signingSecret };
 }
 
-/** Changes what the patch names; a PAUSED webhook answers its senders 423 until set ACTIVE again. */
-export async function updateWebhook(deps: WebhookDeps, actor: WebhookActor, id: string, patch: WebhookPatch, scope: SourceScope = 'webhooks'): Promise<WebhookRecord> {
+/**
+ * Changes what the patch names; a PAUSED webhook answers its senders 423 until set ACTIVE again.
+ * A plain source given channels becomes a Form B webhook, whose receiver anyone who knows its id
+ * could post to: it gets a signing secret, answered this once (`signing_secret`).
+ */
+export async function updateWebhook(deps: WebhookDeps, actor: WebhookActor, id: string, patch: WebhookPatch, scope: SourceScope = 'webhooks'): Promise<WebhookRecord & { signing_secret?: string }> {
   const row = await webhookRow(deps, actor.organizationId, id, scope);
   await assertMayManage(deps, actor, row.service_id);
+  const channels = patch.channels && channelsOf(patch.channels);
+  const signingSecret = channels && row.channels === null && row.signing_secret_sealed === null ? newSigningSecret() : undefined;
   const updated = await updateSourceFields(deps.orm, id, {
     name: patch.name,
-    channels: patch.channels && channelsOf(patch.channels),
+    channels,
     status: patch.status,
     alias: patch.alias,
     description: patch.description,
     ipAllowlist: patch.ipAllowlist && allowlistOf(patch.ipAllowlist),
+    signingSecretSealed: signingSecret && deps.sealer.seal(signingSecret),
   });
   if (!updated) throw notFound(`webhook ${id} not found`);
-  return webhookRecord(deps, await webhookRow(deps, actor.organizationId, id, 'all'));
+  return { ...webhookRecord(deps, await webhookRow(deps, actor.organizationId, id, 'all')), ...(signingSecret && { signing_secret: signingSecret }) };
 }
 
 /**

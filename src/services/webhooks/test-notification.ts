@@ -8,6 +8,7 @@ import { channelIdsOf, testMessage, testRoute, type FormBName, type WebhookTarge
 import { knexOf } from '../../db/knex';
 import { assertMayManage, type WebhookActor } from './manage';
 import { webhookRow, type WebhookDeps } from './records';
+import { memberOwningAddress } from './target-members';
 
 /** What sending a test needs: reading the webhook, and every channel's sender (a provider or the dev inbox). */
 export interface TestNotificationDeps extends Pick<WebhookDeps, 'orm'> {
@@ -64,7 +65,12 @@ async function contactOf(orm: MikroORM, organizationId: string, userId: string, 
 
 async function recipientOf(orm: MikroORM, organizationId: string, callerId: string, name: FormBName, target: WebhookTarget | undefined): Promise<Recipient> {
   const channels = channelIdsOf(name);
-  if (target && 'address' in target) return { channel: channels[0], to: target.address, userId: null, kind: 'address' };
+  if (target && 'address' in target) {
+    // Checked again now: the member may have left, or removed that contact, since the webhook was made.
+    const owner = name === 'push' ? undefined : await memberOwningAddress(knexOf(orm), organizationId, name, target.address);
+    if (!owner) return { error: 'the target address no longer belongs to a member of this workspace: nothing was sent to it', kind: 'address', channel: channels[0] };
+    return { channel: channels[0], to: target.address, userId: owner, kind: 'address' };
+  }
   const userId = target ? target.user_id : callerId;
   const kind = target ? 'member' : 'caller';
   const found = await contactOf(orm, organizationId, userId, channels);
@@ -101,7 +107,7 @@ export async function sendTestNotification(
       continue;
     }
     const route = testRoute(plan, recipient.channel);
-    // By email instead: a person's email; an address target has none, so the caller's.
+    // By email instead: the email of the member the target reaches (or the caller's).
     const to = route.fallbackReason ? (await contactOf(deps.orm, actor.organizationId, recipient.userId ?? actor.userId, ['email']))!.to : recipient.to;
     const sender = deps.senders.get(route.channel);
     const send = { ...base, channel: route.channel, to, provider: sender.provider, ...(route.fallbackReason && { fallback_reason: route.fallbackReason }) };

@@ -62,6 +62,15 @@ export async function createService(
 ): Promise<ServiceDetailJson> {
   await teamIn(orm, input.organizationId, input.teamId);
   const policyId = input.escalationPolicyId ? await policyIn(orm, input.organizationId, input.escalationPolicyId) : null;
+  return knexOf(orm).transaction((trx) => insertService(trx, { ...input, escalationPolicyId: policyId }, audit));
+}
+
+/** Writes a service whose team and policy were checked, with its audit entry, in the caller's transaction. */
+export async function insertService(
+  trx: Knex,
+  input: { organizationId: string; teamId: string; name: string; description?: string | null; escalationPolicyId: string | null },
+  audit?: AuditActor,
+): Promise<ServiceDetailJson> {
   const now = new Date();
   const row = {
     id: randomUUID(),
@@ -69,17 +78,15 @@ export async function createService(
     team_id: input.teamId,
     name: input.name,
     description: input.description ?? null,
-    escalation_policy_id: policyId,
+    escalation_policy_id: input.escalationPolicyId,
     created_at: now,
     updated_at: now,
   };
-  await knexOf(orm).transaction(async (trx) => {
-    await trx('services').insert(row);
-    if (audit) {
-      const details = { name: row.name, team_id: row.team_id, escalation_policy_id: policyId };
-      await recordAudit(trx, { organizationId: input.organizationId, actor: audit, action: 'service.create', targetType: 'service', targetId: row.id, details });
-    }
-  });
+  await trx('services').insert(row);
+  if (audit) {
+    const details = { name: row.name, team_id: row.team_id, escalation_policy_id: row.escalation_policy_id };
+    await recordAudit(trx, { organizationId: input.organizationId, actor: audit, action: 'service.create', targetType: 'service', targetId: row.id, details });
+  }
   return serviceDetailJson(row);
 }
 

@@ -13,3 +13,4 @@ export * from './members';
 export * from './invitations';
 export * from './teams';
 export * from './plan';
+export * from './ready-workspace';

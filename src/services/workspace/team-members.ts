@@ -1,4 +1,4 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Knex, MikroORM } from '@mikro-orm/postgresql';
 import { isUuid } from '../../domain/ids';
 import { parseWith, uuidField } from '../../domain/paging/config';
 import { knexOf } from '../../db/knex';
@@ -53,16 +53,19 @@ export interface TeamMemberActor {
  * a member of the workspace); adding someone already in the team changes nothing.
  */
 export async function addToTeam(orm: MikroORM, actor: TeamMemberActor, teamId: string, userId: string) {
-  return knexOf(orm).transaction(async (trx) => {
-    const team = await teamOf(trx, actor.organizationId, teamId);
-    const member = await trx('memberships as m').join('users as u', 'u.id', 'm.user_id').select('u.id', 'u.email').where({ 'm.organization_id': actor.organizationId, 'm.user_id': userId }).first();
-    if (!member) throw invalid(`user_id: user ${userId} is not a member of this workspace`);
-    const added = (await trx('team_members').insert({ team_id: teamId, user_id: userId, created_at: new Date() }).onConflict(['team_id', 'user_id']).ignore().returning(['user_id'])) as unknown[];
-    if (added.length > 0) {
-      await recordAudit(trx, { organizationId: actor.organizationId, actor: actor.audit, action: 'team.member_add', targetType: 'team', targetId: teamId, details: { team: team.name, user_id: userId, email: member.email } });
-    }
-    return { team_id: teamId, user_id: userId, email: member.email as string, added: added.length > 0 };
-  });
+  return knexOf(orm).transaction((trx) => insertTeamMember(trx, actor, teamId, userId));
+}
+
+/** addToTeam in the caller's transaction. */
+export async function insertTeamMember(trx: Knex, actor: TeamMemberActor, teamId: string, userId: string) {
+  const team = await teamOf(trx, actor.organizationId, teamId);
+  const member = await trx('memberships as m').join('users as u', 'u.id', 'm.user_id').select('u.id', 'u.email').where({ 'm.organization_id': actor.organizationId, 'm.user_id': userId }).first();
+  if (!member) throw invalid(`user_id: user ${userId} is not a member of this workspace`);
+  const added = (await trx('team_members').insert({ team_id: teamId, user_id: userId, created_at: new Date() }).onConflict(['team_id', 'user_id']).ignore().returning(['user_id'])) as unknown[];
+  if (added.length > 0) {
+    await recordAudit(trx, { organizationId: actor.organizationId, actor: actor.audit, action: 'team.member_add', targetType: 'team', targetId: teamId, details: { team: team.name, user_id: userId, email: member.email } });
+  }
+  return { team_id: teamId, user_id: userId, email: member.email as string, added: added.length > 0 };
 }
 
 /** Takes a user out of a team (404 when they are not in it); their workspace membership stays. */

@@ -66,11 +66,14 @@ export async function getTeam(orm: MikroORM, organizationId: string, teamId: str
 export type TeamDetail = Awaited<ReturnType<typeof getTeam>>;
 
 export async function createTeamFor(orm: MikroORM, actor: TeamActor, name: string) {
+  return knexOf(orm).transaction((trx) => insertTeam(trx, actor, name));
+}
+
+/** Writes a new team and its audit entry in the caller's transaction. */
+export async function insertTeam(trx: Knex, actor: TeamActor, name: string): Promise<TeamSummary> {
   const row = { id: randomUUID(), organization_id: actor.organizationId, name, created_at: new Date() };
-  await knexOf(orm).transaction(async (trx) => {
-    await trx('teams').insert(row);
-    await recordAudit(trx, { organizationId: actor.organizationId, actor: actor.audit, action: 'team.create', targetType: 'team', targetId: row.id, details: { name } });
-  });
+  await trx('teams').insert(row);
+  await recordAudit(trx, { organizationId: actor.organizationId, actor: actor.audit, action: 'team.create', targetType: 'team', targetId: row.id, details: { name } });
   return { id: row.id, name, member_count: 0, service_count: 0, created_at: iso(row.created_at) };
 }
 

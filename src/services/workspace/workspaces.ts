@@ -1,6 +1,6 @@
 import { hash } from '@node-rs/argon2';
 import { randomUUID } from 'node:crypto';
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Knex, MikroORM } from '@mikro-orm/postgresql';
 import type { Plan } from '../../domain/plans';
 import type { Role } from '../../domain/roles';
 import { isUniqueViolation, knexOf } from '../../db/knex';
@@ -10,8 +10,13 @@ import { resyncAlertUsage } from '../plans';
 /** Workspaces, their people and teams: the set-up every other use case needs. */
 
 export async function createOrganization(orm: MikroORM, input: { name: string; plan: Plan }) {
+  return insertOrganization(knexOf(orm), input);
+}
+
+/** Writes a new workspace (in the caller's transaction, when given one). */
+export async function insertOrganization(db: Knex, input: { name: string; plan: Plan }) {
   const org = { id: randomUUID(), name: input.name, plan: input.plan, incident_seq: 0, created_at: new Date() };
-  await knexOf(orm)('organizations').insert(org);
+  await db('organizations').insert(org);
   return { id: org.id, name: org.name, plan: org.plan, created_at: org.created_at.toISOString() };
 }
 

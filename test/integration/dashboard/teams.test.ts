@@ -1,7 +1,7 @@
 import { knexOf } from '../../../src/db/knex';
 import type { Role } from '../../../src/domain/roles';
 import { addTeamMember, createService, createTeam } from '../../../src/services/workspace';
-import { ALL_ROLES, dashboardFixture, expectDashboardError, signUpAndLogIn, workspaceWithRoles } from '../../support/dashboard';
+import { ALL_ROLES, dashboardFixture, expectDashboardError, readyWorkspaceOf, signUpAndLogIn, workspaceWithRoles } from '../../support/dashboard';
 
 const fx = dashboardFixture();
 const { api } = fx;
@@ -11,6 +11,11 @@ const ROLES = ALL_ROLES;
 const MANAGERS: Role[] = ['BILLING_OWNER', 'ACCOUNT_ADMIN'];
 const teamRow = (id: string) => db()('teams').where({ id }).first();
 const inTeam = async (teamId: string, userId: string) => Boolean(await db()('team_members').where({ team_id: teamId, user_id: userId }).first());
+/** The names of a workspace's teams other than the one sign-up made, sorted. */
+const teamNames = async (organizationId: string) => {
+  const { teamId } = await readyWorkspaceOf(fx.stack.orm, organizationId);
+  return (await db()('teams').where({ organization_id: organizationId }).whereNot({ id: teamId })).map((t) => t.name).sort();
+};
 const auditActions = async (session: { cookie: string; csrf: string }, action: string) => {
   const res = await api('GET', `/audit-log?action=${action}&limit=200`, { session });
   expect(res.status).toBe(200);
@@ -27,7 +32,8 @@ describe('reading teams', () => {
 
     const list = await api('GET', '/teams', { session: ws.as[role] });
     expect(list.status).toBe(200);
-    expect(list.body.data.map((t: any) => [t.name, t.member_count, t.service_count])).toEqual([['Edge', 0, 0], ['Payments', 1, 1]]);
+    // Sign-up's own team ("Acme …", the owner in it, Default service) sorts first.
+    expect(list.body.data.map((t: any) => [t.name, t.member_count, t.service_count])).toEqual([[expect.stringMatching(/^Acme /), 1, 1], ['Edge', 0, 0], ['Payments', 1, 1]]);
 
     const one = await api('GET', `/teams/${team.id}`, { session: ws.as[role] });
     expect(one.status).toBe(200);
@@ -62,7 +68,7 @@ describe('managing teams (Billing Owner, Account Admin)', () => {
     const created = await api('POST', '/teams', { session: ws.as[role], body: { name: 'Platform' } });
     const renamed = await api('PUT', `/teams/${existing.id}`, { session: ws.as[role], body: { name: 'Renamed' } });
     const deleted = await api('DELETE', `/teams/${existing.id}`, { session: ws.as[role] });
-    const names = async () => (await db()('teams').where({ organization_id: ws.organizationId })).map((t) => t.name).sort();
+    const names = () => teamNames(ws.organizationId);
     if (MANAGERS.includes(role)) {
       expect(created.status).toBe(201);
       expect(created.body.data).toEqual({ id: expect.any(String), name: 'Platform', member_count: 0, service_count: 0, created_at: expect.any(String) });
@@ -83,7 +89,11 @@ describe('managing teams (Billing Owner, Account Admin)', () => {
     expect(created.body.data.name).toBe('Platform');
     await api('PUT', `/teams/${id}`, { session: ws.as.ACCOUNT_ADMIN, body: { name: 'Infra' } });
     await api('DELETE', `/teams/${id}`, { session: ws.owner });
-    expect(await auditActions(ws.owner, 'team.create')).toEqual([expect.objectContaining({ target: { type: 'team', id }, details: { name: 'Platform' } })]);
+    // Newest first: then sign-up's own team, created by the owner.
+    expect(await auditActions(ws.owner, 'team.create')).toEqual([
+      expect.objectContaining({ target: { type: 'team', id }, details: { name: 'Platform' } }),
+      expect.objectContaining({ actor: expect.objectContaining({ user_id: ws.owner.userId }), details: { name: expect.stringMatching(/^Acme /) } }),
+    ]);
     expect(await auditActions(ws.owner, 'team.update')).toEqual([expect.objectContaining({ target: { type: 'team', id }, details: { from: 'Platform', to: 'Infra' } })]);
     expect(await auditActions(ws.owner, 'team.delete')).toEqual([expect.objectContaining({ target: { type: 'team', id }, details: { name: 'Infra' } })]);
   });
@@ -137,7 +147,7 @@ describe('managing teams (Billing Owner, Account Admin)', () => {
       }
     }
     expectError(await api('GET', '/teams/not-a-uuid', { session: ws.owner }), 400, 'invalid_request');
-    expect((await db()('teams').where({ organization_id: ws.organizationId })).map((t) => t.name)).toEqual(['Keep']);
+    expect(await teamNames(ws.organizationId)).toEqual(['Keep']);
   });
 
   it('when the request has no X-CSRF-Token, then it is 403 csrf_failed and nothing changes', async () => {
@@ -148,7 +158,7 @@ describe('managing teams (Billing Owner, Account Admin)', () => {
     expectError(await api('PUT', `/teams/${team.id}`, { ...opts, body: { name: 'New' } }), 403, 'csrf_failed');
     expectError(await api('DELETE', `/teams/${team.id}`, opts), 403, 'csrf_failed');
     expectError(await api('POST', `/teams/${team.id}/members`, { ...opts, body: { user_id: ws.as.MEMBER.userId } }), 403, 'csrf_failed');
-    expect((await db()('teams').where({ organization_id: ws.organizationId })).map((t) => t.name)).toEqual(['Keep']);
+    expect(await teamNames(ws.organizationId)).toEqual(['Keep']);
     expect(await db()('team_members').where({ team_id: team.id })).toHaveLength(0);
   });
 });
@@ -206,7 +216,8 @@ describe('team members (Billing Owner, Account Admin, or a Team Manager in the t
     expect((await api('POST', `/teams/${team.id}/members`, { session: ws.owner, body })).body.data.added).toBe(false);
     await api('DELETE', `/teams/${team.id}/members/${ws.as.MEMBER.userId}`, { session: ws.owner });
     const details = { team: 'Payments', user_id: ws.as.MEMBER.userId, email: ws.as.MEMBER.email };
-    expect(await auditActions(ws.owner, 'team.member_add')).toEqual([expect.objectContaining({ target: { type: 'team', id: team.id }, details })]);
+    const ofTeam = (entries: Array<{ target: { id: string } }>) => entries.filter((e) => e.target.id === team.id);
+    expect(ofTeam(await auditActions(ws.owner, 'team.member_add'))).toEqual([expect.objectContaining({ target: { type: 'team', id: team.id }, details })]);
     expect(await auditActions(ws.owner, 'team.member_remove')).toEqual([expect.objectContaining({ target: { type: 'team', id: team.id }, details })]);
   });
 });

@@ -32,7 +32,16 @@ const liveCount = async (organizationId = ws.organizationId) =>
 const inbox = (to: string) => db()('dev_deliveries').where({ to }).orderBy('created_at');
 const inboxCount = async () => Number((await db()('dev_deliveries').count({ n: '*' }))[0].n);
 
-const form = (over: Record<string, unknown> = {}) => ({ name: `alerts ${randomUUID().slice(0, 8)}`, notificationTypes: ['EMAIL'], ...over });
+// The test workspace has sign-up's "Default service" and Checkout: forms name Checkout unless told otherwise.
+const form = (over: Record<string, unknown> = {}) => ({ name: `alerts ${randomUUID().slice(0, 8)}`, notificationTypes: ['EMAIL'], service_id: serviceId, ...over });
+/** A form for a workspace's only service (sign-up's): the spec's form, without service_id. */
+const specForm = (over: Record<string, unknown> = {}) => form({ service_id: undefined, ...over });
+/** A verified phone number of a member (the CLI's contact add: the operator vouches for it). */
+async function memberPhone(email: string, organizationId = ws.organizationId): Promise<string> {
+  const number = `+1415555${String(Math.floor(Math.random() * 10000)).padStart(4, '0')}`;
+  await addContactMethod(fx.stack.orm, { email, type: 'sms', address: number, organizationId });
+  return number;
+}
 async function newWebhook(over: Record<string, unknown> = {}, session: DashboardSession = admin()) {
   const res = await api('POST', '/webhooks', { session, body: form(over) });
   expect({ status: res.status, body: res.body }).toMatchObject({ status: 201 });
@@ -65,7 +74,7 @@ describe('GET /api/webhooks', () => {
 
   it('when webhooks were made on the API-key surface, then the dashboard lists the same webhooks as /v1/webhooks', async () => {
     const key = await apiKeyFor(fx.stack.orm, ws.organizationId, { email: ws.as.ACCOUNT_ADMIN.email });
-    const v1 = await request('POST', `${fx.stack.urls.legacy}/v1/webhooks`, { token: key.key, body: { name: 'from v1', channels: ['sms'] } });
+    const v1 = await request('POST', `${fx.stack.urls.legacy}/v1/webhooks`, { token: key.key, body: { name: 'from v1', channels: ['sms'], service_id: serviceId } });
     expect(v1.status).toBe(201);
     const legacy = await request('GET', `${fx.stack.urls.legacy}/v1/webhooks?limit=100`, { token: key.key });
     const dashboard = await api('GET', '/webhooks', { session: ws.as.MEMBER });
@@ -98,13 +107,16 @@ describe('GET /api/webhooks', () => {
 
 describe('POST /api/webhooks with the dashboard form', () => {
   it('when sent with targets, then 201 with the record, its ingestion URL, the signing secret once and the targets; reads show the targets, never the secret', async () => {
+    await addContactMethod(fx.stack.orm, { email: ws.as.MEMBER.email, type: 'sms', address: '+14155550100', organizationId: ws.organizationId });
     const res = await api('POST', '/webhooks', {
       session: admin(),
       body: {
         name: 'Payments',
         description: 'card processor',
         notificationTypes: ['SMS', 'EMAIL', 'CALL', 'PUSH_NOTIF'],
-        targetChannels: { sms: '+1 (415) 555-0100', email: 'Oncall@Example.test', call: ws.as.MEMBER.userId, push_notif: ws.as.TEAM_MANAGER.userId },
+        service_id: serviceId,
+        // The member's verified phone as typed, the Team Manager's account email in capitals, two member ids.
+        targetChannels: { sms: '+1 (415) 555-0100', email: ws.as.TEAM_MANAGER.email.toUpperCase(), call: ws.as.MEMBER.userId, push_notif: ws.as.TEAM_MANAGER.userId },
       },
     });
     expect(res.status).toBe(201);
@@ -116,7 +128,7 @@ describe('POST /api/webhooks with the dashboard form', () => {
       service_id: serviceId,
       channels: ['sms', 'email', 'voice', 'push'],
       notification_types: ['SMS', 'EMAIL', 'CALL', 'PUSH_NOTIF'],
-      target_channels: { sms: '+14155550100', email: 'oncall@example.test', call: ws.as.MEMBER.userId, push_notif: ws.as.TEAM_MANAGER.userId },
+      target_channels: { sms: '+14155550100', email: ws.as.TEAM_MANAGER.email, call: ws.as.MEMBER.userId, push_notif: ws.as.TEAM_MANAGER.userId },
       signed: true,
       signing_secret: expect.stringMatching(/^whsec_/),
     });
@@ -125,14 +137,14 @@ describe('POST /api/webhooks with the dashboard form', () => {
     expect(read.body).toMatchObject({ success: true, data: { id: hook.id, target_channels: hook.target_channels } });
     expect(JSON.stringify(read.body)).not.toContain(hook.signing_secret);
     const row = await db()('alert_sources').where({ id: hook.id }).first();
-    expect(row.target_channels).toEqual({ sms: { address: '+14155550100' }, email: { address: 'oncall@example.test' }, voice: { user_id: ws.as.MEMBER.userId }, push: { user_id: ws.as.TEAM_MANAGER.userId } });
+    expect(row.target_channels).toEqual({ sms: { address: '+14155550100' }, email: { address: ws.as.TEAM_MANAGER.email }, voice: { user_id: ws.as.MEMBER.userId }, push: { user_id: ws.as.TEAM_MANAGER.userId } });
   });
 
   it('when the workspace has several services, then service_id is required and routes the webhook', async () => {
     const other = (await api('POST', '/services', { session: admin(), body: { name: 'Search', team_id: ws.team.id } })).body.data;
     try {
-      const missing = await api('POST', '/webhooks', { session: admin(), body: form() });
-      expectDashboardError(missing, 400, 'invalid_request', /service_id is required/);
+      const missing = await api('POST', '/webhooks', { session: admin(), body: specForm() });
+      expectDashboardError(missing, 400, 'invalid_request', /service_id is required: this workspace has 3 services/);
       expect((await newWebhook({ service_id: other.id })).service_id).toBe(other.id);
     } finally {
       await db()('alert_sources').where({ service_id: other.id }).delete();
@@ -157,6 +169,8 @@ describe('POST /api/webhooks with the dashboard form', () => {
     ['a target for an unknown channel', { targetChannels: { fax: '+14155550100' } }, /^targetChannels\.fax: unknown channel/],
     ['a push target that is an address', { notificationTypes: ['PUSH_NOTIF'], targetChannels: { push_notif: 'device-token' } }, /^targetChannels\.push_notif: must be the user id of a member/],
     ['a target who is not a member', { targetChannels: { email: stranger } }, /^targetChannels\.email: not a member of this workspace/],
+    ['an email address no member has', { targetChannels: { email: 'stranger@example.test' } }, /^targetChannels\.email: not an address of a member of this workspace/],
+    ['a phone number no member has', { notificationTypes: ['SMS', 'CALL'], targetChannels: { call: '+19005550100' } }, /^targetChannels\.call: not an address of a member of this workspace/],
     ['an empty target', { targetChannels: { email: '' } }, /^targetChannels\.email: must not be empty/],
     ['a target over 320 characters', { targetChannels: { email: `${'a'.repeat(320)}@x.io` } }, /^targetChannels\.email: must be at most 320/],
     ['targets that are not an object', { targetChannels: ['+14155550100'] }, /^targetChannels: /],
@@ -175,11 +189,20 @@ describe('POST /api/webhooks with the dashboard form', () => {
     expectDashboardError(res, 400, 'invalid_request', /^targetChannels\.email: not a member of this workspace/);
   });
 
+  it('when a target is a member’s phone number they have not verified yet, then 400 naming the field: only a proved number is theirs', async () => {
+    const number = `+1415556${String(Math.floor(Math.random() * 10000)).padStart(4, '0')}`;
+    expect((await api('POST', '/contact-methods', { session: ws.as.MEMBER, body: { type: 'sms', address: number } })).status).toBe(201);
+    const before = await liveCount();
+    const res = await api('POST', '/webhooks', { session: admin(), body: form({ notificationTypes: ['SMS'], targetChannels: { sms: number } }) });
+    expectDashboardError(res, 400, 'invalid_request', /^targetChannels\.sms: not an address of a member of this workspace/);
+    expect(JSON.stringify(res.body)).not.toContain(number);
+    expect(await liveCount()).toBe(before);
+  });
+
   it('when a FREE workspace has 3 sources, then a 4th webhook is 403 plan_limit_reached and nothing is stored', async () => {
     const free = await catalogWorkspace(fx.stack, { plan: 'FREE' });
-    await api('POST', '/services', { session: free.owner, body: { name: 'Only', team_id: free.team.id } });
-    for (let i = 0; i < 3; i++) expect((await api('POST', '/webhooks', { session: free.owner, body: form() })).status).toBe(201);
-    expectDashboardError(await api('POST', '/webhooks', { session: free.owner, body: form() }), 403, 'plan_limit_reached');
+    for (let i = 0; i < 3; i++) expect((await api('POST', '/webhooks', { session: free.owner, body: specForm() })).status).toBe(201);
+    expectDashboardError(await api('POST', '/webhooks', { session: free.owner, body: specForm() }), 403, 'plan_limit_reached');
     expect(await liveCount(free.organizationId)).toBe(3);
   });
 });
@@ -202,17 +225,19 @@ describe('who may create, delete and test a webhook', () => {
   });
 
   it.each(ROLE_TABLE)('when a %s tests the team’s webhook, then allowed = %s (else 403 and nothing is sent)', async (role, allowed) => {
-    const hook = await newWebhook({ targetChannels: { email: `test-${role.toLowerCase()}@example.test` } });
+    // A target only this case uses: another email address of the Member.
+    const address = `test-${role.toLowerCase()}-${randomUUID().slice(0, 8)}@example.test`;
+    await addContactMethod(fx.stack.orm, { email: ws.as.MEMBER.email, type: 'email', address, organizationId: ws.organizationId });
+    const hook = await newWebhook({ targetChannels: { email: address } });
     const res = await api('POST', `/webhooks/${hook.id}/test`, { session: ws.as[role] });
     if (allowed) expect(res.body.data.sends).toMatchObject([{ status: 'sent' }]);
     else expectDashboardError(res, 403, 'forbidden');
-    expect(await inbox(`test-${role.toLowerCase()}@example.test`)).toHaveLength(allowed ? 1 : 0);
+    expect(await inbox(address)).toHaveLength(allowed ? 1 : 0);
   });
 
   it('when a webhook is of another workspace or unknown, then every route answers 404', async () => {
     const other = await catalogWorkspace(fx.stack);
-    await api('POST', '/services', { session: other.owner, body: { name: 'Theirs', team_id: other.team.id } });
-    const theirs = (await api('POST', '/webhooks', { session: other.owner, body: form() })).body.data;
+    const theirs = (await api('POST', '/webhooks', { session: other.owner, body: specForm() })).body.data;
     for (const id of [theirs.id, randomUUID()]) {
       expectDashboardError(await api('GET', `/webhooks/${id}`, { session: admin() }), 404, 'not_found');
       expectDashboardError(await api('DELETE', `/webhooks/${id}`, { session: admin() }), 404, 'not_found');
@@ -248,7 +273,7 @@ describe('DELETE /api/webhooks/:id', () => {
 
 describe('POST /api/webhooks/:id/test (dev inbox: no provider configured)', () => {
   it('when a webhook has targets, then each channel’s test goes to its target; a member target is reached on their own contact', async () => {
-    const number = `+1415555${String(Math.floor(Math.random() * 10000)).padStart(4, '0')}`;
+    const number = await memberPhone(ws.as.MEMBER.email);
     await addContactMethod(fx.stack.orm, { email: ws.as.MEMBER.email, type: 'push_android', address: `android-${randomUUID()}`, organizationId: ws.organizationId });
     const device = (await db()('contact_methods').where({ user_id: ws.as.MEMBER.userId, type: 'push_android' }).first()).address;
     const hook = await newWebhook({ name: 'Targeted', notificationTypes: ['SMS', 'EMAIL', 'PUSH_NOTIF'], targetChannels: { sms: number, push_notif: ws.as.MEMBER.userId } });
@@ -268,6 +293,17 @@ describe('POST /api/webhooks/:id/test (dev inbox: no provider configured)', () =
     expect(email.subject).toContain('Test notification');
   });
 
+  it('when the member a target address belonged to has left the workspace, then that send fails and nothing goes to the address', async () => {
+    const leaving = await memberSession(fx.stack.urls.app, fx.stack.orm, ws.organizationId, 'MEMBER');
+    const hook = await newWebhook({ notificationTypes: ['EMAIL'], targetChannels: { email: leaving.email } });
+    expect((await api('DELETE', `/members/${leaving.userId}`, { session: ws.owner })).status).toBe(200);
+    const res = await api('POST', `/webhooks/${hook.id}/test`, { session: admin() });
+    expect(res.body.data.sends).toEqual([
+      { notification_type: 'EMAIL', channel: 'email', to: null, recipient: 'address', status: 'failed', provider: null, error: 'the target address no longer belongs to a member of this workspace: nothing was sent to it' },
+    ]);
+    expect(await inbox(leaving.email)).toHaveLength(0);
+  });
+
   it('when the caller has no contact for a channel and there is no target, then that send fails saying why and the others still go', async () => {
     const hook = await newWebhook({ notificationTypes: ['CALL', 'EMAIL'] });
     const before = await inboxCount();
@@ -281,7 +317,8 @@ describe('POST /api/webhooks/:id/test (dev inbox: no provider configured)', () =
   });
 
   it('when a webhook is tested twice within a minute, then the second is 429 with Retry-After and nothing is sent', async () => {
-    const hook = await newWebhook({ targetChannels: { email: 'twice@example.test' } });
+    const hook = await newWebhook({ targetChannels: { email: ws.as.MEMBER.email } });
+    const mailed = (await inbox(ws.as.MEMBER.email)).length;
     expect((await api('POST', `/webhooks/${hook.id}/test`, { session: admin() })).status).toBe(200);
     const before = await inboxCount();
     const again = await api('POST', `/webhooks/${hook.id}/test`, { session: admin() });
@@ -289,14 +326,13 @@ describe('POST /api/webhooks/:id/test (dev inbox: no provider configured)', () =
     expect(Number(again.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(Number(again.headers.get('retry-after'))).toBeLessThanOrEqual(60);
     expect(await inboxCount()).toBe(before);
-    expect(await inbox('twice@example.test')).toHaveLength(1);
+    expect(await inbox(ws.as.MEMBER.email)).toHaveLength(mailed + 1);
   });
 
   it('when a workspace has sent 10 tests in the hour, then an 11th on another webhook is 429 and nothing is sent', async () => {
     const busy = await catalogWorkspace(fx.stack);
-    await api('POST', '/services', { session: busy.owner, body: { name: 'Busy', team_id: busy.team.id } });
     const hooks = [];
-    for (let i = 0; i < 11; i++) hooks.push((await api('POST', '/webhooks', { session: busy.owner, body: form() })).body.data);
+    for (let i = 0; i < 11; i++) hooks.push((await api('POST', '/webhooks', { session: busy.owner, body: specForm() })).body.data);
     for (const hook of hooks.slice(0, 10)) expect((await api('POST', `/webhooks/${hook.id}/test`, { session: busy.owner })).status).toBe(200);
     const before = await inboxCount();
     const eleventh = await api('POST', `/webhooks/${hooks[10].id}/test`, { session: busy.owner });
@@ -307,8 +343,8 @@ describe('POST /api/webhooks/:id/test (dev inbox: no provider configured)', () =
 
   it('when a FREE workspace tests SMS and email, then both go by email and the answer says the plan sends by email only', async () => {
     const free = await catalogWorkspace(fx.stack, { plan: 'FREE' });
-    await api('POST', '/services', { session: free.owner, body: { name: 'Only', team_id: free.team.id } });
-    const hook = (await api('POST', '/webhooks', { session: free.owner, body: form({ notificationTypes: ['SMS', 'EMAIL'], targetChannels: { sms: '+14155550199' } }) })).body.data;
+    const number = await memberPhone(free.owner.email, free.organizationId);
+    const hook = (await api('POST', '/webhooks', { session: free.owner, body: specForm({ notificationTypes: ['SMS', 'EMAIL'], targetChannels: { sms: number } }) })).body.data;
     const res = await api('POST', `/webhooks/${hook.id}/test`, { session: free.owner });
     expect(res.body.data).toMatchObject({ plan: 'FREE', email_only: true });
     expect(res.body.data.sends).toEqual([
@@ -316,7 +352,7 @@ describe('POST /api/webhooks/:id/test (dev inbox: no provider configured)', () =
       expect.objectContaining({ notification_type: 'EMAIL', channel: 'email', to: free.owner.email, status: 'sent' }),
     ]);
     expect(res.body.message).toMatch(/FREE plan pages by email only/);
-    expect(await inbox('+14155550199')).toHaveLength(0);
+    expect(await inbox(number)).toHaveLength(0);
   });
 });
 
@@ -336,7 +372,8 @@ describe('paging through a webhook’s targets', () => {
 
   it('when only some channels are targeted, then the team keeps the others, and an address target leaves its channel to the team', async () => {
     await addContactMethod(fx.stack.orm, { email: ws.as.TEAM_MANAGER.email, type: 'sms', address: '+14155550177', organizationId: ws.organizationId });
-    const hook = await newWebhook({ name: 'Split targets', notificationTypes: ['SMS', 'EMAIL'], targetChannels: { email: ws.as.MEMBER.userId, sms: '+14155550178' } });
+    // The SMS target is the Team Manager's own number, given as an address: the channel still pages the team.
+    const hook = await newWebhook({ name: 'Split targets', notificationTypes: ['SMS', 'EMAIL'], targetChannels: { email: ws.as.MEMBER.userId, sms: '+14155550177' } });
     const fired = await request('POST', hook.webhook_url, { body: { title: 'split targets', severity: 'critical' } });
     const decision = await decisionOf(fired.body.incident_id);
     const paged = Object.fromEntries(decision.data.paged.map((p: { user_id: string; pages: Array<{ channel: string }> }) => [p.user_id, p.pages.map((pg) => pg.channel)]));
@@ -361,7 +398,7 @@ describe('GET /api/openapi.json', () => {
 describe('the audit log', () => {
   it('when a webhook is created, tested and deleted, then each is one entry and none holds a secret or its URL', async () => {
     const session = ws.as.TEAM_MANAGER;
-    const hook = await newWebhook({ name: 'audited', targetChannels: { email: 'audit@example.test' } }, session);
+    const hook = await newWebhook({ name: 'audited', targetChannels: { email: session.email } }, session);
     await api('POST', `/webhooks/${hook.id}/test`, { session });
     await api('DELETE', `/webhooks/${hook.id}`, { session });
     const entries = [];
@@ -402,6 +439,10 @@ describe('POST /api/webhooks/:id/test with Twilio and SendGrid configured', () =
     const seeded = await seedWorkspace(stack.orm, { plan: 'PRO' });
     const session = await memberSession(stack.urls.app, stack.orm, seeded.organizationId, 'ACCOUNT_ADMIN');
     await addContactMethod(stack.orm, { email: session.email, type: 'push_ios', address: 'ab'.repeat(32), organizationId: seeded.organizationId });
+    // Targets reach members only: the numbers and the address are the admin's own, verified.
+    for (const [type, address] of [['sms', '+14155550123'], ['voice', '+14155550124'], ['email', 'wire@example.test']]) {
+      await addContactMethod(stack.orm, { email: session.email, type, address, organizationId: seeded.organizationId });
+    }
     const call = (method: string, path: string, body?: unknown) => request(method, `${stack.urls.app}/api${path}`, { body, headers: { Cookie: `__Host-klaxon_session=${session.cookie}`, 'X-CSRF-Token': session.csrf } });
     const created = await call('POST', '/webhooks', {
       name: 'Wire test',
@@ -432,6 +473,7 @@ describe('POST /api/webhooks/:id/test with Twilio and SendGrid configured', () =
     const seeded = await seedWorkspace(stack.orm, { plan: 'PRO' });
     const session = await memberSession(stack.urls.app, stack.orm, seeded.organizationId, 'ACCOUNT_ADMIN');
     twilio.failTo('+14155550125', { code: 21211 });
+    await addContactMethod(stack.orm, { email: session.email, type: 'sms', address: '+14155550125', organizationId: seeded.organizationId });
     const call = (method: string, path: string, body?: unknown) => request(method, `${stack.urls.app}/api${path}`, { body, headers: { Cookie: `__Host-klaxon_session=${session.cookie}`, 'X-CSRF-Token': session.csrf } });
     const created = await call('POST', '/webhooks', { name: 'Bad number', notificationTypes: ['SMS', 'EMAIL'], targetChannels: { sms: '+14155550125' } });
     const res = await call('POST', `/webhooks/${created.body.data.id}/test`);
