@@ -18,7 +18,7 @@ const ipAllowlist = z.array(z.string().max(64, 'must be at most 64 characters'))
 const CreateSourceBody = z
   .object({
     name,
-    service_id: z.uuid('must be a UUID'),
+    service_id: z.uuid('must be a UUID').optional().describe('optional while the workspace has one service (a new workspace’s "Default service")'),
     channels: channels.optional().describe('none: a plain source, paging its service’s escalation policy'),
     description: description.optional(),
     ip_allowlist: ipAllowlist.optional(),
