@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { isUniqueViolation, knexOf } from '../../db/knex';
 import { conflict } from '../errors';
+import type { RequestThrottle } from '../throttles';
 import { issueAccountToken } from './account-tokens';
 import type { AccountMailer } from './mailer';
 import { checkPasswordStrength, hashPassword } from './passwords';
@@ -20,10 +21,13 @@ const EMAIL_TAKEN = 'an account with this email already exists; log in or reset 
 /**
  * Opens an account: a FREE workspace, its first user as Billing Owner (unverified), and a
  * verification email with a one-time link. Workspace, user, membership and token are written in
- * one transaction, so a refused sign-up (email taken) leaves nothing behind.
+ * one transaction, so a refused sign-up (email taken) leaves nothing behind. Sign-ups are
+ * counted per client IP (Throttled past the limit); one for a taken address counts too, or
+ * sign-up would probe addresses unthrottled.
  */
-export async function signup(orm: MikroORM, mailer: AccountMailer, appUrl: string, input: SignupInput) {
+export async function signup(orm: MikroORM, mailer: AccountMailer, appUrl: string, input: SignupInput, client: { ip: string; throttle: RequestThrottle }) {
   checkPasswordStrength(input.password);
+  await client.throttle.take(client.ip);
   const email = normaliseEmail(input.email);
   const passwordHash = await hashPassword(input.password);
   const now = new Date();
