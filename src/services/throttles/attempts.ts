@@ -32,6 +32,10 @@ export class AttemptThrottle {
 
   /** Reserves one attempt for `account` from `ip`; throws Throttled when either has none left. */
   async reserve(account: string, ip: string): Promise<Attempt> {
+    // Reads first: what is already over its limit is refused without a write. Only the atomic
+    // takes below let an attempt through; the reads merely spare a flood the row locks.
+    const spent = (await Promise.all([this.ip.spent(ip), this.account.spent(account)])).filter((s) => s !== null);
+    if (spent.length) throw this.refused(Math.max(...spent));
     const ipWait = await this.ip.take(ip);
     if (ipWait !== null) {
       // A refusal is not a failure: the point goes back, so a flood of refused requests (some

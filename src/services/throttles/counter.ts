@@ -59,7 +59,17 @@ export class Counter {
     });
   }
 
-  /** Counts one point; answers null while within the limit, else the seconds until the window ends (the point stays counted). */
+  /**
+   * Answers the seconds until the window ends when the subject has used every point, else null.
+   * A read: callers refuse what is already over without writing, so a flood on one subject does
+   * not queue on its row's lock; only `take` lets anything through.
+   */
+  async spent(subject: string): Promise<number | null> {
+    const res = await this.limiter.get(digest(subject));
+    return res && res.consumedPoints >= this.points ? secondsOf(res) : null;
+  }
+
+  /** Counts one point, atomically; answers null while within the limit, else the seconds until the window ends (the point stays counted). */
   async take(subject: string): Promise<number | null> {
     try {
       await this.limiter.consume(digest(subject));

@@ -19,7 +19,7 @@ export class RequestThrottle {
 
   /** Counts one request of `subject`; throws Throttled past the limit. */
   async take(subject: string): Promise<void> {
-    const wait = await this.counter.take(subject);
+    const wait = (await this.counter.spent(subject)) ?? (await this.counter.take(subject));
     if (wait !== null) throw new Throttled(wait, this.refusal(wait));
   }
 }
@@ -41,9 +41,9 @@ export class PasswordResetThrottle {
 
   /** Throws Throttled when the IP is over its cap; else whether an email may go to `email` (normalised). */
   async take(email: string, ip: string): Promise<boolean> {
-    const wait = await this.ip.take(ip);
+    const wait = (await this.ip.spent(ip)) ?? (await this.ip.take(ip));
     if (wait !== null) throw new Throttled(wait, `too many password reset requests; retry in ${wait} s`);
-    return (await this.address.take(email)) === null;
+    return (await this.address.spent(email)) === null && (await this.address.take(email)) === null;
   }
 }
 
@@ -62,6 +62,8 @@ export class TestNotificationThrottle {
 
   /** Counts one test of the webhook; throws Throttled when the webhook or the workspace is over its limit. */
   async take(organizationId: string, webhookId: string): Promise<void> {
+    const spent = (await Promise.all([this.perWebhook.spent(webhookId), this.perWorkspace.spent(organizationId)])).filter((s) => s !== null);
+    if (spent.length) throw this.refused(Math.max(...spent));
     const webhookWait = await this.perWebhook.take(webhookId);
     if (webhookWait !== null) throw this.refused(webhookWait);
     const workspaceWait = await this.perWorkspace.take(organizationId);
