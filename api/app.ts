@@ -2,6 +2,7 @@ import Koa from 'koa';
 import Router from '@koa/router';
 import type { Logger } from '../src/logger';
 import type { ReadinessReport } from '../src/readiness';
+import { clientAddress, type ProxyTrust } from './http/client-address';
 import { customerErrors, RETRY_AFTER } from './http/customer-errors';
 import { jsonBody } from './http/json-body';
 import { requestLog } from './http/request-log';
@@ -26,6 +27,8 @@ export interface AppDeps extends CustomerV1Deps {
   uiDistDir?: string;
   /** The dashboard's /api routes (accounts, sessions). */
   dashboard: Omit<DashboardDeps, 'orm' | 'appUrl'>;
+  /** TRUSTED_PROXIES: whose `X-Forwarded-For` decides the client address (`ctx.ip`). */
+  proxies: ProxyTrust;
 }
 
 /** Liveness and readiness, shared by every listener. */
@@ -69,6 +72,9 @@ export function createAppListener(deps: AppDeps): Koa {
   app.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code !== 'ERR_STREAM_PREMATURE_CLOSE') deps.logger.error({ err }, 'a response could not be sent');
   });
+  // `ctx.ip` for every route below (per-IP throttles, sessions, the audit log): the peer, or the
+  // client a trusted proxy names. `proxy: false` above keeps Koa from believing anyone's header.
+  app.use(clientAddress(deps.proxies));
   app.use(requestLog(deps.logger, 'app'));
   app.use(customerErrors());
   // /api (not /api/v1) answers in the dashboard's envelope, JSON parse errors included.

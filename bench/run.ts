@@ -4,8 +4,9 @@
  * `npm run bench -- --ingest-only` runs only the ingestion phases, `--paging-only` only paging,
  * `--reports-only` only reports (reports.ts: JSON, CSV and PDF over 10,000 incidents),
  * `--dashboard-only` only the dashboard (dashboard.ts: first render of the incident list with
- * 10,000 incidents in Chromium, and the bundle size).
- * One folder per scenario (paging/, lifecycle/, ingest/; each index.ts says what it measures),
+ * 10,000 incidents in Chromium, and the bundle size), `--logins-only` only concurrent logins
+ * (logins/: 500 wrong logins for one account at once, how many passwords were checked).
+ * One folder per scenario (paging/, lifecycle/, ingest/, logins/; each index.ts says what it measures),
  * all on harness/ (stack, load generator, CPU accounting, report).
  */
 import os from 'node:os';
@@ -19,10 +20,11 @@ import { benchPaging } from './paging';
 import { TwilioFakeProcess } from './paging/twilio';
 import { benchDashboard } from './dashboard';
 import { benchReports } from './reports';
+import { benchLogins } from './logins';
 
 const say = (line: string) => process.stdout.write(`[bench] ${line}\n`);
 
-type Only = 'ingest' | 'paging' | 'reports' | 'dashboard' | undefined;
+type Only = 'ingest' | 'paging' | 'reports' | 'dashboard' | 'logins' | undefined;
 
 /**
  * Paging runs first: its memory figure needs a worker whose workflow cache is not already full
@@ -31,7 +33,7 @@ type Only = 'ingest' | 'paging' | 'reports' | 'dashboard' | undefined;
 async function measure(stack: BenchStack, only: Only, fake: TwilioFakeProcess | undefined): Promise<Findings> {
   if (fake) say('Paging');
   const paging = fake ? await benchPaging(stack, fake, say) : undefined;
-  const ws = only === 'paging' || only === 'reports' || only === 'dashboard' ? undefined : await seedWorkspace(stack.orm);
+  const ws = only === undefined || only === 'ingest' ? await seedWorkspace(stack.orm) : undefined;
   const api = ws && only !== 'ingest' ? await benchLifecycle(stack, ws, say) : undefined;
   if (ws) say('Ingestion');
   const ingestion = ws ? await benchIngestion(stack, ws, say) : undefined;
@@ -39,7 +41,9 @@ async function measure(stack: BenchStack, only: Only, fake: TwilioFakeProcess | 
   const reports = only === undefined || only === 'reports' ? await benchReports(stack, say) : undefined;
   if (only === undefined || only === 'dashboard') say('Dashboard');
   const dashboard = only === undefined || only === 'dashboard' ? await benchDashboard(stack, say) : undefined;
-  const parts = [paging, ingestion, reports, dashboard].filter((f): f is Findings => f !== undefined);
+  if (only === undefined || only === 'logins') say('Logins');
+  const logins = only === undefined || only === 'logins' ? await benchLogins(stack, say) : undefined;
+  const parts = [paging, ingestion, reports, dashboard, logins].filter((f): f is Findings => f !== undefined);
   return {
     figures: [...(paging?.figures ?? []), ...(api?.figures ?? []), ...(ingestion?.figures ?? []), ...(reports?.figures ?? [])],
     rates: parts.flatMap((f) => f.rates),
@@ -77,10 +81,10 @@ function logNote(stack: BenchStack): string {
 async function main(): Promise<void> {
   const started = Date.now();
   const [loadAtStart] = os.loadavg();
-  const flag = (['ingest', 'paging', 'reports', 'dashboard'] as const).find((name) => process.argv.includes(`--${name}-only`));
+  const flag = (['ingest', 'paging', 'reports', 'dashboard', 'logins'] as const).find((name) => process.argv.includes(`--${name}-only`));
   const only: Only = flag;
   // Paging pages through the real Twilio SDK to a wire fake in a process of its own.
-  const fake = only === 'ingest' || only === 'reports' || only === 'dashboard' ? undefined : await TwilioFakeProcess.start();
+  const fake = only === undefined || only === 'paging' ? await TwilioFakeProcess.start() : undefined;
   say('Starting the stack in a temporary data folder');
   const stack = await startBenchStack(say, fake?.env).catch(async (err) => {
     await fake?.close();

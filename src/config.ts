@@ -5,6 +5,7 @@ import { parseCidrs } from './domain/cidr';
 import { DEFAULT_AUTO_CLOSE_HOURS } from './domain/incident-lifecycle';
 import { DEFAULT_RETENTION_AGES, type RetentionAges } from './domain/retention';
 import { MONITOR_INTERVAL_FLOOR_SECONDS } from './domain/plans';
+import { DEFAULT_SIGNUPS_PER_IP_PER_HOUR } from './services/throttles/limits';
 
 /** Everything Klaxon reads from the environment, parsed once at startup (style rule 12). */
 const envSchema = z.object({
@@ -28,7 +29,8 @@ const envSchema = z.object({
   SNS_ALLOWED_HOST_PATTERN: z.string().default('^sns\\.[a-z0-9-]+\\.amazonaws\\.com(\\.cn)?$'),
   SNS_BASE_URL_OVERRIDE: z.string().url().optional(),
   INGEST_RATE_LIMIT_PER_SOURCE: z.coerce.number().int().positive().default(500),
-  // The API-key surface (design.md §11): HTTPS only, unless from a trusted proxy or allowed here.
+  // Whose X-Forwarded-For the listeners believe (the client address per-IP limits count), and on
+  // the API-key surface (design.md §11) whose X-Forwarded-Proto: HTTPS only, unless from one of them.
   TRUSTED_PROXIES: z
     .string()
     .default('')
@@ -38,6 +40,7 @@ const envSchema = z.object({
   TLS_CERT_FILE: z.string().min(1).optional(),
   TLS_KEY_FILE: z.string().min(1).optional(),
   LEGACY_RATE_LIMIT_PER_KEY: z.coerce.number().int().positive().default(20),
+  SIGNUP_RATE_LIMIT_PER_IP: z.coerce.number().int().positive().default(DEFAULT_SIGNUPS_PER_IP_PER_HOUR),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   KLAXON_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   PAGE_LINK_TTL_HOURS: z.coerce.number().positive().max(24 * 7).default(24),
@@ -88,6 +91,10 @@ export interface Config {
   ports: { app: number; ingest: number; legacy: number };
   host: string;
   urls: { app: string; ingest: string; legacy: string };
+  /** TRUSTED_PROXIES: addresses/CIDRs whose `X-Forwarded-For` (and, on the API-key surface, `X-Forwarded-Proto`) are believed. */
+  trustedProxies: string[];
+  /** The throttles an operator may tune (the rest are constants: src/services/throttles/limits.ts). */
+  throttles: ThrottleConfig;
   ingest: { idempotencyTtlHours: number; eventsPerSecondPerSource: number; snsHostPattern: RegExp; snsBaseUrlOverride?: string };
   /** The API-key surface's transport and limits (design.md §11). */
   legacy: LegacyConfig;
@@ -112,9 +119,12 @@ export interface MonitorsConfig {
   minIntervalSeconds: number;
 }
 
+/** SIGNUP_RATE_LIMIT_PER_IP: sign-ups one client address may make in an hour. */
+export interface ThrottleConfig {
+  signupsPerIpPerHour: number;
+}
+
 export interface LegacyConfig {
-  /** Addresses/CIDRs whose `X-Forwarded-Proto: https` and `X-Forwarded-For` are believed. */
-  trustedProxies: string[];
   /** Plain HTTP allowed from loopback, or never; unset: the role decides (`start` loopback, `api` never). */
   allowInsecureHttp?: 'loopback' | 'never';
   /** Serve HTTPS directly with this certificate and key (PEM files). */
@@ -170,6 +180,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     ports: { app: e.APP_PORT, ingest: e.INGEST_PORT, legacy: e.LEGACY_PORT },
     host: e.HOST,
+    trustedProxies: e.TRUSTED_PROXIES,
+    throttles: { signupsPerIpPerHour: e.SIGNUP_RATE_LIMIT_PER_IP },
     urls: {
       app: trimSlash(e.APP_URL ?? `http://localhost:${e.APP_PORT}`),
       ingest: trimSlash(e.INGEST_URL ?? `http://localhost:${e.INGEST_PORT}`),
@@ -182,7 +194,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       snsBaseUrlOverride: e.SNS_BASE_URL_OVERRIDE,
     },
     legacy: {
-      trustedProxies: e.TRUSTED_PROXIES,
       allowInsecureHttp: e.ALLOW_INSECURE_HTTP,
       tls: tlsFiles(e),
       requestsPerSecondPerKey: e.LEGACY_RATE_LIMIT_PER_KEY,

@@ -13,6 +13,7 @@ import type { ChannelSender, ChannelSenders } from '../../activities/notify/type
 import type { NotifyConfig } from '../../src/config';
 import type { ReadinessReport } from '../../src/readiness';
 import type { IncidentEventHub } from '../../src/services/events/incident-events';
+import type { Throttles } from '../../src/services/throttles';
 import { sessionOf } from './guards';
 
 /** What the administration routes under /api are built over. */
@@ -21,6 +22,8 @@ export interface AdminDeps {
   appUrl: string;
   /** Account emails: invitations, plan usage, … (the email channel, or the dev inbox). */
   mailer: AccountMailer;
+  /** Login, step-up, password, sign-up, verification-resend and test-notification throttles, counted in Postgres. */
+  throttles: Throttles;
   /** Alert sources (webhooks): their sealer and public URLs. */
   webhooks: WebhookDeps;
   /** The SMS channel: verification codes for new phone numbers (a provider, or the dev inbox). */

@@ -3,6 +3,7 @@ import { ZodError } from 'zod';
 import { DomainError, type DomainErrorKind } from '../../src/services/errors';
 import { outageMessage, outageOf, RETRY_AFTER_SECONDS } from '../../src/services/outages';
 import { AlertQuotaReached } from '../../src/services/plans/alert-quota';
+import { Throttled } from '../../src/services/throttles';
 
 /** The customer API and ingestion error body (design.md §8). */
 export interface ErrorBody {
@@ -70,7 +71,7 @@ export function customerErrors(): Middleware {
 
 function toErrorBody(err: unknown): { status: number; body: ErrorBody; headers: Record<string, string> } {
   if (err instanceof HttpError) return { status: err.status, body: withCode(err.message, err.code), headers: err.headers };
-  if (err instanceof AlertQuotaReached) return { status: err.status, body: withCode(err.message, err.code), headers: err.headers };
+  if (err instanceof AlertQuotaReached || err instanceof Throttled) return { status: err.status, body: withCode(err.message, err.code), headers: err.headers };
   if (err instanceof DomainError) return { status: STATUS_BY_KIND[err.kind], body: withCode(err.message, err.code), headers: err.kind === 'unavailable' ? RETRY_AFTER : {} };
   if (err instanceof ZodError) return { status: 400, body: { message: describeZodError(err), code: 'invalid_request' }, headers: {} };
   const status = (err as { status?: number }).status;

@@ -15,6 +15,7 @@ import { legacyErrors } from './envelope';
 import { userRoutes } from './user-routes';
 import { createReceiverRouter } from './receiver';
 import { createLegacyV1Router } from './router';
+import { clientAddress } from '../http/client-address';
 import { httpsOnly, type TransportPolicy } from './transport';
 
 export interface LegacyDeps {
@@ -39,6 +40,8 @@ export interface LegacyDeps {
  */
 export function createLegacyListener(deps: LegacyDeps): Koa {
   const app = new Koa();
+  // `ctx.ip` as the app listener decides it: the peer, or the client a trusted proxy names.
+  app.use(clientAddress(deps.transport));
   app.use(requestLog(deps.logger, 'legacy'));
   app.use(legacyErrors());
   // Health before the HTTPS rule: load balancers probe over plain HTTP.

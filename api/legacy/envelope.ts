@@ -3,6 +3,7 @@ import { ZodError } from 'zod';
 import { DomainError, type DomainErrorKind } from '../../src/services/errors';
 import { outageMessage, outageOf } from '../../src/services/outages';
 import { AlertQuotaReached } from '../../src/services/plans/alert-quota';
+import { Throttled } from '../../src/services/throttles';
 import { describeZodError, HttpError, RETRY_AFTER, SERVICE_UNAVAILABLE } from '../http/customer-errors';
 import type { RouteResult } from '../http/route-spec';
 
@@ -61,7 +62,7 @@ export function legacyErrors(): Middleware {
 
 function toLegacyError(err: unknown): { status: number; body: LegacyError; headers: Record<string, string> } {
   if (err instanceof HttpError) return { status: err.status, body: legacyError(err.status, err.message, err.code), headers: err.headers };
-  if (err instanceof AlertQuotaReached) return { status: err.status, body: legacyError(err.status, err.message, err.code), headers: err.headers };
+  if (err instanceof AlertQuotaReached || err instanceof Throttled) return { status: err.status, body: legacyError(err.status, err.message, err.code), headers: err.headers };
   if (err instanceof DomainError) {
     const status = STATUS_BY_KIND[err.kind];
     return { status, body: legacyError(status, err.message, err.code), headers: err.kind === 'unavailable' ? RETRY_AFTER : {} };

@@ -4,7 +4,8 @@ import getRawBody from 'raw-body';
 import { receiveWebhookCall, type ReceiverDeps } from '../../src/services/webhooks';
 import { HttpError } from '../http/customer-errors';
 import { legacySuccess } from './envelope';
-import { clientAddressOf, type TransportPolicy } from './transport';
+import { clientAddressOf } from '../http/client-address';
+import type { TransportPolicy } from './transport';
 
 const BODY_LIMIT = '512kb';
 

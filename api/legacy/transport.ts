@@ -1,39 +1,17 @@
-import type { Context, Middleware } from 'koa';
-import { addressInCidrs, isLoopback, parseAddress, parseCidrs, type CidrList } from '../../src/domain/cidr';
+import type { Middleware } from 'koa';
+import { isLoopback } from '../../src/domain/cidr';
+import { fromTrustedProxy, peerOf, proxyTrust, type ProxyTrust } from '../http/client-address';
 import { HttpError } from '../http/customer-errors';
 
 /** How the API-key surface decides a request came over HTTPS, and from whom (design.md §11). */
-export interface TransportPolicy {
-  trustedProxies: CidrList;
+export interface TransportPolicy extends ProxyTrust {
   /** Plain HTTP from a loopback address is let through (development), or never. */
   allowInsecureHttp: 'loopback' | 'never';
 }
 
-export function transportPolicy(trustedProxies: string[], allowInsecureHttp: 'loopback' | 'never'): TransportPolicy {
-  const parsed = parseCidrs(trustedProxies);
-  if (!parsed.ok) throw new Error(`TRUSTED_PROXIES: ${parsed.message}`);
-  return { trustedProxies: parsed.cidrs, allowInsecureHttp };
+export function transportPolicy(trustedProxies: readonly string[], allowInsecureHttp: 'loopback' | 'never'): TransportPolicy {
+  return { ...proxyTrust(trustedProxies), allowInsecureHttp };
 }
-
-const peerOf = (ctx: Context): string => ctx.req.socket.remoteAddress ?? '';
-const fromTrustedProxy = (ctx: Context, policy: TransportPolicy): boolean => addressInCidrs(peerOf(ctx), policy.trustedProxies);
-
-/**
- * The sender's address: the peer, or behind trusted proxies the nearest `X-Forwarded-For` hop that
- * is not one of them (hops a client wrote itself, further left, are never believed).
- */
-export function clientAddressOf(ctx: Context, policy: TransportPolicy): string {
-  const peer = peerOf(ctx);
-  if (!fromTrustedProxy(ctx, policy)) return normalise(peer);
-  const hops = ctx.get('X-Forwarded-For').split(',').map((h) => h.trim()).filter(Boolean);
-  for (let i = hops.length - 1; i >= 0; i--) {
-    if (!parseAddress(hops[i])) break;
-    if (!addressInCidrs(hops[i], policy.trustedProxies)) return normalise(hops[i]);
-  }
-  return normalise(peer);
-}
-
-const normalise = (address: string) => parseAddress(address)?.toString() ?? address;
 
 /**
  * HTTPS only: a TLS connection, or a trusted proxy saying `X-Forwarded-Proto: https`, or plain

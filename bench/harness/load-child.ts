@@ -138,6 +138,7 @@ async function paced(spec: LoadSpec, shape: Extract<LoadShapeSpec, { kind: 'pace
   if (spec.request.kind === 'lifecycle') throw new Error('lifecycle requests run closed loop only');
   const make = bodyMaker(spec.request);
   const agent = new http.Agent({ keepAlive: true, maxSockets: shape.maxInFlight });
+  const timeout = shape.timeoutMs ?? 10_000;
   const tally = new Tally();
   const samples: string[] = [];
   let transportErrors = 0;
@@ -145,14 +146,14 @@ async function paced(spec: LoadSpec, shape: Extract<LoadShapeSpec, { kind: 'pace
     new Promise<void>((resolve) => {
       const { body, title } = make();
       const t0 = performance.now();
-      const req = http.request(spec.url, { method: spec.method, agent, timeout: 10_000, headers: { ...spec.headers, ...(body ? { 'content-length': Buffer.byteLength(body) } : {}) } }, (res) => {
+      const req = http.request(spec.url, { method: spec.method, agent, timeout, headers: { ...spec.headers, ...(body ? { 'content-length': Buffer.byteLength(body) } : {}) } }, (res) => {
         res.resume();
         res.on('end', () => {
           tally.add(res.statusCode ?? 0, performance.now() - t0, title);
           resolve();
         });
       });
-      req.on('timeout', () => req.destroy(new Error('timed out after 10 s')));
+      req.on('timeout', () => req.destroy(new Error(`timed out after ${timeout / 1000} s`)));
       req.on('error', (err) => {
         transportErrors++;
         if (samples.length < 3) samples.push(err.message);

@@ -43,11 +43,11 @@ export type RequestSpec =
  * How requests are sent. `closed`: autocannon, `concurrency` connections each sending its next
  * request when the previous one is answered, after `warmup` uncounted requests. `paced`: open
  * loop, one request every 1/`rate` s whatever the answers (autocannon's own rate limit sends each
- * second's quota in a burst), at most `maxInFlight` at once.
+ * second's quota in a burst), at most `maxInFlight` at once, each given `timeoutMs` (10 s) to answer.
  */
 export type LoadShapeSpec =
   | { kind: 'closed'; concurrency: number; durationS: number; warmup?: number }
-  | { kind: 'paced'; rate: number; durationS: number; maxInFlight: number };
+  | { kind: 'paced'; rate: number; durationS: number; maxInFlight: number; timeoutMs?: number };
 
 /** One HTTP load, run by the load generator process (bench/harness/load-child.ts). */
 export interface LoadSpec {

@@ -19,6 +19,7 @@ export const PURGED_TABLES = [
   'invitations',
   'request_metrics',
   'monitor_checks',
+  'throttle_counts',
 ] as const;
 export type PurgedTable = (typeof PURGED_TABLES)[number];
 

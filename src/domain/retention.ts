@@ -32,6 +32,8 @@ export interface RetentionCutoffs {
   requestMetricsBefore: Date;
   /** HTTP monitor checks (/api/uptime reads 30 days of them). */
   monitorChecksBefore: Date;
+  /** Throttle counts whose window ended before this (an ended window counts nothing). */
+  throttleWindowsEndedBefore: Date;
   /** Per plan: a CLOSED incident closed before this goes, with everything that belongs to it. */
   incidentsClosedBefore: Record<Plan, Date>;
 }
@@ -56,6 +58,7 @@ export function retentionCutoffs(now: Date, ages: RetentionAges = DEFAULT_RETENT
     // An hour and a day past the windows that read them: a window never finds its oldest rows gone.
     requestMetricsBefore: ago(25 * HOUR_MS),
     monitorChecksBefore: ago(31 * DAY_MS),
+    throttleWindowsEndedBefore: now,
     incidentsClosedBefore: Object.fromEntries(PLANS.map((plan) => [plan, ago(PLAN_LIMITS[plan].historyDays * DAY_MS)])) as Record<Plan, Date>,
   };
 }

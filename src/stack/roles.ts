@@ -46,7 +46,7 @@ function buildDashboardIfStale(): void {
 /** What the banner says of plain HTTP on the API-key surface. */
 function legacyTransportNote(config: Config, role: Role): string {
   const tls = config.legacy.tls ? 'serving HTTPS directly (TLS_CERT_FILE); ' : '';
-  const proxies = config.legacy.trustedProxies.length ? `HTTPS via trusted proxies ${config.legacy.trustedProxies.join(', ')}; ` : '';
+  const proxies = config.trustedProxies.length ? `HTTPS via trusted proxies ${config.trustedProxies.join(', ')}; ` : '';
   return allowInsecureHttpOf(config, role) === 'loopback'
     ? `${tls}${proxies}plain HTTP allowed from loopback only (ALLOW_INSECURE_HTTP=loopback)`
     : `${tls}${proxies}HTTPS only: plain HTTP is refused (ALLOW_INSECURE_HTTP=never)`;

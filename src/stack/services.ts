@@ -15,7 +15,8 @@ import { createSnsVerifier, Ingestion, pingHeartbeat } from '../services/ingest'
 import { SourceCallStats } from '../services/ingest/call-stats';
 import { createSealer } from '../services/webhooks';
 import { processRequestMetrics, RequestMetricsFlusher } from '../services/status/request-metrics';
-import { transportPolicy } from '../../api/legacy/transport';
+import { proxyTrust } from '../../api/http/client-address';
+import { createThrottles } from '../services/throttles';
 import { createChannelSender } from '../../activities/notify/senders';
 import { accountMailer } from '../services/accounts';
 import { IncidentEventHub } from '../services/events/incident-events';
@@ -67,6 +68,9 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; leg
   // Live incident events for the dashboard: one LISTEN connection, opened by the first stream.
   const events = new IncidentEventHub(deps.orm.config.get('clientUrl')!, deps.logger);
   const webhooks = { orm: deps.orm, sealer: createSealer(deps.secret), urls: { ingest: config.urls.ingest, legacy: config.urls.legacy } };
+  // Counted in Postgres, so every API process shares the counts (src/services/throttles).
+  const throttles = createThrottles(deps.orm, config.throttles);
+  const proxies = proxyTrust(config.trustedProxies);
   return {
     app: createAppListener({
       orm: deps.orm,
@@ -80,8 +84,10 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; leg
       logger: deps.logger,
       readiness,
       uiDistDir: deps.uiDistDir,
+      proxies,
       dashboard: {
         mailer: accountMailer(accountEmail),
+        throttles,
         sms: senders.get('sms'),
         senders,
         notify: config.notify,
@@ -120,7 +126,7 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; leg
       urls: { ingest: config.urls.ingest, legacy: config.urls.legacy },
       ingestion,
       stats,
-      transport: transportPolicy(config.legacy.trustedProxies, deps.allowInsecureHttp),
+      transport: { ...proxies, allowInsecureHttp: deps.allowInsecureHttp },
       limits: { requestsPerSecondPerKey: config.legacy.requestsPerSecondPerKey, eventsPerSecondPerWebhook: config.ingest.eventsPerSecondPerSource },
       incidents: { orm: deps.orm, temporal: deps.temporal, taskQueue: config.temporal.taskQueue, autoCloseHours: config.autoCloseHours, eagerClient: deps.eagerClient },
     }),

@@ -80,6 +80,9 @@ export async function startTestStack(
     TEMPORAL_UI_URL: 'http://temporal-ui.test:8233',
     LOG_LEVEL: 'info',
     KLAXON_SECRET: TEST_SECRET,
+    // Files sign up many accounts from 127.0.0.1 (signUpAndLogIn); the sign-up throttle's own
+    // tests pass the real default back in `env`.
+    SIGNUP_RATE_LIMIT_PER_IP: '100000',
     ...opts.env,
   });
   const logs = new LogCapture();

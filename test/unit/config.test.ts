@@ -20,6 +20,17 @@ describe('configuration', () => {
     expect(c.urls.ingest).toBe('https://in.example.com');
   });
 
+  it('when SIGNUP_RATE_LIMIT_PER_IP is unset, then 10 sign-ups per IP an hour; set, it is a positive whole number', () => {
+    expect(loadConfig({}).throttles).toEqual({ signupsPerIpPerHour: 10 });
+    expect(loadConfig({ SIGNUP_RATE_LIMIT_PER_IP: '50' }).throttles.signupsPerIpPerHour).toBe(50);
+    for (const bad of ['0', '-1', '2.5', 'ten']) expect(() => loadConfig({ SIGNUP_RATE_LIMIT_PER_IP: bad })).toThrow(/SIGNUP_RATE_LIMIT_PER_IP/);
+  });
+
+  it('when TRUSTED_PROXIES lists addresses and CIDRs, then both listeners get them; anything else names the variable', () => {
+    expect(loadConfig({ TRUSTED_PROXIES: '10.0.0.0/8, 192.0.2.7' }).trustedProxies).toEqual(['10.0.0.0/8', '192.0.2.7']);
+    expect(() => loadConfig({ TRUSTED_PROXIES: 'proxy.internal' })).toThrow(/TRUSTED_PROXIES/);
+  });
+
   it('when a variable is malformed, then the error names it', () => {
     expect(() => loadConfig({ APP_PORT: 'abc' })).toThrow(/APP_PORT/);
     expect(() => loadConfig({ DATABASE_URL: 'not a url' })).toThrow(/DATABASE_URL/);

@@ -1,35 +1,14 @@
 import { z } from 'zod';
 import { PLANS } from '../../../src/domain/plans';
 import { ROLES } from '../../../src/domain/roles';
-import {
-  changePassword,
-  login,
-  LoginThrottle,
-  LoginThrottled,
-  logout,
-  logoutEverywhere,
-  requestPasswordReset,
-  resetPassword,
-  ResetThrottle,
-  ResetThrottled,
-  signup,
-  switchWorkspace,
-  verifyEmail,
-  workspacesOf,
-  type LoginThrottleOptions,
-  type ResetThrottleOptions,
-} from '../../../src/services/accounts';
-import { HttpError } from '../../http/customer-errors';
+import { changePassword, login, logout, logoutEverywhere, requestPasswordReset, resetPassword, signup, switchWorkspace, verifyEmail, workspacesOf } from '../../../src/services/accounts';
 import { defineRoute, type RouteSpec } from '../../http/route-spec';
 import type { AdminDeps } from '../admin-kit';
 import { clearSessionCookie, setSessionCookie } from '../cookies';
 import { sessionOf } from '../guards';
 import { ChangePasswordBody, EmptyBody, LoginBody, PasswordResetBody, PasswordResetRequestBody, SignupBody, VerifyBody } from '../schemas';
 
-export interface AuthDeps extends AdminDeps {
-  loginThrottle?: LoginThrottleOptions;
-  resetThrottle?: ResetThrottleOptions;
-}
+export type AuthDeps = AdminDeps;
 
 const UserSchema = z.object({ id: z.uuid(), email: z.string(), name: z.string().nullable(), verified: z.boolean() });
 const OrganizationSchema = z.object({ id: z.uuid(), name: z.string(), plan: z.enum(PLANS) });
@@ -39,26 +18,16 @@ export const SessionViewSchema = AccountSchema.extend({ csrf_token: z.string().d
 
 const SwitchWorkspaceBody = z.object({ organization_id: z.uuid('must be a workspace id (UUID)') }).strict();
 
-const LIMITED = 'too many attempts: wait `Retry-After` seconds';
+const LIMITED = 'rate_limited: too many attempts: wait `Retry-After` seconds';
 const UNAVAILABLE = 'service_unavailable: the database cannot be reached; nothing was changed';
-
-/** A throttled login (or password check) answers 429 with Retry-After. */
-async function throttled<T>(work: Promise<T>): Promise<T> {
-  try {
-    return await work;
-  } catch (err) {
-    if (err instanceof LoginThrottled) throw new HttpError(429, err.message, 'rate_limited', { 'Retry-After': String(err.retryAfterSeconds) });
-    throw err;
-  }
-}
 
 /**
  * The account routes of design.md §7: sign-up, verification, login, session, logout, password
  * change and reset. `open` need no session; `session` do (and the CSRF header when they change state).
+ * Throttled ones answer 429 `rate_limited` with Retry-After (the listener maps `Throttled`).
  */
 export function authRoutes(deps: AuthDeps): { open: RouteSpec[]; session: RouteSpec[] } {
-  const throttle = new LoginThrottle(deps.loginThrottle);
-  const resetThrottle = new ResetThrottle(deps.resetThrottle);
+  const { throttles } = deps;
   const client = (ctx: { ip: string; get(h: string): string }) => ({ ip: ctx.ip, userAgent: ctx.get('User-Agent') });
 
   const open = [
@@ -70,8 +39,11 @@ export function authRoutes(deps: AuthDeps): { open: RouteSpec[]; session: RouteS
       operationId: 'signup',
       body: SignupBody,
       success: { status: 201, description: 'the account, not yet verified (log in next)', schema: AccountSchema },
-      errors: { 400: 'invalid field (named), or a weak password', 403: 'csrf_failed: cross-site Origin', 409: 'email_taken', 503: UNAVAILABLE },
-      handler: async (ctx, { body }) => ({ data: await signup(deps.orm, deps.mailer, deps.appUrl, body, client(ctx)), message: 'account created; open the link we emailed to verify the address' }),
+      errors: { 400: 'invalid field (named), or a weak password', 403: 'csrf_failed: cross-site Origin', 409: 'email_taken', 429: 'rate_limited: too many sign-ups from this client address this hour; wait `Retry-After` seconds (nothing was created)', 503: UNAVAILABLE },
+      handler: async (ctx, { body }) => ({
+        data: await signup(deps.orm, deps.mailer, deps.appUrl, body, { ip: ctx.ip, throttle: throttles.signup }),
+        message: 'account created; open the link we emailed to verify the address',
+      }),
     }),
     defineRoute({
       method: 'post',
@@ -94,7 +66,7 @@ export function authRoutes(deps: AuthDeps): { open: RouteSpec[]; session: RouteS
       success: { status: 200, description: 'signed in; Set-Cookie: __Host-klaxon_session=…; Path=/; Secure; HttpOnly; SameSite=Lax', schema: SessionViewSchema },
       errors: { 400: 'invalid field (named)', 401: 'wrong email or password (one message); totp_required when two-factor is on and no code came; totp_invalid for a wrong or reused code', 429: LIMITED, 503: UNAVAILABLE },
       handler: async (ctx, { body }) => {
-        const { cookieValue, ...view } = await throttled(login(deps.orm, throttle, body, client(ctx), deps.webhooks.sealer));
+        const { cookieValue, ...view } = await login(deps.orm, throttles.login, body, client(ctx), deps.webhooks.sealer);
         setSessionCookie(ctx, cookieValue);
         return { data: view, message: 'logged in' };
       },
@@ -109,14 +81,7 @@ export function authRoutes(deps: AuthDeps): { open: RouteSpec[]; session: RouteS
       success: { status: 202, description: 'accepted: an email goes out if the account exists (at most 3 an hour)', schema: z.null() },
       errors: { 400: 'invalid email', 429: LIMITED, 503: UNAVAILABLE },
       handler: async (ctx, { body }) => {
-        let send: boolean;
-        try {
-          send = await resetThrottle.take(body.email, ctx.ip);
-        } catch (err) {
-          if (err instanceof ResetThrottled) throw new HttpError(429, err.message, 'rate_limited', { 'Retry-After': String(err.retryAfterSeconds) });
-          throw err;
-        }
-        if (send) await requestPasswordReset(deps.orm, deps.mailer, deps.appUrl, body);
+        await requestPasswordReset(deps.orm, deps.mailer, deps.appUrl, body, { ip: ctx.ip, throttle: throttles.passwordReset });
         return { data: null, message: 'if an account has this address, a reset link is on its way' };
       },
     }),
@@ -190,7 +155,7 @@ export function authRoutes(deps: AuthDeps): { open: RouteSpec[]; session: RouteS
       success: { status: 200, description: 'the new session (new cookie and CSRF value)', schema: SessionViewSchema },
       errors: { 400: 'weak new password', 401: 'wrong current password, or not signed in', 403: 'csrf_failed', 429: LIMITED, 503: UNAVAILABLE },
       handler: async (ctx, { body }) => {
-        const { cookieValue, ...view } = await throttled(changePassword(deps.orm, throttle, sessionOf(ctx as never), body, client(ctx)));
+        const { cookieValue, ...view } = await changePassword(deps.orm, throttles.login, sessionOf(ctx as never), body, client(ctx));
         setSessionCookie(ctx as never, cookieValue);
         return { data: view, message: 'password changed; every other session has been logged out' };
       },

@@ -9,7 +9,7 @@ import { API_TOKEN_NAME_MAX, createApiKey, createApiToken, listApiKeys, listApiT
 import { defineRoute, type RouteSpec } from '../../http/route-spec';
 import { ADMIN_ERRORS, adminActorOf, auditActorOf, IdParams, requireVerified, type AdminDeps, authorizedActor } from '../admin-kit';
 import { sessionOf } from '../guards';
-import { FactorFields, STEP_UP_ERRORS, stepUpDepsOf, throttledStepUp } from './security';
+import { FactorFields, STEP_UP_ERRORS, stepUpDepsOf } from './security';
 
 const TokenBody = z
   .object({
@@ -79,7 +79,7 @@ export function credentialsRoutes(deps: AdminDeps): RouteSpec[] {
         const { plan } = sessionOf(ctx as never).organization;
         if (!planHasApiAccess(plan)) throw forbidden(`the ${plan} plan does not include API access (PRO and BUSINESS do)`, 'plan_limit_reached');
         const { access, days, name, ...factor } = body;
-        await throttledStepUp(requireStepUp(stepUpDeps, sessionOf(ctx as never), factor, actor.ip));
+        await requireStepUp(stepUpDeps, sessionOf(ctx as never), factor, actor.ip);
         const token = await createApiToken(deps.orm, { organizationId: actor.organizationId, email: actor.email, access, days, name }, { actor: auditActorOf(actor) });
         return { data: { ...token, name: name ?? null }, message: 'copy the token now: it is not shown again' };
       },
@@ -125,7 +125,7 @@ export function credentialsRoutes(deps: AdminDeps): RouteSpec[] {
         const actor = adminActorOf(ctx);
         requireVerified(actor, 'create API keys');
         const { name, ...factor } = body;
-        await throttledStepUp(requireStepUp(stepUpDeps, sessionOf(ctx as never), factor, actor.ip));
+        await requireStepUp(stepUpDeps, sessionOf(ctx as never), factor, actor.ip);
         const key = await createApiKey(deps.orm, { organizationId: actor.organizationId, email: actor.email, name }, { actor: auditActorOf(actor) });
         return { data: key, message: 'copy the key now: it is not shown again' };
       },

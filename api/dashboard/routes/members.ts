@@ -1,4 +1,3 @@
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { z } from 'zod';
 import { PLANS } from '../../../src/domain/plans';
 import { ROLES } from '../../../src/domain/roles';
@@ -16,7 +15,7 @@ import {
   revokeInvitation,
 } from '../../../src/services/workspace';
 import { conflict } from '../../../src/services/errors';
-import { HttpError } from '../../http/customer-errors';
+import { VERIFICATION_RESEND_LIMITS } from '../../../src/services/throttles';
 import { defineRoute, type RouteSpec } from '../../http/route-spec';
 import { ADMIN_ERRORS, adminActorOf, auditActorOf, IdParams, requireVerified, type AdminActor, type AdminDeps, authorizedActor } from '../admin-kit';
 
@@ -87,12 +86,8 @@ const AcceptedSchema = z.object({
 
 const memberActor = (a: AdminActor) => ({ organizationId: a.organizationId, role: a.role, audit: auditActorOf(a) });
 
-/** Verification emails one account may ask for in an hour (in memory, per API process, like the reset throttle). */
-export const RESEND_VERIFICATION_PER_HOUR = 3;
-
 /** Members, invitations, the plan and resending the verification email, under /api (session). */
 export function membersRoutes(deps: AdminDeps): RouteSpec[] {
-  const resends = new RateLimiterMemory({ keyPrefix: 'resend-verification', points: RESEND_VERIFICATION_PER_HOUR, duration: 3600 });
   return [
     defineRoute({
       method: 'get', access: 'read', path: '/members', operationId: 'listMembers',
@@ -192,19 +187,13 @@ export function membersRoutes(deps: AdminDeps): RouteSpec[] {
     }),
     defineRoute({
       method: 'post', access: 'write', path: '/auth/resend-verification', operationId: 'resendVerification',
-      summary: `Email a new verification link to the signed-in account (at most ${RESEND_VERIFICATION_PER_HOUR} an hour)`,
+      summary: `Email a new verification link to the signed-in account (at most ${VERIFICATION_RESEND_LIMITS.perAccount} an hour)`,
       success: { status: 200, description: 'a new link is on its way to the account’s address (no body needed)', schema: z.null() },
       errors: { ...ADMIN_ERRORS, 409: 'already_verified', 429: 'rate_limited: too many requests this hour; Retry-After says when to try again' },
       handler: async (ctx) => {
         const actor = adminActorOf(ctx);
         if (actor.verified) throw conflict('this email address is already verified', 'already_verified');
-        try {
-          await resends.consume(actor.userId);
-        } catch (err) {
-          if (!(err instanceof RateLimiterRes)) throw err;
-          const seconds = Math.max(1, Math.ceil(err.msBeforeNext / 1000));
-          throw new HttpError(429, `at most ${RESEND_VERIFICATION_PER_HOUR} verification emails an hour; retry in ${seconds} s`, 'rate_limited', { 'Retry-After': String(seconds) });
-        }
+        await deps.throttles.verificationResend.take(actor.userId);
         const { email } = await resendVerification(deps.orm, deps.mailer, deps.appUrl, actor.userId);
         return { data: null, message: `a new verification link was emailed to ${email}` };
       },

@@ -4,10 +4,7 @@ import { ROLES } from '../../../src/domain/roles';
 import { PLANS } from '../../../src/domain/plans';
 import {
   confirmTotpEnrolment,
-  DEFAULT_STEP_UP_THROTTLE,
   disableTotp,
-  LoginThrottle,
-  LoginThrottled,
   MAX_PASSWORD_LENGTH,
   regenerateRecoveryCodes,
   requireStepUp,
@@ -17,7 +14,6 @@ import {
   type StepUpDeps,
 } from '../../../src/services/accounts';
 import { conflict } from '../../../src/services/errors';
-import { HttpError } from '../../http/customer-errors';
 import { defineRoute, type RouteSpec } from '../../http/route-spec';
 import { ADMIN_ERRORS, adminActorOf, auditActorOf, type AdminDeps } from '../admin-kit';
 import { setSessionCookie } from '../cookies';
@@ -51,25 +47,8 @@ export const STEP_UP_ERRORS = {
   429: 'rate_limited: more than 5 failed step-ups for the account in 15 minutes; Retry-After says when to try again',
 } as const;
 
-// One throttle per app (the routes of one AdminDeps share it), apart from the login throttle.
-const throttles = new WeakMap<AdminDeps, LoginThrottle>();
-
 /** What checking a second factor needs, for these routes and the credentials routes. */
-export function stepUpDepsOf(deps: AdminDeps): StepUpDeps {
-  let throttle = throttles.get(deps);
-  if (!throttle) throttles.set(deps, (throttle = new LoginThrottle(DEFAULT_STEP_UP_THROTTLE)));
-  return { orm: deps.orm, sealer: deps.webhooks.sealer, throttle };
-}
-
-/** Too many failed step-ups: 429 with Retry-After. */
-export async function throttledStepUp<T>(work: Promise<T>): Promise<T> {
-  try {
-    return await work;
-  } catch (err) {
-    if (!(err instanceof LoginThrottled)) throw err;
-    throw new HttpError(429, `too many failed attempts to confirm it is you; retry in ${err.retryAfterSeconds} s`, 'rate_limited', { 'Retry-After': String(err.retryAfterSeconds) });
-  }
-}
+export const stepUpDepsOf = (deps: AdminDeps): StepUpDeps => ({ orm: deps.orm, sealer: deps.webhooks.sealer, throttle: deps.throttles.stepUp });
 
 /** Two-factor (TOTP) enrolment, recovery codes and step-up under /api. */
 export function securityRoutes(deps: AdminDeps): RouteSpec[] {
@@ -126,7 +105,7 @@ export function securityRoutes(deps: AdminDeps): RouteSpec[] {
       handler: async (ctx, { body }) => {
         const actor = adminActorOf(ctx);
         if (!(await twoFactorStatus(deps.orm, actor.userId)).enabled) throw conflict('two-factor authentication is not on', 'two_factor_disabled');
-        await throttledStepUp(stepUp(stepUpDeps, sessionOf(ctx as never), body, actor.ip));
+        await stepUp(stepUpDeps, sessionOf(ctx as never), body, actor.ip);
         await disableTotp(deps.orm, sessionOf(ctx as never), auditActorOf(actor));
         return { data: await twoFactorStatus(deps.orm, actor.userId), message: 'two-factor authentication is off' };
       },
@@ -143,7 +122,7 @@ export function securityRoutes(deps: AdminDeps): RouteSpec[] {
       handler: async (ctx, { body }) => {
         const actor = adminActorOf(ctx);
         if (!(await twoFactorStatus(deps.orm, actor.userId)).enabled) throw conflict('two-factor authentication is not on: recovery codes come with it', 'two_factor_disabled');
-        await throttledStepUp(requireStepUp(stepUpDeps, sessionOf(ctx as never), body, actor.ip));
+        await requireStepUp(stepUpDeps, sessionOf(ctx as never), body, actor.ip);
         const codes = await regenerateRecoveryCodes(deps.orm, sessionOf(ctx as never), auditActorOf(actor));
         return { data: { recovery_codes: codes }, message: 'new recovery codes; the old ones no longer work' };
       },
@@ -158,7 +137,7 @@ export function securityRoutes(deps: AdminDeps): RouteSpec[] {
       success: { status: 200, description: 'the session is stepped up until fresh_until', schema: StepUpSchema },
       errors: { ...STEP_UP_ERRORS, 403: 'step_up_failed: the password or code is not right; csrf_failed' },
       handler: async (ctx, { body }) => ({
-        data: await throttledStepUp(stepUp(stepUpDeps, sessionOf(ctx as never), body, adminActorOf(ctx).ip)),
+        data: await stepUp(stepUpDeps, sessionOf(ctx as never), body, adminActorOf(ctx).ip),
         message: 'confirmed for 5 minutes',
       }),
     }),

@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import { recordAudit } from '../../../src/services/audit';
-import { createTestNotificationThrottle, createWebhook, deleteWebhook, getWebhook, listWebhooks, sendTestNotification, TEST_LIMITS } from '../../../src/services/webhooks';
-import { HttpError } from '../../http/customer-errors';
+import { TEST_NOTIFICATION_REFUSAL } from '../../../src/services/throttles';
+import { createWebhook, deleteWebhook, getWebhook, listWebhooks, sendTestNotification } from '../../../src/services/webhooks';
 import { defineRoute, type RouteSpec } from '../../http/route-spec';
 import { ADMIN_ERRORS, adminActorOf, auditActorOf, IdParams, type AdminActor, type AdminDeps, authorizedActor } from '../admin-kit';
 import { CreatedWebhookSchema, CreateWebhookBody, TestResultSchema, WebhookListBody, WebhookListQuery, WebhookSchema } from './webhook-schemas';
 
 const MANAGE = 'Billing Owner, Account Admin, or a Team Manager of the team owning its service';
 const MANAGE_ERRORS = { ...ADMIN_ERRORS, 403: `${ADMIN_ERRORS[403]}: a ${MANAGE}`, 404: 'no such webhook in this workspace' } as const;
-const THROTTLED = `rate_limited: at most ${TEST_LIMITS.perWebhookPerMinute} test per webhook a minute and ${TEST_LIMITS.perWorkspacePerHour} per workspace an hour (Retry-After); nothing was sent`;
+const THROTTLED = `rate_limited: ${TEST_NOTIFICATION_REFUSAL}`;
 
 /**
  * The spec's dashboard webhook routes: the webhooks (sources with channels) of the session's
@@ -18,7 +18,6 @@ const THROTTLED = `rate_limited: at most ${TEST_LIMITS.perWebhookPerMinute} test
  */
 export function webhooksRoutes(deps: AdminDeps): RouteSpec[] {
   const w = deps.webhooks;
-  const throttle = createTestNotificationThrottle();
   const audit = (actor: AdminActor, action: string, targetId: string, details: Record<string, unknown>) =>
     recordAudit(deps.orm, { organizationId: actor.organizationId, actor: auditActorOf(actor), action, targetType: 'webhook', targetId, details });
   return [
@@ -106,10 +105,7 @@ export function webhooksRoutes(deps: AdminDeps): RouteSpec[] {
       errors: { ...MANAGE_ERRORS, 429: THROTTLED },
       handler: async (ctx, { params }) => {
         const actor = adminActorOf(ctx);
-        const admit = async (webhookId: string) => {
-          const retryAfter = await throttle.take(actor.organizationId, webhookId);
-          if (retryAfter !== null) throw new HttpError(429, `too many test notifications: ${THROTTLED.slice('rate_limited: '.length)}`, 'rate_limited', { 'Retry-After': String(retryAfter) });
-        };
+        const admit = (webhookId: string) => deps.throttles.testNotification.take(actor.organizationId, webhookId);
         const result = await sendTestNotification({ orm: deps.orm, senders: deps.senders }, actor, params.id, { admit });
         await audit(actor, 'webhook.test', result.webhook_id, {
           sends: result.sends.map((s) => ({ notification_type: s.notification_type, channel: s.channel, recipient: s.recipient, status: s.status, provider: s.provider })),

@@ -32,6 +32,7 @@ import { RecoveryCodeSchema } from './recovery-code';
 import { PlanUsageSchema } from './plan-usage';
 import { MonitorCheckSchema } from './monitor-check';
 import { RequestMetricSchema } from './request-metric';
+import { ThrottleCountSchema } from './throttle-count';
 
 export * from './alert';
 export * from './alert-source';
@@ -67,6 +68,7 @@ export * from './recovery-code';
 export * from './plan-usage';
 export * from './monitor-check';
 export * from './request-metric';
+export * from './throttle-count';
 
 /** Every entity the ORM knows; migrations are checked against exactly this list. */
 export const ENTITIES = [
@@ -104,4 +106,5 @@ export const ENTITIES = [
   PlanUsageSchema,
   MonitorCheckSchema,
   RequestMetricSchema,
+  ThrottleCountSchema,
 ];

@@ -1,33 +1,31 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { knexOf } from '../../db/knex';
 import { invalid } from '../errors';
-import type { LoginThrottle } from './login-throttle';
+import type { AttemptThrottle } from '../throttles';
 import { checkPasswordStrength, hashPassword, passwordMatches } from './passwords';
 import { createSession, sessionFromCookie, type ActiveSession, type SessionView } from './sessions';
 
 /**
  * Changes a signed-in user's password. The current password is required (a wrong one counts as
- * a failed login for the throttle). The session is rotated: every session of the user, the
+ * a failed login: the attempt is reserved on the login throttle before it is checked). The session is rotated: every session of the user, the
  * caller's included, is revoked and a new one opened for the caller.
  */
 export async function changePassword(
   orm: MikroORM,
-  throttle: LoginThrottle,
+  throttle: AttemptThrottle,
   session: ActiveSession,
   input: { current_password: string; new_password: string },
   client: { ip: string; userAgent?: string },
 ): Promise<SessionView & { cookieValue: string }> {
   const email = session.user.email;
-  await throttle.check(email, client.ip);
+  // Before the attempt is reserved: a weak new password is bad input, and changes nothing.
   checkPasswordStrength(input.new_password);
+  const attempt = await throttle.reserve(email, client.ip);
   const db = knexOf(orm);
   const row = (await db('users').select('password_hash').where({ id: session.user.id }).first()) as { password_hash: string } | undefined;
-  if (!(await passwordMatches(row?.password_hash ?? null, input.current_password))) {
-    await throttle.failed(email, client.ip);
-    // 400, not 401: the session is fine, the field is wrong.
-    throw invalid('current_password: is not the current password');
-  }
-  await throttle.succeeded(email);
+  // 400, not 401: the session is fine, the field is wrong. The attempt stays counted.
+  if (!(await passwordMatches(row?.password_hash ?? null, input.current_password))) throw invalid('current_password: is not the current password');
+  await attempt.succeeded();
   const passwordHash = await hashPassword(input.new_password);
   const { cookieValue } = await db.transaction(async (trx) => {
     await trx('users').update({ password_hash: passwordHash }).where({ id: session.user.id });

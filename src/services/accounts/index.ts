@@ -2,15 +2,13 @@
 export { signup, type SignupInput } from './signup';
 export { verifyEmail } from './verify-email';
 export { login, BAD_CREDENTIALS, type LoginInput } from './login';
-export { LoginThrottle, LoginThrottled, DEFAULT_LOGIN_THROTTLE, type LoginThrottleOptions } from './login-throttle';
 export { sessionFromCookie, logout, logoutEverywhere, SESSION_IDLE_MS, SESSION_ABSOLUTE_MS, type ActiveSession, type SessionView } from './sessions';
 export { accountMailer, type AccountMailer } from './mailer';
 export { constantTimeEqual } from './secrets';
 export { MIN_PASSWORD_LENGTH, MAX_PASSWORD_LENGTH } from './passwords';
 export { changePassword } from './change-password';
 export { requestPasswordReset, resetPassword } from './reset-password';
-export { ResetThrottle, ResetThrottled, DEFAULT_RESET_THROTTLE, type ResetThrottleOptions } from './reset-throttle';
 export { workspacesOf, switchWorkspace, type WorkspaceChoice } from './workspaces';
 export { startTotpEnrolment, confirmTotpEnrolment, disableTotp, regenerateRecoveryCodes, twoFactorStatus, matchTotp, TOTP_ISSUER } from './totp';
 export { RECOVERY_CODE_COUNT } from './recovery-codes';
-export { stepUp, requireStepUp, STEP_UP_FRESH_MS, DEFAULT_STEP_UP_THROTTLE, type SecondFactor, type StepUpDeps } from './step-up';
+export { stepUp, requireStepUp, STEP_UP_FRESH_MS, type SecondFactor, type StepUpDeps } from './step-up';

@@ -2,7 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { knexOf } from '../../db/knex';
 import { invalid, unauthorized } from '../errors';
 import type { Sealer } from '../webhooks/seal';
-import type { LoginThrottle } from './login-throttle';
+import type { AttemptThrottle } from '../throttles';
 import { passwordMatches } from './passwords';
 import { spendRecoveryCode } from './recovery-codes';
 import { createSession, sessionFromCookie, type SessionView } from './sessions';
@@ -21,43 +21,40 @@ export interface LoginInput {
 export const BAD_CREDENTIALS = 'wrong email or password';
 
 /**
- * Checks the credentials (throttled per account and IP) and opens a new session in the user's
- * first workspace. Every login gets a new session id, cookie value and CSRF value. With
+ * Checks the credentials (throttled per account and IP: the attempt is reserved before the
+ * password is checked) and opens a new session in the user's first workspace. Every login gets a new session id, cookie value and CSRF value. With
  * two-factor on, a right password alone is 401 `totp_required`; a wrong code is 401
  * `totp_invalid` and counts as a failed login; a session opened with a second factor is
  * stepped up.
  */
 export async function login(
   orm: MikroORM,
-  throttle: LoginThrottle,
+  throttle: AttemptThrottle,
   input: LoginInput,
   client: { ip: string; userAgent?: string },
   sealer: Sealer,
 ): Promise<SessionView & { cookieValue: string }> {
   const email = normaliseEmail(input.email);
   if (input.totp_code !== undefined && input.recovery_code !== undefined) throw invalid('give totp_code or recovery_code, not both');
-  await throttle.check(email, client.ip);
+  const attempt = await throttle.reserve(email, client.ip);
   const db = knexOf(orm);
   const user = (await db('users').select('id', 'password_hash', 'totp_enabled_at').where({ email }).first()) as { id: string; password_hash: string; totp_enabled_at: unknown } | undefined;
   const membership = user
     ? ((await db('memberships').select('organization_id').where({ user_id: user.id }).orderBy([{ column: 'created_at' }, { column: 'id' }]).first()) as { organization_id: string } | undefined)
     : undefined;
-  if (!(await passwordMatches(user?.password_hash ?? null, input.password)) || !user || !membership) {
-    await throttle.failed(email, client.ip);
-    throw unauthorized(BAD_CREDENTIALS, 'unauthorized');
-  }
+  // A failure keeps its reserved attempt counted.
+  if (!(await passwordMatches(user?.password_hash ?? null, input.password)) || !user || !membership) throw unauthorized(BAD_CREDENTIALS, 'unauthorized');
   const secondFactor = Boolean(user.totp_enabled_at);
   if (secondFactor) {
     if (input.totp_code === undefined && input.recovery_code === undefined) {
+      // The right password, not yet a login: neither a failure nor a success.
+      await attempt.uncounted();
       throw unauthorized('two-factor authentication is on: send totp_code (or a recovery_code) with the password', 'totp_required');
     }
     const held = input.totp_code !== undefined ? await acceptTotpCode(db, sealer, user.id, input.totp_code) : await spendRecoveryCode(db, user.id, input.recovery_code!);
-    if (!held) {
-      await throttle.failed(email, client.ip);
-      throw unauthorized('the two-factor code is not right (each code works once)', 'totp_invalid');
-    }
+    if (!held) throw unauthorized('the two-factor code is not right (each code works once)', 'totp_invalid');
   }
-  await throttle.succeeded(email);
+  await attempt.succeeded();
   const { cookieValue, sessionId } = await createSession(db, { userId: user.id, organizationId: membership.organization_id, ip: client.ip, userAgent: client.userAgent });
   if (secondFactor) await db('sessions').update({ stepped_up_at: new Date() }).where({ id: sessionId });
   const { sessionId: _sessionId, ...view } = await sessionFromCookie(orm, cookieValue);

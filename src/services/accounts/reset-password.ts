@@ -1,5 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { knexOf } from '../../db/knex';
+import type { PasswordResetThrottle } from '../throttles';
 import { consumeAccountToken, issueAccountToken } from './account-tokens';
 import type { AccountMailer } from './mailer';
 import { checkPasswordStrength, hashPassword } from './passwords';
@@ -7,10 +8,18 @@ import { normaliseEmail } from './signup';
 
 /**
  * Emails a one-time reset link (`{APP_URL}/reset-password?token=…`, 1 hour) when the address has
- * an account; the caller gets the same answer either way, so addresses cannot be probed.
+ * an account; the caller gets the same answer either way, so addresses cannot be probed. Throttled
+ * per client IP (Throttled) and per address (past it, nothing is sent: the same answer).
  */
-export async function requestPasswordReset(orm: MikroORM, mailer: AccountMailer, appUrl: string, input: { email: string }): Promise<void> {
+export async function requestPasswordReset(
+  orm: MikroORM,
+  mailer: AccountMailer,
+  appUrl: string,
+  input: { email: string },
+  client: { ip: string; throttle: PasswordResetThrottle },
+): Promise<void> {
   const email = normaliseEmail(input.email);
+  if (!(await client.throttle.take(email, client.ip))) return;
   const db = knexOf(orm);
   const user = (await db('users').select('id').where({ email }).first()) as { id: string } | undefined;
   if (!user) return;

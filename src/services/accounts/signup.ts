@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { isUniqueViolation, knexOf } from '../../db/knex';
 import { conflict } from '../errors';
+import type { RequestThrottle } from '../throttles';
 import { prepareWorkspace } from '../workspace/ready-workspace';
 import { issueAccountToken } from './account-tokens';
 import type { AccountMailer } from './mailer';
@@ -22,10 +23,13 @@ const EMAIL_TAKEN = 'an account with this email already exists; log in or reset 
  * Opens an account: a FREE workspace ready to page (its team with the new user in it, a default
  * service and escalation policy, the user's email paged at once: prepareWorkspace), its first
  * user as Billing Owner (unverified), and a verification email with a one-time link. Everything
- * is written in one transaction, so a refused sign-up (email taken) leaves nothing behind.
+ * is written in one transaction, so a refused sign-up (email taken) leaves nothing behind. Sign-ups are
+ * counted per client IP (Throttled past the limit); one for a taken address counts too, or
+ * sign-up would probe addresses unthrottled.
  */
-export async function signup(orm: MikroORM, mailer: AccountMailer, appUrl: string, input: SignupInput, client: { ip?: string } = {}) {
+export async function signup(orm: MikroORM, mailer: AccountMailer, appUrl: string, input: SignupInput, client: { ip: string; throttle: RequestThrottle }) {
   checkPasswordStrength(input.password);
+  await client.throttle.take(client.ip);
   const email = normaliseEmail(input.email);
   const passwordHash = await hashPassword(input.password);
   const now = new Date();

@@ -3,7 +3,7 @@ import { knexOf } from '../../db/knex';
 import { millis } from '../../db/timestamps';
 import { forbidden, invalid } from '../errors';
 import type { Sealer } from '../webhooks/seal';
-import type { LoginThrottle, LoginThrottleOptions } from './login-throttle';
+import type { AttemptThrottle } from '../throttles';
 import { passwordMatches } from './passwords';
 import { spendRecoveryCode } from './recovery-codes';
 import type { ActiveSession } from './sessions';
@@ -11,9 +11,6 @@ import { acceptTotpCode } from './totp';
 
 /** A step-up lets sensitive actions (token creation, new recovery codes) through for this long. */
 export const STEP_UP_FRESH_MS = 5 * 60_000;
-
-/** Failed step-ups: 5 per account (and 20 per IP) in 15 minutes, then 429 with Retry-After. */
-export const DEFAULT_STEP_UP_THROTTLE: LoginThrottleOptions = { perAccount: 5, perIp: 20, windowSeconds: 15 * 60 };
 
 /** A proof the person is at the keyboard: their password, a TOTP code or a recovery code. */
 export interface SecondFactor {
@@ -26,8 +23,8 @@ export interface StepUpDeps {
   orm: MikroORM;
   /** Opens TOTP secrets. */
   sealer: Sealer;
-  /** Its own instance: failed step-ups do not lock the login, nor the other way round. */
-  throttle: LoginThrottle;
+  /** Failed step-ups (STEP_UP_LIMITS), counted apart from logins. */
+  throttle: AttemptThrottle;
 }
 
 const FACTORS = ['password', 'totp_code', 'recovery_code'] as const;
@@ -49,19 +46,18 @@ async function factorHolds(deps: StepUpDeps, userId: string, kind: (typeof FACTO
 }
 
 /**
- * Checks one factor (throttled per account: LoginThrottled past the limit) and marks the session
- * stepped up. A wrong factor is 403 `step_up_failed`.
+ * Checks one factor (throttled per account and IP: the attempt is reserved before the factor is
+ * checked, Throttled past the limit) and marks the session stepped up. A wrong factor is 403
+ * `step_up_failed`.
  */
 export async function stepUp(deps: StepUpDeps, session: ActiveSession, input: SecondFactor, ip: string, now = new Date()): Promise<{ stepped_up_at: string; fresh_until: string }> {
   const kind = factorOf(input);
   if (!kind) throw invalid('give one of password, totp_code or recovery_code');
   const account = session.user.id;
-  await deps.throttle.check(account, ip);
-  if (!(await factorHolds(deps, session.user.id, kind, input[kind]!))) {
-    await deps.throttle.failed(account, ip);
-    throw forbidden(`the ${kind.replace('_', ' ')} is not right (a TOTP code works once)`, 'step_up_failed');
-  }
-  await deps.throttle.succeeded(account);
+  const attempt = await deps.throttle.reserve(account, ip);
+  // A wrong factor keeps its reserved attempt counted.
+  if (!(await factorHolds(deps, session.user.id, kind, input[kind]!))) throw forbidden(`the ${kind.replace('_', ' ')} is not right (a TOTP code works once)`, 'step_up_failed');
+  await attempt.succeeded();
   await knexOf(deps.orm)('sessions').update({ stepped_up_at: now }).where({ id: session.sessionId });
   return { stepped_up_at: now.toISOString(), fresh_until: new Date(now.getTime() + STEP_UP_FRESH_MS).toISOString() };
 }

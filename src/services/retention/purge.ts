@@ -25,7 +25,7 @@ export interface PurgeOptions {
  * Deletes what is past its cutoff, in statements of at most `batchRows` rows, each committed on
  * its own: idempotency records after they expired, delivered outbox messages, provider callbacks
  * and dev-inbox pages after their age, response-time buckets after 25 h, monitor checks after
- * 31 days, and CLOSED incidents past their workspace plan's history window with every row that
+ * 31 days, throttle counts once their window ended, and CLOSED incidents past their workspace plan's history window with every row that
  * belongs to them. An incident's rows go before the incident, so a
  * purge cut short is finished by the next one.
  */
@@ -41,6 +41,8 @@ export async function purgeExpired(k: Knex, cutoffs: RetentionCutoffs, opts: Pur
     ['invitations', 'expires_at < ?', [cutoffs.invitationsExpiredBefore]],
     ['request_metrics', 'minute < ?', [cutoffs.requestMetricsBefore]],
     ['monitor_checks', 'checked_at < ?', [cutoffs.monitorChecksBefore]],
+    // rate-limiter-flexible keeps `expire` in epoch milliseconds.
+    ['throttle_counts', 'expire < ?', [cutoffs.throttleWindowsEndedBefore.getTime()]],
   ];
   for (const [table, where, bindings] of steps) {
     if (!(await purge.rows(table, where, bindings))) return purge.result(false);

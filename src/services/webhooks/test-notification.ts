@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { ChannelSenders } from '../../../activities/notify/types';
 import { CHANNELS, type ChannelId } from '../../domain/channels';
 import { PLAN_LIMITS, type Plan } from '../../domain/plans';
@@ -129,36 +128,3 @@ export async function sendTestNotification(
   }
   return { webhook_id: row.id, plan, email_only: PLAN_LIMITS[plan].emailPagesOnly, sends };
 }
-
-/** Tests one webhook may send a minute, and a workspace an hour: a test cannot be used to spam a number. */
-export const TEST_LIMITS = { perWebhookPerMinute: 1, perWorkspacePerHour: 10 } as const;
-
-/**
- * In memory, per API process (like the other dashboard throttles): `take` answers null when a
- * test may go, else the seconds until one may. A refused test takes nothing from either budget.
- */
-export function createTestNotificationThrottle() {
-  const perWebhook = new RateLimiterMemory({ keyPrefix: 'webhook-test', points: TEST_LIMITS.perWebhookPerMinute, duration: 60 });
-  const perWorkspace = new RateLimiterMemory({ keyPrefix: 'webhook-test-workspace', points: TEST_LIMITS.perWorkspacePerHour, duration: 3600 });
-  const retryAfter = (err: unknown) => {
-    if (err instanceof RateLimiterRes) return Math.max(1, Math.ceil(err.msBeforeNext / 1000));
-    throw err;
-  };
-  return {
-    async take(organizationId: string, webhookId: string): Promise<number | null> {
-      try {
-        await perWebhook.consume(webhookId);
-      } catch (err) {
-        return retryAfter(err);
-      }
-      try {
-        await perWorkspace.consume(organizationId);
-        return null;
-      } catch (err) {
-        await perWebhook.reward(webhookId, 1);
-        return retryAfter(err);
-      }
-    },
-  };
-}
-export type TestNotificationThrottle = ReturnType<typeof createTestNotificationThrottle>;

@@ -1,10 +1,14 @@
 import http from 'node:http';
+import { knexOf } from '../../../src/db/knex';
+import { DEFAULT_SIGNUPS_PER_IP_PER_HOUR } from '../../../src/services/throttles';
+import { newAccount, signUpAndLogIn } from '../../support/dashboard';
+import { sendRaw } from '../../support/raw-http';
 import { startTestStack, type TestStack } from '../../support/stack';
-import { signUpAndLogIn } from '../../support/dashboard';
 
 let stack: TestStack;
 beforeAll(async () => {
-  stack = await startTestStack();
+  // The real sign-up limit (the test stack raises it for the other files).
+  stack = await startTestStack({ env: { SIGNUP_RATE_LIMIT_PER_IP: String(DEFAULT_SIGNUPS_PER_IP_PER_HOUR) } });
 });
 afterAll(() => stack.stop());
 
@@ -56,5 +60,31 @@ describe('login throttling', () => {
     expect(refused.status).toBe(429);
     expect(Number(refused.retryAfter)).toBeGreaterThan(0);
     expect((await loginFrom('127.0.0.15', { email: a.email, password: a.password })).status).toBe(200);
+  });
+});
+
+describe('sign-up throttling', () => {
+  const signupFrom = (localAddress: string, body: unknown) => sendRaw('POST', `${stack.urls.app}/api/auth/signup`, { body: JSON.stringify(body), localAddress });
+  const rows = async () => {
+    const db = knexOf(stack.orm);
+    const count = async (table: string) => Number(((await db(table).count({ n: '*' }).first()) as { n: string }).n);
+    return { users: await count('users'), organizations: await count('organizations'), memberships: await count('memberships') };
+  };
+
+  it(`when one IP has signed up ${DEFAULT_SIGNUPS_PER_IP_PER_HOUR} times in an hour, then the next sign-up is 429 with Retry-After and creates nothing; refused bad input did not count`, async () => {
+    const from = '127.0.0.21';
+    for (const bad of [{ ...newAccount(), password: 'short' }, { ...newAccount(), email: 'not an email' }]) expect((await signupFrom(from, bad)).status).toBe(400);
+    for (let i = 0; i < DEFAULT_SIGNUPS_PER_IP_PER_HOUR; i++) expect((await signupFrom(from, newAccount())).status).toBe(201);
+    const before = await rows();
+    const extra = newAccount();
+    const refused = await signupFrom(from, extra);
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject({ success: false, code: 'rate_limited' });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(3500);
+    expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(3600);
+    expect(await rows()).toEqual(before);
+    expect(await knexOf(stack.orm)('users').where({ email: extra.email }).first()).toBeUndefined();
+    // Another address is its own count.
+    expect((await signupFrom('127.0.0.22', newAccount())).status).toBe(201);
   });
 });

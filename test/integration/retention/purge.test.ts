@@ -48,6 +48,21 @@ describe('retention purge (real Postgres)', () => {
     expect(await db('invitations').whereIn('id', ids).pluck('id')).toEqual([ids[1]]);
   });
 
+  it('when throttle windows have ended, then their counts go; counts of running windows stay', async () => {
+    const db = knexOf(fx.orm);
+    // As rate-limiter-flexible writes them: `expire` is the window's end in epoch ms.
+    await db('throttle_counts').insert([
+      { key: 'login-ip:ended', points: 20, expire: Date.now() - 1000 },
+      { key: 'login-ip:running', points: 3, expire: Date.now() + 60_000 },
+    ]);
+
+    const { deleted } = await purgeAll();
+
+    expect(deleted).toEqual({ ...noPurgeCounts(), throttle_counts: 1 });
+    expect(await exists('throttle_counts', { key: 'login-ip:ended' })).toBe(false);
+    expect(await exists('throttle_counts', { key: 'login-ip:running' })).toBe(true);
+  });
+
   it('when rows of every kind are past their age, then they are purged and counted; fresh ones stay', async () => {
     const expired = await fx.seed.idempotencyRecord(-0.1);
     const live = await fx.seed.idempotencyRecord(0.5);
