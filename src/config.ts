@@ -21,7 +21,8 @@ const envSchema = z.object({
   APP_PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   INGEST_PORT: z.coerce.number().int().min(0).max(65535).default(3001),
   LEGACY_PORT: z.coerce.number().int().min(0).max(65535).default(3002),
-  HOST: z.string().default('0.0.0.0'),
+  // Unset: the role decides (src/stack/boot.ts): `start` listens on loopback only, `api` everywhere.
+  HOST: z.string().min(1).optional(),
   APP_URL: z.string().url().optional(),
   INGEST_URL: z.string().url().optional(),
   LEGACY_API_URL: z.string().url().optional(),
@@ -42,7 +43,13 @@ const envSchema = z.object({
   LEGACY_RATE_LIMIT_PER_KEY: z.coerce.number().int().positive().default(20),
   SIGNUP_RATE_LIMIT_PER_IP: z.coerce.number().int().positive().default(DEFAULT_SIGNUPS_PER_IP_PER_HOUR),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  KLAXON_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  KLAXON_SECRET: z
+    .string()
+    .min(32, 'must be at least 32 characters')
+    .refine((v) => !isPlaceholderSecret(v), 'is a placeholder from an example file: set a random value of your own (for example `openssl rand -base64 32`)')
+    .optional(),
+  // No billing provider takes payment: without this, a workspace cannot raise its own plan (docs/security.md).
+  PLAN_SELF_SERVE: z.enum(['true', 'false', '1', '0']).default('false'),
   PAGE_LINK_TTL_HOURS: z.coerce.number().positive().max(24 * 7).default(24),
   // Fractions allowed (a test closes after seconds); a year at most.
   AUTO_CLOSE_HOURS: z.coerce.number().positive().max(24 * 365).default(DEFAULT_AUTO_CLOSE_HOURS),
@@ -89,7 +96,10 @@ export interface Config {
     cliPath?: string;
   };
   ports: { app: number; ingest: number; legacy: number };
-  host: string;
+  /** HOST: the address the listeners bind; unset, the role decides (`start` 127.0.0.1, `api` 0.0.0.0). */
+  host?: string;
+  /** PLAN_SELF_SERVE: a Billing Owner may raise the plan from the dashboard (there is no billing provider). */
+  planSelfServe: boolean;
   urls: { app: string; ingest: string; legacy: string };
   /** TRUSTED_PROXIES: addresses/CIDRs whose `X-Forwarded-For` (and, on the API-key surface, `X-Forwarded-Proto`) are believed. */
   trustedProxies: string[];
@@ -158,6 +168,13 @@ function tlsFiles(e: Env): LegacyConfig['tls'] {
 
 const trimSlash = (url: string) => url.replace(/\/+$/, '');
 
+/**
+ * KLAXON_SECRET values shipped in example files (an older docker-compose.yml carried the first):
+ * anyone who read the file could forge page links and open sealed webhook secrets.
+ */
+const PLACEHOLDER_SECRETS = ['compose-development-secret-change-me-0123456789'];
+export const isPlaceholderSecret = (secret: string): boolean => PLACEHOLDER_SECRETS.includes(secret) || /change-?me/i.test(secret);
+
 /** Parses the environment; throws a readable error naming each bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);
@@ -180,6 +197,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     ports: { app: e.APP_PORT, ingest: e.INGEST_PORT, legacy: e.LEGACY_PORT },
     host: e.HOST,
+    planSelfServe: e.PLAN_SELF_SERVE === 'true' || e.PLAN_SELF_SERVE === '1',
     trustedProxies: e.TRUSTED_PROXIES,
     throttles: { signupsPerIpPerHour: e.SIGNUP_RATE_LIMIT_PER_IP },
     urls: {

@@ -24,6 +24,8 @@ export interface AdminDeps {
   mailer: AccountMailer;
   /** Login, step-up, password, sign-up, verification-resend and test-notification throttles, counted in Postgres. */
   throttles: Throttles;
+  /** PLAN_SELF_SERVE: a Billing Owner may raise the plan from the dashboard (no billing provider takes payment). */
+  planSelfServe?: boolean;
   /** Alert sources (webhooks): their sealer and public URLs. */
   webhooks: WebhookDeps;
   /** The SMS channel: verification codes for new phone numbers (a provider, or the dev inbox). */

@@ -6,7 +6,7 @@ import { ROLES } from '../domain/roles';
 import type { Config } from '../config';
 import { migrate, openOrm, type MikroORM } from '../db/orm';
 import { resolveDatabase } from '../stack/database';
-import { addUser, adoptFirstMember, createApiToken, createOrganization, createReadyWorkspace, listApiTokens, prepareWorkspace, revokeApiToken } from '../services/workspace';
+import { addUser, adoptFirstMember, changePlan, createApiToken, createOrganization, createReadyWorkspace, listApiTokens, prepareWorkspace, revokeApiToken } from '../services/workspace';
 import { knexOf } from '../db/knex';
 import { SYSTEM_CLI } from '../services/audit';
 import { createSource, createSourceForService, rotateSource } from '../services/ingest';
@@ -52,6 +52,7 @@ const upper = <T extends readonly [string, ...string[]]>(values: T) =>
 
 export const schemas = {
   orgCreate: z.object({ name: z.string().trim().min(1, 'is required').max(255), plan: upper(PLANS) }),
+  orgPlan: z.object({ org: z.string().uuid('must be a workspace id (UUID)'), plan: upper(PLANS) }),
   userAdd: z.object({
     org: z.string().uuid('must be a workspace id (UUID)'),
     email: z.string().email('must be an email address'),
@@ -129,4 +130,4 @@ export async function createCliSource(orm: MikroORM, config: Config, o: z.infer<
   return signingSecret ? { ...created, signing_secret: signingSecret } : created;
 }
 
-export const admin = { createOrganization, createReadyWorkspace, adoptFirstMember, addUser, createApiToken, listApiTokens, revokeApiToken, createSourceForService, rotateSource };
+export const admin = { createOrganization, createReadyWorkspace, changePlan, adoptFirstMember, addUser, createApiToken, listApiTokens, revokeApiToken, createSourceForService, rotateSource };

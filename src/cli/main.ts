@@ -64,6 +64,18 @@ export function buildProgram(getConfig: () => Config): Command {
       output(await withDatabase(getConfig(), (orm) => audited(orm, { action: 'workspace.create', targetType: 'organization', table: 'organizations', idOf: (r) => r.id, details: (r) => ({ name: r.name, plan: r.plan }) }, () => admin.createReadyWorkspace(orm, opts))), raw.json);
     });
 
+  org
+    .command('plan')
+    .description('change a workspace’s plan (the operator’s way: the dashboard cannot raise a plan without billing)')
+    .requiredOption('--org <id>', 'workspace id')
+    .requiredOption('--plan <plan>', 'FREE, STARTER, PRO or BUSINESS')
+    .option('--json', 'print one JSON object')
+    .action(async (raw) => {
+      const o = parseOptions(schemas.orgPlan, raw);
+      const changed = await withDatabase(getConfig(), (orm) => admin.changePlan(orm, { organizationId: o.org, actor: SYSTEM_CLI, plan: o.plan, upgrades: 'allowed' }));
+      output({ organization_id: o.org, from: changed.from, plan: changed.view.plan, changed: changed.changed, over_limits: changed.over }, raw.json);
+    });
+
   const user = program.command('user').description('people');
   user
     .command('add')

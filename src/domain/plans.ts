@@ -33,6 +33,9 @@ export const MONITOR_INTERVAL_FLOOR_SECONDS = 30;
 export const monitorMinIntervalSeconds = (plan: Plan, floor = MONITOR_INTERVAL_FLOOR_SECONDS): number =>
   floor < MONITOR_INTERVAL_FLOOR_SECONDS ? floor : Math.max(floor, PLAN_LIMITS[plan].monitorMinIntervalSeconds);
 
+/** True when `to` is a higher plan than `from` (PLANS is in price order). */
+export const isUpgrade = (from: Plan, to: Plan): boolean => PLANS.indexOf(to) > PLANS.indexOf(from);
+
 export const planHasApiAccess = (plan: Plan): boolean => PLAN_LIMITS[plan].apiAccess;
 
 /** The usage period an instant falls in (`plan_usage.period`): `YYYY-MM`, UTC. */

@@ -21,6 +21,13 @@ export type Role = 'start' | 'api' | 'worker';
 /** The dev inbox holds everyone's emailed links: the browser may read it only on a developer's own machine. */
 export const devInboxShownOf = (config: Config, role: Role): boolean => role === 'start' && ['localhost', '127.0.0.1', '[::1]'].includes(new URL(config.urls.app).hostname);
 
+/**
+ * Where the listeners bind: HOST, else loopback under `start` (a developer's machine: its dev
+ * inbox and default accounts must not be reachable from the network) and every interface under
+ * `api` (production, behind its proxy or load balancer).
+ */
+export const hostOf = (config: Config, role: Role): string => config.host ?? (role === 'start' ? '127.0.0.1' : '0.0.0.0');
+
 export const allowInsecureHttpOf = (config: Config, role: Role): 'loopback' | 'never' => config.legacy.allowInsecureHttp ?? (role === 'start' ? 'loopback' : 'never');
 
 /** A running stack: what a role brought up, and how to bring it down in order. */
@@ -100,7 +107,7 @@ export async function bootStack(config: Config, role: Role, deps: { logger: Logg
     });
     const ports = { app: 0, ingest: 0, legacy: 0 };
     for (const name of ['app', 'ingest', 'legacy'] as const) {
-      const bound = await listen(apps[name], config.ports[name], config.host, name === 'legacy' ? config.legacy.tls : undefined);
+      const bound = await listen(apps[name], config.ports[name], hostOf(config, role), name === 'legacy' ? config.legacy.tls : undefined);
       servers.push(bound.server);
       ports[name] = bound.port;
     }

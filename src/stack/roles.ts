@@ -8,7 +8,7 @@ import type { Config } from '../config';
 import { migrate, openOrm } from '../db/orm';
 import { createLogger } from '../logger';
 import { checkReadiness, type ReadinessReport } from '../readiness';
-import { allowInsecureHttpOf, bootStack, type Role } from './boot';
+import { allowInsecureHttpOf, bootStack, hostOf, type Role } from './boot';
 import { resolveDatabase, type Infra } from './infra';
 
 const say = (line: string) => process.stdout.write(`[klaxon] ${line}\n`);
@@ -52,6 +52,13 @@ function legacyTransportNote(config: Config, role: Role): string {
     : `${tls}${proxies}HTTPS only: plain HTTP is refused (ALLOW_INSECURE_HTTP=never)`;
 }
 
+/** What the banner says of the address the listeners bind (HOST). */
+function listeningNote(config: Config, role: Role): string {
+  const host = hostOf(config, role);
+  if (config.host) return `${host} (HOST)`;
+  return role === 'start' ? `${host} only: this machine (set HOST=0.0.0.0 to open the listeners to the network)` : `${host}: every interface (HOST to narrow it)`;
+}
+
 function printBanner(config: Config, role: Role, infra: Infra) {
   const lines = [`Klaxon ${role} is running.`];
   if (role !== 'worker') {
@@ -62,6 +69,7 @@ function printBanner(config: Config, role: Role, infra: Infra) {
       `  Legacy API       ${config.urls.legacy}/v1   (OpenAPI: ${config.urls.legacy}/v1/openapi.json; Form B: ${config.urls.legacy}/webhook/{webhook_id})`,
       `                   ${legacyTransportNote(config, role)}`,
       `  Health           ${config.urls.app}/healthz   ${config.urls.app}/readyz`,
+      `  Listening on     ${listeningNote(config, role)}`,
     );
   }
   lines.push(

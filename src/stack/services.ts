@@ -88,6 +88,7 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; leg
       dashboard: {
         mailer: accountMailer(accountEmail),
         throttles,
+        planSelfServe: config.planSelfServe,
         sms: senders.get('sms'),
         senders,
         notify: config.notify,

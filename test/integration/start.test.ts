@@ -5,6 +5,7 @@ import path from 'node:path';
 import { freePort } from '../../src/net';
 import { klaxon } from '../support/cli';
 import { request } from '../support/http';
+import { nonLoopbackAddress } from '../support/network';
 
 /**
  * The two-command promise: `klaxon start` (what `npm start` runs) on embedded defaults, a
@@ -86,6 +87,9 @@ describe('klaxon start', () => {
       expect(first.output()).toContain(line);
     }
     expect((await request('GET', `${app}/readyz`)).status).toBe(200);
+    // A developer's machine: the listeners (and the dev inbox) are not open to the network.
+    expect(first.output()).toContain('Listening on     127.0.0.1 only');
+    await expect(fetch(`http://${nonLoopbackAddress()}:${env.APP_PORT}/healthz`)).rejects.toThrow();
     // The banner's "Dashboard" line answers: the page of the built UI.
     expect(first.output()).toContain(`Dashboard        ${app}/`);
     const page = await fetch(`${app}/`);

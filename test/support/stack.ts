@@ -50,7 +50,7 @@ export interface TestStack {
  * free ports, against the run's Postgres and Temporal (test/setup/global-setup.ts).
  */
 export async function startTestStack(
-  opts: { worker?: boolean; databaseUrl?: string; temporalAddress?: string; env?: Record<string, string>; uiDistDir?: string; devInbox?: boolean } = {},
+  opts: { worker?: boolean; databaseUrl?: string; temporalAddress?: string; env?: Record<string, string>; uiDistDir?: string; devInbox?: boolean; host?: string } = {},
 ): Promise<TestStack> {
   const databaseUrl = opts.databaseUrl ?? required('KLAXON_TEST_DATABASE_URL');
   const temporalAddress = opts.temporalAddress ?? required('KLAXON_TEST_TEMPORAL_ADDRESS');
@@ -63,7 +63,8 @@ export async function startTestStack(
   const servers = { app: http.createServer(), ingest: http.createServer(), legacy: createServerFor(legacyTls) };
   const urls = { app: '', ingest: '', legacy: '' };
   for (const name of ['app', 'ingest', 'legacy'] as const) {
-    await new Promise<void>((resolve) => servers[name].listen(0, '127.0.0.1', resolve));
+    // `host` 0.0.0.0 lets a test reach the listeners from a non-loopback address too (a LAN peer); URLs stay on loopback.
+    await new Promise<void>((resolve) => servers[name].listen(0, opts.host ?? '127.0.0.1', resolve));
     urls[name] = `${name === 'legacy' && legacyTls ? 'https' : 'http'}://127.0.0.1:${(servers[name].address() as AddressInfo).port}`;
   }
   const config = loadConfig({

@@ -173,13 +173,13 @@ export function membersRoutes(deps: AdminDeps): RouteSpec[] {
     }),
     defineRoute({
       method: 'put', access: 'write', path: '/plan', operationId: 'changePlan',
-      summary: 'Change the plan (Billing Owner only)',
+      summary: 'Change the plan (Billing Owner only); an upgrade needs billing (PLAN_SELF_SERVE=true, else 403 billing_not_configured)',
       body: PlanBody,
       success: { status: 200, description: 'the plan as changed; a downgrade below usage keeps what exists and refuses new creations over the limit', schema: PlanSchema },
-      errors: ADMIN_ERRORS,
+      errors: { ...ADMIN_ERRORS, 403: `${ADMIN_ERRORS[403]}; billing_not_configured: an upgrade, and this installation takes no payment (the operator changes plans with klaxon org plan)` },
       handler: async (ctx, { body }) => {
         const actor = await authorizedActor(deps.orm, ctx, 'plan.change');
-        const { view, changed, from, over } = await changePlan(deps.orm, { organizationId: actor.organizationId, actor: auditActorOf(actor), plan: body.plan });
+        const { view, changed, from, over } = await changePlan(deps.orm, { organizationId: actor.organizationId, actor: auditActorOf(actor), plan: body.plan, upgrades: deps.planSelfServe ? 'allowed' : 'need_billing' });
         const base = changed ? `plan changed from ${from} to ${view.plan}` : `the workspace already is on ${view.plan}; nothing changed`;
         const note = over.length ? `. Over the new limits: ${over.join('; ')}. What exists stays; new creations over a limit are refused (403 plan_limit_reached) until usage fits` : '';
         return { data: view, message: base + note };

@@ -1,5 +1,5 @@
 import type { Knex, MikroORM } from '@mikro-orm/postgresql';
-import { nextPeriodStart, PLAN_LIMITS, usagePeriod, type Plan, type PlanLimits } from '../../domain/plans';
+import { isUpgrade, nextPeriodStart, PLAN_LIMITS, usagePeriod, type Plan, type PlanLimits } from '../../domain/plans';
 import { resyncAlertUsage } from '../plans';
 import { knexOf } from '../../db/knex';
 import { recordAudit, type AuditActor } from '../audit';
@@ -79,9 +79,14 @@ export type PlanView = Awaited<ReturnType<typeof getPlanView>>;
  * Moves the workspace to another plan. A downgrade below current usage is allowed: what exists
  * stays, and the limit checks refuse new creations until usage fits. `over` names what is over.
  */
-export async function changePlan(orm: MikroORM, input: { organizationId: string; actor: AuditActor; plan: Plan }) {
+export async function changePlan(orm: MikroORM, input: { organizationId: string; actor: AuditActor; plan: Plan; upgrades?: 'allowed' | 'need_billing' }) {
   const from = await knexOf(orm).transaction(async (trx) => {
     const org = await lockWorkspace(trx, input.organizationId);
+    // No billing provider takes payment here: a workspace raising its own plan would raise the
+    // operator's SMS and voice bill (docs/security.md, "Plans").
+    if (input.upgrades === 'need_billing' && isUpgrade(org.plan, input.plan)) {
+      throw forbidden(`moving from ${org.plan} to ${input.plan} needs billing, which this installation has not set up: ask its operator (klaxon org plan), or downgrade instead`, 'billing_not_configured');
+    }
     if (org.plan !== input.plan) {
       await trx('organizations').update({ plan: input.plan }).where({ id: input.organizationId });
       await resyncAlertUsage(trx, input.organizationId, input.plan, new Date());

@@ -2,7 +2,9 @@ import { knexOf } from '../../../src/db/knex';
 import { createTeam, createService, setPlan } from '../../../src/services/workspace';
 import { createSource } from '../../../src/services/ingest/sources';
 import { nextPeriodStart, usagePeriod } from '../../../src/domain/plans';
-import { ALL_ROLES, dashboardFixture, expectDashboardError, workspaceWithRoles } from '../../support/dashboard';
+import { ALL_ROLES, dashboard, dashboardFixture, expectDashboardError, workspaceWithRoles } from '../../support/dashboard';
+import { klaxon } from '../../support/cli';
+import { startTestStack, type TestStack } from '../../support/stack';
 
 const fx = dashboardFixture();
 const { api } = fx;
@@ -37,25 +39,49 @@ describe('GET /api/plan', () => {
 });
 
 describe('PUT /api/plan', () => {
-  it.each(ROLES)('when a %s changes the plan, then only the Billing Owner may, and GET /api/plan shows it', async (role) => {
+  it.each(ROLES)('when a %s moves the plan down, then only the Billing Owner may, and GET /api/plan shows it', async (role) => {
     const ws = await workspaceWithRoles(fx.stack.urls.app, fx.stack.orm);
+    await setPlan(fx.stack.orm, ws.organizationId, 'BUSINESS');
     const res = await api('PUT', '/plan', { session: ws.as[role], body: { plan: 'PRO' } });
     if (role === 'BILLING_OWNER') {
       expect(res.status).toBe(200);
       expect(res.body.data).toMatchObject({ plan: 'PRO', limits: { users: null, api_access: true }, usage: { alerts_limit: null } });
-      expect(res.body.message).toContain('FREE to PRO');
+      expect(res.body.message).toContain('BUSINESS to PRO');
       expect((await api('GET', '/plan', { session: ws.as.MEMBER })).body.data.plan).toBe('PRO');
     } else {
       expectError(res, 403, 'forbidden');
-      expect(await planOf(ws.organizationId)).toBe('FREE');
+      expect(await planOf(ws.organizationId)).toBe('BUSINESS');
     }
+  });
+
+  it.each(['STARTER', 'PRO', 'BUSINESS'])('when a Billing Owner raises FREE to %s with no billing set up, then 403 billing_not_configured and nothing changes', async (plan) => {
+    const ws = await workspaceWithRoles(fx.stack.urls.app, fx.stack.orm);
+    const res = await api('PUT', '/plan', { session: ws.owner, body: { plan } });
+    expectError(res, 403, 'billing_not_configured', /needs billing.*klaxon org plan/);
+    expect(await planOf(ws.organizationId)).toBe('FREE');
+    expect((await api('GET', '/audit-log?action=plan.change', { session: ws.owner })).body.data).toEqual([]);
+  });
+
+  it('when the operator changes the plan with klaxon org plan, then it moves either way and the log says the system did it', async () => {
+    const ws = await workspaceWithRoles(fx.stack.urls.app, fx.stack.orm);
+    const up = await klaxon(['org', 'plan', '--org', ws.organizationId, '--plan', 'business', '--json']);
+    expect(up.code).toBe(0);
+    expect(up.json).toEqual({ organization_id: ws.organizationId, from: 'FREE', plan: 'BUSINESS', changed: true, over_limits: [] });
+    expect(await planOf(ws.organizationId)).toBe('BUSINESS');
+    const log = await api('GET', '/audit-log?action=plan.change', { session: ws.owner });
+    expect(log.body.data).toEqual([expect.objectContaining({ actor: expect.objectContaining({ kind: 'system' }), details: { from: 'FREE', to: 'BUSINESS' } })]);
+    const bad = await klaxon(['org', 'plan', '--org', ws.organizationId, '--plan', 'GOLD', '--json']);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toMatch(/--plan: must be one of FREE, STARTER, PRO, BUSINESS/);
+    expect(await planOf(ws.organizationId)).toBe('BUSINESS');
   });
 
   it('when the plan changes, then it is audited with from and to', async () => {
     const ws = await workspaceWithRoles(fx.stack.urls.app, fx.stack.orm);
-    await api('PUT', '/plan', { session: ws.owner, body: { plan: 'BUSINESS' } });
+    await setPlan(fx.stack.orm, ws.organizationId, 'BUSINESS');
+    await api('PUT', '/plan', { session: ws.owner, body: { plan: 'STARTER' } });
     const log = await api('GET', '/audit-log?action=plan.change', { session: ws.as.ACCOUNT_ADMIN });
-    expect(log.body.data).toEqual([expect.objectContaining({ actor: expect.objectContaining({ user_id: ws.owner.userId }), target: { type: 'organization', id: ws.organizationId }, details: { from: 'FREE', to: 'BUSINESS' } })]);
+    expect(log.body.data).toEqual([expect.objectContaining({ actor: expect.objectContaining({ user_id: ws.owner.userId }), target: { type: 'organization', id: ws.organizationId }, details: { from: 'BUSINESS', to: 'STARTER' } })]);
   });
 
   it('when a downgrade goes below current usage, then it is allowed, the answer says what is over, what exists stays and new creations are refused', async () => {
@@ -87,5 +113,20 @@ describe('PUT /api/plan', () => {
     expectError(await api('PUT', '/plan', { session: ws.owner, csrf: null, body: { plan: 'PRO' } }), 403, 'csrf_failed');
     expect(await planOf(ws.organizationId)).toBe('FREE');
     expect((await api('GET', '/audit-log?action=plan.change', { session: ws.owner })).body.data).toEqual([]);
+  });
+});
+
+describe('PUT /api/plan where the operator lets workspaces raise their plan (PLAN_SELF_SERVE=true)', () => {
+  let stack: TestStack;
+  beforeAll(async () => {
+    stack = await startTestStack({ worker: false, env: { PLAN_SELF_SERVE: 'true' } });
+  });
+  afterAll(() => stack?.stop());
+
+  it('when a Billing Owner raises FREE to PRO, then it is allowed', async () => {
+    const ws = await workspaceWithRoles(stack.urls.app, stack.orm);
+    const res = await dashboard(stack.urls.app, 'PUT', '/plan', { session: ws.owner, body: { plan: 'PRO' } });
+    expect(res.status).toBe(200);
+    expect(res.body.message).toContain('FREE to PRO');
   });
 });
