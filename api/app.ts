@@ -6,6 +6,7 @@ import { clientAddress, type ProxyTrust } from './http/client-address';
 import { customerErrors, RETRY_AFTER } from './http/customer-errors';
 import { jsonBody } from './http/json-body';
 import { requestLog } from './http/request-log';
+import { securityHeaders } from './http/security-headers';
 import { createCustomerV1Router } from './customer-v1/router';
 import { createPageActionsRouter } from './hooks/page-actions';
 import { createTwilioHooksRouter, type TwilioHookDeps } from './hooks/twilio';
@@ -75,6 +76,7 @@ export function createAppListener(deps: AppDeps): Koa {
   // `ctx.ip` for every route below (per-IP throttles, sessions, the audit log): the peer, or the
   // client a trusted proxy names. `proxy: false` above keeps Koa from believing anyone's header.
   app.use(clientAddress(deps.proxies));
+  app.use(securityHeaders(deps.appUrl));
   app.use(requestLog(deps.logger, 'app'));
   app.use(customerErrors());
   // /api (not /api/v1) answers in the dashboard's envelope, JSON parse errors included.

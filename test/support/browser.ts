@@ -56,6 +56,9 @@ export const sidewaysOverflow = (page: Page) => page.evaluate('document.document
  */
 export function dashboardInBrowser(opts: { stack?: StackOptions | (() => Promise<StackOptions>); page?: BrowserContextOptions } = {}) {
   const suite = {} as { stack: TestStack; browser: Browser; page: Page; app: string };
+  // Every page the dashboard draws must live within its Content-Security-Policy (api/http/security-headers.ts):
+  // a refused script or style is a broken page in production, so it fails the test it happened in.
+  let refused: string[] = [];
   beforeAll(async () => {
     const uiDistDir = ensureDashboardBuilt();
     const stackOptions = typeof opts.stack === 'function' ? await opts.stack() : (opts.stack ?? {});
@@ -68,8 +71,15 @@ export function dashboardInBrowser(opts: { stack?: StackOptions | (() => Promise
     await suite.stack?.stop();
   });
   beforeEach(async () => {
+    refused = [];
     suite.page = await suite.browser.newPage({ viewport: { width: 1280, height: 900 }, ...opts.page });
+    suite.page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) refused.push(message.text());
+    });
   });
-  afterEach(() => suite.page?.close());
+  afterEach(async () => {
+    await suite.page?.close();
+    expect(refused).toEqual([]);
+  });
   return suite;
 }
