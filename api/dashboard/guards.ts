@@ -12,12 +12,18 @@ export const isDashboardPath = (path: string): boolean =>
 
 const csrfFailed = (why: string) => new HttpError(403, `CSRF check failed: ${why}`, 'csrf_failed');
 
-/** A state-changing request whose `Origin` is present and not the app's own: 403 `csrf_failed`. */
+/**
+ * A state-changing request whose `Origin` is present and not the app's own: 403 `csrf_failed`.
+ * The commonest cause is no attack but a person who opened the dashboard under another name
+ * (127.0.0.1 for localhost, a LAN address): the message says which address to open instead.
+ */
 export function sameOrigin(appUrl: string): Middleware {
   const origin = new URL(appUrl).origin;
   return async (ctx, next) => {
     const sent = ctx.get('Origin');
-    if (STATE_CHANGING.has(ctx.method) && sent && sent !== origin) throw csrfFailed('the request comes from another origin');
+    if (STATE_CHANGING.has(ctx.method) && sent && sent !== origin) {
+      throw csrfFailed(`this page comes from another address than Klaxon's (APP_URL): open ${origin}/ and try again there`);
+    }
     await next();
   };
 }

@@ -68,12 +68,16 @@ export function securityRoutes(deps: AdminDeps): RouteSpec[] {
       method: 'post',
       access: 'write',
       path: '/auth/2fa/setup',
-      summary: 'Start two-factor enrolment: a new TOTP secret as an otpauth URI and a QR code (no body)',
+      summary: 'Start two-factor enrolment: a new TOTP secret as an otpauth URI and a QR code (needs a step-up: the password in the body, or one in the last 5 minutes)',
       operationId: 'setupTwoFactor',
+      body: FactorBody,
       success: { status: 200, description: 'the secret to add to an authenticator app; confirm with a code to turn two-factor on', schema: SetupSchema },
-      errors: { ...ADMIN_ERRORS, 409: 'two_factor_enabled: two-factor is already on' },
-      handler: async (ctx) => {
+      errors: { ...STEP_UP_ERRORS, 409: 'two_factor_enabled: two-factor is already on' },
+      handler: async (ctx, { body }) => {
         const actor = adminActorOf(ctx);
+        if ((await twoFactorStatus(deps.orm, actor.userId)).enabled) throw conflict('two-factor authentication is already on', 'two_factor_enabled');
+        // A borrowed session must not put its holder's authenticator on the account (and lock its owner out).
+        await requireStepUp(stepUpDeps, sessionOf(ctx as never), body, actor.ip);
         return { data: await startTotpEnrolment(deps.orm, deps.webhooks.sealer, { id: actor.userId, email: actor.email }), message: 'scan the QR code, then confirm with a code' };
       },
     }),

@@ -26,6 +26,14 @@ export async function issueAccountToken(db: Knex, userId: string, purpose: Accou
 }
 
 /**
+ * Spends every outstanding token of a purpose for a user: once the password is reset or changed,
+ * an older reset link (in a mailbox someone else may read) must not set it again.
+ */
+export async function spendAccountTokens(db: Knex, userId: string, purpose: AccountTokenPurpose, now = new Date()): Promise<number> {
+  return db('account_tokens').update({ used_at: now }).where({ user_id: userId, purpose, used_at: null });
+}
+
+/**
  * Spends a token: marks it used (once, atomically) and returns its user. Unknown, used, expired
  * or of another purpose: one 400 that says nothing about which.
  */

@@ -1,14 +1,16 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { knexOf } from '../../db/knex';
 import { invalid } from '../errors';
+import { spendAccountTokens } from './account-tokens';
 import type { AttemptThrottle } from '../throttles';
 import { checkPasswordStrength, hashPassword, passwordMatches } from './passwords';
 import { createSession, sessionFromCookie, type ActiveSession, type SessionView } from './sessions';
 
 /**
  * Changes a signed-in user's password. The current password is required (a wrong one counts as
- * a failed login: the attempt is reserved on the login throttle before it is checked). The session is rotated: every session of the user, the
- * caller's included, is revoked and a new one opened for the caller.
+ * a failed login: the attempt is reserved on the login throttle before it is checked). The session
+ * is rotated: every session of the user, the caller's included, is revoked and a new one opened
+ * for the caller; every outstanding reset link stops working.
  */
 export async function changePassword(
   orm: MikroORM,
@@ -30,6 +32,7 @@ export async function changePassword(
   const { cookieValue } = await db.transaction(async (trx) => {
     await trx('users').update({ password_hash: passwordHash }).where({ id: session.user.id });
     await trx('sessions').update({ revoked_at: new Date() }).where({ user_id: session.user.id }).whereNull('revoked_at');
+    await spendAccountTokens(trx, session.user.id, 'reset_password');
     return createSession(trx, { userId: session.user.id, organizationId: session.organization.id, ip: client.ip, userAgent: client.userAgent });
   });
   const { sessionId: _id, ...view } = await sessionFromCookie(orm, cookieValue);

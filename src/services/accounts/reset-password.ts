@@ -1,7 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { knexOf } from '../../db/knex';
 import type { PasswordResetThrottle } from '../throttles';
-import { consumeAccountToken, issueAccountToken } from './account-tokens';
+import { consumeAccountToken, issueAccountToken, spendAccountTokens } from './account-tokens';
 import type { AccountMailer } from './mailer';
 import { checkPasswordStrength, hashPassword } from './passwords';
 import { normaliseEmail } from './signup';
@@ -32,8 +32,8 @@ export async function requestPasswordReset(
 }
 
 /**
- * Sets a new password with an emailed token (once): every session of the user is revoked, and
- * the address counts as verified (the link reached it).
+ * Sets a new password with an emailed token (once): every session of the user is revoked, every
+ * other reset link of theirs stops working, and the address counts as verified (the link reached it).
  */
 export async function resetPassword(orm: MikroORM, input: { token: string; new_password: string }): Promise<void> {
   checkPasswordStrength(input.new_password);
@@ -42,5 +42,6 @@ export async function resetPassword(orm: MikroORM, input: { token: string; new_p
     const userId = await consumeAccountToken(trx, input.token, 'reset_password');
     await trx('users').update({ password_hash: passwordHash, verified: true }).where({ id: userId });
     await trx('sessions').update({ revoked_at: new Date() }).where({ user_id: userId }).whereNull('revoked_at');
+    await spendAccountTokens(trx, userId, 'reset_password');
   });
 }

@@ -68,6 +68,29 @@ describe('password reset by emailed link', () => {
     expect(again.body.code).toBe('invalid_token');
   });
 
+  it('when two reset links were emailed and one is used, then the other no longer works', async () => {
+    const a = await signUpAndLogIn(fx.stack.urls.app, fx.stack.orm);
+    await api('POST', '/auth/password-reset', { body: { email: a.email } });
+    const first = await resetTokenFor(a.email);
+    await api('POST', '/auth/password-reset', { body: { email: a.email } });
+    const second = await resetTokenFor(a.email);
+    expect(second).not.toBe(first);
+    expect((await api('POST', '/auth/password-reset/confirm', { body: { token: second, new_password: NEW_PASSWORD } })).status).toBe(200);
+    const stale = await api('POST', '/auth/password-reset/confirm', { body: { token: first, new_password: 'an attacker passphrase' } });
+    expect({ status: stale.status, code: stale.body.code }).toEqual({ status: 400, code: 'invalid_token' });
+    expect((await logIn(a.email, NEW_PASSWORD)).status).toBe(200);
+  });
+
+  it('when the password is changed while a reset link is outstanding, then that link no longer works', async () => {
+    const a = await signUpAndLogIn(fx.stack.urls.app, fx.stack.orm);
+    await api('POST', '/auth/password-reset', { body: { email: a.email } });
+    const token = await resetTokenFor(a.email);
+    expect((await api('POST', '/auth/password', { session: a, body: { current_password: a.password, new_password: NEW_PASSWORD } })).status).toBe(200);
+    const stale = await api('POST', '/auth/password-reset/confirm', { body: { token, new_password: 'an attacker passphrase' } });
+    expect({ status: stale.status, code: stale.body.code }).toEqual({ status: 400, code: 'invalid_token' });
+    expect((await logIn(a.email, NEW_PASSWORD)).status).toBe(200);
+  });
+
   it('when a reset is asked for an unknown address, then the answer is the same and no email is sent', async () => {
     const email = `nobody-${Date.now()}@example.test`;
     const res = await api('POST', '/auth/password-reset', { body: { email } });

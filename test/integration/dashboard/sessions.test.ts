@@ -168,6 +168,16 @@ describe('CSRF', () => {
     expect(res.status).toBe(200);
   });
 
+  it('when someone logs in from the dashboard opened under another name (localhost for 127.0.0.1), then 403 csrf_failed says which address to open', async () => {
+    const s = await signUpAndLogIn(fx.stack.urls.app, fx.stack.orm);
+    const appOrigin = new URL(fx.stack.urls.app).origin;
+    const res = await api('POST', '/auth/login', { body: { email: s.email, password: s.password }, headers: { Origin: appOrigin.replace('127.0.0.1', 'localhost') } });
+    expect(res.status).toBe(403);
+    expectEnvelope(res.body, 'csrf_failed');
+    expect(res.body.error).toContain(`open ${appOrigin}/`);
+    expect(res.headers.getSetCookie()).toEqual([]);
+  });
+
   it('when a sign-up comes from another origin, then it is 403 csrf_failed and nothing is created', async () => {
     const account = newAccount();
     const res = await api('POST', '/auth/signup', { body: account, headers: { Origin: 'https://evil.example' } });

@@ -16,7 +16,7 @@ const auditActions = async (owner: DashboardSession, action: string) => (await a
 /** A verified owner who has turned two-factor on: the rotated session, the secret and the recovery codes. */
 async function ownerWithTwoFactor() {
   const s = await signUpAndLogIn(fx.stack.urls.app, fx.stack.orm);
-  const setup = await api('POST', '/auth/2fa/setup', { session: s });
+  const setup = await api('POST', '/auth/2fa/setup', { session: s, body: { password: s.password } });
   const secret = setup.body.data.secret as string;
   const confirm = await api('POST', '/auth/2fa/confirm', { session: s, body: { code: totpCode(secret) } });
   if (confirm.status !== 200) throw new Error(`confirm: ${confirm.status} ${JSON.stringify(confirm.body)}`);
@@ -33,7 +33,7 @@ describe('the whole two-factor journey', () => {
     const orgId = login.body.data.organization.id as string;
 
     // Enrol: the app gets a standard otpauth URI (and a QR code of it); the database only a sealed secret.
-    const setup = await api('POST', '/auth/2fa/setup', { session: first });
+    const setup = await api('POST', '/auth/2fa/setup', { session: first, body: { password: first.password } });
     expect(setup.status).toBe(200);
     const { otpauth_uri, secret, qr_svg } = setup.body.data;
     const parsed = URI.parse(otpauth_uri) as TOTP;
@@ -103,22 +103,32 @@ describe('enrolment', () => {
   it('when the confirmation code is wrong, then it is 400 totp_invalid and two-factor stays off; confirming without setup is 409', async () => {
     const s = await signUpAndLogIn(fx.stack.urls.app, fx.stack.orm);
     expectError(await api('POST', '/auth/2fa/confirm', { session: s, body: { code: '123456' } }), 409, 'two_factor_not_started');
-    const { secret } = (await api('POST', '/auth/2fa/setup', { session: s })).body.data;
+    const { secret } = (await api('POST', '/auth/2fa/setup', { session: s, body: { password: s.password } })).body.data;
     expectError(await api('POST', '/auth/2fa/confirm', { session: s, body: { code: wrongTotpCode(secret) } }), 400, 'totp_invalid');
     expect((await api('GET', '/auth/2fa', { session: s })).body.data).toEqual({ enabled: false, enabled_at: null, recovery_codes_left: 0 });
     expect((await api('GET', '/auth/session', { session: s })).status).toBe(200);
   });
 
+  it('when setup comes with no factor and no step-up in the last 5 minutes, then 403 step_up_required and no secret is issued; a wrong password is step_up_failed', async () => {
+    const s = await signUpAndLogIn(fx.stack.urls.app, fx.stack.orm);
+    expectError(await api('POST', '/auth/2fa/setup', { session: s }), 403, 'step_up_required');
+    expectError(await api('POST', '/auth/2fa/setup', { session: s, body: { password: 'not the password' } }), 403, 'step_up_failed');
+    expect(await db()('users').where({ id: s.userId }).first()).toMatchObject({ totp_pending_secret: null });
+    // A step-up first lets the next 5 minutes' setup through without a factor.
+    expect((await api('POST', '/auth/step-up', { session: s, body: { password: s.password } })).status).toBe(200);
+    expect((await api('POST', '/auth/2fa/setup', { session: s })).status).toBe(200);
+  });
+
   it('when two-factor is already on, then setup is 409 two_factor_enabled', async () => {
     const o = await ownerWithTwoFactor();
-    expectError(await api('POST', '/auth/2fa/setup', { session: o }), 409, 'two_factor_enabled');
+    expectError(await api('POST', '/auth/2fa/setup', { session: o, body: { password: o.password } }), 409, 'two_factor_enabled');
   });
 
   it('when setup or confirm is sent without X-CSRF-Token, then it is 403 csrf_failed and nothing changes', async () => {
     const s = await signUpAndLogIn(fx.stack.urls.app, fx.stack.orm);
-    expectError(await api('POST', '/auth/2fa/setup', { session: s, csrf: null }), 403, 'csrf_failed');
+    expectError(await api('POST', '/auth/2fa/setup', { session: s, csrf: null, body: { password: s.password } }), 403, 'csrf_failed');
     expect(await db()('users').where({ id: s.userId }).first()).toMatchObject({ totp_pending_secret: null });
-    const { secret } = (await api('POST', '/auth/2fa/setup', { session: s })).body.data;
+    const { secret } = (await api('POST', '/auth/2fa/setup', { session: s, body: { password: s.password } })).body.data;
     expectError(await api('POST', '/auth/2fa/confirm', { session: s, csrf: null, body: { code: totpCode(secret) } }), 403, 'csrf_failed');
     expect(await db()('users').where({ id: s.userId }).first()).toMatchObject({ totp_enabled_at: null });
   });
@@ -129,7 +139,7 @@ describe('enrolment', () => {
     ['a code too long', { code: '1'.repeat(17) }, 'code'],
   ])('when confirm has %s, then it is 400 naming the field and nothing changes', async (_what, body, field) => {
     const s = await signUpAndLogIn(fx.stack.urls.app, fx.stack.orm);
-    await api('POST', '/auth/2fa/setup', { session: s });
+    await api('POST', '/auth/2fa/setup', { session: s, body: { password: s.password } });
     const res = await api('POST', '/auth/2fa/confirm', { session: s, body });
     expectError(res, 400, 'invalid_request');
     expect(res.body.error).toContain(field);

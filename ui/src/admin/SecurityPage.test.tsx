@@ -18,11 +18,12 @@ const CODES = Array.from({ length: 10 }, (_, i) => `k3m${i}-7zpa-x2vd`);
 const SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="10" height="10"/></svg>';
 
 describe('two-factor on the Security page', () => {
-  it('when someone enrols, then the QR code is an image, the key is text, a wrong code is refused at the field, and the right one shows the ten codes once under the rotated session', async () => {
+  it('when someone enrols, then they confirm it is them, the QR code is an image, the key is text, a wrong code is refused at the field, and the right one shows the ten codes once under the rotated session', async () => {
     setCsrfToken('csrf-old');
     const api = fakeApi({
-      'GET /auth/2fa': [OFF, ON],
-      'POST /auth/2fa/setup': ok({ otpauth_uri: `otpauth://totp/Klaxon:ada?secret=${SECRET}`, secret: SECRET, qr_svg: SVG }),
+      'GET /auth/2fa': [OFF, OFF, ON],
+      'POST /auth/2fa/setup': [refused(403, 'step_up_required', 'confirm it is you'), ok({ otpauth_uri: `otpauth://totp/Klaxon:ada?secret=${SECRET}`, secret: SECRET, qr_svg: SVG })],
+      'POST /auth/step-up': ok({ stepped_up_at: '2026-11-30T09:58:12.000Z', fresh_until: '2026-11-30T10:03:12.000Z' }),
       'POST /auth/2fa/confirm': (body) => ((body as { code: string }).code === '492039'
         ? ok({ ...sessionAs('BILLING_OWNER'), csrf_token: 'csrf-new', recovery_codes: CODES })
         : refused(400, 'totp_invalid', 'code: is not the current code of the authenticator app')),
@@ -30,6 +31,10 @@ describe('two-factor on the Security page', () => {
     });
     renderWithApp(<SecurityPage />);
     fireEvent.click(await screen.findByRole('button', { name: 'Set up two-factor' }));
+    const confirmIt = await screen.findByRole('dialog', { name: /Confirm it is you/ });
+    expect(within(confirmIt).getByText(/^Setting up two-factor needs your confirmation/)).toBeTruthy();
+    fireEvent.change(within(confirmIt).getByLabelText(/^Password/), { target: { value: 'my password' } });
+    fireEvent.click(within(confirmIt).getByRole('button', { name: 'Confirm' }));
 
     const qr = (await screen.findByRole('img', { name: /QR code/ })) as HTMLImageElement;
     expect(qr.src.startsWith('data:image/svg+xml')).toBe(true);
@@ -45,6 +50,8 @@ describe('two-factor on the Security page', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Turn on two-factor' }));
     const shown = await screen.findByRole('dialog', { name: 'Your recovery codes' });
     for (const c of CODES) expect(within(shown).getByText(new RegExp(c))).toBeTruthy();
+    expect(api.calls('POST /auth/step-up')).toEqual([{ password: 'my password' }]);
+    expect(api.calls('POST /auth/2fa/setup')).toHaveLength(2);
     expect(api.calls('POST /auth/2fa/confirm')).toEqual([{ code: '000000' }, { code: '492039' }]);
 
     fireEvent.click(within(shown).getByRole('button', { name: 'Done' }));

@@ -24,9 +24,11 @@ export function TwoFactorCard() {
   const [codes, setCodes] = useState<string[] | null>(null);
   const [disabling, setDisabling] = useState(false);
   const stepUp = useStepUp('New recovery codes need your confirmation');
+  const setupStepUp = useStepUp('Setting up two-factor needs your confirmation');
   const refresh = [['two-factor'], ['members']];
 
-  const start = useAction(async () => (await api<TwoFactorSetup>('POST', '/auth/2fa/setup')).data, { onSuccess: (s) => { setSetup(s); setCode(''); } });
+  // The server asks for a step-up first (a borrowed session must not enrol its holder's authenticator).
+  const start = useAction(() => withStepUp(async () => (await api<TwoFactorSetup>('POST', '/auth/2fa/setup', {})).data, setupStepUp.confirm), { onSuccess: (s) => { setSetup(s); setCode(''); } });
   const confirm = useAction(async (c: string) => (await api<SessionView & { recovery_codes: string[] }>('POST', '/auth/2fa/confirm', { code: c })).data, {
     invalidate: refresh,
     onSuccess: ({ recovery_codes, ...view }) => {
@@ -89,12 +91,13 @@ export function TwoFactorCard() {
         ) : (
           <>
             <Text size="sm">Two-factor is off: your password alone logs you in. Turn it on to be asked for a code from an authenticator app as well.</Text>
-            <Group><Button onClick={() => start.mutate()} loading={start.isPending}>Set up two-factor</Button></Group>
-            {start.errorMessage && <Text size="sm" c="red" role="alert">{start.errorMessage}</Text>}
+            <Group><Button onClick={() => start.mutate(undefined, { onError: (err) => err instanceof StepUpCancelled && start.reset() })} loading={start.isPending}>Set up two-factor</Button></Group>
+            {start.errorMessage && !(start.error instanceof StepUpCancelled) && <Text size="sm" c="red" role="alert">{start.errorMessage}</Text>}
           </>
         )}
       </Stack>
       {stepUp.modal}
+      {setupStepUp.modal}
       <ShownOnceModal title="Your recovery codes" what="recovery codes" secrets={codes} onClose={closeCodes} />
       <DisableModal opened={disabling} onClose={() => setDisabling(false)} />
     </Card>
