@@ -1,4 +1,5 @@
 import { Stack, Title } from '@mantine/core';
+import { ReadyNotice } from './ReadyNotice';
 import { ServicesCard } from './ServicesCard';
 import { TeamsCard } from './TeamsCard';
 import { WebhooksCard } from './WebhooksCard';
@@ -8,6 +9,7 @@ export function SetupPage() {
   return (
     <Stack maw={960}>
       <Title order={2}>Set up</Title>
+      <ReadyNotice />
       <TeamsCard />
       <ServicesCard />
       <WebhooksCard />

@@ -50,7 +50,8 @@ export function WebhooksCard() {
             {NOTIFICATION_TYPES.map((t) => <Checkbox key={t.value} value={t.value} label={t.label} />)}
           </Group>
         </Checkbox.Group>
-        <Select label="Service" data={serviceOptions} value={form.service_id || null} onChange={(v) => setForm({ ...form, service_id: v ?? '' })} clearable error={create.fieldError('service_id')} />
+        {/* With one service the server takes it: the placeholder says which. */}
+        <Select label="Service" placeholder={services.data?.length === 1 ? services.data[0].name : 'Choose one'} data={serviceOptions} value={form.service_id || null} onChange={(v) => setForm({ ...form, service_id: v ?? '' })} clearable error={create.fieldError('service_id')} />
         <Button type="submit" loading={create.isPending}>Create webhook</Button>
       </Group>
       {webhooks.data?.length === 0 && <Empty>No webhook yet. Create one and post alerts to its URL.</Empty>}
