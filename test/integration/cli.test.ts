@@ -173,3 +173,14 @@ describe('klaxon org, user and token', () => {
     expect(res.stderr).toMatch(/not found/);
   });
 });
+
+describe('klaxon api and worker with a placeholder secret', () => {
+  it.each(['api', 'worker'])('when KLAXON_SECRET is the old docker-compose placeholder, then `klaxon %s` stops at once, saying why', async (role) => {
+    const placeholder = 'compose-development-secret-change-me-0123456789';
+    const res = await klaxon([role], { KLAXON_SECRET: placeholder, TEMPORAL_ADDRESS: '127.0.0.1:1' });
+    expect(res.code).not.toBe(0);
+    expect(res.stderr).toMatch(/KLAXON_SECRET: is a placeholder from an example file: set a random value of your own/);
+    expect(res.stderr + res.stdout).not.toContain(placeholder);
+    expect(res.stdout).not.toContain('is running');
+  });
+});

@@ -31,6 +31,25 @@ describe('configuration', () => {
     expect(() => loadConfig({ TRUSTED_PROXIES: 'proxy.internal' })).toThrow(/TRUSTED_PROXIES/);
   });
 
+  it('when KLAXON_SECRET is an example file’s placeholder or shorter than 32 characters, then loading stops, naming it without echoing it', () => {
+    for (const secret of ['compose-development-secret-change-me-0123456789', 'please-CHANGEME-before-production-0123456789', 'short']) {
+      let message = '';
+      try {
+        loadConfig({ KLAXON_SECRET: secret });
+      } catch (err) {
+        message = (err as Error).message;
+      }
+      expect(message).toMatch(/^invalid configuration: KLAXON_SECRET: /);
+      expect(message).not.toContain(secret);
+    }
+    expect(loadConfig({ KLAXON_SECRET: 'x9Lq2vR7tY4uI0oP3aS6dF8gH1jK5lZ' + 'c' }).secret).toHaveLength(32);
+  });
+
+  it('when PLAN_SELF_SERVE and HOST are unset, then upgrades need billing and the role picks the address', () => {
+    expect(loadConfig({})).toMatchObject({ planSelfServe: false, host: undefined });
+    expect(loadConfig({ PLAN_SELF_SERVE: 'true', HOST: '0.0.0.0' })).toMatchObject({ planSelfServe: true, host: '0.0.0.0' });
+  });
+
   it('when a variable is malformed, then the error names it', () => {
     expect(() => loadConfig({ APP_PORT: 'abc' })).toThrow(/APP_PORT/);
     expect(() => loadConfig({ DATABASE_URL: 'not a url' })).toThrow(/DATABASE_URL/);
