@@ -9,6 +9,7 @@ describe('a webhook’s targetChannels', () => {
       ok: true,
       targets: { sms: { address: '+14155550100' }, voice: { user_id: MEMBER }, email: { address: 'ops@example.test' }, push: { user_id: MEMBER } },
       memberIds: [MEMBER, MEMBER],
+      keys: { sms: 'sms', call: 'voice', email: 'email', push_notif: 'push' },
     });
     expect(parseTargetChannels({ voice: '+14155550100', push: MEMBER }, ['voice', 'push'])).toMatchObject({ ok: true, targets: { voice: { address: '+14155550100' }, push: { user_id: MEMBER } } });
   });
