@@ -39,4 +39,21 @@ describe('Datadog default payload', () => {
     expect(message.startsWith('Root filesystem on web-07')).toBe(true);
     expect(message).not.toContain('%%%');
   });
+
+  it.each([
+    ['%%%\n  Disk full \n%%%', 'Disk full'],
+    ['%%%Disk full%%%', 'Disk full'],
+    ['Disk full', 'Disk full'],
+    ['%%% a %%% b %%%', 'a %%% b'],
+    ['%%%%%', '%%'],
+    ['%%%  \n %%%', undefined],
+    ['%%%', undefined],
+  ])('when the body is %j, then the message is %j (only the outer fences and the blanks beside them go)', (body, message) => {
+    expect(normalise({ ...fixtureBody('datadog/triggered.json'), body }).message).toBe(message);
+  });
+
+  it('when the body holds a long run of blanks between words, then the message keeps it whole', () => {
+    const body = `a${' '.repeat(100_000)}b`;
+    expect(normalise({ ...fixtureBody('datadog/triggered.json'), body }).message).toBe(body);
+  });
 });
