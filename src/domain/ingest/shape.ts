@@ -1,4 +1,6 @@
 /** Small readers for untrusted, already-parsed payloads: every field may be missing or mistyped. */
+import { INGEST_LIMITS } from './limits';
+import { storableText } from './storable-text';
 
 /** A plain JSON object (not an array, not null). */
 export type JsonObject = Record<string, unknown>;
@@ -18,11 +20,14 @@ export function hasKeys(body: unknown, keys: readonly string[]): body is JsonObj
   return isObject(body) && keys.every((k) => k in body);
 }
 
-/** A non-empty string from a string or finite number (ids arrive as both), else undefined. */
+/**
+ * A non-empty string from a string or finite number (ids arrive as both), else undefined. Cut to
+ * INGEST_LIMITS.nativeField before anything else looks at it, and storable (storable-text.ts).
+ */
 export function text(value: unknown): string | undefined {
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
   if (typeof value !== 'string') return undefined;
-  const trimmed = value.trim();
+  const trimmed = storableText(value.slice(0, INGEST_LIMITS.nativeField)).trim();
   return trimmed === '' ? undefined : trimmed;
 }
 

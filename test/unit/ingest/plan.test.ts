@@ -1,3 +1,4 @@
+import { INGEST_LIMITS } from '../../../src/domain/ingest/limits';
 import { planIngest } from '../../../src/domain/ingest/plan';
 import { loadFixture } from './native-fixtures';
 
@@ -38,5 +39,40 @@ describe('ingestion plan', () => {
 
   it('when the body is unknown JSON without title or message, then the Form A error', () => {
     expect(planIngest({ foo: 1 }, {})).toEqual({ ok: false, message: expect.stringMatching(/at least one of title or message/) });
+  });
+
+  it('when a native payload carries text longer than the limits, then what parsers read is cut at nativeField and what the item keeps at its stored limit', () => {
+    const { body, headers } = loadFixture('alertmanager/firing.json');
+    const alert = (body as { alerts: Array<Record<string, unknown>> }).alerts[0];
+    const long = { ...(body as object), alerts: [{ ...alert, labels: { alertname: 'x', pod: 'p'.repeat(30_000) }, annotations: { summary: 's'.repeat(300), description: 'd'.repeat(30_000) } }] };
+    const plan = planIngest(long, headers);
+    if (!plan.ok) throw new Error(plan.message);
+    const [item] = plan.items;
+    expect(item.title).toBe('s'.repeat(INGEST_LIMITS.title));
+    expect(item.message).toBe('d'.repeat(INGEST_LIMITS.message));
+    expect((item.metadata.labels as Record<string, string>).pod).toBe('p'.repeat(INGEST_LIMITS.nativeField));
+  });
+
+  it('when a native payload holds NUL or half a surrogate pair, then the item holds U+FFFD in its place', () => {
+    const { body, headers } = loadFixture('azure-monitor/fired.json');
+    const b = body as { data: { essentials: Record<string, unknown> } };
+    const bad = { ...b, data: { ...b.data, essentials: { ...b.data.essentials, alertRule: 'cpu\u0000high', description: 'x\ud800', configurationItems: ['vm\u0000-1'] } } };
+    const plan = planIngest(bad, headers);
+    if (!plan.ok) throw new Error(plan.message);
+    expect(plan.items[0]).toMatchObject({ title: 'cpu\uFFFDhigh', message: 'x\uFFFD', metadata: { configurationItems: ['vm\uFFFD-1'] } });
+  });
+
+  it('when a native title is cut inside a surrogate pair, then the cut half becomes U+FFFD', () => {
+    const { body, headers } = loadFixture('grafana/firing.json');
+    const alert = (body as { alerts: Array<Record<string, unknown>> }).alerts[0];
+    const plan = planIngest({ ...(body as object), alerts: [{ ...alert, annotations: { summary: `${'t'.repeat(INGEST_LIMITS.title - 1)}🔥` } }] }, headers);
+    expect(plan.ok && plan.items[0].title).toBe(`${'t'.repeat(INGEST_LIMITS.title - 1)}\uFFFD`);
+  });
+
+  it('when a Form A or Form B field holds NUL or half a surrogate pair, then a 400 message naming the field', () => {
+    expect(planIngest({ title: 'a\u0000b' }, {})).toEqual({ ok: false, message: 'title: title must not contain NUL (U+0000) or unpaired surrogate characters' });
+    expect(planIngest({ title: 't', metadata: { a: ['ok', 'x\ud800'] } }, {})).toEqual({ ok: false, message: 'metadata.a.1: metadata keys and values must not contain NUL (U+0000) or unpaired surrogate characters' });
+    expect(planIngest({ title: 't', tags: { 'k\u0000': 'v' } }, {}, 'B')).toEqual({ ok: false, message: 'tags.k\u0000: tags keys and values must not contain NUL (U+0000) or unpaired surrogate characters' });
+    expect(planIngest({ title: 't', message: '\udc00' }, {}, 'B')).toEqual({ ok: false, message: 'message: message must not contain NUL (U+0000) or unpaired surrogate characters' });
   });
 });
