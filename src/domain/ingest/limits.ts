@@ -6,7 +6,8 @@
  * * Form A and Form B fields longer than their limit are refused: 400 naming the field.
  * * A native sender cannot be asked to change its payload, so its text is cut instead: every
  *   string a native parser reads is cut to `nativeField` characters before it is trimmed or
- *   parsed, and what an event keeps is cut to the stored limits below.
+ *   parsed, only the first `nativeEntries` of a list or label set are read, and what an event
+ *   keeps is cut to the stored limits below.
  */
 export const INGEST_LIMITS = {
   /** A request body, in bytes: 413 above. */
@@ -15,6 +16,8 @@ export const INGEST_LIMITS = {
   jsonDepth: 64,
   /** What a native parser reads of any one string field (titles, messages, labels, ids), in characters. */
   nativeField: 20_000,
+  /** Entries a native parser reads of any one object or array (labels, annotations, names, configuration items). */
+  nativeEntries: 256,
   /** What an event keeps, in characters (`title` and `dedupKey` are also the database columns' sizes). */
   title: 255,
   message: 10_000,

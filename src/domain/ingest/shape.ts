@@ -41,15 +41,18 @@ export function at(value: unknown, ...path: string[]): unknown {
   return current;
 }
 
-/** The non-empty string entries of an object (labels, annotations). */
+/** The non-empty string entries of an object (labels, annotations), the first INGEST_LIMITS.nativeEntries of them. */
 export function stringEntries(value: unknown): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [key, v] of Object.entries(asObject(value) ?? {})) {
-    const s = text(v);
+  for (const key of Object.keys(asObject(value) ?? {}).slice(0, INGEST_LIMITS.nativeEntries)) {
+    const s = text((value as JsonObject)[key]);
     if (s !== undefined) out[key] = s;
   }
   return out;
 }
+
+/** The first INGEST_LIMITS.nativeEntries items of an array; undefined when it is not one. */
+export const firstEntries = (value: unknown): unknown[] | undefined => (Array.isArray(value) ? value.slice(0, INGEST_LIMITS.nativeEntries) : undefined);
 
 /** Joins the present parts with a blank line; undefined when none is present. */
 export function joinText(...parts: Array<string | undefined>): string | undefined {

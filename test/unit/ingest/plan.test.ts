@@ -75,4 +75,24 @@ describe('ingestion plan', () => {
     expect(planIngest({ title: 't', tags: { 'k\u0000': 'v' } }, {}, 'B')).toEqual({ ok: false, message: 'tags.k\u0000: tags keys and values must not contain NUL (U+0000) or unpaired surrogate characters' });
     expect(planIngest({ title: 't', message: '\udc00' }, {}, 'B')).toEqual({ ok: false, message: 'message: message must not contain NUL (U+0000) or unpaired surrogate characters' });
   });
+
+  it('when a native label set or name list is longer than nativeEntries, then only its first entries are read', () => {
+    const { body, headers } = loadFixture('alertmanager/firing.json');
+    const alert = (body as { alerts: Array<Record<string, unknown>> }).alerts[0];
+    const labels = Object.fromEntries(Array.from({ length: INGEST_LIMITS.nativeEntries + 50 }, (_, i) => [`l${i}`, 'v']));
+    const plan = planIngest({ ...(body as object), alerts: [{ ...alert, labels: { alertname: 'x', ...labels } }] }, headers);
+    expect(plan.ok && Object.keys(plan.items[0].metadata.labels as object)).toHaveLength(INGEST_LIMITS.nativeEntries);
+    const nr = loadFixture('newrelic/activated.json');
+    const names = Array.from({ length: INGEST_LIMITS.nativeEntries + 1 }, (_, i) => `c${i}`);
+    const listed = planIngest({ ...(nr.body as object), alertConditionNames: names }, nr.headers);
+    expect(listed.ok && listed.items[0].message).toContain(`c${INGEST_LIMITS.nativeEntries - 1}\n`);
+    expect(listed.ok && listed.items[0].message).not.toContain(`c${INGEST_LIMITS.nativeEntries}`);
+  });
+
+  it('when Form B has more tags than allowed or Form A metadata is too large, then the 400 comes before the rest is read', () => {
+    const tags = Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`t${i}`, 'v']));
+    expect(planIngest({ title: 't', tags }, {}, 'B')).toEqual({ ok: false, message: 'tags: at most 50 tags' });
+    expect(planIngest({ title: 't', tags: Object.fromEntries(Object.entries(tags).slice(0, 50)) }, {}, 'B').ok).toBe(true);
+    expect(planIngest({ metadata: { blob: 'x'.repeat(70_000) } }, {})).toEqual({ ok: false, message: 'metadata must be at most 64 KiB of JSON' });
+  });
 });
