@@ -9,7 +9,8 @@ export const azureMonitorSender: NativeSender = {
   detect: (body) => isObject(body) && body.schemaId === 'azureMonitorCommonAlertSchema',
   normalise: (body) => {
     const essentials = at(body, 'data', 'essentials');
-    const targets = firstEntries(at(essentials, 'configurationItems'));
+    // The common schema's configurationItems are resource names: strings are kept, anything else is not read.
+    const targets = firstEntries(at(essentials, 'configurationItems'))?.map(text).filter((t): t is string => t !== undefined);
     return [
       compact<NormalisedEvent>({
         source: 'azure-monitor',
