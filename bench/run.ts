@@ -4,8 +4,9 @@
  * `npm run bench -- --ingest-only` runs only the ingestion phases, `--paging-only` only paging,
  * `--reports-only` only reports (reports.ts: JSON, CSV and PDF over 10,000 incidents),
  * `--dashboard-only` only the dashboard (dashboard.ts: first render of the incident list with
- * 10,000 incidents in Chromium, and the bundle size).
- * One folder per scenario (paging/, lifecycle/, ingest/; each index.ts says what it measures),
+ * 10,000 incidents in Chromium, and the bundle size), `--hostile-only` only the hostile payloads
+ * (hostile/: parse time of the adversarial corpus, no stack needed).
+ * One folder per scenario (paging/, lifecycle/, ingest/, hostile/; each index.ts says what it measures),
  * all on harness/ (stack, load generator, CPU accounting, report).
  */
 import os from 'node:os';
@@ -18,11 +19,12 @@ import { benchLifecycle, LISTED_INCIDENTS, LIVE_INCIDENTS } from './lifecycle';
 import { benchPaging } from './paging';
 import { TwilioFakeProcess } from './paging/twilio';
 import { benchDashboard } from './dashboard';
+import { benchHostile } from './hostile';
 import { benchReports } from './reports';
 
 const say = (line: string) => process.stdout.write(`[bench] ${line}\n`);
 
-type Only = 'ingest' | 'paging' | 'reports' | 'dashboard' | undefined;
+type Only = 'ingest' | 'paging' | 'reports' | 'dashboard' | 'hostile' | undefined;
 
 /**
  * Paging runs first: its memory figure needs a worker whose workflow cache is not already full
@@ -39,7 +41,9 @@ async function measure(stack: BenchStack, only: Only, fake: TwilioFakeProcess | 
   const reports = only === undefined || only === 'reports' ? await benchReports(stack, say) : undefined;
   if (only === undefined || only === 'dashboard') say('Dashboard');
   const dashboard = only === undefined || only === 'dashboard' ? await benchDashboard(stack, say) : undefined;
-  const parts = [paging, ingestion, reports, dashboard].filter((f): f is Findings => f !== undefined);
+  if (only === undefined) say('Hostile payloads');
+  const hostile = only === undefined ? await benchHostile(say) : undefined;
+  const parts = [paging, ingestion, reports, dashboard, hostile].filter((f): f is Findings => f !== undefined);
   return {
     figures: [...(paging?.figures ?? []), ...(api?.figures ?? []), ...(ingestion?.figures ?? []), ...(reports?.figures ?? [])],
     rates: parts.flatMap((f) => f.rates),
@@ -74,11 +78,24 @@ function logNote(stack: BenchStack): string {
   return `Warn/error log lines during the run: ${stack.logs.count}${stack.logs.first.length ? ` (first: ${stack.logs.first.join(' | ')})` : ''}.`;
 }
 
+/** The findings' report, with the run's wall time and the machine's load beside them. */
+function printReport(findings: Findings, started: number, loadAtStart: number, withStack = true): void {
+  const [loadAtEnd] = os.loadavg();
+  findings.notes.push(`Bench wall time ${Math.round((Date.now() - started) / 1000)} s${withStack ? ' (stack start included)' : ''}.`);
+  if (loadAtStart > os.cpus().length * 0.75) {
+    findings.notes.push(`The machine was already busy when the bench started (1-minute load ${loadAtStart.toFixed(1)} on ${os.cpus().length} CPUs): figures are pessimistic.`);
+  }
+  const machine = { load_avg_1m_at_start: round(loadAtStart, 2), load_avg_1m_at_end: round(loadAtEnd, 2) };
+  process.stdout.write(`\n${report(findings, machine)}\n`);
+}
+
 async function main(): Promise<void> {
   const started = Date.now();
   const [loadAtStart] = os.loadavg();
-  const flag = (['ingest', 'paging', 'reports', 'dashboard'] as const).find((name) => process.argv.includes(`--${name}-only`));
+  const flag = (['ingest', 'paging', 'reports', 'dashboard', 'hostile'] as const).find((name) => process.argv.includes(`--${name}-only`));
   const only: Only = flag;
+  // Parsing needs no stack: the hostile payloads run alone without starting one.
+  if (only === 'hostile') return printReport(await benchHostile(say), started, loadAtStart, false);
   // Paging pages through the real Twilio SDK to a wire fake in a process of its own.
   const fake = only === 'ingest' || only === 'reports' || only === 'dashboard' ? undefined : await TwilioFakeProcess.start();
   say('Starting the stack in a temporary data folder');
@@ -91,14 +108,7 @@ async function main(): Promise<void> {
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
-    const findings = await measure(stack, only, fake);
-    const [loadAtEnd] = os.loadavg();
-    findings.notes.push(`Bench wall time ${Math.round((Date.now() - started) / 1000)} s (stack start included).`);
-    if (loadAtStart > os.cpus().length * 0.75) {
-      findings.notes.push(`The machine was already busy when the bench started (1-minute load ${loadAtStart.toFixed(1)} on ${os.cpus().length} CPUs): figures are pessimistic.`);
-    }
-    const machine = { load_avg_1m_at_start: round(loadAtStart, 2), load_avg_1m_at_end: round(loadAtEnd, 2) };
-    process.stdout.write(`\n${report(findings, machine)}\n`);
+    printReport(await measure(stack, only, fake), started, loadAtStart);
   } finally {
     say('Stopping the stack');
     await stack.stop();
