@@ -5,9 +5,7 @@ import { parseFormASeverity } from './severity';
 import { storableField, storableObject } from './storable-fields';
 import { storableText } from './storable-text';
 
-/** Form A (spec "Event payload, Form A") with our limits (limits.ts); unknown fields are ignored. */
-export { FORM_A_LIMITS };
-
+// Form A (spec "Event payload, Form A") with the limits of limits.ts; unknown fields are ignored.
 const text = (field: string, max: number) =>
   storableField(z.string({ message: `${field} must be a string` }).max(max, `${field} must be at most ${max} characters`), field);
 

@@ -3,8 +3,7 @@ import type { Severity } from '../severity';
 import { FORM_B_LIMITS } from './limits';
 import { storableField, storableObject } from './storable-fields';
 
-/** Form B (spec "Event payload, Form B", design.md §11) with our limits (limits.ts); unknown fields are ignored. */
-export { FORM_B_LIMITS };
+// Form B (spec "Event payload, Form B", design.md §11) with the limits of limits.ts; unknown fields are ignored.
 
 /** Form B's three severities on the incident scale; without one, `info` (email only). */
 const FORM_B_SEVERITY: Readonly<Record<string, Severity>> = { critical: 'CRITICAL', warning: 'MEDIUM', info: 'INFO' };
@@ -28,7 +27,7 @@ const formBSchema = z.object({
   tags: storableObject(
     z
       .record(z.string().max(FORM_B_LIMITS.tagKey, `tag names must be at most ${FORM_B_LIMITS.tagKey} characters`), tagValue, { message: 'tags must be an object of key-value pairs' })
-        .refine((t) => Object.values(t).every((v) => v.length <= FORM_B_LIMITS.tagValue), `tag values must be at most ${FORM_B_LIMITS.tagValue} characters`),
+      .refine((t) => Object.values(t).every((v) => v.length <= FORM_B_LIMITS.tagValue), `tag values must be at most ${FORM_B_LIMITS.tagValue} characters`),
     'tags',
   ).optional(),
   url: text('url', FORM_B_LIMITS.url)
