@@ -5,8 +5,10 @@
  * `--reports-only` only reports (reports.ts: JSON, CSV and PDF over 10,000 incidents),
  * `--dashboard-only` only the dashboard (dashboard.ts: first render of the incident list with
  * 10,000 incidents in Chromium, and the bundle size), `--logins-only` only concurrent logins
- * (logins/: 500 wrong logins for one account at once, how many passwords were checked).
- * One folder per scenario (paging/, lifecycle/, ingest/, logins/; each index.ts says what it measures),
+ * (logins/: 500 wrong logins for one account at once, how many passwords were checked),
+ * `--hostile-only` only the hostile payloads (hostile/: parse time of the adversarial corpus, no
+ * stack needed).
+ * One folder per scenario (paging/, lifecycle/, ingest/, logins/, hostile/; each index.ts says what it measures),
  * all on harness/ (stack, load generator, CPU accounting, report).
  */
 import os from 'node:os';
@@ -19,12 +21,13 @@ import { benchLifecycle, LISTED_INCIDENTS, LIVE_INCIDENTS } from './lifecycle';
 import { benchPaging } from './paging';
 import { TwilioFakeProcess } from './paging/twilio';
 import { benchDashboard } from './dashboard';
+import { benchHostile } from './hostile';
 import { benchReports } from './reports';
 import { benchLogins } from './logins';
 
 const say = (line: string) => process.stdout.write(`[bench] ${line}\n`);
 
-type Only = 'ingest' | 'paging' | 'reports' | 'dashboard' | 'logins' | undefined;
+type Only = 'ingest' | 'paging' | 'reports' | 'dashboard' | 'logins' | 'hostile' | undefined;
 
 /**
  * Paging runs first: its memory figure needs a worker whose workflow cache is not already full
@@ -43,7 +46,9 @@ async function measure(stack: BenchStack, only: Only, fake: TwilioFakeProcess | 
   const dashboard = only === undefined || only === 'dashboard' ? await benchDashboard(stack, say) : undefined;
   if (only === undefined || only === 'logins') say('Logins');
   const logins = only === undefined || only === 'logins' ? await benchLogins(stack, say) : undefined;
-  const parts = [paging, ingestion, reports, dashboard, logins].filter((f): f is Findings => f !== undefined);
+  if (only === undefined) say('Hostile payloads');
+  const hostile = only === undefined ? await benchHostile(say) : undefined;
+  const parts = [paging, ingestion, reports, dashboard, logins, hostile].filter((f): f is Findings => f !== undefined);
   return {
     figures: [...(paging?.figures ?? []), ...(api?.figures ?? []), ...(ingestion?.figures ?? []), ...(reports?.figures ?? [])],
     rates: parts.flatMap((f) => f.rates),
@@ -78,11 +83,24 @@ function logNote(stack: BenchStack): string {
   return `Warn/error log lines during the run: ${stack.logs.count}${stack.logs.first.length ? ` (first: ${stack.logs.first.join(' | ')})` : ''}.`;
 }
 
+/** The findings' report, with the run's wall time and the machine's load beside them. */
+function printReport(findings: Findings, started: number, loadAtStart: number, withStack = true): void {
+  const [loadAtEnd] = os.loadavg();
+  findings.notes.push(`Bench wall time ${Math.round((Date.now() - started) / 1000)} s${withStack ? ' (stack start included)' : ''}.`);
+  if (loadAtStart > os.cpus().length * 0.75) {
+    findings.notes.push(`The machine was already busy when the bench started (1-minute load ${loadAtStart.toFixed(1)} on ${os.cpus().length} CPUs): figures are pessimistic.`);
+  }
+  const machine = { load_avg_1m_at_start: round(loadAtStart, 2), load_avg_1m_at_end: round(loadAtEnd, 2) };
+  process.stdout.write(`\n${report(findings, machine)}\n`);
+}
+
 async function main(): Promise<void> {
   const started = Date.now();
   const [loadAtStart] = os.loadavg();
-  const flag = (['ingest', 'paging', 'reports', 'dashboard', 'logins'] as const).find((name) => process.argv.includes(`--${name}-only`));
+  const flag = (['ingest', 'paging', 'reports', 'dashboard', 'logins', 'hostile'] as const).find((name) => process.argv.includes(`--${name}-only`));
   const only: Only = flag;
+  // Parsing needs no stack: the hostile payloads run alone without starting one.
+  if (only === 'hostile') return printReport(await benchHostile(say), started, loadAtStart, false);
   // Paging pages through the real Twilio SDK to a wire fake in a process of its own.
   const fake = only === undefined || only === 'paging' ? await TwilioFakeProcess.start() : undefined;
   say('Starting the stack in a temporary data folder');
@@ -95,14 +113,7 @@ async function main(): Promise<void> {
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
-    const findings = await measure(stack, only, fake);
-    const [loadAtEnd] = os.loadavg();
-    findings.notes.push(`Bench wall time ${Math.round((Date.now() - started) / 1000)} s (stack start included).`);
-    if (loadAtStart > os.cpus().length * 0.75) {
-      findings.notes.push(`The machine was already busy when the bench started (1-minute load ${loadAtStart.toFixed(1)} on ${os.cpus().length} CPUs): figures are pessimistic.`);
-    }
-    const machine = { load_avg_1m_at_start: round(loadAtStart, 2), load_avg_1m_at_end: round(loadAtEnd, 2) };
-    process.stdout.write(`\n${report(findings, machine)}\n`);
+    printReport(await measure(stack, only, fake), started, loadAtStart);
   } finally {
     say('Stopping the stack');
     await stack.stop();

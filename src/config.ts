@@ -166,7 +166,12 @@ function tlsFiles(e: Env): LegacyConfig['tls'] {
   return { certFile: e.TLS_CERT_FILE, keyFile: e.TLS_KEY_FILE };
 }
 
-const trimSlash = (url: string) => url.replace(/\/+$/, '');
+// A loop, not /\/+$/: that regex restarts at every slash of a run (quadratic).
+const trimSlash = (url: string) => {
+  let end = url.length;
+  while (end > 0 && url[end - 1] === '/') end--;
+  return url.slice(0, end);
+};
 
 /**
  * KLAXON_SECRET values shipped in example files (an older docker-compose.yml carried the first):

@@ -19,22 +19,3 @@ export function jsonBody(limit = '512kb'): Middleware {
     },
   });
 }
-
-/** JSON sent as text/plain (AWS SNS does this): read as text, parsed as JSON, same limit. */
-export function textJsonBody(limit = '512kb'): Middleware {
-  const text = koaBody({ json: false, urlencoded: false, multipart: false, text: true, textLimit: limit, onError: (err) => {
-    if ((err as { status?: number }).status === 413) throw new HttpError(413, `request body is larger than ${limit.replace('kb', ' KiB')}`);
-    throw new HttpError(400, 'request body could not be read');
-  } });
-  return async (ctx, next) => {
-    if (!ctx.is('text/plain')) return next();
-    await text(ctx, async () => {
-      try {
-        ctx.request.body = JSON.parse(String((ctx.request as { body?: unknown }).body ?? ''));
-      } catch {
-        throw new HttpError(400, 'request body is not valid JSON');
-      }
-      await next();
-    });
-  };
-}

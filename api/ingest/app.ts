@@ -5,11 +5,11 @@ import type { ReadinessReport } from '../../src/readiness';
 import type { Ingestion } from '../../src/services/ingest';
 import type { SourceCallStats } from '../../src/services/ingest/call-stats';
 import { customerErrors, HttpError } from '../http/customer-errors';
-import { jsonBody, textJsonBody } from '../http/json-body';
 import { createRateLimit } from '../http/rate-limit';
 import { hashSecret } from '../../src/domain/api-token';
 import { requestLog } from '../http/request-log';
 import { healthRouter } from '../app';
+import { ingestBody } from './body';
 
 export interface IngestDeps {
   logger: Logger;
@@ -59,7 +59,7 @@ export function createIngestListener(deps: IngestDeps): Koa {
     const snsText = Boolean(ctx.get('x-amz-sns-message-type')) && ctx.is('text/plain');
     if (!ctx.is('application/json') && !snsText) throw new HttpError(415, 'alert events must be JSON (Content-Type: application/json)');
     await next();
-  }, jsonBody('512kb'), textJsonBody('512kb'), async (ctx) => {
+  }, ingestBody(), async (ctx) => {
     const idempotencyKey = ctx.get('Idempotency-Key') || undefined;
     const headers = Object.fromEntries(Object.entries(ctx.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]));
     // Postgres away: customerErrors answers 503 with Retry-After. Temporal away changes nothing

@@ -2,12 +2,11 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import getRawBody from 'raw-body';
 import { receiveWebhookCall, type ReceiverDeps } from '../../src/services/webhooks';
+import { BODY_LIMIT, BODY_TOO_LARGE } from '../../src/domain/ingest/limits';
 import { HttpError } from '../http/customer-errors';
 import { legacySuccess } from './envelope';
 import { clientAddressOf } from '../http/client-address';
 import type { TransportPolicy } from './transport';
-
-const BODY_LIMIT = '512kb';
 
 /**
  * `POST /webhook/{webhook_id}` (design.md §11): Form B or a native payload, read as raw bytes so
@@ -23,7 +22,7 @@ export function createReceiverRouter(deps: ReceiverDeps & { transport: Transport
     try {
       rawBody = await getRawBody(ctx.req, { limit: BODY_LIMIT, length: ctx.get('Content-Length') || undefined });
     } catch (err) {
-      if ((err as { type?: string }).type === 'entity.too.large') throw new HttpError(413, 'request body is larger than 512 KiB');
+      if ((err as { type?: string }).type === 'entity.too.large') throw new HttpError(413, BODY_TOO_LARGE);
       throw new HttpError(400, 'request body could not be read');
     }
     const headers = Object.fromEntries(Object.entries(ctx.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]));

@@ -112,5 +112,7 @@ export function report({ figures, rates, notes, cpu = [], phases }: Findings, ma
   const cpuRows = [['CPU, in cores of ' + os.cpus().length, 'seconds', 'bench process', 'load generator', 'Postgres+Temporal', 'rest of machine']];
   for (const { label, split } of cpu) cpuRows.push([label, split.seconds.toFixed(1), cores(split.server), cores(split.loadGenerator), cores(split.embedded), cores(split.rest)]);
   const cpuTable = cpu.length ? `\n\n${table(cpuRows)}` : '';
-  return `${table(rows)}${rateTable}${cpuTable}\n\n${notes.map((n) => `* ${n}`).join('\n')}\n\nWrote ${path.relative(process.cwd(), file)}`;
+  // A run of rates only (--hostile-only) prints no empty figure table.
+  const figureTable = figures.length ? table(rows) : '';
+  return `${figureTable}${rateTable}${cpuTable}\n\n${notes.map((n) => `* ${n}`).join('\n')}\n\nWrote ${path.relative(process.cwd(), file)}`.trimStart();
 }

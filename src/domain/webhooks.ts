@@ -24,5 +24,6 @@ export const aliasOf = (name: string): string =>
   name
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
+    // Runs are one dash by now: a single one at each end (`-+$` would be quadratic on dashes).
+    .replace(/^-|-$/g, '')
     .slice(0, 64) || 'webhook';

@@ -42,7 +42,7 @@ export async function startSmtpFake(opts: { user: string; password: string }) {
     const command = (line: string) => {
       const [verb = '', ...rest] = line.split(' ');
       const arg = rest.join(' ');
-      const address = (/<([^>]*)>/.exec(arg) ?? [])[1] ?? '';
+      const address = (/<([^<>]*)>/.exec(arg) ?? [])[1] ?? '';
       switch (verb.toUpperCase()) {
         case 'EHLO':
           return reply('250-fake-smtp\r\n250-AUTH PLAIN LOGIN\r\n250-8BITMIME\r\n250 SMTPUTF8');

@@ -16,7 +16,7 @@ const filesUnder = (dir: string): string[] =>
 
 function importsOf(file: string): Array<{ spec: string; typeOnly: boolean }> {
   const source = readFileSync(file, 'utf8');
-  return [...source.matchAll(/^import\s+(type\s+)?[^'"]*?from\s+['"]([^'"]+)['"]/gm)].map((m) => ({ spec: m[2], typeOnly: Boolean(m[1]) }));
+  return [...source.matchAll(/^import\s(type\s)?[^'"]*\sfrom\s['"]([^'"]+)['"]/gm)].map((m) => ({ spec: m[2], typeOnly: Boolean(m[1]) }));
 }
 
 function allowed(file: string, spec: string): boolean {

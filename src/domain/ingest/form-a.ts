@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import type { Severity } from '../severity';
+import { FORM_A_LIMITS } from './limits';
 import { parseFormASeverity } from './severity';
+import { storableField, storableObject } from './storable-fields';
+import { storableText } from './storable-text';
 
-/** Form A (spec "Event payload, Form A") with our limits; unknown fields are ignored. */
-export const FORM_A_LIMITS = { title: 255, message: 10_000, description: 20_000, dedupKey: 255, source: 255, metadataBytes: 64 * 1024 } as const;
-
+// Form A (spec "Event payload, Form A") with the limits of limits.ts; unknown fields are ignored.
 const text = (field: string, max: number) =>
-  z.string({ message: `${field} must be a string` }).max(max, `${field} must be at most ${max} characters`);
+  storableField(z.string({ message: `${field} must be a string` }).max(max, `${field} must be at most ${max} characters`), field);
 
 const formASchema = z
   .object({
@@ -16,7 +17,7 @@ const formASchema = z
     description: text('description', FORM_A_LIMITS.description).optional(),
     dedup_key: text('dedup_key', FORM_A_LIMITS.dedupKey).min(1, 'dedup_key must not be empty').optional(),
     source: text('source', FORM_A_LIMITS.source).optional(),
-    metadata: z.record(z.string(), z.unknown(), { message: 'metadata must be an object' }).optional(),
+    metadata: storableObject(z.record(z.string(), z.unknown(), { message: 'metadata must be an object' }), 'metadata').optional(),
   })
   .refine((b) => Boolean(b.title?.trim() || b.message?.trim()), { message: 'at least one of title or message is required' });
 
@@ -39,6 +40,8 @@ export const DEFAULT_FORM_A_SEVERITY: Severity = 'MEDIUM';
 /** Validates a parsed body; every failure is one readable message for a 400. */
 export function parseFormA(body: unknown): FormAResult {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return { ok: false, message: 'body must be a JSON object' };
+  // Sized before the schema walks it: a metadata object of 40,000 keys is refused at once.
+  if (metadataTooLarge((body as { metadata?: unknown }).metadata)) return { ok: false, message: METADATA_TOO_LARGE };
   const parsed = formASchema.safeParse(body);
   if (!parsed.success) {
     return { ok: false, message: parsed.error.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ') };
@@ -51,10 +54,8 @@ export function parseFormA(body: unknown): FormAResult {
     severity = known;
   }
   const metadata = b.metadata ?? {};
-  if (JSON.stringify(metadata).length > FORM_A_LIMITS.metadataBytes) {
-    return { ok: false, message: `metadata must be at most ${FORM_A_LIMITS.metadataBytes / 1024} KiB of JSON` };
-  }
-  const title = b.title?.trim() || (b.message as string).trim().split('\n')[0].slice(0, FORM_A_LIMITS.title);
+  // Cut from the message, the title may end in half a surrogate pair: storableText mends it.
+  const title = b.title?.trim() || storableText((b.message as string).trim().split('\n')[0].slice(0, FORM_A_LIMITS.title));
   return {
     ok: true,
     event: {
@@ -68,3 +69,8 @@ export function parseFormA(body: unknown): FormAResult {
     },
   };
 }
+
+const METADATA_TOO_LARGE = `metadata must be at most ${FORM_A_LIMITS.metadataBytes / 1024} KiB of JSON`;
+
+const metadataTooLarge = (metadata: unknown): boolean =>
+  metadata !== null && typeof metadata === 'object' && !Array.isArray(metadata) && JSON.stringify(metadata).length > FORM_A_LIMITS.metadataBytes;

@@ -1,16 +1,16 @@
 import { z } from 'zod';
 import type { Severity } from '../severity';
-import { FORM_A_LIMITS } from './form-a';
+import { FORM_B_LIMITS } from './limits';
+import { storableField, storableObject } from './storable-fields';
 
-/** Form B (spec "Event payload, Form B", design.md §11) with our limits; unknown fields are ignored. */
-export const FORM_B_LIMITS = { ...FORM_A_LIMITS, tags: 50, tagKey: 100, tagValue: 1000, url: 2048 } as const;
+// Form B (spec "Event payload, Form B", design.md §11) with the limits of limits.ts; unknown fields are ignored.
 
 /** Form B's three severities on the incident scale; without one, `info` (email only). */
 const FORM_B_SEVERITY: Readonly<Record<string, Severity>> = { critical: 'CRITICAL', warning: 'MEDIUM', info: 'INFO' };
 export const FORM_B_SEVERITIES = Object.keys(FORM_B_SEVERITY);
 
 const text = (field: string, max: number) =>
-  z.string({ message: `${field} must be a string` }).max(max, `${field} must be at most ${max} characters`);
+  storableField(z.string({ message: `${field} must be a string` }).max(max, `${field} must be at most ${max} characters`), field);
 
 const tagValue = z.union([z.string(), z.number(), z.boolean()], { message: 'each tag must be a string, number or boolean' }).transform(String);
 
@@ -24,11 +24,12 @@ const formBSchema = z.object({
     .optional(),
   source: text('source', FORM_B_LIMITS.source).optional(),
   dedup_key: text('dedup_key', FORM_B_LIMITS.dedupKey).min(1, 'dedup_key must not be empty').optional(),
-  tags: z
-    .record(z.string().max(FORM_B_LIMITS.tagKey, `tag names must be at most ${FORM_B_LIMITS.tagKey} characters`), tagValue, { message: 'tags must be an object of key-value pairs' })
-    .refine((t) => Object.keys(t).length <= FORM_B_LIMITS.tags, `at most ${FORM_B_LIMITS.tags} tags`)
-    .refine((t) => Object.values(t).every((v) => v.length <= FORM_B_LIMITS.tagValue), `tag values must be at most ${FORM_B_LIMITS.tagValue} characters`)
-    .optional(),
+  tags: storableObject(
+    z
+      .record(z.string().max(FORM_B_LIMITS.tagKey, `tag names must be at most ${FORM_B_LIMITS.tagKey} characters`), tagValue, { message: 'tags must be an object of key-value pairs' })
+      .refine((t) => Object.values(t).every((v) => v.length <= FORM_B_LIMITS.tagValue), `tag values must be at most ${FORM_B_LIMITS.tagValue} characters`),
+    'tags',
+  ).optional(),
   url: text('url', FORM_B_LIMITS.url)
     .refine((u) => /^https?:\/\//i.test(u) && URL.canParse(u), 'url must be an http(s) URL')
     .optional(),
@@ -50,6 +51,8 @@ export type FormBResult = { ok: true; event: FormBEvent } | { ok: false; message
 /** Validates a parsed body; every failure is one readable message for a 400. */
 export function parseFormB(body: unknown): FormBResult {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return { ok: false, message: 'body must be a JSON object' };
+  // Counted before the schema reads every tag: 40,000 of them are refused at once.
+  if (tooManyTags((body as { tags?: unknown }).tags)) return { ok: false, message: TOO_MANY_TAGS };
   const parsed = formBSchema.safeParse(body);
   if (!parsed.success) {
     return { ok: false, message: parsed.error.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ') };
@@ -68,3 +71,7 @@ export function parseFormB(body: unknown): FormBResult {
     },
   };
 }
+
+const TOO_MANY_TAGS = `tags: at most ${FORM_B_LIMITS.tags} tags`;
+
+const tooManyTags = (tags: unknown): boolean => tags !== null && typeof tags === 'object' && !Array.isArray(tags) && Object.keys(tags).length > FORM_B_LIMITS.tags;

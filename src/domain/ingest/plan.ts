@@ -1,8 +1,10 @@
 import type { Severity } from '../severity';
 import { parseFormA } from './form-a';
 import { parseFormB } from './form-b';
+import { INGEST_LIMITS } from './limits';
 import { detectSender } from './native';
 import { toIncidentSeverity } from './severity';
+import { storableJson, storableText } from './storable-text';
 import type { IngestHeaders } from './types';
 
 /** One thing an ingestion request asks for, on the incident scale. */
@@ -55,14 +57,18 @@ export function planIngest(body: unknown, headers: IngestHeaders, form: PlainFor
     if (event.action !== 'trigger' && event.action !== 'resolve') continue;
     items.push({
       action: event.action,
-      title: event.title.slice(0, 255) || `${sender.name} alert`,
-      message: event.message ?? null,
-      description: event.description ?? null,
+      title: kept(event.title, INGEST_LIMITS.title) || `${sender.name} alert`,
+      message: event.message === undefined ? null : kept(event.message, INGEST_LIMITS.message),
+      description: event.description === undefined ? null : kept(event.description, INGEST_LIMITS.description),
       severity: toIncidentSeverity(event.severity),
-      dedupKey: event.dedupKey === null ? null : `${sender.name}:${event.dedupKey}`.slice(0, 255),
+      dedupKey: event.dedupKey === null ? null : kept(`${sender.name}:${event.dedupKey}`, INGEST_LIMITS.dedupKey),
       sender: sender.name,
-      metadata: { ...(event.metadata ?? {}), ...(event.links ? { links: event.links } : {}), source: event.source },
+      // Most of it was read through shape.ts `text`; raw parts (Azure's configurationItems) were not.
+      metadata: storableJson({ ...(event.metadata ?? {}), ...(event.links ? { links: event.links } : {}), source: event.source }),
     });
   }
   return { ok: true, sender: sender.name, items, ...(confirm ? { confirm } : {}) };
 }
+
+// What an event keeps of a native text: cut to its limit, then storable (a cut can split a surrogate pair).
+const kept = (value: string, max: number): string => storableText(value.slice(0, max));

@@ -1,4 +1,6 @@
 /** Small readers for untrusted, already-parsed payloads: every field may be missing or mistyped. */
+import { INGEST_LIMITS } from './limits';
+import { storableText } from './storable-text';
 
 /** A plain JSON object (not an array, not null). */
 export type JsonObject = Record<string, unknown>;
@@ -18,11 +20,14 @@ export function hasKeys(body: unknown, keys: readonly string[]): body is JsonObj
   return isObject(body) && keys.every((k) => k in body);
 }
 
-/** A non-empty string from a string or finite number (ids arrive as both), else undefined. */
+/**
+ * A non-empty string from a string or finite number (ids arrive as both), else undefined. Cut to
+ * INGEST_LIMITS.nativeField before anything else looks at it, and storable (storable-text.ts).
+ */
 export function text(value: unknown): string | undefined {
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
   if (typeof value !== 'string') return undefined;
-  const trimmed = value.trim();
+  const trimmed = storableText(value.slice(0, INGEST_LIMITS.nativeField)).trim();
   return trimmed === '' ? undefined : trimmed;
 }
 
@@ -36,15 +41,18 @@ export function at(value: unknown, ...path: string[]): unknown {
   return current;
 }
 
-/** The non-empty string entries of an object (labels, annotations). */
+/** The non-empty string entries of an object (labels, annotations), the first INGEST_LIMITS.nativeEntries of them. */
 export function stringEntries(value: unknown): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [key, v] of Object.entries(asObject(value) ?? {})) {
-    const s = text(v);
+  for (const key of Object.keys(asObject(value) ?? {}).slice(0, INGEST_LIMITS.nativeEntries)) {
+    const s = text((value as JsonObject)[key]);
     if (s !== undefined) out[key] = s;
   }
   return out;
 }
+
+/** The first INGEST_LIMITS.nativeEntries items of an array; undefined when it is not one. */
+export const firstEntries = (value: unknown): unknown[] | undefined => (Array.isArray(value) ? value.slice(0, INGEST_LIMITS.nativeEntries) : undefined);
 
 /** Joins the present parts with a blank line; undefined when none is present. */
 export function joinText(...parts: Array<string | undefined>): string | undefined {

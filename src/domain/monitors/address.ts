@@ -12,7 +12,10 @@ export type AddressClass = 'public' | 'private';
 export function refusedRange(address: string): string | null {
   let parsed: ipaddr.IPv4 | ipaddr.IPv6;
   try {
-    parsed = ipaddr.parse(address.replace(/^\[|\]$/g, '').replace(/%.*$/, ''));
+    // The zone (`fe80::1%eth0`) is cut at its `%` (indexOf, not /%.*$/, which is quadratic on `%%%…`).
+    const bare = address.replace(/^\[|\]$/g, '');
+    const zone = bare.indexOf('%');
+    parsed = ipaddr.parse(zone === -1 ? bare : bare.slice(0, zone));
   } catch {
     return 'invalid';
   }

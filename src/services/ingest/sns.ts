@@ -1,14 +1,22 @@
 import { verify } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
+import { SNS_CERTIFICATE_LIMITS } from '../../domain/ingest/limits';
 import { parseSnsEnvelope, type SnsEnvelope } from '../../domain/ingest/native/sns-envelope';
 import { snsSignatureAlgorithm, snsStringToSign } from '../../domain/ingest/native/sns-verification';
 import { invalid } from '../errors';
+import { readCappedText } from './capped-response';
 
 export interface SnsOptions {
   /** Hosts SNS URLs may point at (certificate and SubscribeURL); AWS's by default. */
   hostPattern: RegExp;
   /** Sends SNS fetches to this origin instead (tests, air-gapped set-ups); the URL is still checked. */
   baseUrlOverride?: string;
+  /** Bounds of the certificate cache; SNS_CERTIFICATE_LIMITS unless a test shrinks them. */
+  certificates?: { entries?: number; ttlMs?: number };
 }
+
+// The longest DNS name: longer hostnames are refused before the operator's pattern runs on them.
+const MAX_HOSTNAME = 253;
 
 /**
  * Verifies SNS deliveries (SignatureVersion 1 and 2) against the certificate at SigningCertURL,
@@ -16,7 +24,10 @@ export interface SnsOptions {
  * host, so a forged message can make Klaxon fetch nothing else (no SSRF).
  */
 export function createSnsVerifier(opts: SnsOptions) {
-  const certificates = new Map<string, string>();
+  const certificates = new LRUCache<string, string>({
+    max: opts.certificates?.entries ?? SNS_CERTIFICATE_LIMITS.entries,
+    ttl: opts.certificates?.ttlMs ?? SNS_CERTIFICATE_LIMITS.ttlMs,
+  });
 
   const allowed = (raw: string | undefined, suffix?: string): URL => {
     let url: URL;
@@ -25,16 +36,35 @@ export function createSnsVerifier(opts: SnsOptions) {
     } catch {
       throw invalid('SNS message carries an invalid URL');
     }
-    const ok = url.protocol === 'https:' && !url.username && !url.password && (url.port === '' || url.port === '443') && opts.hostPattern.test(url.hostname) && (!suffix || url.pathname.endsWith(suffix));
+    const ok =
+      url.protocol === 'https:' &&
+      !url.username &&
+      !url.password &&
+      (url.port === '' || url.port === '443') &&
+      url.hostname.length <= MAX_HOSTNAME &&
+      opts.hostPattern.test(url.hostname) &&
+      (!suffix || url.pathname.endsWith(suffix));
     if (!ok) throw invalid(`SNS URL ${url.origin} is not an allowed SNS endpoint`);
     return url;
   };
 
-  async function get(url: URL): Promise<string> {
+  async function get(url: URL): Promise<Response> {
     const target = opts.baseUrlOverride ? new URL(url.pathname + url.search, opts.baseUrlOverride) : url;
     const res = await fetch(target, { signal: AbortSignal.timeout(5000), redirect: 'error' });
-    if (!res.ok) throw new Error(`GET ${url.origin}${url.pathname} answered ${res.status}`);
-    return res.text();
+    if (!res.ok) {
+      await res.body?.cancel();
+      throw new Error(`GET ${url.origin}${url.pathname} answered ${res.status}`);
+    }
+    return res;
+  }
+
+  async function certificate(url: URL): Promise<string> {
+    const cached = certificates.get(url.href);
+    if (cached !== undefined) return cached;
+    const pem = await readCappedText(await get(url), SNS_CERTIFICATE_LIMITS.bytes);
+    if (pem === undefined) throw invalid(`SNS signing certificate is larger than ${SNS_CERTIFICATE_LIMITS.bytes / 1024} KiB`);
+    certificates.set(url.href, pem);
+    return pem;
   }
 
   /** The envelope, once its signature checks out; a clear 400 otherwise. */
@@ -44,20 +74,20 @@ export function createSnsVerifier(opts: SnsOptions) {
     const algorithm = snsSignatureAlgorithm(envelope.SignatureVersion);
     const signed = snsStringToSign(envelope);
     if (!algorithm || !signed) throw invalid('unsupported or incomplete SNS signature');
-    const certUrl = allowed(envelope.SigningCertURL, '.pem');
-    let pem = certificates.get(certUrl.href);
-    if (!pem) {
-      pem = await get(certUrl);
-      certificates.set(certUrl.href, pem);
+    const pem = await certificate(allowed(envelope.SigningCertURL, '.pem'));
+    let ok: boolean;
+    try {
+      ok = verify(algorithm, Buffer.from(signed, 'utf8'), pem, Buffer.from(envelope.Signature, 'base64'));
+    } catch {
+      throw invalid('SNS signing certificate could not be read');
     }
-    const ok = verify(algorithm, Buffer.from(signed, 'utf8'), pem, Buffer.from(envelope.Signature, 'base64'));
     if (!ok) throw invalid('SNS message signature does not verify');
     return envelope;
   }
 
-  /** Confirms a subscription (after `verified`). */
+  /** Confirms a subscription (after `verified`); SNS's answer is not read. */
   async function confirm(envelope: SnsEnvelope): Promise<void> {
-    await get(allowed(envelope.SubscribeURL));
+    await (await get(allowed(envelope.SubscribeURL))).body?.cancel();
   }
 
   return { verified, confirm };

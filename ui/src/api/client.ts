@@ -20,7 +20,7 @@ export class ApiError extends Error {
 
 /** The message for people: a 429 whose message does not say when to retry gets Retry-After's answer. */
 export function describeError(error: Error): string {
-  if (error instanceof ApiError && error.status === 429 && error.retryAfterSeconds !== undefined && !/\d+\s*s\b/.test(error.message)) {
+  if (error instanceof ApiError && error.status === 429 && error.retryAfterSeconds !== undefined && !/\d\s*s\b/.test(error.message)) {
     return `${error.message} (try again in ${error.retryAfterSeconds} s)`;
   }
   return error.message;

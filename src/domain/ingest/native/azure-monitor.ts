@@ -1,6 +1,6 @@
 /** Azure Monitor action groups with the common alert schema enabled. */
 import { normaliseSeverity } from '../severity';
-import { at, compact, isObject, presentEntries, text } from '../shape';
+import { at, compact, firstEntries, isObject, presentEntries, text } from '../shape';
 import type { NativeSender, NormalisedEvent } from '../types';
 
 /** Azure Monitor: `schemaId` "azureMonitorCommonAlertSchema". */
@@ -9,7 +9,8 @@ export const azureMonitorSender: NativeSender = {
   detect: (body) => isObject(body) && body.schemaId === 'azureMonitorCommonAlertSchema',
   normalise: (body) => {
     const essentials = at(body, 'data', 'essentials');
-    const targets = at(essentials, 'configurationItems');
+    // The common schema's configurationItems are resource names: strings are kept, anything else is not read.
+    const targets = firstEntries(at(essentials, 'configurationItems'))?.map(text).filter((t): t is string => t !== undefined);
     return [
       compact<NormalisedEvent>({
         source: 'azure-monitor',
@@ -26,7 +27,7 @@ export const azureMonitorSender: NativeSender = {
             resourceGroup: text(at(essentials, 'targetResourceGroup')),
             resourceType: text(at(essentials, 'targetResourceType')),
           }),
-          ...(Array.isArray(targets) ? { configurationItems: targets } : {}),
+          ...(targets ? { configurationItems: targets } : {}),
         },
       }),
     ];

@@ -1,5 +1,5 @@
 /** New Relic workflow webhooks using the default payload template. */
-import { at, compact, hasKeys, joinText, presentEntries, text } from '../shape';
+import { at, compact, firstEntries, hasKeys, joinText, presentEntries, text } from '../shape';
 import type { EventAction, EventSeverity, NativeSender, NormalisedEvent } from '../types';
 
 // New Relic's own priority scale: its HIGH sits below CRITICAL, so it is a warning here
@@ -33,6 +33,6 @@ export const newRelicSender: NativeSender = {
 };
 
 function namesLine(label: string, names: unknown): string | undefined {
-  const list = Array.isArray(names) ? names.map(text).filter((n): n is string => n !== undefined) : [];
+  const list = (firstEntries(names) ?? []).map(text).filter((n): n is string => n !== undefined);
   return list.length > 0 ? `${label}: ${list.join(', ')}` : undefined;
 }

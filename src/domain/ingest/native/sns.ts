@@ -2,7 +2,8 @@
  * AWS SNS HTTPS subscriptions. The caller verifies the signature before acting
  * (sns-verification.ts); this module only reads the envelope and what it carries.
  */
-import { compact, presentEntries } from '../shape';
+import { parseJsonText } from '../json-text';
+import { compact, presentEntries, text } from '../shape';
 import type { IngestHeaders, NativeSender, NormalisedEvent } from '../types';
 import { isCloudWatchAlarm, normaliseAlarm } from './cloudwatch';
 import { looksLikeSnsEnvelope, parseSnsEnvelope, type SnsEnvelope } from './sns-envelope';
@@ -45,7 +46,7 @@ function normaliseNotification(envelope: SnsEnvelope): NormalisedEvent {
   return compact<NormalisedEvent>({
     source: 'aws-sns',
     action: 'trigger',
-    title: envelope.Subject?.trim() || 'SNS notification',
+    title: text(envelope.Subject) ?? 'SNS notification',
     severity: 'warning',
     dedupKey: envelope.MessageId,
     message: envelope.Message,
@@ -53,10 +54,8 @@ function normaliseNotification(envelope: SnsEnvelope): NormalisedEvent {
   });
 }
 
+// The message is JSON text inside the body: its nesting is checked before JSON.parse, as the body's was.
 function parseJson(value: string): unknown {
-  try {
-    return JSON.parse(value) as unknown;
-  } catch {
-    return undefined;
-  }
+  const parsed = parseJsonText(value);
+  return parsed.ok ? parsed.value : undefined;
 }

@@ -1,4 +1,5 @@
 import { datadogSender, parseDatadogTitle } from '../../../../src/domain/ingest/native/datadog';
+import { INGEST_LIMITS } from '../../../../src/domain/ingest/limits';
 import { fixtureBody } from '../native-fixtures';
 
 const normalise = (body: unknown) => datadogSender.normalise(body, {})[0];
@@ -38,5 +39,22 @@ describe('Datadog default payload', () => {
     const message = normalise(fixtureBody('datadog/triggered.json')).message ?? '';
     expect(message.startsWith('Root filesystem on web-07')).toBe(true);
     expect(message).not.toContain('%%%');
+  });
+
+  it.each([
+    ['%%%\n  Disk full \n%%%', 'Disk full'],
+    ['%%%Disk full%%%', 'Disk full'],
+    ['Disk full', 'Disk full'],
+    ['%%% a %%% b %%%', 'a %%% b'],
+    ['%%%%%', '%%'],
+    ['%%%  \n %%%', undefined],
+    ['%%%', undefined],
+  ])('when the body is %j, then the message is %j (only the outer fences and the blanks beside them go)', (body, message) => {
+    expect(normalise({ ...fixtureBody('datadog/triggered.json'), body }).message).toBe(message);
+  });
+
+  it('when the body holds a long run of blanks between words, then the message keeps it whole', () => {
+    const body = `a${' '.repeat(INGEST_LIMITS.nativeField - 2)}b`;
+    expect(normalise({ ...fixtureBody('datadog/triggered.json'), body }).message === body).toBe(true);
   });
 });
