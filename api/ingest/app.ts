@@ -18,7 +18,7 @@ export interface IngestDeps {
   ingestion: Ingestion;
   /** Records a heartbeat ping and tells its workflow, both or neither; false when the secret names no heartbeat. */
   ping: (secret: string) => Promise<boolean>;
-  /** Accepted events per second per source (a 10 s burst). */
+  /** Accepted events per second per source (a 10 s burst); a batch payload counts each of its events. */
   eventsPerSecondPerSource: number;
   /** Counts every call to a source's URL, by its answer (webhook statistics). */
   stats: SourceCallStats;
@@ -54,7 +54,7 @@ export function createIngestListener(deps: IngestDeps): Koa {
   }, async (ctx, next) => {
     ctx.state.routePattern = '/{webhook_token}'; // the secret never reaches the log
     // Keyed by the secret's hash, not the secret: the limiter's keys are not credentials.
-    await rateLimit(ctx.state.tokenHash as string);
+    await rateLimit.take(ctx.state.tokenHash as string);
     // AWS SNS posts its JSON as text/plain; everyone else must say JSON.
     const snsText = Boolean(ctx.get('x-amz-sns-message-type')) && ctx.is('text/plain');
     if (!ctx.is('application/json') && !snsText) throw new HttpError(415, 'alert events must be JSON (Content-Type: application/json)');
@@ -65,6 +65,7 @@ export function createIngestListener(deps: IngestDeps): Koa {
     // Postgres away: customerErrors answers 503 with Retry-After. Temporal away changes nothing
     // here: accepted events wait in the outbox for the relay.
     const answer = await deps.ingestion.ingest({ secret: ctx.params.token, body: ctx.request.body, headers, idempotencyKey });
+    await rateLimit.chargeEvents(ctx.state.tokenHash as string, answer.events?.length ?? 1);
     ctx.status = answer.duplicate || answer.status === 'confirmed' ? 200 : 202;
     ctx.body = answer;
   });

@@ -13,7 +13,7 @@ import type { TransportPolicy } from './transport';
  * the signature is checked over exactly what was sent. 202 with what was stored (200 for an
  * Idempotency-Key replay), in the legacy envelope.
  */
-export function createReceiverRouter(deps: ReceiverDeps & { transport: TransportPolicy; rateLimit: (ctx: Context, webhookId: string) => Promise<void> }): Router {
+export function createReceiverRouter(deps: ReceiverDeps & { transport: TransportPolicy; rateLimit: ((ctx: Context, webhookId: string) => Promise<void>) & { chargeEvents(webhookId: string, events: number): Promise<void> } }): Router {
   const router = new Router();
   router.post('/webhook/:webhook_id', async (ctx) => {
     ctx.state.routePattern = '/webhook/{webhook_id}';
@@ -34,6 +34,8 @@ export function createReceiverRouter(deps: ReceiverDeps & { transport: Transport
       idempotencyKey: ctx.get('Idempotency-Key') || undefined,
       rateLimit: (webhookId) => deps.rateLimit(ctx, webhookId),
     });
+    // The receiver's limit is on events too: a batch payload counts each of its events (api/http/rate-limit.ts).
+    await deps.rateLimit.chargeEvents(ctx.params.webhook_id.toLowerCase(), answer.events?.length ?? 1);
     ctx.status = answer.duplicate ? 200 : 202;
     ctx.body = legacySuccess({
       data: { event_id: answer.event_id, incident_id: answer.incident_id, duplicate: answer.duplicate, ...(answer.events ? { events: answer.events } : {}) },

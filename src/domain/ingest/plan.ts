@@ -35,6 +35,23 @@ export type IngestPlan =
  * on the API-key surface's receiver, design.md §11) for any other JSON. `ignore` events (acknowledgements, test pings some senders send) yield no items.
  */
 export function planIngest(body: unknown, headers: IngestHeaders, form: PlainForm = 'A'): IngestPlan {
+  const steps = planIngestInSlices(body, headers, form);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** Events a slice of planning turns into items before it pauses (planIngestInSlices). */
+export const PLAN_SLICE = 500;
+
+/**
+ * planIngest, pausing (`yield`) after every PLAN_SLICE items of a batch payload. A 512 KiB
+ * Alertmanager body can hold thousands of alerts; the caller resumes each slice on a later turn
+ * of the event loop, so planning them never holds the process's other requests for long
+ * (docs/security.md, "Hostile input").
+ */
+export function* planIngestInSlices(body: unknown, headers: IngestHeaders, form: PlainForm = 'A'): Generator<void, IngestPlan, void> {
   const sender = detectSender(body, headers);
   if (!sender && form === 'B') {
     const parsed = parseFormB(body);
@@ -52,7 +69,9 @@ export function planIngest(body: unknown, headers: IngestHeaders, form: PlainFor
   }
   const items: IngestItem[] = [];
   let confirm = false;
-  for (const event of sender.normalise(body, headers)) {
+  const events = sender.normalise(body, headers);
+  for (const [i, event] of events.entries()) {
+    if (i > 0 && i % PLAN_SLICE === 0) yield;
     confirm ||= event.action === 'confirm';
     if (event.action !== 'trigger' && event.action !== 'resolve') continue;
     items.push({

@@ -2,7 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { hashSecret } from '../../domain/api-token';
 import { looksLikeUrlSecret } from '../../domain/ids';
 import { payloadFingerprint } from '../../domain/ingest/canonical-json';
-import { planIngest, type IngestItem, type PlainForm } from '../../domain/ingest/plan';
+import { planIngestInSlices, type IngestItem, type IngestPlan, type PlainForm } from '../../domain/ingest/plan';
 import type { IngestHeaders } from '../../domain/ingest/types';
 import { knexOf } from '../../db/knex';
 import { conflict, invalid, locked, notFound } from '../errors';
@@ -96,7 +96,7 @@ export class Ingestion {
   }
 
   private async accept(tokenHash: string, input: Omit<IngestInput, 'secret'>, form: PlainForm): Promise<IngestAnswer> {
-    const plan = planIngest(input.body, input.headers ?? {}, form);
+    const plan = await planInTurns(input.body, input.headers ?? {}, form);
     if (!plan.ok || plan.sender === 'aws-sns') {
       // Rare paths look the source up first: an unknown URL answers 404 whatever its body, and
       // nothing of an SNS message is used (or fetched) for an unknown URL.
@@ -112,6 +112,8 @@ export class Ingestion {
     }
     const key = input.idempotencyKey;
     if (key !== undefined && (key.length === 0 || key.length > 255)) throw invalid('Idempotency-Key must be 1 to 255 characters');
+    // Canonical JSON of a large body takes a while: on a turn of its own, after planning's.
+    if (key !== undefined) await nextTurn();
     const idempotency = key === undefined ? undefined : { key, fingerprint: payloadFingerprint(input.body) };
     // A replay is answered from its stored record with one read, outside any batch.
     const replay = idempotency && (await this.storedAnswer(tokenHash, idempotency));
@@ -143,6 +145,19 @@ export class Ingestion {
     if (row.fingerprint === null || row.fingerprint === undefined) return undefined;
     if (row.fingerprint !== idempotency.fingerprint) return { kind: 'conflict' };
     return { kind: 'duplicate', event_id: nullIfNil(row.event_id), incident_id: nullIfNil(row.incident_id) };
+  }
+}
+
+/** Resolves on a later turn of the event loop, after the I/O and timers already due. */
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/** planIngest, a slice per turn of the event loop: other requests are served between slices. */
+async function planInTurns(body: unknown, headers: IngestHeaders, form: PlainForm): Promise<IngestPlan> {
+  const steps = planIngestInSlices(body, headers, form);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    await nextTurn();
   }
 }
 

@@ -103,6 +103,28 @@ describe('hostile payloads through the stack', () => {
     120_000,
   );
 
+  it('when one Alertmanager body carries as many alerts as fit in 512 KiB, then all are stored, answered 202 with every event, and /healthz keeps answering', async () => {
+    const ws = await seedWorkspace(stack.orm);
+    const source = await createSource(stack.orm, { organizationId: ws.organizationId, serviceId: ws.serviceId, name: 'storm', ingestBaseUrl: stack.urls.ingest });
+    const envelope = { version: '4', groupKey: '{}:{alertname=~".*"}', status: 'firing', receiver: 'klaxon', groupLabels: {}, commonLabels: {}, commonAnnotations: {}, externalURL: 'http://am', truncatedAlerts: 0 };
+    const alert = (i: number) => ({ status: 'firing', labels: { alertname: `a${i}` }, annotations: {}, fingerprint: `f${i}` });
+    const one = JSON.stringify(alert(99_999)).length + 1;
+    const count = Math.floor((INGEST_LIMITS.bodyBytes - JSON.stringify({ ...envelope, alerts: [] }).length) / one);
+    const raw = JSON.stringify({ ...envelope, alerts: Array.from({ length: count }, (_, i) => alert(i)) });
+    expect(raw.length).toBeLessThanOrEqual(INGEST_LIMITS.bodyBytes);
+    expect(count).toBeGreaterThan(5000);
+
+    await health.take();
+    const res = await fetch(source.ingest_url, { method: 'POST', body: raw, headers: { 'content-type': 'application/json' }, signal: AbortSignal.timeout(GIVE_UP_MS) });
+    const answer = (await res.json()) as { events: unknown[] };
+    const pings = await health.take();
+    expect(res.status).toBe(202);
+    expect(answer.events).toHaveLength(count);
+    expect(Number((await knexOf(stack.orm)('alerts').where({ source_id: source.id }).count({ n: '*' }))[0].n)).toBe(count);
+    expect(pings.failures).toEqual([]);
+    expect(Math.max(...pings.latencies)).toBeLessThan(HEALTH_BOUND_MS);
+  }, 60_000);
+
   it('when a body is one byte over 512 KiB, then 413 on both surfaces, answered at once', async () => {
     const target = HOSTILE_TARGETS.find((t) => t.name === 'datadog')!;
     const c = hostileCase(target, 'body', TEXT_SHAPES[0], INGEST_LIMITS.bodyBytes + 1);

@@ -34,6 +34,24 @@ describe('per-source rate limit', () => {
   });
 });
 
+describe('per-source rate limit on batch payloads', () => {
+  const batch = (n: number) => ({
+    version: '4', groupKey: '{}:{}', status: 'firing', receiver: 'klaxon', groupLabels: {}, commonLabels: {}, commonAnnotations: {}, externalURL: 'http://am',
+    alerts: Array.from({ length: n }, (_, i) => ({ status: 'firing', labels: { alertname: `batch-${i}` }, fingerprint: `b${i}` })),
+  });
+
+  it('when one Alertmanager body holds more alerts than the burst, then it is stored whole, and the source’s next request waits (the limit counts events)', async () => {
+    const source = await newSource('batch');
+    const first = await request('POST', source.ingest_url, { body: batch(25) });
+    expect(first.status).toBe(202);
+    expect(first.body.events).toHaveLength(25);
+    const next = await request('POST', source.ingest_url, { body: { title: 'right after' } });
+    expect(next.status).toBe(429);
+    expect(Number(next.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(await knexOf(stack.orm)('alerts').where({ source_id: source.id })).toHaveLength(25);
+  });
+});
+
 describe('random bodies', () => {
   it('when any JSON value is posted, then never a 5xx, and an incident only for a valid event', async () => {
     let sourceUrl = (await newSource('fuzz-0')).ingest_url;
