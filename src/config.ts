@@ -31,7 +31,7 @@ const envSchema = z.object({
   SNS_BASE_URL_OVERRIDE: z.string().url().optional(),
   INGEST_RATE_LIMIT_PER_SOURCE: z.coerce.number().int().positive().default(500),
   // Whose X-Forwarded-For the listeners believe (the client address per-IP limits count), and on
-  // the API-key surface (design.md §11) whose X-Forwarded-Proto: HTTPS only, unless from one of them.
+  // the API-key surface (README, "The API-key surface") whose X-Forwarded-Proto: HTTPS only, unless from one of them.
   TRUSTED_PROXIES: z
     .string()
     .default('')

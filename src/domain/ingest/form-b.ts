@@ -3,7 +3,7 @@ import type { Severity } from '../severity';
 import { FORM_B_LIMITS } from './limits';
 import { storableField, storableObject } from './storable-fields';
 
-// Form B (spec "Event payload, Form B", design.md §11) with the limits of limits.ts; unknown fields are ignored.
+// Form B (spec "Event payload, Form B"; docs/api/webhooks.md) with the limits of limits.ts; unknown fields are ignored.
 
 /** Form B's three severities on the incident scale; without one, `info` (email only). */
 const FORM_B_SEVERITY: Readonly<Record<string, Severity>> = { critical: 'CRITICAL', warning: 'MEDIUM', info: 'INFO' };
