@@ -1,4 +1,4 @@
-import { dashboardInBrowser, saveScreenshot } from '../support/browser';
+import { dashboardInBrowser, saveScreenshot, signUpInBrowser } from '../support/browser';
 import { newAccount, signUpAndLogIn } from '../support/dashboard';
 import { trigger } from '../support/paging';
 
@@ -11,20 +11,7 @@ const app = () => suite.app;
 describe('a first visit in Chromium', () => {
   it('when a newcomer signs up and creates a webhook with just a name, then the first alert to it pages them by email with nothing else set up', async () => {
     const account = newAccount();
-    await suite.page.goto(`${app()}/signup`);
-    await suite.page.getByRole('textbox', { name: 'Your name' }).fill(account.name);
-    await suite.page.getByRole('textbox', { name: 'Email', exact: true }).fill(account.email);
-    await suite.page.getByRole('textbox', { name: 'Password', exact: true }).fill(account.password);
-    await suite.page.getByRole('textbox', { name: 'Workspace name' }).fill(account.organization_name);
-    await suite.page.getByRole('button', { name: 'Sign up' }).click();
-    await suite.page.getByRole('link', { name: 'dev inbox' }).click();
-    await suite.page.getByLabel(`email to ${account.email}`).getByRole('link', { name: /\/verify\?token=/ }).click();
-    await suite.page.getByText('Email verified').waitFor();
-    await suite.page.goto(`${app()}/login`);
-    await suite.page.getByRole('textbox', { name: 'Email', exact: true }).fill(account.email);
-    await suite.page.getByRole('textbox', { name: 'Password', exact: true }).fill(account.password);
-    await suite.page.getByRole('button', { name: 'Log in' }).click();
-    await suite.page.getByRole('heading', { name: 'Incidents' }).waitFor();
+    await signUpInBrowser(suite.page, app(), account);
 
     // Set up says what is ready: the team named after the workspace, paged through "Default".
     await suite.page.getByRole('link', { name: 'Set up' }).click();

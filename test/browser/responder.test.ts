@@ -7,7 +7,7 @@ import { createService, createTeam } from '../../src/services/workspace';
 import { createApiToken } from '../../src/services/workspace/api-tokens';
 import { setPlan } from '../../src/services/workspace/workspaces';
 import type { TwilioFake } from '../fakes/twilio-server';
-import { dashboardInBrowser, logInInBrowser, saveScreenshot, sidewaysOverflow } from '../support/browser';
+import { dashboardInBrowser, logInInBrowser, saveScreenshot, sidewaysOverflow, signUpInBrowser } from '../support/browser';
 import { newAccount, signUpAndLogIn } from '../support/dashboard';
 import { phoneNumber, trigger, twilioAccount } from '../support/paging';
 
@@ -30,26 +30,7 @@ const app = () => suite.app;
 describe('the dashboard in Chromium', () => {
   it('when a newcomer signs up, verifies from the dev inbox, sets up a service and a webhook and an alert arrives, then it appears without reloading, shows who was paged and why, and Acknowledge stops the escalation', async () => {
     const account = newAccount();
-    await suite.page.goto(`${app()}/signup`);
-    await suite.page.getByRole('textbox', { name: 'Your name' }).fill(account.name);
-    await suite.page.getByRole('textbox', { name: 'Email', exact: true }).fill(account.email);
-    await suite.page.getByRole('textbox', { name: 'Password', exact: true }).fill(account.password);
-    await suite.page.getByRole('textbox', { name: 'Workspace name' }).fill(account.organization_name);
-    await suite.page.getByRole('button', { name: 'Sign up' }).click();
-    await suite.page.getByText('Check your email').waitFor();
-
-    // As a newcomer without an email provider: the dev inbox holds the link; click it.
-    await suite.page.getByRole('link', { name: 'dev inbox' }).click();
-    const mail = suite.page.getByLabel(`email to ${account.email}`);
-    await mail.waitFor();
-    await mail.getByRole('link', { name: /\/verify\?token=/ }).click();
-    await suite.page.getByText('Email verified').waitFor();
-
-    await suite.page.goto(`${app()}/login`);
-    await suite.page.getByRole('textbox', { name: 'Email', exact: true }).fill(account.email);
-    await suite.page.getByRole('textbox', { name: 'Password', exact: true }).fill(account.password);
-    await suite.page.getByRole('button', { name: 'Log in' }).click();
-    await suite.page.getByRole('heading', { name: 'Incidents' }).waitFor();
+    await signUpInBrowser(suite.page, app(), account);
     await suite.page.getByText('No incidents here').waitFor();
 
     // Behind the scenes, what other pages of the dashboard set up (their own browser tests drive

@@ -46,6 +46,27 @@ export async function logInInBrowser(page: Page, appUrl: string, account: { emai
   await page.getByRole('heading', { name: 'Incidents' }).waitFor();
 }
 
+/**
+ * A newcomer's first steps, as the README's first visit clicks them: sign up, open the dev inbox
+ * (the stack needs `devInbox: true`), follow the verification link, log in; ends on the incident list.
+ */
+export async function signUpInBrowser(page: Page, appUrl: string, account: { name: string; email: string; password: string; organization_name: string }): Promise<void> {
+  await page.goto(`${appUrl}/signup`);
+  await page.getByRole('textbox', { name: 'Your name' }).fill(account.name);
+  await page.getByRole('textbox', { name: 'Email', exact: true }).fill(account.email);
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(account.password);
+  await page.getByRole('textbox', { name: 'Workspace name' }).fill(account.organization_name);
+  await page.getByRole('button', { name: 'Sign up' }).click();
+  await page.getByText('Check your email').waitFor();
+  // Without an email provider the dev inbox holds the link: click it.
+  await page.getByRole('link', { name: 'dev inbox' }).click();
+  const mail = page.getByLabel(`email to ${account.email}`);
+  await mail.waitFor();
+  await mail.getByRole('link', { name: /\/verify\?token=/ }).click();
+  await page.getByText('Email verified').waitFor();
+  await logInInBrowser(page, appUrl, account);
+}
+
 /** How far a page scrolls sideways (0 or less: it fits its viewport). Runs in the page. */
 export const sidewaysOverflow = (page: Page) => page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth') as Promise<number>;
 

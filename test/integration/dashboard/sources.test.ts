@@ -3,6 +3,10 @@ import { createSource } from '../../../src/services/ingest/sources';
 import { auditLog, catalogWorkspace, catalogWorkspaceWithService, countIn, ROLE_TABLE, type CatalogWorkspace } from '../../support/catalog';
 import { dashboardFixture } from '../../support/dashboard';
 import { request } from '../../support/http';
+import { klaxon } from '../../support/cli';
+import { sendRaw } from '../../support/raw-http';
+import { TEST_SECRET } from '../../support/stack';
+import { signBody } from '../../../src/domain/webhook-signature';
 
 const fx = dashboardFixture();
 const { api } = fx;
@@ -22,6 +26,15 @@ const newSource = async (body: Record<string, unknown> = {}) => {
   return res.body.data;
 };
 const sendAlert = (url: string, title = 'CPU high') => request('POST', url, { body: { title } });
+
+/** A webhook's Form B receiver: unsigned is 401 and stores nothing; signed with its secret, 202. */
+async function expectSignedReceiver(receiverUrl: string, secret: string) {
+  const raw = JSON.stringify({ title: 'Disk full', severity: 'warning' });
+  const unsigned = await sendRaw('POST', receiverUrl, { body: raw });
+  expect({ status: unsigned.status, code: unsigned.body.code }).toEqual({ status: 401, code: 'invalid_signature' });
+  const signed = await sendRaw('POST', receiverUrl, { body: raw, headers: { 'X-Service-Signature': signBody(secret, raw) } });
+  expect(signed.status).toBe(202);
+}
 
 describe('who may manage alert sources', () => {
   it.each(ROLE_TABLE)('when a %s creates a source on the team’s service, then allowed = %s (else 403 forbidden and nothing is stored)', async (role, allowed) => {
@@ -100,6 +113,29 @@ describe('signed sources and channels', () => {
     expect(rotated.status).toBe(200);
     expect(rotated.body.data).toEqual({ id: source.id, signing_secret: expect.stringMatching(/^whsec_/) });
     expect(rotated.body.data.signing_secret).not.toBe(source.signing_secret);
+  });
+
+  it('when a plain source is given channels, then it becomes a signed webhook: its secret is in that answer once, and its receiver refuses unsigned posts', async () => {
+    const plain = await newSource({ name: 'plain, then a webhook' });
+    expect(plain).toMatchObject({ channels: null, signed: false, signing_secret: null });
+    const changed = await api('PUT', `/sources/${plain.id}`, { session: admin(), body: { channels: ['email'] } });
+    expect(changed.status).toBe(200);
+    expect(changed.body.data).toMatchObject({ channels: ['email'], signed: true, signing_secret: expect.stringMatching(/^whsec_/) });
+    expect(changed.body.message).toMatch(/keep its signing secret/);
+    await expectSignedReceiver(changed.body.data.receiver_url, changed.body.data.signing_secret);
+    // Changing its channels again mints nothing new: the secret stays the one shown.
+    const again = await api('PUT', `/sources/${plain.id}`, { session: admin(), body: { channels: ['email', 'sms'] } });
+    expect(again.body.data.signing_secret).toBeUndefined();
+    await expectSignedReceiver(changed.body.data.receiver_url, changed.body.data.signing_secret);
+  });
+
+  it('when the CLI makes a source with channels, then it prints a signing secret once and the receiver takes only signed posts', async () => {
+    const created = await klaxon(['source', 'create', '--service', serviceId, '--name', 'cli webhook', '--channels', 'email', '--json'], { KLAXON_SECRET: TEST_SECRET, INGEST_URL: fx.stack.urls.ingest });
+    expect(created.code).toBe(0);
+    expect(created.json).toMatchObject({ channels: ['email'], signing_secret: expect.stringMatching(/^whsec_/) });
+    const read = await api('GET', `/sources/${created.json.id}`, { session: admin() });
+    expect(read.body.data).toMatchObject({ signed: true, webhook_url: created.json.ingest_url });
+    await expectSignedReceiver(read.body.data.receiver_url, created.json.signing_secret);
   });
 
   it('when sources were made elsewhere (the CLI), then the dashboard lists them too, plain ones with channels null', async () => {
