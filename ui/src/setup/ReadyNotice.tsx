@@ -1,9 +1,9 @@
 import { Alert, Text } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import { useApiQuery } from '../api/hooks';
+import { useWebhooks } from './webhooks-query';
 import { formatDuration } from '../paging/policy-form';
 import type { PolicyStep } from '../paging/policy-form';
-import type { Service, Team, Webhook } from './types';
+import type { Service, Team } from './types';
 
 interface PolicyWithSteps { id: string; name: string; steps: PolicyStep[]; repeat: number }
 
@@ -16,10 +16,7 @@ export function ReadyNotice() {
   const services = useApiQuery<Service[]>(['services'], '/services');
   const teams = useApiQuery<Team[]>(['teams'], '/teams');
   const policies = useApiQuery<PolicyWithSteps[]>(['escalation-policies'], '/escalation-policies');
-  const webhooks = useQuery({
-    queryKey: ['webhooks'],
-    queryFn: async () => ((await (await fetch('/api/webhooks', { credentials: 'same-origin' })).json()) as { webhooks: Webhook[] }).webhooks,
-  });
+  const webhooks = useWebhooks();
   const service = services.data?.length === 1 ? services.data[0] : undefined;
   const policy = policies.data?.find((p) => p.id === service?.escalation_policy_id);
   const team = teams.data?.find((t) => t.id === service?.owning_team_id);

@@ -1,8 +1,8 @@
 import { Badge, Button, Card, Checkbox, CopyButton, Group, Select, Table, Text, TextInput, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api } from '../api/client';
 import { useAction, useApiQuery } from '../api/hooks';
+import { useWebhooks } from './webhooks-query';
 import { Empty, FormError } from '../components/PageStates';
 import type { Service, TestResult, Webhook } from './types';
 
@@ -16,11 +16,7 @@ const NOTIFICATION_TYPES = [
 /** Webhooks (alert sources): create, copy the ingestion URL, test, pause, rotate, delete. */
 export function WebhooksCard() {
   const services = useApiQuery<Service[]>(['services'], '/services');
-  // GET /api/webhooks answers the spec's own shape ({success, webhooks, total}), not the data envelope.
-  const webhooks = useQuery({
-    queryKey: ['webhooks'],
-    queryFn: async () => ((await (await fetch('/api/webhooks', { credentials: 'same-origin' })).json()) as { webhooks: Webhook[] }).webhooks,
-  });
+  const webhooks = useWebhooks();
   const [form, setForm] = useState({ name: '', types: ['EMAIL'] as string[], service_id: '' });
   const [tested, setTested] = useState<Record<string, TestResult[] | string>>({});
   const [confirming, setConfirming] = useState<string | null>(null);
