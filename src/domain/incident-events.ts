@@ -1,0 +1,33 @@
+/**
+ * The incident-event feed's vocabulary (docs/integrations.md): every change to an incident is one
+ * event of these types; consumers (outgoing webhooks, chat) receive them as `IncidentEventBody`.
+ */
+import type { IncidentSnapshot } from '../../workflows/definitions';
+
+export const INCIDENT_EVENT_TYPES = [
+  'incident.triggered',
+  'incident.acknowledged',
+  'incident.investigating',
+  'incident.resolved',
+  'incident.closed',
+  'incident.reopened',
+  'incident.escalated',
+  'incident.alert_attached',
+  'page.delivered',
+  'page.failed',
+] as const;
+export type IncidentEventType = (typeof INCIDENT_EVENT_TYPES)[number];
+
+/** What a receiver gets: an event of the feed, or a subscription's test `ping`. */
+export interface IncidentEventBody {
+  id: string;
+  type: IncidentEventType | 'ping';
+  created_at: string;
+  organization_id: string;
+  /** The incident as the customer API v1 shows it, as it stood right after the change; null for `ping`. */
+  incident: IncidentSnapshot | null;
+  actor: { type: string; id: string | null; name: string | null } | null;
+  data: Record<string, unknown>;
+}
+
+export const isIncidentEventType = (value: string): value is IncidentEventType => (INCIDENT_EVENT_TYPES as readonly string[]).includes(value);
