@@ -33,6 +33,10 @@ import { PlanUsageSchema } from './plan-usage';
 import { MonitorCheckSchema } from './monitor-check';
 import { RequestMetricSchema } from './request-metric';
 import { ThrottleCountSchema } from './throttle-count';
+import { IncidentEventSchema } from './incident-event';
+import { IncidentEventConsumerSchema } from './incident-event-consumer';
+import { OutgoingWebhookSchema } from './outgoing-webhook';
+import { OutgoingWebhookDeliverySchema } from './outgoing-webhook-delivery';
 
 export * from './alert';
 export * from './alert-source';
@@ -69,6 +73,10 @@ export * from './plan-usage';
 export * from './monitor-check';
 export * from './request-metric';
 export * from './throttle-count';
+export * from './incident-event';
+export * from './incident-event-consumer';
+export * from './outgoing-webhook';
+export * from './outgoing-webhook-delivery';
 
 /** Every entity the ORM knows; migrations are checked against exactly this list. */
 export const ENTITIES = [
@@ -107,4 +115,8 @@ export const ENTITIES = [
   MonitorCheckSchema,
   RequestMetricSchema,
   ThrottleCountSchema,
+  IncidentEventSchema,
+  IncidentEventConsumerSchema,
+  OutgoingWebhookSchema,
+  OutgoingWebhookDeliverySchema,
 ];

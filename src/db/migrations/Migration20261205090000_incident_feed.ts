@@ -12,17 +12,18 @@ import { Migration } from '@mikro-orm/migrations';
  *
  * `outgoing_webhooks` / `outgoing_webhook_deliveries`: the customer's endpoints and one row per
  * event to deliver to each, retried and parked like the ingestion outbox; `lane_seq` orders a
- * subscription's deliveries of one incident.
+ * subscription's deliveries of one incident. Like the other tables, no foreign keys: the retention
+ * purge and a subscription's delete remove dependent rows themselves.
  */
 export class Migration20261205090000_incident_feed extends Migration {
 
   override async up(): Promise<void> {
     this.addSql(`create table "incident_events" (
       "seq" bigserial primary key,
-      "id" uuid not null unique,
+      "id" uuid not null constraint "incident_events_id_unique" unique,
       "xid" xid8 not null default pg_current_xact_id(),
-      "organization_id" uuid not null references "organizations" ("id") on delete cascade,
-      "incident_id" uuid not null references "incidents" ("id") on delete cascade,
+      "organization_id" uuid not null,
+      "incident_id" uuid not null,
       "type" text not null,
       "incident" jsonb not null,
       "actor" jsonb null,
@@ -40,11 +41,11 @@ export class Migration20261205090000_incident_feed extends Migration {
 
     this.addSql(`create table "outgoing_webhooks" (
       "id" uuid primary key,
-      "organization_id" uuid not null references "organizations" ("id") on delete cascade,
+      "organization_id" uuid not null,
       "url" text not null,
       "description" text null,
-      "event_types" text[] null,
-      "service_ids" uuid[] null,
+      "event_types" jsonb null,
+      "service_ids" jsonb null,
       "enabled" boolean not null default true,
       "secret_sealed" text not null,
       "created_by" uuid null,
@@ -56,8 +57,8 @@ export class Migration20261205090000_incident_feed extends Migration {
 
     this.addSql(`create table "outgoing_webhook_deliveries" (
       "id" uuid primary key,
-      "lane_seq" bigserial not null unique,
-      "webhook_id" uuid not null references "outgoing_webhooks" ("id") on delete cascade,
+      "lane_seq" bigserial not null constraint "outgoing_webhook_deliveries_lane_seq_unique" unique,
+      "webhook_id" uuid not null,
       "organization_id" uuid not null,
       "event_id" uuid not null,
       "incident_id" uuid null,
