@@ -31,3 +31,31 @@ export interface IncidentEventBody {
 }
 
 export const isIncidentEventType = (value: string): value is IncidentEventType => (INCIDENT_EVENT_TYPES as readonly string[]).includes(value);
+
+/** The event a status move writes: named after where it went, a reopen as such. */
+export function transitionEventType(operation: string, to: string): IncidentEventType {
+  if (operation === 'reopen') return 'incident.reopened';
+  switch (to) {
+    case 'ACKNOWLEDGED':
+      return 'incident.acknowledged';
+    case 'INVESTIGATING':
+      return 'incident.investigating';
+    case 'RESOLVED':
+      return 'incident.resolved';
+    case 'CLOSED':
+      return 'incident.closed';
+    default:
+      // Back to TRIGGERED without a reopen: an acknowledgement that timed out.
+      return 'incident.triggered';
+  }
+}
+
+/** The event a page's outcome writes: handed over or delivered, failed, or none (skipped, still queued). */
+export function pageEventType(status: string): IncidentEventType | null {
+  if (status === 'sent' || status === 'delivered') return 'page.delivered';
+  if (status === 'failed') return 'page.failed';
+  return null;
+}
+
+/** A paging decision is an escalation from the second step, or any step of a later pass, on. */
+export const isEscalation = (stepNumber: number, passNumber: number): boolean => stepNumber > 1 || passNumber > 1;

@@ -20,6 +20,8 @@ export const PURGED_TABLES = [
   'request_metrics',
   'monitor_checks',
   'throttle_counts',
+  'incident_events',
+  'outgoing_webhook_deliveries',
 ] as const;
 export type PurgedTable = (typeof PURGED_TABLES)[number];
 

@@ -34,6 +34,10 @@ export interface RetentionCutoffs {
   monitorChecksBefore: Date;
   /** Throttle counts whose window ended before this (an ended window counts nothing). */
   throttleWindowsEndedBefore: Date;
+  /** Incident events written before this: consumers took them long ago (docs/integrations.md). */
+  incidentEventsBefore: Date;
+  /** Outgoing webhook deliveries, delivered or given up, created before this (the delivery log). */
+  webhookDeliveriesBefore: Date;
   /** Per plan: a CLOSED incident closed before this goes, with everything that belongs to it. */
   incidentsClosedBefore: Record<Plan, Date>;
 }
@@ -59,6 +63,8 @@ export function retentionCutoffs(now: Date, ages: RetentionAges = DEFAULT_RETENT
     requestMetricsBefore: ago(25 * HOUR_MS),
     monitorChecksBefore: ago(31 * DAY_MS),
     throttleWindowsEndedBefore: now,
+    incidentEventsBefore: ago(30 * DAY_MS),
+    webhookDeliveriesBefore: ago(30 * DAY_MS),
     incidentsClosedBefore: Object.fromEntries(PLANS.map((plan) => [plan, ago(PLAN_LIMITS[plan].historyDays * DAY_MS)])) as Record<Plan, Date>,
   };
 }

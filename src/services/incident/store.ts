@@ -10,6 +10,8 @@ import { timestampChanges, type IncidentStatus, type TransitionOperation } from 
 import type { Severity } from '../../domain/severity';
 import type { Actor } from '../../../workflows/definitions';
 import { INCIDENT_COLUMNS, type IncidentRow } from './view';
+import { actorJson, EVENT_INSERT } from './feed-sql';
+import { isEscalation, pageEventType, transitionEventType } from '../../domain/incident-events';
 
 /** A new incident: what it says, who owns it, who opened it. Numbered per workspace on insert. */
 export interface IncidentOpening {
@@ -58,6 +60,8 @@ export async function withdrawIncident(trx: Knex.Transaction, incidentId: string
        delete from incidents where id = ? and last_seq = 1 returning id, organization_id, number
      ), entries as (
        delete from timeline_entries t using gone where t.incident_id = gone.id
+     ), events as (
+       delete from incident_events e using gone where e.incident_id = gone.id
      ), numbering as (
        update organizations o set incident_seq = o.incident_seq - 1 from gone where o.id = gone.organization_id and o.incident_seq = gone.number
      )
@@ -155,6 +159,11 @@ new_incidents as (
   insert into timeline_entries (id, incident_id, organization_id, seq, type, to_status, actor_type, actor_id, via, message, event_id, created_at)
   select id, incident_id, organization_id, 1, 'created', 'TRIGGERED', actor_type, actor_id, via, message, event_id, :now
   from json_to_recordset(:entries::json) as r(id uuid, incident_id uuid, organization_id uuid, actor_type text, actor_id uuid, via text, message text, event_id uuid)
+), triggered_events as (
+  ${EVENT_INSERT}
+  select gen_random_uuid(), n.organization_id, n.id, 'incident.triggered', to_jsonb(n), ${actorJson('r.actor_type', 'r.actor_id', 'r.via')},
+         jsonb_build_object('alert_event_id', r.event_id), :now
+  from new_incidents n join json_to_recordset(:entries::json) as r(incident_id uuid, actor_type text, actor_id uuid, via text, event_id uuid) on r.incident_id = n.id
 ), alerts_added as (
   update incidents i set alert_count = i.alert_count + v.n, updated_at = :now
   from json_to_recordset(:added::json) as v(id uuid, n int)
@@ -242,6 +251,9 @@ async function writeTransition(k: Knex, input: TransitionEntry): Promise<{ row: 
       update incidents set status = ?, last_seq = ?, updated_at = ?${reopen ? ', alerts_closed_at = null' : ''}${stamps.map((s) => `, "${s.column}" = ?`).join('')}
       where id = ? and last_seq < ? and exists (select 1 from entry)
       returning ${COLUMNS}
+    ), moved_event as (
+      ${EVENT_INSERT}
+      select gen_random_uuid(), m.organization_id, m.id, ?, to_jsonb(m), ${actorJson('?::text', '?::uuid', '?::text')}, ?::jsonb, ? from moved m
     )
     select ${COLUMNS}, true as inserted from moved
     union all
@@ -250,6 +262,8 @@ async function writeTransition(k: Knex, input: TransitionEntry): Promise<{ row: 
     randomUUID(), input.seq, input.from, input.to, input.actor.type, input.actor.id, input.actor.via,
     `${PAST_TENSE[input.operation]}${input.detail ? ` ${input.detail}` : ''} (${input.from} → ${input.to})`, input.eventId ?? null, at, input.incidentId,
     input.to, input.seq, at, ...stamps.map((s) => s.value), input.incidentId, input.seq,
+    transitionEventType(input.operation, input.to), input.actor.type, input.actor.id, input.actor.id, input.actor.via,
+    JSON.stringify({ from: input.from, to: input.to, operation: input.operation, alert_event_id: input.eventId ?? null }), at,
     input.incidentId,
   ];
   const { rows } = (await k.raw(sql, bindings)) as { rows: Array<IncidentRow & { inserted: boolean }> };
@@ -306,12 +320,21 @@ async function insertAttached(k: Knex, incidentId: string, entries: Array<{ id: 
        returning seq
      ), bumped as (
        update incidents set last_seq = ?, updated_at = ? where id = ? and last_seq < ? and exists (select 1 from entry)
+     ), attached_event as (
+       ${EVENT_INSERT}
+       select gen_random_uuid(), i.organization_id, i.id, 'incident.alert_attached', to_jsonb(i), ${actorJson(`'system'`, 'null::uuid', `'ingest'`)}, ?::jsonb, ?
+       from (select ${COLUMNS} from incidents where id = ?) i where exists (select 1 from entry)
      )
      select count(*)::int as n from entry`,
-    [at, json(entries), incidentId, firstSeq, lastSeq, lastSeq, at, incidentId, lastSeq],
+    [at, json(entries), incidentId, firstSeq, lastSeq, lastSeq, at, incidentId, lastSeq, attachedEventData(entries), at, incidentId],
   )) as { rows: Array<{ n: number }> };
   return rows[0].n === entries.length;
 }
+
+/** What an `incident.alert_attached` event says: how many alerts joined, and the first few. */
+const ATTACHED_LISTED = 20;
+const attachedEventData = (entries: Array<{ event_id: string | null; message: string }>) =>
+  json({ count: entries.length, alerts: entries.slice(0, ATTACHED_LISTED).map((e) => ({ event_id: e.event_id, title: e.message.replace(/^Alert attached: /, '') })) });
 
 /**
  * A page's entry, at the seq the workflow reserved, with its structured `data` for the UI.
@@ -330,14 +353,33 @@ export async function recordPagingDecision(k: Knex, input: { incidentId: string;
   await recordPagingEntry(k, { ...input, type: 'paging_decision', via: 'escalation' });
 }
 
+/** The feed event a paging entry writes, if any: a page delivered or failed, an escalation. */
+function pagingEventType(type: string, data: object | undefined): string | null {
+  const d = (data ?? {}) as { status?: string; step_number?: number; pass_number?: number };
+  if (type === 'notification') return d.status ? pageEventType(d.status) : null;
+  return isEscalation(d.step_number ?? 1, d.pass_number ?? 1) ? 'incident.escalated' : null;
+}
+
 async function recordPagingEntry(k: Knex, input: { incidentId: string; seq: number; type: string; via: string; message: string; data?: object }): Promise<void> {
+  const now = new Date();
+  const data = input.data ? JSON.stringify(input.data) : null;
+  const eventType = pagingEventType(input.type, input.data);
   await k.raw(
     `with entry as (
        insert into timeline_entries (id, incident_id, organization_id, seq, type, actor_type, actor_id, via, message, data, created_at)
        select ?, id, organization_id, ?, ?, 'system', null, ?, ?, ?::jsonb, ? from incidents where id = ?
        on conflict (incident_id, seq) do nothing
+       returning id
+     ), paging_event as (
+       ${EVENT_INSERT}
+       select gen_random_uuid(), i.organization_id, i.id, ?::text, to_jsonb(i), ${actorJson(`'system'`, 'null::uuid', '?::text')}, coalesce(?::jsonb, '{}'), ?
+       from (select ${COLUMNS} from incidents where id = ?) i where ?::text is not null and exists (select 1 from entry)
      )
      update incidents set last_seq = greatest(last_seq, ?) where id = ?`,
-    [randomUUID(), input.seq, input.type, input.via, input.message.slice(0, MESSAGE_LIMIT), input.data ? JSON.stringify(input.data) : null, new Date(), input.incidentId, input.seq, input.incidentId],
+    [
+      randomUUID(), input.seq, input.type, input.via, input.message.slice(0, MESSAGE_LIMIT), data, now, input.incidentId,
+      eventType, input.via, data, now, input.incidentId, eventType,
+      input.seq, input.incidentId,
+    ],
   );
 }

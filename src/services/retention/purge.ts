@@ -6,7 +6,7 @@ export const PURGE_BATCH_ROWS = 1000;
 /** Incidents taken per round: their rows of every table go first, then the incidents. */
 const INCIDENTS_PER_ROUND = 100;
 /** Tables holding an incident's rows, by `incident_id` (no foreign keys: each is deleted explicitly). */
-const INCIDENT_TABLES = ['alerts', 'timeline_entries', 'notifications', 'user_notifications', 'ingest_outbox'] as const satisfies readonly PurgedTable[];
+const INCIDENT_TABLES = ['alerts', 'timeline_entries', 'notifications', 'user_notifications', 'ingest_outbox', 'incident_events'] as const satisfies readonly PurgedTable[];
 
 /** What one purge did: rows deleted per table, and whether nothing expired is left. */
 export interface PurgeResult {
@@ -43,6 +43,9 @@ export async function purgeExpired(k: Knex, cutoffs: RetentionCutoffs, opts: Pur
     ['monitor_checks', 'checked_at < ?', [cutoffs.monitorChecksBefore]],
     // rate-limiter-flexible keeps `expire` in epoch milliseconds.
     ['throttle_counts', 'expire < ?', [cutoffs.throttleWindowsEndedBefore.getTime()]],
+    ['incident_events', 'created_at < ?', [cutoffs.incidentEventsBefore]],
+    // A delivery still being tried stays, whatever its age: the log shows it until it ends.
+    ['outgoing_webhook_deliveries', 'created_at < ? and (delivered_at is not null or parked_at is not null)', [cutoffs.webhookDeliveriesBefore]],
   ];
   for (const [table, where, bindings] of steps) {
     if (!(await purge.rows(table, where, bindings))) return purge.result(false);
