@@ -75,7 +75,9 @@ const envSchema = z.object({
   FCM_PROJECT_ID: z.string().min(1).optional(),
   FCM_SERVICE_ACCOUNT: z.string().min(1).optional(),
   FCM_BASE_URL: z.string().url().default('https://fcm.googleapis.com'),
-  // HTTP monitors: private targets refused unless allowed (SSRF); the interval floor is lowered only by tests.
+  // Outbound targets (monitors, outgoing webhooks, …): private addresses refused unless allowed (SSRF); metadata endpoints always refused.
+  ALLOW_PRIVATE_TARGETS: z.enum(['true', 'false', '1', '0']).default('false'),
+  // HTTP monitors: MONITOR_ALLOW_PRIVATE is the older name of ALLOW_PRIVATE_TARGETS; the interval floor is lowered only by tests.
   MONITOR_ALLOW_PRIVATE: z.enum(['true', 'false', '1', '0']).default('false'),
   MONITOR_MIN_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(MONITOR_INTERVAL_FLOOR_SECONDS).default(MONITOR_INTERVAL_FLOOR_SECONDS),
 });
@@ -119,11 +121,19 @@ export interface Config {
   retention: RetentionAges;
   /** HTTP monitors (issue 14). */
   monitors: MonitorsConfig;
+  /** Every outbound target (monitors, outgoing webhooks, …): the shared SSRF guard's setting. */
+  targets: TargetsConfig;
+}
+
+/** The shared SSRF guard (src/domain/targets, src/services/targets). */
+export interface TargetsConfig {
+  /** ALLOW_PRIVATE_TARGETS (or MONITOR_ALLOW_PRIVATE): private addresses may be reached; cloud metadata never. */
+  allowPrivate: boolean;
 }
 
 /** HTTP monitors: whether private addresses may be checked, and the interval floor. */
 export interface MonitorsConfig {
-  /** MONITOR_ALLOW_PRIVATE: loopback, private, link-local, … targets allowed (tests, trusted networks). */
+  /** ALLOW_PRIVATE_TARGETS or MONITOR_ALLOW_PRIVATE: loopback, private, … targets allowed (tests, trusted networks). */
   allowPrivate: boolean;
   /** MONITOR_MIN_INTERVAL_SECONDS: 30 by default; lower only for tests. */
   minIntervalSeconds: number;
@@ -227,9 +237,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pageLinkTtlSeconds: e.PAGE_LINK_TTL_HOURS * 3600,
     autoCloseHours: e.AUTO_CLOSE_HOURS,
     retention: retentionAges(e),
-    monitors: { allowPrivate: e.MONITOR_ALLOW_PRIVATE === 'true' || e.MONITOR_ALLOW_PRIVATE === '1', minIntervalSeconds: e.MONITOR_MIN_INTERVAL_SECONDS },
+    monitors: { allowPrivate: allowPrivateTargets(e), minIntervalSeconds: e.MONITOR_MIN_INTERVAL_SECONDS },
+    targets: { allowPrivate: allowPrivateTargets(e) },
   };
 }
+
+const isTrue = (v: 'true' | 'false' | '1' | '0') => v === 'true' || v === '1';
+
+/** ALLOW_PRIVATE_TARGETS, with MONITOR_ALLOW_PRIVATE kept as its alias: either lifts the private-address refusal. */
+const allowPrivateTargets = (e: Env): boolean => isTrue(e.ALLOW_PRIVATE_TARGETS) || isTrue(e.MONITOR_ALLOW_PRIVATE);
 
 /**
  * Retention ages. Used page links are remembered as provider callbacks, so those are kept at

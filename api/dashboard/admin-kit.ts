@@ -47,6 +47,8 @@ export interface AdminDeps {
   incidents?: { autoCloseHours?: number; eagerClient?: Client; temporalUiUrl: string; namespace: string };
   /** HTTP monitors: private targets allowed? the interval floor (MONITOR_ALLOW_PRIVATE, MONITOR_MIN_INTERVAL_SECONDS). */
   monitors?: { allowPrivate: boolean; minIntervalSeconds: number };
+  /** The shared SSRF guard: private targets allowed? (ALLOW_PRIVATE_TARGETS; metadata endpoints never). */
+  targets?: { allowPrivate: boolean };
 }
 
 /** The signed-in member acting on their session's workspace. */

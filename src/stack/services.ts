@@ -100,6 +100,7 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; leg
         taskQueue: config.temporal.taskQueue,
         incidents: { autoCloseHours: config.autoCloseHours, eagerClient: deps.eagerClient, temporalUiUrl: config.temporal.uiUrl, namespace: config.temporal.namespace },
         monitors: config.monitors,
+        targets: config.targets,
       },
       hooks: {
         orm: deps.orm,

@@ -3,7 +3,7 @@ import type { Knex, MikroORM } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
 import { monitorPauseSignal, monitorScheduleSignal } from '../../../workflows/definitions';
 import { monitorMinIntervalSeconds, type Plan } from '../../domain/plans';
-import { checkTargetUrl, type MonitorMethod } from '../../domain/monitors/target';
+import { checkMonitorUrl, type MonitorMethod } from '../../domain/monitors/target';
 import { isUuid } from '../../domain/ids';
 import { knexOf } from '../../db/knex';
 import { recordAudit, type AuditActor } from '../audit';
@@ -55,7 +55,7 @@ export async function getMonitorDetail(db: MikroORM | Knex, organizationId: stri
  * plan's minimum (403 `plan_limit_reached`).
  */
 function assertAllowed(s: Pick<MonitorSettings, 'url' | 'intervalSeconds' | 'timeoutSeconds'>, plan: Plan, policy: MonitorPolicy): void {
-  const target = checkTargetUrl(s.url, { allowPrivate: policy.allowPrivate });
+  const target = checkMonitorUrl(s.url, { allowPrivate: policy.allowPrivate });
   if (!target.ok) throw invalid(`url: ${target.message}`);
   if (s.intervalSeconds < policy.minIntervalSeconds) throw invalid(`interval_seconds: must be at least ${policy.minIntervalSeconds}`);
   if (s.timeoutSeconds >= s.intervalSeconds) throw invalid(`timeout_seconds: must be less than interval_seconds (${s.intervalSeconds})`);

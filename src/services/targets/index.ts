@@ -1,0 +1,2 @@
+/** The guarded HTTP of every outbound target (the pure checks are src/domain/targets). */
+export * from './http';
