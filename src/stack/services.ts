@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { OutgoingWebhookDeliverer } from '../providers/outgoing-webhooks/deliverer';
+import { postJson } from '../services/targets';
 import http, { type Server } from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -71,6 +73,16 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; leg
   // Counted in Postgres, so every API process shares the counts (src/services/throttles).
   const throttles = createThrottles(deps.orm, config.throttles);
   const proxies = proxyTrust(config.trustedProxies);
+  // The incident-event feed to the customers' endpoints, in every API process (docs/integrations.md).
+  const outgoingWebhooks = new OutgoingWebhookDeliverer({
+    orm: deps.orm,
+    sealer: createSealer(deps.secret),
+    post: (url, opts) => postJson(url, { ...opts, allowPrivate: config.targets.allowPrivate }),
+    logger: deps.logger,
+    mailer: accountMailer(accountEmail),
+    appUrl: config.urls.app,
+  });
+  outgoingWebhooks.start();
   return {
     app: createAppListener({
       orm: deps.orm,
@@ -133,6 +145,7 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; leg
       incidents: { orm: deps.orm, temporal: deps.temporal, taskQueue: config.temporal.taskQueue, autoCloseHours: config.autoCloseHours, eagerClient: deps.eagerClient },
     }),
     stop: async () => {
+      await outgoingWebhooks.stop();
       await stats.stop();
       await requestMetrics.stop();
       await events.stop();
