@@ -57,6 +57,8 @@ async function lockPosition(trx: Knex.Transaction, consumer: string): Promise<Po
 
 /** A new consumer starts at the feed's beginning; undefined when another process holds it (or just created it). */
 async function startPosition(trx: Knex.Transaction, consumer: string): Promise<Position | undefined> {
+  // Held by another process: an insert would wait on its lock (a plain read does not).
+  if (await trx('incident_event_consumers').where({ name: consumer }).first('name')) return undefined;
   const { rows } = (await trx.raw(`insert into incident_event_consumers (name) values (?) on conflict (name) do nothing returning name`, [consumer])) as { rows: unknown[] };
   return rows.length ? { xid: '0', seq: '0' } : undefined;
 }
