@@ -90,6 +90,8 @@ export async function startBenchStack(say: Say, env: Record<string, string> = {}
     LOG_LEVEL: 'warn',
     // The bench measures what the stack can take; the per-source limit would cap it first.
     INGEST_RATE_LIMIT_PER_SOURCE: '1000000',
+    // The outgoing-webhook phase's receiver listens on 127.0.0.1.
+    ALLOW_PRIVATE_TARGETS: 'true',
   });
   const logs = new LogTally();
   // At info, one log line per request would be part of what we measure and flood the terminal.

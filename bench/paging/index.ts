@@ -15,6 +15,7 @@ import { describeMemory, memoryAfterGc, memoryJson } from './memory';
 import { PagingProbe } from './probe';
 import { seedPagingWorkspace } from './seed';
 import { closeIncidents } from './stop';
+import { webhookLatency } from './webhooks';
 import type { TwilioFakeProcess } from './twilio';
 
 /**
@@ -39,6 +40,7 @@ export async function benchPaging(stack: BenchStack, fake: TwilioFakeProcess, sa
     const p = new PagingBench(new IngestBench(stack, ws, ingestProbe, say), fake, probe);
     for (const load of FIRST_PAGE_LOADS) await closeAll(p, await firstPageSteady(p, load), `the 202 → first SMS phase at ${load.rate}/s`);
     p.b.out.notes.push(FIRST_PAGE_METHOD);
+    await closeAll(p, await webhookLatency(p), 'the outgoing webhook phase');
     await closeAll(p, await escalationUnderLoad(p), 'the escalation phase');
     await p.b.workerCatchUp('after closing');
     const closed = await memoryAfterGc();
