@@ -65,12 +65,21 @@ const teamsOf = async (db: Knex, userId: string): Promise<Set<string>> => new Se
  * Admins any; a Team Manager one limited to services (non-empty) every one of which a team of
  * theirs owns.
  */
-async function scopeAllows(db: Knex, actor: OutgoingWebhookActor, serviceIds: readonly string[] | null, teams?: Set<string>): Promise<boolean> {
+async function scopeAllows(db: Knex, actor: OutgoingWebhookActor, serviceIds: readonly string[] | null, known?: { teams: Set<string>; owners: Map<string, string | null> }): Promise<boolean> {
   if (can(actor.role, 'outgoing_webhooks.manage')) return true;
   if (actor.role !== 'TEAM_MANAGER' || !serviceIds?.length) return false;
-  const mine = teams ?? (await teamsOf(db, actor.userId));
-  const owners: Array<{ team_id: string | null }> = await db('services').select('team_id').where({ organization_id: actor.organizationId }).whereIn('id', [...serviceIds]);
-  return owners.length === new Set(serviceIds).size && owners.every((s) => s.team_id !== null && mine.has(s.team_id));
+  const { teams, owners } = known ?? { teams: await teamsOf(db, actor.userId), owners: await ownersOf(db, actor.organizationId, serviceIds) };
+  return serviceIds.every((id) => {
+    const team = owners.get(id);
+    return team !== undefined && team !== null && teams.has(team);
+  });
+}
+
+/** The team owning each service of the workspace (of `ids`, or all). */
+async function ownersOf(db: Knex, organizationId: string, ids?: readonly string[]): Promise<Map<string, string | null>> {
+  const q = db('services').select('id', 'team_id').where({ organization_id: organizationId });
+  if (ids) q.whereIn('id', [...ids]);
+  return new Map((await q).map((s: { id: string; team_id: string | null }) => [s.id, s.team_id]));
 }
 
 async function assertScope(db: Knex, actor: OutgoingWebhookActor, serviceIds: readonly string[] | null): Promise<void> {
@@ -135,9 +144,10 @@ export async function listOutgoingWebhooks(deps: Pick<OutgoingWebhookDeps, 'orm'
   assertMayManageAny(actor);
   const db = knexOf(deps.orm);
   const rows: OutgoingWebhookRow[] = await db(TABLE).where({ organization_id: actor.organizationId }).orderBy([{ column: 'created_at' }, { column: 'id' }]);
-  const teams = actor.role === 'TEAM_MANAGER' ? await teamsOf(db, actor.userId) : undefined;
+  // One read of the member's teams and the services' owners for the whole list.
+  const known = actor.role === 'TEAM_MANAGER' ? { teams: await teamsOf(db, actor.userId), owners: await ownersOf(db, actor.organizationId) } : undefined;
   const visible: OutgoingWebhookRow[] = [];
-  for (const row of rows) if (await scopeAllows(db, actor, row.service_ids, teams)) visible.push(row);
+  for (const row of rows) if (await scopeAllows(db, actor, row.service_ids, known)) visible.push(row);
   return visible.map(outgoingWebhookJson);
 }
 
