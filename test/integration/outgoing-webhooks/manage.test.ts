@@ -210,16 +210,17 @@ describe('test pings, the delivery log and redelivery', () => {
     const ping = res.body.data;
     expect(ping).toEqual({ id: expect.any(String), event_id: expect.any(String), type: 'ping', attempts: 0, last_status_code: null, last_error: null, latency_ms: null, delivered_at: null, next_attempt_at: expect.any(String) });
     const row = await db()('outgoing_webhook_deliveries').where({ id: ping.id }).first();
-    expect(row).toMatchObject({ webhook_id: h.id, organization_id: ws.organizationId, event_id: ping.event_id, incident_id: null, type: 'ping', attempts: 0, delivered_at: null, parked_at: null });
+    // The delivery engine may already be at it (this name never resolves): what was written is checked, not its progress.
+    expect(row).toMatchObject({ webhook_id: h.id, organization_id: ws.organizationId, event_id: ping.event_id, incident_id: null, type: 'ping', delivered_at: null });
     expect(row.event).toEqual({ id: ping.event_id, type: 'ping', created_at: expect.any(String), organization_id: ws.organizationId, incident: null, actor: null, data: {} });
-    expect(new Date(row.next_attempt_at).getTime()).toBeLessThanOrEqual(Date.now() + 1000);
+    expect(new Date(ping.next_attempt_at).getTime()).toBeLessThanOrEqual(Date.now() + 1000);
 
     const again = await api('POST', `/outgoing-webhooks/${h.id}/deliveries/${ping.id}/redeliver`, { session: admin() });
     expect(again.status).toBe(202);
     expect(again.body.data).toMatchObject({ type: 'ping', event_id: ping.event_id, attempts: 0, delivered_at: null });
     expect(again.body.data.id).not.toBe(ping.id);
     const copy = await db()('outgoing_webhook_deliveries').where({ id: again.body.data.id }).first();
-    expect(copy).toMatchObject({ webhook_id: h.id, organization_id: ws.organizationId, event_id: ping.event_id, incident_id: null, type: 'ping', event: row.event, attempts: 0 });
+    expect(copy).toMatchObject({ webhook_id: h.id, organization_id: ws.organizationId, event_id: ping.event_id, incident_id: null, type: 'ping', event: row.event, delivered_at: null });
 
     const log = await api('GET', `/outgoing-webhooks/${h.id}/deliveries?limit=1`, { session: admin() });
     expect(log.status).toBe(200);
