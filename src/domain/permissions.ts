@@ -19,6 +19,11 @@ export const ACTIONS = {
   'heartbeats.manage': { roles: ['BILLING_OWNER', 'ACCOUNT_ADMIN'], teamManagerOwnTeam: true },
   /** HTTP monitors (issue 14): owned through their service's team, as heartbeats. */
   'monitors.manage': { roles: ['BILLING_OWNER', 'ACCOUNT_ADMIN'], teamManagerOwnTeam: true },
+  /**
+   * Outgoing webhooks (docs/api/outgoing-webhooks.md): a Team Manager only for a subscription
+   * limited to services their teams own (every one of them); all-services ones are workspace-wide.
+   */
+  'outgoing_webhooks.manage': { roles: ['BILLING_OWNER', 'ACCOUNT_ADMIN'], teamManagerOwnTeam: true },
   'escalation.manage': { roles: ['BILLING_OWNER', 'ACCOUNT_ADMIN'], teamManagerOwnTeam: true },
   /** Customer API tokens: hold, create, list, revoke (design.md §7). */
   'api_tokens.manage': { roles: ['BILLING_OWNER', 'ACCOUNT_ADMIN'], teamManagerOwnTeam: false },

@@ -13,6 +13,7 @@ const MATRIX: Record<Action, string> = {
   'sources.manage': 'B A T',
   'heartbeats.manage': 'B A T',
   'monitors.manage': 'B A T',
+  'outgoing_webhooks.manage': 'B A T',
   'escalation.manage': 'B A T',
   'api_tokens.manage': 'B A',
   'api_keys.manage_any': 'B A',

@@ -27,6 +27,7 @@ const SecurityPage = page(() => import('./admin/SecurityPage'), 'SecurityPage');
 const MonitoringPage = page(() => import('./monitoring/MonitoringPage'), 'MonitoringPage');
 const ReportsPage = page(() => import('./reports/ReportsPage'), 'ReportsPage');
 const NotificationsPage = page(() => import('./notifications/NotificationsPage'), 'NotificationsPage');
+const OutgoingWebhooksPage = page(() => import('./integrations/OutgoingWebhooksPage'), 'OutgoingWebhooksPage');
 
 // Indigo, not red: red is for errors and triggered incidents, and a focused field must not look refused.
 const theme = createTheme({ primaryColor: 'indigo' });
@@ -72,6 +73,7 @@ export function App() {
             <Route path="/monitoring" element={<SignedIn><MonitoringPage /></SignedIn>} />
             <Route path="/reports" element={<SignedIn><ReportsPage /></SignedIn>} />
             <Route path="/notifications" element={<SignedIn><NotificationsPage /></SignedIn>} />
+            <Route path="/outgoing-webhooks" element={<SignedIn><OutgoingWebhooksPage /></SignedIn>} />
             <Route path="*" element={<SignedIn><IncidentsPage /></SignedIn>} />
           </Routes>
         </BrowserRouter>

@@ -9,6 +9,7 @@ import { incidentRoutes } from './incidents';
 import { invitationPublicRoutes, membersRoutes } from './members';
 import { monitorRoutes } from './monitors';
 import { notificationsRoutes } from './notifications';
+import { outgoingWebhookRoutes } from './outgoing-webhooks';
 import { reportsRoutes } from './reports';
 import { statusRoutes } from './status';
 import { webhooksRoutes } from './webhooks';
@@ -28,6 +29,7 @@ export const sessionRoutes = (deps: AdminDeps): RouteSpec[] => [
   ...pagingRoutes(deps),
   ...monitorRoutes(deps),
   ...webhooksRoutes(deps),
+  ...outgoingWebhookRoutes(deps),
   ...notificationsRoutes(deps),
   ...reportsRoutes(deps),
   ...statusRoutes(deps),

@@ -2,7 +2,7 @@ import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import { isIpLiteral, isMetadataAddress, refusedRange } from '../../domain/targets';
+import { isIpLiteral, isMetadataAddress, isMetadataHost, refusedRange } from '../../domain/targets';
 
 /**
  * The guarded HTTP of every outbound target (docs/security.md): each request resolves its host,
@@ -148,8 +148,8 @@ export interface PostJsonResult {
 }
 
 /**
- * POSTs JSON to a customer's endpoint (an outgoing webhook delivery): every resolved address
- * checked before connecting, no redirect followed (a 3xx is a failed attempt with its status),
+ * POSTs JSON to a customer's endpoint (an outgoing webhook delivery): https only unless
+ * `allowPrivate`, every resolved address checked before connecting, no redirect followed (a 3xx is a failed attempt with its status),
  * the whole exchange within the timeout, at most POST_MAX_RESPONSE_BYTES of the answer read.
  * Never throws: a failure is a result.
  */
@@ -165,8 +165,10 @@ export async function postJson(url: string, opts: PostJsonOptions): Promise<Post
   } catch {
     return result(null, 'invalid URL');
   }
-  const refusal = urlRefusal(target, guard);
+  const refusal = urlRefusal(target, guard) ?? (isMetadataHost(target.hostname) ? METADATA_TARGET_ERROR : null);
   if (refusal) return result(null, refusal);
+  // A URL stored while ALLOW_PRIVATE_TARGETS was on keeps its http:// after it is turned off: refused here too.
+  if (target.protocol === 'http:' && !opts.allowPrivate) return result(null, 'plain http:// is not allowed (https:// only)');
   try {
     const headers = { 'User-Agent': 'Klaxon-Webhooks/1', Accept: '*/*', ...opts.headers, 'Content-Type': 'application/json' };
     const res = await exchange(target, { method: 'POST', headers, body: opts.body, maxBodyBytes: POST_MAX_RESPONSE_BYTES }, guard, signal);

@@ -22,7 +22,10 @@ beforeAll(async () => {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   port = (server.address() as AddressInfo).port;
 });
-afterAll(() => new Promise<void>((r) => server.close(() => r())));
+afterAll(() => new Promise<void>((r) => {
+  server.close(() => r());
+  server.closeAllConnections();
+}));
 beforeEach(() => {
   got.length = 0;
   routes = {};
@@ -46,7 +49,7 @@ describe('postJson: one delivery attempt through the shared guard', () => {
 
   it('when the receiver answers 500 with a huge body, or too slowly, then the attempt fails with why and does not throw', async () => {
     routes['/boom'] = (res) => res.writeHead(500).end('x'.repeat(1024 * 1024));
-    routes['/slow'] = (res) => setTimeout(() => res.writeHead(200).end(), 1500);
+    routes['/slow'] = (res) => setTimeout(() => res.writeHead(200).end(), 1500).unref();
     expect(await post(at('/boom'))).toMatchObject({ status: 500, error: 'unexpected status 500' });
     expect(await post(at('/slow'), { timeoutMs: 300 })).toMatchObject({ status: null, error: 'timed out after 0.3 s' });
   });
@@ -54,7 +57,7 @@ describe('postJson: one delivery attempt through the shared guard', () => {
   it('when private targets are not allowed, then a loopback address or a name resolving to one is refused before connecting', async () => {
     routes['/hook'] = (res) => res.writeHead(200).end();
     expect(await post(at('/hook'), { allowPrivate: false })).toMatchObject({ status: null, error: PRIVATE_TARGET_ERROR });
-    expect(await post(`http://localhost:${port}/hook`, { allowPrivate: false })).toMatchObject({ status: null, error: PRIVATE_TARGET_ERROR });
+    expect(await post(`https://localhost:${port}/hook`, { allowPrivate: false })).toMatchObject({ status: null, error: PRIVATE_TARGET_ERROR });
     expect(await post(`http://[::1]:${port}/hook`, { allowPrivate: false })).toMatchObject({ status: null, error: PRIVATE_TARGET_ERROR });
     expect(got).toEqual([]);
   });
@@ -63,6 +66,21 @@ describe('postJson: one delivery attempt through the shared guard', () => {
     for (const url of ['http://169.254.169.254/latest/meta-data/', 'http://[fd00:ec2::254]/', 'http://100.100.100.200/', 'http://[::ffff:a9fe:a9fe]/']) {
       expect(await post(url, { allowPrivate: true })).toMatchObject({ status: null, error: METADATA_TARGET_ERROR });
     }
+  });
+
+  it('when private targets are not allowed, then plain http is refused even to a public site (https only)', async () => {
+    // Only the test server's own address stands for a public site here.
+    const refuse = (address: string) => address !== '127.0.0.1';
+    routes['/hook'] = (res) => res.writeHead(200).end();
+    expect(await post(at('/hook'), { allowPrivate: false, refuse })).toMatchObject({ status: null, error: 'plain http:// is not allowed (https:// only)' });
+    expect(await post(at('/hook'), { allowPrivate: true, refuse })).toMatchObject({ status: 200, error: null });
+    expect(got).toHaveLength(1);
+  });
+
+  it('when a name resolving to a refused address is given, then the lookup refuses it before connecting (metadata names as written too)', async () => {
+    expect(await post('https://metadata.google.internal/computeMetadata/v1/', { allowPrivate: true })).toMatchObject({ status: null, error: METADATA_TARGET_ERROR });
+    // The test site stands for a public one, but its name's addresses are all checked: ::1 and 127.0.0.1 both refused here.
+    expect(await post(`https://localhost:${port}/hook`, { allowPrivate: false, refuse: () => true })).toMatchObject({ status: null, error: PRIVATE_TARGET_ERROR });
   });
 
   it('when the URL is not http(s) or not a URL, then it fails without a request', async () => {
