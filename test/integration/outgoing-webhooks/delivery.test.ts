@@ -4,7 +4,7 @@ import { openOrm } from '../../../src/db/orm';
 import { OutgoingWebhookDeliverer } from '../../../src/providers/outgoing-webhooks/deliverer';
 import { postJson } from '../../../src/services/targets';
 import { createSealer } from '../../../src/services/webhooks/seal';
-import { lastEmailTo } from '../../support/dashboard';
+import { dashboard, lastEmailTo, memberSession } from '../../support/dashboard';
 import { request } from '../../support/http';
 import { pagingService, responder, trigger } from '../../support/paging';
 import { startTestStack, TEST_SECRET, type TestStack } from '../../support/stack';
@@ -45,6 +45,38 @@ const acknowledge = (organizationId: string, incidentId: string, token: string) 
 const deliveriesOf = (webhookId: string) => db()('outgoing_webhook_deliveries').where({ webhook_id: webhookId }).orderBy('lane_seq');
 
 describe('outgoing webhook deliveries', () => {
+  it('when a subscription is made through the API, then its test ping, its events and a redelivery reach the receiver signed with the secret shown at creation, and the log shows each', async () => {
+    let secret: string | undefined;
+    const receiver = await startWebhookReceiver({ secret: () => secret });
+    try {
+      const ws = await seedWorkspace(stack.orm);
+      const paged = await responder(stack.orm, ws.organizationId, 'email');
+      const ingestUrl = await pagingService(stack.orm, ws, { steps: [{ delay_seconds: 600, targets: [{ type: 'user', id: paged.id }] }] }, stack.urls.ingest);
+      const session = await memberSession(stack.urls.app, stack.orm, ws.organizationId, 'ACCOUNT_ADMIN');
+      const api = (method: string, path: string, body?: unknown) => dashboard(stack.urls.app, method, path, { session, body });
+      const created = await api('POST', '/outgoing-webhooks', { url: receiver.url, event_types: ['incident.triggered'] });
+      expect(created.status).toBe(201);
+      secret = created.body.data.secret;
+      const hookId = created.body.data.id;
+
+      expect((await api('POST', `/outgoing-webhooks/${hookId}/test`)).status).toBe(202);
+      await waitFor(async () => receiver.received.some((r) => r.event.type === 'ping'), 10_000, 'the ping');
+      const incidentId = await trigger(ingestUrl);
+      const triggered = await waitFor(async () => receiver.received.find((r) => r.event.type === 'incident.triggered'), 20_000, 'the event');
+      expect(triggered.event.incident).toMatchObject({ id: incidentId });
+
+      const log = await api('GET', `/outgoing-webhooks/${hookId}/deliveries`);
+      const delivery = log.body.data.find((d: { type: string }) => d.type === 'incident.triggered');
+      expect(delivery).toMatchObject({ event_id: triggered.id, attempts: 1, last_status_code: 200, last_error: null, latency_ms: expect.any(Number), delivered_at: expect.any(String), next_attempt_at: null });
+      expect((await api('POST', `/outgoing-webhooks/${hookId}/deliveries/${delivery.id}/redeliver`)).status).toBe(202);
+      await waitFor(async () => receiver.received.filter((r) => r.id === triggered.id).length === 2, 10_000, 'the redelivery');
+      expect(receiver.received.map((r) => r.event.type)).toEqual(['ping', 'incident.triggered', 'incident.triggered']);
+      expect(receiver.received.every((r) => r.verified)).toBe(true);
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it('when an incident is triggered, paged and acknowledged, then the receiver gets each event once, in order, signed (verified by the standardwebhooks library), with the incident as the API shows it', async () => {
     let secret: string | undefined;
     const receiver = await startWebhookReceiver({ secret: () => secret });
