@@ -1,4 +1,4 @@
-// Lint: the rules style.md asks for; formatting is left to the editor.
+// Lint: the rules docs/architecture.md asks for; formatting is Prettier's (`npm run format`, checked by `npm run lint`).
 import tseslint from 'typescript-eslint';
 import regexp from 'eslint-plugin-regexp';
 
