@@ -5,13 +5,13 @@ import { CHANNELS, type ChannelId } from '../../src/domain/channels';
 import type { Plan } from '../../src/domain/plans';
 import type { PageJob } from '../../src/domain/paging/escalation-plan';
 import type { PageOutcome } from '../../src/domain/paging/page-outcome';
-import { providerDidNotAccept } from '../notify/failures';
-import { PERMANENT_DELIVERY_FAILURE, type ChannelSender, type SentPage } from '../notify/types';
+import { providerDidNotAccept } from '../../src/providers/failures';
+import { PERMANENT_DELIVERY_FAILURE, type ChannelSender, type SentPage } from '../../src/providers/types';
 import { claimAttempt, type ClaimedAttempt, type PageRoute } from './claim';
-import { callProvider } from './provider-call';
+import { callProvider } from '../../src/providers/provider-call';
 import { claimWithinQuota, countsAgainstQuota } from './quota';
 import { renderPage, type PageLinks } from './render';
-import { nextReplyCode } from './reply-codes';
+import { nextReplyCode } from '../../src/providers/twilio';
 import { recordPageOutcome } from './timeline';
 
 export interface SendPageInput {

@@ -9,7 +9,7 @@ import type { AccountMailer } from '../../src/services/accounts';
 import type { AuditActor } from '../../src/services/audit';
 import { forbidden } from '../../src/services/errors';
 import type { WebhookDeps } from '../../src/services/webhooks';
-import type { ChannelSender, ChannelSenders } from '../../activities/notify/types';
+import type { ChannelSender, ChannelSenders } from '../../src/providers/types';
 import type { NotifyConfig } from '../../src/config';
 import type { ReadinessReport } from '../../src/readiness';
 import type { IncidentEventHub } from '../../src/services/events/incident-events';

@@ -17,11 +17,11 @@ import { createSealer } from '../services/webhooks';
 import { processRequestMetrics, RequestMetricsFlusher } from '../services/status/request-metrics';
 import { proxyTrust } from '../../api/http/client-address';
 import { createThrottles } from '../services/throttles';
-import { createChannelSender } from '../../activities/notify/senders';
+import { createChannelSender } from '../providers/senders';
 import { accountMailer } from '../services/accounts';
 import { IncidentEventHub } from '../services/events/incident-events';
 import type { ChannelId } from '../domain/channels';
-import type { ChannelSender, ChannelSenders } from '../../activities/notify/types';
+import type { ChannelSender, ChannelSenders } from '../providers/types';
 
 export interface ListenerDeps {
   config: Config;
@@ -108,7 +108,7 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; leg
         autoCloseHours: config.autoCloseHours,
         linkSecret: deps.secret,
         appUrl: config.urls.app,
-        authToken: config.notify.twilio?.authToken,
+        notify: config.notify,
       },
     }),
     ingest: createIngestListener({

@@ -1,4 +1,5 @@
-import { emailBody, parseSmsReply, smsText, voiceTwiml } from '../../../src/domain/paging/messages';
+import { emailBody } from '../../../src/domain/paging/messages';
+import { parseSmsReply, smsText, voiceTwiml } from '../../../src/providers/twilio/messages';
 import { formBChannels } from '../../../src/domain/paging/form-b-channels';
 import { monthStart, quotaFallbackReason } from '../../../src/domain/paging/quota';
 import { signAction, verifyAction } from '../../../src/services/response/action-tokens';

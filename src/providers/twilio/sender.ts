@@ -1,10 +1,10 @@
 /** SMS and voice pages through the `twilio` SDK (design.md §6). */
 import twilio from 'twilio';
 import RequestClient from 'twilio/lib/base/RequestClient';
-import type { NotifyConfig } from '../../src/config';
-import { PROVIDER_CALL_TIMEOUT_MS } from '../../src/domain/paging/attempt-timeouts';
-import { describeError, notAcceptedFailure, permanentFailure, retryableFailure } from './failures';
-import type { ChannelProvider, ChannelSender, OutgoingPage, SentPage } from './types';
+import type { NotifyConfig } from '../../config';
+import { PROVIDER_CALL_TIMEOUT_MS } from '../../domain/paging/attempt-timeouts';
+import { describeError, notAcceptedFailure, permanentFailure, retryableFailure } from '../failures';
+import type { ChannelProvider, ChannelSender, OutgoingPage, SentPage } from '../types';
 
 export type TwilioConfig = NonNullable<NotifyConfig['twilio']>;
 

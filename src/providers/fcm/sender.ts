@@ -1,9 +1,9 @@
 /** Android push pages through FCM HTTP v1, with an OAuth2 bearer from google-auth-library. */
 import { JWT } from 'google-auth-library';
-import type { NotifyConfig } from '../../src/config';
-import { PROVIDER_CALL_TIMEOUT_MS } from '../../src/domain/paging/attempt-timeouts';
-import { describeError, notAcceptedFailure, permanentFailure, retryableFailure } from './failures';
-import type { ChannelProvider, ChannelSender, OutgoingPage, SentPage } from './types';
+import type { NotifyConfig } from '../../config';
+import { PROVIDER_CALL_TIMEOUT_MS } from '../../domain/paging/attempt-timeouts';
+import { describeError, notAcceptedFailure, permanentFailure, retryableFailure } from '../failures';
+import type { ChannelProvider, ChannelSender, OutgoingPage, SentPage } from '../types';
 
 export type FcmConfig = NonNullable<NotifyConfig['fcm']>;
 

@@ -2,8 +2,9 @@ import Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import { koaBody } from 'koa-body';
 import twilio from 'twilio';
-import { escapeMarkup as xml } from '../../src/domain/markup';
-import { recordDeliveryStatus, respondBySms, respondByVoice, type PageResponseDeps } from '../../src/services/response';
+import { escapeMarkup as xml } from '../../domain/markup';
+import type { PageResponseDeps } from '../../services/response';
+import { recordDeliveryStatus, respondBySms, respondByVoice } from './responses';
 
 export interface TwilioHookDeps extends PageResponseDeps {
   /** The public base URL Twilio calls (APP_URL): signatures are computed over it. */

@@ -1,6 +1,6 @@
-import { PROVIDER_CALL_DEADLINE_MS } from '../../src/domain/paging/attempt-timeouts';
-import { retryableFailure } from '../notify/failures';
-import type { ChannelSender, OutgoingPage, SentPage } from '../notify/types';
+import { PROVIDER_CALL_DEADLINE_MS } from '../domain/paging/attempt-timeouts';
+import { retryableFailure } from './failures';
+import type { ChannelSender, OutgoingPage, SentPage } from './types';
 
 /**
  * One provider call, given up on at PROVIDER_CALL_DEADLINE_MS whatever its SDK does, so the

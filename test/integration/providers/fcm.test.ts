@@ -1,6 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { createFcmSender } from '../../../activities/notify/fcm';
-import type { OutgoingPage } from '../../../activities/notify/types';
+import { createFcmSender } from '../../../src/providers/fcm';
+import type { OutgoingPage } from '../../../src/providers/types';
 import { startFcmFake, type FcmFake } from '../../fakes/fcm-server';
 import { closedPort } from '../../fakes/http-util';
 import { expectPermanent, expectRetryable } from './expect-failure';

@@ -1,9 +1,9 @@
 /** Email pages over SMTP with `nodemailer`, used instead of SendGrid when SMTP_URL is set. */
 import nodemailer, { type Transporter } from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport';
-import { PROVIDER_CALL_TIMEOUT_MS } from '../../src/domain/paging/attempt-timeouts';
-import { describeError, notAcceptedFailure, permanentFailure, retryableFailure } from './failures';
-import type { ChannelProvider, ChannelSender, OutgoingPage, SentPage } from './types';
+import { PROVIDER_CALL_TIMEOUT_MS } from '../../domain/paging/attempt-timeouts';
+import { describeError, notAcceptedFailure, permanentFailure, retryableFailure } from '../failures';
+import type { ChannelProvider, ChannelSender, OutgoingPage, SentPage } from '../types';
 
 /** The relay (smtp:// or smtps://, credentials in the URL) and the sender address. */
 export interface SmtpConfig {

@@ -1,23 +1,22 @@
-/** Per channel, its sender: the first of its registry providers that is configured, else the dev inbox. */
+/**
+ * The provider registry: every external system Klaxon sends through, one entry each, and per
+ * channel its sender (the first of the channel's providers, in the channel registry's order, that
+ * is configured; else the dev inbox). api/hooks mounts each entry's `hooks`.
+ */
+import type Router from '@koa/router';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { NotifyConfig } from '../../src/config';
-import { CHANNEL_IDS, CHANNELS, DEV_INBOX, type ChannelId, type ProviderKey } from '../../src/domain/channels';
-import { apnsProvider } from './apns';
+import type { NotifyConfig } from '../config';
+import { CHANNEL_IDS, CHANNELS, DEV_INBOX, type ChannelId, type ProviderKey } from '../domain/channels';
+import { apns } from './apns';
 import { createDevInboxSender } from './dev-inbox';
-import { fcmProvider } from './fcm';
-import { sendgridProvider } from './sendgrid';
-import { smtpProvider } from './smtp';
-import { twilioProvider } from './twilio';
-import type { ChannelProvider, ChannelSender, ConfiguredProvider } from './types';
+import { fcm } from './fcm';
+import { sendgrid } from './sendgrid';
+import { smtp } from './smtp';
+import { twilio } from './twilio';
+import type { ChannelSender, ConfiguredProvider, ProviderHookDeps, ProviderModule } from './types';
 
-/** Every provider key the registry names, and the provider file that sends for it. */
-const PROVIDERS: Readonly<Record<ProviderKey, ChannelProvider>> = {
-  twilio: twilioProvider,
-  sendgrid: sendgridProvider,
-  smtp: smtpProvider,
-  apns: apnsProvider,
-  fcm: fcmProvider,
-};
+/** Every provider key the channel registry names, and the provider folder that sends for it. */
+const PROVIDERS: Readonly<Record<ProviderKey, ProviderModule>> = { twilio, sendgrid, smtp, apns, fcm };
 
 /** A channel's provider once chosen: its registry key, configured. */
 interface Chosen {
@@ -28,7 +27,7 @@ interface Chosen {
 /** The first of a channel's registry providers whose credentials are configured; undefined means the dev inbox. */
 function chooseProvider(notify: NotifyConfig, channel: ChannelId): Chosen | undefined {
   for (const key of CHANNELS[channel].providers) {
-    const provider = PROVIDERS[key](notify);
+    const provider = PROVIDERS[key].senders(notify);
     if (provider) return { key, provider };
   }
   return undefined;
@@ -77,4 +76,9 @@ export function describeChannels(notify: NotifyConfig): string[] {
     const where = chooseProvider(notify, channel)?.provider.description ?? `dev inbox (set ${credentials} to send for real; see \`klaxon inbox list\`)`;
     return `${`Paging ${bannerLabel}`.padEnd(17)}${where}`;
   });
+}
+
+/** The routes every provider takes callbacks on (replies, delivery reports), for api/hooks to mount. */
+export function providerHooks(deps: ProviderHookDeps): Router[] {
+  return Object.values(PROVIDERS).flatMap((p) => (p.hooks ? [p.hooks(deps)] : []));
 }

@@ -1,9 +1,9 @@
 /** iOS push pages through `@parse/node-apn` (HTTP/2, token auth), design.md §6. */
 import { Notification, Provider, type ResponseFailure } from '@parse/node-apn';
-import type { NotifyConfig } from '../../src/config';
-import { PROVIDER_CALL_TIMEOUT_MS } from '../../src/domain/paging/attempt-timeouts';
-import { describeError, notAcceptedFailure, permanentFailure, retryableFailure } from './failures';
-import type { ChannelProvider, ChannelSender, OutgoingPage, SentPage } from './types';
+import type { NotifyConfig } from '../../config';
+import { PROVIDER_CALL_TIMEOUT_MS } from '../../domain/paging/attempt-timeouts';
+import { describeError, notAcceptedFailure, permanentFailure, retryableFailure } from '../failures';
+import type { ChannelProvider, ChannelSender, OutgoingPage, SentPage } from '../types';
 
 export type ApnsConfig = NonNullable<NotifyConfig['apns']>;
 

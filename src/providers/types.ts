@@ -1,10 +1,12 @@
 /**
- * The one interface every paging channel sits behind (design.md §6): the worker's send
- * activity renders a page, picks the channel's sender and calls `send`.
+ * The one interface every paging channel sits behind (docs/architecture.md, "Providers"): the
+ * worker's send activity renders a page, picks the channel's sender and calls `send`.
  */
+import type Router from '@koa/router';
 import { ApplicationFailure } from '@temporalio/common';
-import type { NotifyConfig } from '../../src/config';
-import type { ChannelId } from '../../src/domain/channels';
+import type { NotifyConfig } from '../config';
+import type { ChannelId } from '../domain/channels';
+import type { PageResponseDeps } from '../services/response';
 
 /** A page, rendered and addressed: what a provider needs, nothing it must look up. */
 export interface OutgoingPage {
@@ -34,13 +36,13 @@ export interface SentPage {
   providerMessageId: string | null;
 }
 
-/** Sends one page on one channel; throws `permanentDeliveryFailure` when retrying cannot help. */
 /** Senders by channel, made when first asked for. */
 export interface ChannelSenders {
   get(channel: ChannelId): ChannelSender;
   close(): Promise<void>;
 }
 
+/** Sends one page on one channel; throws `permanentDeliveryFailure` when retrying cannot help. */
 export interface ChannelSender {
   readonly provider: string;
   send(page: OutgoingPage): Promise<SentPage>;
@@ -68,4 +70,21 @@ export const PERMANENT_DELIVERY_FAILURE = 'PermanentDeliveryFailure';
 /** A non-retryable failure: the send activity stops, the timeline shows `message`. */
 export function permanentDeliveryFailure(message: string): ApplicationFailure {
   return ApplicationFailure.create({ type: PERMANENT_DELIVERY_FAILURE, message, nonRetryable: true });
+}
+
+/** What a provider's inbound hooks need: how to act on an answer, the public URL, the configuration. */
+export interface ProviderHookDeps extends PageResponseDeps {
+  /** The public base URL providers call (APP_URL): signatures are computed over it. */
+  appUrl: string;
+  notify: NotifyConfig;
+}
+
+/**
+ * One external system as the provider registry lists it (src/providers/senders.ts): its senders,
+ * and the routes it calls back on, if any. api/hooks mounts every provider's `hooks` before the
+ * JSON parser, so a provider posting forms gets its body unparsed.
+ */
+export interface ProviderModule {
+  senders: ChannelProvider;
+  hooks?: (deps: ProviderHookDeps) => Router;
 }

@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { createDevInboxSender, listDevInbox } from '../../../activities/notify/dev-inbox';
-import { closeChannelSenders, createChannelSenders } from '../../../activities/notify/senders';
-import type { ChannelSender, OutgoingPage } from '../../../activities/notify/types';
+import { createDevInboxSender, listDevInbox } from '../../../src/providers/dev-inbox';
+import { closeChannelSenders, createChannelSenders } from '../../../src/providers/senders';
+import type { ChannelSender, OutgoingPage } from '../../../src/providers/types';
 import { CHANNEL_IDS, type ChannelId } from '../../../src/domain/channels';
 import { loadConfig } from '../../../src/config';
 import { openOrm, type MikroORM } from '../../../src/db/orm';

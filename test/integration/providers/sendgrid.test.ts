@@ -1,5 +1,5 @@
-import { createSendgridSender } from '../../../activities/notify/sendgrid';
-import type { OutgoingPage } from '../../../activities/notify/types';
+import { createSendgridSender } from '../../../src/providers/sendgrid';
+import type { OutgoingPage } from '../../../src/providers/types';
 import { startSendgridFake, type SendgridFake } from '../../fakes/sendgrid-server';
 import { expectPermanent, expectRetryable } from './expect-failure';
 

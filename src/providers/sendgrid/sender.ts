@@ -1,9 +1,9 @@
 /** Email pages through `@sendgrid/mail` (design.md §6). */
 import { Client } from '@sendgrid/client';
 import { MailService } from '@sendgrid/mail';
-import { PROVIDER_CALL_TIMEOUT_MS } from '../../src/domain/paging/attempt-timeouts';
-import { describeError, notAcceptedFailure, permanentFailure, retryableFailure } from './failures';
-import type { ChannelProvider, ChannelSender, OutgoingPage, SentPage } from './types';
+import { PROVIDER_CALL_TIMEOUT_MS } from '../../domain/paging/attempt-timeouts';
+import { describeError, notAcceptedFailure, permanentFailure, retryableFailure } from '../failures';
+import type { ChannelProvider, ChannelSender, OutgoingPage, SentPage } from '../types';
 
 /** What the SendGrid sender needs: the API key, the sender address, and optionally another API origin. */
 export interface SendgridConfig {

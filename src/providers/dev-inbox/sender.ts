@@ -1,9 +1,9 @@
 /** The dev inbox: where a channel without provider credentials "sends", so pages stay visible. */
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { DevDeliverySchema, type DevDelivery } from '../../src/db/entities/dev-delivery';
-import { DEV_INBOX, type ChannelId } from '../../src/domain/channels';
-import type { ChannelSender, OutgoingPage, SentPage } from './types';
+import { DevDeliverySchema, type DevDelivery } from '../../db/entities/dev-delivery';
+import { DEV_INBOX, type ChannelId } from '../../domain/channels';
+import type { ChannelSender, OutgoingPage, SentPage } from '../types';
 
 /** A sender that stores each page in `dev_deliveries` instead of calling a provider. */
 export function createDevInboxSender(orm: MikroORM, channel: ChannelId): ChannelSender {
