@@ -7,6 +7,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { escalateNowSignal, incidentWorkflowId } from '../../../workflows/definitions';
 import { ALREADY_HANDLED, act, once, pageQuery, type PageResponse, type PageResponseDeps, type PageRow } from '../../services/response';
 import { knexOf } from '../../db/knex';
+import { recordDeliveryReport } from '../../services/paging';
 import { TEMPORAL_CALL_MS, withinDeadline } from '../../temporal/deadline';
 import { parseSmsReply } from './messages';
 
@@ -32,12 +33,10 @@ export async function respondByVoice(deps: PageResponseDeps, call: { notificatio
   });
 }
 
-/** A provider's delivery report (Twilio StatusCallback): the attempt's status follows it. */
+/** A Twilio delivery report (StatusCallback): the page's status follows it. */
 export async function recordDeliveryStatus(orm: MikroORM, report: { providerMessageId: string; status: string; errorCode?: string }): Promise<void> {
   const status = ['delivered', 'read', 'completed'].includes(report.status) ? 'delivered' : ['failed', 'undelivered', 'busy', 'no-answer', 'canceled'].includes(report.status) ? 'failed' : null;
   if (!status) return;
-  await knexOf(orm)('notifications')
-    .where({ provider_message_id: report.providerMessageId })
-    .whereIn('status', ['queued', 'sent'])
-    .update({ status, error: status === 'failed' ? `provider reported ${report.status}${report.errorCode ? ` (${report.errorCode})` : ''}` : null, updated_at: new Date() });
+  const error = status === 'failed' ? `provider reported ${report.status}${report.errorCode ? ` (${report.errorCode})` : ''}` : null;
+  await recordDeliveryReport(knexOf(orm), { providerMessageId: report.providerMessageId, status, error });
 }

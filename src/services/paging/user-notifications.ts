@@ -1,4 +1,4 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Knex, MikroORM } from '@mikro-orm/postgresql';
 import { isUuid } from '../../domain/ids';
 import { knexOf } from '../../db/knex';
 import { invalid } from '../errors';
@@ -77,4 +77,19 @@ export async function markNotificationsRead(orm: MikroORM, input: NotificationOw
   const query = knexOf(orm)('user_notifications').where(owner).whereNull('read_at');
   if (input.ids) query.whereIn('id', input.ids);
   return query.update({ read_at: new Date() });
+}
+
+/** The in-app notification a page to a person leaves (the bell); idempotent: one per page. */
+export async function recordInAppNotification(
+  k: Knex,
+  input: { notificationId: string; incidentId: string; userId: string },
+  incident: { organization_id: string; number: number; title: string; severity: string },
+): Promise<void> {
+  await k('user_notifications')
+    .insert({
+      id: input.notificationId, organization_id: incident.organization_id, user_id: input.userId, incident_id: input.incidentId,
+      title: `#${incident.number} ${String(incident.title).slice(0, 200)}`, body: `${incident.severity} incident triggered`, read_at: null, created_at: new Date(),
+    })
+    .onConflict('id')
+    .ignore();
 }

@@ -1,9 +1,8 @@
 import type { Knex } from '@mikro-orm/postgresql';
-import { CHANNELS } from '../../src/domain/channels';
-import type { Plan } from '../../src/domain/plans';
-import { monthStart, planRestrictsChannel, quotaFallbackReason } from '../../src/domain/paging/quota';
-import { claimAttempt, type ClaimedAttempt, type PageRoute } from './claim';
-import type { SendPageInput } from './send';
+import { CHANNELS } from '../../domain/channels';
+import type { Plan } from '../../domain/plans';
+import { monthStart, planRestrictsChannel, quotaFallbackReason } from '../../domain/paging/quota';
+import { claimAttempt, type ClaimedAttempt, type PageRoute, type SendPageInput } from './pages';
 
 /** Statuses that count against a quota: the page went, or may still go. */
 const COUNTED = ['queued', 'sending', 'sent', 'delivered'];
@@ -15,7 +14,7 @@ const COUNTED = ['queued', 'sending', 'sent', 'delivered'];
 export const countsAgainstQuota = (input: SendPageInput, plan: Plan): boolean => input.job.userId !== null && planRestrictsChannel(plan, input.job.channel);
 
 /**
- * A page the plan has a say in (design.md §9): the month's pages of the person on the channel are counted
+ * A page the plan has a say in (docs/architecture.md, "Paging"): the month's pages of the person on the channel are counted
  * and the attempt claimed under one transaction-scoped advisory lock per person, channel and
  * month, so parallel pages see each other's claims and never exceed the quota. Over it, the page
  * goes by email and says why. Returns the route and the claim (null: not wanted any more).
