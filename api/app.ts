@@ -13,7 +13,7 @@ import type { ProviderHookDeps } from '../src/providers/types';
 import type { CustomerV1Deps } from './customer-v1/routes';
 import { createDashboardRouter, type DashboardDeps } from './dashboard/router';
 import { isDashboardPath } from './dashboard/guards';
-import { legacyErrors } from './legacy/envelope';
+import { envelopeErrors } from './api-key/envelope';
 import { serveDashboard } from './ui/static';
 import { UI_DIST_DIR } from '../src/paths';
 import { metricsRegistry } from '../src/services/status/request-metrics';
@@ -80,7 +80,7 @@ export function createAppListener(deps: AppDeps): Koa {
   app.use(requestLog(deps.logger, 'app'));
   app.use(customerErrors());
   // /api (not /api/v1) answers in the dashboard's envelope, JSON parse errors included.
-  const dashboardErrors = legacyErrors();
+  const dashboardErrors = envelopeErrors();
   app.use((ctx, next) => (isDashboardPath(ctx.path) ? dashboardErrors(ctx, next) : next()));
   // Answers after every router below: a GET none of them took is a page of the dashboard.
   app.use(serveDashboard(deps.uiDistDir ?? UI_DIST_DIR));

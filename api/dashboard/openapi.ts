@@ -1,6 +1,6 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import { registerRoutes, type RouteSpec } from '../http/route-spec';
-import { LegacyErrorSchema } from '../legacy/schemas';
+import { EnvelopeErrorSchema } from '../api-key/schemas';
 import { DASHBOARD_PREFIX } from './prefix';
 
 /**
@@ -15,8 +15,8 @@ export function dashboardOpenApi(appUrl: string, routes: { session: RouteSpec[];
     name: '__Host-klaxon_session',
     description: 'The session cookie set by POST /api/auth/login. State-changing requests also send the session’s csrf_token in X-CSRF-Token.',
   });
-  registerRoutes(registry, DASHBOARD_PREFIX, routes.open, { errorSchema: LegacyErrorSchema, security: [] });
-  registerRoutes(registry, DASHBOARD_PREFIX, routes.session, { errorSchema: LegacyErrorSchema, security: [{ [cookie.name]: [] }] });
+  registerRoutes(registry, DASHBOARD_PREFIX, routes.open, { errorSchema: EnvelopeErrorSchema, security: [] });
+  registerRoutes(registry, DASHBOARD_PREFIX, routes.session, { errorSchema: EnvelopeErrorSchema, security: [{ [cookie.name]: [] }] });
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
     info: {

@@ -44,7 +44,7 @@ function buildDashboardIfStale(): void {
 }
 
 /** What the banner says of plain HTTP on the API-key surface. */
-function legacyTransportNote(config: Config, role: Role): string {
+function apiKeyTransportNote(config: Config, role: Role): string {
   const tls = config.legacy.tls ? 'serving HTTPS directly (TLS_CERT_FILE); ' : '';
   const proxies = config.trustedProxies.length ? `HTTPS via trusted proxies ${config.trustedProxies.join(', ')}; ` : '';
   return allowInsecureHttpOf(config, role) === 'loopback'
@@ -67,7 +67,7 @@ function printBanner(config: Config, role: Role, infra: Infra) {
       `  Customer API v1  ${config.urls.app}/api/v1   (OpenAPI: ${config.urls.app}/api/v1/openapi.json)`,
       `  Ingestion        ${config.urls.ingest}/{webhook_token}`,
       `  Legacy API       ${config.urls.legacy}/v1   (OpenAPI: ${config.urls.legacy}/v1/openapi.json; Form B: ${config.urls.legacy}/webhook/{webhook_id})`,
-      `                   ${legacyTransportNote(config, role)}`,
+      `                   ${apiKeyTransportNote(config, role)}`,
       `  Health           ${config.urls.app}/healthz   ${config.urls.app}/readyz`,
       `  Listening on     ${listeningNote(config, role)}`,
     );

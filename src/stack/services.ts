@@ -7,7 +7,7 @@ import type { Client } from '@temporalio/client';
 import type Koa from 'koa';
 import { createAppListener } from '../../api/app';
 import { createIngestListener } from '../../api/ingest/app';
-import { createLegacyListener } from '../../api/legacy/app';
+import { createApiKeyListener } from '../../api/api-key/app';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { checkReadiness } from '../readiness';
@@ -119,7 +119,7 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; leg
       stats,
       ping: async (secret) => (await pingHeartbeat(deps.orm, deps.temporal, config.temporal.taskQueue, secret)) !== undefined,
     }),
-    legacy: createLegacyListener({
+    legacy: createApiKeyListener({
       logger: deps.logger,
       readiness,
       orm: deps.orm,

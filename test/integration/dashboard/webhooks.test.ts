@@ -4,7 +4,7 @@ import { addContactMethod } from '../../../src/services/paging/contacts';
 import { auditLog, catalogWorkspace, catalogWorkspaceWithService, ROLE_TABLE, type CatalogWorkspace } from '../../support/catalog';
 import { ALL_ROLES, dashboardFixture, expectDashboardError, memberSession, type DashboardSession } from '../../support/dashboard';
 import { request } from '../../support/http';
-import { apiKeyFor } from '../../support/legacy';
+import { apiKeyFor } from '../../support/api-key';
 import { startTestStack, type TestStack } from '../../support/stack';
 import { waitFor } from '../../support/wait';
 import { seedWorkspace, tokenFor } from '../../support/workspace';

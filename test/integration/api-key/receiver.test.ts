@@ -1,7 +1,7 @@
 import { knexOf } from '../../../src/db/knex';
 import { signBody } from '../../../src/domain/webhook-signature';
 import { request } from '../../support/http';
-import { apiKeyFor, expectLegacyError } from '../../support/legacy';
+import { apiKeyFor, expectEnvelopeError } from '../../support/api-key';
 import { sendRaw } from '../../support/raw-http';
 import { startTestStack, type TestStack } from '../../support/stack';
 import { waitFor } from '../../support/wait';
@@ -60,7 +60,7 @@ describe('POST /webhook/{webhook_id}', () => {
     expect((await knexOf(stack.orm)('alerts').where({ id: ok.body.data.event_id }).first()).severity).toBe('INFO');
     const bad = await sendRaw('POST', hook.receiver_url, { body: JSON.stringify({ title: 'x', severity: 'apocalyptic' }) });
     expect(bad.status).toBe(400);
-    expectLegacyError(bad.body, 'invalid_request');
+    expectEnvelopeError(bad.body, 'invalid_request');
     expect(bad.body.error).toMatch(/critical, warning, info/);
     const untitled = await sendRaw('POST', hook.receiver_url, { body: JSON.stringify({ message: 'no title' }) });
     expect(untitled.status).toBe(400);
@@ -81,7 +81,7 @@ describe('POST /webhook/{webhook_id}', () => {
     for (const attempt of attempts) {
       const res = await sendRaw('POST', hook.receiver_url, attempt);
       expect(res.status).toBe(401);
-      expectLegacyError(res.body, 'invalid_signature');
+      expectEnvelopeError(res.body, 'invalid_signature');
     }
     const rotated = (await request('POST', v1(`/webhooks/${hook.id}/rotate-secret`), { token: key })).body.data.signing_secret;
     expect((await sendRaw('POST', hook.receiver_url, { body: raw, headers: { 'X-Service-Signature': good } })).status).toBe(401);
@@ -95,7 +95,7 @@ describe('POST /webhook/{webhook_id}', () => {
     const body = JSON.stringify({ title: 'from where?' });
     const outside = await sendRaw('POST', hook.receiver_url, { body, localAddress: '127.0.0.3' });
     expect(outside.status).toBe(403);
-    expectLegacyError(outside.body, 'ip_not_allowed');
+    expectEnvelopeError(outside.body, 'ip_not_allowed');
     expect(await alertsOf(hook.id)).toHaveLength(0);
     expect((await sendRaw('POST', hook.receiver_url, { body, localAddress: '127.0.0.2' })).status).toBe(202);
   });
@@ -123,7 +123,7 @@ describe('POST /webhook/{webhook_id}', () => {
     expect(again.body.data).toEqual({ event_id: first.body.data.event_id, incident_id: first.body.data.incident_id, duplicate: true });
     const conflict = await sendRaw('POST', hook.receiver_url, { body: JSON.stringify({ title: 'different' }), headers });
     expect(conflict.status).toBe(409);
-    expectLegacyError(conflict.body, 'idempotency_conflict');
+    expectEnvelopeError(conflict.body, 'idempotency_conflict');
     expect(await alertsOf(hook.id)).toHaveLength(1);
   });
 
@@ -132,7 +132,7 @@ describe('POST /webhook/{webhook_id}', () => {
     await request('PUT', v1(`/webhooks/${hook.id}`), { token: key, body: { status: 'PAUSED' } });
     const paused = await sendRaw('POST', hook.receiver_url, { body: JSON.stringify({ title: 'paused' }) });
     expect(paused.status).toBe(423);
-    expectLegacyError(paused.body, 'webhook_paused');
+    expectEnvelopeError(paused.body, 'webhook_paused');
     expect(await alertsOf(hook.id)).toHaveLength(0);
     await request('PUT', v1(`/webhooks/${hook.id}`), { token: key, body: { status: 'ACTIVE' } });
     expect((await sendRaw('POST', hook.receiver_url, { body: JSON.stringify({ title: 'resumed' }) })).status).toBe(202);
@@ -157,6 +157,6 @@ describe('POST /webhook/{webhook_id}', () => {
     expect((await sendRaw('POST', hook.receiver_url, { body: 'title=x', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } })).status).toBe(415);
     const broken = await sendRaw('POST', hook.receiver_url, { body: '{"title":' });
     expect(broken.status).toBe(400);
-    expectLegacyError(broken.body, 'invalid_request');
+    expectEnvelopeError(broken.body, 'invalid_request');
   });
 });

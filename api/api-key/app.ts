@@ -11,14 +11,14 @@ import { createHeaderedRateLimit } from '../http/rate-limit';
 import { requestLog } from '../http/request-log';
 import type { IncidentDeps } from '../../src/services/incident';
 import { alertRoutes } from './alert-routes';
-import { legacyErrors } from './envelope';
+import { envelopeErrors } from './envelope';
 import { userRoutes } from './user-routes';
 import { createReceiverRouter } from './receiver';
-import { createLegacyV1Router } from './router';
+import { createApiKeyV1Router } from './router';
 import { clientAddress } from '../http/client-address';
 import { httpsOnly, type TransportPolicy } from './transport';
 
-export interface LegacyDeps {
+export interface ApiKeyListenerDeps {
   logger: Logger;
   readiness: () => Promise<ReadinessReport>;
   orm: MikroORM;
@@ -38,12 +38,12 @@ export interface LegacyDeps {
  * The API-key listener (:3002, spec surface c): `/v1` with API keys, and the Form B receiver
  * `/webhook/{id}`; HTTPS only (design.md §11), errors and answers in the legacy envelope.
  */
-export function createLegacyListener(deps: LegacyDeps): Koa {
+export function createApiKeyListener(deps: ApiKeyListenerDeps): Koa {
   const app = new Koa();
   // `ctx.ip` as the app listener decides it: the peer, or the client a trusted proxy names.
   app.use(clientAddress(deps.transport));
   app.use(requestLog(deps.logger, 'legacy'));
-  app.use(legacyErrors());
+  app.use(envelopeErrors());
   // Health before the HTTPS rule: load balancers probe over plain HTTP.
   app.use(healthRouter(deps.readiness).routes());
   app.use(httpsOnly(deps.transport));
@@ -51,11 +51,11 @@ export function createLegacyListener(deps: LegacyDeps): Koa {
   // Before the JSON parser: the receiver reads the raw bytes its signature covers.
   app.use(createReceiverRouter({ orm: deps.orm, sealer: deps.sealer, ingestion: deps.ingestion, stats: deps.stats, transport: deps.transport, rateLimit: perWebhook }).routes());
   app.use(jsonBody());
-  const v1 = createLegacyV1Router({
+  const v1 = createApiKeyV1Router({
     orm: deps.orm,
     sealer: deps.sealer,
     urls: deps.urls,
-    legacyUrl: deps.urls.legacy,
+    apiKeyUrl: deps.urls.legacy,
     extraRoutes: [...alertRoutes(deps.incidents), ...userRoutes({ orm: deps.orm })],
     rateLimitPerKey: createHeaderedRateLimit({ perSecond: deps.limits.requestsPerSecondPerKey, what: 'this API key' }),
   });

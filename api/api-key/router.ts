@@ -5,26 +5,26 @@ import type { ParameterizedContext } from 'koa';
 import type { WebhookDeps } from '../../src/services/webhooks';
 import { mountRoutes, registerRoutes, type RouteSpec } from '../http/route-spec';
 import { apiKeyAuth } from './auth';
-import { legacySuccess } from './envelope';
-import { FormBBody, LegacyErrorSchema, ReceivedSchema, WebhookIdParams } from './schemas';
+import { envelopeSuccess } from './envelope';
+import { FormBBody, EnvelopeErrorSchema, ReceivedSchema, WebhookIdParams } from './schemas';
 import { webhookRoutes } from './webhook-routes';
 
-export const LEGACY_V1_PREFIX = '/v1';
+export const API_KEY_V1_PREFIX = '/v1';
 
-export interface LegacyV1Deps extends WebhookDeps {
+export interface ApiKeyV1Deps extends WebhookDeps {
   orm: MikroORM;
   /** More /v1 routes (alerts, users), each built over its own dependencies. */
   extraRoutes?: RouteSpec[];
   rateLimitPerKey: (ctx: ParameterizedContext, keyId: string) => Promise<void>;
 }
 
-const routesOf = (deps: LegacyV1Deps) => [...webhookRoutes(deps), ...(deps.extraRoutes ?? [])];
+const routesOf = (deps: ApiKeyV1Deps) => [...webhookRoutes(deps), ...(deps.extraRoutes ?? [])];
 
 /** The OpenAPI 3.1 document of the API-key surface, generated from the routes' own zod schemas. */
-export function legacyOpenApi(deps: LegacyV1Deps, serverUrl: string) {
+export function apiKeyOpenApi(deps: ApiKeyV1Deps, serverUrl: string) {
   const registry = new OpenAPIRegistry();
   const bearer = registry.registerComponent('securitySchemes', 'apiKey', { type: 'http', scheme: 'bearer', description: 'API key (klxk_…), from `klaxon apikey create`' });
-  registerRoutes(registry, LEGACY_V1_PREFIX, routesOf(deps), { errorSchema: LegacyErrorSchema, security: [{ [bearer.name]: [] }] });
+  registerRoutes(registry, API_KEY_V1_PREFIX, routesOf(deps), { errorSchema: EnvelopeErrorSchema, security: [{ [bearer.name]: [] }] });
   registry.registerPath({
     method: 'post',
     path: '/webhook/{webhook_id}',
@@ -47,7 +47,7 @@ export function legacyOpenApi(deps: LegacyV1Deps, serverUrl: string) {
           [409, 'Idempotency-Key reused with a different payload'],
           [423, 'the webhook is paused: nothing stored'],
           [429, 'rate limit exceeded for this webhook'],
-        ].map(([status, description]) => [status, { description, content: { 'application/json': { schema: LegacyErrorSchema } } }]),
+        ].map(([status, description]) => [status, { description, content: { 'application/json': { schema: EnvelopeErrorSchema } } }]),
       ),
     },
   });
@@ -59,13 +59,13 @@ export function legacyOpenApi(deps: LegacyV1Deps, serverUrl: string) {
 }
 
 /** Router for /v1: the OpenAPI document is public, everything else needs an API key. */
-export function createLegacyV1Router(deps: LegacyV1Deps & { legacyUrl: string }): Router {
-  const router = new Router({ prefix: LEGACY_V1_PREFIX });
-  const document = legacyOpenApi(deps, deps.legacyUrl);
+export function createApiKeyV1Router(deps: ApiKeyV1Deps & { apiKeyUrl: string }): Router {
+  const router = new Router({ prefix: API_KEY_V1_PREFIX });
+  const document = apiKeyOpenApi(deps, deps.apiKeyUrl);
   router.get('/openapi.json', (ctx) => {
     ctx.state.routePattern = '/v1/openapi.json';
     ctx.body = document;
   });
-  mountRoutes(router, routesOf(deps), { prefix: LEGACY_V1_PREFIX, before: [apiKeyAuth({ orm: deps.orm, rateLimit: deps.rateLimitPerKey })], body: legacySuccess });
+  mountRoutes(router, routesOf(deps), { prefix: API_KEY_V1_PREFIX, before: [apiKeyAuth({ orm: deps.orm, rateLimit: deps.rateLimitPerKey })], body: envelopeSuccess });
   return router;
 }

@@ -8,7 +8,7 @@ import { describeZodError, HttpError, RETRY_AFTER, SERVICE_UNAVAILABLE } from '.
 import type { RouteResult } from '../http/route-spec';
 
 /** The legacy error body (design.md §8). */
-export interface LegacyError {
+export interface EnvelopeError {
   success: false;
   error: string;
   code: string;
@@ -23,7 +23,7 @@ const CODE_BY_STATUS: Record<number, string> = {
   413: 'payload_too_large', 415: 'unsupported_media_type', 423: 'locked', 429: 'rate_limited', 500: 'internal_error', 503: SERVICE_UNAVAILABLE,
 };
 
-export const legacyError = (status: number, error: string, code?: string): LegacyError => ({
+export const envelopeError = (status: number, error: string, code?: string): EnvelopeError => ({
   success: false,
   error,
   code: code ?? CODE_BY_STATUS[status] ?? 'error',
@@ -31,27 +31,27 @@ export const legacyError = (status: number, error: string, code?: string): Legac
 });
 
 /** The legacy success body: `{success: true, data, message}`, plus paging `meta` on lists. */
-export const legacySuccess = (result: RouteResult) => ({ success: true, data: result.data, message: result.message ?? 'ok', ...(result.meta === undefined ? {} : { meta: result.meta }) });
+export const envelopeSuccess = (result: RouteResult) => ({ success: true, data: result.data, message: result.message ?? 'ok', ...(result.meta === undefined ? {} : { meta: result.meta }) });
 
 /**
  * Every failure in the legacy envelope with the spec's statuses: domain errors by kind, bad input
  * 400, Postgres or Temporal away 503 with Retry-After, anything else a generic 500 (logged, with
  * no stack, SQL or secret in the body).
  */
-export function legacyErrors(): Middleware {
+export function envelopeErrors(): Middleware {
   return async (ctx, next) => {
     try {
       await next();
       // Status first: Koa answers 200 for a body set while the status is still its default 404.
       if (ctx.status === 404 && ctx.body === undefined) {
         ctx.status = 404;
-        ctx.body = legacyError(404, `no route for ${ctx.method} ${ctx.path}`);
+        ctx.body = envelopeError(404, `no route for ${ctx.method} ${ctx.path}`);
       } else if (ctx.status === 405 && !ctx.body) {
         ctx.status = 405;
-        ctx.body = legacyError(405, `method ${ctx.method} is not allowed here; allowed: ${ctx.response.get('Allow')}`);
+        ctx.body = envelopeError(405, `method ${ctx.method} is not allowed here; allowed: ${ctx.response.get('Allow')}`);
       }
     } catch (err) {
-      const { status, body, headers } = toLegacyError(err);
+      const { status, body, headers } = toEnvelopeError(err);
       ctx.status = status;
       for (const [k, v] of Object.entries(headers)) ctx.set(k, v);
       ctx.body = body;
@@ -60,21 +60,21 @@ export function legacyErrors(): Middleware {
   };
 }
 
-function toLegacyError(err: unknown): { status: number; body: LegacyError; headers: Record<string, string> } {
-  if (err instanceof HttpError) return { status: err.status, body: legacyError(err.status, err.message, err.code), headers: err.headers };
-  if (err instanceof AlertQuotaReached || err instanceof Throttled) return { status: err.status, body: legacyError(err.status, err.message, err.code), headers: err.headers };
+function toEnvelopeError(err: unknown): { status: number; body: EnvelopeError; headers: Record<string, string> } {
+  if (err instanceof HttpError) return { status: err.status, body: envelopeError(err.status, err.message, err.code), headers: err.headers };
+  if (err instanceof AlertQuotaReached || err instanceof Throttled) return { status: err.status, body: envelopeError(err.status, err.message, err.code), headers: err.headers };
   if (err instanceof DomainError) {
     const status = STATUS_BY_KIND[err.kind];
-    return { status, body: legacyError(status, err.message, err.code), headers: err.kind === 'unavailable' ? RETRY_AFTER : {} };
+    return { status, body: envelopeError(status, err.message, err.code), headers: err.kind === 'unavailable' ? RETRY_AFTER : {} };
   }
-  if (err instanceof ZodError) return { status: 400, body: legacyError(400, describeZodError(err)), headers: {} };
+  if (err instanceof ZodError) return { status: 400, body: envelopeError(400, describeZodError(err)), headers: {} };
   const status = (err as { status?: number }).status;
   if (typeof status === 'number' && status >= 400 && status < 500 && (err as { expose?: boolean }).expose) {
-    return { status, body: legacyError(status, (err as Error).message), headers: {} };
+    return { status, body: envelopeError(status, (err as Error).message), headers: {} };
   }
   const outage = outageOf(err);
-  if (outage) return { status: 503, body: legacyError(503, outageMessage(outage)), headers: RETRY_AFTER };
-  return { status: 500, body: legacyError(500, 'internal error'), headers: {} };
+  if (outage) return { status: 503, body: envelopeError(503, outageMessage(outage)), headers: RETRY_AFTER };
+  return { status: 500, body: envelopeError(500, 'internal error'), headers: {} };
 }
 
 /** A list route's answer: the page, and `meta: {total, limit, offset}` for the next request. */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { knexOf } from '../../../src/db/knex';
 import { revokeApiKey } from '../../../src/services/workspace/api-keys';
 import { request } from '../../support/http';
-import { apiKeyFor, expectLegacyError } from '../../support/legacy';
+import { apiKeyFor, expectEnvelopeError } from '../../support/api-key';
 import { notificationsOf, pagingService, responder, statusOf, timelineOf, trigger } from '../../support/paging';
 import { startTestStack, type TestStack } from '../../support/stack';
 import { sleep, waitFor } from '../../support/wait';
@@ -125,11 +125,11 @@ describe('GET /v1/alerts/{id}', () => {
     for (const id of [alertId, randomUUID(), 'not-a-uuid']) {
       const read = await getAlert(id);
       expect({ id, status: read.status }).toEqual({ id, status: 404 });
-      expectLegacyError(read.body, 'not_found');
+      expectEnvelopeError(read.body, 'not_found');
       for (const op of ['acknowledge', 'resolve'] as const) {
         const moved = await post(id, op);
         expect({ id, op, status: moved.status }).toEqual({ id, op, status: 404 });
-        expectLegacyError(moved.body, 'not_found');
+        expectEnvelopeError(moved.body, 'not_found');
       }
     }
     expect(await alertRow(alertId)).toEqual({ status: 'ACTIVE', resolved_at: null });
@@ -147,7 +147,7 @@ describe('GET /v1/alerts/{id}', () => {
       for (const [method, path] of [['GET', '/alerts'], ['GET', `/alerts/${alertId}`], ['POST', `/alerts/${alertId}/acknowledge`], ['POST', `/alerts/${alertId}/resolve`]]) {
         const res = await request(method, v1(path), { token });
         expect({ method, path, status: res.status }).toEqual({ method, path, status: 401 });
-        expectLegacyError(res.body, 'unauthorized');
+        expectEnvelopeError(res.body, 'unauthorized');
       }
     }
     expect(await alertRow(alertId)).toEqual({ status: 'ACTIVE', resolved_at: null });
@@ -234,7 +234,7 @@ describe('GET /v1/alerts', () => {
     for (const [query, message] of cases) {
       const res = await get(query);
       expect({ query, status: res.status }).toEqual({ query, status: 400 });
-      expectLegacyError(res.body, 'invalid_request');
+      expectEnvelopeError(res.body, 'invalid_request');
       expect(res.body.error).toMatch(message);
     }
   });
@@ -286,7 +286,7 @@ describe('POST /v1/alerts/{id}/acknowledge', () => {
     expect((await post(other.alertId, 'resolve')).status).toBe(200);
     const late = await post(other.alertId, 'acknowledge');
     expect(late.status).toBe(409);
-    expectLegacyError(late.body, 'alert_already_resolved');
+    expectEnvelopeError(late.body, 'alert_already_resolved');
   });
 
   it('when the alert’s incident is RESOLVED or CLOSED, then 409 invalid_transition and the incident stays as it was', async () => {
@@ -297,7 +297,7 @@ describe('POST /v1/alerts/{id}/acknowledge', () => {
       expect(moved.status).toBe(200);
       const res = await post(alertId, 'acknowledge');
       expect({ status, code: res.status }).toEqual({ status, code: 409 });
-      expectLegacyError(res.body, 'invalid_transition');
+      expectEnvelopeError(res.body, 'invalid_transition');
       expect(await statusOf(stack.orm, incidentId)).toBe(status);
       expect((await getAlert(alertId)).body.data).toMatchObject({ status: 'active', acknowledged_at: null });
     }
@@ -371,7 +371,7 @@ describe('POST /v1/alerts/{id}/resolve', () => {
     const before = await alertRow(alertId);
     const twice = await post(alertId, 'resolve');
     expect(twice.status).toBe(409);
-    expectLegacyError(twice.body, 'alert_already_resolved');
+    expectEnvelopeError(twice.body, 'alert_already_resolved');
     expect(await alertRow(alertId)).toEqual(before);
     expect((await timelineOf(stack.orm, incidentId)).filter((e) => e.to_status === 'RESOLVED')).toHaveLength(1);
   });
@@ -401,7 +401,7 @@ describe('POST /v1/alerts/{id}/resolve', () => {
     try {
       const res = await post(alertId, 'resolve');
       expect(res.status).toBe(503);
-      expectLegacyError(res.body, 'service_unavailable');
+      expectEnvelopeError(res.body, 'service_unavailable');
       expect(await alertRow(alertId)).toEqual({ status: 'ACTIVE', resolved_at: null });
       expect(await statusOf(stack.orm, incidentId)).toBe('TRIGGERED');
     } finally {

@@ -5,7 +5,7 @@ import { revokeApiKey } from '../../../src/services/workspace/api-keys';
 import { addTeamMember } from '../../../src/services/workspace/team-members';
 import { addUser, createTeam } from '../../../src/services/workspace/workspaces';
 import { request } from '../../support/http';
-import { apiKeyFor, expectLegacyError } from '../../support/legacy';
+import { apiKeyFor, expectEnvelopeError } from '../../support/api-key';
 import { startTestStack, type TestStack } from '../../support/stack';
 import { addMember, seedWorkspace, type SeededWorkspace } from '../../support/workspace';
 
@@ -161,7 +161,7 @@ describe('PUT /v1/users/me', () => {
     for (const [body, message] of cases) {
       const res = await request('PUT', v1('/users/me'), { token: key, body });
       expect({ body, status: res.status }).toEqual({ body, status: 400 });
-      expectLegacyError(res.body, 'invalid_request');
+      expectEnvelopeError(res.body, 'invalid_request');
       expect({ body, error: res.body.error }).toEqual({ body, error: expect.stringMatching(message) });
     }
     expect(await profileRow(user.id)).toEqual(before);
@@ -250,7 +250,7 @@ describe('GET /v1/users', () => {
     for (const q of ['limit=0', 'limit=101', 'offset=-1', 'limit=abc', 'limit=1.5']) {
       const res = await request('GET', v1(`/users?${q}`), { token: reader.key });
       expect({ q, status: res.status }).toEqual({ q, status: 400 });
-      expectLegacyError(res.body, 'invalid_request');
+      expectEnvelopeError(res.body, 'invalid_request');
       expect(res.body.error).toMatch(/limit|offset/);
     }
   });
@@ -277,7 +277,7 @@ describe('credentials on /v1/users', () => {
     for (const [method, path, body] of [['GET', '/users/me'], ['PUT', '/users/me', { name: 'Too Late' }], ['GET', '/users']] as const) {
       const res = await request(method, v1(path), { token: key, body });
       expect({ method, path, status: res.status }).toEqual({ method, path, status: 401 });
-      expectLegacyError(res.body, 'unauthorized');
+      expectEnvelopeError(res.body, 'unauthorized');
     }
     expect(await profileRow(user.id)).toEqual(before);
   });
@@ -286,7 +286,7 @@ describe('credentials on /v1/users', () => {
     for (const token of [ws.tokens.readWrite, ws.tokens.readOnly, undefined]) {
       const res = await request('GET', v1('/users/me'), { token });
       expect(res.status).toBe(401);
-      expectLegacyError(res.body, 'unauthorized');
+      expectEnvelopeError(res.body, 'unauthorized');
     }
     const put = await request('PUT', v1('/users/me'), { token: ws.tokens.readWrite, body: { name: 'Token' } });
     expect(put.status).toBe(401);

@@ -7,7 +7,7 @@ extendZodWithOpenApi(z);
 
 /** Zod schemas of the API-key surface: the validators and its OpenAPI document both use these. */
 
-export const LegacyErrorSchema = z
+export const EnvelopeErrorSchema = z
   .object({ success: z.literal(false), error: z.string(), code: z.string(), timestamp: z.string().datetime() })
   .openapi('LegacyError', { description: 'Every error: a message, a machine-readable code and when it happened.' });
 

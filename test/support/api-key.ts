@@ -11,6 +11,6 @@ export async function apiKeyFor(orm: MikroORM, organizationId: string, member: {
 }
 
 /** Checks a legacy error body: `{success: false, error, code, timestamp}`, nothing else. */
-export function expectLegacyError(body: unknown, code: string): void {
+export function expectEnvelopeError(body: unknown, code: string): void {
   expect(body).toEqual({ success: false, error: expect.any(String), code, timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
 }

@@ -2,7 +2,7 @@ import { knexOf } from '../../../src/db/knex';
 import { setPlan } from '../../../src/services/workspace/workspaces';
 import { addTeamMember } from '../../../src/services/workspace/team-members';
 import { request } from '../../support/http';
-import { apiKeyFor, expectLegacyError } from '../../support/legacy';
+import { apiKeyFor, expectEnvelopeError } from '../../support/api-key';
 import { startTestStack, type TestStack } from '../../support/stack';
 import { waitFor } from '../../support/wait';
 import { addMember, seedWorkspace, type SeededWorkspace } from '../../support/workspace';
@@ -72,7 +72,7 @@ describe('/v1/webhooks', () => {
     for (const body of [{ name: 'ab', channels: ['sms'] }, { name: 'fine name', channels: [] }, { name: 'fine name', channels: ['pager'] }, { name: 'fine name', channels: ['sms'], ip_allowlist: ['10.0.0.0/33'] }, { name: 'fine name', channels: ['sms'], colour: 'red' }]) {
       const res = await request('POST', v1('/webhooks'), { token: adminKey, body });
       expect({ body, status: res.status }).toEqual({ body, status: 400 });
-      expectLegacyError(res.body, 'invalid_request');
+      expectEnvelopeError(res.body, 'invalid_request');
     }
     expect(Number((await knexOf(stack.orm)('alert_sources').where({ organization_id: ws.organizationId }).count({ n: '*' }))[0].n)).toBe(before);
   });
@@ -111,7 +111,7 @@ describe('/v1/webhooks', () => {
     for (const key of [member.key, outsider.key]) {
       const res = await request('POST', v1('/webhooks'), { token: key, body });
       expect(res.status).toBe(403);
-      expectLegacyError(res.body, 'forbidden');
+      expectEnvelopeError(res.body, 'forbidden');
     }
     const created = await request('POST', v1('/webhooks'), { token: manager.key, body });
     expect(created.status).toBe(201);
@@ -126,7 +126,7 @@ describe('/v1/webhooks', () => {
     for (let i = 0; i < 3; i++) expect((await request('POST', v1('/webhooks'), { token: key, body: { name: `hook ${i}`, channels: ['email'] } })).status).toBe(201);
     const over = await request('POST', v1('/webhooks'), { token: key, body: { name: 'one too many', channels: ['email'] } });
     expect(over.status).toBe(403);
-    expectLegacyError(over.body, 'plan_limit_reached');
+    expectEnvelopeError(over.body, 'plan_limit_reached');
     expect((await request('GET', v1('/webhooks'), { token: key })).body.meta.total).toBe(3);
   });
 

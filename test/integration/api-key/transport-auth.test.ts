@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { revokeApiKey } from '../../../src/services/workspace/api-keys';
 import { request } from '../../support/http';
-import { apiKeyFor, expectLegacyError } from '../../support/legacy';
+import { apiKeyFor, expectEnvelopeError } from '../../support/api-key';
 import { sendRaw } from '../../support/raw-http';
 import { startTestStack, type TestStack } from '../../support/stack';
 import { seedWorkspace } from '../../support/workspace';
@@ -21,7 +21,7 @@ describe('the API-key surface with ALLOW_INSECURE_HTTP=never', () => {
     const { key } = await apiKeyFor(stack.orm, ws.organizationId, ws.admin);
     const plain = await sendRaw('GET', `${stack.urls.legacy}/v1/webhooks`, { headers: { Authorization: `Bearer ${key}` }, localAddress: '127.0.0.2' });
     expect(plain.status).toBe(403);
-    expectLegacyError(plain.body, 'https_required');
+    expectEnvelopeError(plain.body, 'https_required');
     expect((await sendRaw('GET', `${stack.urls.legacy}/healthz`)).status).toBe(200);
   });
 
@@ -46,7 +46,7 @@ describe('the API-key surface with ALLOW_INSECURE_HTTP=never', () => {
     let last = first;
     for (let i = 0; i < 10 && last.status !== 429; i++) last = await get(busy.key);
     expect(last.status).toBe(429);
-    expectLegacyError(last.body, 'rate_limited');
+    expectEnvelopeError(last.body, 'rate_limited');
     expect(Number(last.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     expect(last.headers['x-ratelimit-remaining']).toBe('0');
     expect((await get(calm.key)).status).toBe(200);
@@ -94,7 +94,7 @@ describe('API keys on the API-key surface', () => {
     for (const token of [undefined, 'nonsense', `klxk_${'A'.repeat(43)}`, ws.tokens.readWrite]) {
       const res = await get(token);
       expect(res.status).toBe(401);
-      expectLegacyError(res.body, 'unauthorized');
+      expectEnvelopeError(res.body, 'unauthorized');
       expect(res.headers.get('www-authenticate')).toBe('Bearer');
     }
     expect((await request('GET', `${stack.urls.app}/api/v1/organizations/${ws.organizationId}/incidents`, { token: key })).status).toBe(401);
@@ -131,9 +131,9 @@ describe('API keys on the API-key surface', () => {
     const { key } = await apiKeyFor(stack.orm, ws.organizationId, ws.admin);
     const missing = await request('GET', `${stack.urls.legacy}/v1/nothing-here`, { token: key });
     expect(missing.status).toBe(404);
-    expectLegacyError(missing.body, 'not_found');
+    expectEnvelopeError(missing.body, 'not_found');
     const wrong = await request('PATCH', `${stack.urls.legacy}/v1/webhooks`, { token: key });
     expect(wrong.status).toBe(405);
-    expectLegacyError(wrong.body, 'method_not_allowed');
+    expectEnvelopeError(wrong.body, 'method_not_allowed');
   });
 });

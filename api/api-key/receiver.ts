@@ -4,7 +4,7 @@ import getRawBody from 'raw-body';
 import { receiveWebhookCall, type ReceiverDeps } from '../../src/services/webhooks';
 import { BODY_LIMIT, BODY_TOO_LARGE } from '../../src/domain/ingest/limits';
 import { HttpError } from '../http/customer-errors';
-import { legacySuccess } from './envelope';
+import { envelopeSuccess } from './envelope';
 import { clientAddressOf } from '../http/client-address';
 import type { TransportPolicy } from './transport';
 
@@ -37,7 +37,7 @@ export function createReceiverRouter(deps: ReceiverDeps & { transport: Transport
     // The receiver's limit is on events too: a batch payload counts each of its events (api/http/rate-limit.ts).
     await deps.rateLimit.chargeEvents(ctx.params.webhook_id.toLowerCase(), answer.events?.length ?? 1);
     ctx.status = answer.duplicate ? 200 : 202;
-    ctx.body = legacySuccess({
+    ctx.body = envelopeSuccess({
       data: { event_id: answer.event_id, incident_id: answer.incident_id, duplicate: answer.duplicate, ...(answer.events ? { events: answer.events } : {}) },
       message: answer.duplicate ? 'duplicate: this Idempotency-Key was already accepted' : 'alert accepted',
     });
