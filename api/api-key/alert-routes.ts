@@ -8,7 +8,7 @@ import { AlertSchema, ListAlertsQuery } from './alert-schemas';
 import { keyPrincipalOf } from './auth';
 import { IdParams } from './schemas';
 import { pageOf } from './envelope';
-import { AUTH_ERRORS } from './webhook-routes';
+import { AUTH_ERRORS } from './inbound-webhook-routes';
 
 /** /v1/alerts (spec surface c): any member lists, reads, acknowledges and resolves. */
 export function alertRoutes(deps: IncidentDeps): RouteSpec[] {

@@ -4,7 +4,7 @@ import type { Logger } from '../../src/logger';
 import type { ReadinessReport } from '../../src/readiness';
 import type { Ingestion } from '../../src/services/ingest';
 import type { SourceCallStats } from '../../src/services/ingest/call-stats';
-import type { Sealer } from '../../src/services/webhooks';
+import type { Sealer } from '../../src/services/inbound-webhooks';
 import { healthRouter } from '../app';
 import { jsonBody } from '../http/json-body';
 import { createHeaderedRateLimit } from '../http/rate-limit';

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import getRawBody from 'raw-body';
-import { receiveWebhookCall, type ReceiverDeps } from '../../src/services/webhooks';
+import { receiveInboundWebhookCall, type ReceiverDeps } from '../../src/services/inbound-webhooks';
 import { BODY_LIMIT, BODY_TOO_LARGE } from '../../src/domain/ingest/limits';
 import { HttpError } from '../http/customer-errors';
 import { envelopeSuccess } from './envelope';
@@ -26,7 +26,7 @@ export function createReceiverRouter(deps: ReceiverDeps & { transport: Transport
       throw new HttpError(400, 'request body could not be read');
     }
     const headers = Object.fromEntries(Object.entries(ctx.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]));
-    const answer = await receiveWebhookCall(deps, {
+    const answer = await receiveInboundWebhookCall(deps, {
       webhookId: ctx.params.webhook_id,
       rawBody,
       headers,

@@ -2,23 +2,23 @@ import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-ope
 import Router from '@koa/router';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { ParameterizedContext } from 'koa';
-import type { WebhookDeps } from '../../src/services/webhooks';
+import type { InboundWebhookDeps } from '../../src/services/inbound-webhooks';
 import { mountRoutes, registerRoutes, type RouteSpec } from '../http/route-spec';
 import { apiKeyAuth } from './auth';
 import { envelopeSuccess } from './envelope';
 import { FormBBody, EnvelopeErrorSchema, ReceivedSchema, WebhookIdParams } from './schemas';
-import { webhookRoutes } from './webhook-routes';
+import { inboundWebhookRoutes } from './inbound-webhook-routes';
 
 export const API_KEY_V1_PREFIX = '/v1';
 
-export interface ApiKeyV1Deps extends WebhookDeps {
+export interface ApiKeyV1Deps extends InboundWebhookDeps {
   orm: MikroORM;
   /** More /v1 routes (alerts, users), each built over its own dependencies. */
   extraRoutes?: RouteSpec[];
   rateLimitPerKey: (ctx: ParameterizedContext, keyId: string) => Promise<void>;
 }
 
-const routesOf = (deps: ApiKeyV1Deps) => [...webhookRoutes(deps), ...(deps.extraRoutes ?? [])];
+const routesOf = (deps: ApiKeyV1Deps) => [...inboundWebhookRoutes(deps), ...(deps.extraRoutes ?? [])];
 
 /** The OpenAPI 3.1 document of the API-key surface, generated from the routes' own zod schemas. */
 export function apiKeyOpenApi(deps: ApiKeyV1Deps, serverUrl: string) {

@@ -1,7 +1,7 @@
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { FORM_B_CHANNEL_LIST } from '../../src/domain/paging/form-b-channels';
-import { WEBHOOK_NAME, WEBHOOK_STATUSES } from '../../src/domain/webhooks';
+import { WEBHOOK_NAME, WEBHOOK_STATUSES } from '../../src/domain/inbound-webhooks';
 
 extendZodWithOpenApi(z);
 

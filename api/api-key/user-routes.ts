@@ -6,7 +6,7 @@ import { keyPrincipalOf } from './auth';
 import { pageOf } from './envelope';
 import { PageQuery } from './schemas';
 import { UpdateMeBody, UserSchema } from './user-schemas';
-import { AUTH_ERRORS } from './webhook-routes';
+import { AUTH_ERRORS } from './inbound-webhook-routes';
 
 /** /v1/users (spec surface c): the key's own user, and the workspace's members. */
 export function userRoutes(deps: { orm: MikroORM }): RouteSpec[] {

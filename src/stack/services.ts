@@ -13,7 +13,7 @@ import type { Logger } from '../logger';
 import { checkReadiness } from '../readiness';
 import { createSnsVerifier, Ingestion, pingHeartbeat } from '../services/ingest';
 import { SourceCallStats } from '../services/ingest/call-stats';
-import { createSealer } from '../services/webhooks';
+import { createSealer } from '../services/inbound-webhooks';
 import { processRequestMetrics, RequestMetricsFlusher } from '../services/status/request-metrics';
 import { proxyTrust } from '../../api/http/client-address';
 import { createThrottles } from '../services/throttles';

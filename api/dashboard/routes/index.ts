@@ -11,7 +11,7 @@ import { monitorRoutes } from './monitors';
 import { notificationsRoutes } from './notifications';
 import { reportsRoutes } from './reports';
 import { statusRoutes } from './status';
-import { webhooksRoutes } from './webhooks';
+import { inboundWebhooksRoutes } from './inbound-webhooks';
 import { pagingRoutes } from './paging';
 import { securityRoutes } from './security';
 import { teamsRoutes } from './teams';
@@ -27,7 +27,7 @@ export const sessionRoutes = (deps: AdminDeps): RouteSpec[] => [
   ...catalogRoutes(deps),
   ...pagingRoutes(deps),
   ...monitorRoutes(deps),
-  ...webhooksRoutes(deps),
+  ...inboundWebhooksRoutes(deps),
   ...notificationsRoutes(deps),
   ...reportsRoutes(deps),
   ...statusRoutes(deps),

@@ -9,7 +9,7 @@ import type { EscalationStep } from '../../db/entities/escalation-policy';
 import type { ChannelId } from '../../domain/channels';
 import type { DisabledContact, ResolvedTarget } from '../../domain/paging/decisions';
 import type { Severity } from '../../domain/severity';
-import { memberTargetChannels, type WebhookTargets } from '../../domain/webhook-targets';
+import { memberTargetChannels, type WebhookTargets } from '../../domain/inbound-webhook-targets';
 import type { UserPagingRules } from './notification-rules';
 
 /** What an escalation step reads about its incident: the workspace, the service's policy, the Form B source. */

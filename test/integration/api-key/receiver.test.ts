@@ -1,5 +1,5 @@
 import { knexOf } from '../../../src/db/knex';
-import { signBody } from '../../../src/domain/webhook-signature';
+import { signBody } from '../../../src/domain/inbound-webhook-signature';
 import { request } from '../../support/http';
 import { apiKeyFor, expectEnvelopeError } from '../../support/api-key';
 import { sendRaw } from '../../support/raw-http';

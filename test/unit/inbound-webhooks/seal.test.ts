@@ -1,4 +1,4 @@
-import { createSealer } from '../../../src/services/webhooks/seal';
+import { createSealer } from '../../../src/services/inbound-webhooks/seal';
 
 describe('sealed webhook secrets', () => {
   it('when a secret is sealed, then it opens with the same key only, and an altered value does not open', () => {

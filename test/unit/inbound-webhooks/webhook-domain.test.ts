@@ -2,8 +2,8 @@ import { addressInCidrs, isLoopback, parseCidrs } from '../../../src/domain/cidr
 import { parseFormB } from '../../../src/domain/ingest/form-b';
 import { planIngest } from '../../../src/domain/ingest/plan';
 import { looksLikeApiKey, mintApiKey } from '../../../src/domain/api-key';
-import { signatureMatches, signBody } from '../../../src/domain/webhook-signature';
-import { aliasOf, canManageWebhook, notificationTypesOf } from '../../../src/domain/webhooks';
+import { signatureMatches, signBody } from '../../../src/domain/inbound-webhook-signature';
+import { aliasOf, canManageWebhook, notificationTypesOf } from '../../../src/domain/inbound-webhooks';
 
 describe('CIDR allowlists', () => {
   const list = (entries: string[]) => {

@@ -1,4 +1,4 @@
-import { createWebhook, deleteWebhook, getWebhook, listWebhooks, rotateSigningSecret, updateWebhook, type WebhookDeps } from '../../src/services/webhooks';
+import { createInboundWebhook, deleteInboundWebhook, getInboundWebhook, listInboundWebhooks, rotateSigningSecret, updateInboundWebhook, type InboundWebhookDeps } from '../../src/services/inbound-webhooks';
 import { defineRoute, type RouteSpec } from '../http/route-spec';
 import { keyPrincipalOf } from './auth';
 import { pageOf } from './envelope';
@@ -13,7 +13,7 @@ export const AUTH_ERRORS = {
 const MANAGE_ERRORS = { ...AUTH_ERRORS, 400: 'invalid body', 403: 'needs an Account Admin, a Billing Owner or a Team Manager of the owning team; or plan_limit_reached' } as const;
 
 /** /v1/webhooks (spec surface c): any member reads; admins and the owning team's managers change. */
-export function webhookRoutes(deps: WebhookDeps): RouteSpec[] {
+export function inboundWebhookRoutes(deps: InboundWebhookDeps): RouteSpec[] {
   const actorOf = (ctx: Parameters<RouteSpec['handler']>[0]) => {
     const p = keyPrincipalOf(ctx);
     return { organizationId: p.organizationId, userId: p.userId, role: p.role };
@@ -24,12 +24,12 @@ export function webhookRoutes(deps: WebhookDeps): RouteSpec[] {
       access: 'read',
       path: '/webhooks',
       summary: 'List webhooks',
-      operationId: 'listWebhooks',
+      operationId: 'listInboundWebhooks',
       query: PageQuery,
       success: { status: 200, description: 'a page of the workspace’s webhooks, oldest first; meta.total counts them all', schema: z.array(WebhookSchema) },
       errors: { ...AUTH_ERRORS, 400: 'invalid limit or offset' },
       handler: async (ctx, { query }) => {
-        const { webhooks, total } = await listWebhooks(deps, keyPrincipalOf(ctx).organizationId, query);
+        const { webhooks, total } = await listInboundWebhooks(deps, keyPrincipalOf(ctx).organizationId, query);
         return pageOf(webhooks, total, query, 'webhook');
       },
     }),
@@ -38,12 +38,12 @@ export function webhookRoutes(deps: WebhookDeps): RouteSpec[] {
       access: 'write',
       path: '/webhooks',
       summary: 'Create a webhook',
-      operationId: 'createWebhook',
+      operationId: 'createInboundWebhook',
       body: CreateWebhookBody,
       success: { status: 201, description: 'the webhook, with its signing secret shown this once', schema: CreatedWebhookSchema },
       errors: MANAGE_ERRORS,
       handler: async (ctx, { body }) => {
-        const created = await createWebhook(deps, actorOf(ctx), {
+        const created = await createInboundWebhook(deps, actorOf(ctx), {
           name: body.name,
           channels: body.channels,
           description: body.description,
@@ -60,24 +60,24 @@ export function webhookRoutes(deps: WebhookDeps): RouteSpec[] {
       access: 'read',
       path: '/webhooks/{id}',
       summary: 'Get a webhook',
-      operationId: 'getWebhook',
+      operationId: 'getInboundWebhook',
       params: IdParams,
       success: { status: 200, description: 'the webhook (never its signing secret)', schema: WebhookSchema },
       errors: { ...AUTH_ERRORS, 404: 'no such webhook in this workspace' },
-      handler: async (ctx, { params }) => ({ data: await getWebhook(deps, keyPrincipalOf(ctx).organizationId, params.id), message: 'ok' }),
+      handler: async (ctx, { params }) => ({ data: await getInboundWebhook(deps, keyPrincipalOf(ctx).organizationId, params.id), message: 'ok' }),
     }),
     defineRoute({
       method: 'put',
       access: 'write',
       path: '/webhooks/{id}',
       summary: 'Update a webhook (name, channels, description, alias, status ACTIVE/PAUSED, ip_allowlist)',
-      operationId: 'updateWebhook',
+      operationId: 'updateInboundWebhook',
       params: IdParams,
       body: UpdateWebhookBody,
       success: { status: 200, description: 'the webhook as changed', schema: WebhookSchema },
       errors: { ...MANAGE_ERRORS, 404: 'no such webhook in this workspace' },
       handler: async (ctx, { params, body }) => ({
-        data: await updateWebhook(deps, actorOf(ctx), params.id, {
+        data: await updateInboundWebhook(deps, actorOf(ctx), params.id, {
           name: body.name,
           channels: body.channels,
           description: body.description,
@@ -93,11 +93,11 @@ export function webhookRoutes(deps: WebhookDeps): RouteSpec[] {
       access: 'write',
       path: '/webhooks/{id}',
       summary: 'Delete a webhook: its URLs stop working and its statistics go; its alerts and incidents remain',
-      operationId: 'deleteWebhook',
+      operationId: 'deleteInboundWebhook',
       params: IdParams,
       success: { status: 200, description: 'deleted', schema: DeletedSchema },
       errors: { ...MANAGE_ERRORS, 404: 'no such webhook in this workspace' },
-      handler: async (ctx, { params }) => ({ data: await deleteWebhook(deps, actorOf(ctx), params.id), message: 'webhook deleted' }),
+      handler: async (ctx, { params }) => ({ data: await deleteInboundWebhook(deps, actorOf(ctx), params.id), message: 'webhook deleted' }),
     }),
     defineRoute({
       method: 'post',

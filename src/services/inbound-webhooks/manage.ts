@@ -2,13 +2,13 @@ import { randomBytes } from 'node:crypto';
 import type { Role } from '../../domain/roles';
 import { parseCidrs } from '../../domain/cidr';
 import { parseSourceChannels } from '../../domain/paging/form-b-channels';
-import { parseTargetChannels, type WebhookTargets } from '../../domain/webhook-targets';
-import { aliasOf, canManageWebhook, type WebhookStatus } from '../../domain/webhooks';
+import { parseTargetChannels, type WebhookTargets } from '../../domain/inbound-webhook-targets';
+import { aliasOf, canManageWebhook, type WebhookStatus } from '../../domain/inbound-webhooks';
 import { knexOf } from '../../db/knex';
 import { forbidden, invalid, notFound } from '../errors';
 import { createSource, purgeSource, retireSource, rotateSource, updateSourceFields } from '../ingest/sources';
 import { listServices } from '../workspace/catalog';
-import { webhookRecord, webhookRow, type SourceScope, type WebhookDeps, type WebhookRecord } from './records';
+import { webhookRecord, webhookRow, type SourceScope, type InboundWebhookDeps, type WebhookRecord } from './records';
 import { memberOwningAddress } from './target-members';
 
 /** The member acting, as their credential resolved them. */
@@ -57,7 +57,7 @@ function allowlistOf(entries: string[]): string[] {
  * Checks targets against the webhook's channels, and that each reaches a member of the workspace:
  * a member's user id, or an address that is one of theirs (memberOwningAddress).
  */
-async function targetsOf(deps: WebhookDeps, organizationId: string, raw: Record<string, string> | undefined, channels: string[] | undefined): Promise<WebhookTargets | null> {
+async function targetsOf(deps: InboundWebhookDeps, organizationId: string, raw: Record<string, string> | undefined, channels: string[] | undefined): Promise<WebhookTargets | null> {
   if (!raw || Object.keys(raw).length === 0) return null;
   const parsed = parseTargetChannels(raw, channels ?? []);
   if (!parsed.ok) throw invalid(`${parsed.field}: ${parsed.message}`);
@@ -76,7 +76,7 @@ async function targetsOf(deps: WebhookDeps, organizationId: string, raw: Record<
 }
 
 /** Refuses unless the actor may manage webhooks of the service's owning team. */
-export async function assertMayManage(deps: Pick<WebhookDeps, 'orm'>, actor: WebhookActor, serviceId: string): Promise<void> {
+export async function assertMayManage(deps: Pick<InboundWebhookDeps, 'orm'>, actor: WebhookActor, serviceId: string): Promise<void> {
   const inTeam = await knexOf(deps.orm)('services as s')
     .join('team_members as tm', 'tm.team_id', 's.team_id')
     .where({ 's.id': serviceId, 'tm.user_id': actor.userId })
@@ -86,7 +86,7 @@ export async function assertMayManage(deps: Pick<WebhookDeps, 'orm'>, actor: Web
   }
 }
 
-async function serviceFor(deps: WebhookDeps, organizationId: string, serviceId: string | undefined): Promise<string> {
+async function serviceFor(deps: InboundWebhookDeps, organizationId: string, serviceId: string | undefined): Promise<string> {
   if (serviceId) return serviceId;
   const services = await listServices(deps.orm, organizationId);
   if (services.length === 1) return services[0].id;
@@ -95,7 +95,7 @@ async function serviceFor(deps: WebhookDeps, organizationId: string, serviceId: 
 }
 
 /** Creates a webhook; the answer holds its signing secret (unless `signed: false`), shown this once. */
-export async function createWebhook(deps: WebhookDeps, actor: WebhookActor, input: WebhookInput): Promise<WebhookRecord & { signing_secret: string | null }> {
+export async function createInboundWebhook(deps: InboundWebhookDeps, actor: WebhookActor, input: WebhookInput): Promise<WebhookRecord & { signing_secret: string | null }> {
   const channels = input.channels && channelsOf(input.channels);
   const ipAllowlist = input.ipAllowlist ? allowlistOf(input.ipAllowlist) : null;
   const serviceId = await serviceFor(deps, actor.organizationId, input.serviceId);
@@ -119,7 +119,7 @@ export async function createWebhook(deps: WebhookDeps, actor: WebhookActor, inpu
  * A plain source given channels becomes a Form B webhook, whose receiver anyone who knows its id
  * could post to: it gets a signing secret, answered this once (`signing_secret`).
  */
-export async function updateWebhook(deps: WebhookDeps, actor: WebhookActor, id: string, patch: WebhookPatch, scope: SourceScope = 'webhooks'): Promise<WebhookRecord & { signing_secret?: string }> {
+export async function updateInboundWebhook(deps: InboundWebhookDeps, actor: WebhookActor, id: string, patch: WebhookPatch, scope: SourceScope = 'webhooks'): Promise<WebhookRecord & { signing_secret?: string }> {
   const row = await webhookRow(deps, actor.organizationId, id, scope);
   await assertMayManage(deps, actor, row.service_id);
   const channels = patch.channels && channelsOf(patch.channels);
@@ -142,8 +142,8 @@ export async function updateWebhook(deps: WebhookDeps, actor: WebhookActor, id: 
  * `retire` (the API-key surface, /api/sources) keeps a tombstone row; `purge` (the dashboard's
  * /api/webhooks, "deletes the webhook and all associated data") removes the row itself.
  */
-export async function deleteWebhook(
-  deps: WebhookDeps,
+export async function deleteInboundWebhook(
+  deps: InboundWebhookDeps,
   actor: WebhookActor,
   id: string,
   scope: SourceScope = 'webhooks',
@@ -157,7 +157,7 @@ export async function deleteWebhook(
 }
 
 /** A new signing secret (the old one stops verifying at once), shown this once. */
-export async function rotateSigningSecret(deps: WebhookDeps, actor: WebhookActor, id: string, scope: SourceScope = 'webhooks'): Promise<{ id: string; signing_secret: string }> {
+export async function rotateSigningSecret(deps: InboundWebhookDeps, actor: WebhookActor, id: string, scope: SourceScope = 'webhooks'): Promise<{ id: string; signing_secret: string }> {
   const row = await webhookRow(deps, actor.organizationId, id, scope);
   await assertMayManage(deps, actor, row.service_id);
   const signingSecret = newSigningSecret();
@@ -166,7 +166,7 @@ export async function rotateSigningSecret(deps: WebhookDeps, actor: WebhookActor
 }
 
 /** A new ingestion URL (the old one stops working at once). */
-export async function rotateWebhookUrl(deps: WebhookDeps, actor: WebhookActor, id: string, scope: SourceScope = 'webhooks'): Promise<WebhookRecord> {
+export async function rotateWebhookUrl(deps: InboundWebhookDeps, actor: WebhookActor, id: string, scope: SourceScope = 'webhooks'): Promise<WebhookRecord> {
   const row = await webhookRow(deps, actor.organizationId, id, scope);
   await assertMayManage(deps, actor, row.service_id);
   await rotateSource(deps.orm, { sourceId: id, ingestBaseUrl: deps.urls.ingest, seal: (s) => deps.sealer.seal(s) });

@@ -3,7 +3,7 @@ import { addressInCidrs, parseCidrs } from '../../domain/cidr';
 import { isUuid } from '../../domain/ids';
 import { parseJsonText } from '../../domain/ingest/json-text';
 import type { IngestHeaders } from '../../domain/ingest/types';
-import { signatureMatches } from '../../domain/webhook-signature';
+import { signatureMatches } from '../../domain/inbound-webhook-signature';
 import { knexOf } from '../../db/knex';
 import { forbidden, invalid, notFound, unauthorized } from '../errors';
 import type { IngestAnswer, Ingestion } from '../ingest/accept';
@@ -40,7 +40,7 @@ const UNKNOWN_WEBHOOK = 'unknown or deleted webhook';
  * body (constant-time compare); then the body is ingested exactly as on the ingestion URL. Every
  * call to a known webhook is counted, failed or not; a refused call stores nothing else.
  */
-export async function receiveWebhookCall(deps: ReceiverDeps, call: WebhookCall): Promise<IngestAnswer> {
+export async function receiveInboundWebhookCall(deps: ReceiverDeps, call: WebhookCall): Promise<IngestAnswer> {
   const hook = isUuid(call.webhookId)
     ? await knexOf(deps.orm)('alert_sources')
         .select('id', 'token_hash', 'signing_secret_sealed', 'ip_allowlist')

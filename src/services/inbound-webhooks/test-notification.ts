@@ -3,14 +3,14 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { ChannelSenders } from '../../providers/types';
 import { CHANNELS, type ChannelId } from '../../domain/channels';
 import { PLAN_LIMITS, type Plan } from '../../domain/plans';
-import { channelIdsOf, testMessage, testRoute, type FormBName, type WebhookTarget } from '../../domain/webhook-targets';
+import { channelIdsOf, testMessage, testRoute, type FormBName, type WebhookTarget } from '../../domain/inbound-webhook-targets';
 import { knexOf } from '../../db/knex';
 import { assertMayManage, type WebhookActor } from './manage';
-import { webhookRow, type WebhookDeps } from './records';
+import { webhookRow, type InboundWebhookDeps } from './records';
 import { memberOwningAddress } from './target-members';
 
 /** What sending a test needs: reading the webhook, and every channel's sender (a provider or the dev inbox). */
-export interface TestNotificationDeps extends Pick<WebhookDeps, 'orm'> {
+export interface TestNotificationDeps extends Pick<InboundWebhookDeps, 'orm'> {
   senders: Pick<ChannelSenders, 'get'>;
 }
 

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { CHANNEL_IDS } from '../../../src/domain/channels';
 import { PLANS } from '../../../src/domain/plans';
-import { MAX_TARGET_LENGTH, TARGET_KEYS } from '../../../src/domain/webhook-targets';
-import { WEBHOOK_NAME, WEBHOOK_STATUSES } from '../../../src/domain/webhooks';
+import { MAX_TARGET_LENGTH, TARGET_KEYS } from '../../../src/domain/inbound-webhook-targets';
+import { WEBHOOK_NAME, WEBHOOK_STATUSES } from '../../../src/domain/inbound-webhooks';
 
 /** The dashboard's names for a webhook's channels (spec "Webhook"). */
 export const NOTIFICATION_TYPES = ['EMAIL', 'SMS', 'PUSH_NOTIF', 'CALL'] as const;

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { recordAudit } from '../../../src/services/audit';
 import { TEST_NOTIFICATION_REFUSAL } from '../../../src/services/throttles';
-import { createWebhook, deleteWebhook, getWebhook, listWebhooks, sendTestNotification } from '../../../src/services/webhooks';
+import { createInboundWebhook, deleteInboundWebhook, getInboundWebhook, listInboundWebhooks, sendTestNotification } from '../../../src/services/inbound-webhooks';
 import { defineRoute, type RouteSpec } from '../../http/route-spec';
 import { ADMIN_ERRORS, adminActorOf, auditActorOf, IdParams, type AdminActor, type AdminDeps, authorizedActor } from '../admin-kit';
-import { CreatedWebhookSchema, CreateWebhookBody, TestResultSchema, WebhookListBody, WebhookListQuery, WebhookSchema } from './webhook-schemas';
+import { CreatedWebhookSchema, CreateWebhookBody, TestResultSchema, WebhookListBody, WebhookListQuery, WebhookSchema } from './inbound-webhook-schemas';
 
 const MANAGE = 'Billing Owner, Account Admin, or a Team Manager of the team owning its service';
 const MANAGE_ERRORS = { ...ADMIN_ERRORS, 403: `${ADMIN_ERRORS[403]}: a ${MANAGE}`, 404: 'no such webhook in this workspace' } as const;
@@ -16,7 +16,7 @@ const THROTTLED = `rate_limited: ${TEST_NOTIFICATION_REFUSAL}`;
  * creating, deleting and testing need a Billing Owner, an Account Admin, or a Team Manager of
  * the owning team.
  */
-export function webhooksRoutes(deps: AdminDeps): RouteSpec[] {
+export function inboundWebhooksRoutes(deps: AdminDeps): RouteSpec[] {
   const w = deps.webhooks;
   const audit = (actor: AdminActor, action: string, targetId: string, details: Record<string, unknown>) =>
     recordAudit(deps.orm, { organizationId: actor.organizationId, actor: auditActorOf(actor), action, targetType: 'webhook', targetId, details });
@@ -32,7 +32,7 @@ export function webhooksRoutes(deps: AdminDeps): RouteSpec[] {
       errors: ADMIN_ERRORS,
       handler: async (ctx, { query }) => {
         const actor = await authorizedActor(deps.orm, ctx, 'workspace.read');
-        const { webhooks, total } = await listWebhooks(w, actor.organizationId, query);
+        const { webhooks, total } = await listInboundWebhooks(w, actor.organizationId, query);
         return { data: webhooks, exactBody: { success: true, webhooks, total } };
       },
     }),
@@ -47,7 +47,7 @@ export function webhooksRoutes(deps: AdminDeps): RouteSpec[] {
       errors: { ...MANAGE_ERRORS, 403: `${MANAGE_ERRORS[403]}; plan_limit_reached: the plan’s number of sources and webhooks is reached`, 404: 'no such service in this workspace' },
       handler: async (ctx, { body }) => {
         const actor = adminActorOf(ctx);
-        const created = await createWebhook(w, actor, {
+        const created = await createInboundWebhook(w, actor, {
           name: body.name,
           description: body.description,
           channels: body.notificationTypes.map((t) => t.toLowerCase()),
@@ -74,7 +74,7 @@ export function webhooksRoutes(deps: AdminDeps): RouteSpec[] {
       errors: { ...ADMIN_ERRORS, 404: 'no such webhook in this workspace' },
       handler: async (ctx, { params }) => {
         const actor = await authorizedActor(deps.orm, ctx, 'workspace.read');
-        return { data: await getWebhook(w, actor.organizationId, params.id), message: 'ok' };
+        return { data: await getInboundWebhook(w, actor.organizationId, params.id), message: 'ok' };
       },
     }),
     defineRoute({
@@ -88,8 +88,8 @@ export function webhooksRoutes(deps: AdminDeps): RouteSpec[] {
       errors: MANAGE_ERRORS,
       handler: async (ctx, { params }) => {
         const actor = adminActorOf(ctx);
-        const before = await getWebhook(w, actor.organizationId, params.id);
-        const deleted = await deleteWebhook(w, actor, params.id, 'webhooks', 'purge');
+        const before = await getInboundWebhook(w, actor.organizationId, params.id);
+        const deleted = await deleteInboundWebhook(w, actor, params.id, 'webhooks', 'purge');
         await audit(actor, 'webhook.delete', deleted.id, { name: before.name, service_id: before.service_id });
         return { data: deleted, message: 'webhook deleted; its ingestion URL and receiver answer 404, its incidents remain' };
       },

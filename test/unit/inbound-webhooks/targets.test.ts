@@ -1,4 +1,4 @@
-import { channelIdsOf, memberTargetChannels, parseTargetChannels, targetChannelsView, testMessage, testRoute } from '../../src/domain/webhook-targets';
+import { channelIdsOf, memberTargetChannels, parseTargetChannels, targetChannelsView, testMessage, testRoute } from '../../../src/domain/inbound-webhook-targets';
 
 const MEMBER = '3f2b8c1e-9d4a-4c7b-8e1f-2a3b4c5d6e7f';
 

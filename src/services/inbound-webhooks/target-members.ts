@@ -1,5 +1,5 @@
 import type { Knex } from '@mikro-orm/postgresql';
-import type { FormBName } from '../../domain/webhook-targets';
+import type { FormBName } from '../../domain/inbound-webhook-targets';
 
 /**
  * Which member of the workspace an address belongs to: their account email, or one of their

@@ -1,14 +1,14 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { isUuid } from '../../domain/ids';
-import { targetChannelsView, type WebhookTargets } from '../../domain/webhook-targets';
-import { notificationTypesOf } from '../../domain/webhooks';
+import { targetChannelsView, type WebhookTargets } from '../../domain/inbound-webhook-targets';
+import { notificationTypesOf } from '../../domain/inbound-webhooks';
 import { knexOf } from '../../db/knex';
 import { iso, isoOrNull } from '../../db/timestamps';
 import { notFound } from '../errors';
 import type { Sealer } from './seal';
 
 /** What reading a webhook needs: the database, the sealer of its URL secret and the public URLs. */
-export interface WebhookDeps {
+export interface InboundWebhookDeps {
   orm: MikroORM;
   sealer: Sealer;
   urls: { ingest: string; legacy: string };
@@ -47,7 +47,7 @@ export interface WebhookRow {
  * only whether it has one. `webhook_url` is its secret ingestion URL (null for a source created
  * before URLs were kept sealed: rotate it to see one); `receiver_url` its Form B receiver.
  */
-export function webhookRecord(deps: Pick<WebhookDeps, 'sealer' | 'urls'>, r: WebhookRow) {
+export function webhookRecord(deps: Pick<InboundWebhookDeps, 'sealer' | 'urls'>, r: WebhookRow) {
   const urlSecret = r.url_secret_sealed ? deps.sealer.open(r.url_secret_sealed) : undefined;
   return {
     id: r.id,
@@ -78,13 +78,13 @@ export type WebhookRecord = ReturnType<typeof webhookRecord>;
 export type SourceScope = 'webhooks' | 'all';
 
 /** The workspace's live sources in a scope. */
-const sources = (deps: Pick<WebhookDeps, 'orm'>, organizationId: string, scope: SourceScope) => {
+const sources = (deps: Pick<InboundWebhookDeps, 'orm'>, organizationId: string, scope: SourceScope) => {
   const q = knexOf(deps.orm)('alert_sources').where({ organization_id: organizationId }).whereIn('status', ['ACTIVE', 'PAUSED']);
   return scope === 'webhooks' ? q.whereNotNull('channels') : q;
 };
 
 /** A page of the workspace's webhooks (or, in scope `all`, sources), oldest first, and how many there are. */
-export async function listWebhooks(deps: WebhookDeps, organizationId: string, page: { limit: number; offset: number }, scope: SourceScope = 'webhooks') {
+export async function listInboundWebhooks(deps: InboundWebhookDeps, organizationId: string, page: { limit: number; offset: number }, scope: SourceScope = 'webhooks') {
   const [rows, [{ n }]] = await Promise.all([
     sources(deps, organizationId, scope).select(WEBHOOK_COLUMNS).orderBy([{ column: 'created_at' }, { column: 'id' }]).limit(page.limit).offset(page.offset),
     sources(deps, organizationId, scope).count({ n: '*' }),
@@ -93,12 +93,12 @@ export async function listWebhooks(deps: WebhookDeps, organizationId: string, pa
 }
 
 /** One of the workspace's webhooks (or sources) as stored; another workspace's, a deleted one or a bad id is not found. */
-export async function webhookRow(deps: Pick<WebhookDeps, 'orm'>, organizationId: string, id: string, scope: SourceScope = 'webhooks'): Promise<WebhookRow> {
+export async function webhookRow(deps: Pick<InboundWebhookDeps, 'orm'>, organizationId: string, id: string, scope: SourceScope = 'webhooks'): Promise<WebhookRow> {
   const row = isUuid(id) ? await sources(deps, organizationId, scope).select(WEBHOOK_COLUMNS).where({ id }).first() : undefined;
   if (!row) throw notFound(`${scope === 'webhooks' ? 'webhook' : 'source'} ${id} not found`);
   return row as WebhookRow;
 }
 
-export async function getWebhook(deps: WebhookDeps, organizationId: string, id: string, scope: SourceScope = 'webhooks'): Promise<WebhookRecord> {
+export async function getInboundWebhook(deps: InboundWebhookDeps, organizationId: string, id: string, scope: SourceScope = 'webhooks'): Promise<WebhookRecord> {
   return webhookRecord(deps, await webhookRow(deps, organizationId, id, scope));
 }
