@@ -8,7 +8,7 @@ import { eventRoutes } from './events';
 import { incidentRoutes } from './incidents';
 import { invitationPublicRoutes, membersRoutes } from './members';
 import { monitorRoutes } from './monitors';
-import { notificationsRoutes } from './notifications';
+import { inAppNotificationsRoutes } from './in-app-notifications';
 import { reportsRoutes } from './reports';
 import { statusRoutes } from './status';
 import { inboundWebhooksRoutes } from './inbound-webhooks';
@@ -28,7 +28,7 @@ export const sessionRoutes = (deps: AdminDeps): RouteSpec[] => [
   ...pagingRoutes(deps),
   ...monitorRoutes(deps),
   ...inboundWebhooksRoutes(deps),
-  ...notificationsRoutes(deps),
+  ...inAppNotificationsRoutes(deps),
   ...reportsRoutes(deps),
   ...statusRoutes(deps),
   ...auditRoutes(deps),

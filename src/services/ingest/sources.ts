@@ -30,7 +30,7 @@ export interface WebhookFields {
   description?: string | null;
   signingSecretSealed?: string | null;
   ipAllowlist?: string[] | null;
-  /** Whom each channel reaches (src/domain/webhook-targets.ts); null: the owning team. */
+  /** Whom each channel reaches (src/domain/inbound-webhook-targets.ts); null: the owning team. */
   targetChannels?: Record<string, unknown> | null;
 }
 

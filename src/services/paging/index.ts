@@ -10,7 +10,7 @@ export * from './contacts';
 export * from './escalation-policies';
 export * from './notification-rules';
 export * from './schedules';
-export * from './user-notifications';
+export * from './in-app-notifications';
 export * from './contact-verification';
 export * from './changes';
 export * from './pages';

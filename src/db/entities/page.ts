@@ -1,8 +1,8 @@
 import { EntitySchema } from '@mikro-orm/core';
-import type { NotificationStatus } from '../../domain/paging/page-outcome';
+import type { PageStatus } from '../../domain/paging/page-outcome';
 
 /** One page to one contact: its provider, provider message id and how it went. */
-export interface Notification {
+export interface PageRecord {
   /** Chosen by the incident workflow, so a retried send finds its own row. */
   id: string;
   organizationId: string;
@@ -16,7 +16,7 @@ export interface Notification {
   /** A provider key of the channel registry, or dev_inbox. */
   provider: string | null;
   providerMessageId: string | null;
-  status: NotificationStatus;
+  status: PageStatus;
   error: string | null;
   /** The digits an SMS reply starts with to act on this incident (`4A`, `4R`). */
   replyCode: number | null;
@@ -31,7 +31,7 @@ export interface Notification {
   updatedAt: Date;
 }
 
-export const NotificationSchema = new EntitySchema<Notification>({
+export const PageRecordSchema = new EntitySchema<PageRecord>({
   name: 'Notification',
   tableName: 'notifications',
   indexes: [

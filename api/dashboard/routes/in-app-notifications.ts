@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { countUserNotifications, listUserNotifications, markNotificationsRead, unreadCount } from '../../../src/services/paging/user-notifications';
+import { countInAppNotifications, listInAppNotifications, markInAppNotificationsRead, unreadCount } from '../../../src/services/paging/in-app-notifications';
 import { defineRoute, type RouteSpec } from '../../http/route-spec';
 import { ADMIN_ERRORS, adminActorOf, pageMeta, type AdminDeps } from '../admin-kit';
 import { EmptyBody } from '../schemas';
@@ -29,7 +29,7 @@ const NotificationSchema = z.object({
  * workspace: the bell's unread count, mark all read, a paged list. Anyone signed in: each sees
  * only their own.
  */
-export function notificationsRoutes(deps: AdminDeps): RouteSpec[] {
+export function inAppNotificationsRoutes(deps: AdminDeps): RouteSpec[] {
   return [
     defineRoute({
       method: 'get',
@@ -60,7 +60,7 @@ export function notificationsRoutes(deps: AdminDeps): RouteSpec[] {
       errors: { ...ADMIN_ERRORS, 403: 'csrf_failed (missing or wrong X-CSRF-Token, or a cross-site Origin)' },
       handler: async (ctx) => {
         const actor = adminActorOf(ctx);
-        const n = await markNotificationsRead(deps.orm, { userId: actor.userId, organizationId: actor.organizationId });
+        const n = await markInAppNotificationsRead(deps.orm, { userId: actor.userId, organizationId: actor.organizationId });
         return { data: { marked_read: n }, message: `${n} notification${n === 1 ? '' : 's'} marked read` };
       },
     }),
@@ -76,7 +76,7 @@ export function notificationsRoutes(deps: AdminDeps): RouteSpec[] {
       handler: async (ctx, { query }) => {
         const actor = adminActorOf(ctx);
         const owner = { userId: actor.userId, organizationId: actor.organizationId, unreadOnly: query.unread === 'true' };
-        const [items, total] = await Promise.all([listUserNotifications(deps.orm, { ...owner, limit: query.limit, offset: query.offset }), countUserNotifications(deps.orm, owner)]);
+        const [items, total] = await Promise.all([listInAppNotifications(deps.orm, { ...owner, limit: query.limit, offset: query.offset }), countInAppNotifications(deps.orm, owner)]);
         return { data: items, meta: pageMeta(total, query), message: `${total} notification${total === 1 ? '' : 's'}` };
       },
     }),

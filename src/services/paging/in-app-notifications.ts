@@ -1,10 +1,15 @@
+/**
+ * In-app notifications (`user_notifications`): the dashboard's bell, one per page a person
+ * received, read and marked read here; written once per page by the send activity. Not the
+ * pages themselves (`notifications`, ./pages.ts).
+ */
 import type { Knex, MikroORM } from '@mikro-orm/postgresql';
 import { isUuid } from '../../domain/ids';
 import { knexOf } from '../../db/knex';
 import { invalid } from '../errors';
 
 /** In-app notifications: one per page a person received; the dashboard's bell reads these. */
-export interface UserNotificationJson {
+export interface InAppNotificationJson {
   id: string;
   incident_id: string | null;
   /** The incident's number and title in its workspace; null once the incident is gone (retention). */
@@ -16,13 +21,13 @@ export interface UserNotificationJson {
 }
 
 /** Whose notifications: a person, and (from the dashboard) only those of their session's workspace. */
-export interface NotificationOwner {
+export interface InAppNotificationOwner {
   userId: string;
   organizationId?: string;
 }
 
 /** The where-clause of an owner's rows (columns prefixed with `prefix`, e.g. `n.`). */
-function ownedBy(owner: NotificationOwner, prefix = ''): Record<string, string> {
+function ownedBy(owner: InAppNotificationOwner, prefix = ''): Record<string, string> {
   if (!isUuid(owner.userId)) throw invalid('user id must be a UUID');
   if (owner.organizationId !== undefined && !isUuid(owner.organizationId)) throw invalid('organization id must be a UUID');
   const where: Record<string, string> = { [`${prefix}user_id`]: owner.userId };
@@ -31,10 +36,10 @@ function ownedBy(owner: NotificationOwner, prefix = ''): Record<string, string> 
 }
 
 /** A person's notifications, newest first, a page at a time (at most 200). */
-export async function listUserNotifications(
+export async function listInAppNotifications(
   orm: MikroORM,
-  input: NotificationOwner & { unreadOnly?: boolean; limit?: number; offset?: number },
-): Promise<UserNotificationJson[]> {
+  input: InAppNotificationOwner & { unreadOnly?: boolean; limit?: number; offset?: number },
+): Promise<InAppNotificationJson[]> {
   const query = knexOf(orm)('user_notifications as n')
     .leftJoin('incidents as i', function () {
       this.on('i.id', 'n.incident_id').andOn('i.organization_id', 'n.organization_id');
@@ -58,7 +63,7 @@ export async function listUserNotifications(
 }
 
 /** How many of a person's notifications there are (`unreadOnly`: unread ones). */
-export async function countUserNotifications(orm: MikroORM, input: NotificationOwner & { unreadOnly?: boolean }): Promise<number> {
+export async function countInAppNotifications(orm: MikroORM, input: InAppNotificationOwner & { unreadOnly?: boolean }): Promise<number> {
   const query = knexOf(orm)('user_notifications').count({ n: '*' }).where(ownedBy(input));
   if (input.unreadOnly) query.whereNull('read_at');
   const [{ n }] = await query;
@@ -67,11 +72,11 @@ export async function countUserNotifications(orm: MikroORM, input: NotificationO
 
 /** How many of a person's notifications are unread (only those of `organizationId`, when given). */
 export async function unreadCount(orm: MikroORM, userId: string, organizationId?: string): Promise<number> {
-  return countUserNotifications(orm, { userId, organizationId, unreadOnly: true });
+  return countInAppNotifications(orm, { userId, organizationId, unreadOnly: true });
 }
 
 /** Marks some (or, without ids, all) of a person's notifications read; returns how many changed. */
-export async function markNotificationsRead(orm: MikroORM, input: NotificationOwner & { ids?: string[] }): Promise<number> {
+export async function markInAppNotificationsRead(orm: MikroORM, input: InAppNotificationOwner & { ids?: string[] }): Promise<number> {
   const owner = ownedBy(input);
   if (input.ids?.some((id) => !isUuid(id))) throw invalid('notification ids must be UUIDs');
   const query = knexOf(orm)('user_notifications').where(owner).whereNull('read_at');

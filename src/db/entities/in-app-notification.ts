@@ -1,7 +1,7 @@
 import { EntitySchema } from '@mikro-orm/core';
 
 /** An in-app notification: what the dashboard's bell and unread count show. */
-export interface UserNotification {
+export interface InAppNotification {
   id: string;
   organizationId: string;
   userId: string;
@@ -12,7 +12,7 @@ export interface UserNotification {
   createdAt: Date;
 }
 
-export const UserNotificationSchema = new EntitySchema<UserNotification>({
+export const InAppNotificationSchema = new EntitySchema<InAppNotification>({
   name: 'UserNotification',
   tableName: 'user_notifications',
   indexes: [{ properties: ['userId', 'readAt'] }],
