@@ -55,7 +55,7 @@ const envSchema = z.object({
   AUTO_CLOSE_HOURS: z.coerce.number().positive().max(24 * 365).default(DEFAULT_AUTO_CLOSE_HOURS),
   RETENTION_CALLBACK_DAYS: z.coerce.number().positive().max(3650).default(DEFAULT_RETENTION_AGES.callbackDays),
   RETENTION_DEV_INBOX_DAYS: z.coerce.number().positive().max(3650).default(DEFAULT_RETENTION_AGES.devInboxDays),
-  // Paging providers (design.md §6): a channel without its credentials delivers to the dev inbox.
+  // Paging providers (docs/architecture.md, "Paging"): a channel without its credentials delivers to the dev inbox.
   TWILIO_ACCOUNT_SID: z.string().regex(/^AC\w+$/, 'must start with AC').optional(),
   TWILIO_AUTH_TOKEN: z.string().min(1).optional(),
   TWILIO_FROM_NUMBER: z.string().regex(/^\+[1-9]\d{6,14}$/, 'must be an E.164 number like +15551234567').optional(),
@@ -106,16 +106,16 @@ export interface Config {
   /** The throttles an operator may tune (the rest are constants: src/services/throttles/limits.ts). */
   throttles: ThrottleConfig;
   ingest: { idempotencyTtlHours: number; eventsPerSecondPerSource: number; snsHostPattern: RegExp; snsBaseUrlOverride?: string };
-  /** The API-key surface's transport and limits (design.md §11). */
+  /** The API-key surface's transport and limits (docs/architecture.md, "Inbound webhooks"). */
   legacy: LegacyConfig;
   notify: NotifyConfig;
   logLevel: Env['LOG_LEVEL'];
   /** Signs email links and push actions; unset, `start` keeps a generated one in the data folder. */
   secret?: string;
   pageLinkTtlSeconds: number;
-  /** A RESOLVED incident closes by itself after this long (design.md §4). */
+  /** A RESOLVED incident closes by itself after this long (docs/architecture.md, "Incidents"). */
   autoCloseHours: number;
-  /** How long the hourly purge keeps rows that have no plan-bound window (design.md §12). */
+  /** How long the hourly purge keeps rows that have no plan-bound window (docs/architecture.md, "Retention"). */
   retention: RetentionAges;
   /** HTTP monitors (issue 14). */
   monitors: MonitorsConfig;

@@ -6,7 +6,7 @@ import { HttpError } from '../http/customer-errors';
 const INVALID_KEY = 'missing, invalid or revoked API key';
 
 /**
- * `Authorization: Bearer <API_KEY>` on every /v1 route (design.md §7), rechecked on each request:
+ * `Authorization: Bearer <API_KEY>` on every /v1 route (docs/architecture.md, "Workspaces, roles and credentials"), rechecked on each request:
  * a missing, unknown or revoked key (a customer API token included) is 401. Then the key's own
  * rate limit.
  */

@@ -7,7 +7,7 @@ import { Throttled } from '../../src/services/throttles';
 import { describeZodError, HttpError, RETRY_AFTER, SERVICE_UNAVAILABLE } from '../http/customer-errors';
 import type { RouteResult } from '../http/route-spec';
 
-/** The legacy error body (design.md §8). */
+/** The legacy error body (docs/architecture.md, "Error envelopes"). */
 export interface EnvelopeError {
   success: false;
   error: string;

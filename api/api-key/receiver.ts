@@ -9,7 +9,7 @@ import { clientAddressOf } from '../http/client-address';
 import type { TransportPolicy } from './transport';
 
 /**
- * `POST /webhook/{webhook_id}` (design.md §11): Form B or a native payload, read as raw bytes so
+ * `POST /webhook/{webhook_id}` (docs/architecture.md, "Inbound webhooks"): Form B or a native payload, read as raw bytes so
  * the signature is checked over exactly what was sent. 202 with what was stored (200 for an
  * Idempotency-Key replay), in the legacy envelope.
  */

@@ -3,7 +3,7 @@ import { isLoopback } from '../../src/domain/cidr';
 import { fromTrustedProxy, peerOf, proxyTrust, type ProxyTrust } from '../http/client-address';
 import { HttpError } from '../http/customer-errors';
 
-/** How the API-key surface decides a request came over HTTPS, and from whom (design.md §11). */
+/** How the API-key surface decides a request came over HTTPS, and from whom (docs/architecture.md, "Inbound webhooks"). */
 export interface TransportPolicy extends ProxyTrust {
   /** Plain HTTP from a loopback address is let through (development), or never. */
   allowInsecureHttp: 'loopback' | 'never';

@@ -12,7 +12,7 @@ export { DASHBOARD_PREFIX } from './prefix';
 export type DashboardDeps = AuthDeps;
 
 /**
- * The dashboard's JSON routes under /api (design.md §7): accounts, sessions and workspace
+ * The dashboard's JSON routes under /api (docs/architecture.md, "Workspaces, roles and credentials"): accounts, sessions and workspace
  * administration, each described once as a zod RouteSpec (validation and /api/openapi.json).
  * Errors are answered in the dashboard envelope by the listener (api/app.ts).
  */

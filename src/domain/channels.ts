@@ -1,5 +1,5 @@
 /**
- * The paging channels, each declared once (design.md §6): what people call it, what its
+ * The paging channels, each declared once (docs/architecture.md, "Paging"): what people call it, what its
  * addresses look like, how a page on it is rendered, how Form B sources name it, the plan quota
  * it counts against and which providers send it. Entities, validation, escalation planning, the
  * timeline and the senders all read this table. Pure and import-free (type imports only), so

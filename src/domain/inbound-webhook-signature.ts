@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-/** The header a Form B sender signs with (design.md §7). */
+/** The header a Form B sender signs with (docs/architecture.md, "Workspaces, roles and credentials"). */
 export const SIGNATURE_HEADER = 'X-Service-Signature';
 
 /** `sha256=<hex HMAC-SHA256(secret, raw body)>`, as a sender computes it. */

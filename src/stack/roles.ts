@@ -15,7 +15,7 @@ const say = (line: string) => process.stdout.write(`[klaxon] ${line}\n`);
 
 
 /**
- * Runs one role of design.md §1 until SIGINT/SIGTERM. `start` brings up everything,
+ * Runs one role of docs/architecture.md, "Processes and surfaces" until SIGINT/SIGTERM. `start` brings up everything,
  * starting embedded Postgres and the Temporal dev server when they are not configured.
  */
 export async function runRole(config: Config, role: Role): Promise<void> {

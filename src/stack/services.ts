@@ -42,7 +42,7 @@ export interface ListenerDeps {
   devInbox?: boolean;
 }
 
-/** The three Koa apps of design.md §1, built over shared dependencies. */
+/** The three Koa apps of docs/architecture.md, "Processes and surfaces", built over shared dependencies. */
 export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; legacy: Koa; stop: () => Promise<void> } {
   const { config } = deps;
   const readiness = () => checkReadiness({ orm: deps.orm, temporal: deps.temporal, taskQueue: config.temporal.taskQueue });

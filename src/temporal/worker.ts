@@ -19,7 +19,7 @@ export interface KlaxonWorkerOptions {
   orm: MikroORM;
   /** How pages leave: a sender per channel, and the links people act on. */
   paging: { senders: Record<ChannelId, ChannelSender>; links: PageLinks };
-  /** How long the retention purge keeps what has no plan window (defaults: design.md §12). */
+  /** How long the retention purge keeps what has no plan window (defaults: docs/architecture.md, "Retention"). */
   retention?: RetentionAges;
   /** HTTP monitors: whether checks may reach private addresses (MONITOR_ALLOW_PRIVATE; default no). */
   monitors?: { allowPrivate: boolean };

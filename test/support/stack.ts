@@ -58,7 +58,7 @@ export async function startTestStack(
   const taskQueue = `klaxon-test-${randomUUID()}`;
   // Bound before the config is built, so APP_URL and INGEST_URL are the real addresses: Twilio
   // signatures and ingestion URLs are computed over them.
-  // The legacy listener serves HTTPS itself when the test gives it a certificate (design.md §11).
+  // The legacy listener serves HTTPS itself when the test gives it a certificate (docs/architecture.md, "Inbound webhooks").
   const legacyTls = opts.env?.TLS_CERT_FILE && opts.env.TLS_KEY_FILE ? { certFile: opts.env.TLS_CERT_FILE, keyFile: opts.env.TLS_KEY_FILE } : undefined;
   const servers = { app: http.createServer(), ingest: http.createServer(), legacy: createServerFor(legacyTls) };
   const urls = { app: '', ingest: '', legacy: '' };

@@ -12,7 +12,7 @@ const THROTTLED = `rate_limited: ${TEST_NOTIFICATION_REFUSAL}`;
 
 /**
  * The spec's dashboard webhook routes: the webhooks (sources with channels) of the session's
- * workspace, through the one webhook service of every surface (design.md §11). Any member reads;
+ * workspace, through the one webhook service of every surface (docs/architecture.md, "Inbound webhooks"). Any member reads;
  * creating, deleting and testing need a Billing Owner, an Account Admin, or a Team Manager of
  * the owning team.
  */

@@ -60,7 +60,7 @@ const MANAGE_ERRORS = { ...ADMIN_ERRORS, 403: `${ADMIN_ERRORS[403]}: sources.man
 
 /**
  * Alert sources under /api: every source of the workspace, webhooks (with channels) and plain
- * ones, through the webhook service (design.md §11), which holds the one check of who may change
+ * ones, through the webhook service (docs/architecture.md, "Inbound webhooks"), which holds the one check of who may change
  * them. Any member reads.
  */
 export function sourcesRoutes(deps: AdminDeps): RouteSpec[] {

@@ -23,7 +23,7 @@ export interface PageRecord {
   /** Why the channel differs from the rule's (e.g. SMS quota reached → email). */
   fallbackReason: string | null;
   escalationStep: number | null;
-  /** Attempts that claimed this page for a provider call (design.md §12). */
+  /** Attempts that claimed this page for a provider call (docs/architecture.md, "Paging"). */
   attempts: number;
   /** Of those, how many went out while an earlier attempt's outcome was unknown. */
   unknownOutcomeRetries: number;

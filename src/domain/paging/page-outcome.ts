@@ -3,7 +3,7 @@ import { CHANNELS, DEV_INBOX, isChannelId } from '../channels';
 
 /**
  * `sending`: an attempt claimed the page and called (or is calling) its provider; a later attempt
- * that finds it so cannot know whether the provider accepted it (design.md §12).
+ * that finds it so cannot know whether the provider accepted it (docs/architecture.md, "Paging").
  */
 export const PAGE_STATUSES = ['queued', 'sending', 'sent', 'delivered', 'failed', 'skipped'] as const;
 export type PageStatus = (typeof PAGE_STATUSES)[number];

@@ -1,4 +1,4 @@
-/** Email pages through `@sendgrid/mail` (design.md §6). */
+/** Email pages through `@sendgrid/mail` (docs/architecture.md, "Providers"). */
 import { Client } from '@sendgrid/client';
 import { MailService } from '@sendgrid/mail';
 import { PROVIDER_CALL_TIMEOUT_MS } from '../../domain/paging/attempt-timeouts';

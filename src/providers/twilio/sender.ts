@@ -1,4 +1,4 @@
-/** SMS and voice pages through the `twilio` SDK (design.md §6). */
+/** SMS and voice pages through the `twilio` SDK (docs/architecture.md, "Providers"). */
 import twilio from 'twilio';
 import RequestClient from 'twilio/lib/base/RequestClient';
 import type { NotifyConfig } from '../../config';

@@ -1,5 +1,5 @@
 /**
- * Webhooks (design.md §11): alert sources that page channels, one table with the ingestion
+ * Webhooks (docs/architecture.md, "Inbound webhooks"): alert sources that page channels, one table with the ingestion
  * sources, read and changed here for every surface (API-key, dashboard), and their Form B
  * receiver.
  */

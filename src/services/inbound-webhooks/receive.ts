@@ -35,7 +35,7 @@ export interface WebhookCall {
 const UNKNOWN_WEBHOOK = 'unknown or deleted webhook';
 
 /**
- * The Form B receiver (design.md §11): the sender's address must be in the webhook's allowlist
+ * The Form B receiver (docs/architecture.md, "Inbound webhooks"): the sender's address must be in the webhook's allowlist
  * and, when it has a signing secret, `X-Service-Signature` must be the HMAC-SHA256 of the raw
  * body (constant-time compare); then the body is ingested exactly as on the ingestion URL. Every
  * call to a known webhook is counted, failed or not; a refused call stores nothing else.

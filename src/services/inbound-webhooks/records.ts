@@ -43,7 +43,7 @@ export interface WebhookRow {
 }
 
 /**
- * A webhook as every surface shows it (spec "Webhook", design.md §11): never its signing secret,
+ * A webhook as every surface shows it (spec "Webhook", docs/architecture.md, "Inbound webhooks"): never its signing secret,
  * only whether it has one. `webhook_url` is its secret ingestion URL (null for a source created
  * before URLs were kept sealed: rotate it to see one); `receiver_url` its Form B receiver.
  */
@@ -73,7 +73,7 @@ export type WebhookRecord = ReturnType<typeof webhookRecord>;
 /**
  * Which live sources a read sees: `webhooks`, the ones that page channels (Form B, the API-key
  * surface's webhooks), or `all` of them, plain sources that page their service's policy too (the
- * dashboard's alert sources: one table, design.md §11).
+ * dashboard's alert sources: one table, docs/architecture.md, "Inbound webhooks").
  */
 export type SourceScope = 'webhooks' | 'all';
 

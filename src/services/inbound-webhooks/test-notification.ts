@@ -79,7 +79,7 @@ async function recipientOf(orm: MikroORM, organizationId: string, callerId: stri
 }
 
 /**
- * Sends a real test notification on each of a webhook's channels (design.md §11): to the
+ * Sends a real test notification on each of a webhook's channels (docs/architecture.md, "Inbound webhooks"): to the
  * channel's target, or without one to the caller's own contact, through the channel's sender.
  * The plan has its say as for a page (FREE: every channel by email) but a test counts against no
  * quota. Nothing is stored but what the providers (or the dev inbox) keep. `admit` throws to

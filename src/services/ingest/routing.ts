@@ -5,7 +5,7 @@ import { INGEST_ACTOR } from '../../../workflows/definitions';
 import { prepareIncidentBatch, type IncidentOpening } from '../incident/store';
 import { closeAlertsOfOpenIncident } from '../incident/alerts-closed';
 
-/** Statuses an incident can take new alerts in (design.md §5: "its open incident"). */
+/** Statuses an incident can take new alerts in (docs/architecture.md, "Ingestion": "its open incident"). */
 export const OPEN_STATUSES = ['TRIGGERED', 'ACKNOWLEDGED', 'INVESTIGATING'];
 
 /** Where an alert comes from (an alert source, or a heartbeat), and the service it routes to. */

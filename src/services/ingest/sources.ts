@@ -24,7 +24,7 @@ export interface SourceWithUrl {
   channels?: string[] | null;
 }
 
-/** What a webhook keeps beside a plain source (design.md §11); its writes stay in this module. */
+/** What a webhook keeps beside a plain source (docs/architecture.md, "Inbound webhooks"); its writes stay in this module. */
 export interface WebhookFields {
   alias?: string | null;
   description?: string | null;
@@ -37,7 +37,7 @@ export interface WebhookFields {
 /**
  * Creates a source on a service of a workspace; the URL (with its secret) is returned this once,
  * and kept sealed when a `seal` is given (webhooks show it on reads). The workspace's plan caps
- * its sources (design.md §9): the count is taken under the workspace row's lock, so parallel
+ * its sources (docs/architecture.md, "Plans"): the count is taken under the workspace row's lock, so parallel
  * creates cannot pass it together.
  */
 export async function createSource(

@@ -4,7 +4,7 @@ import { authenticateApiKey } from '../../../src/services/workspace/api-keys';
 import { klaxon } from '../../support/cli';
 import { addMember, seedWorkspace, type SeededWorkspace } from '../../support/workspace';
 
-// `klaxon apikey create|list|revoke` (design.md §7), against the test database.
+// `klaxon apikey create|list|revoke` (docs/architecture.md, "Workspaces, roles and credentials"), against the test database.
 let orm: MikroORM;
 let ws: SeededWorkspace;
 beforeAll(async () => {
