@@ -13,10 +13,13 @@ import { fcm } from './fcm';
 import { sendgrid } from './sendgrid';
 import { smtp } from './smtp';
 import { twilio } from './twilio';
-import type { ChannelSender, ConfiguredProvider, ProviderHookDeps, ProviderModule } from './types';
+import type { ChannelProvider, ChannelSender, ConfiguredProvider, ProviderHookDeps, ProviderModule } from './types';
 
-/** Every provider key the channel registry names, and the provider folder that sends for it. */
-const PROVIDERS: Readonly<Record<ProviderKey, ProviderModule>> = { twilio, sendgrid, smtp, apns, fcm };
+/**
+ * The registry: one entry per provider folder. The type makes every provider key the channel
+ * registry names (src/domain/channels.ts) an entry that sends; other entries may only take hooks.
+ */
+const PROVIDERS: Readonly<Record<ProviderKey, ProviderModule & { senders: ChannelProvider }> & Record<string, ProviderModule>> = { twilio, sendgrid, smtp, apns, fcm };
 
 /** A channel's provider once chosen: its registry key, configured. */
 interface Chosen {

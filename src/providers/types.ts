@@ -80,11 +80,11 @@ export interface ProviderHookDeps extends PageResponseDeps {
 }
 
 /**
- * One external system as the provider registry lists it (src/providers/senders.ts): its senders,
- * and the routes it calls back on, if any. api/hooks mounts every provider's `hooks` before the
- * JSON parser, so a provider posting forms gets its body unparsed.
+ * One external system as the provider registry lists it (src/providers/senders.ts): its paging
+ * senders, if it sends a channel, and the routes it calls back on, if any. api/hooks mounts every
+ * provider's `hooks` before the JSON parser, so a provider posting forms gets its body unparsed.
  */
 export interface ProviderModule {
-  senders: ChannelProvider;
+  senders?: ChannelProvider;
   hooks?: (deps: ProviderHookDeps) => Router;
 }

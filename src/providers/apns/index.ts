@@ -5,4 +5,4 @@ import { apnsProvider } from './sender';
 export * from './sender';
 
 /** The registry's `apns` entry. */
-export const apns: ProviderModule = { senders: apnsProvider };
+export const apns = { senders: apnsProvider } satisfies ProviderModule;

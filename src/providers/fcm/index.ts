@@ -5,4 +5,4 @@ import { fcmProvider } from './sender';
 export * from './sender';
 
 /** The registry's `fcm` entry. */
-export const fcm: ProviderModule = { senders: fcmProvider };
+export const fcm = { senders: fcmProvider } satisfies ProviderModule;

@@ -5,4 +5,4 @@ import { sendgridProvider } from './sender';
 export * from './sender';
 
 /** The registry's `sendgrid` entry. */
-export const sendgrid: ProviderModule = { senders: sendgridProvider };
+export const sendgrid = { senders: sendgridProvider } satisfies ProviderModule;

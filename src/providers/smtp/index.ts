@@ -5,4 +5,4 @@ import { smtpProvider } from './sender';
 export * from './sender';
 
 /** The registry's `smtp` entry. */
-export const smtp: ProviderModule = { senders: smtpProvider };
+export const smtp = { senders: smtpProvider } satisfies ProviderModule;

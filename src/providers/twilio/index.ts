@@ -14,7 +14,7 @@ export * from './hooks';
 export * from './responses';
 
 /** The registry's `twilio` entry; its hooks refuse every request while TWILIO_AUTH_TOKEN is unset. */
-export const twilio: ProviderModule = {
+export const twilio = {
   senders: twilioProvider,
   hooks: (deps) => createTwilioHooksRouter({ ...deps, authToken: deps.notify.twilio?.authToken }),
-};
+} satisfies ProviderModule;
