@@ -1,11 +1,11 @@
 /** iOS push pages through `@parse/node-apn` (HTTP/2, token auth), docs/architecture.md, "Providers". */
 import { Notification, Provider, type ResponseFailure } from '@parse/node-apn';
-import type { NotifyConfig } from '../../config';
+import type { ApnsConfig } from './config';
 import { PROVIDER_CALL_TIMEOUT_MS } from '../../domain/paging/attempt-timeouts';
 import { describeError, notAcceptedFailure, permanentFailure, retryableFailure } from '../failures';
 import type { ChannelProvider, ChannelSender, OutgoingPage, SentPage } from '../types';
 
-export type ApnsConfig = NonNullable<NotifyConfig['apns']>;
+export type { ApnsConfig };
 
 /** APNs reasons that mean this device token will never work for this app: stop paging it. */
 const PERMANENT_REASONS = new Set(['Unregistered', 'BadDeviceToken', 'DeviceTokenNotForTopic', 'ExpiredToken']);

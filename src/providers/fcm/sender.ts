@@ -1,11 +1,11 @@
 /** Android push pages through FCM HTTP v1, with an OAuth2 bearer from google-auth-library. */
 import { JWT } from 'google-auth-library';
-import type { NotifyConfig } from '../../config';
+import type { FcmConfig } from './config';
 import { PROVIDER_CALL_TIMEOUT_MS } from '../../domain/paging/attempt-timeouts';
 import { describeError, notAcceptedFailure, permanentFailure, retryableFailure } from '../failures';
 import type { ChannelProvider, ChannelSender, OutgoingPage, SentPage } from '../types';
 
-export type FcmConfig = NonNullable<NotifyConfig['fcm']>;
+export type { FcmConfig };
 
 const SCOPE = 'https://www.googleapis.com/auth/firebase.messaging';
 /** Where the library always sends the JWT grant, whatever the key file's `token_uri` says. */

@@ -1,12 +1,12 @@
 /** SMS and voice pages through the `twilio` SDK (docs/architecture.md, "Providers"). */
 import twilio from 'twilio';
 import RequestClient from 'twilio/lib/base/RequestClient';
-import type { NotifyConfig } from '../../config';
+import type { TwilioConfig } from './config';
 import { PROVIDER_CALL_TIMEOUT_MS } from '../../domain/paging/attempt-timeouts';
 import { describeError, notAcceptedFailure, permanentFailure, retryableFailure } from '../failures';
 import type { ChannelProvider, ChannelSender, OutgoingPage, SentPage } from '../types';
 
-export type TwilioConfig = NonNullable<NotifyConfig['twilio']>;
+export type { TwilioConfig };
 
 /**
  * Twilio error codes that say the recipient cannot be reached this way, so retrying is useless:
