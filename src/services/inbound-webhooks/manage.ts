@@ -31,7 +31,7 @@ export interface WebhookInput {
   signed?: boolean;
   /**
    * Whom each channel reaches, keyed by channel (`sms`, `call`, …): an address or a member's user
-   * id (src/domain/webhook-targets.ts). Absent: the owning team's members, on their contacts.
+   * id (src/domain/inbound-webhook-targets.ts). Absent: the owning team's members, on their contacts.
    */
   targetChannels?: Record<string, string>;
 }
