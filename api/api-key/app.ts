@@ -36,7 +36,7 @@ export interface ApiKeyListenerDeps {
 
 /**
  * The API-key listener (:3002, spec surface c): `/v1` with API keys, and the Form B receiver
- * `/webhook/{id}`; HTTPS only (docs/architecture.md, "Inbound webhooks"), errors and answers in the legacy envelope.
+ * `/webhook/{id}`; HTTPS only (docs/architecture.md, "Inbound webhooks"), errors and answers in the spec envelope.
  */
 export function createApiKeyListener(deps: ApiKeyListenerDeps): Koa {
   const app = new Koa();

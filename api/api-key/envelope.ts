@@ -7,7 +7,7 @@ import { Throttled } from '../../src/services/throttles';
 import { describeZodError, HttpError, RETRY_AFTER, SERVICE_UNAVAILABLE } from '../http/customer-errors';
 import type { RouteResult } from '../http/route-spec';
 
-/** The legacy error body (docs/architecture.md, "Error envelopes"). */
+/** The spec envelope's error body, on the API-key surface and the dashboard's /api (docs/architecture.md, "Error envelopes"). */
 export interface EnvelopeError {
   success: false;
   error: string;
@@ -30,11 +30,11 @@ export const envelopeError = (status: number, error: string, code?: string): Env
   timestamp: new Date().toISOString(),
 });
 
-/** The legacy success body: `{success: true, data, message}`, plus paging `meta` on lists. */
+/** The spec envelope's success body: `{success: true, data, message}`, plus paging `meta` on lists. */
 export const envelopeSuccess = (result: RouteResult) => ({ success: true, data: result.data, message: result.message ?? 'ok', ...(result.meta === undefined ? {} : { meta: result.meta }) });
 
 /**
- * Every failure in the legacy envelope with the spec's statuses: domain errors by kind, bad input
+ * Every failure in the spec envelope with the spec's statuses: domain errors by kind, bad input
  * 400, Postgres or Temporal away 503 with Retry-After, anything else a generic 500 (logged, with
  * no stack, SQL or secret in the body).
  */

@@ -11,7 +11,7 @@ import type { TransportPolicy } from './transport';
 /**
  * `POST /webhook/{webhook_id}` (docs/architecture.md, "Inbound webhooks"): Form B or a native payload, read as raw bytes so
  * the signature is checked over exactly what was sent. 202 with what was stored (200 for an
- * Idempotency-Key replay), in the legacy envelope.
+ * Idempotency-Key replay), in the spec envelope.
  */
 export function createReceiverRouter(deps: ReceiverDeps & { transport: TransportPolicy; rateLimit: ((ctx: Context, webhookId: string) => Promise<void>) & { chargeEvents(webhookId: string, events: number): Promise<void> } }): Router {
   const router = new Router();
