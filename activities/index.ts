@@ -2,7 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { createHeartbeatActivities } from './heartbeats';
 import { createMonitorActivities } from './monitors';
 import { createPagingActivities } from './paging';
-import type { ChannelSender } from './notify/types';
+import type { ChannelSender } from '../src/providers/types';
 import type { ChannelId } from '../src/domain/channels';
 import type { PageLinks } from './paging/render';
 import { createProjectionActivities } from './projections';

@@ -8,12 +8,12 @@ import { jsonBody } from './http/json-body';
 import { requestLog } from './http/request-log';
 import { securityHeaders } from './http/security-headers';
 import { createCustomerV1Router } from './customer-v1/router';
-import { createPageActionsRouter } from './hooks/page-actions';
-import { createTwilioHooksRouter, type TwilioHookDeps } from './hooks/twilio';
+import { createHooksRouters } from './hooks';
+import type { ProviderHookDeps } from '../src/providers/types';
 import type { CustomerV1Deps } from './customer-v1/routes';
 import { createDashboardRouter, type DashboardDeps } from './dashboard/router';
 import { isDashboardPath } from './dashboard/guards';
-import { legacyErrors } from './legacy/envelope';
+import { envelopeErrors } from './api-key/envelope';
 import { serveDashboard } from './ui/static';
 import { UI_DIST_DIR } from '../src/paths';
 import { metricsRegistry } from '../src/services/status/request-metrics';
@@ -22,8 +22,8 @@ export interface AppDeps extends CustomerV1Deps {
   logger: Logger;
   appUrl: string;
   readiness: () => Promise<ReadinessReport>;
-  /** Answers to pages: Twilio's webhooks, email links, push actions. */
-  hooks: TwilioHookDeps;
+  /** Answers to pages: providers' callbacks (Twilio's), email links, push actions. */
+  hooks: ProviderHookDeps;
   /** The built dashboard to serve at `/` (default ui/dist). */
   uiDistDir?: string;
   /** The dashboard's /api routes (accounts, sessions). */
@@ -80,13 +80,12 @@ export function createAppListener(deps: AppDeps): Koa {
   app.use(requestLog(deps.logger, 'app'));
   app.use(customerErrors());
   // /api (not /api/v1) answers in the dashboard's envelope, JSON parse errors included.
-  const dashboardErrors = legacyErrors();
+  const dashboardErrors = envelopeErrors();
   app.use((ctx, next) => (isDashboardPath(ctx.path) ? dashboardErrors(ctx, next) : next()));
   // Answers after every router below: a GET none of them took is a page of the dashboard.
   app.use(serveDashboard(deps.uiDistDir ?? UI_DIST_DIR));
   // Before the JSON parser: Twilio posts forms, email links post nothing.
-  app.use(createTwilioHooksRouter(deps.hooks).routes());
-  app.use(createPageActionsRouter(deps.hooks).routes());
+  for (const hooks of createHooksRouters(deps.hooks)) app.use(hooks.routes());
   app.use(jsonBody());
   const health = healthRouter(deps.readiness);
   app.use(health.routes());

@@ -64,7 +64,7 @@ async function build() {
 
   writeStamp(ROOT, { dirs, files: BUILD_FILES, inputs });
   process.stdout.write(`built dist/: ${entryPoints.length} modules and the workflow bundle in ${((Date.now() - started) / 1000).toFixed(1)}s\n`);
-  // The dashboard, served by the app listener at `/` (design.md §13).
+  // The dashboard, served by the app listener at `/` (docs/architecture.md, "Dashboard").
   await require('./build-ui').buildUi();
 }
 

@@ -1,6 +1,11 @@
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { fail, trimSlash } from './config-env';
+import { apnsConfig, apnsEnv, type ApnsConfig } from './providers/apns/config';
+import { fcmConfig, fcmEnv, type FcmConfig, type FcmServiceAccount } from './providers/fcm/config';
+import { sendgridConfig, sendgridEnv } from './providers/sendgrid/config';
+import { smtpEnv } from './providers/smtp/config';
+import { twilioConfig, twilioEnv, type TwilioConfig } from './providers/twilio/config';
 import { parseCidrs } from './domain/cidr';
 import { DEFAULT_AUTO_CLOSE_HOURS } from './domain/incident-lifecycle';
 import { DEFAULT_RETENTION_AGES, type RetentionAges } from './domain/retention';
@@ -55,26 +60,14 @@ const envSchema = z.object({
   AUTO_CLOSE_HOURS: z.coerce.number().positive().max(24 * 365).default(DEFAULT_AUTO_CLOSE_HOURS),
   RETENTION_CALLBACK_DAYS: z.coerce.number().positive().max(3650).default(DEFAULT_RETENTION_AGES.callbackDays),
   RETENTION_DEV_INBOX_DAYS: z.coerce.number().positive().max(3650).default(DEFAULT_RETENTION_AGES.devInboxDays),
-  // Paging providers (design.md §6): a channel without its credentials delivers to the dev inbox.
-  TWILIO_ACCOUNT_SID: z.string().regex(/^AC\w+$/, 'must start with AC').optional(),
-  TWILIO_AUTH_TOKEN: z.string().min(1).optional(),
-  TWILIO_FROM_NUMBER: z.string().regex(/^\+[1-9]\d{6,14}$/, 'must be an E.164 number like +15551234567').optional(),
-  TWILIO_API_BASE_URL: z.string().url().optional(),
-  SENDGRID_API_KEY: z.string().min(1).optional(),
-  SENDGRID_API_BASE_URL: z.string().url().optional(),
+  // Paging providers (docs/architecture.md, "Paging"): a channel without its credentials delivers to the dev inbox.
+  // Each provider's variables are its own (src/providers/<name>/config.ts).
+  ...twilioEnv.shape,
+  ...sendgridEnv.shape,
   EMAIL_FROM: z.string().min(3).default('Klaxon <klaxon@localhost>'),
-  SMTP_URL: z.string().regex(/^smtps?:\/\/[^\s]+$/, 'must be an smtp:// or smtps:// URL').optional(),
-  APNS_KEY: z.string().min(1).optional(),
-  APNS_KEY_ID: z.string().min(1).optional(),
-  APNS_TEAM_ID: z.string().min(1).optional(),
-  APNS_TOPIC: z.string().min(1).optional(),
-  APNS_HOST: z.string().min(1).optional(),
-  APNS_PORT: z.coerce.number().int().min(1).max(65535).default(443),
-  APNS_PRODUCTION: z.enum(['true', 'false', '1', '0']).default('false'),
-  APNS_CA_FILE: z.string().min(1).optional(),
-  FCM_PROJECT_ID: z.string().min(1).optional(),
-  FCM_SERVICE_ACCOUNT: z.string().min(1).optional(),
-  FCM_BASE_URL: z.string().url().default('https://fcm.googleapis.com'),
+  ...smtpEnv.shape,
+  ...apnsEnv.shape,
+  ...fcmEnv.shape,
   // Outbound targets (monitors, outgoing webhooks, …): private addresses refused unless allowed (SSRF); metadata endpoints always refused.
   ALLOW_PRIVATE_TARGETS: z.enum(['true', 'false', '1', '0']).default('false'),
   // HTTP monitors: MONITOR_ALLOW_PRIVATE is the older name of ALLOW_PRIVATE_TARGETS; the interval floor is lowered only by tests.
@@ -108,16 +101,16 @@ export interface Config {
   /** The throttles an operator may tune (the rest are constants: src/services/throttles/limits.ts). */
   throttles: ThrottleConfig;
   ingest: { idempotencyTtlHours: number; eventsPerSecondPerSource: number; snsHostPattern: RegExp; snsBaseUrlOverride?: string };
-  /** The API-key surface's transport and limits (design.md §11). */
+  /** The API-key surface's transport and limits (docs/architecture.md, "Inbound webhooks"). */
   legacy: LegacyConfig;
   notify: NotifyConfig;
   logLevel: Env['LOG_LEVEL'];
   /** Signs email links and push actions; unset, `start` keeps a generated one in the data folder. */
   secret?: string;
   pageLinkTtlSeconds: number;
-  /** A RESOLVED incident closes by itself after this long (design.md §4). */
+  /** A RESOLVED incident closes by itself after this long (docs/architecture.md, "Incidents"). */
   autoCloseHours: number;
-  /** How long the hourly purge keeps rows that have no plan-bound window (design.md §12). */
+  /** How long the hourly purge keeps rows that have no plan-bound window (docs/architecture.md, "Retention"). */
   retention: RetentionAges;
   /** HTTP monitors (issue 14). */
   monitors: MonitorsConfig;
@@ -153,21 +146,14 @@ export interface LegacyConfig {
   requestsPerSecondPerKey: number;
 }
 
-/** The fields of a Google service-account key file that FCM needs. */
-export interface FcmServiceAccount {
-  client_email: string;
-  private_key: string;
-  private_key_id?: string;
-  project_id?: string;
-  token_uri?: string;
-}
+export type { FcmServiceAccount };
 
 /** Paging providers; a missing group means that channel delivers to the dev inbox. */
 export interface NotifyConfig {
-  twilio?: { accountSid: string; authToken: string; fromNumber: string; apiBaseUrl?: string };
+  twilio?: TwilioConfig;
   email: { from: string; smtpUrl?: string; sendgrid?: { apiKey: string; apiBaseUrl?: string } };
-  apns?: { key: string; keyId: string; teamId: string; topic: string; host?: string; port: number; production: boolean; ca?: string };
-  fcm?: { projectId: string; serviceAccount: FcmServiceAccount; baseUrl: string };
+  apns?: ApnsConfig;
+  fcm?: FcmConfig;
 }
 
 function tlsFiles(e: Env): LegacyConfig['tls'] {
@@ -175,13 +161,6 @@ function tlsFiles(e: Env): LegacyConfig['tls'] {
   if (!e.TLS_CERT_FILE || !e.TLS_KEY_FILE) throw new Error('invalid configuration: TLS_CERT_FILE and TLS_KEY_FILE go together');
   return { certFile: e.TLS_CERT_FILE, keyFile: e.TLS_KEY_FILE };
 }
-
-// A loop, not /\/+$/: that regex restarts at every slash of a run (quadratic).
-const trimSlash = (url: string) => {
-  let end = url.length;
-  while (end > 0 && url[end - 1] === '/') end--;
-  return url.slice(0, end);
-};
 
 /**
  * KLAXON_SECRET values shipped in example files (an older docker-compose.yml carried the first):
@@ -256,63 +235,12 @@ function retentionAges(e: Env): RetentionAges {
   return { ...DEFAULT_RETENTION_AGES, callbackDays: e.RETENTION_CALLBACK_DAYS, devInboxDays: e.RETENTION_DEV_INBOX_DAYS };
 }
 
-/** Throws the same readable error as the schema; never echoes a value (most of these are secrets). */
-function fail(variable: string, problem: string): never {
-  throw new Error(`invalid configuration: ${variable}: ${problem}`);
-}
-
-/**
- * A provider is configured when any of its variables is set; then all of its required ones must
- * be, so a typo fails at startup instead of silently paging into the dev inbox.
- */
-function group<K extends keyof Env>(e: Env, required: K[]): { [P in K]-?: NonNullable<Env[P]> } | undefined {
-  const set = required.filter((k) => e[k] !== undefined);
-  if (set.length === 0) return undefined;
-  const missing = required.filter((k) => e[k] === undefined);
-  if (missing.length) fail(missing[0], `required when ${set[0]} is set`);
-  return e as unknown as { [P in K]-?: NonNullable<Env[P]> };
-}
-
-/** PEM or JSON content given inline, or else the path of a file holding it. */
-function contentOrFile(variable: string, value: string, looksInline: (v: string) => boolean): string {
-  if (looksInline(value)) return value;
-  try {
-    return readFileSync(value, 'utf8');
-  } catch {
-    return fail(variable, 'is neither inline content nor a readable file');
-  }
-}
-
-/** The service-account key, inline JSON or a file path. */
-function fcmServiceAccount(value: string): FcmServiceAccount {
-  const text = contentOrFile('FCM_SERVICE_ACCOUNT', value, (v) => v.trimStart().startsWith('{'));
-  let json: Partial<FcmServiceAccount> | undefined;
-  try {
-    json = JSON.parse(text) as Partial<FcmServiceAccount>;
-  } catch {
-    // JSON.parse quotes the text it choked on: a private key must not reach the message.
-  }
-  if (typeof json?.client_email !== 'string' || typeof json.private_key !== 'string') fail('FCM_SERVICE_ACCOUNT', 'is not a service-account key (JSON with client_email and private_key)');
-  return json as FcmServiceAccount;
-}
-
 /** The `notify` section: which providers are configured, and where their endpoints are. */
 function notifyConfig(e: Env): NotifyConfig {
-  const twilio = group(e, ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM_NUMBER']);
-  const apns = group(e, ['APNS_KEY', 'APNS_KEY_ID', 'APNS_TEAM_ID', 'APNS_TOPIC']);
-  const account = e.FCM_SERVICE_ACCOUNT === undefined ? undefined : fcmServiceAccount(e.FCM_SERVICE_ACCOUNT);
-  const projectId = e.FCM_PROJECT_ID ?? account?.project_id;
-  if (e.FCM_PROJECT_ID && !account) fail('FCM_SERVICE_ACCOUNT', 'required when FCM_PROJECT_ID is set');
-  if (account && !projectId) fail('FCM_PROJECT_ID', 'required when the service account has no project_id');
   return {
-    twilio: twilio && { accountSid: twilio.TWILIO_ACCOUNT_SID, authToken: twilio.TWILIO_AUTH_TOKEN, fromNumber: twilio.TWILIO_FROM_NUMBER, apiBaseUrl: e.TWILIO_API_BASE_URL && trimSlash(e.TWILIO_API_BASE_URL) },
-    email: { from: e.EMAIL_FROM, smtpUrl: e.SMTP_URL, sendgrid: e.SENDGRID_API_KEY === undefined ? undefined : { apiKey: e.SENDGRID_API_KEY, apiBaseUrl: e.SENDGRID_API_BASE_URL && trimSlash(e.SENDGRID_API_BASE_URL) } },
-    apns: apns && {
-      key: contentOrFile('APNS_KEY', apns.APNS_KEY, (v) => v.includes('-----BEGIN')),
-      keyId: apns.APNS_KEY_ID, teamId: apns.APNS_TEAM_ID, topic: apns.APNS_TOPIC, host: e.APNS_HOST, port: e.APNS_PORT,
-      production: e.APNS_PRODUCTION === 'true' || e.APNS_PRODUCTION === '1',
-      ca: e.APNS_CA_FILE === undefined ? undefined : contentOrFile('APNS_CA_FILE', e.APNS_CA_FILE, () => false),
-    },
-    fcm: account && projectId ? { projectId, serviceAccount: account, baseUrl: trimSlash(e.FCM_BASE_URL) } : undefined,
+    twilio: twilioConfig(e),
+    email: { from: e.EMAIL_FROM, smtpUrl: e.SMTP_URL, sendgrid: sendgridConfig(e) },
+    apns: apnsConfig(e),
+    fcm: fcmConfig(e),
   };
 }

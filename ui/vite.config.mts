@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-// The dashboard (design.md §13): built into ui/dist by `npm install` (bin/build.js) and served by
+// The dashboard (docs/architecture.md, "Dashboard"): built into ui/dist by `npm install` (bin/build.js) and served by
 // the app listener at `/`, same origin as /api. Hashed file names: assets are cached for a year.
 export default defineConfig({
   root: import.meta.dirname,

@@ -1,8 +1,9 @@
 import type { Severity } from '../../src/domain/severity';
-import { emailBody, pageSubject, smsText, voiceTwiml, type PageSubject } from '../../src/domain/paging/messages';
+import { emailBody, pageSubject, type PageSubject } from '../../src/domain/paging/messages';
+import { smsText, voiceTwiml } from '../../src/providers/twilio/messages';
 import { signAction } from '../../src/services/response';
 import { CHANNELS, type ChannelId } from '../../src/domain/channels';
-import type { OutgoingPage } from '../notify/types';
+import type { OutgoingPage } from '../../src/providers/types';
 
 /** Where people act on a page: the app's public URL and the key that signs links. */
 export interface PageLinks {

@@ -7,7 +7,7 @@ import type { RouteSpec } from '../http/route-spec';
 const INVALID_TOKEN = 'missing, invalid, expired or revoked API token';
 
 /**
- * Bearer-token authentication for /api/v1, rechecked on every request (design.md §7):
+ * Bearer-token authentication for /api/v1, rechecked on every request (docs/architecture.md, "Workspaces, roles and credentials"):
  * 401 for a bad, expired or revoked token (one message for all), 403 when the token's owner
  * or workspace no longer qualifies, or when the path names another workspace.
  */

@@ -2,7 +2,7 @@ import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { INCIDENT_STATUSES } from '../../src/domain/incident-lifecycle';
 import { SEVERITIES } from '../../src/domain/severity';
-import { AlertSchema } from '../legacy/alert-schemas';
+import { AlertSchema } from '../api-key/alert-schemas';
 
 extendZodWithOpenApi(z);
 

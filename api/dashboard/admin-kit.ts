@@ -8,8 +8,8 @@ import { knexOf } from '../../src/db/knex';
 import type { AccountMailer } from '../../src/services/accounts';
 import type { AuditActor } from '../../src/services/audit';
 import { forbidden } from '../../src/services/errors';
-import type { WebhookDeps } from '../../src/services/webhooks';
-import type { ChannelSender, ChannelSenders } from '../../activities/notify/types';
+import type { InboundWebhookDeps } from '../../src/services/inbound-webhooks';
+import type { ChannelSender, ChannelSenders } from '../../src/providers/types';
 import type { NotifyConfig } from '../../src/config';
 import type { ReadinessReport } from '../../src/readiness';
 import type { IncidentEventHub } from '../../src/services/events/incident-events';
@@ -27,7 +27,7 @@ export interface AdminDeps {
   /** PLAN_SELF_SERVE: a Billing Owner may raise the plan from the dashboard (no billing provider takes payment). */
   planSelfServe?: boolean;
   /** Alert sources (webhooks): their sealer and public URLs. */
-  webhooks: WebhookDeps;
+  webhooks: InboundWebhookDeps;
   /** The SMS channel: verification codes for new phone numbers (a provider, or the dev inbox). */
   sms: ChannelSender;
   /** Every channel's sender (a provider, or the dev inbox), made on first use: test notifications. */

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { mountRoutes } from '../http/route-spec';
-import { legacySuccess } from '../legacy/envelope';
+import { envelopeSuccess } from '../api-key/envelope';
 import { requireSession, sameOrigin } from './guards';
 import { dashboardOpenApi } from './openapi';
 import { DASHBOARD_PREFIX } from './prefix';
@@ -12,7 +12,7 @@ export { DASHBOARD_PREFIX } from './prefix';
 export type DashboardDeps = AuthDeps;
 
 /**
- * The dashboard's JSON routes under /api (design.md §7): accounts, sessions and workspace
+ * The dashboard's JSON routes under /api (docs/architecture.md, "Workspaces, roles and credentials"): accounts, sessions and workspace
  * administration, each described once as a zod RouteSpec (validation and /api/openapi.json).
  * Errors are answered in the dashboard envelope by the listener (api/app.ts).
  */
@@ -28,7 +28,7 @@ export function createDashboardRouter(deps: DashboardDeps): Router {
     ctx.state.routePattern = `${DASHBOARD_PREFIX}/openapi.json`;
     ctx.body = document;
   });
-  const shared = { prefix: DASHBOARD_PREFIX, body: legacySuccess, emptyBodyIsObject: true };
+  const shared = { prefix: DASHBOARD_PREFIX, body: envelopeSuccess, emptyBodyIsObject: true };
   mountRoutes(router, routes.open, { ...shared, before: [origin] });
   mountRoutes(router, routes.session, { ...shared, before: [origin, session] });
   return router;

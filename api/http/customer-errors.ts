@@ -5,7 +5,7 @@ import { outageMessage, outageOf, RETRY_AFTER_SECONDS } from '../../src/services
 import { AlertQuotaReached } from '../../src/services/plans/alert-quota';
 import { Throttled } from '../../src/services/throttles';
 
-/** The customer API and ingestion error body (design.md §8). */
+/** The customer API and ingestion error body (docs/architecture.md, "Error envelopes"). */
 export interface ErrorBody {
   message: string;
   code?: string;

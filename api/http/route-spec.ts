@@ -42,7 +42,7 @@ export interface RouteResult {
   streamed?: true;
 }
 
-/** The customer API's success body: `{data, meta?}` (design.md §8). */
+/** The customer API's success body: `{data, meta?}` (docs/architecture.md, "Error envelopes"). */
 const customerBody = (result: RouteResult) => (result.meta === undefined ? { data: result.data } : { data: result.data, meta: result.meta });
 
 export const defineRoute = <P extends z.ZodObject, Q extends z.ZodObject, B extends z.ZodType>(

@@ -24,7 +24,7 @@ export interface IngestDeps {
   stats: SourceCallStats;
 }
 
-/** The ingestion listener (:3001): alerts by secret URL (design.md §5). */
+/** The ingestion listener (:3001): alerts by secret URL (docs/architecture.md, "Ingestion"). */
 export function createIngestListener(deps: IngestDeps): Koa {
   const app = new Koa();
   app.use(requestLog(deps.logger, 'ingest'));

@@ -6,7 +6,7 @@
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
-import { signBody } from '../../src/domain/webhook-signature';
+import { signBody } from '../../src/domain/inbound-webhook-signature';
 import { LifecycleRequests } from './lifecycle-requests';
 import type { ChildMessage, LoadRun, LoadShapeSpec, LoadSpec, RequestSpec } from './load';
 

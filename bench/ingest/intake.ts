@@ -6,7 +6,7 @@
  */
 import { createSource } from '../../src/services/ingest';
 import { createService } from '../../src/services/workspace';
-import { createSealer } from '../../src/services/webhooks';
+import { createSealer } from '../../src/services/inbound-webhooks';
 import { resolveSecret } from '../../src/stack/secret';
 import { cpuSnapshot } from '../harness/cpu';
 import { accepted, statusesOf, type RequestSpec } from '../harness/load';

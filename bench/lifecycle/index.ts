@@ -69,7 +69,7 @@ function notesOf(inserted: number): string[] {
   return [
     `API figures at ${CONCURRENCIES.join(', ')} connections (concurrent calls for the bare update); targets are judged at ${JUDGED_AT}.`,
     `Lifecycle: every request is a real state change (acknowledge → investigate → resolve → reopen → …) over ${LIVE_INCIDENTS} incidents with running workflows; no incident has two requests in flight. wrong_status counts 2xx answers whose status was not the one the operation produces.`,
-    'Bare Temporal update: client.workflow.getHandle().executeUpdate() on the same workflows and cycle, no HTTP. It includes the handler\'s projection activity (one Postgres transaction) and the search-attribute upsert; the API adds HTTP, the token check and a projection read (a plain Update; Update-with-Start only when no run is open). The 11 ms / 37 ms reference (design.md §2) is an Update that answers without an activity.',
+    'Bare Temporal update: client.workflow.getHandle().executeUpdate() on the same workflows and cycle, no HTTP. It includes the handler\'s projection activity (one Postgres transaction) and the search-attribute upsert; the API adds HTTP, the token check and a projection read (a plain Update; Update-with-Start only when no run is open). The 11 ms / 37 ms reference (docs/architecture.md, "Temporal") is an Update that answers without an activity.',
     `GET /incidents: ${LISTED_INCIDENTS} incidents in the workspace, of which ${inserted} inserted as projection rows by bulk SQL (no workflows) and then ANALYZEd; the list endpoint reads only Postgres. Default page (limit 25), newest first.`,
   ];
 }

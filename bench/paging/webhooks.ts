@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { knexOf } from '../../src/db/knex';
-import { createSealer } from '../../src/services/webhooks/seal';
+import { createSealer } from '../../src/services/sealing/seal';
 import { resolveSecret } from '../../src/stack/secret';
 import { valuesRun } from '../harness/load';
 import type { PagingBench } from './bench';

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Registers Klaxon's custom search attributes (design.md §4) on a Temporal server.
+# Registers Klaxon's custom search attributes (docs/architecture.md, "Incidents") on a Temporal server.
 # Run by the `temporal-search-attributes` one-shot service of docker-compose.yml, in the
 # temporalio/admin-tools image (Alpine: POSIX sh, `temporal` CLI). Safe to run any number
 # of times: attributes that already exist with type Keyword are left alone.

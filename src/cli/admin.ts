@@ -11,7 +11,7 @@ import { knexOf } from '../db/knex';
 import { SYSTEM_CLI } from '../services/audit';
 import { createSource, createSourceForService, rotateSource } from '../services/ingest';
 import { invalid } from '../services/errors';
-import { createSealer, newSigningSecret } from '../services/webhooks';
+import { createSealer, newSigningSecret } from '../services/inbound-webhooks';
 import { resolveSecret } from '../stack/secret';
 
 /** Messages for people go to stderr so `--json` output on stdout stays one clean object. */

@@ -14,7 +14,7 @@ const createOptions = z.object({
 });
 
 /**
- * `klaxon apikey create|list|revoke`: legacy API keys for the API-key surface (design.md §7).
+ * `klaxon apikey create|list|revoke`: legacy API keys for the API-key surface (docs/architecture.md, "Workspaces, roles and credentials").
  * The key is printed once, by create; list shows metadata only.
  */
 export function registerApiKeyCommands(program: Command, getConfig: () => Config): void {

@@ -3,7 +3,7 @@ import type { Config } from '../config';
 import { purgeExpiredNow } from '../services/retention';
 import { output, withDatabase } from './admin';
 
-/** `klaxon retention run`: the hourly purge, now, for operators (design.md §12). */
+/** `klaxon retention run`: the hourly purge, now, for operators (docs/architecture.md, "Retention"). */
 export function registerRetentionCommands(program: Command, getConfig: () => Config): void {
   const retention = program.command('retention').description('purging what is past its retention (hourly on a Temporal Schedule)');
   retention

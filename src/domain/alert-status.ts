@@ -2,7 +2,7 @@ import type { IncidentStatus } from './incident-lifecycle';
 import type { Severity } from './severity';
 
 /**
- * How the API-key surface shows an alert (design.md §11): an alert row is only ACTIVE or
+ * How the API-key surface shows an alert (docs/architecture.md, "Inbound webhooks"): an alert row is only ACTIVE or
  * RESOLVED; "acknowledged" is read off its incident. Pure: the SQL filters and the record agree
  * because both come from here.
  */

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hashSecret } from './api-token';
 
-/** Legacy API keys (design.md §7): `klxk_` and 43 base64url characters (256 random bits); only the hash is stored. */
+/** Legacy API keys (docs/architecture.md, "Workspaces, roles and credentials"): `klxk_` and 43 base64url characters (256 random bits); only the hash is stored. */
 export const API_KEY_PREFIX = 'klxk_';
 export const API_KEY_NAME_MAX = 100;
 

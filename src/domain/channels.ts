@@ -1,11 +1,11 @@
 /**
- * The paging channels, each declared once (design.md §6): what people call it, what its
+ * The paging channels, each declared once (docs/architecture.md, "Paging"): what people call it, what its
  * addresses look like, how a page on it is rendered, how Form B sources name it, the plan quota
  * it counts against and which providers send it. Entities, validation, escalation planning, the
  * timeline and the senders all read this table. Pure and import-free (type imports only), so
  * workflows may use it too.
  *
- * Adding a channel: one entry here, plus its sender in a provider file of activities/notify/.
+ * Adding a channel: one entry here, plus its sender in a provider folder of src/providers/.
  */
 import type { PlanLimits } from './plans';
 import type { Severity } from './severity';
@@ -147,7 +147,7 @@ const REGISTRY = {
 /** A paging channel: also the type of a contact method. */
 export type ChannelId = keyof typeof REGISTRY;
 
-/** A provider that sends some channel, as the registry names it (activities/notify/senders.ts maps it to its sender). */
+/** A provider that sends some channel, as the registry names it (src/providers/senders.ts maps it to its provider folder). */
 export type ProviderKey = (typeof REGISTRY)[ChannelId]['providers'][number];
 
 /** The provider key of the dev inbox, where a channel without provider credentials keeps its pages. */

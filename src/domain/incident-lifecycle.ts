@@ -1,5 +1,5 @@
 /**
- * The incident state machine (design.md §4) as one pure module, shared by the workflow,
+ * The incident state machine (docs/architecture.md, "Incidents") as one pure module, shared by the workflow,
  * its update validators and the API. No I/O, no clocks: safe inside the workflow sandbox.
  */
 export const INCIDENT_STATUSES = ['TRIGGERED', 'ACKNOWLEDGED', 'INVESTIGATING', 'RESOLVED', 'CLOSED'] as const;
@@ -27,7 +27,7 @@ export function decideAutoClose(status: IncidentStatus): { kind: 'move'; from: I
   return status === 'RESOLVED' ? { kind: 'move', from: status, to: 'CLOSED' } : { kind: 'noop' };
 }
 
-/** How long a RESOLVED incident waits before it closes by itself, unless configured (design.md §4). */
+/** How long a RESOLVED incident waits before it closes by itself, unless configured (docs/architecture.md, "Incidents"). */
 export const DEFAULT_AUTO_CLOSE_HOURS = 72;
 
 /** A wait as people read it on the timeline: whole hours as `72 h`, shorter ones in minutes or seconds. */

@@ -8,7 +8,7 @@ export interface TimelineEntryJson {
   from_status: string | null;
   to_status: string | null;
   actor: { type: 'user' | 'system'; id: string | null; email: string | null; via: string | null };
-  /** Paging decisions carry who was paged, who was not, and why (design.md §4). */
+  /** Paging decisions carry who was paged, who was not, and why (docs/architecture.md, "Incidents"). */
   data: Record<string, unknown> | null;
 }
 

@@ -25,7 +25,7 @@ export const ACTIONS = {
    */
   'outgoing_webhooks.manage': { roles: ['BILLING_OWNER', 'ACCOUNT_ADMIN'], teamManagerOwnTeam: true },
   'escalation.manage': { roles: ['BILLING_OWNER', 'ACCOUNT_ADMIN'], teamManagerOwnTeam: true },
-  /** Customer API tokens: hold, create, list, revoke (design.md §7). */
+  /** Customer API tokens: hold, create, list, revoke (docs/architecture.md, "Workspaces, roles and credentials"). */
   'api_tokens.manage': { roles: ['BILLING_OWNER', 'ACCOUNT_ADMIN'], teamManagerOwnTeam: false },
   /** Legacy API keys: every member holds and revokes their own; these roles list and revoke anyone's. */
   'api_keys.manage_any': { roles: ['BILLING_OWNER', 'ACCOUNT_ADMIN'], teamManagerOwnTeam: false },

@@ -1,4 +1,4 @@
-/** Plans and their entitlements (design.md §9). */
+/** Plans and their entitlements (docs/architecture.md, "Plans"). */
 export const PLANS = ['FREE', 'STARTER', 'PRO', 'BUSINESS'] as const;
 export type Plan = (typeof PLANS)[number];
 

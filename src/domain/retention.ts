@@ -1,12 +1,12 @@
 /**
- * What is old enough to purge (design.md §12): pure, so the cutoffs are decided in one place and
+ * What is old enough to purge (docs/architecture.md, "Retention"): pure, so the cutoffs are decided in one place and
  * tested without a database; src/services/retention does the deletes.
  */
 import { PLAN_LIMITS, PLANS, type Plan } from './plans';
 
 /** How long rows without a plan-bound window are kept. */
 export interface RetentionAges {
-  /** Outbox messages after they were delivered (design.md §12: a day). */
+  /** Outbox messages after they were delivered (docs/architecture.md, "Paging": a day). */
   deliveredOutboxHours: number;
   /** Provider callbacks (used SMS replies, keypresses, page links), kept so a replay acts no more. */
   callbackDays: number;

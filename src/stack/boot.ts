@@ -10,14 +10,14 @@ import { ensureMonitorWorkflows } from '../services/monitors/workflows';
 import { connectTemporal } from '../temporal/client';
 import { createKlaxonWorker } from '../temporal/worker';
 import { resolveInfra, type Infra } from './infra';
-import { closeChannelSenders } from '../../activities/notify/senders';
+import { closeChannelSenders } from '../providers/senders';
 import { pagingDeps } from './paging';
 import { resolveSecret } from './secret';
 import { buildListeners, closeServer, listen } from './services';
 
 export type Role = 'start' | 'api' | 'worker';
 
-/** Plain HTTP on the API-key surface (design.md §11): ALLOW_INSECURE_HTTP, else loopback under `start`, never under `api`. */
+/** Plain HTTP on the API-key surface (docs/architecture.md, "Inbound webhooks"): ALLOW_INSECURE_HTTP, else loopback under `start`, never under `api`. */
 /** The dev inbox holds everyone's emailed links: the browser may read it only on a developer's own machine. */
 export const devInboxShownOf = (config: Config, role: Role): boolean => role === 'start' && ['localhost', '127.0.0.1', '[::1]'].includes(new URL(config.urls.app).hostname);
 
@@ -42,7 +42,7 @@ export interface BootedStack {
 }
 
 /**
- * Brings up one role of design.md §1: infrastructure (embedded when not configured, for
+ * Brings up one role of docs/architecture.md, "Processes and surfaces": infrastructure (embedded when not configured, for
  * `start`), migrations (`start`), the worker (`start`, `worker`) and the listeners (`start`,
  * `api`). Stopping drains in reverse: listeners finish in-flight requests before the Temporal
  * client closes, the worker drains, then Postgres and the dev server stop.
@@ -84,7 +84,7 @@ export async function bootStack(config: Config, role: Role, deps: { logger: Logg
         await running;
         await connection.close();
       });
-      // Every worker registers the purge schedule (design.md §12): the first creates it, the rest update it.
+      // Every worker registers the purge schedule (docs/architecture.md, "Retention"): the first creates it, the rest update it.
       const workerClient = new Client({ connection, namespace: config.temporal.namespace });
       await ensureRetentionSchedule(workerClient, { taskQueue: config.temporal.taskQueue });
       // …and picks up every active monitor whose workflow is not running (idempotent, like the schedule).

@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { createChannelSenders } from '../../activities/notify/senders';
-import type { ChannelSender } from '../../activities/notify/types';
+import { createChannelSenders } from '../providers/senders';
+import type { ChannelSender } from '../providers/types';
 import type { ChannelId } from '../domain/channels';
 import type { PageLinks } from '../../activities/paging/render';
 import type { Config } from '../config';

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { describeChannels } from '../../activities/notify/senders';
+import { describeChannels } from '../providers/senders';
 import { PROJECT_ROOT } from '../paths';
 import { installTemporalRuntime } from '../temporal/worker';
 import type { Config } from '../config';
@@ -15,7 +15,7 @@ const say = (line: string) => process.stdout.write(`[klaxon] ${line}\n`);
 
 
 /**
- * Runs one role of design.md §1 until SIGINT/SIGTERM. `start` brings up everything,
+ * Runs one role of docs/architecture.md, "Processes and surfaces" until SIGINT/SIGTERM. `start` brings up everything,
  * starting embedded Postgres and the Temporal dev server when they are not configured.
  */
 export async function runRole(config: Config, role: Role): Promise<void> {
@@ -44,7 +44,7 @@ function buildDashboardIfStale(): void {
 }
 
 /** What the banner says of plain HTTP on the API-key surface. */
-function legacyTransportNote(config: Config, role: Role): string {
+function apiKeyTransportNote(config: Config, role: Role): string {
   const tls = config.legacy.tls ? 'serving HTTPS directly (TLS_CERT_FILE); ' : '';
   const proxies = config.trustedProxies.length ? `HTTPS via trusted proxies ${config.trustedProxies.join(', ')}; ` : '';
   return allowInsecureHttpOf(config, role) === 'loopback'
@@ -67,7 +67,7 @@ function printBanner(config: Config, role: Role, infra: Infra) {
       `  Customer API v1  ${config.urls.app}/api/v1   (OpenAPI: ${config.urls.app}/api/v1/openapi.json)`,
       `  Ingestion        ${config.urls.ingest}/{webhook_token}`,
       `  Legacy API       ${config.urls.legacy}/v1   (OpenAPI: ${config.urls.legacy}/v1/openapi.json; Form B: ${config.urls.legacy}/webhook/{webhook_id})`,
-      `                   ${legacyTransportNote(config, role)}`,
+      `                   ${apiKeyTransportNote(config, role)}`,
       `  Health           ${config.urls.app}/healthz   ${config.urls.app}/readyz`,
       `  Listening on     ${listeningNote(config, role)}`,
     );

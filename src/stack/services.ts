@@ -9,21 +9,21 @@ import type { Client } from '@temporalio/client';
 import type Koa from 'koa';
 import { createAppListener } from '../../api/app';
 import { createIngestListener } from '../../api/ingest/app';
-import { createLegacyListener } from '../../api/legacy/app';
+import { createApiKeyListener } from '../../api/api-key/app';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { checkReadiness } from '../readiness';
 import { createSnsVerifier, Ingestion, pingHeartbeat } from '../services/ingest';
 import { SourceCallStats } from '../services/ingest/call-stats';
-import { createSealer } from '../services/webhooks';
+import { createSealer } from '../services/inbound-webhooks';
 import { processRequestMetrics, RequestMetricsFlusher } from '../services/status/request-metrics';
 import { proxyTrust } from '../../api/http/client-address';
 import { createThrottles } from '../services/throttles';
-import { createChannelSender } from '../../activities/notify/senders';
+import { createChannelSender } from '../providers/senders';
 import { accountMailer } from '../services/accounts';
 import { IncidentEventHub } from '../services/events/incident-events';
 import type { ChannelId } from '../domain/channels';
-import type { ChannelSender, ChannelSenders } from '../../activities/notify/types';
+import type { ChannelSender, ChannelSenders } from '../providers/types';
 
 export interface ListenerDeps {
   config: Config;
@@ -44,7 +44,7 @@ export interface ListenerDeps {
   devInbox?: boolean;
 }
 
-/** The three Koa apps of design.md §1, built over shared dependencies. */
+/** The three Koa apps of docs/architecture.md, "Processes and surfaces", built over shared dependencies. */
 export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; legacy: Koa; stop: () => Promise<void> } {
   const { config } = deps;
   const readiness = () => checkReadiness({ orm: deps.orm, temporal: deps.temporal, taskQueue: config.temporal.taskQueue });
@@ -121,7 +121,7 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; leg
         autoCloseHours: config.autoCloseHours,
         linkSecret: deps.secret,
         appUrl: config.urls.app,
-        authToken: config.notify.twilio?.authToken,
+        notify: config.notify,
       },
     }),
     ingest: createIngestListener({
@@ -132,7 +132,7 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; leg
       stats,
       ping: async (secret) => (await pingHeartbeat(deps.orm, deps.temporal, config.temporal.taskQueue, secret)) !== undefined,
     }),
-    legacy: createLegacyListener({
+    legacy: createApiKeyListener({
       logger: deps.logger,
       readiness,
       orm: deps.orm,

@@ -3,7 +3,7 @@ import { accessSync, constants, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../paths';
 
-/** Pinned: later tags carry a `replace` directive that `go install` refuses (design.md §2). */
+/** Pinned: later tags carry a `replace` directive that `go install` refuses (docs/architecture.md, "Temporal"). */
 export const TEMPORAL_CLI_VERSION = 'v1.5.1';
 export const TEMPORAL_CLI_MODULE = `github.com/temporalio/cli/cmd/temporal@${TEMPORAL_CLI_VERSION}`;
 

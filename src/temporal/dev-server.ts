@@ -28,7 +28,7 @@ export interface DevServer {
 
 /**
  * Starts `temporal server start-dev` with our namespace, search attributes and the SQLite WAL
- * pragmas of design.md §2 (without them the system is capped near 30 new incidents/s), and
+ * pragmas of docs/architecture.md, "Temporal" (without them the system is capped near 30 new incidents/s), and
  * waits until its frontend answers.
  */
 export async function startDevServer(opts: DevServerOptions): Promise<DevServer> {
@@ -91,7 +91,7 @@ async function sharedArgs(opts: DevServerOptions): Promise<string[]> {
 }
 
 /**
- * design.md §2's last resort, with neither a CLI nor Go: the SDK downloads its pinned CLI and
+ * The last resort (docs/architecture.md, "Temporal"), with neither a CLI nor Go: the SDK downloads its pinned CLI and
  * runs it with the same database file, pragmas, UI and search attributes.
  */
 async function startDownloadedDevServer(opts: DevServerOptions): Promise<DevServer> {

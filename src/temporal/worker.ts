@@ -3,7 +3,7 @@ import { DefaultLogger, NativeConnection, Runtime, Worker, type LogLevel, type W
 import type { Logger } from '../logger';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { createActivities } from '../../activities';
-import type { ChannelSender } from '../../activities/notify/types';
+import type { ChannelSender } from '../providers/types';
 import type { PageLinks } from '../../activities/paging/render';
 import type { ChannelId } from '../domain/channels';
 import type { RetentionAges } from '../domain/retention';
@@ -19,7 +19,7 @@ export interface KlaxonWorkerOptions {
   orm: MikroORM;
   /** How pages leave: a sender per channel, and the links people act on. */
   paging: { senders: Record<ChannelId, ChannelSender>; links: PageLinks };
-  /** How long the retention purge keeps what has no plan window (defaults: design.md §12). */
+  /** How long the retention purge keeps what has no plan window (defaults: docs/architecture.md, "Retention"). */
   retention?: RetentionAges;
   /** HTTP monitors: whether checks may reach private addresses (MONITOR_ALLOW_PRIVATE; default no). */
   monitors?: { allowPrivate: boolean };

@@ -1,6 +1,6 @@
 import { generateKeyPairSync, randomBytes, verify } from 'node:crypto';
 import http from 'node:http';
-import type { FcmServiceAccount } from '../../src/config';
+import type { FcmServiceAccount } from '../../src/providers/fcm/config';
 import { close, listen, readBody, waitUntil } from './http-util';
 
 /** One messages:send call that reached the fake. */

@@ -26,7 +26,7 @@ const sid = (prefix: string) => prefix + randomBytes(16).toString('hex');
 const twilioError = (status: number, code: number, message: string) => ({ code, message, more_info: `https://www.twilio.com/docs/errors/${code}`, status });
 
 /**
- * Twilio at the wire (test/fakes, design.md §10): the REST API the SDK calls for SMS and calls,
+ * Twilio at the wire (test/fakes, docs/architecture.md, "Testing"): the REST API the SDK calls for SMS and calls,
  * checked like Twilio checks it, and Twilio calling us back with signed webhooks.
  */
 export async function startTwilioFake(opts: { accountSid: string; authToken: string }) {

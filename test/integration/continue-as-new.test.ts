@@ -11,7 +11,7 @@ describe('long incident histories', () => {
   it('when the history passes the limit, then the run continues as new with its state and keeps answering', async () => {
     const id = (await request('POST', url('/incidents'), { token: f.ws.tokens.readWrite, body: { title: 'flapping', severity: 'LOW', owning_team_id: f.ws.teamId } })).body.data.id;
     const workflowId = incidentWorkflowId(id);
-    // Its first paging decision written (nobody to page, design.md §4) before the workflow goes,
+    // Its first paging decision written (nobody to page, docs/architecture.md, "Incidents") before the workflow goes,
     // so no write of the old run lands after the new one starts from the projection.
     await waitFor(async () => (await knexOf(f.stack.orm)('incidents').where({ id }).first()).last_seq === 2, 15_000, 'the paging decision');
     // Restart the incident's workflow with a low limit so a few transitions cross it.

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { request } from './../support/http';
 import { startTestStack, type TestStack } from '../support/stack';
 
-// The app listener serves the built dashboard at `/` (design.md §13), from a dist folder laid
+// The app listener serves the built dashboard at `/` (docs/architecture.md, "Dashboard"), from a dist folder laid
 // out as Vite writes it: index.html and hashed assets.
 const dist = mkdtempSync(path.join(tmpdir(), 'klaxon-ui-'));
 mkdirSync(path.join(dist, 'assets'));

@@ -11,7 +11,7 @@ import { openOrm } from '../../src/db/orm';
 import { OutboxRelay } from '../../src/services/relay/relay';
 import { createLogger, type Logger } from '../../src/logger';
 import { buildListeners, createServerFor, closeServer } from '../../src/stack/services';
-import { closeChannelSenders } from '../../activities/notify/senders';
+import { closeChannelSenders } from '../../src/providers/senders';
 import { pagingDeps } from '../../src/stack/paging';
 import { connectTemporal } from '../../src/temporal/client';
 import { createKlaxonWorker } from '../../src/temporal/worker';
@@ -58,7 +58,7 @@ export async function startTestStack(
   const taskQueue = `klaxon-test-${randomUUID()}`;
   // Bound before the config is built, so APP_URL and INGEST_URL are the real addresses: Twilio
   // signatures and ingestion URLs are computed over them.
-  // The legacy listener serves HTTPS itself when the test gives it a certificate (design.md §11).
+  // The legacy listener serves HTTPS itself when the test gives it a certificate (docs/architecture.md, "Inbound webhooks").
   const legacyTls = opts.env?.TLS_CERT_FILE && opts.env.TLS_KEY_FILE ? { certFile: opts.env.TLS_CERT_FILE, keyFile: opts.env.TLS_KEY_FILE } : undefined;
   const servers = { app: http.createServer(), ingest: http.createServer(), legacy: createServerFor(legacyTls) };
   const urls = { app: '', ingest: '', legacy: '' };

@@ -1,6 +1,6 @@
 import { decideTransition, INCIDENT_STATUSES, LIFECYCLE_OPERATIONS, timestampChanges, type IncidentStatus, type LifecycleOperation } from '../../src/domain/incident-lifecycle';
 
-/** design.md §4, written out independently of the module: [state, op] → expected outcome. */
+/** docs/architecture.md, "Incidents", written out independently of the module: [state, op] → expected outcome. */
 const EXPECTED: Record<IncidentStatus, Record<LifecycleOperation, IncidentStatus | 'noop' | 'invalid'>> = {
   TRIGGERED: { acknowledge: 'ACKNOWLEDGED', investigate: 'INVESTIGATING', resolve: 'RESOLVED', close: 'invalid', reopen: 'invalid' },
   ACKNOWLEDGED: { acknowledge: 'noop', investigate: 'INVESTIGATING', resolve: 'RESOLVED', close: 'invalid', reopen: 'invalid' },

@@ -5,8 +5,8 @@ import { sleep, waitFor } from '../support/wait';
 import { useStubbedIncidents } from './incident-harness';
 import { policyPlan, type PagingStubs } from './paging-stubs';
 
-// A RESOLVED incident closes by itself after AUTO_CLOSE_HOURS (design.md §4). Real timers of a
-// second or two (design.md §10): the input carries the wait in seconds.
+// A RESOLVED incident closes by itself after AUTO_CLOSE_HOURS (docs/architecture.md, "Incidents"). Real timers of a
+// second or two (docs/architecture.md, "Testing"): the input carries the wait in seconds.
 const incidents = useStubbedIncidents();
 /** A policy whose one step resolves to nobody: paging stays out of the way. */
 const noPaging = { plan: policyPlan([60]) };

@@ -5,7 +5,7 @@ import { sleep, waitFor } from '../support/wait';
 import { useStubbedIncidents } from './incident-harness';
 import { job, policyPlan } from './paging-stubs';
 
-// What stops, restarts and moves an escalation. Real timers, small delays (design.md §10).
+// What stops, restarts and moves an escalation. Real timers, small delays (docs/architecture.md, "Testing").
 const incidents = useStubbedIncidents();
 const stepAt = (call: { input: { at: string } }) => Date.parse(call.input.at);
 /** Step 1 pages ann (by email now, by SMS after 2 s), step 2 pages bob. */

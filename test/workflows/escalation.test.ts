@@ -4,7 +4,7 @@ import { useStubbedIncidents } from './incident-harness';
 import { job, policyPlan } from './paging-stubs';
 
 // Real Temporal timers with delays of 1–3 s: the time-skipping test server cannot be
-// downloaded here (design.md §10). Lower bounds are exact (a timer never fires early); upper
+// downloaded here (docs/architecture.md, "Testing"). Lower bounds are exact (a timer never fires early); upper
 // bounds leave room for a busy 2-core machine.
 const incidents = useStubbedIncidents();
 const stepAt = (call: { input: { at: string } }) => Date.parse(call.input.at);

@@ -18,7 +18,7 @@ type History = Awaited<ReturnType<WorkflowHandle['fetchHistory']>>;
 type Save = (scenario: string, history: History) => void;
 type Step = { delay_seconds: number; targets: Array<{ type: 'user'; id: string }> };
 
-/** Records the paging scenarios (design.md §4, §6), one history file per run. */
+/** Records the paging scenarios (docs/architecture.md, "Incidents" and "Paging"), one history file per run. */
 export async function recordPagingHistories(stack: TestStack, save: Save): Promise<void> {
   /** A fresh workspace whose service pages ann (SMS now, email after 1 s), then bob (voice). */
   const pager = async (steps: (ann: string, bob: string) => Step[], opts: { repeat?: number; ackTimeoutSeconds?: number } = {}) => {

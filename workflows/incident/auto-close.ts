@@ -13,7 +13,7 @@ export const AUTO_CLOSE_PATCH = 'auto-close-resolved';
 export type AutoClosedIncident = Pick<IncidentEntity, 'status' | 'moves' | 'autoClose'>;
 
 /**
- * Closes an incident left RESOLVED for `autoCloseSeconds` (design.md §4), so its workflow does
+ * Closes an incident left RESOLVED for `autoCloseSeconds` (docs/architecture.md, "Incidents"), so its workflow does
  * not live forever. A workflow timer: it survives worker and server restarts, and its deadline
  * is carried across continueAsNew. Any move (a reopen, a close by hand) ends the wait.
  */

@@ -48,11 +48,11 @@ const delivery = proxyActivities<PagingActivities>({
 export const PAGING_PATCH = 'paging-escalation';
 /** Patch id: never rename. Runs that recorded pages before it send every attempt as a remote activity. */
 export const LOCAL_FIRST_ATTEMPT_PATCH = 'page-local-first-attempt';
-/** Patch id: never rename. Runs from before it page without a decision entry per step (design.md §4). */
+/** Patch id: never rename. Runs from before it page without a decision entry per step (docs/architecture.md, "Incidents"). */
 export const PAGING_DECISIONS_PATCH = 'paging-decision-entries';
 
 /**
- * Runs the escalation policy while the incident is TRIGGERED (design.md §4, §6): every
+ * Runs the escalation policy while the incident is TRIGGERED (docs/architecture.md, "Incidents" and "Paging"): every
  * timer is a workflow timer, so it survives worker and server restarts. An acknowledge,
  * investigate, resolve or close stops it at once (no page is started after the move); the
  * acknowledge timeout re-triggers; every new TRIGGERED spell starts again at step 1.

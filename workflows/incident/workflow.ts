@@ -16,7 +16,7 @@ import { Escalator, PAGING_PATCH } from './escalation';
 /** Patch id recorded in histories: never rename. */
 export const RUN_SEED_PATCH = 'run-seed-from-projection';
 
-/** Past this many history events the run continues as new (design.md §4). */
+/** Past this many history events the run continues as new (docs/architecture.md, "Incidents"). */
 const DEFAULT_HISTORY_LIMIT = 2000;
 
 /**

@@ -13,7 +13,7 @@ const { purgeExpired } = proxyActivities<ReturnType<typeof createRetentionActivi
 const DEFAULT_MAX_PASSES = 60;
 
 /**
- * One retention run, started hourly by the `klaxon-retention` Schedule (design.md §12): purge
+ * One retention run, started hourly by the `klaxon-retention` Schedule (docs/architecture.md, "Retention"): purge
  * passes until nothing expired is left. Answers the rows deleted per table.
  */
 export async function retentionWorkflow(input: RetentionWorkflowInput = {}): Promise<PurgeCounts> {

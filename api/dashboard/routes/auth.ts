@@ -13,7 +13,7 @@ export type AuthDeps = AdminDeps;
 const UserSchema = z.object({ id: z.uuid(), email: z.string(), name: z.string().nullable(), verified: z.boolean() });
 const OrganizationSchema = z.object({ id: z.uuid(), name: z.string(), plan: z.enum(PLANS) });
 const AccountSchema = z.object({ user: UserSchema, organization: OrganizationSchema, role: z.enum(ROLES) });
-/** The `data` of login and GET /api/auth/session (design.md §7). */
+/** The `data` of login and GET /api/auth/session (docs/architecture.md, "Workspaces, roles and credentials"). */
 export const SessionViewSchema = AccountSchema.extend({ csrf_token: z.string().describe('echo it in X-CSRF-Token on every state-changing request') });
 
 const SwitchWorkspaceBody = z.object({ organization_id: z.uuid('must be a workspace id (UUID)') }).strict();
@@ -22,7 +22,7 @@ const LIMITED = 'rate_limited: too many attempts: wait `Retry-After` seconds';
 const UNAVAILABLE = 'service_unavailable: the database cannot be reached; nothing was changed';
 
 /**
- * The account routes of design.md §7: sign-up, verification, login, session, logout, password
+ * The account routes of docs/architecture.md, "Workspaces, roles and credentials": sign-up, verification, login, session, logout, password
  * change and reset. `open` need no session; `session` do (and the CSRF header when they change state).
  * Throttled ones answer 429 `rate_limited` with Retry-After (the listener maps `Throttled`).
  */

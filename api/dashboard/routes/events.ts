@@ -10,7 +10,7 @@ const KEEPALIVE_MS = 15_000;
 const EventSchema = z.object({ type: z.literal('incident'), id: z.uuid(), number: z.number().int(), status: z.string() });
 
 /**
- * `GET /api/events`: Server-Sent Events of the session's workspace (design.md §13). Each event is
+ * `GET /api/events`: Server-Sent Events of the session's workspace (docs/architecture.md, "Dashboard"). Each event is
  * `event: incident` with `{id, number, status}` when an incident opens or changes status;
  * `event: resync` when the server lost and regained Postgres (refetch everything).
  */

@@ -8,11 +8,11 @@ import { eventRoutes } from './events';
 import { incidentRoutes } from './incidents';
 import { invitationPublicRoutes, membersRoutes } from './members';
 import { monitorRoutes } from './monitors';
-import { notificationsRoutes } from './notifications';
+import { inAppNotificationsRoutes } from './in-app-notifications';
 import { outgoingWebhookRoutes } from './outgoing-webhooks';
 import { reportsRoutes } from './reports';
 import { statusRoutes } from './status';
-import { webhooksRoutes } from './webhooks';
+import { inboundWebhooksRoutes } from './inbound-webhooks';
 import { pagingRoutes } from './paging';
 import { securityRoutes } from './security';
 import { teamsRoutes } from './teams';
@@ -28,9 +28,9 @@ export const sessionRoutes = (deps: AdminDeps): RouteSpec[] => [
   ...catalogRoutes(deps),
   ...pagingRoutes(deps),
   ...monitorRoutes(deps),
-  ...webhooksRoutes(deps),
+  ...inboundWebhooksRoutes(deps),
   ...outgoingWebhookRoutes(deps),
-  ...notificationsRoutes(deps),
+  ...inAppNotificationsRoutes(deps),
   ...reportsRoutes(deps),
   ...statusRoutes(deps),
   ...auditRoutes(deps),

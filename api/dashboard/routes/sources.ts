@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { FORM_B_CHANNEL_LIST } from '../../../src/domain/paging/form-b-channels';
-import { WEBHOOK_NAME, WEBHOOK_STATUSES } from '../../../src/domain/webhooks';
+import { WEBHOOK_NAME, WEBHOOK_STATUSES } from '../../../src/domain/inbound-webhooks';
 import { recordAudit } from '../../../src/services/audit';
-import { createWebhook, deleteWebhook, getWebhook, listWebhooks, rotateSigningSecret, rotateWebhookUrl, updateWebhook } from '../../../src/services/webhooks';
+import { createInboundWebhook, deleteInboundWebhook, getInboundWebhook, listInboundWebhooks, rotateSigningSecret, rotateWebhookUrl, updateInboundWebhook } from '../../../src/services/inbound-webhooks';
 import { defineRoute, type RouteSpec } from '../../http/route-spec';
 import { ADMIN_ERRORS, adminActorOf, auditActorOf, IdParams, PageQuery, pageMeta, type AdminActor, type AdminDeps, authorizedActor } from '../admin-kit';
 
@@ -60,7 +60,7 @@ const MANAGE_ERRORS = { ...ADMIN_ERRORS, 403: `${ADMIN_ERRORS[403]}: sources.man
 
 /**
  * Alert sources under /api: every source of the workspace, webhooks (with channels) and plain
- * ones, through the webhook service (design.md §11), which holds the one check of who may change
+ * ones, through the webhook service (docs/architecture.md, "Inbound webhooks"), which holds the one check of who may change
  * them. Any member reads.
  */
 export function sourcesRoutes(deps: AdminDeps): RouteSpec[] {
@@ -79,7 +79,7 @@ export function sourcesRoutes(deps: AdminDeps): RouteSpec[] {
       errors: ADMIN_ERRORS,
       handler: async (ctx, { query }) => {
         const actor = await authorizedActor(deps.orm, ctx, 'workspace.read');
-        const { webhooks, total } = await listWebhooks(w, actor.organizationId, query, 'all');
+        const { webhooks, total } = await listInboundWebhooks(w, actor.organizationId, query, 'all');
         return { data: webhooks, meta: pageMeta(total, query), message: `${total} source(s)` };
       },
     }),
@@ -94,7 +94,7 @@ export function sourcesRoutes(deps: AdminDeps): RouteSpec[] {
       errors: { ...MANAGE_ERRORS, 403: `${MANAGE_ERRORS[403]}; plan_limit_reached: the plan’s number of sources is reached` },
       handler: async (ctx, { body }) => {
         const actor = adminActorOf(ctx);
-        const created = await createWebhook(w, actor, {
+        const created = await createInboundWebhook(w, actor, {
           name: body.name,
           serviceId: body.service_id,
           channels: body.channels,
@@ -117,7 +117,7 @@ export function sourcesRoutes(deps: AdminDeps): RouteSpec[] {
       errors: { ...ADMIN_ERRORS, 404: 'no such source in this workspace' },
       handler: async (ctx, { params }) => {
         const actor = await authorizedActor(deps.orm, ctx, 'workspace.read');
-        return { data: await getWebhook(w, actor.organizationId, params.id, 'all'), message: 'ok' };
+        return { data: await getInboundWebhook(w, actor.organizationId, params.id, 'all'), message: 'ok' };
       },
     }),
     defineRoute({
@@ -133,7 +133,7 @@ export function sourcesRoutes(deps: AdminDeps): RouteSpec[] {
       handler: async (ctx, { params, body }) => {
         const actor = adminActorOf(ctx);
         const patch = { name: body.name, description: body.description, channels: body.channels, ipAllowlist: body.ip_allowlist, status: body.status };
-        const updated = await updateWebhook(w, actor, params.id, patch, 'all');
+        const updated = await updateInboundWebhook(w, actor, params.id, patch, 'all');
         await audit(actor, 'source.update', updated.id, { name: updated.name, changed: Object.keys(body), ...(body.status && { status: body.status }) });
         return { data: updated, message: updated.signing_secret ? 'source updated; it is a webhook now: keep its signing secret, it is not shown again' : 'source updated' };
       },
@@ -181,8 +181,8 @@ export function sourcesRoutes(deps: AdminDeps): RouteSpec[] {
       errors: MANAGE_ERRORS,
       handler: async (ctx, { params }) => {
         const actor = adminActorOf(ctx);
-        const before = await getWebhook(w, actor.organizationId, params.id, 'all');
-        const deleted = await deleteWebhook(w, actor, params.id, 'all');
+        const before = await getInboundWebhook(w, actor.organizationId, params.id, 'all');
+        const deleted = await deleteInboundWebhook(w, actor, params.id, 'all');
         await audit(actor, 'source.delete', deleted.id, { name: before.name, service_id: before.service_id });
         return { data: deleted, message: 'source revoked' };
       },

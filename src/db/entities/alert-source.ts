@@ -26,7 +26,7 @@ export interface AlertSource {
    * instead of the service's escalation policy; null pages by policy.
    */
   channels: string[] | null;
-  /** Whom each channel reaches, keyed by Form B name (src/domain/webhook-targets.ts); null: the owning team. */
+  /** Whom each channel reaches, keyed by Form B name (src/domain/inbound-webhook-targets.ts); null: the owning team. */
   targetChannels: Record<string, { address: string } | { user_id: string }> | null;
   createdAt: Date;
   revokedAt: Date | null;

@@ -19,8 +19,8 @@ import { EscalationPolicySchema } from './escalation-policy';
 import { ScheduleSchema } from './schedule';
 import { ScheduleOverrideSchema } from './schedule-override';
 import { TeamMemberSchema } from './team-member';
-import { NotificationSchema } from './notification';
-import { UserNotificationSchema } from './user-notification';
+import { PageRecordSchema } from './page';
+import { InAppNotificationSchema } from './in-app-notification';
 import { DevDeliverySchema } from './dev-delivery';
 import { ProviderCallbackSchema } from './provider-callback';
 import { ReplyCodeCursorSchema } from './reply-code-cursor';
@@ -59,8 +59,8 @@ export * from './escalation-policy';
 export * from './schedule';
 export * from './schedule-override';
 export * from './team-member';
-export * from './notification';
-export * from './user-notification';
+export * from './page';
+export * from './in-app-notification';
 export * from './dev-delivery';
 export * from './provider-callback';
 export * from './reply-code-cursor';
@@ -101,8 +101,8 @@ export const ENTITIES = [
   ScheduleSchema,
   ScheduleOverrideSchema,
   TeamMemberSchema,
-  NotificationSchema,
-  UserNotificationSchema,
+  PageRecordSchema,
+  InAppNotificationSchema,
   DevDeliverySchema,
   ProviderCallbackSchema,
   ReplyCodeCursorSchema,

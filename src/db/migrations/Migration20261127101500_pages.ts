@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Pages sent once as far as we can know (design.md §12), and paging decisions on the timeline
+ * Pages sent once as far as we can know (docs/architecture.md, "Paging"), and paging decisions on the timeline
  * (§4): each page counts the attempts that claimed it and those that went out while an earlier
  * one's outcome was unknown; timeline entries carry structured data the UI renders.
  */

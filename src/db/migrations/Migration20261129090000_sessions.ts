@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Dashboard accounts (design.md §7): server-side sessions behind the `__Host-klaxon_session`
+ * Dashboard accounts (docs/architecture.md, "Workspaces, roles and credentials"): server-side sessions behind the `__Host-klaxon_session`
  * cookie (only the cookie value's SHA-256 is stored) and one-time email tokens (verify an
  * address, reset a password), also stored as SHA-256 hashes.
  */

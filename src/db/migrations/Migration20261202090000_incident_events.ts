@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Live updates for the dashboard (`GET /api/events`, design.md §13): Postgres tells every API
+ * Live updates for the dashboard (`GET /api/events`, docs/architecture.md, "Dashboard"): Postgres tells every API
  * process when an incident opens or changes status, whoever wrote it (ingestion, the workflow's
  * projections, retention). Only those two: alert counts and timeline rows change far more often,
  * and NOTIFY serialises commits, so the hot ingestion path stays free of it.

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 /**
- * Canonical JSON for Idempotency-Key payload equality (design.md §5): object keys sorted at
+ * Canonical JSON for Idempotency-Key payload equality (docs/architecture.md, "Ingestion"): object keys sorted at
  * every depth, no whitespace, so `{"a":1,"b":2}` and `{ "b": 2, "a": 1 }` are the same payload.
  */
 export function canonicalJson(value: unknown): string {

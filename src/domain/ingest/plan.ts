@@ -31,8 +31,8 @@ export type IngestPlan =
   | { ok: false; message: string };
 
 /**
- * Decides what a request body means: a native sender's events (design.md §5), or Form A (Form B
- * on the API-key surface's receiver, design.md §11) for any other JSON. `ignore` events (acknowledgements, test pings some senders send) yield no items.
+ * Decides what a request body means: a native sender's events (docs/architecture.md, "Ingestion"), or Form A (Form B
+ * on the API-key surface's receiver, docs/architecture.md, "Inbound webhooks") for any other JSON. `ignore` events (acknowledgements, test pings some senders send) yield no items.
  */
 export function planIngest(body: unknown, headers: IngestHeaders, form: PlainForm = 'A'): IngestPlan {
   const steps = planIngestInSlices(body, headers, form);

@@ -1,6 +1,6 @@
 /**
  * Severity words of native senders and of Form A, mapped onto our two scales: the
- * three-word event scale (fixtures README) and the incident scale (design.md).
+ * three-word event scale (fixtures README) and the incident scale (src/domain/severity.ts).
  */
 import type { Severity } from '../severity';
 import type { EventSeverity } from './types';

@@ -1,5 +1,5 @@
 /**
- * What every native sender is turned into before routing (design.md §5). Pure data: the
+ * What every native sender is turned into before routing (docs/architecture.md, "Ingestion"). Pure data: the
  * ingestion use case decides what to store, confirm or page from it.
  */
 

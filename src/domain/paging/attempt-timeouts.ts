@@ -1,5 +1,5 @@
 /**
- * How long a page's provider call and its attempt may take (design.md §12). An attempt must
+ * How long a page's provider call and its attempt may take (docs/architecture.md, "Paging"). An attempt must
  * never time out while its provider call can still succeed: Temporal would retry it while the
  * first call might still be accepted, and the page would go twice without anyone knowing. So
  * every provider's own timeouts add up to at most PROVIDER_CALL_TIMEOUT_MS, the send activity

@@ -1,5 +1,5 @@
 /**
- * Paging decisions on the timeline (design.md §4): who an escalation step resolved to and from
+ * Paging decisions on the timeline (docs/architecture.md, "Incidents"): who an escalation step resolved to and from
  * what (a user, whoever a schedule had on call, a team's members), who was not paged and why,
  * and "nobody to page" when no one is left. The data behind "why was / wasn't I paged": a
  * structured record the UI renders, and one line a person reads. Pure: no I/O.

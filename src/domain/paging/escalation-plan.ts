@@ -1,5 +1,5 @@
 /**
- * How an escalation moves (design.md §6), as pure functions the incident workflow runs on its
+ * How an escalation moves (docs/architecture.md, "Paging"), as pure functions the incident workflow runs on its
  * own clock: which step pages next, when, and which pages are due. No I/O, no clocks.
  */
 import type { ChannelId } from '../channels';

@@ -3,14 +3,14 @@ import { CHANNELS, DEV_INBOX, isChannelId } from '../channels';
 
 /**
  * `sending`: an attempt claimed the page and called (or is calling) its provider; a later attempt
- * that finds it so cannot know whether the provider accepted it (design.md §12).
+ * that finds it so cannot know whether the provider accepted it (docs/architecture.md, "Paging").
  */
-export const NOTIFICATION_STATUSES = ['queued', 'sending', 'sent', 'delivered', 'failed', 'skipped'] as const;
-export type NotificationStatus = (typeof NOTIFICATION_STATUSES)[number];
+export const PAGE_STATUSES = ['queued', 'sending', 'sent', 'delivered', 'failed', 'skipped'] as const;
+export type PageStatus = (typeof PAGE_STATUSES)[number];
 
 /** How one page went, as the workflow and the timeline see it. */
 export interface PageOutcome {
-  status: NotificationStatus;
+  status: PageStatus;
   channel: string;
   target: string;
   error: string | null;
@@ -41,7 +41,7 @@ export function describePage(o: PageOutcome, who: string | null): string {
 /** The structured part of a page's timeline entry, for the UI (snake_case, as the APIs). */
 export interface PageEntryData {
   kind: 'page';
-  status: NotificationStatus;
+  status: PageStatus;
   channel: string;
   target: string;
   user_id: string | null;

@@ -11,7 +11,7 @@ export function planRestrictsChannel(plan: Plan, channel: ChannelId): boolean {
 }
 
 /**
- * Plan quotas (design.md §9), a pure function of the plan: why a page on `channel` goes by email
+ * Plan quotas (docs/architecture.md, "Plans"), a pure function of the plan: why a page on `channel` goes by email
  * instead, or null when it goes as asked. A plan that pages by email only (FREE) sends every
  * other channel (push included) by email; a channel with a registry `quota` (SMS, voice) is
  * counted per user per calendar month (UTC), `usedThisMonth` being the person's pages on it so

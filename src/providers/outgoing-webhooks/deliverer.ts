@@ -5,7 +5,7 @@ import type { AccountMailer } from '../../services/accounts/mailer';
 import { claimDue, parkTarget, recordAttempt, type AttemptOutcome, type DeliveryTable, type DueDelivery } from '../../services/incident-feed/delivery-queue';
 import { PassLoop } from '../../services/relay/pass-loop';
 import { afterScheduledFailure } from '../../services/relay/retry-policy';
-import type { Sealer } from '../../services/webhooks/seal';
+import type { Sealer } from '../../services/sealing/seal';
 import { fanOutEvents } from './fan-out';
 import { ATTEMPT_TIMEOUT_MS, FAILING_DISABLES_AFTER_MS, GONE_STATUS, RETRY_SCHEDULE_MS } from './schedule';
 import { signedHeaders } from './signature';

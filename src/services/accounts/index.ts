@@ -1,4 +1,4 @@
-/** Dashboard accounts: sign-up, email verification, login and server-side sessions (design.md §7). */
+/** Dashboard accounts: sign-up, email verification, login and server-side sessions (docs/architecture.md, "Workspaces, roles and credentials"). */
 export { signup, type SignupInput } from './signup';
 export { verifyEmail } from './verify-email';
 export { login, BAD_CREDENTIALS, type LoginInput } from './login';

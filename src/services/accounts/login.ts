@@ -1,7 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { knexOf } from '../../db/knex';
 import { invalid, unauthorized } from '../errors';
-import type { Sealer } from '../webhooks/seal';
+import type { Sealer } from '../sealing/seal';
 import type { AttemptThrottle } from '../throttles';
 import { passwordMatches } from './passwords';
 import { spendRecoveryCode } from './recovery-codes';

@@ -4,7 +4,7 @@ import QRCode from 'qrcode';
 import { knexOf } from '../../db/knex';
 import { recordAudit, type AuditActor } from '../audit';
 import { conflict, invalid } from '../errors';
-import type { Sealer } from '../webhooks/seal';
+import type { Sealer } from '../sealing/seal';
 import { deleteRecoveryCodes, recoveryCodesLeft, replaceRecoveryCodes } from './recovery-codes';
 import { createSession, sessionFromCookie, type ActiveSession, type SessionView } from './sessions';
 

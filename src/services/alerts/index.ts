@@ -1,5 +1,5 @@
 /**
- * Alerts as the API-key surface shows and moves them (design.md §11): list and read them with
+ * Alerts as the API-key surface shows and moves them (docs/architecture.md, "Inbound webhooks"): list and read them with
  * their incident's state; acknowledge (their incident, through its workflow) and resolve them.
  * `view.ts` is the one shape they are read in; `resolve.ts` the API's one writer of `alerts`
  * (ingestion writes them in src/services/ingest/routing.ts).

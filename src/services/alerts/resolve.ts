@@ -5,7 +5,7 @@ import { isUuid } from '../../domain/ids';
 import { knexOf } from '../../db/knex';
 import type { Actor } from '../../../workflows/definitions';
 import { conflict, DomainError, notFound } from '../errors';
-import { transitionIncident, type IncidentDeps } from '../incident';
+import { closeAlerts, reopenAlerts, transitionIncident, type IncidentDeps } from '../incident';
 import { getAlert } from './read';
 import type { AlertRecord } from './view';
 
@@ -37,7 +37,7 @@ async function markResolved(trx: Knex.Transaction, organizationId: string, alert
   const resolvesIncident = !stillActive && open;
   // As a sender's last resolve does: the incident stops taking alerts now, so a re-fire of its
   // key while the workflow resolves it opens a new incident that pages (not one about to resolve).
-  if (resolvesIncident) await trx('incidents').update({ alerts_closed_at: now }).where({ id: alert.incident_id }).whereNull('alerts_closed_at');
+  if (resolvesIncident) await closeAlerts(trx, alert.incident_id, now);
   return { incidentId: alert.incident_id, resolvesIncident };
 }
 
@@ -45,7 +45,7 @@ async function markResolved(trx: Knex.Transaction, organizationId: string, alert
 async function unmark(deps: IncidentDeps, marked: Marked, alertId: string, at: Date): Promise<void> {
   await knexOf(deps.orm).transaction(async (trx) => {
     await trx('alerts').update({ status: 'ACTIVE', resolved_at: null }).where({ id: alertId, status: 'RESOLVED', resolved_at: at });
-    await trx('incidents').update({ alerts_closed_at: null }).where({ id: marked.incidentId, alerts_closed_at: at });
+    await reopenAlerts(trx, marked.incidentId, at);
   });
 }
 

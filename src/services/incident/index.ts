@@ -11,4 +11,6 @@ export { incidentStartOptions } from './workflow-start';
 export { readRunSeed, type RunSeed } from './run-seed';
 // The writes the incident workflow's activities make (status moves, attached alerts, pages).
 export { incidentTrace, type PageJson, type TimelineEntryJson } from './trace';
+// The mark that an incident takes no more alerts (a sender's or the API's last resolve).
+export { closeAlerts, closeAlertsOfOpenIncident, reopenAlerts } from './alerts-closed';
 export { recordAlertsAttached, recordPageEntry, recordPagingDecision, recordTransition, type AlertsAttachedEntry, type TransitionEntry } from './store';

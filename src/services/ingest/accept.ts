@@ -57,7 +57,7 @@ export interface IngestInput {
 const UNKNOWN_SOURCE = 'unknown or revoked ingestion URL';
 
 /**
- * Alert ingestion (design.md §5). Requests are parsed and validated on their own, then committed
+ * Alert ingestion (docs/architecture.md, "Ingestion"). Requests are parsed and validated on their own, then committed
  * by group commit: under load one transaction stores many requests, and each caller is answered
  * only once its request is durably stored (alert, idempotency record, routing, outbox message).
  * Delivery to the workflows happens after, through the outbox relay, so nothing accepted is lost.
@@ -89,7 +89,7 @@ export class Ingestion {
 
   /**
    * Accepts one request for a source already identified by its token hash (the API-key surface's
-   * Form B receiver, design.md §11): the same validation, idempotency and commit as `ingest`.
+   * Form B receiver, docs/architecture.md, "Inbound webhooks"): the same validation, idempotency and commit as `ingest`.
    */
   async ingestOnSource(input: Omit<IngestInput, 'secret'> & { tokenHash: string }): Promise<IngestAnswer> {
     return this.accept(input.tokenHash, input, 'B');

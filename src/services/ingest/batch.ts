@@ -142,7 +142,7 @@ async function writeBatch(trx: Knex.Transaction, requests: AcceptRequest[], ttlM
   return { outcomes: outcomes as AcceptOutcome[], notices };
 }
 
-/** The batch's sources by token hash; a PAUSED one (design.md §11) takes nothing. */
+/** The batch's sources by token hash; a PAUSED one (docs/architecture.md, "Inbound webhooks") takes nothing. */
 async function sourcesByHash(trx: Knex.Transaction, hashes: string[]): Promise<Map<string, SourceRef & { paused: boolean; plan: Plan }>> {
   const rows: Array<{ id: string; organization_id: string; service_id: string; team_id: string; token_hash: string; status: string; plan: Plan }> = await trx('alert_sources as a')
     .join('services as s', 's.id', 'a.service_id')

@@ -7,7 +7,7 @@ interface Tally {
 }
 
 /**
- * Calls to each source's URLs (design.md §11 `statistics`): counted in memory and added to
+ * Calls to each source's URLs (docs/architecture.md, "Inbound webhooks" `statistics`): counted in memory and added to
  * `alert_sources` once a second, so a storm on one source costs no write per request and no
  * lock on its row. What a crash loses is at most the last second's counts.
  */

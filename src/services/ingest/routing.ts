@@ -3,8 +3,9 @@ import type { Knex } from '@mikro-orm/postgresql';
 import type { IngestItem } from '../../domain/ingest/plan';
 import { INGEST_ACTOR } from '../../../workflows/definitions';
 import { prepareIncidentBatch, type IncidentOpening } from '../incident/store';
+import { closeAlertsOfOpenIncident } from '../incident/alerts-closed';
 
-/** Statuses an incident can take new alerts in (design.md §5: "its open incident"). */
+/** Statuses an incident can take new alerts in (docs/architecture.md, "Ingestion": "its open incident"). */
 export const OPEN_STATUSES = ['TRIGGERED', 'ACKNOWLEDGED', 'INVESTIGATING'];
 
 /** Where an alert comes from (an alert source, or a heartbeat), and the service it routes to. */
@@ -173,14 +174,9 @@ export async function storeResolve(trx: Knex.Transaction, source: SourceRef, ite
     const stillActive = await trx('alerts').where({ incident_id: incidentId, status: 'ACTIVE' }).first('id');
     if (stillActive) continue;
     // The seq the resolve was accepted at: a reopen written after it makes it stale.
-    const closing: Array<{ last_seq: number }> = await trx('incidents')
-      .update({ alerts_closed_at: now })
-      .where({ id: incidentId })
-      .whereIn('status', OPEN_STATUSES)
-      .whereNull('alerts_closed_at')
-      .returning('last_seq');
-    if (!closing.length) continue;
-    await trx('ingest_outbox').insert({ id: randomUUID(), incident_id: incidentId, event_id: eventId, kind: 'resolved', incident_seq: closing[0].last_seq, created_at: now });
+    const closedAtSeq = await closeAlertsOfOpenIncident(trx, incidentId, now);
+    if (closedAtSeq === null) continue;
+    await trx('ingest_outbox').insert({ id: randomUUID(), incident_id: incidentId, event_id: eventId, kind: 'resolved', incident_seq: closedAtSeq, created_at: now });
     resolved = incidentId;
   }
   return resolved;

@@ -24,20 +24,20 @@ export interface SourceWithUrl {
   channels?: string[] | null;
 }
 
-/** What a webhook keeps beside a plain source (design.md §11); its writes stay in this module. */
+/** What a webhook keeps beside a plain source (docs/architecture.md, "Inbound webhooks"); its writes stay in this module. */
 export interface WebhookFields {
   alias?: string | null;
   description?: string | null;
   signingSecretSealed?: string | null;
   ipAllowlist?: string[] | null;
-  /** Whom each channel reaches (src/domain/webhook-targets.ts); null: the owning team. */
+  /** Whom each channel reaches (src/domain/inbound-webhook-targets.ts); null: the owning team. */
   targetChannels?: Record<string, unknown> | null;
 }
 
 /**
  * Creates a source on a service of a workspace; the URL (with its secret) is returned this once,
  * and kept sealed when a `seal` is given (webhooks show it on reads). The workspace's plan caps
- * its sources (design.md §9): the count is taken under the workspace row's lock, so parallel
+ * its sources (docs/architecture.md, "Plans"): the count is taken under the workspace row's lock, so parallel
  * creates cannot pass it together.
  */
 export async function createSource(

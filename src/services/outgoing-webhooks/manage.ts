@@ -9,13 +9,13 @@ import { checkTargetUrl } from '../../domain/targets';
 import { knexOf } from '../../db/knex';
 import { recordAudit, type AuditActor } from '../audit';
 import { forbidden, invalid, notFound } from '../errors';
-import type { Sealer } from '../webhooks/seal';
+import type { Sealer } from '../sealing/seal';
 import { outgoingWebhookJson, type OutgoingWebhookJson, type OutgoingWebhookRow } from './views';
 
 /** What managing subscriptions needs: the database, the sealer of their secrets, the SSRF setting. */
 export interface OutgoingWebhookDeps {
   orm: MikroORM;
-  /** src/services/webhooks/seal.ts under KLAXON_SECRET: the delivery engine opens what this seals. */
+  /** src/services/sealing/seal.ts under KLAXON_SECRET: the delivery engine opens what this seals. */
   sealer: Sealer;
   /** ALLOW_PRIVATE_TARGETS: private addresses (and plain http) allowed; metadata endpoints never. */
   allowPrivate: boolean;

@@ -189,3 +189,8 @@ export async function removeContactMethod(orm: MikroORM, input: { id: string; em
     return { id: contact.id, removed: true, rules_removed: rules };
   });
 }
+
+/** A provider refused this contact method for good (bad number, unregistered device): it is not paged again until edited. */
+export async function disableContactMethod(k: Knex, contactMethodId: string, reason: string): Promise<void> {
+  await k('contact_methods').where({ id: contactMethodId }).update({ disabled_at: new Date(), disabled_reason: reason.slice(0, 2000) });
+}

@@ -1,14 +1,18 @@
 /**
- * Paging configuration: how people are reached (contact methods, notification rules), who is
- * paged (escalation policies, on-call schedules), and the in-app notifications a page leaves.
- * Sending a page is an activity (activities/paging/); the channels and their providers are
- * declared in the channel registry (src/domain/channels.ts); what a responder's answer does is
- * in ../response/.
+ * Paging: how people are reached (contact methods, notification rules), who is paged
+ * (escalation policies, on-call schedules), the pages themselves (`notifications`, one writer:
+ * pages.ts; quotas: page-quota.ts), what an escalation step reads (escalation-context.ts) and
+ * the in-app notifications a page leaves. The paging activities (activities/paging/) call these;
+ * the channels are declared in the channel registry (src/domain/channels.ts) and sent by
+ * src/providers/; what a responder's answer does is in ../response/.
  */
 export * from './contacts';
 export * from './escalation-policies';
 export * from './notification-rules';
 export * from './schedules';
-export * from './user-notifications';
+export * from './in-app-notifications';
 export * from './contact-verification';
 export * from './changes';
+export * from './pages';
+export * from './page-quota';
+export * from './escalation-context';

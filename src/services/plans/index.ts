@@ -1,5 +1,5 @@
 /**
- * Plan limits enforced where they apply (design.md §9): the monthly alert quota of capped plans
+ * Plan limits enforced where they apply (docs/architecture.md, "Plans"): the monthly alert quota of capped plans
  * (FREE), counted inside ingestion's batch transaction, and the usage emails at 80 % and 100 %.
  * Page channels by plan are decided in src/domain/paging/quota.ts.
  */

@@ -1,8 +1,9 @@
 /**
- * What a responder's answer to a page does: SMS replies (`4A`), call keypresses, signed links in
- * emails and push actions acknowledge, resolve or escalate the incident through its workflow;
- * provider delivery reports update the page's notification row. Signed action tokens are made
- * and checked here too.
+ * What a responder's answer to a page does: signed links in emails and push actions acknowledge
+ * or resolve the incident through its workflow, once per token. Signed action tokens are made and
+ * checked here too. A provider's own callbacks (Twilio's SMS replies, keypresses and delivery
+ * reports) live with the provider (src/providers/twilio/responses.ts) and act through `act` and
+ * `once` here.
  */
 export * from './action-tokens';
 export * from './page-responses';

@@ -1,5 +1,5 @@
 /**
- * Retention (design.md §12): the one place rows are deleted for their age. Idempotency records
+ * Retention (docs/architecture.md, "Retention"): the one place rows are deleted for their age. Idempotency records
  * after they expired, delivered outbox messages after a day, provider callbacks and the dev
  * inbox after their configured ages, and CLOSED incidents past their workspace plan's history
  * window with everything of theirs. `purge.ts` deletes in bounded batches; `schedule.ts` keeps

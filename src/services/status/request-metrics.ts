@@ -3,7 +3,7 @@ import { Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { knexOf } from '../../db/knex';
 import { BUCKET_BOUNDS_MS, emptyBuckets, mergeInto, observe, STORED_BOUNDS_MS, type Buckets } from './histogram';
 
-/** Our HTTP surfaces (design.md §1), as request-log.ts names them. */
+/** Our HTTP surfaces (docs/architecture.md, "Processes and surfaces"), as request-log.ts names them. */
 export const SURFACES = ['app', 'ingest', 'legacy'] as const;
 export type Surface = (typeof SURFACES)[number];
 

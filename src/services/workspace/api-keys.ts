@@ -14,7 +14,7 @@ import { findMember, getOrganization } from './workspaces';
 const LAST_USED_RESOLUTION_MS = 60_000;
 
 /**
- * Legacy API keys (design.md §7): a member's bearer key for the API-key surface. Any member may
+ * Legacy API keys (docs/architecture.md, "Workspaces, roles and credentials"): a member's bearer key for the API-key surface. Any member may
  * hold one (what it may do is their role's business); the plaintext is in the answer to create
  * and nowhere else. With an `actor`, the audit entry is written in the same transaction.
  */

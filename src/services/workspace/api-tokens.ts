@@ -124,7 +124,7 @@ export type AuthOutcome =
   | { ok: false; reason: 'forbidden'; message: string };
 
 /**
- * Rechecks everything design.md §7 asks on every request, in one query: expiry, revocation,
+ * Rechecks everything docs/architecture.md, "Workspaces, roles and credentials" asks on every request, in one query: expiry, revocation,
  * verification, role and plan. The lookup is by hash, so the secret is never compared directly.
  */
 export async function authenticateApiToken(orm: MikroORM, plaintext: string): Promise<AuthOutcome> {

@@ -150,7 +150,7 @@ export async function updateService(orm: MikroORM, input: { organizationId: stri
   });
 }
 
-/** Incident statuses a service may not be deleted with (design.md §4: anything not RESOLVED or CLOSED). */
+/** Incident statuses a service may not be deleted with (docs/architecture.md, "Incidents": anything not RESOLVED or CLOSED). */
 const DONE_STATUSES = ['RESOLVED', 'CLOSED'];
 
 /**

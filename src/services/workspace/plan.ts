@@ -5,7 +5,7 @@ import { knexOf } from '../../db/knex';
 import { recordAudit, type AuditActor } from '../audit';
 import { forbidden, notFound } from '../errors';
 
-/** A workspace's plan: its limits, what it uses of them, and changing it (design.md §9). */
+/** A workspace's plan: its limits, what it uses of them, and changing it (docs/architecture.md, "Plans"). */
 
 
 /** The limits as the dashboard shows them (snake_case; null means unlimited). */

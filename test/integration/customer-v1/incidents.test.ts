@@ -49,7 +49,7 @@ describe('POST /incidents', () => {
     const description = await handle.describe();
     expect(description.status.name).toBe('RUNNING');
     expect(description.taskQueue).toBe(stack.taskQueue);
-    // seq 2: the escalation's decision (the team has nobody to page, design.md §4).
+    // seq 2: the escalation's decision (the team has nobody to page, docs/architecture.md, "Incidents").
     await waitFor(async () => (await handle.query(incidentStateQuery)).seq === 2, 15_000, 'the paging decision');
     expect(await handle.query(incidentStateQuery)).toEqual({ status: 'TRIGGERED', seq: 2 });
   });

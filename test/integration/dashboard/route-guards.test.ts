@@ -5,7 +5,7 @@ import { request } from '../../support/http';
 
 /**
  * Every /api route, read from /api/openapi.json (so a route added later is covered without
- * touching this file): the session and CSRF rules of design.md §7, and nothing written when
+ * touching this file): the session and CSRF rules of docs/architecture.md, "Workspaces, roles and credentials", and nothing written when
  * they refuse.
  */
 const fx = dashboardFixture();
@@ -39,7 +39,7 @@ async function rowCounts(): Promise<Record<string, number>> {
 }
 
 describe('/api route guards, for every route in /api/openapi.json', () => {
-  it('when the document is read, then it lists the account routes and the administration nouns of design.md §7, each with an operationId', async () => {
+  it('when the document is read, then it lists the account routes and the administration nouns of docs/architecture.md, "Workspaces, roles and credentials", each with an operationId', async () => {
     const doc = (await request('GET', `${fx.stack.urls.app}/api/openapi.json`)).body;
     expect(doc.openapi).toBe('3.1.0');
     const paths = Object.keys(doc.paths);

@@ -6,7 +6,7 @@ import { request } from '../../support/http';
 import { klaxon } from '../../support/cli';
 import { sendRaw } from '../../support/raw-http';
 import { TEST_SECRET } from '../../support/stack';
-import { signBody } from '../../../src/domain/webhook-signature';
+import { signBody } from '../../../src/domain/inbound-webhook-signature';
 
 const fx = dashboardFixture();
 const { api } = fx;

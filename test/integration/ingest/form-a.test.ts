@@ -29,7 +29,7 @@ describe('POST {ingest_url}/{token}', () => {
     expect(res.body).toEqual({ status: 'accepted', event_id: expect.any(String), incident_id: expect.any(String), duplicate: false });
     const inc = await incident(res.body.incident_id);
     expect(inc).toMatchObject({ title: 'CPU high', severity: 'CRITICAL', status: 'TRIGGERED', service_id: f.ws.serviceId, owning_team_id: f.ws.teamId, alert_count: 1 });
-    // seq 2: the escalation's decision (its team has nobody to page, design.md §4).
+    // seq 2: the escalation's decision (its team has nobody to page, docs/architecture.md, "Incidents").
     const state = await waitFor(async () => {
       const s = await workflowState(res.body.incident_id);
       return s.seq === 2 && s;

@@ -12,7 +12,7 @@ import { startSnsEndpoint } from '../../fakes/sns-endpoint';
 import { HealthPinger } from '../../support/healthz-pinger';
 import { hostileCase, HOSTILE_TARGETS, JSON_SHAPES, TEXT_SHAPES, type HostileCase } from '../../support/hostile/corpus';
 import { request } from '../../support/http';
-import { apiKeyFor } from '../../support/legacy';
+import { apiKeyFor } from '../../support/api-key';
 import { startTestStack, type TestStack } from '../../support/stack';
 import { seedWorkspace } from '../../support/workspace';
 

@@ -3,7 +3,7 @@ import { knexOf } from '../../../src/db/knex';
 import { openOrm } from '../../../src/db/orm';
 import { OutgoingWebhookDeliverer } from '../../../src/providers/outgoing-webhooks/deliverer';
 import { postJson } from '../../../src/services/targets';
-import { createSealer } from '../../../src/services/webhooks/seal';
+import { createSealer } from '../../../src/services/sealing/seal';
 import { dashboard, lastEmailTo, memberSession } from '../../support/dashboard';
 import { request } from '../../support/http';
 import { pagingService, responder, trigger } from '../../support/paging';

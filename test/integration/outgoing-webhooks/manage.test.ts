@@ -1,6 +1,6 @@
 import { knexOf } from '../../../src/db/knex';
 import { INCIDENT_EVENT_TYPES } from '../../../src/domain/incident-events';
-import { createSealer } from '../../../src/services/webhooks/seal';
+import { createSealer } from '../../../src/services/sealing/seal';
 import { setPlan } from '../../../src/services/workspace';
 import { auditLog, catalogWorkspace, countIn, type CatalogWorkspace } from '../../support/catalog';
 import { dashboardFixture, expectDashboardError } from '../../support/dashboard';

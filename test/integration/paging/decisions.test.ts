@@ -9,7 +9,7 @@ import type { TestStack } from '../../support/stack';
 import { sleep, waitFor } from '../../support/wait';
 import { addMember, seedWorkspace, type SeededWorkspace } from '../../support/workspace';
 
-// design.md §4: every paging decision is a timeline entry with its reason, "nobody to page" included.
+// docs/architecture.md, "Incidents": every paging decision is a timeline entry with its reason, "nobody to page" included.
 let stack: TestStack;
 let twilio: TwilioFake;
 
@@ -90,7 +90,7 @@ describe('paging decisions on the timeline', () => {
   it('when the person a step resolves to has no usable contact method, then it is nobody to page naming them and their disabled contact', async () => {
     const ws = await seedWorkspace(stack.orm);
     const person = await responder(stack.orm, ws.organizationId, 'sms');
-    // A provider refused the number earlier (design.md §6): the contact is disabled, its rule no longer pages.
+    // A provider refused the number earlier (docs/architecture.md, "Paging"): the contact is disabled, its rule no longer pages.
     await knexOf(stack.orm)('contact_methods').where({ id: person.contactId }).update({ disabled_at: new Date(), disabled_reason: 'invalid To number' });
     const incidentId = await trigger(await pagingService(stack.orm, ws, { steps: [{ delay_seconds: 600, targets: [{ type: 'user', id: person.id }] }] }, stack.urls.ingest));
 

@@ -1,5 +1,5 @@
 import { createSchedule } from '../../../src/services/paging/schedules';
-import { listUserNotifications, markNotificationsRead, unreadCount } from '../../../src/services/paging/user-notifications';
+import { listInAppNotifications, markInAppNotificationsRead, unreadCount } from '../../../src/services/paging/in-app-notifications';
 import type { TwilioFake } from '../../fakes/twilio-server';
 import { notificationsOf, pagingService, responder, statusOf, timelineOf, trigger, startPagingStack } from '../../support/paging';
 import type { TestStack } from '../../support/stack';
@@ -69,14 +69,14 @@ describe('escalation end to end', () => {
     expect(entries).toEqual([`SMS to ${first.email} (${first.address}) sent`, `Voice call to ${onCall.email} (${onCall.address}) sent`]);
 
     // Each person paged has an unread in-app notification for it.
-    const [inApp] = await listUserNotifications(stack.orm, { userId: first.id });
+    const [inApp] = await listInAppNotifications(stack.orm, { userId: first.id });
     expect(inApp).toMatchObject({ incident_id: incidentId, read: false });
     expect(inApp.title).toContain('Database down');
     expect(await unreadCount(stack.orm, first.id)).toBe(1);
-    expect(await markNotificationsRead(stack.orm, { userId: first.id })).toBe(1);
+    expect(await markInAppNotificationsRead(stack.orm, { userId: first.id })).toBe(1);
     expect(await unreadCount(stack.orm, first.id)).toBe(0);
     expect(await unreadCount(stack.orm, onCall.id)).toBe(1);
-    await expect(markNotificationsRead(stack.orm, { userId: first.id, ids: ['nope'] })).rejects.toThrow('notification ids must be UUIDs');
+    await expect(markInAppNotificationsRead(stack.orm, { userId: first.id, ids: ['nope'] })).rejects.toThrow('notification ids must be UUIDs');
   }, 40_000);
 
   it('when the person called presses 2, then the next step pages at once instead of after its delay', async () => {

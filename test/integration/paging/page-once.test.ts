@@ -9,7 +9,7 @@ import type { TestStack } from '../../support/stack';
 import { sleep, waitFor } from '../../support/wait';
 import { addMember, seedWorkspace } from '../../support/workspace';
 
-// design.md §12: pages are at-least-once towards providers, every retry of a page whose outcome
+// docs/architecture.md, "Paging": pages are at-least-once towards providers, every retry of a page whose outcome
 // was unknown is marked on the timeline, and no page starts for an incident that was
 // acknowledged before the send began.
 let stack: TestStack;

@@ -6,7 +6,7 @@ import { nextPeriodStart, usagePeriod } from '../../../src/domain/plans';
 import { createSource } from '../../../src/services/ingest/sources';
 import { setPlan } from '../../../src/services/workspace/workspaces';
 import { request } from '../../support/http';
-import { apiKeyFor, expectLegacyError } from '../../support/legacy';
+import { apiKeyFor, expectEnvelopeError } from '../../support/api-key';
 import { sendRaw } from '../../support/raw-http';
 import { startTestStack, type TestStack } from '../../support/stack';
 import { sleep, waitFor } from '../../support/wait';
@@ -189,7 +189,7 @@ describe('the Form B receiver over the quota', () => {
 
     const res = await sendRaw('POST', hook.receiver_url, { body: JSON.stringify({ title: 'over', severity: 'critical' }) });
     expect(res.status).toBe(429);
-    expectLegacyError(res.body, 'plan_limit_reached');
+    expectEnvelopeError(res.body, 'plan_limit_reached');
     expect((res.body as { error: string }).error).toContain(`resets on ${RESET_DATE}`);
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
     expect(await storedBy(ws.organizationId)).toEqual(before);

@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import { ServiceError } from '@temporalio/client';
 import { customerErrors } from '../../../api/http/customer-errors';
-import { transportPolicy } from '../../../api/legacy/transport';
-import { createLegacyListener } from '../../../api/legacy/app';
+import { transportPolicy } from '../../../api/api-key/transport';
+import { createApiKeyListener } from '../../../api/api-key/app';
 import { createLogger } from '../../../src/logger';
 import { request } from '../../support/http';
 
@@ -67,7 +67,7 @@ describe('answers while a dependency is away', () => {
     ['Temporal', temporalDown, 503],
     ['nothing (a bug)', () => new Error('secret detail'), 500],
   ])('when %s is away behind the legacy listener, then its own envelope says so', async (_name, err, status) => {
-    const legacy = createLegacyListener({ logger: createLogger('silent'), readiness: async () => { throw err(); }, ...readinessOnly });
+    const legacy = createApiKeyListener({ logger: createLogger('silent'), readiness: async () => { throw err(); }, ...readinessOnly });
     const res = await call(legacy, '/readyz');
     expect(res.status).toBe(status);
     expect(res.headers.get('retry-after')).toBe(status === 503 ? '5' : null);

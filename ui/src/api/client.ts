@@ -1,4 +1,4 @@
-/** The dashboard's error body (design.md §8). */
+/** The dashboard's error body (docs/architecture.md, "Error envelopes"). */
 export interface ApiErrorBody {
   success: false;
   error: string;

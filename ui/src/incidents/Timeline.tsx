@@ -6,7 +6,7 @@ interface PagingDecisionData {
   skipped?: Array<{ email: string; reason: string }>;
 }
 
-/** Who was paged and who was not, with why, from a paging decision's data (design.md §4). */
+/** Who was paged and who was not, with why, from a paging decision's data (docs/architecture.md, "Incidents"). */
 function Decision({ data }: { data: PagingDecisionData }) {
   return (
     <Stack gap={2} mt={4}>

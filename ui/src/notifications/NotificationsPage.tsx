@@ -5,7 +5,7 @@ import { Link } from 'react-router';
 import { api } from '../api/client';
 import { useAction } from '../api/hooks';
 import { Empty, FormError, LoadError, Loading } from '../components/PageStates';
-import type { UserNotificationJson as AppNotification } from '../../../src/services/paging/user-notifications';
+import type { InAppNotificationJson as AppNotification } from '../../../src/services/paging/in-app-notifications';
 
 /** My in-app notifications (one per page I received), newest first; the header's badge counts the unread ones. */
 export function NotificationsPage() {

@@ -1,0 +1,35 @@
+/** APNs' variables: key, key id, team id and topic together, or none (iOS push goes to the dev inbox). */
+import { z } from 'zod';
+import { contentOrFile, group } from '../../config-env';
+
+export const apnsEnv = z.object({
+  APNS_KEY: z.string().min(1).optional(),
+  APNS_KEY_ID: z.string().min(1).optional(),
+  APNS_TEAM_ID: z.string().min(1).optional(),
+  APNS_TOPIC: z.string().min(1).optional(),
+  APNS_HOST: z.string().min(1).optional(),
+  APNS_PORT: z.coerce.number().int().min(1).max(65535).default(443),
+  APNS_PRODUCTION: z.enum(['true', 'false', '1', '0']).default('false'),
+  APNS_CA_FILE: z.string().min(1).optional(),
+});
+
+export interface ApnsConfig {
+  key: string;
+  keyId: string;
+  teamId: string;
+  topic: string;
+  host?: string;
+  port: number;
+  production: boolean;
+  ca?: string;
+}
+
+export function apnsConfig(e: z.infer<typeof apnsEnv>): ApnsConfig | undefined {
+  const apns = group(e, ['APNS_KEY', 'APNS_KEY_ID', 'APNS_TEAM_ID', 'APNS_TOPIC']);
+  return apns && {
+    key: contentOrFile('APNS_KEY', apns.APNS_KEY, (v) => v.includes('-----BEGIN')),
+    keyId: apns.APNS_KEY_ID, teamId: apns.APNS_TEAM_ID, topic: apns.APNS_TOPIC, host: e.APNS_HOST, port: e.APNS_PORT,
+    production: e.APNS_PRODUCTION === 'true' || e.APNS_PRODUCTION === '1',
+    ca: e.APNS_CA_FILE === undefined ? undefined : contentOrFile('APNS_CA_FILE', e.APNS_CA_FILE, () => false),
+  };
+}

@@ -1,0 +1,90 @@
+/**
+ * The one interface every paging channel sits behind (docs/architecture.md, "Providers"): the
+ * worker's send activity renders a page, picks the channel's sender and calls `send`.
+ */
+import type Router from '@koa/router';
+import { ApplicationFailure } from '@temporalio/common';
+import type { NotifyConfig } from '../config';
+import type { ChannelId } from '../domain/channels';
+import type { PageResponseDeps } from '../services/response';
+
+/** A page, rendered and addressed: what a provider needs, nothing it must look up. */
+export interface OutgoingPage {
+  /** The notifications row this attempt belongs to; providers that take a reference get it. */
+  notificationId: string;
+  channel: ChannelId;
+  /** E.164 number (sms, voice), email address (email) or device token (push). */
+  to: string;
+  /** Email subject, push title. */
+  subject: string;
+  /** SMS body, push body, plain-text email. */
+  text: string;
+  /** HTML email body (email only). */
+  html?: string;
+  /** TwiML the call plays (voice only): speaks the incident and gathers a keypress. */
+  voiceTwiml?: string;
+  /** Where the provider reports delivery status (Twilio StatusCallback), when the app URL is public. */
+  statusCallbackUrl?: string;
+  /** Push only: data the app gets with the notification, and the action category (acknowledge/resolve buttons). */
+  push?: { category: string; data: Record<string, string> };
+}
+
+/** What a provider accepted. */
+export interface SentPage {
+  /** The provider's registry key (twilio, sendgrid, smtp, apns, fcm) or dev_inbox. */
+  provider: string;
+  providerMessageId: string | null;
+}
+
+/** Senders by channel, made when first asked for. */
+export interface ChannelSenders {
+  get(channel: ChannelId): ChannelSender;
+  close(): Promise<void>;
+}
+
+/** Sends one page on one channel; throws `permanentDeliveryFailure` when retrying cannot help. */
+export interface ChannelSender {
+  readonly provider: string;
+  send(page: OutgoingPage): Promise<SentPage>;
+  /** Releases connections (APNs HTTP/2 session, SMTP pool) when the worker stops; optional. */
+  close?(): Promise<void>;
+}
+
+/**
+ * A provider as the channel registry names it (src/domain/channels.ts): given the configuration,
+ * undefined when its credentials are not set, else what it would send through.
+ */
+export type ChannelProvider = (notify: NotifyConfig) => ConfiguredProvider | undefined;
+
+/** A provider whose credentials are set. */
+export interface ConfiguredProvider {
+  /** Where it sends, for the startup banner; never a credential. */
+  description: string;
+  /** Opens its senders, one per channel it serves, sharing one client (called once per worker). */
+  connect(): Partial<Record<ChannelId, ChannelSender>>;
+}
+
+/** ApplicationFailure type of an error retrying cannot fix (invalid number, unregistered device). */
+export const PERMANENT_DELIVERY_FAILURE = 'PermanentDeliveryFailure';
+
+/** A non-retryable failure: the send activity stops, the timeline shows `message`. */
+export function permanentDeliveryFailure(message: string): ApplicationFailure {
+  return ApplicationFailure.create({ type: PERMANENT_DELIVERY_FAILURE, message, nonRetryable: true });
+}
+
+/** What a provider's inbound hooks need: how to act on an answer, the public URL, the configuration. */
+export interface ProviderHookDeps extends PageResponseDeps {
+  /** The public base URL providers call (APP_URL): signatures are computed over it. */
+  appUrl: string;
+  notify: NotifyConfig;
+}
+
+/**
+ * One external system as the provider registry lists it (src/providers/senders.ts): its paging
+ * senders, if it sends a channel, and the routes it calls back on, if any. api/hooks mounts every
+ * provider's `hooks` before the JSON parser, so a provider posting forms gets its body unparsed.
+ */
+export interface ProviderModule {
+  senders?: ChannelProvider;
+  hooks?: (deps: ProviderHookDeps) => Router;
+}

@@ -1,0 +1,56 @@
+import type { Knex } from '@mikro-orm/postgresql';
+import { CHANNELS } from '../../domain/channels';
+import type { Plan } from '../../domain/plans';
+import { monthStart, planRestrictsChannel, quotaFallbackReason } from '../../domain/paging/quota';
+import { claimAttempt, type ClaimedAttempt, type PageRoute, type SendPageInput } from './pages';
+
+/** Statuses that count against a quota: the page went, or may still go. */
+const COUNTED = ['queued', 'sending', 'sent', 'delivered'];
+
+/**
+ * True when the plan decides where a person's page goes: SMS and voice count against a quota,
+ * and on a plan that pages by email only (FREE) every channel but email falls back to it.
+ */
+export const countsAgainstQuota = (input: SendPageInput, plan: Plan): boolean => input.job.userId !== null && planRestrictsChannel(plan, input.job.channel);
+
+/**
+ * A page the plan has a say in (docs/architecture.md, "Paging"): the month's pages of the person on the channel are counted
+ * and the attempt claimed under one transaction-scoped advisory lock per person, channel and
+ * month, so parallel pages see each other's claims and never exceed the quota. Over it, the page
+ * goes by email and says why. Returns the route and the claim (null: not wanted any more).
+ */
+export async function claimWithinQuota(
+  k: Knex,
+  input: SendPageInput,
+  plan: Plan,
+  replyCode: number | null,
+): Promise<{ route: PageRoute; claim: ClaimedAttempt | null }> {
+  const { job } = input;
+  const month = monthStart(new Date());
+  return k.transaction(async (trx) => {
+    await trx.raw('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`page-quota:${job.userId}:${job.channel}:${month.toISOString()}`]);
+    // Only a channel with a quota needs the month's count (push on FREE falls back whatever it is).
+    const [{ used }] = CHANNELS[job.channel].quota === null
+      ? [{ used: 0 }]
+      : await trx('notifications')
+          .count({ used: '*' })
+          .where({ user_id: job.userId, channel: job.channel })
+          .whereIn('status', COUNTED)
+          .where('created_at', '>=', month)
+          .whereNot({ id: input.notificationId });
+    const reason = quotaFallbackReason(plan, job.channel, Number(used));
+    const route: PageRoute = reason ? { channel: 'email', address: await emailOf(trx, job.userId!), fallbackReason: reason } : { channel: job.channel, address: job.address, fallbackReason: null };
+    return { route, claim: await claimAttempt(trx, input, route, reason ? null : replyCode) };
+  });
+}
+
+/** Where a person's email pages go: their first enabled email contact method, else their login. */
+async function emailOf(k: Knex, userId: string): Promise<string> {
+  const { rows } = (await k.raw(
+    `select coalesce(
+       (select address from contact_methods where user_id = :userId and type = 'email' and disabled_at is null order by created_at, id limit 1),
+       (select email from users where id = :userId)) as address`,
+    { userId },
+  )) as { rows: Array<{ address: string }> };
+  return rows[0].address;
+}

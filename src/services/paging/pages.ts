@@ -1,0 +1,163 @@
+/**
+ * Pages: the one writer of `notifications` (one row per page sent to a person or an address:
+ * its route, attempts and outcome). Writes come from the paging activities (claim, send,
+ * settle) and from providers' delivery reports; the retention purge deletes rows for age. The
+ * in-app notifications a page leaves are another table (./in-app-notifications.ts).
+ */
+import type { Knex } from '@mikro-orm/postgresql';
+import { ApplicationFailure } from '@temporalio/common';
+import type { ChannelId } from '../../domain/channels';
+import type { Plan } from '../../domain/plans';
+import type { PageJob } from '../../domain/paging/escalation-plan';
+import type { PageOutcome } from '../../domain/paging/page-outcome';
+
+/** One page as the incident workflow asks for it (the send activity's input). */
+export interface SendPageInput {
+  incidentId: string;
+  /** Chosen by the workflow: a retried attempt finds the row it wrote. */
+  notificationId: string;
+  /** The timeline seq the workflow reserved for this page's entry. */
+  seq: number;
+  step: number;
+  job: PageJob;
+}
+
+/** Where a page goes once quotas are applied: the rule's channel, or email instead. */
+export interface PageRoute {
+  channel: SendPageInput['job']['channel'];
+  address: string;
+  fallbackReason: string | null;
+}
+
+/** An attempt that may call the provider: how many attempts claimed the page, and how many of them after an unknown outcome. */
+export interface ClaimedAttempt {
+  attempts: number;
+  unknownOutcomeRetries: number;
+}
+
+/**
+ * Claims a send attempt (docs/architecture.md, "Paging"), the last thing before the provider call: one statement
+ * checks that the incident is still TRIGGERED and has not moved since the page's seq was
+ * reserved (an acknowledge and a re-trigger make a new spell, whose pages are its own), and
+ * records the attempt as `sending`. The incident row is read FOR SHARE, so an acknowledge being
+ * written either commits first (no page) or waits for the claim (the page had begun). A page
+ * already `sending` was claimed by an attempt whose outcome nobody knows: the claim counts it,
+ * and the timeline says so. Null: the incident no longer wants the page, or it is already done.
+ */
+export async function claimAttempt(
+  k: Knex,
+  input: SendPageInput,
+  route: PageRoute,
+  replyCode: number | null,
+): Promise<ClaimedAttempt | null> {
+  const { job } = input;
+  const { rows } = (await k.raw(
+    `with incident as (
+       select i.id, i.organization_id from incidents i
+        where i.id = :incidentId and i.status = 'TRIGGERED'
+          and not exists (select 1 from timeline_entries t where t.incident_id = i.id and t.type = 'status_change' and t.seq > :seq)
+        for share of i
+     )
+     insert into notifications as n (id, organization_id, incident_id, user_id, contact_method_id, channel, target, provider, provider_message_id,
+                                      status, error, reply_code, fallback_reason, escalation_step, attempts, unknown_outcome_retries, created_at, updated_at)
+     select :id, organization_id, id, :userId, :contactMethodId, :channel, :target, null, null,
+            'sending', null, :replyCode, :fallbackReason, :step, 1, 0, :now, :now
+       from incident
+     on conflict (id) do update
+        set status = 'sending', attempts = n.attempts + 1,
+            unknown_outcome_retries = n.unknown_outcome_retries + (n.status = 'sending')::int,
+            updated_at = excluded.updated_at
+      where n.status in ('queued', 'sending')
+     returning attempts, unknown_outcome_retries`,
+    {
+      incidentId: input.incidentId,
+      seq: input.seq,
+      id: input.notificationId,
+      userId: job.userId,
+      contactMethodId: job.contactMethodId,
+      channel: route.channel,
+      target: route.address,
+      replyCode,
+      fallbackReason: route.fallbackReason,
+      step: input.step,
+      now: new Date(),
+    },
+  )) as { rows: Array<{ attempts: number; unknown_outcome_retries: number }> };
+  const row = rows[0];
+  return row ? { attempts: row.attempts, unknownOutcomeRetries: row.unknown_outcome_retries } : null;
+}
+
+/** The incident a page is for, the person's email, and the page's row if an attempt wrote one. */
+export interface PageContext {
+  incident: { id: string; number: number; title: string; severity: string; status: string; organization_id: string; plan: Plan; service_name: string | null };
+  userEmail: string | null;
+  page: PageRow | null;
+}
+
+export interface PageRow {
+  status: string;
+  channel: ChannelId;
+  target: string;
+  provider: string | null;
+  error: string | null;
+  fallback_reason: string | null;
+  reply_code: number | null;
+  unknown_outcome_retries: number;
+}
+
+/** One read: the incident as the page renders it, the plan, the person's email and the page's row. */
+export async function readPageContext(k: Knex, input: SendPageInput): Promise<PageContext> {
+  const { rows } = (await k.raw(
+    `select i.id, i.number, i.title, i.severity, i.status, i.organization_id, o.plan, s.name as service_name,
+            (select email from users where id = :userId) as user_email, case when n.id is null then null else to_jsonb(n) end as page
+       from incidents i
+       join organizations o on o.id = i.organization_id
+       left join services s on s.id = i.service_id
+       left join notifications n on n.id = :notificationId
+      where i.id = :incidentId`,
+    { userId: input.job.userId, notificationId: input.notificationId, incidentId: input.incidentId },
+  )) as { rows: Array<PageContext['incident'] & { user_email: string | null; page: PageRow | null }> };
+  const row = rows[0];
+  if (!row) throw ApplicationFailure.nonRetryable(`incident ${input.incidentId} has no projection`, 'IncidentNotFound');
+  const { user_email: userEmail, page, ...incident } = row;
+  return { incident, userEmail, page };
+}
+
+/** Writes a final outcome (skipped, failed) on the page's row, creating it if no attempt did. */
+export async function settlePage(k: Knex, input: SendPageInput, organizationId: string, o: PageOutcome): Promise<void> {
+  const now = new Date();
+  await k('notifications')
+    .insert({
+      id: input.notificationId, organization_id: organizationId, incident_id: input.incidentId, user_id: input.job.userId,
+      contact_method_id: input.job.contactMethodId, channel: o.channel, target: o.target, provider: null, provider_message_id: null,
+      status: o.status, error: o.error && clip(o.error), reply_code: null, fallback_reason: o.fallbackReason, escalation_step: input.step, created_at: now, updated_at: now,
+    })
+    .onConflict('id')
+    .merge(['status', 'error', 'updated_at']);
+}
+
+const clip = (message: string) => message.slice(0, 2000);
+
+/**
+ * A provider call failed: `failed` (it refused for good), `queued` (it answered without taking
+ * the page) or still `sending` (nobody knows whether it took it).
+ */
+export async function markAttemptFailed(k: Knex, notificationId: string, status: 'failed' | 'queued' | 'sending', error: string): Promise<void> {
+  await k('notifications').where({ id: notificationId }).update({ status, error: clip(error), updated_at: new Date() });
+}
+
+/** The provider took the page. */
+export async function markPageSent(k: Knex, notificationId: string, sent: { provider: string; providerMessageId: string | null }): Promise<void> {
+  await k('notifications').where({ id: notificationId }).update({ status: 'sent', provider: sent.provider, provider_message_id: sent.providerMessageId, error: null, updated_at: new Date() });
+}
+
+/**
+ * A provider's delivery report on a page it took: `delivered` or `failed`, only while the page is
+ * still `queued` or `sent` (a late report never undoes a settled outcome).
+ */
+export async function recordDeliveryReport(k: Knex, report: { providerMessageId: string; status: 'delivered' | 'failed'; error: string | null }): Promise<void> {
+  await k('notifications')
+    .where({ provider_message_id: report.providerMessageId })
+    .whereIn('status', ['queued', 'sent'])
+    .update({ status: report.status, error: report.error, updated_at: new Date() });
+}
