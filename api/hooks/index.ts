@@ -1,10 +1,10 @@
 /**
  * The app listener's `/hooks/*`: answers to pages. Klaxon's own signed links (email links, push
  * actions) are here; every other route is a provider's, mounted from the provider registry
- * (src/providers/senders.ts), so adding a provider never touches this file.
+ * (src/providers/registry.ts), so adding a provider never touches this file.
  */
 import type Router from '@koa/router';
-import { providerHooks } from '../../src/providers/senders';
+import { providerHooks } from '../../src/providers/registry';
 import type { ProviderHookDeps } from '../../src/providers/types';
 import { createPageActionsRouter } from './page-actions';
 

@@ -147,7 +147,7 @@ const REGISTRY = {
 /** A paging channel: also the type of a contact method. */
 export type ChannelId = keyof typeof REGISTRY;
 
-/** A provider that sends some channel, as the registry names it (src/providers/senders.ts maps it to its provider folder). */
+/** A provider that sends some channel, as the registry names it (src/providers/registry.ts maps it to its provider folder). */
 export type ProviderKey = (typeof REGISTRY)[ChannelId]['providers'][number];
 
 /** The provider key of the dev inbox, where a channel without provider credentials keeps its pages. */

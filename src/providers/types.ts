@@ -7,6 +7,10 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { NotifyConfig } from '../config';
 import type { ChannelId } from '../domain/channels';
 import type { PageResponseDeps } from '../services/response';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Logger } from '../logger';
+import type { AccountMailer } from '../services/accounts/mailer';
+import type { Sealer } from '../services/sealing/seal';
 
 /** A page, rendered and addressed: what a provider needs, nothing it must look up. */
 export interface OutgoingPage {
@@ -80,11 +84,30 @@ export interface ProviderHookDeps extends PageResponseDeps {
 }
 
 /**
- * One external system as the provider registry lists it (src/providers/senders.ts): its paging
+ * One external system as the provider registry lists it (src/providers/registry.ts): its paging
  * senders, if it sends a channel, and the routes it calls back on, if any. api/hooks mounts every
  * provider's `hooks` before the JSON parser, so a provider posting forms gets its body unparsed.
  */
 export interface ProviderModule {
   senders?: ChannelProvider;
   hooks?: (deps: ProviderHookDeps) => Router;
+  /** A consumer of the incident-event feed (docs/integrations.md), run in every API process. */
+  feedConsumer?: (deps: FeedConsumerDeps) => FeedConsumer;
+}
+
+/** What a feed consumer is given: the database, the sealer of stored secrets, how to mail admins. */
+export interface FeedConsumerDeps {
+  orm: MikroORM;
+  sealer: Sealer;
+  logger: Logger;
+  mailer: AccountMailer;
+  appUrl: string;
+  /** ALLOW_PRIVATE_TARGETS: for the shared SSRF guard (src/services/targets). */
+  allowPrivateTargets: boolean;
+}
+
+/** A running consumer: started once, stopped at shutdown. */
+export interface FeedConsumer {
+  start(): void;
+  stop(): Promise<void>;
 }

@@ -1,5 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { createChannelSenders } from '../providers/senders';
+import { createChannelSenders } from '../providers/registry';
 import type { ChannelSender } from '../providers/types';
 import type { ChannelId } from '../domain/channels';
 import type { PageLinks } from '../../activities/paging/render';

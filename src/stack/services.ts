@@ -1,6 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { OutgoingWebhookDeliverer } from '../providers/outgoing-webhooks/deliverer';
-import { postJson } from '../services/targets';
 import http, { type Server } from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -19,7 +17,7 @@ import { createSealer } from '../services/inbound-webhooks';
 import { processRequestMetrics, RequestMetricsFlusher } from '../services/status/request-metrics';
 import { proxyTrust } from '../../api/http/client-address';
 import { createThrottles } from '../services/throttles';
-import { createChannelSender } from '../providers/senders';
+import { createChannelSender, startFeedConsumers } from '../providers/registry';
 import { accountMailer } from '../services/accounts';
 import { IncidentEventHub } from '../services/events/incident-events';
 import type { ChannelId } from '../domain/channels';
@@ -73,16 +71,15 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; leg
   // Counted in Postgres, so every API process shares the counts (src/services/throttles).
   const throttles = createThrottles(deps.orm, config.throttles);
   const proxies = proxyTrust(config.trustedProxies);
-  // The incident-event feed to the customers' endpoints, in every API process (docs/integrations.md).
-  const outgoingWebhooks = new OutgoingWebhookDeliverer({
+  // The incident-event feed's consumers (outgoing webhooks, …), in every API process (docs/integrations.md).
+  const stopFeedConsumers = startFeedConsumers({
     orm: deps.orm,
     sealer: createSealer(deps.secret),
-    post: (url, opts) => postJson(url, { ...opts, allowPrivate: config.targets.allowPrivate }),
     logger: deps.logger,
     mailer: accountMailer(accountEmail),
     appUrl: config.urls.app,
+    allowPrivateTargets: config.targets.allowPrivate,
   });
-  outgoingWebhooks.start();
   return {
     app: createAppListener({
       orm: deps.orm,
@@ -145,7 +142,7 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; leg
       incidents: { orm: deps.orm, temporal: deps.temporal, taskQueue: config.temporal.taskQueue, autoCloseHours: config.autoCloseHours, eagerClient: deps.eagerClient },
     }),
     stop: async () => {
-      await outgoingWebhooks.stop();
+      await stopFeedConsumers();
       await stats.stop();
       await requestMetrics.stop();
       await events.stop();

@@ -1,6 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { createDevInboxSender, listDevInbox } from '../../../src/providers/dev-inbox';
-import { closeChannelSenders, createChannelSenders } from '../../../src/providers/senders';
+import { closeChannelSenders, createChannelSenders } from '../../../src/providers/registry';
 import type { ChannelSender, OutgoingPage } from '../../../src/providers/types';
 import { CHANNEL_IDS, type ChannelId } from '../../../src/domain/channels';
 import { loadConfig } from '../../../src/config';

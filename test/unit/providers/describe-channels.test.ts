@@ -1,4 +1,4 @@
-import { channelProviders, describeChannels } from '../../../src/providers/senders';
+import { channelProviders, describeChannels } from '../../../src/providers/registry';
 import { loadConfig } from '../../../src/config';
 
 const notify = (env: Record<string, string>) => loadConfig(env).notify;

@@ -12,14 +12,22 @@ import { createDevInboxSender } from './dev-inbox';
 import { fcm } from './fcm';
 import { sendgrid } from './sendgrid';
 import { smtp } from './smtp';
+import { outgoingWebhooks } from './outgoing-webhooks';
 import { twilio } from './twilio';
-import type { ChannelProvider, ChannelSender, ConfiguredProvider, ProviderHookDeps, ProviderModule } from './types';
+import type { ChannelProvider, ChannelSender, ConfiguredProvider, FeedConsumerDeps, ProviderHookDeps, ProviderModule } from './types';
 
 /**
  * The registry: one entry per provider folder. The type makes every provider key the channel
  * registry names (src/domain/channels.ts) an entry that sends; other entries may only take hooks.
  */
-const PROVIDERS: Readonly<Record<ProviderKey, ProviderModule & { senders: ChannelProvider }> & Record<string, ProviderModule>> = { twilio, sendgrid, smtp, apns, fcm };
+const PROVIDERS: Readonly<Record<ProviderKey, ProviderModule & { senders: ChannelProvider }> & Record<string, ProviderModule>> = {
+  twilio,
+  sendgrid,
+  smtp,
+  apns,
+  fcm,
+  'outgoing-webhooks': outgoingWebhooks,
+};
 
 /** A channel's provider once chosen: its registry key, configured. */
 interface Chosen {
@@ -84,4 +92,13 @@ export function describeChannels(notify: NotifyConfig): string[] {
 /** The routes every provider takes callbacks on (replies, delivery reports), for api/hooks to mount. */
 export function providerHooks(deps: ProviderHookDeps): Router[] {
   return Object.values(PROVIDERS).flatMap((p) => (p.hooks ? [p.hooks(deps)] : []));
+}
+
+/** Starts every provider's incident-event feed consumer (this API process's); returns what stops them. */
+export function startFeedConsumers(deps: FeedConsumerDeps): () => Promise<void> {
+  const consumers = Object.values(PROVIDERS).flatMap((p) => (p.feedConsumer ? [p.feedConsumer(deps)] : []));
+  for (const consumer of consumers) consumer.start();
+  return async () => {
+    await Promise.all(consumers.map((c) => c.stop()));
+  };
 }
