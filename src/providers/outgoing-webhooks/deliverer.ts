@@ -6,7 +6,7 @@ import { claimDue, parkTarget, recordAttempt, type AttemptOutcome, type Delivery
 import { PassLoop } from '../../services/relay/pass-loop';
 import { afterScheduledFailure } from '../../services/relay/retry-policy';
 import type { Sealer } from '../../services/sealing/seal';
-import { fanOutEvents } from './fan-out';
+import { adminEmails, disableBySystem, fanOutEvents, markFailing, markSucceeded } from '../../services/outgoing-webhooks';
 import { ATTEMPT_TIMEOUT_MS, FAILING_DISABLES_AFTER_MS, GONE_STATUS, RETRY_SCHEDULE_MS } from './schedule';
 import { signedHeaders } from './signature';
 
@@ -86,15 +86,10 @@ export class OutgoingWebhookDeliverer {
     const next = outcome.delivered ? { retryInMs: null, park: false } : afterScheduledFailure(row.attempts, RETRY_SCHEDULE_MS);
     await recordAttempt(knex, DELIVERIES, row, outcome, !hook ? { retryInMs: null, park: true } : next);
     if (!hook || row.type === 'ping') return;
-    if (outcome.delivered) {
-      await knex('outgoing_webhooks').where({ id: hook.id }).whereNotNull('failing_since').update({ failing_since: null });
-      return;
-    }
+    if (outcome.delivered) return markSucceeded(knex, hook.id);
     if (outcome.statusCode === GONE_STATUS) return this.disable(hook, 'gone', `it answered ${GONE_STATUS} Gone`);
-    const [failing] = await knex('outgoing_webhooks')
-      .where({ id: hook.id })
-      .update({ failing_since: knex.raw('coalesce(failing_since, now())') }, ['failing_since']);
-    if (failing && Date.now() - new Date(failing.failing_since).getTime() >= FAILING_DISABLES_AFTER_MS) {
+    const failingSince = await markFailing(knex, hook.id);
+    if (failingSince && Date.now() - failingSince.getTime() >= FAILING_DISABLES_AFTER_MS) {
       await this.disable(hook, 'failing', 'its deliveries have failed for 3 days');
     }
   }
@@ -110,8 +105,7 @@ export class OutgoingWebhookDeliverer {
   /** Disables a subscription the system gave up on, gives up its pending deliveries, tells its admins. */
   private async disable(hook: { id: string; organization_id: string; url: string; description: string | null }, reason: 'gone' | 'failing', why: string): Promise<void> {
     const knex = knexOf(this.deps.orm);
-    const changed = await knex('outgoing_webhooks').where({ id: hook.id, enabled: true }).update({ enabled: false, disabled_reason: reason, updated_at: new Date() }, ['id']);
-    if (changed.length === 0) return;
+    if (!(await disableBySystem(knex, hook.id, reason))) return;
     const parked = await parkTarget(knex, DELIVERIES, hook.id, `subscription disabled: ${why}`);
     this.deps.logger.warn({ outgoing_webhook_id: hook.id, organization_id: hook.organization_id, reason, parked }, 'outgoing webhook disabled');
     await this.emailAdmins(hook, why).catch((err) => this.deps.logger.error({ err, outgoing_webhook_id: hook.id }, 'the disabled outgoing webhook email could not be sent'));
@@ -119,11 +113,7 @@ export class OutgoingWebhookDeliverer {
 
   private async emailAdmins(hook: { id: string; organization_id: string; url: string; description: string | null }, why: string): Promise<void> {
     if (!this.deps.mailer) return;
-    const admins: string[] = await knexOf(this.deps.orm)('memberships as m')
-      .join('users as u', 'u.id', 'm.user_id')
-      .where('m.organization_id', hook.organization_id)
-      .whereIn('m.role', ['BILLING_OWNER', 'ACCOUNT_ADMIN'])
-      .pluck('u.email');
+    const admins = await adminEmails(knexOf(this.deps.orm), hook.organization_id);
     const name = hook.description ? `"${hook.description}" (${originOf(hook.url)})` : originOf(hook.url);
     for (const to of admins) {
       await this.deps.mailer.send({

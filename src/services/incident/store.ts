@@ -346,7 +346,7 @@ export async function recordPageEntry(k: Knex, input: { incidentId: string; seq:
 }
 
 /**
- * A paging decision's entry (design.md §4): who a step resolved to, who was not paged and why,
+ * A paging decision's entry (docs/architecture.md, "Paging"): who a step resolved to, who was not paged and why,
  * or that nobody was; at the seq the workflow reserved for it, like a page's.
  */
 export async function recordPagingDecision(k: Knex, input: { incidentId: string; seq: number; message: string; data: object }): Promise<void> {

@@ -1,9 +1,14 @@
 /**
  * Outgoing webhooks (docs/api/outgoing-webhooks.md): the customer's endpoints that receive
- * incident events. Managing subscriptions (manage.ts), their delivery log, test pings and
- * redeliveries (deliveries-log.ts), how they read (views.ts). Sending is the delivery engine's
- * (delivery*.ts), through the shared SSRF guard (src/services/targets).
+ * incident events; the one owner of `outgoing_webhooks` and `outgoing_webhook_deliveries` (their
+ * attempt columns are written through the feed's delivery queue, src/services/incident-feed).
+ * Managing subscriptions (manage.ts), their delivery log, test pings and redeliveries
+ * (deliveries-log.ts), how they read (views.ts), queueing events for them (fan-out.ts), what
+ * deliveries teach about them (subscription-health.ts). Sending is the provider's
+ * (src/providers/outgoing-webhooks/), through the shared SSRF guard (src/services/targets).
  */
 export * from './manage';
+export * from './fan-out';
+export * from './subscription-health';
 export * from './deliveries-log';
 export * from './views';

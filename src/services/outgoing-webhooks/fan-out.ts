@@ -1,5 +1,5 @@
 import type { Knex } from '@mikro-orm/postgresql';
-import { eventBody, takeFeedEvents } from '../../services/incident-feed/feed';
+import { eventBody, takeFeedEvents } from '../incident-feed/feed';
 
 /** This consumer's name in `incident_event_consumers`. */
 export const FEED_CONSUMER = 'outgoing-webhooks';
