@@ -12,7 +12,7 @@ import type { InboundWebhookDeps } from '../../src/services/inbound-webhooks';
 import type { ChannelSender, ChannelSenders } from '../../src/providers/types';
 import type { NotifyConfig } from '../../src/config';
 import type { ReadinessReport } from '../../src/readiness';
-import type { IncidentEventHub } from '../../src/services/events/incident-events';
+import type { IncidentLiveUpdates } from '../../src/services/live-updates/incident-live-updates';
 import type { Throttles } from '../../src/services/throttles';
 import { sessionOf } from './guards';
 
@@ -42,7 +42,7 @@ export interface AdminDeps {
   /** Show the dev inbox at `GET /api/dev/inbox` (klaxon start on a loopback APP_URL only). */
   devInbox?: boolean;
   /** Live incident events for `GET /api/events` (one LISTEN connection per process). */
-  events?: IncidentEventHub;
+  events?: IncidentLiveUpdates;
   /** Lifecycle operations from the dashboard go through the incident workflows as the customer API's do. */
   incidents?: { autoCloseHours?: number; eagerClient?: Client; temporalUiUrl: string; namespace: string };
   /** HTTP monitors: private targets allowed? the interval floor (MONITOR_ALLOW_PRIVATE, MONITOR_MIN_INTERVAL_SECONDS). */

@@ -19,7 +19,7 @@ import { proxyTrust } from '../../api/http/client-address';
 import { createThrottles } from '../services/throttles';
 import { createChannelSender, startFeedConsumers } from '../providers/registry';
 import { accountMailer } from '../services/accounts';
-import { IncidentEventHub } from '../services/events/incident-events';
+import { IncidentLiveUpdates } from '../services/live-updates/incident-live-updates';
 import type { ChannelId } from '../domain/channels';
 import type { ChannelSender, ChannelSenders } from '../providers/types';
 
@@ -66,7 +66,7 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; leg
   // provider connected on first use; email shares the account emails' sender.
   const senders = lazyChannelSenders((channel) => (channel === 'email' ? accountEmail : createChannelSender(config.notify, deps.orm, channel)));
   // Live incident events for the dashboard: one LISTEN connection, opened by the first stream.
-  const events = new IncidentEventHub(deps.orm.config.get('clientUrl')!, deps.logger);
+  const events = new IncidentLiveUpdates(deps.orm.config.get('clientUrl')!, deps.logger);
   const webhooks = { orm: deps.orm, sealer: createSealer(deps.secret), urls: { ingest: config.urls.ingest, legacy: config.urls.legacy } };
   // Counted in Postgres, so every API process shares the counts (src/services/throttles).
   const throttles = createThrottles(deps.orm, config.throttles);

@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { z } from 'zod';
-import type { IncidentEventHub } from '../../../src/services/events/incident-events';
+import type { IncidentLiveUpdates } from '../../../src/services/live-updates/incident-live-updates';
 import { defineRoute, type RouteSpec } from '../../http/route-spec';
 import { ADMIN_ERRORS, adminActorOf, type AdminDeps } from '../admin-kit';
 
@@ -14,7 +14,7 @@ const EventSchema = z.object({ type: z.literal('incident'), id: z.uuid(), number
  * `event: incident` with `{id, number, status}` when an incident opens or changes status;
  * `event: resync` when the server lost and regained Postgres (refetch everything).
  */
-export function eventRoutes(deps: AdminDeps & { events?: IncidentEventHub }): RouteSpec[] {
+export function eventRoutes(deps: AdminDeps & { events?: IncidentLiveUpdates }): RouteSpec[] {
   return [
     defineRoute({
       method: 'get',

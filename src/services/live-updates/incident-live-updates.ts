@@ -1,8 +1,11 @@
 import { Client as PgClient } from 'pg';
 import type { Logger } from '../../logger';
 
-/** What the dashboard hears live: an incident opened or changed status. */
-export interface IncidentEvent {
+/**
+ * What the dashboard hears live: an incident opened or changed status. A hint over NOTIFY, lost
+ * when nobody listens; the durable record of changes is the incident-event feed (docs/integrations.md).
+ */
+export interface IncidentLiveUpdate {
   type: 'incident';
   organization_id: string;
   id: string;
@@ -10,7 +13,7 @@ export interface IncidentEvent {
   status: string;
 }
 
-type Listener = (event: IncidentEvent) => void;
+type Listener = (event: IncidentLiveUpdate) => void;
 
 const CHANNEL = 'klaxon_events';
 const RECONNECT_MS = 2_000;
@@ -20,7 +23,7 @@ const RECONNECT_MS = 2_000;
  * dashboard's open event streams of each workspace. Reconnects by itself when Postgres goes
  * away; streams stay open meanwhile and the page refetches when told `reconnected`.
  */
-export class IncidentEventHub {
+export class IncidentLiveUpdates {
   private client: PgClient | undefined;
   private readonly byWorkspace = new Map<string, Set<Listener>>();
   private readonly onReconnect = new Set<() => void>();
@@ -94,9 +97,9 @@ export class IncidentEventHub {
 
   private deliver(payload: string | undefined): void {
     if (!payload) return;
-    let event: IncidentEvent;
+    let event: IncidentLiveUpdate;
     try {
-      event = JSON.parse(payload) as IncidentEvent;
+      event = JSON.parse(payload) as IncidentLiveUpdate;
     } catch {
       return;
     }
