@@ -28,12 +28,35 @@ export default tseslint.config(
         {
           patterns: [
             { group: ['node:*', ...NODE_BUILTINS], message: 'workflow code must be deterministic: no Node built-ins' },
-            { group: ['@mikro-orm/*', 'pg', 'koa', '@koa/*', 'twilio', '@sendgrid/*', '@parse/node-apn', 'pino', '@temporalio/client', '@temporalio/worker', '@temporalio/activity'], message: 'workflow code does no I/O: call an activity' },
-            { group: ['../../src/services/*', '../../src/db/*', '../../activities/*', '../activities/*', '../src/services/*'], message: 'only src/domain and activity types may be imported', allowTypeImports: true },
+            {
+              group: [
+                '@mikro-orm/*',
+                'pg',
+                'koa',
+                '@koa/*',
+                'twilio',
+                '@sendgrid/*',
+                '@parse/node-apn',
+                'pino',
+                '@temporalio/client',
+                '@temporalio/worker',
+                '@temporalio/activity',
+              ],
+              message: 'workflow code does no I/O: call an activity',
+            },
+            {
+              group: ['../../src/services/*', '../../src/db/*', '../../activities/*', '../activities/*', '../src/services/*'],
+              message: 'only src/domain and activity types may be imported',
+              allowTypeImports: true,
+            },
           ],
         },
       ],
-      'no-restricted-globals': ['error', { name: 'setTimeout', message: 'use sleep() from @temporalio/workflow' }, { name: 'setInterval', message: 'use workflow timers' }],
+      'no-restricted-globals': [
+        'error',
+        { name: 'setTimeout', message: 'use sleep() from @temporalio/workflow' },
+        { name: 'setInterval', message: 'use workflow timers' },
+      ],
       'no-restricted-properties': ['error', { object: 'Math', property: 'random', message: 'use uuid4() or random from @temporalio/workflow' }],
     },
   },

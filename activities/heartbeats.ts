@@ -32,7 +32,10 @@ export function createHeartbeatActivities({ orm }: { orm: MikroORM }) {
     return knexOf(orm).transaction(async (trx) => {
       const hb = await load(trx, heartbeatId);
       if (!hb || hb.status !== 'ACTIVE') return null;
-      const open = await trx('incidents').where({ service_id: hb.service_id, dedup_key: `heartbeat:${hb.id}` }).whereIn('status', OPEN_STATUSES).first('id');
+      const open = await trx('incidents')
+        .where({ service_id: hb.service_id, dedup_key: `heartbeat:${hb.id}` })
+        .whereIn('status', OPEN_STATUSES)
+        .first('id');
       if (open) return open.id as string;
       const source: SourceRef = { id: hb.id, organizationId: hb.organization_id, serviceId: hb.service_id, teamId: hb.team_id };
       const [stored] = await storeTriggers(trx, [{ source, item: item(hb, 'trigger'), eventId: randomUUID() }]);
@@ -45,7 +48,12 @@ export function createHeartbeatActivities({ orm }: { orm: MikroORM }) {
     await knexOf(orm).transaction(async (trx) => {
       const hb = await load(trx, heartbeatId);
       if (!hb) return;
-      await storeResolve(trx, { id: hb.id, organizationId: hb.organization_id, serviceId: hb.service_id, teamId: hb.team_id }, item(hb, 'resolve'), randomUUID());
+      await storeResolve(
+        trx,
+        { id: hb.id, organizationId: hb.organization_id, serviceId: hb.service_id, teamId: hb.team_id },
+        item(hb, 'resolve'),
+        randomUUID(),
+      );
     });
   }
 

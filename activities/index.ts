@@ -10,7 +10,12 @@ import { createRetentionActivities } from './retention';
 import type { RetentionAges } from '../src/domain/retention';
 
 /** Assembles every activity the worker registers. */
-export function createActivities(deps: { orm: MikroORM; paging: { senders: Record<ChannelId, ChannelSender>; links: PageLinks }; retention?: RetentionAges; monitors?: { allowPrivate: boolean } }) {
+export function createActivities(deps: {
+  orm: MikroORM;
+  paging: { senders: Record<ChannelId, ChannelSender>; links: PageLinks };
+  retention?: RetentionAges;
+  monitors?: { allowPrivate: boolean };
+}) {
   return {
     ...createProjectionActivities(deps),
     ...createHeartbeatActivities(deps),

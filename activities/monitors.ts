@@ -44,7 +44,9 @@ export function createMonitorActivities({ orm, monitors }: { orm: MikroORM; moni
   const item = (m: MonitorRow, action: IngestItem['action'], result: ProbeResult | null): IngestItem => ({
     action,
     title: `Monitor "${m.name}" is down: ${result?.error ?? 'check failed'}`.slice(0, 255),
-    message: result && `${m.method} ${shownUrl(m.target)} failed ${m.failure_threshold} check(s) in a row: ${result.error}${result.statusCode ? ` (HTTP ${result.statusCode})` : ''}.`,
+    message:
+      result &&
+      `${m.method} ${shownUrl(m.target)} failed ${m.failure_threshold} check(s) in a row: ${result.error}${result.statusCode ? ` (HTTP ${result.statusCode})` : ''}.`,
     description: null,
     severity: 'HIGH',
     dedupKey: `monitor:${m.id}`,
@@ -55,7 +57,22 @@ export function createMonitorActivities({ orm, monitors }: { orm: MikroORM; moni
   const load = (db: ReturnType<typeof knexOf>, monitorId: string) =>
     db('monitors as m')
       .join('services as s', 's.id', 'm.service_id')
-      .select<MonitorRow>('m.id', 'm.organization_id', 'm.service_id', 's.team_id', 'm.name', 'm.target', 'm.method', 'm.timeout_seconds', 'm.expected_status_codes', 'm.keyword', 'm.failure_threshold', 'm.state', 'm.consecutive_failures', 'm.open_incident_id')
+      .select<MonitorRow>(
+        'm.id',
+        'm.organization_id',
+        'm.service_id',
+        's.team_id',
+        'm.name',
+        'm.target',
+        'm.method',
+        'm.timeout_seconds',
+        'm.expected_status_codes',
+        'm.keyword',
+        'm.failure_threshold',
+        'm.state',
+        'm.consecutive_failures',
+        'm.open_incident_id',
+      )
       .where('m.id', monitorId);
 
   /**
@@ -81,18 +98,38 @@ export function createMonitorActivities({ orm, monitors }: { orm: MikroORM; moni
       const m = await load(trx, monitorId).forUpdate('m').first();
       if (!m) return { outcome: 'gone' as const };
       const now = new Date();
-      await trx('monitor_checks').insert({ id: checkId, monitor_id: m.id, organization_id: m.organization_id, checked_at: now, ok: result.ok, status_code: result.statusCode, latency_ms: result.latencyMs, error: result.error });
-      const change = applyCheck({ state: m.state, consecutiveFailures: m.consecutive_failures, incidentOpen: m.open_incident_id !== null }, result.ok, m.failure_threshold);
+      await trx('monitor_checks').insert({
+        id: checkId,
+        monitor_id: m.id,
+        organization_id: m.organization_id,
+        checked_at: now,
+        ok: result.ok,
+        status_code: result.statusCode,
+        latency_ms: result.latencyMs,
+        error: result.error,
+      });
+      const change = applyCheck(
+        { state: m.state, consecutiveFailures: m.consecutive_failures, incidentOpen: m.open_incident_id !== null },
+        result.ok,
+        m.failure_threshold,
+      );
       const source: SourceRef = { id: m.id, organizationId: m.organization_id, serviceId: m.service_id, teamId: m.team_id };
       let openIncidentId = m.open_incident_id;
       if (change.action === 'open') {
-        const open = await trx('incidents').where({ service_id: m.service_id, dedup_key: `monitor:${m.id}` }).whereIn('status', OPEN_STATUSES).first('id');
-        openIncidentId = (open?.id as string | undefined) ?? (await storeTriggers(trx, [{ source, item: item(m, 'trigger', result), eventId: randomUUID() }], now))[0].incidentId;
+        const open = await trx('incidents')
+          .where({ service_id: m.service_id, dedup_key: `monitor:${m.id}` })
+          .whereIn('status', OPEN_STATUSES)
+          .first('id');
+        openIncidentId =
+          (open?.id as string | undefined) ??
+          (await storeTriggers(trx, [{ source, item: item(m, 'trigger', result), eventId: randomUUID() }], now))[0].incidentId;
       } else if (change.action === 'resolve') {
         await storeResolve(trx, source, item(m, 'resolve', null), randomUUID(), now);
         openIncidentId = null;
       }
-      await trx('monitors').update({ state: change.next.state, consecutive_failures: change.next.consecutiveFailures, last_checked_at: now, open_incident_id: openIncidentId }).where({ id: m.id });
+      await trx('monitors')
+        .update({ state: change.next.state, consecutive_failures: change.next.consecutiveFailures, last_checked_at: now, open_incident_id: openIncidentId })
+        .where({ id: m.id });
       return { outcome: 'checked' as const, ok: result.ok };
     });
   }

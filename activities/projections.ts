@@ -1,6 +1,16 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { ApplicationFailure } from '@temporalio/common';
-import { type AlertsAttachedEntry, INCIDENT_COLUMNS, type IncidentRow, readRunSeed, recordAlertsAttached, recordTransition, type RunSeed, toSnapshot, type TransitionEntry } from '../src/services/incident';
+import {
+  type AlertsAttachedEntry,
+  INCIDENT_COLUMNS,
+  type IncidentRow,
+  readRunSeed,
+  recordAlertsAttached,
+  recordTransition,
+  type RunSeed,
+  toSnapshot,
+  type TransitionEntry,
+} from '../src/services/incident';
 import type { IncidentSnapshot } from '../workflows/definitions';
 
 export type RecordTransitionInput = TransitionEntry;
@@ -32,7 +42,12 @@ export function createProjectionActivities({ orm }: { orm: MikroORM }) {
 
   /** One alert that joined the incident: how the relay delivered before batching (histories hold it). */
   async function recordAlertAttached(input: { incidentId: string; seq: number; eventId: string; title: string; at: string }): Promise<void> {
-    await recordAlertsAttached(knex(), { incidentId: input.incidentId, firstSeq: input.seq, alerts: [{ title: input.title, eventId: input.eventId }], at: input.at });
+    await recordAlertsAttached(knex(), {
+      incidentId: input.incidentId,
+      firstSeq: input.seq,
+      alerts: [{ title: input.title, eventId: input.eventId }],
+      at: input.at,
+    });
   }
 
   /** A run of alerts that joined the incident, numbered firstSeq onwards. */
@@ -47,5 +62,11 @@ export function createProjectionActivities({ orm }: { orm: MikroORM }) {
     return seed;
   }
 
-  return { readIncident, recordTransition: recordTransitionActivity, recordAlertAttached, recordAlertsAttached: recordAlertsAttachedActivity, readRunSeed: readRunSeedActivity };
+  return {
+    readIncident,
+    recordTransition: recordTransitionActivity,
+    recordAlertAttached,
+    recordAlertsAttached: recordAlertsAttachedActivity,
+    readRunSeed: readRunSeedActivity,
+  };
 }

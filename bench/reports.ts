@@ -25,17 +25,40 @@ export async function seedReportWorkspace(stack: BenchStack): Promise<{ organiza
   const admin = await addUser(stack.orm, { organizationId: org.id, email, password: PASSWORD, role: 'ACCOUNT_ADMIN', verified: true });
   const people = [admin.id];
   for (const zone of ['Asia/Tokyo', 'America/New_York']) {
-    const u = await addUser(stack.orm, { organizationId: org.id, email: `bench-oncall-${randomUUID().slice(0, 8)}@example.test`, password: PASSWORD, role: 'MEMBER', verified: true });
+    const u = await addUser(stack.orm, {
+      organizationId: org.id,
+      email: `bench-oncall-${randomUUID().slice(0, 8)}@example.test`,
+      password: PASSWORD,
+      role: 'MEMBER',
+      verified: true,
+    });
     await knexOf(stack.orm)('users').where({ id: u.id }).update({ time_zone: zone });
     people.push(u.id);
   }
-  const teams = [(await createTeam(stack.orm, { organizationId: org.id, name: 'Ops' })).id, (await createTeam(stack.orm, { organizationId: org.id, name: 'Data' })).id];
+  const teams = [
+    (await createTeam(stack.orm, { organizationId: org.id, name: 'Ops' })).id,
+    (await createTeam(stack.orm, { organizationId: org.id, name: 'Data' })).id,
+  ];
   const services: string[] = [];
   for (let i = 0; i < 6; i++) services.push((await createService(stack.orm, { organizationId: org.id, teamId: teams[i % 2], name: `service-${i}` })).id);
   const db = knexOf(stack.orm);
-  const sources = services.map((serviceId, i) => ({ id: randomUUID(), organization_id: org.id, service_id: serviceId, name: `source-${i}`, token_hash: randomUUID().replace(/-/g, '').padEnd(64, '0'), created_at: new Date() }));
+  const sources = services.map((serviceId, i) => ({
+    id: randomUUID(),
+    organization_id: org.id,
+    service_id: serviceId,
+    name: `source-${i}`,
+    token_hash: randomUUID().replace(/-/g, '').padEnd(64, '0'),
+    created_at: new Date(),
+  }));
   await db('alert_sources').insert(sources);
-  const b = { org: org.id, n: REPORT_INCIDENTS, services: `{${services.join(',')}}`, teams: `{${teams.join(',')}}`, people: `{${people.join(',')}}`, sources: `{${sources.map((s) => s.id).join(',')}}` };
+  const b = {
+    org: org.id,
+    n: REPORT_INCIDENTS,
+    services: `{${services.join(',')}}`,
+    teams: `{${teams.join(',')}}`,
+    people: `{${people.join(',')}}`,
+    sources: `{${sources.map((s) => s.id).join(',')}}`,
+  };
   await db.transaction(async (trx) => {
     // Spread over the last 27.9 days (all inside the default range); statuses: 10 % open, 10 % acknowledged, the rest resolved.
     await trx.raw(
@@ -85,15 +108,27 @@ export async function seedReportWorkspace(stack: BenchStack): Promise<{ organiza
 
 /** Logs in as the admin: the session cookie and CSRF value. */
 async function logIn(appUrl: string, email: string): Promise<{ cookie: string; csrf: string }> {
-  const res = await fetch(`${appUrl}/api/auth/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email, password: PASSWORD }) });
+  const res = await fetch(`${appUrl}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email, password: PASSWORD }),
+  });
   if (res.status !== 200) throw new Error(`login answered ${res.status}: ${await res.text()}`);
-  const cookie = res.headers.getSetCookie().find((c) => c.startsWith('__Host-klaxon_session='))!.split(';')[0];
+  const cookie = res.headers
+    .getSetCookie()
+    .find((c) => c.startsWith('__Host-klaxon_session='))!
+    .split(';')[0];
   const body = (await res.json()) as { data: { csrf_token: string } };
   return { cookie, csrf: body.data.csrf_token };
 }
 
 /** One report, timed to its last byte; fails on anything but 200. */
-async function timeReport(appUrl: string, session: { cookie: string; csrf: string }, type: string, format: string): Promise<{ seconds: number; bytes: number }> {
+async function timeReport(
+  appUrl: string,
+  session: { cookie: string; csrf: string },
+  type: string,
+  format: string,
+): Promise<{ seconds: number; bytes: number }> {
   const started = performance.now();
   const res = await fetch(`${appUrl}/api/reports/generate`, {
     method: 'POST',
@@ -115,7 +150,9 @@ async function checkCounted(appUrl: string, session: { cookie: string; csrf: str
   });
   const body = (await res.json()) as { data?: { totals?: { incidents: number }; mtta?: { count: number } } };
   if (body.data?.totals?.incidents !== REPORT_INCIDENTS || body.data.mtta?.count !== REPORT_INCIDENTS * 0.9) {
-    throw new Error(`the summary report counted ${JSON.stringify(body.data?.totals)} / MTTA ${JSON.stringify(body.data?.mtta)}, expected ${REPORT_INCIDENTS} incidents`);
+    throw new Error(
+      `the summary report counted ${JSON.stringify(body.data?.totals)} / MTTA ${JSON.stringify(body.data?.mtta)}, expected ${REPORT_INCIDENTS} incidents`,
+    );
   }
 }
 
@@ -127,7 +164,14 @@ export async function benchReports(stack: BenchStack, say: Say): Promise<Finding
   const ws = await seedReportWorkspace(stack);
   const session = await logIn(stack.appUrl, ws.email);
   await checkCounted(stack.appUrl, session);
-  const cases: Array<[string, string]> = [['summary', 'json'], ['detailed', 'json'], ['detailed', 'csv'], ['detailed', 'pdf'], ['performance', 'pdf'], ['incidents', 'csv']];
+  const cases: Array<[string, string]> = [
+    ['summary', 'json'],
+    ['detailed', 'json'],
+    ['detailed', 'csv'],
+    ['detailed', 'pdf'],
+    ['performance', 'pdf'],
+    ['incidents', 'csv'],
+  ];
   const rates: Rate[] = [];
   const phase: Record<string, unknown> = {};
   for (const [type, format] of cases) {
@@ -137,7 +181,11 @@ export async function benchReports(stack: BenchStack, say: Say): Promise<Finding
     const seconds = runs.map((r) => r.seconds);
     const key = `report_${type}_${format}_10k_s`;
     rates.push({
-      key, label: `report ${type} ${format} (10k incidents)`, value: median(seconds), unit: 's', target: { max: TARGET_S },
+      key,
+      label: `report ${type} ${format} (10k incidents)`,
+      value: median(seconds),
+      unit: 's',
+      target: { max: TARGET_S },
       detail: `median of ${RUNS} after a warm-up; max ${round(Math.max(...seconds), 3)} s; ${Math.round(runs[0].bytes / 1024)} KiB`,
     });
     phase[key] = { seconds: seconds.map((s) => round(s, 3)), bytes: runs[0].bytes };

@@ -64,8 +64,12 @@ function notesOf(stack: BenchStack, ws: BenchWorkspace | undefined, apiNotes: st
   const ran = apiNotes !== undefined;
   const leftovers = ws
     ? [
-        embedded.postgres ? '' : `the bench workspace ${ws.organizationId} (${ran ? `${LISTED_INCIDENTS} incidents and ` : ''}the ingestion phases' alerts and incidents) stays in the DATABASE_URL database`,
-        embedded.temporal ? '' : `its incident workflows (${ran ? `${LIVE_INCIDENTS} lifecycle ones, ` : ''}the ingestion phases' and the bare run's new-workflow ones) stay open at TEMPORAL_ADDRESS on task queue ${stack.config.temporal.taskQueue}`,
+        embedded.postgres
+          ? ''
+          : `the bench workspace ${ws.organizationId} (${ran ? `${LISTED_INCIDENTS} incidents and ` : ''}the ingestion phases' alerts and incidents) stays in the DATABASE_URL database`,
+        embedded.temporal
+          ? ''
+          : `its incident workflows (${ran ? `${LIVE_INCIDENTS} lifecycle ones, ` : ''}the ingestion phases' and the bare run's new-workflow ones) stay open at TEMPORAL_ADDRESS on task queue ${stack.config.temporal.taskQueue}`,
       ].filter(Boolean)
     : [];
   return [
@@ -73,9 +77,9 @@ function notesOf(stack: BenchStack, ws: BenchWorkspace | undefined, apiNotes: st
     `Stack: ${embedded.postgres ? 'embedded Postgres' : 'Postgres at DATABASE_URL'}, ${
       embedded.temporal ? 'embedded Temporal dev server (SQLite, WAL pragmas)' : 'Temporal at TEMPORAL_ADDRESS'
     }; API, worker and outbox relay in this process, as \`klaxon start\` runs them.`,
-    'Load: every HTTP request comes from a separate load generator process (bench/harness/load-child.ts: autocannon closed loop, or an open-loop pacer), one per run, so it does not share the event loop or the CPU time of the process it measures; it builds each request body (and picks each lifecycle incident) itself and sends back every 2xx latency, 0.1 ms resolution, and the count of every status; warm-up requests not counted. The bare Temporal calls run in this process, as the relay\'s do.',
+    "Load: every HTTP request comes from a separate load generator process (bench/harness/load-child.ts: autocannon closed loop, or an open-loop pacer), one per run, so it does not share the event loop or the CPU time of the process it measures; it builds each request body (and picks each lifecycle incident) itself and sends back every 2xx latency, 0.1 ms resolution, and the count of every status; warm-up requests not counted. The bare Temporal calls run in this process, as the relay's do.",
     ...(apiNotes ?? []),
-    'CPU table: CPU-seconds per second over each stretch, from process.cpuUsage (this process), the load generator\'s own count, /proc for this process\'s child processes (embedded Postgres and Temporal; with DATABASE_URL/TEMPORAL_ADDRESS those land in the rest) and os.cpus() for the whole machine; the rest is other work on the machine.',
+    "CPU table: CPU-seconds per second over each stretch, from process.cpuUsage (this process), the load generator's own count, /proc for this process's child processes (embedded Postgres and Temporal; with DATABASE_URL/TEMPORAL_ADDRESS those land in the rest) and os.cpus() for the whole machine; the rest is other work on the machine.",
   ];
 }
 
@@ -88,7 +92,9 @@ function printReport(findings: Findings, started: number, loadAtStart: number, w
   const [loadAtEnd] = os.loadavg();
   findings.notes.push(`Bench wall time ${Math.round((Date.now() - started) / 1000)} s${withStack ? ' (stack start included)' : ''}.`);
   if (loadAtStart > os.cpus().length * 0.75) {
-    findings.notes.push(`The machine was already busy when the bench started (1-minute load ${loadAtStart.toFixed(1)} on ${os.cpus().length} CPUs): figures are pessimistic.`);
+    findings.notes.push(
+      `The machine was already busy when the bench started (1-minute load ${loadAtStart.toFixed(1)} on ${os.cpus().length} CPUs): figures are pessimistic.`,
+    );
   }
   const machine = { load_avg_1m_at_start: round(loadAtStart, 2), load_avg_1m_at_end: round(loadAtEnd, 2) };
   process.stdout.write(`\n${report(findings, machine)}\n`);

@@ -24,7 +24,11 @@ function uiFingerprint() {
   };
   walk(path.join(UI, 'src'));
   for (const file of ['ui/index.html', 'ui/vite.config.mts', 'package-lock.json']) {
-    if (existsSync(path.join(ROOT, file))) hash.update(file).update('\0').update(readFileSync(path.join(ROOT, file)));
+    if (existsSync(path.join(ROOT, file)))
+      hash
+        .update(file)
+        .update('\0')
+        .update(readFileSync(path.join(ROOT, file)));
   }
   return hash.digest('hex');
 }

@@ -17,6 +17,11 @@ const jestOnly = files.length > 0 && !files.some((f) => f.startsWith('ui/'));
 const run = (/** @type {string} */ bin, /** @type {string[]} */ argv) =>
   spawnSync(process.execPath, [path.join(ROOT, 'node_modules', bin), ...argv], { cwd: ROOT, stdio: 'inherit' }).status ?? 1;
 
-const jest = uiOnly ? 0 : run('jest/bin/jest.js', args.filter((a) => !a.startsWith('ui/')));
+const jest = uiOnly
+  ? 0
+  : run(
+      'jest/bin/jest.js',
+      args.filter((a) => !a.startsWith('ui/')),
+    );
 const vitest = jestOnly ? 0 : run('vitest/vitest.mjs', ['run', '--config', 'ui/vite.config.mts', ...files.filter((f) => f.startsWith('ui/'))]);
 process.exit(jest || vitest);

@@ -31,7 +31,11 @@ const envSchema = z.object({
   APP_URL: z.string().url().optional(),
   INGEST_URL: z.string().url().optional(),
   LEGACY_API_URL: z.string().url().optional(),
-  INGEST_IDEMPOTENCY_TTL_HOURS: z.coerce.number().positive().max(24 * 30).default(24),
+  INGEST_IDEMPOTENCY_TTL_HOURS: z.coerce
+    .number()
+    .positive()
+    .max(24 * 30)
+    .default(24),
   SNS_ALLOWED_HOST_PATTERN: z.string().default('^sns\\.[a-z0-9-]+\\.amazonaws\\.com(\\.cn)?$'),
   SNS_BASE_URL_OVERRIDE: z.string().url().optional(),
   INGEST_RATE_LIMIT_PER_SOURCE: z.coerce.number().int().positive().default(500),
@@ -40,7 +44,12 @@ const envSchema = z.object({
   TRUSTED_PROXIES: z
     .string()
     .default('')
-    .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
     .refine((list) => parseCidrs(list).ok, { message: 'must be a comma-separated list of IP addresses or CIDRs' }),
   ALLOW_INSECURE_HTTP: z.enum(['loopback', 'never']).optional(),
   TLS_CERT_FILE: z.string().min(1).optional(),
@@ -55,9 +64,17 @@ const envSchema = z.object({
     .optional(),
   // No billing provider takes payment: without this, a workspace cannot raise its own plan (docs/security.md).
   PLAN_SELF_SERVE: z.enum(['true', 'false', '1', '0']).default('false'),
-  PAGE_LINK_TTL_HOURS: z.coerce.number().positive().max(24 * 7).default(24),
+  PAGE_LINK_TTL_HOURS: z.coerce
+    .number()
+    .positive()
+    .max(24 * 7)
+    .default(24),
   // Fractions allowed (a test closes after seconds); a year at most.
-  AUTO_CLOSE_HOURS: z.coerce.number().positive().max(24 * 365).default(DEFAULT_AUTO_CLOSE_HOURS),
+  AUTO_CLOSE_HOURS: z.coerce
+    .number()
+    .positive()
+    .max(24 * 365)
+    .default(DEFAULT_AUTO_CLOSE_HOURS),
   RETENTION_CALLBACK_DAYS: z.coerce.number().positive().max(3650).default(DEFAULT_RETENTION_AGES.callbackDays),
   RETENTION_DEV_INBOX_DAYS: z.coerce.number().positive().max(3650).default(DEFAULT_RETENTION_AGES.devInboxDays),
   // Paging providers (docs/architecture.md, "Paging"): a channel without its credentials delivers to the dev inbox.
@@ -231,7 +248,8 @@ const allowPrivateTargets = (e: Env): boolean => isTrue(e.ALLOW_PRIVATE_TARGETS)
  * least as long as a link works: a purged one could otherwise act twice.
  */
 function retentionAges(e: Env): RetentionAges {
-  if (e.RETENTION_CALLBACK_DAYS * 24 < e.PAGE_LINK_TTL_HOURS) fail('RETENTION_CALLBACK_DAYS', `must cover PAGE_LINK_TTL_HOURS (${e.PAGE_LINK_TTL_HOURS} h): a used page link must stay used while it works`);
+  if (e.RETENTION_CALLBACK_DAYS * 24 < e.PAGE_LINK_TTL_HOURS)
+    fail('RETENTION_CALLBACK_DAYS', `must cover PAGE_LINK_TTL_HOURS (${e.PAGE_LINK_TTL_HOURS} h): a used page link must stay used while it works`);
   return { ...DEFAULT_RETENTION_AGES, callbackDays: e.RETENTION_CALLBACK_DAYS, devInboxDays: e.RETENTION_DEV_INBOX_DAYS };
 }
 

@@ -16,7 +16,10 @@ const withTimeout = <T>(p: Promise<T>, ms: number): Promise<T> =>
 
 /** Checks Postgres, the Temporal frontend and a worker polling our task queue, in parallel. */
 export async function checkReadiness(deps: { orm: MikroORM; temporal: Client; taskQueue: string }): Promise<ReadinessReport> {
-  const postgres = withTimeout(deps.orm.em.getConnection().execute('select 1'), 2000).then(() => true, () => false);
+  const postgres = withTimeout(deps.orm.em.getConnection().execute('select 1'), 2000).then(
+    () => true,
+    () => false,
+  );
   const pollers = withTimeout(
     deps.temporal.workflowService.describeTaskQueue({
       namespace: deps.temporal.options.namespace,
@@ -36,6 +39,8 @@ export async function checkReadiness(deps: { orm: MikroORM; temporal: Client; ta
   );
   const [pg, tq] = await Promise.all([postgres, pollers]);
   const checks = { postgres: pg, temporal: tq.temporal, worker: tq.worker };
-  const missing = Object.entries(checks).filter(([, ok]) => !ok).map(([name]) => name);
+  const missing = Object.entries(checks)
+    .filter(([, ok]) => !ok)
+    .map(([name]) => name);
   return { ready: missing.length === 0, checks, missing };
 }

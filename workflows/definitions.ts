@@ -128,9 +128,7 @@ export interface IncidentStateResult {
 }
 
 /** One update per lifecycle operation, so validators and histories name the operation. */
-export const lifecycleUpdates: Readonly<
-  Record<LifecycleOperation, ReturnType<typeof defineUpdate<IncidentSnapshot, [LifecycleUpdateInput]>>>
-> = {
+export const lifecycleUpdates: Readonly<Record<LifecycleOperation, ReturnType<typeof defineUpdate<IncidentSnapshot, [LifecycleUpdateInput]>>>> = {
   acknowledge: defineUpdate<IncidentSnapshot, [LifecycleUpdateInput]>('acknowledgeIncident'),
   investigate: defineUpdate<IncidentSnapshot, [LifecycleUpdateInput]>('investigateIncident'),
   resolve: defineUpdate<IncidentSnapshot, [LifecycleUpdateInput]>('resolveIncident'),
@@ -157,9 +155,10 @@ export const searchAttributes = {
 };
 
 /** Names and types to register on a Temporal server (dev server flags, compose set-up). */
-export const SEARCH_ATTRIBUTE_REGISTRATIONS: ReadonlyArray<{ name: string; type: 'Keyword' }> = Object.values(
-  searchAttributes,
-).map((key) => ({ name: key.name, type: 'Keyword' as const }));
+export const SEARCH_ATTRIBUTE_REGISTRATIONS: ReadonlyArray<{ name: string; type: 'Keyword' }> = Object.values(searchAttributes).map((key) => ({
+  name: key.name,
+  type: 'Keyword' as const,
+}));
 
 export const heartbeatWorkflowId = (heartbeatId: string): string => `heartbeat-${heartbeatId}`;
 

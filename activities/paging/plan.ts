@@ -5,7 +5,15 @@ import { formBChannels } from '../../src/domain/paging/form-b-channels';
 import type { EscalationPlan, PageJob } from '../../src/domain/paging/escalation-plan';
 import type { ChannelId } from '../../src/domain/channels';
 import { recordPagingDecision } from '../../src/services/incident';
-import { disabledContacts, memberTargets, notificationRulesFor, onCallUserIds, pagingContext, targetNames, type UserPagingRules } from '../../src/services/paging';
+import {
+  disabledContacts,
+  memberTargets,
+  notificationRulesFor,
+  onCallUserIds,
+  pagingContext,
+  targetNames,
+  type UserPagingRules,
+} from '../../src/services/paging';
 import { teamMemberIds } from '../../src/services/workspace';
 
 /** What stepRecipients is asked: a step at an instant; with `decisionSeq`, its decision goes on the timeline at that seq. */

@@ -22,7 +22,14 @@ interface IncidentRow {
 }
 
 /** Renders one page in its channel's format: texts, TwiML, signed links and push actions. */
-export function renderPage(opts: { incident: IncidentRow; notificationId: string; channel: ChannelId; to: string; replyCode: number | null; links: PageLinks }): OutgoingPage {
+export function renderPage(opts: {
+  incident: IncidentRow;
+  notificationId: string;
+  channel: ChannelId;
+  to: string;
+  replyCode: number | null;
+  links: PageLinks;
+}): OutgoingPage {
   const { incident, notificationId, channel, to, links } = opts;
   const subject: PageSubject = {
     number: incident.number,
@@ -40,7 +47,10 @@ export function renderPage(opts: { incident: IncidentRow; notificationId: string
     case 'call':
       return { ...base, text: pageSubject(subject), voiceTwiml: voiceTwiml(subject, `${links.appUrl}/hooks/twilio/voice?notification=${notificationId}`) };
     case 'email': {
-      const body = emailBody(subject, { acknowledge: `${links.appUrl}/hooks/page/${action('acknowledge')}`, resolve: `${links.appUrl}/hooks/page/${action('resolve')}` });
+      const body = emailBody(subject, {
+        acknowledge: `${links.appUrl}/hooks/page/${action('acknowledge')}`,
+        resolve: `${links.appUrl}/hooks/page/${action('resolve')}`,
+      });
       return { ...base, text: body.text, html: body.html };
     }
     case 'push':

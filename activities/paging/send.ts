@@ -56,7 +56,7 @@ export function createPagingSendActivities({ orm, senders, links }: PagingSendDe
       : { channel: input.job.channel, address: input.job.address, fallbackReason: null };
     // A text page carries the code a reply starts with (`4A`); taken before the claim, so the
     // claim stays the last step before the provider.
-    const replyCode = CHANNELS[route.channel].format === 'text' ? previous?.reply_code ?? (await nextReplyCode(k, route.address, input.incidentId)) : null;
+    const replyCode = CHANNELS[route.channel].format === 'text' ? (previous?.reply_code ?? (await nextReplyCode(k, route.address, input.incidentId))) : null;
     let claim: ClaimedAttempt | null;
     if (!previous && countsAgainstQuota(input, incident.plan)) ({ route, claim } = await claimWithinQuota(k, input, incident.plan, replyCode));
     else claim = await claimAttempt(k, input, route, replyCode);
@@ -80,7 +80,8 @@ export function createPagingSendActivities({ orm, senders, links }: PagingSendDe
     }
     // A crash from here until the row says `sent` leaves it `sending`: the retry sends again, marked.
     await markPageSent(k, input.notificationId, sent);
-    if (input.job.userId) await recordInAppNotification(k, { notificationId: input.notificationId, incidentId: input.incidentId, userId: input.job.userId }, incident);
+    if (input.job.userId)
+      await recordInAppNotification(k, { notificationId: input.notificationId, incidentId: input.incidentId, userId: input.job.userId }, incident);
     return outcome({ ...base, status: 'sent', error: null, provider: sent.provider });
   }
 

@@ -13,7 +13,11 @@ import { AUTH_ERRORS } from './inbound-webhook-routes';
 /** /v1/alerts (spec surface c): any member lists, reads, acknowledges and resolves. */
 export function alertRoutes(deps: IncidentDeps): RouteSpec[] {
   const actorOf = (ctx: Parameters<RouteSpec['handler']>[0]): Actor => ({ type: 'user', id: keyPrincipalOf(ctx).userId, via: 'api' });
-  const target = (ctx: Parameters<RouteSpec['handler']>[0], alertId: string) => ({ organizationId: keyPrincipalOf(ctx).organizationId, alertId, actor: actorOf(ctx) });
+  const target = (ctx: Parameters<RouteSpec['handler']>[0], alertId: string) => ({
+    organizationId: keyPrincipalOf(ctx).organizationId,
+    alertId,
+    actor: actorOf(ctx),
+  });
   return [
     defineRoute({
       method: 'get',
@@ -55,7 +59,11 @@ export function alertRoutes(deps: IncidentDeps): RouteSpec[] {
       operationId: 'acknowledgeAlert',
       params: IdParams,
       success: { status: 200, description: 'the alert, acknowledged', schema: AlertSchema },
-      errors: { ...AUTH_ERRORS, 404: 'no such alert in this workspace', 409: 'invalid_transition: its incident cannot be acknowledged (it is RESOLVED, CLOSED or INVESTIGATING)' },
+      errors: {
+        ...AUTH_ERRORS,
+        404: 'no such alert in this workspace',
+        409: 'invalid_transition: its incident cannot be acknowledged (it is RESOLVED, CLOSED or INVESTIGATING)',
+      },
       handler: async (ctx, { params }) => ({ data: await acknowledgeAlert(deps, target(ctx, params.id)), message: 'alert acknowledged' }),
     }),
     defineRoute({

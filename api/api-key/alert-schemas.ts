@@ -31,7 +31,9 @@ export const AlertSchema = z
     title: z.string(),
     message: z.string().nullable(),
     severity: z.enum(SEVERITY_NAMES),
-    status: z.enum(ALERT_STATUSES).openapi({ description: 'resolved: the alert resolved; acknowledged: its incident is ACKNOWLEDGED or INVESTIGATING; else active' }),
+    status: z
+      .enum(ALERT_STATUSES)
+      .openapi({ description: 'resolved: the alert resolved; acknowledged: its incident is ACKNOWLEDGED or INVESTIGATING; else active' }),
     source: z.string().nullable().openapi({ description: 'what the sender named as its source (Form B `source`)' }),
     tags: z.record(z.string(), z.string()).openapi({ description: 'Form B tags; {} when none' }),
     url: z.string().nullable(),

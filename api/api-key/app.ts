@@ -49,7 +49,16 @@ export function createApiKeyListener(deps: ApiKeyListenerDeps): Koa {
   app.use(httpsOnly(deps.transport));
   const perWebhook = createHeaderedRateLimit({ perSecond: deps.limits.eventsPerSecondPerWebhook, what: 'this webhook' });
   // Before the JSON parser: the receiver reads the raw bytes its signature covers.
-  app.use(createReceiverRouter({ orm: deps.orm, sealer: deps.sealer, ingestion: deps.ingestion, stats: deps.stats, transport: deps.transport, rateLimit: perWebhook }).routes());
+  app.use(
+    createReceiverRouter({
+      orm: deps.orm,
+      sealer: deps.sealer,
+      ingestion: deps.ingestion,
+      stats: deps.stats,
+      transport: deps.transport,
+      rateLimit: perWebhook,
+    }).routes(),
+  );
   app.use(jsonBody());
   const v1 = createApiKeyV1Router({
     orm: deps.orm,

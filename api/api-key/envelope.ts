@@ -15,12 +15,30 @@ export interface EnvelopeError {
   timestamp: string;
 }
 
-const STATUS_BY_KIND: Record<DomainErrorKind, number> = { invalid: 400, unauthorized: 401, forbidden: 403, not_found: 404, conflict: 409, locked: 423, unavailable: 503 };
+const STATUS_BY_KIND: Record<DomainErrorKind, number> = {
+  invalid: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  locked: 423,
+  unavailable: 503,
+};
 
 /** The code an error answers with when it names none: one per status of the spec's table. */
 const CODE_BY_STATUS: Record<number, string> = {
-  400: 'invalid_request', 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 405: 'method_not_allowed', 409: 'conflict',
-  413: 'payload_too_large', 415: 'unsupported_media_type', 423: 'locked', 429: 'rate_limited', 500: 'internal_error', 503: SERVICE_UNAVAILABLE,
+  400: 'invalid_request',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  409: 'conflict',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  423: 'locked',
+  429: 'rate_limited',
+  500: 'internal_error',
+  503: SERVICE_UNAVAILABLE,
 };
 
 export const envelopeError = (status: number, error: string, code?: string): EnvelopeError => ({
@@ -31,7 +49,12 @@ export const envelopeError = (status: number, error: string, code?: string): Env
 });
 
 /** The spec envelope's success body: `{success: true, data, message}`, plus paging `meta` on lists. */
-export const envelopeSuccess = (result: RouteResult) => ({ success: true, data: result.data, message: result.message ?? 'ok', ...(result.meta === undefined ? {} : { meta: result.meta }) });
+export const envelopeSuccess = (result: RouteResult) => ({
+  success: true,
+  data: result.data,
+  message: result.message ?? 'ok',
+  ...(result.meta === undefined ? {} : { meta: result.meta }),
+});
 
 /**
  * Every failure in the spec envelope with the spec's statuses: domain errors by kind, bad input
@@ -62,7 +85,8 @@ export function envelopeErrors(): Middleware {
 
 function toEnvelopeError(err: unknown): { status: number; body: EnvelopeError; headers: Record<string, string> } {
   if (err instanceof HttpError) return { status: err.status, body: envelopeError(err.status, err.message, err.code), headers: err.headers };
-  if (err instanceof AlertQuotaReached || err instanceof Throttled) return { status: err.status, body: envelopeError(err.status, err.message, err.code), headers: err.headers };
+  if (err instanceof AlertQuotaReached || err instanceof Throttled)
+    return { status: err.status, body: envelopeError(err.status, err.message, err.code), headers: err.headers };
   if (err instanceof DomainError) {
     const status = STATUS_BY_KIND[err.kind];
     return { status, body: envelopeError(status, err.message, err.code), headers: err.kind === 'unavailable' ? RETRY_AFTER : {} };

@@ -1,4 +1,12 @@
-import { createInboundWebhook, deleteInboundWebhook, getInboundWebhook, listInboundWebhooks, rotateSigningSecret, updateInboundWebhook, type InboundWebhookDeps } from '../../src/services/inbound-webhooks';
+import {
+  createInboundWebhook,
+  deleteInboundWebhook,
+  getInboundWebhook,
+  listInboundWebhooks,
+  rotateSigningSecret,
+  updateInboundWebhook,
+  type InboundWebhookDeps,
+} from '../../src/services/inbound-webhooks';
 import { defineRoute, type RouteSpec } from '../http/route-spec';
 import { keyPrincipalOf } from './auth';
 import { pageOf } from './envelope';
@@ -10,7 +18,11 @@ export const AUTH_ERRORS = {
   429: 'rate limit exceeded for this API key (see Retry-After and X-RateLimit-*)',
   503: 'service_unavailable: the database or Temporal cannot be reached; retry after `Retry-After` seconds',
 } as const;
-const MANAGE_ERRORS = { ...AUTH_ERRORS, 400: 'invalid body', 403: 'needs an Account Admin, a Billing Owner or a Team Manager of the owning team; or plan_limit_reached' } as const;
+const MANAGE_ERRORS = {
+  ...AUTH_ERRORS,
+  400: 'invalid body',
+  403: 'needs an Account Admin, a Billing Owner or a Team Manager of the owning team; or plan_limit_reached',
+} as const;
 
 /** /v1/webhooks (spec surface c): any member reads; admins and the owning team's managers change. */
 export function inboundWebhookRoutes(deps: InboundWebhookDeps): RouteSpec[] {
@@ -108,7 +120,10 @@ export function inboundWebhookRoutes(deps: InboundWebhookDeps): RouteSpec[] {
       params: IdParams,
       success: { status: 200, description: 'the new signing secret, shown this once', schema: SigningSecretSchema },
       errors: { ...MANAGE_ERRORS, 404: 'no such webhook in this workspace' },
-      handler: async (ctx, { params }) => ({ data: await rotateSigningSecret(deps, actorOf(ctx), params.id), message: 'signing secret rotated; keep it: it is not shown again' }),
+      handler: async (ctx, { params }) => ({
+        data: await rotateSigningSecret(deps, actorOf(ctx), params.id),
+        message: 'signing secret rotated; keep it: it is not shown again',
+      }),
     }),
   ];
 }

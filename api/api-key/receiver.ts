@@ -13,7 +13,12 @@ import type { TransportPolicy } from './transport';
  * the signature is checked over exactly what was sent. 202 with what was stored (200 for an
  * Idempotency-Key replay), in the spec envelope.
  */
-export function createReceiverRouter(deps: ReceiverDeps & { transport: TransportPolicy; rateLimit: ((ctx: Context, webhookId: string) => Promise<void>) & { chargeEvents(webhookId: string, events: number): Promise<void> } }): Router {
+export function createReceiverRouter(
+  deps: ReceiverDeps & {
+    transport: TransportPolicy;
+    rateLimit: ((ctx: Context, webhookId: string) => Promise<void>) & { chargeEvents(webhookId: string, events: number): Promise<void> };
+  },
+): Router {
   const router = new Router();
   router.post('/webhook/:webhook_id', async (ctx) => {
     ctx.state.routePattern = '/webhook/{webhook_id}';

@@ -23,7 +23,11 @@ const routesOf = (deps: ApiKeyV1Deps) => [...inboundWebhookRoutes(deps), ...(dep
 /** The OpenAPI 3.1 document of the API-key surface, generated from the routes' own zod schemas. */
 export function apiKeyOpenApi(deps: ApiKeyV1Deps, serverUrl: string) {
   const registry = new OpenAPIRegistry();
-  const bearer = registry.registerComponent('securitySchemes', 'apiKey', { type: 'http', scheme: 'bearer', description: 'API key (klxk_…), from `klaxon apikey create`' });
+  const bearer = registry.registerComponent('securitySchemes', 'apiKey', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'API key (klxk_…), from `klaxon apikey create`',
+  });
   registerRoutes(registry, API_KEY_V1_PREFIX, routesOf(deps), { errorSchema: EnvelopeErrorSchema, security: [{ [bearer.name]: [] }] });
   registry.registerPath({
     method: 'post',
@@ -66,6 +70,10 @@ export function createApiKeyV1Router(deps: ApiKeyV1Deps & { apiKeyUrl: string })
     ctx.state.routePattern = '/v1/openapi.json';
     ctx.body = document;
   });
-  mountRoutes(router, routesOf(deps), { prefix: API_KEY_V1_PREFIX, before: [apiKeyAuth({ orm: deps.orm, rateLimit: deps.rateLimitPerKey })], body: envelopeSuccess });
+  mountRoutes(router, routesOf(deps), {
+    prefix: API_KEY_V1_PREFIX,
+    before: [apiKeyAuth({ orm: deps.orm, rateLimit: deps.rateLimitPerKey })],
+    body: envelopeSuccess,
+  });
   return router;
 }

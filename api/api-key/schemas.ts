@@ -12,7 +12,11 @@ export const EnvelopeErrorSchema = z
   .openapi('LegacyError', { description: 'Every error: a message, a machine-readable code and when it happened.' });
 
 const timestamp = z.string().datetime().openapi({ format: 'date-time' });
-const name = z.string().trim().min(WEBHOOK_NAME.min, `name must be at least ${WEBHOOK_NAME.min} characters`).max(WEBHOOK_NAME.max, `name must be at most ${WEBHOOK_NAME.max} characters`);
+const name = z
+  .string()
+  .trim()
+  .min(WEBHOOK_NAME.min, `name must be at least ${WEBHOOK_NAME.min} characters`)
+  .max(WEBHOOK_NAME.max, `name must be at most ${WEBHOOK_NAME.max} characters`);
 const channels = z
   .array(z.string(), { message: 'channels must be an array of channel names' })
   .min(1, 'channels must name at least one channel')
@@ -20,7 +24,12 @@ const channels = z
 const cidrs = z.array(z.string(), { message: 'ip_allowlist must be an array of IPv4/IPv6 addresses or CIDRs' }).max(100, 'at most 100 ip_allowlist entries');
 
 export const PageQuery = z.object({
-  limit: z.coerce.number({ message: 'limit must be a number' }).int('limit must be a whole number').min(1, 'limit must be at least 1').max(100, 'limit must be at most 100').default(50),
+  limit: z.coerce
+    .number({ message: 'limit must be a number' })
+    .int('limit must be a whole number')
+    .min(1, 'limit must be at least 1')
+    .max(100, 'limit must be at most 100')
+    .default(50),
   offset: z.coerce.number({ message: 'offset must be a number' }).int('offset must be a whole number').min(0, 'offset must be 0 or more').default(0),
 });
 
@@ -34,7 +43,11 @@ export const WebhookSchema = z
     alias: z.string(),
     description: z.string(),
     status: z.enum(WEBHOOK_STATUSES),
-    webhook_url: z.string().url().nullable().openapi({ description: 'its secret ingestion URL (Form A and native payloads); null until rotated for a source made before URLs were kept' }),
+    webhook_url: z
+      .string()
+      .url()
+      .nullable()
+      .openapi({ description: 'its secret ingestion URL (Form A and native payloads); null until rotated for a source made before URLs were kept' }),
     receiver_url: z.string().url().openapi({ description: 'its Form B receiver: POST {legacy_api_url}/webhook/{id}' }),
     service_id: z.string().uuid(),
     channels: z.array(z.string()),
@@ -57,7 +70,11 @@ export const CreateWebhookBody = z
     channels,
     description: z.string().max(2000, 'description must be at most 2000 characters').optional(),
     alias: z.string().trim().min(1).max(255).optional(),
-    service_id: z.string().uuid({ message: 'service_id must be a UUID' }).optional().openapi({ description: 'the service it routes to; optional when the workspace has one' }),
+    service_id: z
+      .string()
+      .uuid({ message: 'service_id must be a UUID' })
+      .optional()
+      .openapi({ description: 'the service it routes to; optional when the workspace has one' }),
     ip_allowlist: cidrs.optional(),
     signed: z.boolean().optional().openapi({ description: 'false: no signing secret; default true' }),
   })

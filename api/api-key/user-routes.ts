@@ -50,7 +50,11 @@ export function userRoutes(deps: { orm: MikroORM }): RouteSpec[] {
       summary: 'List the workspace’s members',
       operationId: 'listUsers',
       query: PageQuery,
-      success: { status: 200, description: 'a page of the workspace’s members by email, each with their role here; meta.total counts them all', schema: z.array(UserSchema) },
+      success: {
+        status: 200,
+        description: 'a page of the workspace’s members by email, each with their role here; meta.total counts them all',
+        schema: z.array(UserSchema),
+      },
       errors: { ...AUTH_ERRORS, 400: 'invalid limit or offset' },
       handler: async (ctx, { query }) => {
         const { users, total } = await listMemberProfiles(deps.orm, keyPrincipalOf(ctx).organizationId, query);

@@ -40,7 +40,9 @@ const preferenceFields = {
 const PREFERENCES_DOC =
   'Personal notifications: the emails Klaxon sends this person about incidents. Not paging: who is called, how and when is contact methods and notification rules.';
 
-export const NotificationPreferencesSchema = z.object(preferenceFields).openapi('NotificationPreferences', { description: `${PREFERENCES_DOC} Every key is present; unset ones have their defaults.` });
+export const NotificationPreferencesSchema = z
+  .object(preferenceFields)
+  .openapi('NotificationPreferences', { description: `${PREFERENCES_DOC} Every key is present; unset ones have their defaults.` });
 
 export const UserTeamSchema = z.object({ id: z.string().uuid(), name: z.string() }).openapi('UserTeam');
 
@@ -60,7 +62,9 @@ export const UserSchema = z
 
 const timeZone = z
   .string({ error: 'time_zone must be a string or null' })
-  .refine((v) => normaliseTimeZone(v) !== undefined, { error: (issue) => `unknown time zone ${JSON.stringify(issue.input)}; use an IANA name such as Europe/Berlin or UTC` })
+  .refine((v) => normaliseTimeZone(v) !== undefined, {
+    error: (issue) => `unknown time zone ${JSON.stringify(issue.input)}; use an IANA name such as Europe/Berlin or UTC`,
+  })
   .openapi({ description: 'an IANA time zone such as Europe/Berlin; null means UTC', example: 'Europe/Berlin' });
 
 export const UpdateMeBody = z

@@ -54,7 +54,13 @@ export function customerV1Routes(deps: CustomerV1Deps): RouteSpec[] {
     return { ...rest, links: { temporal_ui: `${deps.temporalUiUrl}/namespaces/${encodeURIComponent(deps.namespace)}/workflows/${workflowId}` } };
   };
   const actorOf = (ctx: Parameters<RouteSpec['handler']>[0]): Actor => ({ type: 'user', id: principalOf(ctx).userId, via: 'api' });
-  const incidentDeps = { orm: deps.orm, temporal: deps.temporal, taskQueue: deps.taskQueue, autoCloseHours: deps.autoCloseHours, eagerClient: deps.eagerClient };
+  const incidentDeps = {
+    orm: deps.orm,
+    temporal: deps.temporal,
+    taskQueue: deps.taskQueue,
+    autoCloseHours: deps.autoCloseHours,
+    eagerClient: deps.eagerClient,
+  };
 
   const lifecycle = (op: LifecycleOperation) =>
     defineRoute({
@@ -64,7 +70,11 @@ export function customerV1Routes(deps: CustomerV1Deps): RouteSpec[] {
       operationId: `${op}Incident`,
       summary: `${op[0].toUpperCase()}${op.slice(1)} an incident`,
       params: IncidentParams,
-      success: { status: 200, description: 'The incident after the change (a repeat of the same operation changes nothing)', schema: z.object({ data: IncidentSchema }) },
+      success: {
+        status: 200,
+        description: 'The incident after the change (a repeat of the same operation changes nothing)',
+        schema: z.object({ data: IncidentSchema }),
+      },
       errors: { ...WRITE_ERRORS, 404: 'no such incident in this workspace', 409: 'invalid_transition: the incident is in a state this operation cannot leave' },
       handler: async (ctx, { params }) => ({
         data: withLinks(

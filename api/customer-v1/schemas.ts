@@ -102,7 +102,9 @@ export const MonitorSchema = z
     url: z.string().openapi({ description: 'what the monitor checks' }),
     target: z.string().openapi({ description: 'the same as `url` (kept for older clients)' }),
     interval_seconds: z.number().int(),
-    status: z.enum(['PENDING', 'UP', 'DOWN', 'PAUSED']).openapi({ description: 'PENDING before its first check; UP or DOWN from its checks (DOWN once its failures open an incident); PAUSED while paused' }),
+    status: z
+      .enum(['PENDING', 'UP', 'DOWN', 'PAUSED'])
+      .openapi({ description: 'PENDING before its first check; UP or DOWN from its checks (DOWN once its failures open an incident); PAUSED while paused' }),
     last_check: z
       .object({ checked_at: timestamp, ok: z.boolean(), status_code: z.number().int().nullable(), latency_ms: z.number().int().nullable() })
       .nullable()

@@ -64,13 +64,26 @@ export interface AdminActor {
 
 export const adminActorOf = (ctx: ParameterizedContext): AdminActor => {
   const s = sessionOf(ctx as never);
-  return { organizationId: s.organization.id, userId: s.user.id, email: s.user.email, role: s.role, verified: s.user.verified, sessionId: s.sessionId, ip: ctx.ip };
+  return {
+    organizationId: s.organization.id,
+    userId: s.user.id,
+    email: s.user.email,
+    role: s.role,
+    verified: s.user.verified,
+    sessionId: s.sessionId,
+    ip: ctx.ip,
+  };
 };
 
 /** The actor as the audit log records them. */
 export const auditActorOf = (actor: AdminActor): AuditActor => ({ kind: 'user', userId: actor.userId, email: actor.email, ip: actor.ip });
 
-const ROLE_NAMES: Record<Role, string> = { BILLING_OWNER: 'a Billing Owner', ACCOUNT_ADMIN: 'an Account Admin', TEAM_MANAGER: 'a Team Manager', MEMBER: 'a Member' };
+const ROLE_NAMES: Record<Role, string> = {
+  BILLING_OWNER: 'a Billing Owner',
+  ACCOUNT_ADMIN: 'an Account Admin',
+  TEAM_MANAGER: 'a Team Manager',
+  MEMBER: 'a Member',
+};
 
 /** True when the actor is in the team. */
 export async function inTeam(orm: MikroORM, userId: string, teamId: string | null | undefined): Promise<boolean> {

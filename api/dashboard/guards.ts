@@ -7,8 +7,7 @@ import { sessionCookieOf } from './cookies';
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** True for the dashboard's paths: `/api` and below, except the customer API's `/api/v1`. */
-export const isDashboardPath = (path: string): boolean =>
-  (path === '/api' || path.startsWith('/api/')) && path !== '/api/v1' && !path.startsWith('/api/v1/');
+export const isDashboardPath = (path: string): boolean => (path === '/api' || path.startsWith('/api/')) && path !== '/api/v1' && !path.startsWith('/api/v1/');
 
 const csrfFailed = (why: string) => new HttpError(403, `CSRF check failed: ${why}`, 'csrf_failed');
 

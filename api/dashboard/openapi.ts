@@ -22,7 +22,8 @@ export function dashboardOpenApi(appUrl: string, routes: { session: RouteSpec[];
     info: {
       title: 'Klaxon dashboard API',
       version: '1.0.0',
-      description: 'The JSON routes the web dashboard uses: accounts, sessions and workspace administration. Session cookie and X-CSRF-Token (docs/architecture.md, "Workspaces, roles and credentials").',
+      description:
+        'The JSON routes the web dashboard uses: accounts, sessions and workspace administration. Session cookie and X-CSRF-Token (docs/architecture.md, "Workspaces, roles and credentials").',
     },
     servers: [{ url: appUrl }],
   });

@@ -29,7 +29,11 @@ const normalise = (address: string) => parseAddress(address)?.toString() ?? addr
 export function clientAddressOf(ctx: Context, trust: ProxyTrust): string {
   const peer = peerOf(ctx);
   if (!fromTrustedProxy(ctx, trust)) return normalise(peer);
-  const hops = ctx.get('X-Forwarded-For').split(',').map((h) => h.trim()).filter(Boolean);
+  const hops = ctx
+    .get('X-Forwarded-For')
+    .split(',')
+    .map((h) => h.trim())
+    .filter(Boolean);
   for (let i = hops.length - 1; i >= 0; i--) {
     if (!parseAddress(hops[i])) break;
     if (!addressInCidrs(hops[i], trust.trustedProxies)) return normalise(hops[i]);

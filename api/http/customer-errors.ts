@@ -72,7 +72,8 @@ export function customerErrors(): Middleware {
 function toErrorBody(err: unknown): { status: number; body: ErrorBody; headers: Record<string, string> } {
   if (err instanceof HttpError) return { status: err.status, body: withCode(err.message, err.code), headers: err.headers };
   if (err instanceof AlertQuotaReached || err instanceof Throttled) return { status: err.status, body: withCode(err.message, err.code), headers: err.headers };
-  if (err instanceof DomainError) return { status: STATUS_BY_KIND[err.kind], body: withCode(err.message, err.code), headers: err.kind === 'unavailable' ? RETRY_AFTER : {} };
+  if (err instanceof DomainError)
+    return { status: STATUS_BY_KIND[err.kind], body: withCode(err.message, err.code), headers: err.kind === 'unavailable' ? RETRY_AFTER : {} };
   if (err instanceof ZodError) return { status: 400, body: { message: describeZodError(err), code: 'invalid_request' }, headers: {} };
   const status = (err as { status?: number }).status;
   // koa-body and Koa raise errors with `status` and `expose` for malformed requests.

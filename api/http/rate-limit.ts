@@ -56,7 +56,10 @@ export function createHeaderedRateLimit(opts: { perSecond: number; burstSeconds?
     } catch (err) {
       if (!(err instanceof RateLimiterRes)) throw err;
       const retryAfter = retryAfterOf(err);
-      throw new HttpError(429, `rate limit exceeded for ${opts.what}; retry in ${retryAfter} s`, 'rate_limited', { ...headers(err), 'Retry-After': String(retryAfter) });
+      throw new HttpError(429, `rate limit exceeded for ${opts.what}; retry in ${retryAfter} s`, 'rate_limited', {
+        ...headers(err),
+        'Retry-After': String(retryAfter),
+      });
     }
   };
   return Object.assign(take, { chargeEvents: (key: string, events: number) => chargeEvents(limiter, key, events) });

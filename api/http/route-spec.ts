@@ -23,10 +23,7 @@ export interface RouteSpec<P extends z.ZodObject = z.ZodObject, Q extends z.ZodO
   success: { status: 200 | 201 | 202; description: string; schema: z.ZodType; downloads?: string[] };
   /** Error statuses this route can answer, with why. */
   errors: Partial<Record<400 | 401 | 403 | 404 | 405 | 409 | 415 | 423 | 429 | 503, string>>;
-  handler: (
-    ctx: ParameterizedContext,
-    input: { params: z.infer<P>; query: z.infer<Q>; body: z.infer<B> },
-  ) => Promise<RouteResult>;
+  handler: (ctx: ParameterizedContext, input: { params: z.infer<P>; query: z.infer<Q>; body: z.infer<B> }) => Promise<RouteResult>;
 }
 
 /** What a handler answers: the payload, paging metadata, and (legacy envelope) a message. */
@@ -45,9 +42,8 @@ export interface RouteResult {
 /** The customer API's success body: `{data, meta?}` (docs/architecture.md, "Error envelopes"). */
 const customerBody = (result: RouteResult) => (result.meta === undefined ? { data: result.data } : { data: result.data, meta: result.meta });
 
-export const defineRoute = <P extends z.ZodObject, Q extends z.ZodObject, B extends z.ZodType>(
-  spec: RouteSpec<P, Q, B>,
-): RouteSpec => spec as unknown as RouteSpec;
+export const defineRoute = <P extends z.ZodObject, Q extends z.ZodObject, B extends z.ZodType>(spec: RouteSpec<P, Q, B>): RouteSpec =>
+  spec as unknown as RouteSpec;
 
 const koaPath = (openApiPath: string) => openApiPath.replace(/\{(\w+)\}/g, ':$1');
 

@@ -40,35 +40,41 @@ export function createIngestListener(deps: IngestDeps): Koa {
   };
   router.get('/ping/:token', ping);
   router.post('/ping/:token', ping);
-  router.post('/:token', async (ctx, next) => {
-    // Every call counts, refused ones too (429, 415, 400 …); a secret that names no source counts nowhere.
-    const tokenHash = hashSecret(ctx.params.token);
-    ctx.state.tokenHash = tokenHash;
-    try {
+  router.post(
+    '/:token',
+    async (ctx, next) => {
+      // Every call counts, refused ones too (429, 415, 400 …); a secret that names no source counts nowhere.
+      const tokenHash = hashSecret(ctx.params.token);
+      ctx.state.tokenHash = tokenHash;
+      try {
+        await next();
+        deps.stats.countByHash(tokenHash, ctx.status < 300);
+      } catch (err) {
+        deps.stats.countByHash(tokenHash, false);
+        throw err;
+      }
+    },
+    async (ctx, next) => {
+      ctx.state.routePattern = '/{webhook_token}'; // the secret never reaches the log
+      // Keyed by the secret's hash, not the secret: the limiter's keys are not credentials.
+      await rateLimit.take(ctx.state.tokenHash as string);
+      // AWS SNS posts its JSON as text/plain; everyone else must say JSON.
+      const snsText = Boolean(ctx.get('x-amz-sns-message-type')) && ctx.is('text/plain');
+      if (!ctx.is('application/json') && !snsText) throw new HttpError(415, 'alert events must be JSON (Content-Type: application/json)');
       await next();
-      deps.stats.countByHash(tokenHash, ctx.status < 300);
-    } catch (err) {
-      deps.stats.countByHash(tokenHash, false);
-      throw err;
-    }
-  }, async (ctx, next) => {
-    ctx.state.routePattern = '/{webhook_token}'; // the secret never reaches the log
-    // Keyed by the secret's hash, not the secret: the limiter's keys are not credentials.
-    await rateLimit.take(ctx.state.tokenHash as string);
-    // AWS SNS posts its JSON as text/plain; everyone else must say JSON.
-    const snsText = Boolean(ctx.get('x-amz-sns-message-type')) && ctx.is('text/plain');
-    if (!ctx.is('application/json') && !snsText) throw new HttpError(415, 'alert events must be JSON (Content-Type: application/json)');
-    await next();
-  }, ingestBody(), async (ctx) => {
-    const idempotencyKey = ctx.get('Idempotency-Key') || undefined;
-    const headers = Object.fromEntries(Object.entries(ctx.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]));
-    // Postgres away: customerErrors answers 503 with Retry-After. Temporal away changes nothing
-    // here: accepted events wait in the outbox for the relay.
-    const answer = await deps.ingestion.ingest({ secret: ctx.params.token, body: ctx.request.body, headers, idempotencyKey });
-    await rateLimit.chargeEvents(ctx.state.tokenHash as string, answer.events?.length ?? 1);
-    ctx.status = answer.duplicate || answer.status === 'confirmed' ? 200 : 202;
-    ctx.body = answer;
-  });
+    },
+    ingestBody(),
+    async (ctx) => {
+      const idempotencyKey = ctx.get('Idempotency-Key') || undefined;
+      const headers = Object.fromEntries(Object.entries(ctx.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]));
+      // Postgres away: customerErrors answers 503 with Retry-After. Temporal away changes nothing
+      // here: accepted events wait in the outbox for the relay.
+      const answer = await deps.ingestion.ingest({ secret: ctx.params.token, body: ctx.request.body, headers, idempotencyKey });
+      await rateLimit.chargeEvents(ctx.state.tokenHash as string, answer.events?.length ?? 1);
+      ctx.status = answer.duplicate || answer.status === 'confirmed' ? 200 : 202;
+      ctx.body = answer;
+    },
+  );
   app.use(router.routes());
   app.use(router.allowedMethods());
   return app;

@@ -70,7 +70,12 @@ function descendantsMs(root: number, exclude?: number): number {
 /** Counters now; `loadGenerator` names a live load generator process to leave out (it reports its own time). */
 export function cpuSnapshot(loadGenerator?: number): CpuSnapshot {
   const self = process.cpuUsage();
-  return { wallMs: performance.now(), machineBusyMs: machineBusyMs(), selfMs: (self.user + self.system) / 1000, descendantsMs: descendantsMs(process.pid, loadGenerator) };
+  return {
+    wallMs: performance.now(),
+    machineBusyMs: machineBusyMs(),
+    selfMs: (self.user + self.system) / 1000,
+    descendantsMs: descendantsMs(process.pid, loadGenerator),
+  };
 }
 
 /**

@@ -146,13 +146,17 @@ async function paced(spec: LoadSpec, shape: Extract<LoadShapeSpec, { kind: 'pace
     new Promise<void>((resolve) => {
       const { body, title } = make();
       const t0 = performance.now();
-      const req = http.request(spec.url, { method: spec.method, agent, timeout, headers: { ...spec.headers, ...(body ? { 'content-length': Buffer.byteLength(body) } : {}) } }, (res) => {
-        res.resume();
-        res.on('end', () => {
-          tally.add(res.statusCode ?? 0, performance.now() - t0, title);
-          resolve();
-        });
-      });
+      const req = http.request(
+        spec.url,
+        { method: spec.method, agent, timeout, headers: { ...spec.headers, ...(body ? { 'content-length': Buffer.byteLength(body) } : {}) } },
+        (res) => {
+          res.resume();
+          res.on('end', () => {
+            tally.add(res.statusCode ?? 0, performance.now() - t0, title);
+            resolve();
+          });
+        },
+      );
       req.on('timeout', () => req.destroy(new Error(`timed out after ${timeout / 1000} s`)));
       req.on('error', (err) => {
         transportErrors++;
@@ -174,7 +178,14 @@ async function paced(spec: LoadSpec, shape: Extract<LoadShapeSpec, { kind: 'pace
   await Promise.all(sent);
   const used = process.cpuUsage(cpu);
   agent.destroy();
-  return { ...tally, samples, transportErrors, durationS: (performance.now() - started) / 1000, concurrency: shape.maxInFlight, cpuMs: (used.user + used.system) / 1000 };
+  return {
+    ...tally,
+    samples,
+    transportErrors,
+    durationS: (performance.now() - started) / 1000,
+    concurrency: shape.maxInFlight,
+    cpuMs: (used.user + used.system) / 1000,
+  };
 }
 
 process.once('message', (spec: LoadSpec) => {

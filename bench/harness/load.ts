@@ -153,10 +153,7 @@ export function summarise(run: RunResult): Summary {
  * A closed loop of `concurrency` workers calling `fn` until `durationMs` has passed (or
  * `amount` calls were started): the same load shape as autocannon, for non-HTTP calls.
  */
-export async function closedLoop(
-  opts: { concurrency: number; durationMs?: number; amount?: number },
-  fn: () => Promise<void>,
-): Promise<RunResult> {
+export async function closedLoop(opts: { concurrency: number; durationMs?: number; amount?: number }, fn: () => Promise<void>): Promise<RunResult> {
   const latencies: number[] = [];
   const failures: Record<string, number> = {};
   const samples: string[] = [];

@@ -54,7 +54,10 @@ export class IncidentPool {
   resync(id: string): Promise<void> {
     // An incident whose status cannot be read is left out of the pool.
     const done = this.readStatus(id)
-      .then((status) => status && this.give(id, status), () => undefined)
+      .then(
+        (status) => status && this.give(id, status),
+        () => undefined,
+      )
       .finally(() => this.resyncs.delete(done));
     this.resyncs.add(done);
     return done;

@@ -69,7 +69,11 @@ function entry(f: Figure, s: Summary) {
 /** A plain-text table; the first column (and any in `left`) left-aligned, the rest right-aligned. */
 function table(rows: string[][], left: number[] = []): string {
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
-  const line = (r: string[]) => r.map((cell, c) => (c === 0 || left.includes(c) ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  ').trimEnd();
+  const line = (r: string[]) =>
+    r
+      .map((cell, c) => (c === 0 || left.includes(c) ? cell.padEnd(widths[c]) : cell.padStart(widths[c])))
+      .join('  ')
+      .trimEnd();
   return [line(rows[0]), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(line)].join('\n');
 }
 
@@ -98,7 +102,13 @@ export function report({ figures, rates, notes, cpu = [], phases }: Findings, ma
   }
   const results = {
     generated_at: new Date().toISOString(),
-    machine: { cpus: os.cpus().length, cpu_model: os.cpus()[0]?.model ?? null, memory_gb: Math.round(os.totalmem() / 2 ** 30), node: process.version, ...machine },
+    machine: {
+      cpus: os.cpus().length,
+      cpu_model: os.cpus()[0]?.model ?? null,
+      memory_gb: Math.round(os.totalmem() / 2 ** 30),
+      node: process.version,
+      ...machine,
+    },
     figures: json,
     rates: rateJson,
     ...(phases && { phases }),
@@ -110,7 +120,8 @@ export function report({ figures, rates, notes, cpu = [], phases }: Findings, ma
   const rateTable = rates.length ? `\n\n${table(rateRows, [5])}` : '';
   const cores = (x: number) => (Number.isNaN(x) ? 'n/a' : x.toFixed(2));
   const cpuRows = [['CPU, in cores of ' + os.cpus().length, 'seconds', 'bench process', 'load generator', 'Postgres+Temporal', 'rest of machine']];
-  for (const { label, split } of cpu) cpuRows.push([label, split.seconds.toFixed(1), cores(split.server), cores(split.loadGenerator), cores(split.embedded), cores(split.rest)]);
+  for (const { label, split } of cpu)
+    cpuRows.push([label, split.seconds.toFixed(1), cores(split.server), cores(split.loadGenerator), cores(split.embedded), cores(split.rest)]);
   const cpuTable = cpu.length ? `\n\n${table(cpuRows)}` : '';
   // A run of rates only (--hostile-only) prints no empty figure table.
   const figureTable = figures.length ? table(rows) : '';

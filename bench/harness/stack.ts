@@ -107,5 +107,14 @@ export async function startBenchStack(say: Say, env: Record<string, string> = {}
     await booted.stop();
     await rm(dataDir, { recursive: true, force: true });
   };
-  return { config, infra: booted.infra, orm: booted.orm, temporal: booted.temporal!, appUrl: `http://127.0.0.1:${booted.ports!.app}`, ingestUrl: `http://127.0.0.1:${booted.ports!.ingest}`, logs, stop };
+  return {
+    config,
+    infra: booted.infra,
+    orm: booted.orm,
+    temporal: booted.temporal!,
+    appUrl: `http://127.0.0.1:${booted.ports!.app}`,
+    ingestUrl: `http://127.0.0.1:${booted.ports!.ingest}`,
+    logs,
+    stop,
+  };
 }

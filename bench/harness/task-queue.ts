@@ -35,5 +35,10 @@ export async function taskQueueBacklog(temporal: Client, namespace: string, task
 /** Waits until the worker has taken every backlogged task (or nothing moved for 30 s). */
 export function drainTaskQueue(temporal: Client, namespace: string, taskQueue: string, onSlow?: (b: Backlog) => void): Promise<Waited<Backlog>> {
   const total = (b: Backlog) => b.workflowTasks + b.activityTasks;
-  return waitFor(() => taskQueueBacklog(temporal, namespace, taskQueue), (b) => total(b) === 0, total, onSlow);
+  return waitFor(
+    () => taskQueueBacklog(temporal, namespace, taskQueue),
+    (b) => total(b) === 0,
+    total,
+    onSlow,
+  );
 }

@@ -33,7 +33,16 @@ function medianParseMs(raw: string, target: Parameters<typeof planBody>[1]): num
  * they come before the first pause), and how long planning takes in all.
  */
 function largestBatch(): { alerts: number; longestSliceMs: number; totalMs: number } {
-  const envelope = { version: '4', groupKey: '{}:{}', status: 'firing', receiver: 'klaxon', groupLabels: {}, commonLabels: {}, commonAnnotations: {}, externalURL: 'http://am' };
+  const envelope = {
+    version: '4',
+    groupKey: '{}:{}',
+    status: 'firing',
+    receiver: 'klaxon',
+    groupLabels: {},
+    commonLabels: {},
+    commonAnnotations: {},
+    externalURL: 'http://am',
+  };
   const alert = (i: number) => ({ status: 'firing', labels: { alertname: `a${i}` }, annotations: {}, fingerprint: `f${i}` });
   const alerts = Math.floor((INGEST_LIMITS.bodyBytes - JSON.stringify({ ...envelope, alerts: [] }).length) / (JSON.stringify(alert(99_999)).length + 1));
   const raw = JSON.stringify({ ...envelope, alerts: Array.from({ length: alerts }, (_, i) => alert(i)) });
@@ -75,9 +84,21 @@ export async function benchHostile(say: Say): Promise<Findings> {
   return {
     figures: [],
     rates: [
-      { key: 'hostile_parse_worst', label: 'hostile payloads: worst parse time', value: worst.ms, unit: 'ms', detail: `median of ${RUNS} runs of the slowest case (${worst.name}), over ${cases.length} cases` },
+      {
+        key: 'hostile_parse_worst',
+        label: 'hostile payloads: worst parse time',
+        value: worst.ms,
+        unit: 'ms',
+        detail: `median of ${RUNS} runs of the slowest case (${worst.name}), over ${cases.length} cases`,
+      },
       { key: 'hostile_parse_median', label: 'hostile payloads: median parse time', value: median.ms, unit: 'ms', detail: `the median case (${median.name})` },
-      { key: 'hostile_batch_longest_slice', label: 'largest batch: longest planning slice', value: batch.longestSliceMs, unit: 'ms', detail: `512 KiB Alertmanager body of ${batch.alerts} alerts, planned in slices of ${PLAN_SLICE}: ${batch.totalMs.toFixed(0)} ms in all (median of ${RUNS} runs)` },
+      {
+        key: 'hostile_batch_longest_slice',
+        label: 'largest batch: longest planning slice',
+        value: batch.longestSliceMs,
+        unit: 'ms',
+        detail: `512 KiB Alertmanager body of ${batch.alerts} alerts, planned in slices of ${PLAN_SLICE}: ${batch.totalMs.toFixed(0)} ms in all (median of ${RUNS} runs)`,
+      },
     ],
     notes: [
       `Hostile payloads: ${corpus} (test/support/hostile). Timed in the bench process with no stack: JSON text read with its nesting checked (src/domain/ingest/json-text.ts), then planIngest; the SNS signature check (I/O) is not included. Slowest five: ${sorted

@@ -49,7 +49,11 @@ async function workflowsIdle(target: BareTarget, incidentIds: string[]) {
     );
     return pending.reduce<number>((a, b) => a + b, 0);
   };
-  return waitFor(busy, (n) => n === 0, (n) => n);
+  return waitFor(
+    busy,
+    (n) => n === 0,
+    (n) => n,
+  );
 }
 
 /** Bare signals to `workflows` already-running workflows, round robin; then how long the worker took to catch up. */
@@ -100,12 +104,28 @@ export async function bareSignalsPhase(b: IngestBench, stormApplied: number, new
   const runningRate = perS(accepted(running.run), running.run.durationS * 1000);
   const freshRate = perS(accepted(fresh), fresh.durationS * 1000);
   b.out.figures.push(
-    { key: `bare_signal_running_c${INGEST_CONCURRENCY}_ms`, label: `bare signalWithStart, ${STORM_KEYS} running wf, c=${INGEST_CONCURRENCY}`, run: running.run },
+    {
+      key: `bare_signal_running_c${INGEST_CONCURRENCY}_ms`,
+      label: `bare signalWithStart, ${STORM_KEYS} running wf, c=${INGEST_CONCURRENCY}`,
+      run: running.run,
+    },
     { key: `bare_signal_with_start_new_c${INGEST_CONCURRENCY}_ms`, label: `bare signalWithStart, new wf, c=${INGEST_CONCURRENCY}`, run: fresh },
   );
   b.out.rates.push(
-    { key: 'bare_signal_running_per_s', label: `bare: signals to ${STORM_KEYS} running workflows`, value: runningRate, unit: 'signals/s', detail: `${accepted(running.run)} calls in ${round(running.run.durationS, 2)} s` },
-    { key: 'bare_signal_with_start_new_per_s', label: 'bare: signalWithStart, new workflow each', value: freshRate, unit: 'signals/s', detail: `${accepted(fresh)} calls in ${round(fresh.durationS, 2)} s` },
+    {
+      key: 'bare_signal_running_per_s',
+      label: `bare: signals to ${STORM_KEYS} running workflows`,
+      value: runningRate,
+      unit: 'signals/s',
+      detail: `${accepted(running.run)} calls in ${round(running.run.durationS, 2)} s`,
+    },
+    {
+      key: 'bare_signal_with_start_new_per_s',
+      label: 'bare: signalWithStart, new workflow each',
+      value: freshRate,
+      unit: 'signals/s',
+      detail: `${accepted(fresh)} calls in ${round(fresh.durationS, 2)} s`,
+    },
     {
       key: 'bare_new_first_task_per_s',
       label: 'bare: new workflows ran their first task',
@@ -113,8 +133,22 @@ export async function bareSignalsPhase(b: IngestBench, stormApplied: number, new
       unit: 'signals/s',
       detail: `first call → task queue empty ${round(freshRanMs / 1000, 2)} s (approx.)`,
     },
-    { key: 'ratio_storm_applied_to_bare', label: 'storm applied ÷ bare to running', value: stormApplied / runningRate, unit: '×', target: { min: RATIO_TARGET }, detail: `${round(stormApplied)} ÷ ${round(runningRate)}` },
-    { key: 'ratio_new_incident_delivered_to_bare', label: 'new incidents delivered ÷ bare new', value: newDelivered / freshRate, unit: '×', target: { min: RATIO_TARGET }, detail: `${round(newDelivered)} ÷ ${round(freshRate)}` },
+    {
+      key: 'ratio_storm_applied_to_bare',
+      label: 'storm applied ÷ bare to running',
+      value: stormApplied / runningRate,
+      unit: '×',
+      target: { min: RATIO_TARGET },
+      detail: `${round(stormApplied)} ÷ ${round(runningRate)}`,
+    },
+    {
+      key: 'ratio_new_incident_delivered_to_bare',
+      label: 'new incidents delivered ÷ bare new',
+      value: newDelivered / freshRate,
+      unit: '×',
+      target: { min: RATIO_TARGET },
+      detail: `${round(newDelivered)} ÷ ${round(freshRate)}`,
+    },
   );
   b.phase(phase, {
     running_calls: accepted(running.run),
@@ -131,10 +165,9 @@ export async function bareSignalsPhase(b: IngestBench, stormApplied: number, new
       `each call starts or signals incidentWorkflow with the relay's start options (incidentStartOptions) and the one-event alertReceived signal carrying a fresh event id of kind \`opened\`, which the workflow records and does nothing else with: the cheapest real signal. ` +
       `(i) round robin over ${STORM_KEYS} workflows started just before (the storm's shape); the worker finished their workflow tasks ${round(running.catchUpMs / 1000, 2)} s after the last call${running.caughtUp ? '' : ' (or stopped progressing)'}, and they were then terminated. (ii) a new workflow ID per call (the new-incident shape); the worker had run their first tasks ${round(freshRanMs / 1000, 2)} s after the first call (task queue backlog, approximate). ` +
       `The bare rate is calls answered per second (the signal is in the workflow's history), the worker applies them behind; the ratios divide our storm applied rate by (i) and our new-incident delivered rate by (ii), target ≥ ${RATIO_TARGET}. ` +
-      'A storm ratio above 1 comes from carrying several events per signal (the relay coalescing an incident\'s pending events into one call), not from a faster signal: the bare run sends one event per call. Our storm and new-incident rates read only HTTP answers and Postgres (Temporal\'s task-queue count only decides when a phase may start), so they measure whichever signal the relay sends. The relay\'s batching and concurrency are its own, whatever they are, against the bare run\'s 16 calls in flight: a new-incident ratio above 1 comes from the relay running more calls at once. The bare runs and our phases are minutes apart on a shared machine: compare their rows of the CPU table (rest of the machine) before trusting a ratio.',
+      "A storm ratio above 1 comes from carrying several events per signal (the relay coalescing an incident's pending events into one call), not from a faster signal: the bare run sends one event per call. Our storm and new-incident rates read only HTTP answers and Postgres (Temporal's task-queue count only decides when a phase may start), so they measure whichever signal the relay sends. The relay's batching and concurrency are its own, whatever they are, against the bare run's 16 calls in flight: a new-incident ratio above 1 comes from the relay running more calls at once. The bare runs and our phases are minutes apart on a shared machine: compare their rows of the CPU table (rest of the machine) before trusting a ratio.",
   );
   b.cpu('bare (i): running workflows, + catch-up', c0, c1);
   b.cpu('bare (ii): new workflow per call', c1, c2);
   b.cpu('bare (ii): worker catch-up after the calls', c2, c3);
 }
-

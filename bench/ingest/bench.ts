@@ -36,7 +36,13 @@ export interface PhaseSource {
 
 /** What the phases share: where to send, where to look, and the findings they add to. */
 export class IngestBench {
-  readonly out: Findings & { phases: Record<string, Record<string, unknown>>; cpu: NonNullable<Findings['cpu']> } = { figures: [], rates: [], notes: [], cpu: [], phases: {} };
+  readonly out: Findings & { phases: Record<string, Record<string, unknown>>; cpu: NonNullable<Findings['cpu']> } = {
+    figures: [],
+    rates: [],
+    notes: [],
+    cpu: [],
+    phases: {},
+  };
   private readonly run = `${Date.now().toString(36)}`;
 
   constructor(
@@ -78,12 +84,20 @@ export class IngestBench {
       task_queue_drained: q.complete,
       load_avg_1m: round(os.loadavg()[0], 2),
     });
-    if (!d.complete) this.out.notes.push(`The outbox did not drain before ${phase}: ${d.left} messages still undelivered after 30 s without progress; ${phase} ran on top of that backlog.`);
-    if (!q.complete) this.out.notes.push(`The task queue did not drain before ${phase}: ${q.value.workflowTasks} workflow and ${q.value.activityTasks} activity tasks still queued after 30 s without progress.`);
+    if (!d.complete)
+      this.out.notes.push(
+        `The outbox did not drain before ${phase}: ${d.left} messages still undelivered after 30 s without progress; ${phase} ran on top of that backlog.`,
+      );
+    if (!q.complete)
+      this.out.notes.push(
+        `The task queue did not drain before ${phase}: ${q.value.workflowTasks} workflow and ${q.value.activityTasks} activity tasks still queued after 30 s without progress.`,
+      );
     const outbox = pending === 0 ? 'the outbox was empty' : `the outbox had drained (${pending} pending, ${round(d.ms / 1000, 2)} s)`;
     const backlog = queued.workflowTasks + queued.activityTasks;
     const worker =
-      backlog === 0 ? 'the task queue was empty' : `the worker had taken the ${queued.workflowTasks} workflow + ${queued.activityTasks} activity tasks then queued (${round(q.ms / 1000, 2)} s)`;
+      backlog === 0
+        ? 'the task queue was empty'
+        : `the worker had taken the ${queued.workflowTasks} workflow + ${queued.activityTasks} activity tasks then queued (${round(q.ms / 1000, 2)} s)`;
     return `started once ${outbox} and ${worker}`;
   }
 

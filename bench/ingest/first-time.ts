@@ -32,9 +32,21 @@ export async function alertStorm(b: IngestBench): Promise<number> {
   const applyMs = v.lastAt - run.first2xxAt;
   const appliedRate = perS(v.n, applyMs);
   const acceptedRate = perS(accepted(run), run.durationS * 1000);
-  b.out.figures.push({ key: `ingest_first_time_storm_c${INGEST_CONCURRENCY}_ms`, label: `ingest first-time event (storm), c=${INGEST_CONCURRENCY}`, run, target: { p99: 25 } });
+  b.out.figures.push({
+    key: `ingest_first_time_storm_c${INGEST_CONCURRENCY}_ms`,
+    label: `ingest first-time event (storm), c=${INGEST_CONCURRENCY}`,
+    run,
+    target: { p99: 25 },
+  });
   b.out.rates.push(
-    { key: 'ingest_storm_accepted_per_s', label: 'storm: first-time events accepted', value: acceptedRate, unit: 'events/s', target: { min: 2000 }, detail: `${accepted(run)} 2xx in ${run.durationS} s` },
+    {
+      key: 'ingest_storm_accepted_per_s',
+      label: 'storm: first-time events accepted',
+      value: acceptedRate,
+      unit: 'events/s',
+      target: { min: 2000 },
+      detail: `${accepted(run)} 2xx in ${run.durationS} s`,
+    },
     {
       key: 'ingest_storm_applied_per_s',
       label: 'storm: events applied by workflows',
@@ -42,7 +54,13 @@ export async function alertStorm(b: IngestBench): Promise<number> {
       unit: 'events/s',
       detail: `${v.n} entries, first 202 → last entry ${round(applyMs / 1000, 2)} s`,
     },
-    { key: 'ingest_storm_backlog_s', label: 'storm: applying after the load stopped', value: (v.lastAt - run.last2xxAt) / 1000, unit: 's', detail: 'last 202 → last entry' },
+    {
+      key: 'ingest_storm_backlog_s',
+      label: 'storm: applying after the load stopped',
+      value: (v.lastAt - run.last2xxAt) / 1000,
+      unit: 's',
+      detail: 'last 202 → last entry',
+    },
   );
   b.phase(phase, {
     accepted: accepted(run),
@@ -93,12 +111,42 @@ export async function newIncidents(b: IngestBench): Promise<number> {
   const deliverMs = v.lastAt - run.first2xxAt;
   const rate = perS(v.delivered, deliverMs);
   const ranMs = ranAt - run.first2xxAt;
-  b.out.figures.push({ key: `ingest_first_time_new_incident_c${INGEST_CONCURRENCY}_ms`, label: `ingest first-time event (new incident), c=${INGEST_CONCURRENCY}`, run, target: { p99: 25 } });
+  b.out.figures.push({
+    key: `ingest_first_time_new_incident_c${INGEST_CONCURRENCY}_ms`,
+    label: `ingest first-time event (new incident), c=${INGEST_CONCURRENCY}`,
+    run,
+    target: { p99: 25 },
+  });
   b.out.rates.push(
-    { key: 'ingest_new_incident_accepted_per_s', label: 'new incidents: events accepted', value: perS(accepted(run), run.durationS * 1000), unit: 'events/s', target: { min: 2000 }, detail: `${accepted(run)} 2xx in ${run.durationS} s` },
-    { key: 'ingest_new_incident_delivered_per_s', label: 'new incidents: workflows started', value: rate, unit: 'events/s', detail: `${v.delivered} delivered, first 202 → last delivery ${round(deliverMs / 1000, 2)} s` },
-    { key: 'ingest_new_incident_backlog_s', label: 'new incidents: delivering after the load stopped', value: (v.lastAt - run.last2xxAt) / 1000, unit: 's', detail: 'last 202 → last delivered_at' },
-    { key: 'ingest_new_incident_first_task_per_s', label: 'new incidents: workflows ran their first task', value: perS(v.delivered, ranMs), unit: 'events/s', detail: `first 202 → task queue empty ${round(ranMs / 1000, 2)} s (approx.)` },
+    {
+      key: 'ingest_new_incident_accepted_per_s',
+      label: 'new incidents: events accepted',
+      value: perS(accepted(run), run.durationS * 1000),
+      unit: 'events/s',
+      target: { min: 2000 },
+      detail: `${accepted(run)} 2xx in ${run.durationS} s`,
+    },
+    {
+      key: 'ingest_new_incident_delivered_per_s',
+      label: 'new incidents: workflows started',
+      value: rate,
+      unit: 'events/s',
+      detail: `${v.delivered} delivered, first 202 → last delivery ${round(deliverMs / 1000, 2)} s`,
+    },
+    {
+      key: 'ingest_new_incident_backlog_s',
+      label: 'new incidents: delivering after the load stopped',
+      value: (v.lastAt - run.last2xxAt) / 1000,
+      unit: 's',
+      detail: 'last 202 → last delivered_at',
+    },
+    {
+      key: 'ingest_new_incident_first_task_per_s',
+      label: 'new incidents: workflows ran their first task',
+      value: perS(v.delivered, ranMs),
+      unit: 'events/s',
+      detail: `first 202 → task queue empty ${round(ranMs / 1000, 2)} s (approx.)`,
+    },
   );
   b.phase(phase, {
     accepted: accepted(run),
@@ -120,4 +168,3 @@ export async function newIncidents(b: IngestBench): Promise<number> {
   b.cpu('new incidents: catch-up after the load', c1, c2);
   return rate;
 }
-

@@ -34,4 +34,3 @@ export async function benchIngestion(stack: BenchStack, ws: BenchWorkspace, say:
     await probe.close();
   }
 }
-

@@ -52,10 +52,22 @@ export async function intakePhases(b: IngestBench): Promise<void> {
       ? { kind: 'form-b', prefix, dedupKeys: STORM_KEYS, ...(variant.signed ? { signingSecret: SECRET } : {}) }
       : { kind: 'alert', prefix, dedupKeys: STORM_KEYS };
     const url = variant.receiver ? `${stack.config.urls.legacy}/webhook/${source.id}` : source.ingest_url;
-    const { run, cpuAtStart } = await measuredLoad({ url, method: 'POST', headers: JSON_HEADERS, request, shape: { kind: 'closed', concurrency: INGEST_CONCURRENCY, durationS: INTAKE_S } });
+    const { run, cpuAtStart } = await measuredLoad({
+      url,
+      method: 'POST',
+      headers: JSON_HEADERS,
+      request,
+      shape: { kind: 'closed', concurrency: INGEST_CONCURRENCY, durationS: INTAKE_S },
+    });
     b.cpu(`intake: ${variant.key}`, cpuAtStart, cpuSnapshot(), run.cpuMs);
     b.out.figures.push({ key: `intake_${variant.key}_c${INGEST_CONCURRENCY}_ms`, label: `intake, ${variant.label}, c=${INGEST_CONCURRENCY}`, run });
-    b.out.rates.push({ key: `intake_${variant.key}_accepted_per_s`, label: `intake accepted: ${variant.label}`, value: perS(accepted(run), run.durationS * 1000), unit: 'events/s', detail: `${accepted(run)} 2xx in ${run.durationS} s` });
+    b.out.rates.push({
+      key: `intake_${variant.key}_accepted_per_s`,
+      label: `intake accepted: ${variant.label}`,
+      value: perS(accepted(run), run.durationS * 1000),
+      unit: 'events/s',
+      detail: `${accepted(run)} 2xx in ${run.durationS} s`,
+    });
     b.phase(phase, { accepted: accepted(run), statuses: run.statuses });
     b.out.notes.push(`Intake, ${variant.label} (${start}): answers ${statusesOf(run)}.`);
   }

@@ -18,8 +18,19 @@ export async function duplicateReplays(b: IngestBench): Promise<void> {
   const { run, cpuAtStart: c0 } = await closedLoad(src, { kind: 'fixed', body }, REPLAYS_S, headers);
   const c1 = cpuSnapshot();
   const { alerts } = await b.probe.stored(src.sourceId, src.serviceId);
-  b.out.figures.push({ key: `ingest_duplicate_replay_c${INGEST_CONCURRENCY}_ms`, label: `ingest duplicate replay, c=${INGEST_CONCURRENCY}`, run, target: { p99: 5 } });
-  b.out.rates.push({ key: 'ingest_duplicate_replays_per_s', label: 'duplicate replays answered', value: perS(accepted(run), run.durationS * 1000), unit: 'answers/s', detail: `${accepted(run)} 2xx in ${run.durationS} s` });
+  b.out.figures.push({
+    key: `ingest_duplicate_replay_c${INGEST_CONCURRENCY}_ms`,
+    label: `ingest duplicate replay, c=${INGEST_CONCURRENCY}`,
+    run,
+    target: { p99: 5 },
+  });
+  b.out.rates.push({
+    key: 'ingest_duplicate_replays_per_s',
+    label: 'duplicate replays answered',
+    value: perS(accepted(run), run.durationS * 1000),
+    unit: 'answers/s',
+    detail: `${accepted(run)} 2xx in ${run.durationS} s`,
+  });
   b.phase(phase, { answered: accepted(run), statuses: run.statuses, alerts_stored: alerts });
   b.out.notes.push(
     `Duplicate replays (${start}): one event sent once (202), then the same body and Idempotency-Key, ${INGEST_CONCURRENCY} connections, closed loop, ${run.durationS} s; answers ${statusesOf(run)} (a replay answers 200); the source holds ${alerts} alert(s) afterwards (1 expected: replays store nothing).`,
@@ -36,12 +47,20 @@ export async function steadyApplied(b: IngestBench): Promise<void> {
   const src = await b.source('steady');
   const prefix = b.prefix('steady');
   for (let k = 0; k < STEADY_INCIDENTS; k++) {
-    const res = await fetch(src.url, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ title: `${prefix} opener ${k}`, dedup_key: `${prefix}-k${k}` }) });
+    const res = await fetch(src.url, {
+      method: 'POST',
+      headers: JSON_HEADERS,
+      body: JSON.stringify({ title: `${prefix} opener ${k}`, dedup_key: `${prefix}-k${k}` }),
+    });
     if (res.status !== 202) throw new Error(`opening a steady-phase incident answered ${res.status}: ${await res.text()}`);
   }
   const start = await b.drain(phase);
   b.say(`202 → applied at a steady ${STEADY_RATE} events/s for ${STEADY_S} s`);
-  const { run, cpuAtStart: c0 } = await pacedLoad(src.url, { kind: 'alert', prefix, dedupKeys: STEADY_INCIDENTS }, { rate: STEADY_RATE, durationS: STEADY_S, maxInFlight: 32 });
+  const { run, cpuAtStart: c0 } = await pacedLoad(
+    src.url,
+    { kind: 'alert', prefix, dedupKeys: STEADY_INCIDENTS },
+    { rate: STEADY_RATE, durationS: STEADY_S, maxInFlight: 32 },
+  );
   const answeredAt = new Map(run.answered.map(([title, at]) => [`Alert attached: ${title}`, at]));
   const matched = (entries: Map<string, number>) => [...answeredAt.keys()].filter((m) => entries.has(m)).length;
   const applied = await waitFor(
@@ -69,16 +88,26 @@ export async function steadyApplied(b: IngestBench): Promise<void> {
   const missing = answeredAt.size - latencies.length;
   b.out.figures.push(
     { key: 'ingest_first_time_steady_ms', label: `ingest first-time event, steady ${STEADY_RATE}/s`, run },
-    { key: 'ingest_202_to_applied_ms', label: `202 → applied in workflow, ${STEADY_RATE}/s`, run: valuesRun(latencies, run, { not_applied: missing }), target: { p99: 1000 } },
+    {
+      key: 'ingest_202_to_applied_ms',
+      label: `202 → applied in workflow, ${STEADY_RATE}/s`,
+      run: valuesRun(latencies, run, { not_applied: missing }),
+      target: { p99: 1000 },
+    },
     { key: 'ingest_202_to_delivered_ms', label: `  of which 202 → relay delivered, ${STEADY_RATE}/s`, run: valuesRun(toDelivered, run) },
     { key: 'ingest_delivered_to_applied_ms', label: `  of which delivered → applied, ${STEADY_RATE}/s`, run: valuesRun(deliveredToApplied, run) },
   );
-  b.phase(phase, { sent: Math.round(STEADY_RATE * STEADY_S), answered_2xx: answeredAt.size, statuses: run.statuses, applied: latencies.length, applied_complete: applied.complete });
+  b.phase(phase, {
+    sent: Math.round(STEADY_RATE * STEADY_S),
+    answered_2xx: answeredAt.size,
+    statuses: run.statuses,
+    applied: latencies.length,
+    applied_complete: applied.complete,
+  });
   b.out.notes.push(
     `202 → applied (${start}): ${STEADY_INCIDENTS} incidents opened first, then ${Math.round(STEADY_RATE * STEADY_S)} events paced one every ${1000 / STEADY_RATE} ms (open loop, not autocannon's per-second bursts), attaching to them in turn (${STEADY_RATE / STEADY_INCIDENTS} events/s per incident); answers ${statusesOf(run)}. ` +
       `Per event: the workflow time of its \`alert_attached\` entry (matched by its unique title) minus the wall-clock time the load generator read its 202; same machine, same clock. ${missing ? `${missing} accepted events were never applied within the wait.` : 'Every accepted event was applied.'} ` +
-      'Split at the outbox row\'s delivered_at (the relay\'s signalWithStart returned): 202 → delivered is the relay\'s queue and call, delivered → applied the worker\'s (both clamped at 0; the relay stamps delivered_at when it records the delivery, which may be a little after its call returned).',
+      "Split at the outbox row's delivered_at (the relay's signalWithStart returned): 202 → delivered is the relay's queue and call, delivered → applied the worker's (both clamped at 0; the relay stamps delivered_at when it records the delivery, which may be a little after its call returned).",
   );
   b.cpu(`steady ${STEADY_RATE}/s: load and apply`, c0, c1, run.cpuMs);
 }
-

@@ -13,7 +13,12 @@ export class IngestProbe extends PgProbe {
 
   /** Waits until every outbox message has been delivered; `left` > 0 when it stalled. */
   async drainOutbox(onSlow?: (left: number) => void): Promise<{ ms: number; left: number; complete: boolean }> {
-    const w = await waitFor(() => this.undelivered(), (n) => n === 0, (n) => n, onSlow);
+    const w = await waitFor(
+      () => this.undelivered(),
+      (n) => n === 0,
+      (n) => n,
+      onSlow,
+    );
     return { ms: w.ms, left: w.value, complete: w.complete };
   }
 

@@ -55,12 +55,22 @@ export async function benchLifecycle(stack: BenchStack, ws: BenchWorkspace, say:
   for (const c of CONCURRENCIES) {
     say(`Lifecycle updates through the API at ${c} connection(s)`);
     const lifecycle = await benchLifecycleApi(stack.appUrl, ws, pool, shape(c, 8, 20 * c));
-    figures.push({ key: `lifecycle_update_c${c}_ms`, label: `lifecycle update (API), c=${c}`, run: lifecycle, ...(judged(c) ? { target: { p50: 50, p99: 150 } } : {}) });
+    figures.push({
+      key: `lifecycle_update_c${c}_ms`,
+      label: `lifecycle update (API), c=${c}`,
+      run: lifecycle,
+      ...(judged(c) ? { target: { p50: 50, p99: 150 } } : {}),
+    });
   }
   for (const c of [1, 10]) {
     say(`Bare Temporal updates on the same workflows at ${c} concurrent call(s)`);
     const raw = await benchRawUpdate(stack.temporal, pool, shape(c, 6, 10 * c));
-    figures.push({ key: `temporal_update_raw_c${c}_ms`, label: `bare Temporal update, c=${c}`, run: raw, ...(c === 1 ? { reference: { p50: 11, p99: 37 } } : {}) });
+    figures.push({
+      key: `temporal_update_raw_c${c}_ms`,
+      label: `bare Temporal update, c=${c}`,
+      run: raw,
+      ...(c === 1 ? { reference: { p50: 11, p99: 37 } } : {}),
+    });
   }
   return { figures, notes: notesOf(inserted) };
 }

@@ -46,10 +46,7 @@ export async function fillIncidentProjections(orm: MikroORM, ws: BenchWorkspace,
   if (count <= 0) return 0;
   const now = Date.now();
   await knex.transaction(async (trx) => {
-    const [{ incident_seq: end }] = await trx('organizations')
-      .where({ id: ws.organizationId })
-      .increment('incident_seq', count)
-      .returning('incident_seq');
+    const [{ incident_seq: end }] = await trx('organizations').where({ id: ws.organizationId }).increment('incident_seq', count).returning('incident_seq');
     for (let start = 0; start < count; start += BATCH) {
       const rows = [];
       for (let i = start; i < Math.min(count, start + BATCH); i++) {

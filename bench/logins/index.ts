@@ -41,13 +41,41 @@ export async function benchLogins(stack: BenchStack, say: Say): Promise<Findings
   return {
     figures: [],
     rates: [
-      { key: 'logins_checked', label: 'concurrent wrong logins: passwords checked (401)', value: checked, unit: 'logins', target: { max: LOGIN_LIMITS.perAccount }, detail },
-      { key: 'logins_refused', label: 'concurrent wrong logins: refused (429)', value: refused, unit: 'logins', target: { min: CONCURRENT_LOGINS - LOGIN_LIMITS.perAccount }, detail },
-      { key: 'logins_wall_s', label: `concurrent wrong logins: ${CONCURRENT_LOGINS} answered in`, value: round(run.durationS, 2), unit: 's', detail: 'first request sent to last answer, in the load generator' },
+      {
+        key: 'logins_checked',
+        label: 'concurrent wrong logins: passwords checked (401)',
+        value: checked,
+        unit: 'logins',
+        target: { max: LOGIN_LIMITS.perAccount },
+        detail,
+      },
+      {
+        key: 'logins_refused',
+        label: 'concurrent wrong logins: refused (429)',
+        value: refused,
+        unit: 'logins',
+        target: { min: CONCURRENT_LOGINS - LOGIN_LIMITS.perAccount },
+        detail,
+      },
+      {
+        key: 'logins_wall_s',
+        label: `concurrent wrong logins: ${CONCURRENT_LOGINS} answered in`,
+        value: round(run.durationS, 2),
+        unit: 's',
+        detail: 'first request sent to last answer, in the load generator',
+      },
     ],
     notes: [
       `Logins: the account allows ${LOGIN_LIMITS.perAccount} failed logins (and a client IP ${LOGIN_LIMITS.perIp}) per ${LOGIN_LIMITS.windowSeconds / 60} minutes before every login is refused; afterwards the right password was answered ${after}${after === 429 ? ' (refused, as it must be)' : ''}.`,
     ],
-    phases: { logins: { sent: CONCURRENT_LOGINS, statuses: run.statuses, transport_errors: run.transportErrors, limit_per_account: LOGIN_LIMITS.perAccount, right_password_after: after } },
+    phases: {
+      logins: {
+        sent: CONCURRENT_LOGINS,
+        statuses: run.statuses,
+        transport_errors: run.transportErrors,
+        limit_per_account: LOGIN_LIMITS.perAccount,
+        right_password_after: after,
+      },
+    },
   };
 }

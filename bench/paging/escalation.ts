@@ -31,13 +31,18 @@ export async function escalationUnderLoad(p: PagingBench): Promise<string[]> {
   b.say(`Memory before: ${describeMemory(idle)}`);
 
   b.say(`Opening ${ESCALATING} incidents at ${BURST_RATE}/s, each escalating over ${STEP_DELAYS_S.length} steps (${STEP_DELAYS_S.join(', ')} s)`);
-  const { run, start: atStart } = await p.openIncidents(svc.url, b.prefix('paging-escalation'), { rate: BURST_RATE, durationS: ESCALATING / BURST_RATE, maxInFlight: 64 });
+  const { run, start: atStart } = await p.openIncidents(svc.url, b.prefix('paging-escalation'), {
+    rate: BURST_RATE,
+    durationS: ESCALATING / BURST_RATE,
+    maxInFlight: 64,
+  });
   const n = run.answered.length;
   const first = await p.waitForSms(responders[0].phone, n, 'the step-1 SMS');
   const stepOneDone = await p.mark();
   p.cpu(`paging burst: ${n} opened, step-1 SMS`, atStart, stepOneDone, run.cpuMs);
   b.say(`Waiting for steps 2–${responders.length} (the first ${STEP_DELAYS_S[0]} s after step 1)`);
-  if (!(await p.waitForFirstSms(responders[1].phone, STEP_DELAYS_S[0] * 1000 + 60_000))) throw new Error('no step-2 SMS arrived within a minute of its planned time');
+  if (!(await p.waitForFirstSms(responders[1].phone, STEP_DELAYS_S[0] * 1000 + 60_000)))
+    throw new Error('no step-2 SMS arrived within a minute of its planned time');
   const stepTwoBegun = await p.mark();
   const last = await p.waitForSms(responders[responders.length - 1].phone, n, `the step-${responders.length} SMS`);
   p.cpu(`paging steps 2–${responders.length} of ${n} open incidents`, stepTwoBegun, await p.mark());
@@ -45,9 +50,12 @@ export async function escalationUnderLoad(p: PagingBench): Promise<string[]> {
   const open = await memoryAfterGc();
   b.say(`Memory with ${n} open incidents: ${describeMemory(open)}`);
 
-  b.say('Reading each workflow\'s step times from its history');
+  b.say("Reading each workflow's step times from its history");
   const incidents = await probe.incidents(svc.sourceId);
-  const histories = await fetchHistories(temporal, incidents.map((i) => i.id));
+  const histories = await fetchHistories(
+    temporal,
+    incidents.map((i) => i.id),
+  );
   const idOf = new Map(incidents.map((i) => [i.number, i.id]));
   const stepOf = new Map(responders.map((r, k) => [r.phone, k]));
   const smsAt = new Map<string, number>();
@@ -57,7 +65,16 @@ export async function escalationUnderLoad(p: PagingBench): Promise<string[]> {
     if (id && !smsAt.has(key)) smsAt.set(key, m.at);
   }
   const escalation: EscalationRun = {
-    start, burstRate: BURST_RATE, delaysS: STEP_DELAYS_S, run, incidents, histories, smsAt, idle, open, complete: first.complete && last.complete,
+    start,
+    burstRate: BURST_RATE,
+    delaysS: STEP_DELAYS_S,
+    run,
+    incidents,
+    histories,
+    smsAt,
+    idle,
+    open,
+    complete: first.complete && last.complete,
     steps: new Map([...histories].map(([id, h]) => [id, stepTimes(h)])),
     pages: await probe.pages(svc.sourceId),
   };

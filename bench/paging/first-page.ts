@@ -43,7 +43,14 @@ export async function firstPageSteady(p: PagingBench, { rate, durationS, target 
   const rowAt = new Map(pages.filter((r) => r.step === 0).map((r) => [titleOf.get(r.incidentId)!, r.createdAt]));
   const deliveredAt = await b.probe.deliveredAtByTitle(svc.sourceId);
   // Inside the workflow: from its start to the first page's send activity done, task by task.
-  const histories = [...(await fetchHistories(b.stack.temporal, incidents.map((i) => i.id))).values()];
+  const histories = [
+    ...(
+      await fetchHistories(
+        b.stack.temporal,
+        incidents.map((i) => i.id),
+      )
+    ).values(),
+  ];
   const sentAt = histories.map((h) => ({ h, from: startedAt(h), to: stepTimes(h).sent[0] })).filter((x) => !Number.isNaN(x.to));
 
   // Where the time goes. Clamped at 0: the 202 is timed when the load generator has read it, and
@@ -71,13 +78,38 @@ export async function firstPageSteady(p: PagingBench, { rate, durationS, target 
     { key: key('202_to_delivered'), label: '  of which 202 → relay delivered', run: valuesRun(toDelivered, run) },
     { key: key('delivered_to_page_row'), label: '  of which delivered → page row written', run: valuesRun(deliveredToRow, run) },
     { key: key('page_row_to_sms'), label: '  of which page row → SMS at Twilio', run: valuesRun(rowToSms, run) },
-    { key: key('workflow_start_to_sent'), label: '  workflow start → send activity done', run: valuesRun(sentAt.map((x) => x.to - x.from), run) },
-    ...splitFigures(`paging_first_sms_${rate}ps`, sentAt.map((x) => taskSplit(x.h, x.from, x.to)), run),
+    {
+      key: key('workflow_start_to_sent'),
+      label: '  workflow start → send activity done',
+      run: valuesRun(
+        sentAt.map((x) => x.to - x.from),
+        run,
+      ),
+    },
+    ...splitFigures(
+      `paging_first_sms_${rate}ps`,
+      sentAt.map((x) => taskSplit(x.h, x.from, x.to)),
+      run,
+    ),
   );
   const lastSms = Math.max(...smsAt.values());
-  b.out.rates.push({ key: `paging_first_sms_${rate}ps_per_s`, label: `first SMS sent, ${rate}/s offered`, value: perS(total.length, lastSms - run.first2xxAt), unit: 'incidents/s', detail: `${total.length} SMS, first 202 → last SMS ${((lastSms - run.first2xxAt) / 1000).toFixed(1)} s` });
+  b.out.rates.push({
+    key: `paging_first_sms_${rate}ps_per_s`,
+    label: `first SMS sent, ${rate}/s offered`,
+    value: perS(total.length, lastSms - run.first2xxAt),
+    unit: 'incidents/s',
+    detail: `${total.length} SMS, first 202 → last SMS ${((lastSms - run.first2xxAt) / 1000).toFixed(1)} s`,
+  });
   const off = pagesOffSms(pages);
-  b.phase(phase, { sent: Math.round(rate * durationS), answered_2xx: run.answered.length, statuses: run.statuses, incidents: incidents.length, sms_matched: total.length, sms_wait_complete: arrived.complete, pages_not_sent_as_sms: off });
+  b.phase(phase, {
+    sent: Math.round(rate * durationS),
+    answered_2xx: run.answered.length,
+    statuses: run.statuses,
+    incidents: incidents.length,
+    sms_matched: total.length,
+    sms_wait_complete: arrived.complete,
+    pages_not_sent_as_sms: off,
+  });
   b.out.notes.push(
     `202 → first SMS at ${rate}/s (${start}): ${Math.round(rate * durationS)} events paced one every ${1000 / rate} ms; answers ${statusesOf(run)}. ` +
       `${missing ? `${missing} accepted events got no SMS within the wait.` : 'Every accepted event got its SMS.'}${Object.keys(off).length ? ` Pages not sent as SMS: ${JSON.stringify(off)}.` : ''}`,
@@ -89,6 +121,6 @@ export async function firstPageSteady(p: PagingBench, { rate, durationS, target 
 export const FIRST_PAGE_METHOD =
   '202 → first SMS: Form A events paced (open loop), none with a dedup_key, so each opens an incident and its workflow, on a service whose policy has one step paging one responder, whose one rule is SMS at delay 0. ' +
   'Per event: the arrival time the Twilio fake (its own process, the real Twilio SDK calling it) stamps on the SMS, matched to the incident by the `#number` in its text, minus the wall-clock time the load generator read the 202; same machine, same clock. ' +
-  'Split: 202 → the outbox row\'s delivered_at (the relay\'s queue and its start call: eager, so the first workflow task goes straight to the worker in the same process) → the notifications row\'s created_at (the first workflow task: policy and recipients lookups, quota and reply code) → arrival (rendering, the Twilio SDK\'s HTTP call); each clamped at 0. ' +
-  'Inside the workflow, from its history: workflow start → the first page sent (its first attempt is a local activity inside that workflow task: the worker\'s completion time), and under it each kind of task scheduled in that stretch, summed per incident: time queued for the worker (scheduled → started) and running (started → completed). ' +
+  "Split: 202 → the outbox row's delivered_at (the relay's queue and its start call: eager, so the first workflow task goes straight to the worker in the same process) → the notifications row's created_at (the first workflow task: policy and recipients lookups, quota and reply code) → arrival (rendering, the Twilio SDK's HTTP call); each clamped at 0. " +
+  "Inside the workflow, from its history: workflow start → the first page sent (its first attempt is a local activity inside that workflow task: the worker's completion time), and under it each kind of task scheduled in that stretch, summed per incident: time queued for the worker (scheduled → started) and running (started → completed). " +
   '"first SMS sent" is SMS matched ÷ (last SMS − first 202): what the stack sustained.';

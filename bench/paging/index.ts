@@ -46,10 +46,14 @@ export async function benchPaging(stack: BenchStack, fake: TwilioFakeProcess, sa
     const closed = await memoryAfterGc();
     say(`Memory after closing them: ${describeMemory(closed)}`);
     p.b.phase('paging: escalation', { memory_after_close: memoryJson(closed) });
-    p.b.out.notes.push(`Worker memory after the escalation phase's incidents were closed (their workflows completed, out of the cache), after GC: ${describeMemory(closed)}.`);
     p.b.out.notes.push(
-      'Paging phases: their own BUSINESS workspace (1,000 SMS per user per month; PRO\'s 300 would send the rest by email); the Twilio fake runs in a child process of its own, and its CPU time is in the load generator column of the paging CPU rows.',
-      ...(stack.infra.embedded.postgres ? [] : [`Not cleaned up: the paging workspace ${ws.organizationId} and its closed incidents stay in the DATABASE_URL database.`]),
+      `Worker memory after the escalation phase's incidents were closed (their workflows completed, out of the cache), after GC: ${describeMemory(closed)}.`,
+    );
+    p.b.out.notes.push(
+      "Paging phases: their own BUSINESS workspace (1,000 SMS per user per month; PRO's 300 would send the rest by email); the Twilio fake runs in a child process of its own, and its CPU time is in the load generator column of the paging CPU rows.",
+      ...(stack.infra.embedded.postgres
+        ? []
+        : [`Not cleaned up: the paging workspace ${ws.organizationId} and its closed incidents stay in the DATABASE_URL database.`]),
     );
     const { refused } = await fake.count();
     if (refused) p.b.out.notes.push(`The Twilio fake refused ${refused} REST calls (authentication or path): the stack's Twilio configuration is wrong.`);

@@ -23,7 +23,8 @@ type Post = (method: string, params?: object) => Promise<Record<string, unknown>
 export async function memoryAfterGc(): Promise<MemorySample> {
   const session = new Session();
   session.connect();
-  const post: Post = (method, params = {}) => new Promise((resolve, reject) => session.post(method, params, (err, res) => (err ? reject(err) : resolve(res as Record<string, unknown>))));
+  const post: Post = (method, params = {}) =>
+    new Promise((resolve, reject) => session.post(method, params, (err, res) => (err ? reject(err) : resolve(res as Record<string, unknown>))));
   const workers: string[] = [];
   const replies = new Map<number, (msg: { result?: Record<string, unknown>; error?: { message: string } }) => void>();
   let nextId = 0;
@@ -32,12 +33,14 @@ export async function memoryAfterGc(): Promise<MemorySample> {
     const msg = JSON.parse(m.params.message) as { id?: number; result?: Record<string, unknown>; error?: { message: string } };
     if (msg.id !== undefined) replies.get(msg.id)?.(msg);
   });
-  const inWorker = (sessionId: string): Post => (method, params = {}) =>
-    new Promise((resolve, reject) => {
-      const id = ++nextId;
-      replies.set(id, (msg) => (replies.delete(id), msg.error ? reject(new Error(msg.error.message)) : resolve(msg.result ?? {})));
-      session.post('NodeWorker.sendMessageToWorker', { sessionId, message: JSON.stringify({ id, method, params }) });
-    });
+  const inWorker =
+    (sessionId: string): Post =>
+    (method, params = {}) =>
+      new Promise((resolve, reject) => {
+        const id = ++nextId;
+        replies.set(id, (msg) => (replies.delete(id), msg.error ? reject(new Error(msg.error.message)) : resolve(msg.result ?? {})));
+        session.post('NodeWorker.sendMessageToWorker', { sessionId, message: JSON.stringify({ id, method, params }) });
+      });
   const usedAfterGc = async (p: Post) => {
     await p('HeapProfiler.collectGarbage');
     return Number((await p('Runtime.getHeapUsage')).usedSize);

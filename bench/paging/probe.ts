@@ -30,12 +30,26 @@ export class PagingProbe extends PgProbe {
 
   /** Every page recorded for the source's incidents. */
   async pages(sourceId: string): Promise<PageRow[]> {
-    const { rows } = await this.db.query<{ incident_id: string; escalation_step: number; channel: string; status: string; fallback_reason: string | null; created_at: Date }>(
+    const { rows } = await this.db.query<{
+      incident_id: string;
+      escalation_step: number;
+      channel: string;
+      status: string;
+      fallback_reason: string | null;
+      created_at: Date;
+    }>(
       `select n.incident_id, n.escalation_step, n.channel, n.status, n.fallback_reason, n.created_at
          from notifications n where n.incident_id in (select incident_id from alerts where source_id = $1)`,
       [sourceId],
     );
-    return rows.map((r) => ({ incidentId: r.incident_id, step: r.escalation_step, channel: r.channel, status: r.status, fallbackReason: r.fallback_reason, createdAt: r.created_at.getTime() }));
+    return rows.map((r) => ({
+      incidentId: r.incident_id,
+      step: r.escalation_step,
+      channel: r.channel,
+      status: r.status,
+      fallbackReason: r.fallback_reason,
+      createdAt: r.created_at.getTime(),
+    }));
   }
 }
 

@@ -23,7 +23,13 @@ export interface SmsResponder {
 let phones = 0;
 
 export async function smsResponder(orm: MikroORM, ws: BenchWorkspace): Promise<SmsResponder> {
-  const user = await addUser(orm, { organizationId: ws.organizationId, email: `bench-responder-${randomUUID().slice(0, 8)}@example.test`, password: 'a long bench password', role: 'MEMBER', verified: true });
+  const user = await addUser(orm, {
+    organizationId: ws.organizationId,
+    email: `bench-responder-${randomUUID().slice(0, 8)}@example.test`,
+    password: 'a long bench password',
+    role: 'MEMBER',
+    verified: true,
+  });
   // Distinct numbers: reply codes are kept per number, and the bench tells steps apart by recipient.
   const phone = `+1555${String(1_000_000 + process.pid * 10 + ++phones).slice(-7)}`;
   const contact = await addContactMethod(orm, { email: user.email, type: 'sms', address: phone });
@@ -41,6 +47,11 @@ export async function pagingService(
   const steps = opts.steps.map((r, i) => ({ delay_seconds: opts.delays[i], targets: [{ type: 'user' as const, id: r.id }] }));
   const policy = await createEscalationPolicy(orm, { organizationId: ws.organizationId, name: `bench ${opts.name}`, steps, repeat: 0 });
   await setServicePolicy(orm, { serviceId: service.id, policyId: policy.id });
-  const source = await createSource(orm, { organizationId: ws.organizationId, serviceId: service.id, name: `bench paging ${opts.name}`, ingestBaseUrl: opts.ingestBaseUrl });
+  const source = await createSource(orm, {
+    organizationId: ws.organizationId,
+    serviceId: service.id,
+    name: `bench paging ${opts.name}`,
+    ingestBaseUrl: opts.ingestBaseUrl,
+  });
   return { serviceId: service.id, sourceId: source.id, url: source.ingest_url };
 }

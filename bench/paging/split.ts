@@ -15,7 +15,10 @@ export function splitFigures(key: string, splits: TaskSplit[], like: { durationS
     (['queued', 'ran'] as const).map((part) => ({
       key: `${key}_${kind.replace(/\W+/g, '_').toLowerCase()}_${part}_ms`,
       label: `    ${kind}: ${part === 'queued' ? 'queued for the worker' : 'running'}`,
-      run: valuesRun(splits.flatMap((s) => (s[kind] ? [s[kind][part]] : [])), like),
+      run: valuesRun(
+        splits.flatMap((s) => (s[kind] ? [s[kind][part]] : [])),
+        like,
+      ),
     })),
   );
 }

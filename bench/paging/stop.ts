@@ -6,7 +6,12 @@ import { authorization, incidentsPath, type BenchWorkspace } from '../harness/wo
  * closed incident's workflow completes, so it stops paging and leaves the worker's cache.
  * Answers other than 200 are counted by operation and status, not thrown.
  */
-export async function closeIncidents(appUrl: string, ws: BenchWorkspace, ids: string[], concurrency = 8): Promise<{ closed: number; failures: Record<string, number> }> {
+export async function closeIncidents(
+  appUrl: string,
+  ws: BenchWorkspace,
+  ids: string[],
+  concurrency = 8,
+): Promise<{ closed: number; failures: Record<string, number> }> {
   const failures: Record<string, number> = {};
   let closed = 0;
   const call = async (id: string, op: 'resolve' | 'close') => {

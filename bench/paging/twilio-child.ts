@@ -20,7 +20,10 @@ async function answer(ask: FakeAsk): Promise<FakeAnswer> {
     }
     case 'messages': {
       // Only what the bench matches on; the rest (signatures, SIDs) stays here.
-      const messages = fake!.messages().slice(ask.from).map((m) => ({ to: m.params.To ?? '', body: m.params.Body ?? '', at: m.at }));
+      const messages = fake!
+        .messages()
+        .slice(ask.from)
+        .map((m) => ({ to: m.params.To ?? '', body: m.params.Body ?? '', at: m.at }));
       return { kind: 'messages', messages };
     }
     case 'cpu': {

@@ -60,7 +60,11 @@ export async function webhookLatency(p: PagingBench): Promise<string[]> {
     const latency = (type?: string) => all.filter((r) => !type || r.type === type).map((r) => Math.max(0, r.at - r.createdAt));
     const missing = Math.max(0, expected - all.filter((r) => r.type === 'incident.triggered' || r.type === 'page.delivered').length);
     b.out.figures.push(
-      { key: `webhooks_${RATE}_event_to_delivered`, label: `event → delivered to an outgoing webhook, ${RATE} incidents/s`, run: valuesRun(latency(), run, { not_delivered: missing }) },
+      {
+        key: `webhooks_${RATE}_event_to_delivered`,
+        label: `event → delivered to an outgoing webhook, ${RATE} incidents/s`,
+        run: valuesRun(latency(), run, { not_delivered: missing }),
+      },
       { key: `webhooks_${RATE}_triggered_to_delivered`, label: '  of which incident.triggered', run: valuesRun(latency('incident.triggered'), run) },
       { key: `webhooks_${RATE}_page_to_delivered`, label: '  of which page.delivered', run: valuesRun(latency('page.delivered'), run) },
     );

@@ -6,7 +6,17 @@ import { ROLES } from '../domain/roles';
 import type { Config } from '../config';
 import { migrate, openOrm, type MikroORM } from '../db/orm';
 import { resolveDatabase } from '../stack/database';
-import { addUser, adoptFirstMember, changePlan, createApiToken, createOrganization, createReadyWorkspace, listApiTokens, prepareWorkspace, revokeApiToken } from '../services/workspace';
+import {
+  addUser,
+  adoptFirstMember,
+  changePlan,
+  createApiToken,
+  createOrganization,
+  createReadyWorkspace,
+  listApiTokens,
+  prepareWorkspace,
+  revokeApiToken,
+} from '../services/workspace';
 import { knexOf } from '../db/knex';
 import { SYSTEM_CLI } from '../services/audit';
 import { createSource, createSourceForService, rotateSource } from '../services/ingest';
@@ -48,7 +58,10 @@ export function parseOptions<S extends z.ZodType>(schema: S, raw: unknown): z.ou
 }
 
 const upper = <T extends readonly [string, ...string[]]>(values: T) =>
-  z.string().transform((s) => s.toUpperCase()).pipe(z.enum(values, { message: `must be one of ${values.join(', ')}` }));
+  z
+    .string()
+    .transform((s) => s.toUpperCase())
+    .pipe(z.enum(values, { message: `must be one of ${values.join(', ')}` }));
 
 export const schemas = {
   orgCreate: z.object({ name: z.string().trim().min(1, 'is required').max(255), plan: upper(PLANS) }),
@@ -76,13 +89,25 @@ export const schemas = {
   heartbeatCreate: z.object({
     service: z.string().uuid('must be a service id (UUID)'),
     name: z.string().trim().min(1, 'is required').max(255).default('heartbeat'),
-    periodSeconds: z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').max(31 * 86_400, 'must be at most 31 days'),
+    periodSeconds: z.coerce
+      .number()
+      .int('must be a whole number')
+      .min(1, 'must be at least 1')
+      .max(31 * 86_400, 'must be at most 31 days'),
     graceSeconds: z.coerce.number().int('must be a whole number').min(0, 'must not be negative').max(86_400, 'must be at most a day').default(60),
   }),
   sourceCreate: z.object({
     service: z.string().uuid('must be a service id (UUID)'),
     name: z.string().trim().min(1, 'is required').max(255),
-    channels: z.string().transform((s) => s.split(',').map((c) => c.trim()).filter(Boolean)).optional(),
+    channels: z
+      .string()
+      .transform((s) =>
+        s
+          .split(',')
+          .map((c) => c.trim())
+          .filter(Boolean),
+      )
+      .optional(),
   }),
 };
 
@@ -130,4 +155,15 @@ export async function createCliSource(orm: MikroORM, config: Config, o: z.infer<
   return signingSecret ? { ...created, signing_secret: signingSecret } : created;
 }
 
-export const admin = { createOrganization, createReadyWorkspace, changePlan, adoptFirstMember, addUser, createApiToken, listApiTokens, revokeApiToken, createSourceForService, rotateSource };
+export const admin = {
+  createOrganization,
+  createReadyWorkspace,
+  changePlan,
+  adoptFirstMember,
+  addUser,
+  createApiToken,
+  listApiTokens,
+  revokeApiToken,
+  createSourceForService,
+  rotateSource,
+};

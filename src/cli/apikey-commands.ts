@@ -27,7 +27,16 @@ export function registerApiKeyCommands(program: Command, getConfig: () => Config
     .option('--json', 'print one JSON object')
     .action(async (raw) => {
       const o = parseOptions(createOptions, raw);
-      output(await withDatabase(getConfig(), (orm) => audited(orm, { action: 'api_key.create', targetType: 'api_key', table: 'api_keys', idOf: (r) => r.id, details: (r) => ({ user: o.user, name: r.name }) }, () => createApiKey(orm, { organizationId: o.org, email: o.user, name: o.name }))), raw.json);
+      output(
+        await withDatabase(getConfig(), (orm) =>
+          audited(
+            orm,
+            { action: 'api_key.create', targetType: 'api_key', table: 'api_keys', idOf: (r) => r.id, details: (r) => ({ user: o.user, name: r.name }) },
+            () => createApiKey(orm, { organizationId: o.org, email: o.user, name: o.name }),
+          ),
+        ),
+        raw.json,
+      );
     });
   apikey
     .command('list')
@@ -42,6 +51,11 @@ export function registerApiKeyCommands(program: Command, getConfig: () => Config
     .description('the key stops working at once')
     .option('--json', 'print one JSON object')
     .action(async (id: string, raw) => {
-      output(await withDatabase(getConfig(), (orm) => audited(orm, { action: 'api_key.revoke', targetType: 'api_key', table: 'api_keys', id }, () => revokeApiKey(orm, id))), raw.json);
+      output(
+        await withDatabase(getConfig(), (orm) =>
+          audited(orm, { action: 'api_key.revoke', targetType: 'api_key', table: 'api_keys', id }, () => revokeApiKey(orm, id)),
+        ),
+        raw.json,
+      );
     });
 }

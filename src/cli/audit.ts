@@ -10,7 +10,19 @@ import { recordAudit, SYSTEM_CLI } from '../services/audit';
 export interface CliAudit<T> {
   action: string;
   targetType: string;
-  table: 'organizations' | 'memberships' | 'teams' | 'services' | 'alert_sources' | 'heartbeats' | 'api_tokens' | 'api_keys' | 'contact_methods' | 'notification_rules' | 'escalation_policies' | 'schedules';
+  table:
+    | 'organizations'
+    | 'memberships'
+    | 'teams'
+    | 'services'
+    | 'alert_sources'
+    | 'heartbeats'
+    | 'api_tokens'
+    | 'api_keys'
+    | 'contact_methods'
+    | 'notification_rules'
+    | 'escalation_policies'
+    | 'schedules';
   id?: string;
   idOf?: (result: T) => string;
   details?: (result: T) => Record<string, unknown>;
@@ -30,7 +42,14 @@ export async function audited<T>(orm: MikroORM, what: CliAudit<T>, work: () => P
   const id = what.id ?? what.idOf?.(result);
   const organizationId = before ?? (id ? await workspaceOf(orm, what.table, id) : undefined);
   if (organizationId) {
-    await recordAudit(orm, { organizationId, actor: SYSTEM_CLI, action: what.action, targetType: what.targetType, targetId: id ?? null, details: what.details?.(result) });
+    await recordAudit(orm, {
+      organizationId,
+      actor: SYSTEM_CLI,
+      action: what.action,
+      targetType: what.targetType,
+      targetId: id ?? null,
+      details: what.details?.(result),
+    });
   }
   return result;
 }

@@ -19,17 +19,22 @@ import { registerScheduleCommands } from './schedule-commands';
 const roles = (): typeof import('../stack/roles') => require('../stack/roles');
 const temporalClient = (): typeof import('@temporalio/client') => require('@temporalio/client');
 
-
 /** The `klaxon` command (package bin). */
 export function buildProgram(getConfig: () => Config): Command {
-  const program = new Command('klaxon')
-    .description('Klaxon: alerting and incident response on Temporal')
-    .showHelpAfterError()
-    .exitOverride();
+  const program = new Command('klaxon').description('Klaxon: alerting and incident response on Temporal').showHelpAfterError().exitOverride();
 
-  program.command('start').description('run everything: embedded Postgres and Temporal if unset, migrations, worker, listeners').action(async () => roles().runRole(getConfig(), 'start'));
-  program.command('api').description('run the HTTP listeners only').action(async () => roles().runRole(getConfig(), 'api'));
-  program.command('worker').description('run the Temporal worker only').action(async () => roles().runRole(getConfig(), 'worker'));
+  program
+    .command('start')
+    .description('run everything: embedded Postgres and Temporal if unset, migrations, worker, listeners')
+    .action(async () => roles().runRole(getConfig(), 'start'));
+  program
+    .command('api')
+    .description('run the HTTP listeners only')
+    .action(async () => roles().runRole(getConfig(), 'api'));
+  program
+    .command('worker')
+    .description('run the Temporal worker only')
+    .action(async () => roles().runRole(getConfig(), 'worker'));
   program
     .command('migrate')
     .description('apply pending database migrations')
@@ -49,7 +54,22 @@ export function buildProgram(getConfig: () => Config): Command {
     .action(async (raw) => {
       const config = getConfig();
       const opts = parseOptions(schemas.bootstrap, raw);
-      output(await withDatabase(config, (orm) => audited(orm, { action: 'workspace.bootstrap', targetType: 'organization', table: 'organizations', idOf: (r) => r.organization_id, details: (r) => ({ admin: r.user.email }) }, () => bootstrap(orm, config, opts))), raw.json);
+      output(
+        await withDatabase(config, (orm) =>
+          audited(
+            orm,
+            {
+              action: 'workspace.bootstrap',
+              targetType: 'organization',
+              table: 'organizations',
+              idOf: (r) => r.organization_id,
+              details: (r) => ({ admin: r.user.email }),
+            },
+            () => bootstrap(orm, config, opts),
+          ),
+        ),
+        raw.json,
+      );
     });
 
   const org = program.command('org').description('workspaces');
@@ -61,7 +81,22 @@ export function buildProgram(getConfig: () => Config): Command {
     .option('--json', 'print one JSON object')
     .action(async (raw) => {
       const opts = parseOptions(schemas.orgCreate, raw);
-      output(await withDatabase(getConfig(), (orm) => audited(orm, { action: 'workspace.create', targetType: 'organization', table: 'organizations', idOf: (r) => r.id, details: (r) => ({ name: r.name, plan: r.plan }) }, () => admin.createReadyWorkspace(orm, opts))), raw.json);
+      output(
+        await withDatabase(getConfig(), (orm) =>
+          audited(
+            orm,
+            {
+              action: 'workspace.create',
+              targetType: 'organization',
+              table: 'organizations',
+              idOf: (r) => r.id,
+              details: (r) => ({ name: r.name, plan: r.plan }),
+            },
+            () => admin.createReadyWorkspace(orm, opts),
+          ),
+        ),
+        raw.json,
+      );
     });
 
   org
@@ -72,7 +107,9 @@ export function buildProgram(getConfig: () => Config): Command {
     .option('--json', 'print one JSON object')
     .action(async (raw) => {
       const o = parseOptions(schemas.orgPlan, raw);
-      const changed = await withDatabase(getConfig(), (orm) => admin.changePlan(orm, { organizationId: o.org, actor: SYSTEM_CLI, plan: o.plan, upgrades: 'allowed' }));
+      const changed = await withDatabase(getConfig(), (orm) =>
+        admin.changePlan(orm, { organizationId: o.org, actor: SYSTEM_CLI, plan: o.plan, upgrades: 'allowed' }),
+      );
       output({ organization_id: o.org, from: changed.from, plan: changed.view.plan, changed: changed.changed, over_limits: changed.over }, raw.json);
     });
 
@@ -88,8 +125,10 @@ export function buildProgram(getConfig: () => Config): Command {
     .action(async (raw) => {
       const o = parseOptions(schemas.userAdd, raw);
       const result = await withDatabase(getConfig(), async (orm) => {
-        const added = await audited(orm, { action: 'member.add', targetType: 'user', table: 'organizations', id: o.org, details: () => ({ email: o.email, role: o.role }) }, () =>
-          admin.addUser(orm, { organizationId: o.org, email: o.email, password: o.password, role: o.role, verified: !o.unverified }),
+        const added = await audited(
+          orm,
+          { action: 'member.add', targetType: 'user', table: 'organizations', id: o.org, details: () => ({ email: o.email, role: o.role }) },
+          () => admin.addUser(orm, { organizationId: o.org, email: o.email, password: o.password, role: o.role, verified: !o.unverified }),
         );
         // The first person in a workspace made by `org create` is its on-call (src/services/workspace/ready-workspace.ts).
         return { ...added, paging: await admin.adoptFirstMember(orm, { organizationId: o.org, user: added, actor: SYSTEM_CLI }) };
@@ -108,8 +147,16 @@ export function buildProgram(getConfig: () => Config): Command {
     .action(async (raw) => {
       const o = parseOptions(schemas.tokenCreate, raw);
       const result = await withDatabase(getConfig(), (orm) =>
-        audited(orm, { action: 'api_token.create', targetType: 'api_token', table: 'api_tokens', idOf: (r) => r.id, details: (r) => ({ user: o.user, access: r.access, expires_at: r.expires_at }) }, () =>
-          admin.createApiToken(orm, { organizationId: o.org, email: o.user, access: o.access, days: o.days }),
+        audited(
+          orm,
+          {
+            action: 'api_token.create',
+            targetType: 'api_token',
+            table: 'api_tokens',
+            idOf: (r) => r.id,
+            details: (r) => ({ user: o.user, access: r.access, expires_at: r.expires_at }),
+          },
+          () => admin.createApiToken(orm, { organizationId: o.org, email: o.user, access: o.access, days: o.days }),
         ),
       );
       output(result, raw.json);
@@ -126,7 +173,12 @@ export function buildProgram(getConfig: () => Config): Command {
     .command('revoke <id>')
     .option('--json', 'print one JSON object')
     .action(async (id: string, raw) => {
-      output(await withDatabase(getConfig(), (orm) => audited(orm, { action: 'api_token.revoke', targetType: 'api_token', table: 'api_tokens', id }, () => admin.revokeApiToken(orm, id))), raw.json);
+      output(
+        await withDatabase(getConfig(), (orm) =>
+          audited(orm, { action: 'api_token.revoke', targetType: 'api_token', table: 'api_tokens', id }, () => admin.revokeApiToken(orm, id)),
+        ),
+        raw.json,
+      );
     });
 
   const source = program.command('source').description('alert sources (secret ingestion URLs)');
@@ -139,7 +191,22 @@ export function buildProgram(getConfig: () => Config): Command {
     .action(async (raw) => {
       const config = getConfig();
       const o = parseOptions(schemas.sourceCreate, raw);
-      output(await withDatabase(config, (orm) => audited(orm, { action: 'source.create', targetType: 'source', table: 'alert_sources', idOf: (r) => r.id, details: () => ({ name: o.name, service_id: o.service }) }, () => createCliSource(orm, config, o))), raw.json);
+      output(
+        await withDatabase(config, (orm) =>
+          audited(
+            orm,
+            {
+              action: 'source.create',
+              targetType: 'source',
+              table: 'alert_sources',
+              idOf: (r) => r.id,
+              details: () => ({ name: o.name, service_id: o.service }),
+            },
+            () => createCliSource(orm, config, o),
+          ),
+        ),
+        raw.json,
+      );
     });
   source
     .command('rotate <id>')
@@ -147,7 +214,14 @@ export function buildProgram(getConfig: () => Config): Command {
     .option('--json', 'print one JSON object')
     .action(async (id: string, raw) => {
       const config = getConfig();
-      output(await withDatabase(config, (orm) => audited(orm, { action: 'source.rotate', targetType: 'source', table: 'alert_sources', id }, () => admin.rotateSource(orm, { sourceId: id, ingestBaseUrl: config.urls.ingest }))), raw.json);
+      output(
+        await withDatabase(config, (orm) =>
+          audited(orm, { action: 'source.rotate', targetType: 'source', table: 'alert_sources', id }, () =>
+            admin.rotateSource(orm, { sourceId: id, ingestBaseUrl: config.urls.ingest }),
+          ),
+        ),
+        raw.json,
+      );
     });
 
   const heartbeat = program.command('heartbeat').description('check-in URLs that open an incident when they go quiet');
@@ -161,15 +235,47 @@ export function buildProgram(getConfig: () => Config): Command {
     .action(async (raw) => {
       const config = getConfig();
       const o = parseOptions(schemas.heartbeatCreate, raw);
-      output(await withDatabase(config, (orm) => audited(orm, { action: 'heartbeat.create', targetType: 'heartbeat', table: 'heartbeats', idOf: (r) => r.id, details: () => ({ name: o.name, service_id: o.service }) }, () => createHeartbeat(orm, { serviceId: o.service, name: o.name, periodSeconds: o.periodSeconds, graceSeconds: o.graceSeconds, ingestBaseUrl: config.urls.ingest }))), raw.json);
+      output(
+        await withDatabase(config, (orm) =>
+          audited(
+            orm,
+            {
+              action: 'heartbeat.create',
+              targetType: 'heartbeat',
+              table: 'heartbeats',
+              idOf: (r) => r.id,
+              details: () => ({ name: o.name, service_id: o.service }),
+            },
+            () =>
+              createHeartbeat(orm, {
+                serviceId: o.service,
+                name: o.name,
+                periodSeconds: o.periodSeconds,
+                graceSeconds: o.graceSeconds,
+                ingestBaseUrl: config.urls.ingest,
+              }),
+          ),
+        ),
+        raw.json,
+      );
     });
-  for (const [verb, paused] of [['pause', true], ['resume', false]] as const) {
+  for (const [verb, paused] of [
+    ['pause', true],
+    ['resume', false],
+  ] as const) {
     heartbeat
       .command(`${verb} <id>`)
       .option('--json', 'print one JSON object')
       .action(async (id: string, raw) => {
         const config = getConfig();
-        output(await withDatabase(config, (orm) => audited(orm, { action: `heartbeat.${verb}`, targetType: 'heartbeat', table: 'heartbeats', id }, () => withTemporalIfReachable(config, (temporal) => setHeartbeatPaused(orm, temporal, id, paused)))), raw.json);
+        output(
+          await withDatabase(config, (orm) =>
+            audited(orm, { action: `heartbeat.${verb}`, targetType: 'heartbeat', table: 'heartbeats', id }, () =>
+              withTemporalIfReachable(config, (temporal) => setHeartbeatPaused(orm, temporal, id, paused)),
+            ),
+          ),
+          raw.json,
+        );
       });
   }
 

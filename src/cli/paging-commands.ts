@@ -17,13 +17,28 @@ import {
   uuidField,
 } from '../domain/paging/config';
 import type { MikroORM } from '../db/orm';
-import { addContactMethod, addNotificationRule, createEscalationPolicy, getEscalationPolicy, listContactMethods, listNotificationRules, removeContactMethod, removeNotificationRule, setServicePolicy } from '../services/paging';
+import {
+  addContactMethod,
+  addNotificationRule,
+  createEscalationPolicy,
+  getEscalationPolicy,
+  listContactMethods,
+  listNotificationRules,
+  removeContactMethod,
+  removeNotificationRule,
+  setServicePolicy,
+} from '../services/paging';
 import { addTeamMember } from '../services/workspace';
 import { output, parseOptions, withDatabase } from './admin';
 
 /** Option strings to whole numbers, then the same range checks the service applies. */
 const int = (field: z.ZodNumber) =>
-  z.string().trim().regex(/^-?\d+$/, 'must be a whole number').transform(Number).pipe(field);
+  z
+    .string()
+    .trim()
+    .regex(/^-?\d+$/, 'must be a whole number')
+    .transform(Number)
+    .pipe(field);
 
 const json = z.string().transform((s, ctx) => {
   try {
@@ -67,7 +82,22 @@ export function registerPagingCommands(program: Command, getConfig: () => Config
     .option('--json', 'print one JSON object')
     .action(async (raw) => {
       const o = parseOptions(pagingSchemas.contactAdd, raw);
-      output(await run((orm) => audited(orm, { action: 'contact_method.create', targetType: 'contact_method', table: 'contact_methods', idOf: (r) => r.id, details: (r) => ({ user: o.user, type: r.type }) }, () => addContactMethod(orm, { email: o.user, type: o.type, address: o.address, label: o.label, organizationId: o.org }))), raw.json);
+      output(
+        await run((orm) =>
+          audited(
+            orm,
+            {
+              action: 'contact_method.create',
+              targetType: 'contact_method',
+              table: 'contact_methods',
+              idOf: (r) => r.id,
+              details: (r) => ({ user: o.user, type: r.type }),
+            },
+            () => addContactMethod(orm, { email: o.user, type: o.type, address: o.address, label: o.label, organizationId: o.org }),
+          ),
+        ),
+        raw.json,
+      );
     });
   contact
     .command('list')
@@ -82,7 +112,14 @@ export function registerPagingCommands(program: Command, getConfig: () => Config
     .command('remove <id>')
     .description('remove a contact method and its notification rules')
     .option('--json', 'print one JSON object')
-    .action(async (id: string, raw) => output(await run((orm) => audited(orm, { action: 'contact_method.delete', targetType: 'contact_method', table: 'contact_methods', id }, () => removeContactMethod(orm, { id }))), raw.json));
+    .action(async (id: string, raw) =>
+      output(
+        await run((orm) =>
+          audited(orm, { action: 'contact_method.delete', targetType: 'contact_method', table: 'contact_methods', id }, () => removeContactMethod(orm, { id })),
+        ),
+        raw.json,
+      ),
+    );
 
   const rule = program.command('rule').description('notification rules: which contact method, how long after a page');
   rule
@@ -93,7 +130,22 @@ export function registerPagingCommands(program: Command, getConfig: () => Config
     .option('--json', 'print one JSON object')
     .action(async (raw) => {
       const o = parseOptions(pagingSchemas.ruleAdd, raw);
-      output(await run((orm) => audited(orm, { action: 'notification_rule.create', targetType: 'notification_rule', table: 'notification_rules', idOf: (r) => r.id, details: () => ({ user: o.user, contact_method_id: o.contact, delay_seconds: o.delaySeconds }) }, () => addNotificationRule(orm, { email: o.user, contactMethodId: o.contact, delaySeconds: o.delaySeconds }))), raw.json);
+      output(
+        await run((orm) =>
+          audited(
+            orm,
+            {
+              action: 'notification_rule.create',
+              targetType: 'notification_rule',
+              table: 'notification_rules',
+              idOf: (r) => r.id,
+              details: () => ({ user: o.user, contact_method_id: o.contact, delay_seconds: o.delaySeconds }),
+            },
+            () => addNotificationRule(orm, { email: o.user, contactMethodId: o.contact, delaySeconds: o.delaySeconds }),
+          ),
+        ),
+        raw.json,
+      );
     });
   rule
     .command('list')
@@ -106,7 +158,16 @@ export function registerPagingCommands(program: Command, getConfig: () => Config
   rule
     .command('remove <id>')
     .option('--json', 'print one JSON object')
-    .action(async (id: string, raw) => output(await run((orm) => audited(orm, { action: 'notification_rule.delete', targetType: 'notification_rule', table: 'notification_rules', id }, () => removeNotificationRule(orm, { id }))), raw.json));
+    .action(async (id: string, raw) =>
+      output(
+        await run((orm) =>
+          audited(orm, { action: 'notification_rule.delete', targetType: 'notification_rule', table: 'notification_rules', id }, () =>
+            removeNotificationRule(orm, { id }),
+          ),
+        ),
+        raw.json,
+      ),
+    );
 
   const policy = program.command('policy').description('escalation policies');
   policy
@@ -120,7 +181,22 @@ export function registerPagingCommands(program: Command, getConfig: () => Config
     .action(async (raw) => {
       const o = parseOptions(pagingSchemas.policyCreate, raw);
       const input = { organizationId: o.org, name: o.name, steps: o.steps, repeat: o.repeat, ackTimeoutSeconds: o.ackTimeoutSeconds };
-      output(await run((orm) => audited(orm, { action: 'escalation_policy.create', targetType: 'escalation_policy', table: 'escalation_policies', idOf: (r) => r.id, details: () => ({ name: o.name }) }, () => createEscalationPolicy(orm, input))), raw.json);
+      output(
+        await run((orm) =>
+          audited(
+            orm,
+            {
+              action: 'escalation_policy.create',
+              targetType: 'escalation_policy',
+              table: 'escalation_policies',
+              idOf: (r) => r.id,
+              details: () => ({ name: o.name }),
+            },
+            () => createEscalationPolicy(orm, input),
+          ),
+        ),
+        raw.json,
+      );
     });
   policy
     .command('show <id>')
@@ -137,7 +213,16 @@ export function registerPagingCommands(program: Command, getConfig: () => Config
     .option('--json', 'print one JSON object')
     .action(async (raw) => {
       const o = parseOptions(pagingSchemas.servicePolicy, raw);
-      output(await run((orm) => audited(orm, { action: 'service.update', targetType: 'service', table: 'services', id: o.service, details: () => ({ escalation_policy_id: o.policy }) }, () => setServicePolicy(orm, { serviceId: o.service, policyId: o.policy }))), raw.json);
+      output(
+        await run((orm) =>
+          audited(
+            orm,
+            { action: 'service.update', targetType: 'service', table: 'services', id: o.service, details: () => ({ escalation_policy_id: o.policy }) },
+            () => setServicePolicy(orm, { serviceId: o.service, policyId: o.policy }),
+          ),
+        ),
+        raw.json,
+      );
     });
 
   program
@@ -150,6 +235,13 @@ export function registerPagingCommands(program: Command, getConfig: () => Config
     .option('--json', 'print one JSON object')
     .action(async (raw) => {
       const o = parseOptions(pagingSchemas.teamAddMember, raw);
-      output(await run((orm) => audited(orm, { action: 'team.member_add', targetType: 'team', table: 'teams', id: o.team, details: () => ({ user: o.user }) }, () => addTeamMember(orm, { teamId: o.team, email: o.user }))), raw.json);
+      output(
+        await run((orm) =>
+          audited(orm, { action: 'team.member_add', targetType: 'team', table: 'teams', id: o.team, details: () => ({ user: o.user }) }, () =>
+            addTeamMember(orm, { teamId: o.team, email: o.user }),
+          ),
+        ),
+        raw.json,
+      );
     });
 }

@@ -10,7 +10,10 @@ import { output, parseOptions, withDatabase } from './admin';
 // machine's local time.
 const instant = z
   .string()
-  .refine((s) => /(Z|[+-]\d{2}(:?\d{2})?)$/i.test(s) && DateTime.fromISO(s, { setZone: true }).isValid, 'must be an ISO 8601 instant with an offset, e.g. 2026-11-01T09:00:00Z')
+  .refine(
+    (s) => /(Z|[+-]\d{2}(:?\d{2})?)$/i.test(s) && DateTime.fromISO(s, { setZone: true }).isValid,
+    'must be an ISO 8601 instant with an offset, e.g. 2026-11-01T09:00:00Z',
+  )
   .transform((s) => DateTime.fromISO(s, { setZone: true }).toJSDate());
 
 const json = z.string().transform((s, ctx) => {
@@ -29,7 +32,12 @@ const schemas = {
     timeZone: z.string().min(1, 'is required'),
     layers: json,
   }),
-  override: z.object({ schedule: z.string().uuid('must be a schedule id (UUID)'), user: z.string().email('must be an email address'), from: instant, to: instant }),
+  override: z.object({
+    schedule: z.string().uuid('must be a schedule id (UUID)'),
+    user: z.string().email('must be an email address'),
+    from: instant,
+    to: instant,
+  }),
   oncall: z.object({ schedule: z.string().uuid('must be a schedule id (UUID)'), at: instant.optional() }),
 };
 
@@ -41,23 +49,48 @@ export function registerScheduleCommands(program: Command, getConfig: () => Conf
     .requiredOption('--org <id>', 'workspace id')
     .requiredOption('--name <name>', 'a name people recognise')
     .requiredOption('--time-zone <tz>', 'IANA time zone of handoffs, e.g. Europe/Berlin')
-    .requiredOption('--layers <json>', '[{"name","users":[email or id],"rotation":{"unit":"hours|days|weeks","length":1},"handoff_time":"09:00","start":"2026-11-01"}]')
+    .requiredOption(
+      '--layers <json>',
+      '[{"name","users":[email or id],"rotation":{"unit":"hours|days|weeks","length":1},"handoff_time":"09:00","start":"2026-11-01"}]',
+    )
     .option('--json', 'print one JSON object')
     .action(async (raw) => {
       const o = parseOptions(schemas.create, raw);
-      output(await withDatabase(getConfig(), (orm) => audited(orm, { action: 'schedule.create', targetType: 'schedule', table: 'schedules', idOf: (r) => r.id, details: () => ({ name: o.name }) }, () => createSchedule(orm, { organizationId: o.org, name: o.name, timeZone: o.timeZone, layers: o.layers }))), raw.json);
+      output(
+        await withDatabase(getConfig(), (orm) =>
+          audited(orm, { action: 'schedule.create', targetType: 'schedule', table: 'schedules', idOf: (r) => r.id, details: () => ({ name: o.name }) }, () =>
+            createSchedule(orm, { organizationId: o.org, name: o.name, timeZone: o.timeZone, layers: o.layers }),
+          ),
+        ),
+        raw.json,
+      );
     });
   schedule
     .command('override')
     .description('put someone on call for a time range, above every layer')
     .requiredOption('--schedule <id>', 'schedule id')
-    .requiredOption('--user <email>', 'a member of the schedule\'s workspace')
+    .requiredOption('--user <email>', "a member of the schedule's workspace")
     .requiredOption('--from <iso>', 'start (inclusive), ISO 8601 with offset')
     .requiredOption('--to <iso>', 'end (exclusive), ISO 8601 with offset')
     .option('--json', 'print one JSON object')
     .action(async (raw) => {
       const o = parseOptions(schemas.override, raw);
-      output(await withDatabase(getConfig(), (orm) => audited(orm, { action: 'schedule_override.create', targetType: 'schedule', table: 'schedules', id: o.schedule, details: () => ({ user: o.user, from: o.from.toISOString(), to: o.to.toISOString() }) }, () => addScheduleOverride(orm, { scheduleId: o.schedule, email: o.user, from: o.from, to: o.to }))), raw.json);
+      output(
+        await withDatabase(getConfig(), (orm) =>
+          audited(
+            orm,
+            {
+              action: 'schedule_override.create',
+              targetType: 'schedule',
+              table: 'schedules',
+              id: o.schedule,
+              details: () => ({ user: o.user, from: o.from.toISOString(), to: o.to.toISOString() }),
+            },
+            () => addScheduleOverride(orm, { scheduleId: o.schedule, email: o.user, from: o.from, to: o.to }),
+          ),
+        ),
+        raw.json,
+      );
     });
 
   program

@@ -29,7 +29,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ADDRESS_CHANNEL: Readonly<Record<Exclude<FormBName, 'push'>, ChannelId>> = { sms: 'sms', voice: 'voice', email: 'email' };
 
 /** `keys` maps each key as given (`call`) to the channel it names (`voice`). */
-export type TargetsResult = { ok: true; targets: WebhookTargets; memberIds: string[]; keys: Record<string, FormBName> } | { ok: false; field: string; message: string };
+export type TargetsResult =
+  { ok: true; targets: WebhookTargets; memberIds: string[]; keys: Record<string, FormBName> } | { ok: false; field: string; message: string };
 
 /**
  * Checks the dashboard's `targetChannels` against the webhook's channels (Form B names): each key
@@ -43,7 +44,14 @@ export function parseTargetChannels(raw: Readonly<Record<string, string>>, chann
   for (const [key, value] of Object.entries(raw)) {
     const field = `targetChannels.${key}`;
     const name = KEYS[key];
-    if (!name) return { ok: false, field, message: `unknown channel; use ${Object.keys(DASHBOARD_KEY).map((n) => DASHBOARD_KEY[n as FormBName]).join(', ')}` };
+    if (!name)
+      return {
+        ok: false,
+        field,
+        message: `unknown channel; use ${Object.keys(DASHBOARD_KEY)
+          .map((n) => DASHBOARD_KEY[n as FormBName])
+          .join(', ')}`,
+      };
     if (!channels.includes(name)) return { ok: false, field, message: `not one of this webhook's notificationTypes` };
     if (targets[name]) return { ok: false, field, message: `names the same channel as another key` };
     keys[key] = name;
@@ -64,7 +72,8 @@ export function parseTargetChannels(raw: Readonly<Record<string, string>>, chann
 /** The targets as the dashboard shows them: keyed like its form, each an address or a user id. */
 export function targetChannelsView(targets: WebhookTargets | null): Record<string, string> {
   const view: Record<string, string> = {};
-  for (const [name, t] of Object.entries(targets ?? {}) as Array<[FormBName, WebhookTarget]>) view[DASHBOARD_KEY[name]] = 'address' in t ? t.address : t.user_id;
+  for (const [name, t] of Object.entries(targets ?? {}) as Array<[FormBName, WebhookTarget]>)
+    view[DASHBOARD_KEY[name]] = 'address' in t ? t.address : t.user_id;
   return view;
 }
 

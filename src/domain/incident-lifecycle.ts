@@ -77,10 +77,7 @@ export function decideTransition(status: IncidentStatus, op: LifecycleOperation)
 export const isTerminal = (status: IncidentStatus): boolean => status === 'CLOSED';
 
 /** Timestamp columns an operation sets (or clears, on reopen). */
-export function timestampChanges(
-  op: TransitionOperation,
-  at: string,
-): Partial<Record<'acknowledged_at' | 'resolved_at' | 'closed_at', string | null>> {
+export function timestampChanges(op: TransitionOperation, at: string): Partial<Record<'acknowledged_at' | 'resolved_at' | 'closed_at', string | null>> {
   switch (op) {
     case 'acknowledge':
       return { acknowledged_at: at };

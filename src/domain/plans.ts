@@ -19,10 +19,54 @@ export interface PlanLimits {
 }
 
 export const PLAN_LIMITS: Readonly<Record<Plan, PlanLimits>> = {
-  FREE: { users: 5, sources: 3, alertsPerMonth: 50, smsPerUserPerMonth: 0, voicePerUserPerMonth: 0, emailPagesOnly: true, historyDays: 7, apiAccess: false, monitorMinIntervalSeconds: 300, outgoingWebhooks: 0 },
-  STARTER: { users: 25, sources: 15, alertsPerMonth: null, smsPerUserPerMonth: 100, voicePerUserPerMonth: 0, emailPagesOnly: false, historyDays: 30, apiAccess: false, monitorMinIntervalSeconds: 60, outgoingWebhooks: 5 },
-  PRO: { users: null, sources: 50, alertsPerMonth: null, smsPerUserPerMonth: 300, voicePerUserPerMonth: 100, emailPagesOnly: false, historyDays: 90, apiAccess: true, monitorMinIntervalSeconds: 30, outgoingWebhooks: 20 },
-  BUSINESS: { users: null, sources: null, alertsPerMonth: null, smsPerUserPerMonth: 1000, voicePerUserPerMonth: 300, emailPagesOnly: false, historyDays: 365, apiAccess: true, monitorMinIntervalSeconds: 30, outgoingWebhooks: 100 },
+  FREE: {
+    users: 5,
+    sources: 3,
+    alertsPerMonth: 50,
+    smsPerUserPerMonth: 0,
+    voicePerUserPerMonth: 0,
+    emailPagesOnly: true,
+    historyDays: 7,
+    apiAccess: false,
+    monitorMinIntervalSeconds: 300,
+    outgoingWebhooks: 0,
+  },
+  STARTER: {
+    users: 25,
+    sources: 15,
+    alertsPerMonth: null,
+    smsPerUserPerMonth: 100,
+    voicePerUserPerMonth: 0,
+    emailPagesOnly: false,
+    historyDays: 30,
+    apiAccess: false,
+    monitorMinIntervalSeconds: 60,
+    outgoingWebhooks: 5,
+  },
+  PRO: {
+    users: null,
+    sources: 50,
+    alertsPerMonth: null,
+    smsPerUserPerMonth: 300,
+    voicePerUserPerMonth: 100,
+    emailPagesOnly: false,
+    historyDays: 90,
+    apiAccess: true,
+    monitorMinIntervalSeconds: 30,
+    outgoingWebhooks: 20,
+  },
+  BUSINESS: {
+    users: null,
+    sources: null,
+    alertsPerMonth: null,
+    smsPerUserPerMonth: 1000,
+    voicePerUserPerMonth: 300,
+    emailPagesOnly: false,
+    historyDays: 365,
+    apiAccess: true,
+    monitorMinIntervalSeconds: 30,
+    outgoingWebhooks: 100,
+  },
 };
 
 /** The floor under every plan's monitor interval (MONITOR_MIN_INTERVAL_SECONDS's default). */

@@ -19,7 +19,8 @@ export type Role = 'start' | 'api' | 'worker';
 
 /** Plain HTTP on the API-key surface (docs/architecture.md, "Inbound webhooks"): ALLOW_INSECURE_HTTP, else loopback under `start`, never under `api`. */
 /** The dev inbox holds everyone's emailed links: the browser may read it only on a developer's own machine. */
-export const devInboxShownOf = (config: Config, role: Role): boolean => role === 'start' && ['localhost', '127.0.0.1', '[::1]'].includes(new URL(config.urls.app).hostname);
+export const devInboxShownOf = (config: Config, role: Role): boolean =>
+  role === 'start' && ['localhost', '127.0.0.1', '[::1]'].includes(new URL(config.urls.app).hostname);
 
 /**
  * Where the listeners bind: HOST, else loopback under `start` (a developer's machine: its dev
@@ -28,7 +29,8 @@ export const devInboxShownOf = (config: Config, role: Role): boolean => role ===
  */
 export const hostOf = (config: Config, role: Role): string => config.host ?? (role === 'start' ? '127.0.0.1' : '0.0.0.0');
 
-export const allowInsecureHttpOf = (config: Config, role: Role): 'loopback' | 'never' => config.legacy.allowInsecureHttp ?? (role === 'start' ? 'loopback' : 'never');
+export const allowInsecureHttpOf = (config: Config, role: Role): 'loopback' | 'never' =>
+  config.legacy.allowInsecureHttp ?? (role === 'start' ? 'loopback' : 'never');
 
 /** A running stack: what a role brought up, and how to bring it down in order. */
 export interface BootedStack {
@@ -88,17 +90,36 @@ export async function bootStack(config: Config, role: Role, deps: { logger: Logg
       const workerClient = new Client({ connection, namespace: config.temporal.namespace });
       await ensureRetentionSchedule(workerClient, { taskQueue: config.temporal.taskQueue });
       // …and picks up every active monitor whose workflow is not running (idempotent, like the schedule).
-      await ensureMonitorWorkflows(orm, workerClient, config.temporal.taskQueue).catch((err) => deps.logger.error({ err }, 'monitor workflows could not be ensured; they start when a monitor is changed or the worker restarts'));
+      await ensureMonitorWorkflows(orm, workerClient, config.temporal.taskQueue).catch((err) =>
+        deps.logger.error({ err }, 'monitor workflows could not be ensured; they start when a monitor is changed or the worker restarts'),
+      );
     }
     if (role === 'worker') return { infra, orm, stop };
 
     const { client, connection } = await connectTemporal(infra.temporalAddress, config.temporal.namespace);
     shutdown.push(() => connection.close());
     const relayClient = workerConnection ? new Client({ connection: workerConnection, namespace: config.temporal.namespace }) : client;
-    const relay = new OutboxRelay({ orm, temporal: relayClient, taskQueue: config.temporal.taskQueue, autoCloseHours: config.autoCloseHours, logger: deps.logger, eagerStart: !!workerConnection });
+    const relay = new OutboxRelay({
+      orm,
+      temporal: relayClient,
+      taskQueue: config.temporal.taskQueue,
+      autoCloseHours: config.autoCloseHours,
+      logger: deps.logger,
+      eagerStart: !!workerConnection,
+    });
     relay.start();
     shutdown.push(() => relay.stop());
-    const apps = buildListeners({ config, orm, temporal: client, logger: deps.logger, relay, secret: resolveSecret(config), eagerClient: workerConnection ? relayClient : undefined, allowInsecureHttp: allowInsecureHttpOf(config, role), devInbox: devInboxShownOf(config, role) });
+    const apps = buildListeners({
+      config,
+      orm,
+      temporal: client,
+      logger: deps.logger,
+      relay,
+      secret: resolveSecret(config),
+      eagerClient: workerConnection ? relayClient : undefined,
+      allowInsecureHttp: allowInsecureHttpOf(config, role),
+      devInbox: devInboxShownOf(config, role),
+    });
     // Pushed before the servers' close: shutdown runs in reverse, so the last counts are written after the last request.
     shutdown.push(() => apps.stop());
     const servers: Server[] = [];

@@ -13,7 +13,6 @@ import { resolveDatabase, type Infra } from './infra';
 
 const say = (line: string) => process.stdout.write(`[klaxon] ${line}\n`);
 
-
 /**
  * Runs one role of docs/architecture.md, "Processes and surfaces" until SIGINT/SIGTERM. `start` brings up everything,
  * starting embedded Postgres and the Temporal dev server when they are not configured.
@@ -24,7 +23,8 @@ export async function runRole(config: Config, role: Role): Promise<void> {
   installTemporalRuntime(logger);
   const stack = await bootStack(config, role, { logger, say });
   // `start` runs its own worker: say it is running once /readyz would say so (the worker polling).
-  if (role === 'start' && stack.temporal) await untilReady(() => checkReadiness({ orm: stack.orm, temporal: stack.temporal!, taskQueue: config.temporal.taskQueue }));
+  if (role === 'start' && stack.temporal)
+    await untilReady(() => checkReadiness({ orm: stack.orm, temporal: stack.temporal!, taskQueue: config.temporal.taskQueue }));
   printBanner(config, role, stack.infra);
   await waitForSignal();
   say('Stopping…');
@@ -56,7 +56,9 @@ function apiKeyTransportNote(config: Config, role: Role): string {
 function listeningNote(config: Config, role: Role): string {
   const host = hostOf(config, role);
   if (config.host) return `${host} (HOST)`;
-  return role === 'start' ? `${host} only: this machine (set HOST=0.0.0.0 to open the listeners to the network)` : `${host}: every interface (HOST to narrow it)`;
+  return role === 'start'
+    ? `${host} only: this machine (set HOST=0.0.0.0 to open the listeners to the network)`
+    : `${host}: every interface (HOST to narrow it)`;
 }
 
 function printBanner(config: Config, role: Role, infra: Infra) {

@@ -50,7 +50,9 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; leg
   const stats = new SourceCallStats(deps.orm);
   stats.start();
   // Request durations of this process's listeners, added every 10 s to the shared per-minute buckets.
-  const requestMetrics = new RequestMetricsFlusher(deps.orm, processRequestMetrics, (err) => deps.logger.warn({ err }, 'request metrics could not be written; kept for the next flush'));
+  const requestMetrics = new RequestMetricsFlusher(deps.orm, processRequestMetrics, (err) =>
+    deps.logger.warn({ err }, 'request metrics could not be written; kept for the next flush'),
+  );
   requestMetrics.start();
   // Account emails (verification, reset) through the email channel's provider, else the dev inbox.
   const accountEmail = createChannelSender(config.notify, deps.orm, 'email');
@@ -107,7 +109,12 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; leg
         webhooks,
         temporal: deps.temporal,
         taskQueue: config.temporal.taskQueue,
-        incidents: { autoCloseHours: config.autoCloseHours, eagerClient: deps.eagerClient, temporalUiUrl: config.temporal.uiUrl, namespace: config.temporal.namespace },
+        incidents: {
+          autoCloseHours: config.autoCloseHours,
+          eagerClient: deps.eagerClient,
+          temporalUiUrl: config.temporal.uiUrl,
+          namespace: config.temporal.namespace,
+        },
         monitors: config.monitors,
         targets: config.targets,
       },
@@ -139,7 +146,13 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; leg
       stats,
       transport: { ...proxies, allowInsecureHttp: deps.allowInsecureHttp },
       limits: { requestsPerSecondPerKey: config.legacy.requestsPerSecondPerKey, eventsPerSecondPerWebhook: config.ingest.eventsPerSecondPerSource },
-      incidents: { orm: deps.orm, temporal: deps.temporal, taskQueue: config.temporal.taskQueue, autoCloseHours: config.autoCloseHours, eagerClient: deps.eagerClient },
+      incidents: {
+        orm: deps.orm,
+        temporal: deps.temporal,
+        taskQueue: config.temporal.taskQueue,
+        autoCloseHours: config.autoCloseHours,
+        eagerClient: deps.eagerClient,
+      },
     }),
     stop: async () => {
       await stopFeedConsumers();

@@ -78,7 +78,11 @@ describe('members in Chromium', () => {
     const phone = await suite.browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true });
     try {
       await logInInBrowser(phone, app(), owner);
-      for (const [url, ready] of [['/members', 'Seats'], ['/credentials', 'No API keys yet'], ['/security', 'Set up two-factor']] as const) {
+      for (const [url, ready] of [
+        ['/members', 'Seats'],
+        ['/credentials', 'No API keys yet'],
+        ['/security', 'Set up two-factor'],
+      ] as const) {
         await phone.goto(`${app()}${url}`);
         await phone.getByText(ready).first().waitFor();
         expect([url, Math.max(0, await sidewaysOverflow(phone))]).toEqual([url, 0]);

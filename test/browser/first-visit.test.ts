@@ -16,7 +16,9 @@ describe('a first visit in Chromium', () => {
     // Set up says what is ready: the team named after the workspace, paged through "Default".
     await suite.page.getByRole('link', { name: 'Set up' }).click();
     const ready = suite.page.getByRole('status', { name: 'Your workspace is ready to page' });
-    await ready.getByText(`Alerts on Default service page the team ${account.organization_name} (1 person) through the escalation policy “Default”`, { exact: false }).waitFor();
+    await ready
+      .getByText(`Alerts on Default service page the team ${account.organization_name} (1 person) through the escalation policy “Default”`, { exact: false })
+      .waitFor();
     await suite.page.getByRole('table', { name: 'Services' }).getByText('Default service', { exact: true }).waitFor();
     await saveScreenshot(suite.page, 'set-up-ready');
 

@@ -15,10 +15,14 @@ const app = () => suite.app;
 
 /** The code texted to a number: the SMS channel has no provider here, so the dev inbox holds the text. */
 const codeTextedTo = (to: string) =>
-  waitFor(async () => {
-    const text = await knexOf(suite.stack.orm)('dev_deliveries').select('body').where({ channel: 'sms', to }).orderBy('created_at', 'desc').first();
-    return (text?.body as string | undefined)?.match(/code is (\d{6})\b/)?.[1];
-  }, 15_000, `a code texted to ${to}`);
+  waitFor(
+    async () => {
+      const text = await knexOf(suite.stack.orm)('dev_deliveries').select('body').where({ channel: 'sms', to }).orderBy('created_at', 'desc').first();
+      return (text?.body as string | undefined)?.match(/code is (\d{6})\b/)?.[1];
+    },
+    15_000,
+    `a code texted to ${to}`,
+  );
 
 /** Picks an option of a Mantine select or multi-select by its visible name. */
 async function choose(scope: Page | Locator, combobox: string | RegExp, option: string | RegExp) {
@@ -58,15 +62,24 @@ describe('paging set-up in Chromium', () => {
     // A policy: me first, then the team ten minutes later.
     await suite.page.getByRole('link', { name: 'Escalation policies' }).click();
     // Sign-up's own policy is there already: it pages the workspace's team at once.
-    await suite.page.getByRole('row', { name: 'Default' }).getByText(/^team /).waitFor();
+    await suite.page
+      .getByRole('row', { name: 'Default' })
+      .getByText(/^team /)
+      .waitFor();
     await suite.page.getByRole('button', { name: 'New policy' }).click();
     const editor = suite.page.getByRole('form', { name: 'New escalation policy' });
     await editor.getByRole('textbox', { name: /^Name/ }).fill('Checkout');
     await choose(editor.getByRole('group', { name: 'Step 1' }), /^Targets/, `Ada Owner (${owner.email})`);
-    await editor.getByRole('group', { name: 'Step 1' }).getByRole('textbox', { name: /^Delay \(minutes\)/ }).fill('5');
+    await editor
+      .getByRole('group', { name: 'Step 1' })
+      .getByRole('textbox', { name: /^Delay \(minutes\)/ })
+      .fill('5');
     await editor.getByRole('button', { name: 'Add step' }).click();
     await choose(editor.getByRole('group', { name: 'Step 2' }), /^Targets/, 'Ops');
-    await editor.getByRole('group', { name: 'Step 2' }).getByRole('textbox', { name: /^Delay \(minutes\)/ }).fill('10');
+    await editor
+      .getByRole('group', { name: 'Step 2' })
+      .getByRole('textbox', { name: /^Delay \(minutes\)/ })
+      .fill('10');
     await editor.getByRole('textbox', { name: /^Acknowledgement timeout/ }).fill('30');
     await editor.getByRole('button', { name: 'Create policy' }).click();
     const row = suite.page.getByRole('row', { name: 'Checkout' });
@@ -76,7 +89,10 @@ describe('paging set-up in Chromium', () => {
     await row.getByRole('button', { name: 'Edit Checkout' }).click();
     const edit = suite.page.getByRole('form', { name: 'Edit Checkout' });
     await edit.getByRole('textbox', { name: /^Name/ }).fill('Checkout payments');
-    await edit.getByRole('group', { name: 'Step 1' }).getByRole('textbox', { name: /^Delay \(minutes\)/ }).fill('7.5');
+    await edit
+      .getByRole('group', { name: 'Step 1' })
+      .getByRole('textbox', { name: /^Delay \(minutes\)/ })
+      .fill('7.5');
     await choose(edit, /^Repeat/, '1');
     await edit.getByRole('button', { name: 'Save changes' }).click();
     const edited = suite.page.getByRole('row', { name: 'Checkout payments' });

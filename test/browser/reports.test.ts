@@ -38,8 +38,25 @@ async function workspaceWithIncidents() {
   const api = await seed.service(org, ops, 'API');
   const web = await seed.service(org, ops, 'Web');
   const t = utcMidnightDaysAgo(2).getTime();
-  await seed.incident(org, { serviceId: api, teamId: ops, createdAt: new Date(t + 10 * HOUR), severity: 'CRITICAL', title: 'API down', moves: [{ to: 'ACKNOWLEDGED', after: 120 }, { to: 'RESOLVED', after: 1800 }] });
-  await seed.incident(org, { serviceId: api, teamId: ops, createdAt: new Date(t + 11 * HOUR), severity: 'HIGH', title: 'API slow', moves: [{ to: 'ACKNOWLEDGED', after: 300 }] });
+  await seed.incident(org, {
+    serviceId: api,
+    teamId: ops,
+    createdAt: new Date(t + 10 * HOUR),
+    severity: 'CRITICAL',
+    title: 'API down',
+    moves: [
+      { to: 'ACKNOWLEDGED', after: 120 },
+      { to: 'RESOLVED', after: 1800 },
+    ],
+  });
+  await seed.incident(org, {
+    serviceId: api,
+    teamId: ops,
+    createdAt: new Date(t + 11 * HOUR),
+    severity: 'HIGH',
+    title: 'API slow',
+    moves: [{ to: 'ACKNOWLEDGED', after: 300 }],
+  });
   await seed.incident(org, { serviceId: web, teamId: ops, createdAt: new Date(t + 30 * HOUR), severity: 'LOW', title: 'Web certificate expires soon' });
   return owner;
 }
@@ -127,11 +144,15 @@ describe('reports and monitoring in Chromium', () => {
     // Its first check runs at once, the ping landed: after a reload both read as up, with a figure.
     const monitorRow = suite.page.getByRole('row').filter({ hasText: 'Klaxon itself' });
     const heartbeatRow = suite.page.getByRole('row').filter({ hasText: 'nightly backup' });
-    await waitFor(async () => {
-      await suite.page.reload();
-      await monitorRow.getByText(/^(UP|DOWN|PENDING)$/).waitFor();
-      return (await monitorRow.getByText('UP', { exact: true }).count()) === 1;
-    }, 30_000, 'the monitor to be UP');
+    await waitFor(
+      async () => {
+        await suite.page.reload();
+        await monitorRow.getByText(/^(UP|DOWN|PENDING)$/).waitFor();
+        return (await monitorRow.getByText('UP', { exact: true }).count()) === 1;
+      },
+      30_000,
+      'the monitor to be UP',
+    );
     await heartbeatRow.getByText('Up', { exact: true }).waitFor();
     await monitorRow.getByRole('img', { name: 'Klaxon itself: 100 % over 30 days' }).waitFor();
     await heartbeatRow.getByRole('img', { name: 'nightly backup: 100 % over 30 days' }).waitFor();

@@ -47,7 +47,10 @@ describe('the dashboard in Chromium', () => {
     await createEscalationPolicy(suite.stack.orm, {
       organizationId,
       name: 'Primary',
-      steps: [{ delay_seconds: ESCALATE_AFTER_S, targets: [{ type: 'user', id: user.id }] }, { delay_seconds: 60, targets: [{ type: 'user', id: user.id }] }],
+      steps: [
+        { delay_seconds: ESCALATE_AFTER_S, targets: [{ type: 'user', id: user.id }] },
+        { delay_seconds: 60, targets: [{ type: 'user', id: user.id }] },
+      ],
       repeat: 0,
     });
 
@@ -66,7 +69,9 @@ describe('the dashboard in Chromium', () => {
     await team.getByRole('table', { name: 'Members of Ops' }).getByText(account.email).waitFor();
     await suite.page.keyboard.press('Escape');
     await team.waitFor({ state: 'hidden' });
-    expect(await db('team_members').join('teams', 'teams.id', 'team_members.team_id').where({ 'teams.name': 'Ops', 'team_members.user_id': user.id }).first()).toBeDefined();
+    expect(
+      await db('team_members').join('teams', 'teams.id', 'team_members.team_id').where({ 'teams.name': 'Ops', 'team_members.user_id': user.id }).first(),
+    ).toBeDefined();
     await suite.page.getByRole('textbox', { name: 'Service name' }).fill('Checkout');
     await suite.page.getByRole('combobox', { name: 'Owning team' }).click();
     await suite.page.getByRole('option', { name: 'Ops' }).click();
@@ -75,7 +80,10 @@ describe('the dashboard in Chromium', () => {
     await suite.page.getByRole('button', { name: 'Create service' }).click();
     await suite.page.getByRole('table', { name: 'Services' }).getByText('Checkout', { exact: true }).waitFor();
     // The team's row counts its one member and, now, its one service.
-    await suite.page.getByRole('table', { name: 'Teams' }).getByRole('row', { name: /^Ops 1 1 / }).waitFor();
+    await suite.page
+      .getByRole('table', { name: 'Teams' })
+      .getByRole('row', { name: /^Ops 1 1 / })
+      .waitFor();
     await suite.page.getByRole('textbox', { name: 'Webhook name' }).fill('Prometheus');
     await suite.page.getByRole('checkbox', { name: 'SMS' }).check();
     await suite.page.getByRole('combobox', { name: 'Service', exact: true }).click();
@@ -101,7 +109,10 @@ describe('the dashboard in Chromium', () => {
     await suite.page.getByRole('heading', { name: '#1 Checkout is down' }).waitFor();
     // Who was paged and why: the decision names the newcomer and the channel; the page went to the phone.
     await suite.page.getByText(`Paged ${account.email}: sms`).waitFor({ timeout: 15_000 });
-    await suite.page.getByRole('list', { name: 'Pages sent' }).getByRole('listitem', { name: new RegExp(`^sms to ${account.email}: (sent|delivered)$`) }).waitFor();
+    await suite.page
+      .getByRole('list', { name: 'Pages sent' })
+      .getByRole('listitem', { name: new RegExp(`^sms to ${account.email}: (sent|delivered)$`) })
+      .waitFor();
     expect(twilio.messages().length).toBe(testTexts + 1);
     await suite.page.getByRole('button', { name: 'Acknowledge' }).click();
     await suite.page.getByText('ACKNOWLEDGED', { exact: true }).waitFor();
@@ -117,15 +128,28 @@ describe('the dashboard in Chromium', () => {
     expect(((await v1.json()) as { data: { status: string } }).data.status).toBe('ACKNOWLEDGED');
     const opened = new Date((await db('incidents').where({ id }).first()).created_at as string | Date);
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, opened.getTime() + (ESCALATE_AFTER_S + 5) * 1000 - Date.now())));
-    expect(twilio.messages().slice(testTexts).map((m) => m.params.To)).toEqual([phone]);
+    expect(
+      twilio
+        .messages()
+        .slice(testTexts)
+        .map((m) => m.params.To),
+    ).toEqual([phone]);
   }, 150_000);
 
   it('when the incident list and an incident page are opened on a 390 px phone, then nothing scrolls sideways', async () => {
     const owner = await signUpAndLogIn(suite.stack.urls.app, suite.stack.orm);
     const team = await createTeam(suite.stack.orm, { organizationId: owner.organizationId, name: 'Ops' });
     const service = await createService(suite.stack.orm, { organizationId: owner.organizationId, teamId: team.id, name: 'Checkout' });
-    const source = await createSource(suite.stack.orm, { organizationId: owner.organizationId, serviceId: service.id, name: 'alerts', ingestBaseUrl: suite.stack.urls.ingest });
-    const id = await trigger(source.ingest_url, 'A very long alert title that a phone screen has to wrap instead of scrolling sideways: disk /var/lib/postgresql/data is 97% full on db-primary-01.eu-west-1');
+    const source = await createSource(suite.stack.orm, {
+      organizationId: owner.organizationId,
+      serviceId: service.id,
+      name: 'alerts',
+      ingestBaseUrl: suite.stack.urls.ingest,
+    });
+    const id = await trigger(
+      source.ingest_url,
+      'A very long alert title that a phone screen has to wrap instead of scrolling sideways: disk /var/lib/postgresql/data is 97% full on db-primary-01.eu-west-1',
+    );
     const phone = await suite.browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true });
     try {
       await logInInBrowser(phone, app(), owner);
@@ -153,8 +177,11 @@ describe('the dashboard in Chromium', () => {
     await page.getByRole('option', { name: 'Checkout' }).click();
     await page.getByRole('button', { name: 'Create webhook' }).click();
     await page.getByRole('button', { name: 'Pause Grafana' }).waitFor();
-    const urlNow = async () => (await page.evaluate(async () => (await (await fetch('/api/webhooks')).json()) as { webhooks: Array<{ webhook_url: string }> })).webhooks[0]?.webhook_url;
-    const post = async (url: string) => (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title: 'Disk full', severity: 'low' }) })).status;
+    const urlNow = async () =>
+      (await page.evaluate(async () => (await (await fetch('/api/webhooks')).json()) as { webhooks: Array<{ webhook_url: string }> })).webhooks[0]?.webhook_url;
+    const post = async (url: string) =>
+      (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title: 'Disk full', severity: 'low' }) }))
+        .status;
     const first = await urlNow();
 
     await page.getByRole('button', { name: 'Pause Grafana' }).click();

@@ -35,7 +35,10 @@ describe('schedules in Chromium', () => {
       await form.getByRole('combobox', { name: /^Add to rotation/ }).click();
       await suite.page.getByRole('option', { name: who }).click();
     }
-    expect(await form.getByRole('list', { name: 'Rotation order of layer 1' }).getByRole('listitem').allInnerTexts()).toEqual([expect.stringContaining('Ada Owner'), expect.stringContaining('Bob Member')]);
+    expect(await form.getByRole('list', { name: 'Rotation order of layer 1' }).getByRole('listitem').allInnerTexts()).toEqual([
+      expect.stringContaining('Ada Owner'),
+      expect.stringContaining('Bob Member'),
+    ]);
     await form.getByRole('button', { name: 'Create schedule' }).click();
 
     await suite.page.getByRole('heading', { name: 'Primary' }).waitFor();
@@ -45,8 +48,14 @@ describe('schedules in Chromium', () => {
     await calendar.waitFor();
     expect(await calendar.locator(':scope > li').count()).toBe(14);
     // Daily hand-offs at 09:00 Berlin: both take turns within the two weeks, at 03:00 (or 04:00) New York time.
-    await calendar.getByRole('listitem', { name: /^Ada Owner, / }).first().waitFor();
-    await calendar.getByRole('listitem', { name: /^Bob Member, / }).first().waitFor();
+    await calendar
+      .getByRole('listitem', { name: /^Ada Owner, / })
+      .first()
+      .waitFor();
+    await calendar
+      .getByRole('listitem', { name: /^Bob Member, / })
+      .first()
+      .waitFor();
     const handoffs = await calendar.getByRole('listitem', { name: /^Ada Owner, / }).evaluateAll((items) => items.map((li) => li.getAttribute('aria-label')));
     expect(handoffs.some((name) => /, 0[34]:00 to 24:00$/.test(name ?? ''))).toBe(true);
 
@@ -58,7 +67,10 @@ describe('schedules in Chromium', () => {
     await overrideForm.getByLabel(/^Until/).fill(local(DateTime.now().plus({ hours: 3 })));
     await overrideForm.getByRole('button', { name: 'Add override' }).click();
     await suite.page.getByRole('table', { name: 'Overrides' }).getByText('Bob Member').waitFor();
-    await calendar.getByRole('listitem', { name: /^Bob Member, .*, override$/ }).first().waitFor();
+    await calendar
+      .getByRole('listitem', { name: /^Bob Member, .*, override$/ })
+      .first()
+      .waitFor();
     await suite.page.getByText('On call now: Bob Member').waitFor();
     await saveScreenshot(suite.page, 'schedule-calendar');
 

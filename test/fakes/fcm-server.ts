@@ -56,7 +56,9 @@ export async function startFcmFake(opts: { projectId: string }) {
     const json = (status: number, body: object) => res.writeHead(status, { 'Content-Type': 'application/json; charset=UTF-8' }).end(JSON.stringify(body));
     if (req.method === 'POST' && req.url === '/token') {
       const form = new URLSearchParams(text);
-      const ok = form.get('grant_type') === 'urn:ietf:params:oauth:grant-type:jwt-bearer' && validAssertion(form.get('assertion') ?? '', publicKey.export({ type: 'spki', format: 'pem' }).toString(), email);
+      const ok =
+        form.get('grant_type') === 'urn:ietf:params:oauth:grant-type:jwt-bearer' &&
+        validAssertion(form.get('assertion') ?? '', publicKey.export({ type: 'spki', format: 'pem' }).toString(), email);
       grants.push({ ok, at: Date.now() });
       if (!ok) return json(400, { error: 'invalid_grant', error_description: 'Invalid JWT Signature.' });
       const token = `ya29.fake-${randomBytes(12).toString('hex')}`;
@@ -73,7 +75,10 @@ export async function startFcmFake(opts: { projectId: string }) {
       return json(400, fcmError(400, 'INVALID_ARGUMENT', 'Invalid JSON payload received.'));
     }
     const authorized = !!bearer && issued.has(bearer);
-    const answer = (status: number, payload: object, name?: string) => (requests.push({ project: m[1], body, authorized, status, name, at: Date.now() }), json(status, payload));
+    const answer = (status: number, payload: object, name?: string) => (
+      requests.push({ project: m[1], body, authorized, status, name, at: Date.now() }),
+      json(status, payload)
+    );
     if (!authorized) return answer(401, fcmError(401, 'UNAUTHENTICATED', 'Request had invalid authentication credentials.'));
     if (m[1] !== opts.projectId) return answer(403, fcmError(403, 'PERMISSION_DENIED', 'Permission denied.'));
     const failure = failures.get(body?.message?.token);

@@ -35,13 +35,15 @@ export async function startSendgridFake(opts: { apiKey: string }) {
       return answer(400, errors('Bad Request'));
     }
     const record = (status: number, messageId?: string) => requests.push({ body, authorized, status, messageId, at: Date.now() });
-    if (!authorized) return record(401), answer(401, errors('The provided authorization grant is invalid, expired, or revoked'));
+    if (!authorized) return (record(401), answer(401, errors('The provided authorization grant is invalid, expired, or revoked')));
     const to: string[] = (body.personalizations ?? []).flatMap((p: { to?: Array<{ email: string }> }) => (p.to ?? []).map((t) => t.email));
     const failing = to.find((address) => failures.has(address));
     if (failing) {
       const status = failures.get(failing)!;
       record(status);
-      return status === 400 ? answer(400, errors('Does not contain a valid address.', 'personalizations.0.to.0.email')) : answer(status, errors('Internal Server Error'));
+      return status === 400
+        ? answer(400, errors('Does not contain a valid address.', 'personalizations.0.to.0.email'))
+        : answer(status, errors('Internal Server Error'));
     }
     const messageId = randomBytes(16).toString('base64url');
     record(202, messageId);
@@ -58,7 +60,8 @@ export async function startSendgridFake(opts: { apiKey: string }) {
     /** Accepted emails. */
     emails: accepted,
     /** Waits for an accepted email matching `match`. */
-    waitFor: (match: (r: SendgridRequest) => boolean = () => true, timeoutMs?: number) => waitUntil('a SendGrid email', () => accepted().find(match), timeoutMs),
+    waitFor: (match: (r: SendgridRequest) => boolean = () => true, timeoutMs?: number) =>
+      waitUntil('a SendGrid email', () => accepted().find(match), timeoutMs),
     /** Makes mail to `address` fail: 400 (bad address) by default, or another status such as 500. */
     failAddress: (address: string, status = 400) => failures.set(address, status),
     clearFailure: (address: string) => failures.delete(address),

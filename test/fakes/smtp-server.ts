@@ -31,7 +31,7 @@ export async function startSmtpFake(opts: { user: string; password: string }) {
     let pending: ((line: string) => void) | null = null;
     const reply = (text: string) => socket.write(`${text}\r\n`);
     const login = (u: string, p: string) => {
-      if (u === opts.user && p === opts.password) return (user = u), reply('235 2.7.0 Authentication successful');
+      if (u === opts.user && p === opts.password) return ((user = u), reply('235 2.7.0 Authentication successful'));
       authFailures.push(u);
       reply('535 5.7.8 Authentication credentials invalid');
     };
@@ -120,7 +120,8 @@ export async function startSmtpFake(opts: { user: string; password: string }) {
     authFailures,
     waitFor: (match: (m: SmtpMessage) => boolean = () => true, timeoutMs?: number) => waitUntil('an SMTP message', () => messages.find(match), timeoutMs),
     /** Makes RCPT TO `address` fail with `reply` (default a permanent 550; use a 4xx for a temporary one). */
-    rejectRecipient: (address: string, reply = '550 5.1.1 <' + address + '>: Recipient address rejected: User unknown') => rejections.set(address.toLowerCase(), reply),
+    rejectRecipient: (address: string, reply = '550 5.1.1 <' + address + '>: Recipient address rejected: User unknown') =>
+      rejections.set(address.toLowerCase(), reply),
     clearRejection: (address: string) => rejections.delete(address.toLowerCase()),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

@@ -51,13 +51,27 @@ export async function startTwilioFake(opts: { accountSid: string; authToken: str
     if (!m || req.method !== 'POST') return answer(404, twilioError(404, 20404, 'The requested resource was not found'));
     const kind = m[2] === 'Messages' ? 'message' : 'call';
     arrivals.push({ kind, to: params.To ?? '', at: Date.now() });
-    if (auth?.username !== opts.accountSid || auth.password !== opts.authToken) return answer(401, { ...twilioError(401, 20003, 'Authenticate'), detail: 'Your AccountSid or AuthToken was incorrect.' }, { kind });
+    if (auth?.username !== opts.accountSid || auth.password !== opts.authToken)
+      return answer(401, { ...twilioError(401, 20003, 'Authenticate'), detail: 'Your AccountSid or AuthToken was incorrect.' }, { kind });
     if (m[1] !== opts.accountSid) return answer(404, twilioError(404, 20404, 'The requested resource was not found'), { kind });
     const delay = delays.get(params.To ?? '');
     if (delay) await new Promise((r) => setTimeout(r, delay));
     const failure = failures.get(params.To ?? '');
-    if (failure) return answer(failure.status, failure.code ? twilioError(failure.status, failure.code, failure.message) : { message: failure.message, status: failure.status }, { kind });
-    const created = { sid: sid(kind === 'message' ? 'SM' : 'CA'), account_sid: opts.accountSid, to: params.To, from: params.From, status: 'queued', api_version: '2010-04-01', date_created: new Date().toUTCString() };
+    if (failure)
+      return answer(
+        failure.status,
+        failure.code ? twilioError(failure.status, failure.code, failure.message) : { message: failure.message, status: failure.status },
+        { kind },
+      );
+    const created = {
+      sid: sid(kind === 'message' ? 'SM' : 'CA'),
+      account_sid: opts.accountSid,
+      to: params.To,
+      from: params.From,
+      status: 'queued',
+      api_version: '2010-04-01',
+      date_created: new Date().toUTCString(),
+    };
     const dropsLeft = drops.get(params.To ?? '') ?? 0;
     if (dropsLeft > 0) {
       // Taken, as Twilio would, but the answer is lost on the way back.
@@ -65,7 +79,11 @@ export async function startTwilioFake(opts: { accountSid: string; authToken: str
       requests.push({ kind, params, username: auth.username, status: 201, sid: created.sid, at: Date.now() });
       return void req.socket.destroy();
     }
-    answer(201, kind === 'message' ? { ...created, body: params.Body, direction: 'outbound-api', num_segments: '1' } : { ...created, direction: 'outbound-api' }, { kind, sid: created.sid });
+    answer(
+      201,
+      kind === 'message' ? { ...created, body: params.Body, direction: 'outbound-api', num_segments: '1' } : { ...created, direction: 'outbound-api' },
+      { kind, sid: created.sid },
+    );
   });
   const port = await listen(server);
 
@@ -111,14 +129,43 @@ export async function startTwilioFake(opts: { accountSid: string; authToken: str
     /** A person replies to an SMS: Twilio's inbound-message webhook. `signWith` forges the signature. */
     replySms(p: { from: string; to: string; body: string; url: string; signWith?: string; messageSid?: string }): Promise<WebhookReply> {
       const messageSid = p.messageSid ?? sid('SM');
-      return callBack(p.url, { AccountSid: opts.accountSid, ApiVersion: '2010-04-01', Body: p.body, From: p.from, MessageSid: messageSid, NumMedia: '0', NumSegments: '1', SmsMessageSid: messageSid, SmsSid: messageSid, SmsStatus: 'received', To: p.to }, p.signWith);
+      return callBack(
+        p.url,
+        {
+          AccountSid: opts.accountSid,
+          ApiVersion: '2010-04-01',
+          Body: p.body,
+          From: p.from,
+          MessageSid: messageSid,
+          NumMedia: '0',
+          NumSegments: '1',
+          SmsMessageSid: messageSid,
+          SmsSid: messageSid,
+          SmsStatus: 'received',
+          To: p.to,
+        },
+        p.signWith,
+      );
     },
     /** A person presses keys during a call: the <Gather> action webhook. From/To default to the call's. */
     pressKey(p: { callSid: string; digits: string; url: string; from?: string; to?: string; signWith?: string }): Promise<WebhookReply> {
       const call = requests.find((r) => r.sid === p.callSid);
       const from = p.from ?? call?.params.From ?? '';
       const to = p.to ?? call?.params.To ?? '';
-      return callBack(p.url, { AccountSid: opts.accountSid, ApiVersion: '2010-04-01', CallSid: p.callSid, CallStatus: 'in-progress', Digits: p.digits, Direction: 'outbound-api', From: from, To: to }, p.signWith);
+      return callBack(
+        p.url,
+        {
+          AccountSid: opts.accountSid,
+          ApiVersion: '2010-04-01',
+          CallSid: p.callSid,
+          CallStatus: 'in-progress',
+          Digits: p.digits,
+          Direction: 'outbound-api',
+          From: from,
+          To: to,
+        },
+        p.signWith,
+      );
     },
     close: () => close(server),
   };

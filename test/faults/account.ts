@@ -39,7 +39,10 @@ const label = (e: SentEvent) => `event #${e.n} (${e.kind} ${e.action} of ${e.key
 /** The verdict over a ledger. */
 export function account(ledger: Ledger): Accounting {
   const ix = indexLedger(ledger);
-  const attachedPerMessage = countBy(ledger.timeline.filter((t) => t.type === 'alert_attached'), (t) => t.message);
+  const attachedPerMessage = countBy(
+    ledger.timeline.filter((t) => t.type === 'alert_attached'),
+    (t) => t.message,
+  );
   const alertsPerTitle = countBy(ledger.alerts, (a) => a.title);
   const problems: string[] = [];
   const notes: string[] = [];
@@ -50,7 +53,9 @@ export function account(ledger: Ledger): Accounting {
   for (const e of ledger.events) {
     if (e.outcome !== 'accepted') {
       lost++;
-      problems.push(`lost: ${label(e)} ${e.outcome === 'gave_up' ? 'given up' : 'refused'} after ${e.attempts} attempts (last: ${e.status ?? '-'} ${e.lastError ?? ''})`.trim());
+      problems.push(
+        `lost: ${label(e)} ${e.outcome === 'gave_up' ? 'given up' : 'refused'} after ${e.attempts} attempts (last: ${e.status ?? '-'} ${e.lastError ?? ''})`.trim(),
+      );
       continue;
     }
     const why = notApplied(ix, e, attachedPerMessage);
@@ -104,11 +109,14 @@ function notApplied(ix: LedgerIndex, e: SentEvent, attachedPerMessage: Map<strin
     if (messages.length === 0) return `alert ${eventId} was stored without an outbox message`;
     const undelivered = messages.find((m) => !m.delivered);
     if (undelivered) return `its ${undelivered.kind} message never reached the workflow of incident ${undelivered.incidentId}`;
-    if (messages.some((m) => m.kind === 'attached') && !attachedPerMessage.get(attachedMessage(e.title))) return `delivered to incident ${alert.incidentId} but no "Alert attached" entry: the workflow never applied it`;
+    if (messages.some((m) => m.kind === 'attached') && !attachedPerMessage.get(attachedMessage(e.title)))
+      return `delivered to incident ${alert.incidentId} but no "Alert attached" entry: the workflow never applied it`;
     return null;
   }
   // A resolve resolves every alert its key fired before it, and resolves each incident it leaves without an active alert.
-  const stillActive = (ix.acceptedPerKey.get(e.key) ?? []).filter((t) => t.n < e.n && t.action === 'trigger' && ix.alertsById.get(ix.eventIdOf(t) ?? '')?.status === 'ACTIVE');
+  const stillActive = (ix.acceptedPerKey.get(e.key) ?? []).filter(
+    (t) => t.n < e.n && t.action === 'trigger' && ix.alertsById.get(ix.eventIdOf(t) ?? '')?.status === 'ACTIVE',
+  );
   if (stillActive.length) return `the alerts of ${stillActive.map((t) => `#${t.n}`).join(', ')}, fired before it, are still active`;
   for (const m of messages) {
     if (!m.delivered) return `its resolve message never reached the workflow of incident ${m.incidentId}`;
@@ -142,14 +150,21 @@ function countPages(ledger: Ledger, ix: LedgerIndex, problems: string[], notes: 
   const timelineOf = groupBy(ledger.timeline, (t) => t.incidentId);
   let doubled = 0;
   let unmarked = 0;
-  const unrecorded = [...perPage.values()].filter((p) => !(timelineOf.get(ix.incidentsByNumber.get(p.number)?.id ?? '') ?? []).some((t) => t.type === 'notification' && t.message.includes(p.to)));
-  if (unrecorded.length) notes.push(`${unrecorded.length} pages reached the fake with no page entry on their incident's timeline: ${unrecorded.map((p) => `#${p.number} to ${p.to}`).join(', ')}`);
+  const unrecorded = [...perPage.values()].filter(
+    (p) => !(timelineOf.get(ix.incidentsByNumber.get(p.number)?.id ?? '') ?? []).some((t) => t.type === 'notification' && t.message.includes(p.to)),
+  );
+  if (unrecorded.length)
+    notes.push(
+      `${unrecorded.length} pages reached the fake with no page entry on their incident's timeline: ${unrecorded.map((p) => `#${p.number} to ${p.to}`).join(', ')}`,
+    );
   for (const page of perPage.values()) {
     if (page.count < 2) continue;
     doubled += page.count - 1;
     const incident = ix.incidentsByNumber.get(page.number);
     const entries = timelineOf.get(incident?.id ?? '') ?? [];
-    const marked = entries.some((t) => t.type === 'notification' && t.message.includes(page.to) && (t.unknownOutcomeRetry || UNKNOWN_OUTCOME_MARK.test(t.message)));
+    const marked = entries.some(
+      (t) => t.type === 'notification' && t.message.includes(page.to) && (t.unknownOutcomeRetry || UNKNOWN_OUTCOME_MARK.test(t.message)),
+    );
     if (!marked) {
       unmarked++;
       const said = entries.filter((t) => t.type === 'notification').map((t) => `"${t.message}"`);

@@ -63,11 +63,29 @@ export function apiProcess(name: string, shared: SharedEnv, ports: ApiPorts, run
     INGEST_URL: `http://127.0.0.1:${ports.ingest}`,
     LEGACY_API_URL: `http://127.0.0.1:${ports.legacy}`,
   };
-  return new Child({ name, command: process.execPath, args: [KLAXON_BIN, 'api'], env, cwd: PROJECT_ROOT, logFile: path.join(runDir, `${name}.log`), readyLine: /Klaxon api is running/, readyTimeoutMs: READY_TIMEOUT_MS });
+  return new Child({
+    name,
+    command: process.execPath,
+    args: [KLAXON_BIN, 'api'],
+    env,
+    cwd: PROJECT_ROOT,
+    logFile: path.join(runDir, `${name}.log`),
+    readyLine: /Klaxon api is running/,
+    readyTimeoutMs: READY_TIMEOUT_MS,
+  });
 }
 
 /** One `klaxon worker` process (workflows and activities: pages leave from here). */
 export function workerProcess(name: string, shared: SharedEnv, runDir: string): Child {
   const env = roleEnv(shared, path.join(runDir, name));
-  return new Child({ name, command: process.execPath, args: [KLAXON_BIN, 'worker'], env, cwd: PROJECT_ROOT, logFile: path.join(runDir, `${name}.log`), readyLine: /Klaxon worker is running/, readyTimeoutMs: READY_TIMEOUT_MS });
+  return new Child({
+    name,
+    command: process.execPath,
+    args: [KLAXON_BIN, 'worker'],
+    env,
+    cwd: PROJECT_ROOT,
+    logFile: path.join(runDir, `${name}.log`),
+    readyLine: /Klaxon worker is running/,
+    readyTimeoutMs: READY_TIMEOUT_MS,
+  });
 }

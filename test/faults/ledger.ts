@@ -88,7 +88,9 @@ export function indexLedger(ledger: Ledger) {
     incidentsByNumber: new Map(ledger.incidents.map((i) => [i.number, i])),
     outboxPerEvent: groupBy(ledger.outbox, (o) => o.eventId),
     /** Each incident's status_change to RESOLVED made by a sender's resolve. */
-    resolvedByIngest: new Map(ledger.timeline.filter((t) => t.type === 'status_change' && t.toStatus === 'RESOLVED' && t.via === 'ingest').map((t) => [t.incidentId, t])),
+    resolvedByIngest: new Map(
+      ledger.timeline.filter((t) => t.type === 'status_change' && t.toStatus === 'RESOLVED' && t.via === 'ingest').map((t) => [t.incidentId, t]),
+    ),
     accepted,
     acceptedPerKey: groupBy(accepted, (e) => e.key),
     /** The event id the system gave an accepted event: from its answer, else from its idempotency record. */

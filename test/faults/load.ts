@@ -87,7 +87,9 @@ export class Load {
       running.add(p);
       if (Date.now() - lastSaid >= 10_000) {
         lastSaid = Date.now();
-        this.opts.say(`load: ${Math.round((lastSaid - started) / 1000)} s, ${this.events.length} events, ${this.inFlight} in flight, ${this.tally.retries} retries`);
+        this.opts.say(
+          `load: ${Math.round((lastSaid - started) / 1000)} s, ${this.events.length} events, ${this.inFlight} in flight, ${this.tally.retries} retries`,
+        );
       }
     }
     await Promise.all(running);
@@ -139,7 +141,13 @@ export class Load {
       this.tally.byStatus[answer.status] = (this.tally.byStatus[answer.status] ?? 0) + 1;
       if (answer.status >= 200 && answer.status < 300) {
         const json = answer.json as { event_id?: string | null; incident_id?: string | null; duplicate?: boolean };
-        Object.assign(event, { outcome: 'accepted', acceptedAt: Date.now(), eventId: json.event_id ?? null, incidentId: json.incident_id ?? null, duplicate: json.duplicate === true });
+        Object.assign(event, {
+          outcome: 'accepted',
+          acceptedAt: Date.now(),
+          eventId: json.event_id ?? null,
+          incidentId: json.incident_id ?? null,
+          duplicate: json.duplicate === true,
+        });
         return event;
       }
       event.lastError = answer.error;

@@ -113,13 +113,17 @@ export class Child {
     child.stderr!.pipe(this.log, { end: false });
     let seen = '';
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => fail(new Error(`${this.name} was not ready after ${this.spec.readyTimeoutMs / 1000} s (log: ${this.spec.logFile})`)), this.spec.readyTimeoutMs);
+      const timer = setTimeout(
+        () => fail(new Error(`${this.name} was not ready after ${this.spec.readyTimeoutMs / 1000} s (log: ${this.spec.logFile})`)),
+        this.spec.readyTimeoutMs,
+      );
       const onData = (chunk: Buffer) => {
         this.log.write(chunk);
         seen = (seen + chunk.toString()).slice(-2000);
         if (this.spec.readyLine.test(seen)) done();
       };
-      const onExitEarly = (code: number | null, signal: string | null) => fail(new Error(`${this.name} exited before it was ready (${code ?? signal}); log: ${this.spec.logFile}`));
+      const onExitEarly = (code: number | null, signal: string | null) =>
+        fail(new Error(`${this.name} exited before it was ready (${code ?? signal}); log: ${this.spec.logFile}`));
       const done = () => {
         clearTimeout(timer);
         child.off('exit', onExitEarly);

@@ -51,7 +51,9 @@ export async function waitForQuiet(o: QuietOptions): Promise<QuietResult> {
       if (pending > 0 && now - movedAt >= o.stuckMs) return { outcome: 'stuck', waitedS: (now - started) / 1000, last };
       if (now - saidAt >= 15_000) {
         saidAt = now;
-        o.say(`waiting for quiet: ${current.undelivered} undelivered, ${current.unapplied} not yet applied, ${current.pagesPending} pages pending, ${current.incidents} incidents, ${o.smsCount()} SMS`);
+        o.say(
+          `waiting for quiet: ${current.undelivered} undelivered, ${current.unapplied} not yet applied, ${current.pagesPending} pages pending, ${current.incidents} incidents, ${o.smsCount()} SMS`,
+        );
       }
     }
     if (now - started >= o.timeoutMs) return { outcome: 'moving', waitedS: (now - started) / 1000, last };

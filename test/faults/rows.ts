@@ -31,7 +31,9 @@ export function readRows(url: string): Promise<StoredRows> {
     const incidents = await c.query<IncidentRow>('select id, number, status from incidents');
     // `select *`: a structured column saying a page was retried after an unknown outcome is read when there is one.
     const timeline = await c.query<Record<string, unknown>>('select * from timeline_entries');
-    const outbox = await c.query<OutboxRow>('select incident_id as "incidentId", event_id as "eventId", kind, delivered_at is not null as delivered from ingest_outbox');
+    const outbox = await c.query<OutboxRow>(
+      'select incident_id as "incidentId", event_id as "eventId", kind, delivered_at is not null as delivered from ingest_outbox',
+    );
     return {
       idempotency: idempotency.rows,
       alerts: alerts.rows,

@@ -67,7 +67,9 @@ async function run(opts: Options, runDir: string, deadline: number): Promise<boo
   const runId = randomBytes(3).toString('hex');
   const { postgres, temporal, fake, apis, workers, ingestUrls, tokens } = await startSystem(runDir, runId, say);
 
-  say(`load: ${opts.rate} events/s over ${SOURCES} sources × ${KEYS_PER_SOURCE} keys (seed ${opts.seed}) for at least ${opts.seconds} s and until ${TAIL_MS / 1000} s after the last fault`);
+  say(
+    `load: ${opts.rate} events/s over ${SOURCES} sources × ${KEYS_PER_SOURCE} keys (seed ${opts.seed}) for at least ${opts.seconds} s and until ${TAIL_MS / 1000} s after the last fault`,
+  );
   const load = new Load({
     apis: ingestUrls,
     tokens,
@@ -86,9 +88,18 @@ async function run(opts: Options, runDir: string, deadline: number): Promise<boo
   // On a machine too busy for the faults to finish in time, the load stopped first: say so, and fail.
   const cutShort = faultsDoneAt === Infinity;
   const faults = await faulting;
-  say(`load done after ${Math.round((Date.now() - started) / 1000)} s: ${load.events.length} events, ${load.tally.attempts} attempts, statuses ${JSON.stringify(load.tally.byStatus)}, ${load.tally.skippedTicks} ticks skipped`);
+  say(
+    `load done after ${Math.round((Date.now() - started) / 1000)} s: ${load.events.length} events, ${load.tally.attempts} attempts, statuses ${JSON.stringify(load.tally.byStatus)}, ${load.tally.skippedTicks} ticks skipped`,
+  );
 
-  const quiet = await waitForQuiet({ read: () => readActivity(postgres.url), smsCount: () => fake.messages().length, settleMs: 10_000, stuckMs: 45_000, timeoutMs: Math.min(240_000, deadline - AFTER_QUIET_MS - Date.now()), say });
+  const quiet = await waitForQuiet({
+    read: () => readActivity(postgres.url),
+    smsCount: () => fake.messages().length,
+    settleMs: 10_000,
+    stuckMs: 45_000,
+    timeoutMs: Math.min(240_000, deadline - AFTER_QUIET_MS - Date.now()),
+    say,
+  });
   say(`${quiet.outcome} after ${Math.round(quiet.waitedS)} s: ${JSON.stringify(quiet.last)}`);
 
   const rows = await readRows(postgres.url);
@@ -99,7 +110,10 @@ async function run(opts: Options, runDir: string, deadline: number): Promise<boo
   const verdict = account({ events: load.events, ...rows, sms });
   if (quiet.outcome !== 'quiet') {
     const pending = await readPendingPages(postgres.url);
-    if (pending.length) verdict.notes.push(`pages left unfinished: ${pending.map((p) => `#${p.number} (${p.incidentStatus}) to ${p.to} ${p.status} since ${p.createdAt}`).join('; ')}`);
+    if (pending.length)
+      verdict.notes.push(
+        `pages left unfinished: ${pending.map((p) => `#${p.number} (${p.incidentStatus}) to ${p.to} ${p.status} since ${p.createdAt}`).join('; ')}`,
+      );
   }
   out(summaryLine(verdict));
   const bad = failed(verdict) || quiet.outcome === 'moving' || cutShort || faults.some((f) => f.error);
@@ -111,7 +125,10 @@ async function run(opts: Options, runDir: string, deadline: number): Promise<boo
 function printDetails(verdict: Accounting, quiet: QuietResult, faults: FaultRecord[], cutShort: boolean, tally: LoadTally, runDir: string): void {
   out('FAILED');
   if (cutShort) out(`- the load had to stop before the faults were done, to leave time for the accounting (the machine is too busy?)`);
-  if (quiet.outcome === 'moving') out(`- the system was still catching up ${Math.round(quiet.waitedS)} s after the load (${JSON.stringify(quiet.last)}): the counts above include work still in flight`);
+  if (quiet.outcome === 'moving')
+    out(
+      `- the system was still catching up ${Math.round(quiet.waitedS)} s after the load (${JSON.stringify(quiet.last)}): the counts above include work still in flight`,
+    );
   for (const f of faults.filter((f) => f.error)) out(`- fault "${f.name}" failed: ${f.error}`);
   const SHOWN = 40;
   for (const p of verdict.problems.slice(0, SHOWN)) out(`- ${p}`);
@@ -141,7 +158,7 @@ async function main(): Promise<void> {
     passed = await run(opts, runDir, deadline);
   } catch (err) {
     const signal = interruption();
-    out(`FAILED: ${signal ? `interrupted by ${signal}` : err instanceof Error ? err.stack ?? err.message : String(err)}`);
+    out(`FAILED: ${signal ? `interrupted by ${signal}` : err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
     out(`logs and data: ${runDir}`);
   } finally {
     clearTimeout(limit);

@@ -45,25 +45,38 @@ export async function startSystem(runDir: string, runId: string, say: (line: str
 
   const twilioAccount = { accountSid: `AC${randomBytes(16).toString('hex')}`, authToken: randomBytes(16).toString('hex') };
   const fake = await startTwilioFake(twilioAccount);
-  onExit(() => {}, () => fake.close());
+  onExit(
+    () => {},
+    () => fake.close(),
+  );
 
   const apiPorts = [0, 1].map((i) => ({ app: apiPortList[i * 3], ingest: apiPortList[i * 3 + 1], legacy: apiPortList[i * 3 + 2] }));
   const ingestUrls = apiPorts.map((p) => `http://127.0.0.1:${p.ingest}`);
   const orm = await openOrm(postgres.url, 4);
-  const seeded = await migrate(orm).then(() => seedFaultWorkspace(orm, SOURCES, ingestUrls[0])).finally(() => orm.close());
+  const seeded = await migrate(orm)
+    .then(() => seedFaultWorkspace(orm, SOURCES, ingestUrls[0]))
+    .finally(() => orm.close());
 
   const shared: SharedEnv = {
     databaseUrl: postgres.url,
     temporalAddress: temporal.address,
     taskQueue: `klaxon-faults-${runId}`,
     secret: randomBytes(32).toString('hex'),
-    twilio: { TWILIO_ACCOUNT_SID: twilioAccount.accountSid, TWILIO_AUTH_TOKEN: twilioAccount.authToken, TWILIO_FROM_NUMBER: '+15550000000', TWILIO_API_BASE_URL: fake.url },
+    twilio: {
+      TWILIO_ACCOUNT_SID: twilioAccount.accountSid,
+      TWILIO_AUTH_TOKEN: twilioAccount.authToken,
+      TWILIO_FROM_NUMBER: '+15550000000',
+      TWILIO_API_BASE_URL: fake.url,
+    },
   };
   const apis = apiPorts.map((ports, i) => apiProcess(`api-${i + 1}`, shared, ports, runDir));
   const workers = [1, 2].map((i) => workerProcess(`worker-${i}`, shared, runDir));
   // A current dist/ (npm install builds it) starts in a second or two; from the sources, a worker bundles the workflows with webpack first.
   const { chooseEntry } = require('../../bin/build-stamp') as { chooseEntry(root: string): { from: 'dist' | 'sources' } };
-  const from = chooseEntry(PROJECT_ROOT).from === 'dist' ? 'dist/' : 'the sources through tsx (dist/ is missing or stale: `npm run build` makes starts and restarts faster)';
+  const from =
+    chooseEntry(PROJECT_ROOT).from === 'dist'
+      ? 'dist/'
+      : 'the sources through tsx (dist/ is missing or stale: `npm run build` makes starts and restarts faster)';
   say(`starting api-1, api-2, worker-1, worker-2 from ${from}`);
   await Promise.all([...apis, ...workers].map((c) => c.start()));
   return { postgres, temporal, fake, apis, workers, ingestUrls, tokens: seeded.sources.map((s) => s.token) };

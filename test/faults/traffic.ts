@@ -41,7 +41,8 @@ export const DEFAULT_MIX: TrafficMix = { newKey: 0.3, repeat: 0.4, resolve: 0.35
 export function makeKeys(sources: number, perSource: number, prefix: string): KeyState[] {
   const keys: KeyState[] = [];
   for (let s = 0; s < sources; s++) {
-    for (let k = 0; k < perSource; k++) keys.push({ source: s, key: `${prefix}-s${s}-k${String(k).padStart(3, '0')}`, state: 'new', busy: false, broken: false });
+    for (let k = 0; k < perSource; k++)
+      keys.push({ source: s, key: `${prefix}-s${s}-k${String(k).padStart(3, '0')}`, state: 'new', busy: false, broken: false });
   }
   return keys;
 }

@@ -1,5 +1,18 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
@@ -86,7 +99,9 @@ describe('the compiled build', () => {
   });
 
   it('when an empty database is migrated from dist/, then the compiled migrations are the committed ones; a database migrated from the sources is up to date', async () => {
-    const committed = readdirSync(path.join(PROJECT_ROOT, 'src', 'db', 'migrations')).map((f) => f.replace(/\.ts$/, '')).sort();
+    const committed = readdirSync(path.join(PROJECT_ROOT, 'src', 'db', 'migrations'))
+      .map((f) => f.replace(/\.ts$/, ''))
+      .sort();
     const server = process.env.KLAXON_TEST_DATABASE_URL!;
     const empty = `${new URL(server).pathname.slice(1)}_built`;
     const admin = new PgClient({ connectionString: withDatabase(server, 'postgres') });
@@ -94,8 +109,18 @@ describe('the compiled build', () => {
     try {
       await admin.query(`create database "${empty}"`);
       const fresh = await klaxonIn(copy, ['migrate'], { DATABASE_URL: withDatabase(server, empty) });
-      expect({ code: fresh.code, stderr: fresh.stderr.replace(/\[entry\].*\n/, ''), ran: fresh.ran }).toEqual({ code: 0, stderr: '', ran: { dist: true, tsx: false } });
-      expect(fresh.stdout.trim().replace(/^applied: /, '').split(', ').sort()).toEqual(committed);
+      expect({ code: fresh.code, stderr: fresh.stderr.replace(/\[entry\].*\n/, ''), ran: fresh.ran }).toEqual({
+        code: 0,
+        stderr: '',
+        ran: { dist: true, tsx: false },
+      });
+      expect(
+        fresh.stdout
+          .trim()
+          .replace(/^applied: /, '')
+          .split(', ')
+          .sort(),
+      ).toEqual(committed);
 
       const current = await klaxonIn(copy, ['migrate'], { DATABASE_URL: process.env.KLAXON_TEST_DATABASE_URL! });
       expect(current.stdout).toBe('database is up to date\n');
@@ -108,31 +133,43 @@ describe('the compiled build', () => {
   it('when `klaxon oncall` asks about an unknown schedule from dist/, then it answers the not-found error', async () => {
     const id = '00000000-0000-4000-8000-000000000000';
     const run = await klaxonIn(copy, ['oncall', '--schedule', id, '--json'], { DATABASE_URL: process.env.KLAXON_TEST_DATABASE_URL! });
-    expect({ code: run.code, error: run.stderr.split('\n')[0], ran: run.ran }).toEqual({ code: 2, error: `klaxon: error: schedule ${id} not found`, ran: { dist: true, tsx: false } });
+    expect({ code: run.code, error: run.stderr.split('\n')[0], ran: run.ran }).toEqual({
+      code: 2,
+      error: `klaxon: error: schedule ${id} not found`,
+      ran: { dist: true, tsx: false },
+    });
   });
 
   it('when the worker runs from dist/, then it takes the prebuilt workflow bundle, which replays a recorded history; from the sources it bundles at start', async () => {
     const worker = path.join(copy, 'dist', 'src', 'temporal', 'worker.js');
-    const chosen = execFileSync(process.execPath, ['-e', `process.stdout.write(JSON.stringify(require(${JSON.stringify(worker)}).workflowSource()))`], { encoding: 'utf8' });
+    const chosen = execFileSync(process.execPath, ['-e', `process.stdout.write(JSON.stringify(require(${JSON.stringify(worker)}).workflowSource()))`], {
+      encoding: 'utf8',
+    });
     const bundle = path.join(copy, 'dist', 'workflow-bundle.js');
     expect(JSON.parse(chosen)).toEqual({ workflowBundle: { codePath: bundle } });
     expect(workflowSource()).toEqual({ workflowsPath: WORKFLOWS_PATH });
 
-    const history = historyFromJSON(JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'test', 'histories', 'v6-incident-paging-two-steps-acknowledged.json'), 'utf8')));
+    const history = historyFromJSON(
+      JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'test', 'histories', 'v6-incident-paging-two-steps-acknowledged.json'), 'utf8')),
+    );
     await expect(Worker.runReplayHistory({ workflowBundle: { codePath: bundle } }, history, 'replay-built')).resolves.toBeUndefined();
   });
 
-  it('when a source is edited after the build, then `klaxon` runs the sources and shows the edit, and a rebuild answers from dist/ with it', async () => {
-    const main = path.join(copy, 'src', 'cli', 'main.ts');
-    writeFileSync(main, readFileSync(main, 'utf8').replace("'Klaxon: alerting and incident response on Temporal'", "'Klaxon, edited after the build'"));
+  it(
+    'when a source is edited after the build, then `klaxon` runs the sources and shows the edit, and a rebuild answers from dist/ with it',
+    async () => {
+      const main = path.join(copy, 'src', 'cli', 'main.ts');
+      writeFileSync(main, readFileSync(main, 'utf8').replace("'Klaxon: alerting and incident response on Temporal'", "'Klaxon, edited after the build'"));
 
-    const edited = await klaxonIn(copy, ['--help']);
-    expect({ ran: edited.ran, edit: edited.stdout.includes('Klaxon, edited after the build') }).toEqual({ ran: { dist: false, tsx: true }, edit: true });
+      const edited = await klaxonIn(copy, ['--help']);
+      expect({ ran: edited.ran, edit: edited.stdout.includes('Klaxon, edited after the build') }).toEqual({ ran: { dist: false, tsx: true }, edit: true });
 
-    build(copy);
-    const rebuilt = await klaxonIn(copy, ['--help']);
-    expect({ ran: rebuilt.ran, edit: rebuilt.stdout.includes('Klaxon, edited after the build') }).toEqual({ ran: { dist: true, tsx: false }, edit: true });
-  }, BUILD_TIMEOUT);
+      build(copy);
+      const rebuilt = await klaxonIn(copy, ['--help']);
+      expect({ ran: rebuilt.ran, edit: rebuilt.stdout.includes('Klaxon, edited after the build') }).toEqual({ ran: { dist: true, tsx: false }, edit: true });
+    },
+    BUILD_TIMEOUT,
+  );
 
   it('when an image holds bin/ and dist/ but no sources (the Dockerfile runtime stage), then `klaxon` runs dist/', async () => {
     const image = projectCopy(path.join(tmp, 'image'), copy, ['package.json', 'bin', 'dist']);

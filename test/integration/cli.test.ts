@@ -45,10 +45,21 @@ describe('klaxon bootstrap', () => {
     const db = knexOf(stack.orm);
     expect(await db('team_members').where({ team_id: out.team_id, user_id: out.user.id }).first()).toBeTruthy();
     // Ready as a sign-up is: the service pages its team at once through the "Default" policy.
-    expect(await db('services').where({ id: out.service_id }).first()).toMatchObject({ escalation_policy_id: out.escalation_policy_id, name: 'Default service' });
-    expect((await db('escalation_policies').where({ id: out.escalation_policy_id }).first()).steps).toEqual([{ delay_seconds: 300, targets: [{ type: 'team', id: out.team_id }] }]);
-    expect(await db('contact_methods').where({ id: out.paging.contact_method.id, user_id: out.user.id }).first()).toMatchObject({ type: 'email', address: email });
-    expect(await db('notification_rules').where({ id: out.paging.notification_rule.id }).first()).toMatchObject({ contact_method_id: out.paging.contact_method.id, delay_seconds: 0 });
+    expect(await db('services').where({ id: out.service_id }).first()).toMatchObject({
+      escalation_policy_id: out.escalation_policy_id,
+      name: 'Default service',
+    });
+    expect((await db('escalation_policies').where({ id: out.escalation_policy_id }).first()).steps).toEqual([
+      { delay_seconds: 300, targets: [{ type: 'team', id: out.team_id }] },
+    ]);
+    expect(await db('contact_methods').where({ id: out.paging.contact_method.id, user_id: out.user.id }).first()).toMatchObject({
+      type: 'email',
+      address: email,
+    });
+    expect(await db('notification_rules').where({ id: out.paging.notification_rule.id }).first()).toMatchObject({
+      contact_method_id: out.paging.contact_method.id,
+      delay_seconds: 0,
+    });
   });
 
   it.each([
@@ -81,7 +92,13 @@ describe('klaxon org, user and token', () => {
   beforeAll(async () => {
     const org = await klaxon(['org', 'create', '--name', 'Second', '--plan', 'business', '--json']);
     expect(org.code).toBe(0);
-    expect(org.json).toMatchObject({ name: 'Second', plan: 'BUSINESS', team_id: expect.any(String), service_id: expect.any(String), escalation_policy_id: expect.any(String) });
+    expect(org.json).toMatchObject({
+      name: 'Second',
+      plan: 'BUSINESS',
+      team_id: expect.any(String),
+      service_id: expect.any(String),
+      escalation_policy_id: expect.any(String),
+    });
     orgId = org.json.id;
     adminEmail = uniqueEmail('admin');
     const user = await klaxon(['user', 'add', '--org', orgId, '--email', adminEmail, '--password', 'a long password', '--role', 'ACCOUNT_ADMIN', '--json']);
@@ -94,14 +111,34 @@ describe('klaxon org, user and token', () => {
     const db = knexOf(stack.orm);
     expect(await db('teams').where({ id: teamId }).first()).toMatchObject({ organization_id: org.json.id, name: 'Ready' });
     expect(await db('services').where({ id: serviceId }).first()).toMatchObject({ team_id: teamId, name: 'Default service', escalation_policy_id: policyId });
-    expect(await db('escalation_policies').where({ id: policyId }).first()).toMatchObject({ name: 'Default', repeat: 2, steps: [{ delay_seconds: 300, targets: [{ type: 'team', id: teamId }] }] });
+    expect(await db('escalation_policies').where({ id: policyId }).first()).toMatchObject({
+      name: 'Default',
+      repeat: 2,
+      steps: [{ delay_seconds: 300, targets: [{ type: 'team', id: teamId }] }],
+    });
 
     const first = uniqueEmail('first');
     const added = await klaxon(['user', 'add', '--org', org.json.id, '--email', first, '--password', 'a long password', '--role', 'BILLING_OWNER', '--json']);
-    expect(added.json.paging).toEqual({ team_member: true, contact_method: { id: expect.any(String), type: 'email', address: first }, notification_rule: { id: expect.any(String), delay_seconds: 0 } });
+    expect(added.json.paging).toEqual({
+      team_member: true,
+      contact_method: { id: expect.any(String), type: 'email', address: first },
+      notification_rule: { id: expect.any(String), delay_seconds: 0 },
+    });
     expect(await db('team_members').where({ team_id: teamId, user_id: added.json.id }).first()).toBeTruthy();
 
-    const second = await klaxon(['user', 'add', '--org', org.json.id, '--email', uniqueEmail('second'), '--password', 'a long password', '--role', 'MEMBER', '--json']);
+    const second = await klaxon([
+      'user',
+      'add',
+      '--org',
+      org.json.id,
+      '--email',
+      uniqueEmail('second'),
+      '--password',
+      'a long password',
+      '--role',
+      'MEMBER',
+      '--json',
+    ]);
     expect(second.json.paging).toBeNull();
     expect(await db('team_members').where({ team_id: teamId })).toHaveLength(1);
   });
@@ -113,7 +150,9 @@ describe('klaxon org, user and token', () => {
     expect(created.json.access).toBe('READ_ONLY');
     const list = await klaxon(['token', 'list', '--org', orgId, '--json']);
     expect(list.code).toBe(0);
-    expect(list.json.tokens).toEqual([expect.objectContaining({ id: created.json.id, access: 'READ_ONLY', status: 'active', user: expect.objectContaining({ email: adminEmail }) })]);
+    expect(list.json.tokens).toEqual([
+      expect.objectContaining({ id: created.json.id, access: 'READ_ONLY', status: 'active', user: expect.objectContaining({ email: adminEmail }) }),
+    ]);
     expect(list.stdout).not.toContain(created.json.token);
     const hash = (await knexOf(stack.orm)('api_tokens').where({ id: created.json.id }).first()).token_hash;
     expect(list.stdout).not.toContain(hash);

@@ -9,7 +9,9 @@ const url = (path: string) => f.url(path);
 
 describe('long incident histories', () => {
   it('when the history passes the limit, then the run continues as new with its state and keeps answering', async () => {
-    const id = (await request('POST', url('/incidents'), { token: f.ws.tokens.readWrite, body: { title: 'flapping', severity: 'LOW', owning_team_id: f.ws.teamId } })).body.data.id;
+    const id = (
+      await request('POST', url('/incidents'), { token: f.ws.tokens.readWrite, body: { title: 'flapping', severity: 'LOW', owning_team_id: f.ws.teamId } })
+    ).body.data.id;
     const workflowId = incidentWorkflowId(id);
     // Its first paging decision written (nobody to page, docs/architecture.md, "Incidents") before the workflow goes,
     // so no write of the old run lands after the new one starts from the projection.
@@ -21,7 +23,17 @@ describe('long incident histories', () => {
     await f.stack.temporal.workflow.start('incidentWorkflow', {
       taskQueue: f.stack.taskQueue,
       workflowId,
-      args: [{ incidentId: id, organizationId: f.ws.organizationId, serviceId: null, severity: row.severity, status: row.status, seq: row.last_seq, historyLimit: 40 }],
+      args: [
+        {
+          incidentId: id,
+          organizationId: f.ws.organizationId,
+          serviceId: null,
+          severity: row.severity,
+          status: row.status,
+          seq: row.last_seq,
+          historyLimit: 40,
+        },
+      ],
     });
     const startRun = (await f.stack.temporal.workflow.getHandle(workflowId).describe()).runId;
 

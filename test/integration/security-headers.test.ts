@@ -38,7 +38,9 @@ describe('security headers on the app listener', () => {
       const scripts = /script-src ([^;]*)/.exec(csp)?.[1] ?? /default-src ([^;]*)/.exec(csp)?.[1];
       expect({ path, scripts }).toEqual({ path, scripts: "'self'" });
       expect({ path, frameAncestors: /frame-ancestors ([^;]*)/.exec(csp)?.[1] }).toEqual({ path, frameAncestors: "'none'" });
-      expect({ path, nosniff: res.headers['x-content-type-options'], frame: res.headers['x-frame-options'], referrer: res.headers['referrer-policy'] }).toEqual({ path, nosniff: 'nosniff', frame: 'DENY', referrer: 'no-referrer' });
+      expect({ path, nosniff: res.headers['x-content-type-options'], frame: res.headers['x-frame-options'], referrer: res.headers['referrer-policy'] }).toEqual(
+        { path, nosniff: 'nosniff', frame: 'DENY', referrer: 'no-referrer' },
+      );
       // Plain http://localhost: HSTS would pin a developer's browser to https for a year.
       expect({ path, hsts: res.headers['strict-transport-security'] }).toEqual({ path, hsts: undefined });
     }

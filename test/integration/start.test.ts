@@ -73,7 +73,11 @@ function pagedAbout(inbox: { messages?: Array<{ channel: string; to: string; sub
 
 function childrenOf(dir: string): string[] {
   try {
-    return execFileSync('pgrep', ['-af', dir]).toString().trim().split('\n').filter((l) => l && !l.includes('pgrep'));
+    return execFileSync('pgrep', ['-af', dir])
+      .toString()
+      .trim()
+      .split('\n')
+      .filter((l) => l && !l.includes('pgrep'));
   } catch {
     return []; // pgrep exits 1 when nothing matches
   }
@@ -83,7 +87,13 @@ describe('klaxon start', () => {
   it('when started twice on the same data folder, then the second run finds the incidents and workflows of the first', async () => {
     const first = await start();
     const app = `http://localhost:${env.APP_PORT}`;
-    for (const line of [`${app}/api/v1`, `${app}/healthz`, `http://localhost:${env.INGEST_PORT}`, `http://localhost:${env.LEGACY_PORT}`, `http://localhost:${env.TEMPORAL_UI_PORT}`]) {
+    for (const line of [
+      `${app}/api/v1`,
+      `${app}/healthz`,
+      `http://localhost:${env.INGEST_PORT}`,
+      `http://localhost:${env.LEGACY_PORT}`,
+      `http://localhost:${env.TEMPORAL_UI_PORT}`,
+    ]) {
       expect(first.output()).toContain(line);
     }
     expect((await request('GET', `${app}/readyz`)).status).toBe(200);
@@ -97,18 +107,27 @@ describe('klaxon start', () => {
     expect(await page.text()).toContain('<div id="root">');
     expect(childrenOf(dataDir).length).toBeGreaterThanOrEqual(2); // postgres and temporal
 
-    const boot = await klaxon(['bootstrap', '--org', 'Persisted', '--email', 'p@example.test', '--password', 'a long password', '--json'], env, { testDatabase: false });
+    const boot = await klaxon(['bootstrap', '--org', 'Persisted', '--email', 'p@example.test', '--password', 'a long password', '--json'], env, {
+      testDatabase: false,
+    });
     expect(boot.code).toBe(0);
     expect(boot.json.source.ingest_url).toMatch(new RegExp(`^http://localhost:${env.INGEST_PORT}/`));
     const base = `${app}/api/v1/organizations/${boot.json.organization_id}`;
     const token = boot.json.token.token;
-    const created = await request('POST', `${base}/incidents`, { token, body: { title: 'survives restarts', severity: 'HIGH', owning_team_id: boot.json.team_id } });
+    const created = await request('POST', `${base}/incidents`, {
+      token,
+      body: { title: 'survives restarts', severity: 'HIGH', owning_team_id: boot.json.team_id },
+    });
     expect(created.status).toBe(201);
     const id = created.body.data.id;
     expect((await request('POST', `${base}/incidents/${id}/acknowledge`, { token })).status).toBe(200);
     // An alert through the ingestion URL: the relay starts its incident's workflow (eagerly, on
     // the worker's connection), and the workflow answers a responder's acknowledge.
-    const alert = await fetch(boot.json.source.ingest_url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title: 'disk full', severity: 'critical' }) });
+    const alert = await fetch(boot.json.source.ingest_url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'disk full', severity: 'critical' }),
+    });
     expect(alert.status).toBe(202);
     const alerted = ((await alert.json()) as { incident_id: string }).incident_id;
     // Bootstrap made the admin the team's on-call by email: the alert pages them (dev inbox).

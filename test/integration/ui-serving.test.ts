@@ -8,7 +8,10 @@ import { startTestStack, type TestStack } from '../support/stack';
 // out as Vite writes it: index.html and hashed assets.
 const dist = mkdtempSync(path.join(tmpdir(), 'klaxon-ui-'));
 mkdirSync(path.join(dist, 'assets'));
-writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>Klaxon</title><div id="root"></div><script type="module" src="/assets/index-abc123.js"></script>');
+writeFileSync(
+  path.join(dist, 'index.html'),
+  '<!doctype html><title>Klaxon</title><div id="root"></div><script type="module" src="/assets/index-abc123.js"></script>',
+);
 writeFileSync(path.join(dist, 'assets', 'index-abc123.js'), 'console.log("klaxon")');
 
 let stack: TestStack;

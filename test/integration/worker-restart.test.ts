@@ -7,7 +7,10 @@ const url = (path: string) => f.url(path);
 
 describe('worker restart', () => {
   it('when the worker stops while an incident is open, then a new worker picks it up and the lifecycle finishes', async () => {
-    const created = await request('POST', url('/incidents'), { token: f.ws.tokens.readWrite, body: { title: 'disk full', severity: 'HIGH', owning_team_id: f.ws.teamId } });
+    const created = await request('POST', url('/incidents'), {
+      token: f.ws.tokens.readWrite,
+      body: { title: 'disk full', severity: 'HIGH', owning_team_id: f.ws.teamId },
+    });
     const id = created.body.data.id;
     expect((await request('POST', url(`/incidents/${id}/acknowledge`), { token: f.ws.tokens.readWrite })).body.data.status).toBe('ACKNOWLEDGED');
 

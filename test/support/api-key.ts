@@ -4,7 +4,11 @@ import { createApiKey } from '../../src/services/workspace/api-keys';
 import { addMember } from './workspace';
 
 /** An API key for a member of the workspace: the workspace's admin's, or a new member's with `role`. */
-export async function apiKeyFor(orm: MikroORM, organizationId: string, member: { email: string } | Role): Promise<{ key: string; id: string; userId?: string }> {
+export async function apiKeyFor(
+  orm: MikroORM,
+  organizationId: string,
+  member: { email: string } | Role,
+): Promise<{ key: string; id: string; userId?: string }> {
   const user = typeof member === 'string' ? await addMember(orm, organizationId, member) : member;
   const created = await createApiKey(orm, { organizationId, email: user.email, name: 'test key' });
   return { key: created.key, id: created.id, userId: 'id' in user ? (user as { id: string }).id : undefined };

@@ -11,7 +11,15 @@ type StackOptions = Omit<NonNullable<Parameters<typeof startTestStack>[0]>, 'uiD
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** Flags for a closed network: no update checks, no sync, no background traffic. */
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
 
 /** Builds ui/dist when its sources changed since the last build (as `klaxon start` does). */
 export function ensureDashboardBuilt(): string {
@@ -50,7 +58,11 @@ export async function logInInBrowser(page: Page, appUrl: string, account: { emai
  * A newcomer's first steps, as the README's first visit clicks them: sign up, open the dev inbox
  * (the stack needs `devInbox: true`), follow the verification link, log in; ends on the incident list.
  */
-export async function signUpInBrowser(page: Page, appUrl: string, account: { name: string; email: string; password: string; organization_name: string }): Promise<void> {
+export async function signUpInBrowser(
+  page: Page,
+  appUrl: string,
+  account: { name: string; email: string; password: string; organization_name: string },
+): Promise<void> {
   await page.goto(`${appUrl}/signup`);
   await page.getByRole('textbox', { name: 'Your name' }).fill(account.name);
   await page.getByRole('textbox', { name: 'Email', exact: true }).fill(account.email);

@@ -43,7 +43,11 @@ export async function catalogWorkspaceWithService(stack: TestStack, serviceName:
 }
 
 /** The entries of one action in `GET /api/audit-log`, newest first, as an admin of the workspace reads them. */
-export async function auditLog(stack: TestStack, admin: DashboardSession, action: string): Promise<Array<{ action: string; actor: { label: string }; target: { type: string; id: string }; details: Record<string, unknown> }>> {
+export async function auditLog(
+  stack: TestStack,
+  admin: DashboardSession,
+  action: string,
+): Promise<Array<{ action: string; actor: { label: string }; target: { type: string; id: string }; details: Record<string, unknown> }>> {
   const res = await dashboard(stack.urls.app, 'GET', `/audit-log?action=${encodeURIComponent(action)}`, { session: admin });
   if (res.status !== 200) throw new Error(`audit-log: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.data;

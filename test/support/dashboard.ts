@@ -57,7 +57,11 @@ export async function verificationTokenFor(orm: MikroORM, to: string): Promise<s
 }
 
 /** Signs up (and verifies, unless told not to), then logs in. */
-export async function signUpAndLogIn(appUrl: string, orm: MikroORM, opts: { verify?: boolean } = {}): Promise<DashboardSession & { organizationId: string; userId: string }> {
+export async function signUpAndLogIn(
+  appUrl: string,
+  orm: MikroORM,
+  opts: { verify?: boolean } = {},
+): Promise<DashboardSession & { organizationId: string; userId: string }> {
   const account = newAccount();
   const created = await dashboard(appUrl, 'POST', '/auth/signup', { body: account });
   if (created.status !== 201) throw new Error(`signup: ${created.status} ${JSON.stringify(created.body)}`);
@@ -67,7 +71,14 @@ export async function signUpAndLogIn(appUrl: string, orm: MikroORM, opts: { veri
   }
   const res = await dashboard(appUrl, 'POST', '/auth/login', { body: { email: account.email, password: account.password } });
   if (res.status !== 200) throw new Error(`login: ${res.status} ${JSON.stringify(res.body)}`);
-  return { cookie: sessionCookieFrom(res)!, csrf: res.body.data.csrf_token, email: account.email, password: account.password, organizationId: res.body.data.organization.id, userId: res.body.data.user.id };
+  return {
+    cookie: sessionCookieFrom(res)!,
+    csrf: res.body.data.csrf_token,
+    email: account.email,
+    password: account.password,
+    organizationId: res.body.data.organization.id,
+    userId: res.body.data.user.id,
+  };
 }
 
 /** A dashboard test file's stack, started before its tests and stopped after, and a client on its `/api`. */
@@ -119,7 +130,11 @@ export async function workspaceWithRoles(appUrl: string, orm: MikroORM) {
  * its team, "Default service" and "Default" policy. Tests about other teams and services leave these out.
  */
 export async function readyWorkspaceOf(orm: MikroORM, organizationId: string): Promise<{ teamId: string; serviceId: string; policyId: string }> {
-  const service = await knexOf(orm)('services').select('id', 'team_id', 'escalation_policy_id').where({ organization_id: organizationId, name: 'Default service' }).orderBy('created_at').first();
+  const service = await knexOf(orm)('services')
+    .select('id', 'team_id', 'escalation_policy_id')
+    .where({ organization_id: organizationId, name: 'Default service' })
+    .orderBy('created_at')
+    .first();
   if (!service) throw new Error(`workspace ${organizationId} has no Default service`);
   return { teamId: service.team_id, serviceId: service.id, policyId: service.escalation_policy_id };
 }

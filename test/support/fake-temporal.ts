@@ -63,8 +63,12 @@ export function fakeTemporal(opts: FakeTemporalOptions = {}) {
 
 /** What a signal fails with when Temporal is away: a ServiceError over gRPC UNAVAILABLE, as the client throws. */
 export const outageError = () =>
-  new ServiceError('Failed to signalWithStart Workflow', { cause: Object.assign(new Error('14 UNAVAILABLE: No connection established'), { code: 14, details: 'No connection established', metadata: {} }) });
+  new ServiceError('Failed to signalWithStart Workflow', {
+    cause: Object.assign(new Error('14 UNAVAILABLE: No connection established'), { code: 14, details: 'No connection established', metadata: {} }),
+  });
 
 /** What a signal fails with when Temporal refuses this message: a ServiceError over gRPC INVALID_ARGUMENT. */
 export const rejectedError = (details = 'Blob data size exceeds limit.') =>
-  new ServiceError('Failed to signalWithStart Workflow', { cause: Object.assign(new Error(`3 INVALID_ARGUMENT: ${details}`), { code: 3, details, metadata: {} }) });
+  new ServiceError('Failed to signalWithStart Workflow', {
+    cause: Object.assign(new Error(`3 INVALID_ARGUMENT: ${details}`), { code: 3, details, metadata: {} }),
+  });

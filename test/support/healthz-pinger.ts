@@ -15,7 +15,10 @@ export class HealthPinger {
 
   /** Starts pinging `url` (a /healthz) until `stop`. */
   static start(url: string): HealthPinger {
-    const child = fork(RUN_TS, [path.join(__dirname, 'healthz-pinger-child.ts')], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: { ...process.env, HEALTH_URL: url } });
+    const child = fork(RUN_TS, [path.join(__dirname, 'healthz-pinger-child.ts')], {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      env: { ...process.env, HEALTH_URL: url },
+    });
     return new HealthPinger(child);
   }
 

@@ -35,7 +35,12 @@ export async function startPagingStack(env: Record<string, string> = {}): Promis
 export const phoneNumber = () => `+1555${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`;
 
 /** A member of the workspace paged on one channel at once. */
-export async function responder(orm: MikroORM, organizationId: string, channel: 'sms' | 'voice' | 'email', address = channel === 'email' ? `${randomUUID().slice(0, 8)}@pager.test` : phoneNumber()) {
+export async function responder(
+  orm: MikroORM,
+  organizationId: string,
+  channel: 'sms' | 'voice' | 'email',
+  address = channel === 'email' ? `${randomUUID().slice(0, 8)}@pager.test` : phoneNumber(),
+) {
   const user = await addMember(orm, organizationId, 'MEMBER');
   const contact = await addContactMethod(orm, { email: user.email, type: channel, address });
   await addNotificationRule(orm, { email: user.email, contactMethodId: contact.id, delaySeconds: 0 });
@@ -46,10 +51,20 @@ export async function responder(orm: MikroORM, organizationId: string, channel: 
 export async function pagingService(
   orm: MikroORM,
   ws: { organizationId: string; serviceId: string },
-  policy: { steps: Array<{ delay_seconds: number; targets: Array<{ type: 'user' | 'schedule' | 'team'; id: string }> }>; repeat?: number; ackTimeoutSeconds?: number },
+  policy: {
+    steps: Array<{ delay_seconds: number; targets: Array<{ type: 'user' | 'schedule' | 'team'; id: string }> }>;
+    repeat?: number;
+    ackTimeoutSeconds?: number;
+  },
   ingestBaseUrl: string,
 ): Promise<string> {
-  const created = await createEscalationPolicy(orm, { organizationId: ws.organizationId, name: 'On call', steps: policy.steps, repeat: policy.repeat ?? 0, ackTimeoutSeconds: policy.ackTimeoutSeconds });
+  const created = await createEscalationPolicy(orm, {
+    organizationId: ws.organizationId,
+    name: 'On call',
+    steps: policy.steps,
+    repeat: policy.repeat ?? 0,
+    ackTimeoutSeconds: policy.ackTimeoutSeconds,
+  });
   await setServicePolicy(orm, { serviceId: ws.serviceId, policyId: created.id });
   const source = await createSource(orm, { organizationId: ws.organizationId, serviceId: ws.serviceId, name: 'pager test', ingestBaseUrl });
   return source.ingest_url;
@@ -57,14 +72,21 @@ export async function pagingService(
 
 /** Posts one Form A event; returns its incident id. */
 export async function trigger(ingestUrl: string, title = `Database down ${randomUUID().slice(0, 6)}`): Promise<string> {
-  const res = await fetch(ingestUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title, severity: 'critical' }) });
+  const res = await fetch(ingestUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ title, severity: 'critical' }),
+  });
   if (res.status !== 202) throw new Error(`ingestion answered ${res.status}: ${await res.text()}`);
   return ((await res.json()) as { incident_id: string }).incident_id;
 }
 
 /** The incident's timeline, in order. */
 export async function timelineOf(orm: MikroORM, incidentId: string) {
-  return knexOf(orm)('timeline_entries').select('seq', 'type', 'to_status', 'actor_type', 'actor_id', 'via', 'message').where({ incident_id: incidentId }).orderBy('seq');
+  return knexOf(orm)('timeline_entries')
+    .select('seq', 'type', 'to_status', 'actor_type', 'actor_id', 'via', 'message')
+    .where({ incident_id: incidentId })
+    .orderBy('seq');
 }
 
 export async function statusOf(orm: MikroORM, incidentId: string): Promise<string> {

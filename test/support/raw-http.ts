@@ -22,7 +22,12 @@ export function sendRaw(
   return new Promise((resolve, reject) => {
     const req = client.request(
       target,
-      { method, headers: { Accept: 'application/json', ...(opts.body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...opts.headers }, localAddress: opts.localAddress, ca: opts.ca },
+      {
+        method,
+        headers: { Accept: 'application/json', ...(opts.body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...opts.headers },
+        localAddress: opts.localAddress,
+        ca: opts.ca,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));

@@ -45,7 +45,14 @@ export class ReportSeed {
 
   async source(organizationId: string, serviceId: string, name: string): Promise<string> {
     const id = randomUUID();
-    await this.db('alert_sources').insert({ id, organization_id: organizationId, service_id: serviceId, name, token_hash: randomBytes(32).toString('hex'), created_at: new Date() });
+    await this.db('alert_sources').insert({
+      id,
+      organization_id: organizationId,
+      service_id: serviceId,
+      name,
+      token_hash: randomBytes(32).toString('hex'),
+      created_at: new Date(),
+    });
     return id;
   }
 
@@ -58,28 +65,73 @@ export class ReportSeed {
     const status = moves.length ? moves[moves.length - 1].to : 'TRIGGERED';
     const first = (to: IncidentStatus) => moves.find((m) => m.to === to);
     await this.db('incidents').insert({
-      id, organization_id: organizationId, number, service_id: spec.serviceId, owning_team_id: spec.teamId, title: spec.title ?? `Seeded incident ${number}`,
-      severity: spec.severity ?? 'HIGH', status, alert_count: 0, last_seq: moves.length + 1, created_at: spec.createdAt, updated_at: spec.createdAt,
-      acknowledged_at: first('ACKNOWLEDGED') ? at(first('ACKNOWLEDGED')!.after) : null, resolved_at: first('RESOLVED') ? at(first('RESOLVED')!.after) : null,
+      id,
+      organization_id: organizationId,
+      number,
+      service_id: spec.serviceId,
+      owning_team_id: spec.teamId,
+      title: spec.title ?? `Seeded incident ${number}`,
+      severity: spec.severity ?? 'HIGH',
+      status,
+      alert_count: 0,
+      last_seq: moves.length + 1,
+      created_at: spec.createdAt,
+      updated_at: spec.createdAt,
+      acknowledged_at: first('ACKNOWLEDGED') ? at(first('ACKNOWLEDGED')!.after) : null,
+      resolved_at: first('RESOLVED') ? at(first('RESOLVED')!.after) : null,
     });
-    const entry = (seq: number, extra: Record<string, unknown>) => ({ id: randomUUID(), incident_id: id, organization_id: organizationId, seq, actor_type: 'system', ...extra });
+    const entry = (seq: number, extra: Record<string, unknown>) => ({
+      id: randomUUID(),
+      incident_id: id,
+      organization_id: organizationId,
+      seq,
+      actor_type: 'system',
+      ...extra,
+    });
     await this.db('timeline_entries').insert([
       entry(1, { type: 'created', message: `Incident #${number} opened`, created_at: spec.createdAt }),
-      ...moves.map((m, i) => entry(i + 2, { type: 'status_change', from_status: i === 0 ? 'TRIGGERED' : moves[i - 1].to, to_status: m.to, message: `moved to ${m.to}`, created_at: at(m.after) })),
+      ...moves.map((m, i) =>
+        entry(i + 2, {
+          type: 'status_change',
+          from_status: i === 0 ? 'TRIGGERED' : moves[i - 1].to,
+          to_status: m.to,
+          message: `moved to ${m.to}`,
+          created_at: at(m.after),
+        }),
+      ),
     ]);
     return { id, number };
   }
 
   /** A page of an incident to a person, at an instant. */
   async page(organizationId: string, incidentId: string, userId: string, channel: string, at: Date, status = 'sent'): Promise<void> {
-    await this.db('notifications').insert({ id: randomUUID(), organization_id: organizationId, incident_id: incidentId, user_id: userId, channel, target: 'seeded', status, created_at: at, updated_at: at });
+    await this.db('notifications').insert({
+      id: randomUUID(),
+      organization_id: organizationId,
+      incident_id: incidentId,
+      user_id: userId,
+      channel,
+      target: 'seeded',
+      status,
+      created_at: at,
+      updated_at: at,
+    });
   }
 
   /** `count` alerts from a source, on an incident, at an instant. */
   async alerts(organizationId: string, sourceId: string, serviceId: string, incidentId: string, count: number, at: Date): Promise<void> {
     const rows = Array.from({ length: count }, (_, i) => ({
-      id: randomUUID(), organization_id: organizationId, source_id: sourceId, service_id: serviceId, incident_id: incidentId, title: `alert ${i}`,
-      severity: 'HIGH', status: 'RESOLVED', sender: 'form-a', metadata: '{}', created_at: at,
+      id: randomUUID(),
+      organization_id: organizationId,
+      source_id: sourceId,
+      service_id: serviceId,
+      incident_id: incidentId,
+      title: `alert ${i}`,
+      severity: 'HIGH',
+      status: 'RESOLVED',
+      sender: 'form-a',
+      metadata: '{}',
+      created_at: at,
     }));
     await this.db('alerts').insert(rows);
   }
@@ -103,7 +155,11 @@ export const utcMidnightDaysAgo = (days: number): Date => {
 export const utcDayDaysAgo = (days: number): string => utcMidnightDaysAgo(days).toISOString().slice(0, 10);
 
 /** A download from the dashboard API as bytes (the JSON client reads bodies as text). */
-export async function download(appUrl: string, session: { cookie: string; csrf: string }, body: unknown): Promise<{ status: number; headers: Headers; bytes: Buffer }> {
+export async function download(
+  appUrl: string,
+  session: { cookie: string; csrf: string },
+  body: unknown,
+): Promise<{ status: number; headers: Headers; bytes: Buffer }> {
   const res = await fetch(`${appUrl}/api/reports/generate`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Cookie: `__Host-klaxon_session=${session.cookie}`, 'X-CSRF-Token': session.csrf },

@@ -50,25 +50,67 @@ export class RetentionSeed {
     const opened = daysAgo(ageDays);
     const closed = status === 'CLOSED' ? daysAgo(closedDaysAgo) : null;
     await this.db('incidents').insert({
-      id, organization_id: ws.organizationId, number: 10_000 + ++this.number, service_id: ws.serviceId, owning_team_id: ws.teamId,
-      title: `seeded ${status}`, severity: 'HIGH', status, alert_count: 2, last_seq: 2, created_at: opened, closed_at: closed,
-      resolved_at: closed, updated_at: closed ?? opened,
+      id,
+      organization_id: ws.organizationId,
+      number: 10_000 + ++this.number,
+      service_id: ws.serviceId,
+      owning_team_id: ws.teamId,
+      title: `seeded ${status}`,
+      severity: 'HIGH',
+      status,
+      alert_count: 2,
+      last_seq: 2,
+      created_at: opened,
+      closed_at: closed,
+      resolved_at: closed,
+      updated_at: closed ?? opened,
     });
     const source = randomUUID();
     for (const n of [1, 2]) {
       await this.db('alerts').insert({
-        id: randomUUID(), organization_id: ws.organizationId, source_id: source, service_id: ws.serviceId, incident_id: id, title: `alert ${n}`,
-        severity: 'HIGH', status: 'RESOLVED', sender: 'form-a', metadata: '{}', created_at: opened,
+        id: randomUUID(),
+        organization_id: ws.organizationId,
+        source_id: source,
+        service_id: ws.serviceId,
+        incident_id: id,
+        title: `alert ${n}`,
+        severity: 'HIGH',
+        status: 'RESOLVED',
+        sender: 'form-a',
+        metadata: '{}',
+        created_at: opened,
       });
       await this.db('timeline_entries').insert({
-        id: randomUUID(), incident_id: id, organization_id: ws.organizationId, seq: n, type: 'created', actor_type: 'system', message: `entry ${n}`, created_at: opened,
+        id: randomUUID(),
+        incident_id: id,
+        organization_id: ws.organizationId,
+        seq: n,
+        type: 'created',
+        actor_type: 'system',
+        message: `entry ${n}`,
+        created_at: opened,
       });
     }
     await this.db('notifications').insert({
-      id: randomUUID(), organization_id: ws.organizationId, incident_id: id, user_id: ws.admin.id, channel: 'email', target: ws.admin.email,
-      status: 'sent', created_at: opened, updated_at: opened,
+      id: randomUUID(),
+      organization_id: ws.organizationId,
+      incident_id: id,
+      user_id: ws.admin.id,
+      channel: 'email',
+      target: ws.admin.email,
+      status: 'sent',
+      created_at: opened,
+      updated_at: opened,
     });
-    await this.db('user_notifications').insert({ id: randomUUID(), organization_id: ws.organizationId, user_id: ws.admin.id, incident_id: id, title: 't', body: 'b', created_at: opened });
+    await this.db('user_notifications').insert({
+      id: randomUUID(),
+      organization_id: ws.organizationId,
+      user_id: ws.admin.id,
+      incident_id: id,
+      title: 't',
+      body: 'b',
+      created_at: opened,
+    });
     await this.outbox(id, ageDays, null);
     return id;
   }
@@ -77,7 +119,11 @@ export class RetentionSeed {
   async outbox(incidentId: string, ageDays: number, deliveredDaysAgo: number | null): Promise<string> {
     const id = randomUUID();
     await this.db('ingest_outbox').insert({
-      id, incident_id: incidentId, event_id: randomUUID(), kind: 'attached', created_at: daysAgo(ageDays),
+      id,
+      incident_id: incidentId,
+      event_id: randomUUID(),
+      kind: 'attached',
+      created_at: daysAgo(ageDays),
       delivered_at: deliveredDaysAgo === null ? null : daysAgo(deliveredDaysAgo),
     });
     return id;
@@ -87,7 +133,13 @@ export class RetentionSeed {
   async idempotencyRecord(expiresInDays: number): Promise<string> {
     const key = randomUUID();
     await this.db('idempotency_records').insert({
-      source_id: randomUUID(), key, fingerprint: 'f'.repeat(64), event_id: randomUUID(), incident_id: randomUUID(), created_at: daysAgo(1), expires_at: daysAgo(-expiresInDays),
+      source_id: randomUUID(),
+      key,
+      fingerprint: 'f'.repeat(64),
+      event_id: randomUUID(),
+      incident_id: randomUUID(),
+      created_at: daysAgo(1),
+      expires_at: daysAgo(-expiresInDays),
     });
     return key;
   }
@@ -100,7 +152,15 @@ export class RetentionSeed {
 
   async devDelivery(ageDays: number): Promise<string> {
     const id = randomUUID();
-    await this.db('dev_deliveries').insert({ id, channel: 'email', to: 'a@example.test', subject: 's', body: 'b', payload: '{}', created_at: daysAgo(ageDays) });
+    await this.db('dev_deliveries').insert({
+      id,
+      channel: 'email',
+      to: 'a@example.test',
+      subject: 's',
+      body: 'b',
+      payload: '{}',
+      created_at: daysAgo(ageDays),
+    });
     return id;
   }
 

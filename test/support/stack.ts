@@ -50,7 +50,15 @@ export interface TestStack {
  * free ports, against the run's Postgres and Temporal (test/setup/global-setup.ts).
  */
 export async function startTestStack(
-  opts: { worker?: boolean; databaseUrl?: string; temporalAddress?: string; env?: Record<string, string>; uiDistDir?: string; devInbox?: boolean; host?: string } = {},
+  opts: {
+    worker?: boolean;
+    databaseUrl?: string;
+    temporalAddress?: string;
+    env?: Record<string, string>;
+    uiDistDir?: string;
+    devInbox?: boolean;
+    host?: string;
+  } = {},
 ): Promise<TestStack> {
   const databaseUrl = opts.databaseUrl ?? required('KLAXON_TEST_DATABASE_URL');
   const temporalAddress = opts.temporalAddress ?? required('KLAXON_TEST_TEMPORAL_ADDRESS');
@@ -97,7 +105,15 @@ export async function startTestStack(
     async start() {
       if (current) return;
       const paging = pagingDeps(config, orm);
-      const created = await createKlaxonWorker({ address: temporalAddress, namespace: 'default', taskQueue, orm, workflowBundle, paging, monitors: config.monitors });
+      const created = await createKlaxonWorker({
+        address: temporalAddress,
+        namespace: 'default',
+        taskQueue,
+        orm,
+        workflowBundle,
+        paging,
+        monitors: config.monitors,
+      });
       current = { ...created, run: created.worker.run(), senders: paging.senders };
     },
     async stop() {
@@ -117,7 +133,17 @@ export async function startTestStack(
 
   const relay = new OutboxRelay({ orm, temporal, taskQueue, autoCloseHours: config.autoCloseHours, logger });
   relay.start(250);
-  const apps = buildListeners({ config, orm, temporal, logger, relay, secret: config.secret!, allowInsecureHttp: config.legacy.allowInsecureHttp ?? 'loopback', uiDistDir: opts.uiDistDir, devInbox: opts.devInbox });
+  const apps = buildListeners({
+    config,
+    orm,
+    temporal,
+    logger,
+    relay,
+    secret: config.secret!,
+    allowInsecureHttp: config.legacy.allowInsecureHttp ?? 'loopback',
+    uiDistDir: opts.uiDistDir,
+    devInbox: opts.devInbox,
+  });
   for (const name of ['app', 'ingest', 'legacy'] as const) servers[name].on('request', apps[name].callback());
 
   return {
@@ -146,4 +172,3 @@ function required(name: string): string {
   if (!v) throw new Error(`${name} is unset: run tests through jest (test/setup/global-setup.ts)`);
   return v;
 }
-

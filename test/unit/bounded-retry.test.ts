@@ -8,7 +8,7 @@ describe('boundedRetry', () => {
     expect(boundedRetry(60_000)).toEqual({ attempts: MAX_ATTEMPTS, attemptTimeoutMs: 2_000 });
   });
 
-  it('when the budget is an update\'s 5 s, then four attempts of about 0.8 s with 1.75 s of waits', () => {
+  it("when the budget is an update's 5 s, then four attempts of about 0.8 s with 1.75 s of waits", () => {
     expect(waitsBefore(4)).toBe(250 + 500 + 1000);
     expect(boundedRetry(5_000)).toEqual({ attempts: 4, attemptTimeoutMs: 812 });
   });

@@ -31,7 +31,9 @@ describe('channel registry', () => {
       'iOS push to +14155550100 sent',
       'Android push to +14155550100 sent',
     ]);
-    expect(describePage({ ...outcome, channel: 'sms', provider: DEV_INBOX }, 'ann@example.test')).toBe('SMS to ann@example.test (+14155550100) stored in the dev inbox');
+    expect(describePage({ ...outcome, channel: 'sms', provider: DEV_INBOX }, 'ann@example.test')).toBe(
+      'SMS to ann@example.test (+14155550100) stored in the dev inbox',
+    );
     expect(describePage({ ...outcome, channel: 'pager' }, null)).toBe('pager to +14155550100 sent');
   });
 
@@ -42,7 +44,7 @@ describe('channel registry', () => {
 });
 
 describe('channel addresses', () => {
-  it('when the email pattern is compared with zod, then it is zod\'s own', () => {
+  it("when the email pattern is compared with zod, then it is zod's own", () => {
     expect(EMAIL_PATTERN.source).toBe(regexes.email.source);
   });
 
@@ -89,12 +91,15 @@ describe('Form B names', () => {
   });
 
   it('when a source lists an unknown name or none, then the message says which names work', () => {
-    expect(parseSourceChannels(['sms', 'pager', 'push_ios'])).toEqual({ ok: false, message: 'unknown channel "pager", "push_ios"; use sms, voice, email or push' });
+    expect(parseSourceChannels(['sms', 'pager', 'push_ios'])).toEqual({
+      ok: false,
+      message: 'unknown channel "pager", "push_ios"; use sms, voice, email or push',
+    });
     expect(parseSourceChannels(['constructor'])).toEqual({ ok: false, message: 'unknown channel "constructor"; use sms, voice, email or push' });
     expect(parseSourceChannels([])).toEqual({ ok: false, message: 'at least one channel is required' });
   });
 
-  it('when a source lists every channel, then each severity pages the spec\'s defaults, and push always', () => {
+  it("when a source lists every channel, then each severity pages the spec's defaults, and push always", () => {
     const all = ['sms', 'voice', 'email', 'push'];
     expect(Object.fromEntries(SEVERITIES.map((s) => [s, formBChannels(s, all)]))).toEqual({
       CRITICAL: ['sms', 'voice', 'email', 'push_ios', 'push_android'],

@@ -60,12 +60,27 @@ describe('paging provider configuration', () => {
   const twilio = { TWILIO_ACCOUNT_SID: 'AC' + 'f'.repeat(32), TWILIO_AUTH_TOKEN: 'secret-auth-token', TWILIO_FROM_NUMBER: '+15550001111' };
 
   it('when nothing is set, then no provider is configured and email has a default sender and FCM its public endpoint', () => {
-    expect(loadConfig({}).notify).toEqual({ twilio: undefined, email: { from: 'Klaxon <klaxon@localhost>', smtpUrl: undefined, sendgrid: undefined }, apns: undefined, fcm: undefined });
+    expect(loadConfig({}).notify).toEqual({
+      twilio: undefined,
+      email: { from: 'Klaxon <klaxon@localhost>', smtpUrl: undefined, sendgrid: undefined },
+      apns: undefined,
+      fcm: undefined,
+    });
   });
 
   it('when a provider group is complete, then its section carries the values and trimmed base URLs', () => {
-    const c = loadConfig({ ...twilio, TWILIO_API_BASE_URL: 'http://127.0.0.1:9000/', SENDGRID_API_KEY: 'SG.k', SENDGRID_API_BASE_URL: 'http://127.0.0.1:9001/' });
-    expect(c.notify.twilio).toEqual({ accountSid: twilio.TWILIO_ACCOUNT_SID, authToken: 'secret-auth-token', fromNumber: '+15550001111', apiBaseUrl: 'http://127.0.0.1:9000' });
+    const c = loadConfig({
+      ...twilio,
+      TWILIO_API_BASE_URL: 'http://127.0.0.1:9000/',
+      SENDGRID_API_KEY: 'SG.k',
+      SENDGRID_API_BASE_URL: 'http://127.0.0.1:9001/',
+    });
+    expect(c.notify.twilio).toEqual({
+      accountSid: twilio.TWILIO_ACCOUNT_SID,
+      authToken: 'secret-auth-token',
+      fromNumber: '+15550001111',
+      apiBaseUrl: 'http://127.0.0.1:9000',
+    });
     expect(c.notify.email.sendgrid).toEqual({ apiKey: 'SG.k', apiBaseUrl: 'http://127.0.0.1:9001' });
   });
 
@@ -86,11 +101,27 @@ describe('paging provider configuration', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'klaxon-config-'));
     try {
       writeFileSync(path.join(dir, 'key.p8'), '-----BEGIN PRIVATE KEY-----\nk\n-----END PRIVATE KEY-----\n');
-      writeFileSync(path.join(dir, 'sa.json'), JSON.stringify({ client_email: 'a@b.test', private_key: 'pk', project_id: 'proj', token_uri: 'http://127.0.0.1:1/token' }));
-      const c = loadConfig({ APNS_KEY: path.join(dir, 'key.p8'), APNS_KEY_ID: 'K', APNS_TEAM_ID: 'T', APNS_TOPIC: 'com.x', APNS_PORT: '8443', FCM_SERVICE_ACCOUNT: path.join(dir, 'sa.json') });
+      writeFileSync(
+        path.join(dir, 'sa.json'),
+        JSON.stringify({ client_email: 'a@b.test', private_key: 'pk', project_id: 'proj', token_uri: 'http://127.0.0.1:1/token' }),
+      );
+      const c = loadConfig({
+        APNS_KEY: path.join(dir, 'key.p8'),
+        APNS_KEY_ID: 'K',
+        APNS_TEAM_ID: 'T',
+        APNS_TOPIC: 'com.x',
+        APNS_PORT: '8443',
+        FCM_SERVICE_ACCOUNT: path.join(dir, 'sa.json'),
+      });
       expect(c.notify.apns).toMatchObject({ key: expect.stringContaining('BEGIN PRIVATE KEY'), port: 8443, production: false });
-      expect(c.notify.fcm).toEqual({ projectId: 'proj', serviceAccount: expect.objectContaining({ client_email: 'a@b.test' }), baseUrl: 'https://fcm.googleapis.com' });
-      expect(() => loadConfig({ APNS_KEY: path.join(dir, 'missing.p8'), APNS_KEY_ID: 'K', APNS_TEAM_ID: 'T', APNS_TOPIC: 'com.x' })).toThrow(/APNS_KEY: is neither inline content nor a readable file/);
+      expect(c.notify.fcm).toEqual({
+        projectId: 'proj',
+        serviceAccount: expect.objectContaining({ client_email: 'a@b.test' }),
+        baseUrl: 'https://fcm.googleapis.com',
+      });
+      expect(() => loadConfig({ APNS_KEY: path.join(dir, 'missing.p8'), APNS_KEY_ID: 'K', APNS_TEAM_ID: 'T', APNS_TOPIC: 'com.x' })).toThrow(
+        /APNS_KEY: is neither inline content nor a readable file/,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -100,6 +131,8 @@ describe('paging provider configuration', () => {
     const broken = '{"client_email": "a@b.test", "private_key": "super-secret-key"';
     expect(() => loadConfig({ FCM_SERVICE_ACCOUNT: broken })).toThrow(/FCM_SERVICE_ACCOUNT: is not a service-account key/);
     expect(() => loadConfig({ FCM_SERVICE_ACCOUNT: broken })).not.toThrow(/super-secret-key/);
-    expect(() => loadConfig({ FCM_SERVICE_ACCOUNT: '{"client_email": "a@b.test", "private_key": "k"}' })).toThrow(/FCM_PROJECT_ID: required when the service account has no project_id/);
+    expect(() => loadConfig({ FCM_SERVICE_ACCOUNT: '{"client_email": "a@b.test", "private_key": "k"}' })).toThrow(
+      /FCM_PROJECT_ID: required when the service account has no project_id/,
+    );
   });
 });

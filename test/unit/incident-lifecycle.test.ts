@@ -1,4 +1,11 @@
-import { decideTransition, INCIDENT_STATUSES, LIFECYCLE_OPERATIONS, timestampChanges, type IncidentStatus, type LifecycleOperation } from '../../src/domain/incident-lifecycle';
+import {
+  decideTransition,
+  INCIDENT_STATUSES,
+  LIFECYCLE_OPERATIONS,
+  timestampChanges,
+  type IncidentStatus,
+  type LifecycleOperation,
+} from '../../src/domain/incident-lifecycle';
 
 /** docs/architecture.md, "Incidents", written out independently of the module: [state, op] → expected outcome. */
 const EXPECTED: Record<IncidentStatus, Record<LifecycleOperation, IncidentStatus | 'noop' | 'invalid'>> = {

@@ -13,8 +13,19 @@ describe('outageOf', () => {
     ['Postgres refusing connections', pgError('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:5432'), 'database'],
     ['Postgres shutting down', pgError('57P01', 'terminating connection due to administrator command'), 'database'],
     ['a pool that cannot get a connection', new Error('Unable to acquire a connection'), 'database'],
-    ['a knex error wrapping a dropped connection', Object.assign(new Error('insert failed'), { cause: new Error('Connection terminated unexpectedly') }), 'database'],
-    ['the workflow giving up on its write', new WorkflowUpdateFailedError('Workflow Update failed', ApplicationFailure.create({ type: INCIDENT_STORE_UNAVAILABLE, message: 'x', nonRetryable: true })), 'database'],
+    [
+      'a knex error wrapping a dropped connection',
+      Object.assign(new Error('insert failed'), { cause: new Error('Connection terminated unexpectedly') }),
+      'database',
+    ],
+    [
+      'the workflow giving up on its write',
+      new WorkflowUpdateFailedError(
+        'Workflow Update failed',
+        ApplicationFailure.create({ type: INCIDENT_STORE_UNAVAILABLE, message: 'x', nonRetryable: true }),
+      ),
+      'database',
+    ],
     ['Temporal unreachable', new ServiceError('Failed to start Workflow', { cause: grpcError(14, 'No connection established') }), 'temporal'],
     ['a Temporal call past its deadline', grpcError(4, 'Deadline exceeded'), 'temporal'],
     ['an update call past its deadline', new WorkflowUpdateRPCTimeoutOrCancelledError('timeout', { cause: grpcError(4, 'Deadline exceeded') }), 'temporal'],
@@ -26,7 +37,13 @@ describe('outageOf', () => {
   it.each([
     ['a bug', new TypeError("Cannot read properties of undefined (reading 'id')")],
     ['a unique violation', pgError('23505', 'duplicate key value violates unique constraint')],
-    ['a rejected transition', new WorkflowUpdateFailedError('Workflow Update failed', ApplicationFailure.create({ type: INVALID_TRANSITION, message: 'incident is RESOLVED', nonRetryable: true }))],
+    [
+      'a rejected transition',
+      new WorkflowUpdateFailedError(
+        'Workflow Update failed',
+        ApplicationFailure.create({ type: INVALID_TRANSITION, message: 'incident is RESOLVED', nonRetryable: true }),
+      ),
+    ],
     ['Temporal refusing the request', new ServiceError('Failed', { cause: grpcError(3, 'invalid argument') })],
     ['nothing at all', undefined],
   ])('when %s, then it is no outage', (_name, err) => {

@@ -33,7 +33,9 @@ describe('the roles matrix', () => {
   it('when every action is asked for every role, in and outside the owning team, then the answers are the matrix', () => {
     expect(Object.keys(MATRIX).sort()).toEqual(Object.keys(ACTIONS).sort());
     for (const action of Object.keys(ACTIONS) as Action[]) {
-      const allowed = WHO.filter(([, role, inOwningTeam]) => can(role, action, { inOwningTeam })).map(([letter]) => letter).join(' ');
+      const allowed = WHO.filter(([, role, inOwningTeam]) => can(role, action, { inOwningTeam }))
+        .map(([letter]) => letter)
+        .join(' ');
       expect({ action, allowed }).toEqual({ action, allowed: MATRIX[action] });
     }
   });

@@ -16,7 +16,12 @@ describe('retention cutoffs', () => {
   });
 
   it('when incidents are judged, then each plan keeps its history window (docs/architecture.md, "Plans": 7, 30, 90, 365 days)', () => {
-    expect(retentionCutoffs(NOW).incidentsClosedBefore).toEqual({ FREE: daysBefore(7), STARTER: daysBefore(30), PRO: daysBefore(90), BUSINESS: daysBefore(365) });
+    expect(retentionCutoffs(NOW).incidentsClosedBefore).toEqual({
+      FREE: daysBefore(7),
+      STARTER: daysBefore(30),
+      PRO: daysBefore(90),
+      BUSINESS: daysBefore(365),
+    });
     expect(Object.keys(retentionCutoffs(NOW).incidentsClosedBefore).sort()).toEqual([...PLANS].sort());
   });
 

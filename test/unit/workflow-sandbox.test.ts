@@ -35,7 +35,13 @@ describe('workflow sandbox', () => {
   });
 
   it('when domain modules used by workflows are read, then they import nothing with I/O', () => {
-    const used = new Set(files.flatMap((f) => importsOf(f).filter((i) => !i.typeOnly && i.spec.includes('src/domain')).map((i) => path.resolve(path.dirname(f), i.spec) + '.ts')));
+    const used = new Set(
+      files.flatMap((f) =>
+        importsOf(f)
+          .filter((i) => !i.typeOnly && i.spec.includes('src/domain'))
+          .map((i) => path.resolve(path.dirname(f), i.spec) + '.ts'),
+      ),
+    );
     expect(used.size).toBeGreaterThan(0);
     for (const file of used) expect(importsOf(file).filter((i) => !i.typeOnly)).toEqual([]);
   });

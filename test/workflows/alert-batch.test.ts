@@ -21,7 +21,10 @@ describe('planAlertBatch', () => {
   it('when some events were applied before, then only the new ones are planned, and a redelivered batch plans nothing', () => {
     const applied = new AppliedEvents(['a', 'c']);
     const batch = [ev('a'), ev('b'), ev('c'), ev('d'), ev('r', 'resolved')];
-    expect(planAlertBatch(batch, applied)).toEqual([{ kind: 'attach', alerts: alerts('b', 'd') }, { kind: 'resolve', eventId: 'r' }]);
+    expect(planAlertBatch(batch, applied)).toEqual([
+      { kind: 'attach', alerts: alerts('b', 'd') },
+      { kind: 'resolve', eventId: 'r' },
+    ]);
     expect(planAlertBatch(batch, applied)).toEqual([]);
     expect(applied.toJSON()).toEqual(['a', 'c', 'b', 'd', 'r']);
   });
@@ -41,6 +44,8 @@ describe('planAlertBatch', () => {
 describe('planAlertBatch and a sender resolve', () => {
   it('when a resolve carries the seq it was accepted at, then its step keeps it, so the workflow can tell a stale one', () => {
     const applied = new AppliedEvents();
-    expect(planAlertBatch([{ eventId: 'r', kind: 'resolved', title: 't', acceptedAtSeq: 7 }], applied)).toEqual([{ kind: 'resolve', eventId: 'r', acceptedAtSeq: 7 }]);
+    expect(planAlertBatch([{ eventId: 'r', kind: 'resolved', title: 't', acceptedAtSeq: 7 }], applied)).toEqual([
+      { kind: 'resolve', eventId: 'r', acceptedAtSeq: 7 },
+    ]);
   });
 });

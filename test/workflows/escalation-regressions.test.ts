@@ -20,7 +20,10 @@ describe('escalation regressions', () => {
     const askedAt = Date.now();
     await inc.handle.signal(escalateNowSignal, { actor: { type: 'user', id: 'u', via: 'voice' } });
     await sleep(6000);
-    expect(inc.stubs.pages.map((p) => [p.step, p.job.userId])).toEqual([[0, 'ann'], [1, 'bob']]);
+    expect(inc.stubs.pages.map((p) => [p.step, p.job.userId])).toEqual([
+      [0, 'ann'],
+      [1, 'bob'],
+    ]);
     expect(inc.stubs.pages[1].at - askedAt).toBeLessThan(4000);
   });
 
@@ -31,7 +34,10 @@ describe('escalation regressions', () => {
     await inc.update('resolve');
     await inc.update('reopen');
     await sleep(3000);
-    expect(inc.stubs.pages.map((p) => [p.step, p.job.userId])).toEqual([[0, 'ann'], [0, 'ann']]);
+    expect(inc.stubs.pages.map((p) => [p.step, p.job.userId])).toEqual([
+      [0, 'ann'],
+      [0, 'ann'],
+    ]);
   });
 
   it('when an ack times out after the escalation paged every step, then step 1 pages again', async () => {
@@ -41,7 +47,10 @@ describe('escalation regressions', () => {
     await inc.update('acknowledge');
     await sleep(3500);
     expect(inc.stubs.of('recordTransition').length).toBe(2);
-    expect(inc.stubs.pages.map((p) => [p.step, p.job.userId])).toEqual([[0, 'ann'], [0, 'ann']]);
+    expect(inc.stubs.pages.map((p) => [p.step, p.job.userId])).toEqual([
+      [0, 'ann'],
+      [0, 'ann'],
+    ]);
   });
 
   it('when step 1 page is retrying, then step 2 still pages on time', async () => {

@@ -121,9 +121,7 @@ describe('what stops and restarts an escalation (stub activities)', () => {
     expect(stepAt(steps[1]) - stepAt(steps[0])).toBeLessThan(6000);
     // Every attached alert took a seq in the first run; the new run carries on after them and
     // never reuses one. (How the alerts batch into writes varies with the machine's load.)
-    const attachedSeqs = inc.stubs
-      .of<{ firstSeq: number; alerts: unknown[] }>('recordAlertsAttached')
-      .map((c) => c.input.firstSeq + c.input.alerts.length - 1);
+    const attachedSeqs = inc.stubs.of<{ firstSeq: number; alerts: unknown[] }>('recordAlertsAttached').map((c) => c.input.firstSeq + c.input.alerts.length - 1);
     expect(attachedSeqs.length).toBeGreaterThan(0);
     expect(bob.seq).toBeGreaterThan(Math.max(ann.seq, ...attachedSeqs));
   });

@@ -89,13 +89,15 @@ describe('escalation in the incident workflow (stub activities)', () => {
     expect(ann[2].at - ann[1].at).toBeGreaterThanOrEqual(900);
     expect(ann[3].at - ann[2].at).toBeGreaterThanOrEqual(1900);
     const failed = stubs.of<{ notificationId: string; seq: number; step: number; reason: string }>('recordPageFailed');
-    expect(failed.map((f) => f.input)).toEqual([expect.objectContaining({ notificationId: ann[0].notificationId, seq: ann[0].seq, step: 0, reason: 'the number is not reachable' })]);
+    expect(failed.map((f) => f.input)).toEqual([
+      expect.objectContaining({ notificationId: ann[0].notificationId, seq: ann[0].seq, step: 0, reason: 'the number is not reachable' }),
+    ]);
     // Step 2 kept its time while step 1's page was still retrying.
     const bob = stubs.pages.filter((p) => p.job.userId === 'bob');
     expect(bob.map((p) => p.step)).toEqual([1]);
     expect(bob[0].at).toBeLessThan(ann[3].at);
   });
-  it('when a page\'s first attempt fails for good (non-retryable), then it is not retried and recordPageFailed gets the reason', async () => {
+  it("when a page's first attempt fails for good (non-retryable), then it is not retried and recordPageFailed gets the reason", async () => {
     const { stubs } = await incidents.start({
       plan: policyPlan([60]),
       recipients: () => [job('ann')],

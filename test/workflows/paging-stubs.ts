@@ -39,7 +39,6 @@ export interface PagingStubOptions {
   attachDelayMs?: number;
 }
 
-
 /** A page job for tests: one contact of one person. */
 export const job = (userId: string, channel: PageJob['channel'] = 'sms', delaySeconds = 0): PageJob => ({
   userId,
@@ -84,7 +83,10 @@ export class PagingStubs {
     const snapshot = (incidentId: string, status: IncidentSnapshot['status']) => ({ id: incidentId, status }) as IncidentSnapshot;
     return {
       readIncident: async (input) => (record('readIncident', input), snapshot(input.incidentId, 'TRIGGERED')),
-      recordTransition: async (input: RecordTransitionInput) => (record('recordTransition', input), { ...snapshot(input.incidentId, input.to), timelineSeq: input.seq }),
+      recordTransition: async (input: RecordTransitionInput) => (
+        record('recordTransition', input),
+        { ...snapshot(input.incidentId, input.to), timelineSeq: input.seq }
+      ),
       recordAlertAttached: async (input) => void record('recordAlertAttached', input),
       recordAlertsAttached: async (input) => {
         record('recordAlertsAttached', input);

@@ -36,7 +36,8 @@ async function main() {
   try {
     const ws = await seedWorkspace(stack.orm);
     // Applied events, read from the timeline (a step's paging decision takes a seq too).
-    const attachedEntries = async (incidentId: string) => (await knexOf(stack.orm)('timeline_entries').where({ incident_id: incidentId, type: 'alert_attached' })).length;
+    const attachedEntries = async (incidentId: string) =>
+      (await knexOf(stack.orm)('timeline_entries').where({ incident_id: incidentId, type: 'alert_attached' })).length;
     const url = (p: string) => `${stack.urls.app}/api/v1/organizations/${ws.organizationId}${p}`;
     const post = (p: string, body?: unknown) => request('POST', url(p), { token: ws.tokens.readWrite, body });
     const id = (await post('/incidents', { title: 'recorded', severity: 'HIGH', owning_team_id: ws.teamId })).body.data.id;
@@ -50,7 +51,12 @@ async function main() {
     save(`${VERSION}-incident-reopened-run.json`, await second.fetchHistory());
 
     // An incident opened by alerts: the opening event, two attached ones and a redelivery.
-    const source = await createSource(stack.orm, { organizationId: ws.organizationId, serviceId: ws.serviceId, name: 'recorder', ingestBaseUrl: stack.urls.ingest });
+    const source = await createSource(stack.orm, {
+      organizationId: ws.organizationId,
+      serviceId: ws.serviceId,
+      name: 'recorder',
+      ingestBaseUrl: stack.urls.ingest,
+    });
     const send = (title: string) => request('POST', source.ingest_url, { body: { title, dedup_key: 'recorded' } });
     const opened = (await send('opened')).body.incident_id;
     await send('attached 1');
@@ -68,12 +74,20 @@ async function main() {
     const firing = JSON.parse(readFileSync(path.resolve(__dirname, '../fixtures/native/alertmanager/firing.json'), 'utf8'));
     const alertmanager = (status: 'firing' | 'resolved', summaries: string[]) =>
       request('POST', source.ingest_url, {
-        body: { ...firing, status, alerts: summaries.map((summary) => ({ ...firing.alerts[0], status, fingerprint: 'recorded-batch', annotations: { summary } })) },
+        body: {
+          ...firing,
+          status,
+          alerts: summaries.map((summary) => ({ ...firing.alerts[0], status, fingerprint: 'recorded-batch', annotations: { summary } })),
+        },
       });
     const batched = (await alertmanager('firing', ['batch 1', 'batch 2', 'batch 3'])).body.events[0].incident_id;
     const handle4 = stack.temporal.workflow.getHandle(incidentWorkflowId(batched));
     await waitFor(async () => (await attachedEntries(batched)) === 2);
-    const outbox = await knexOf(stack.orm)('ingest_outbox as o').join('alerts as a', 'a.id', 'o.event_id').where({ 'o.incident_id': batched }).orderBy('o.seq').select('o.event_id', 'o.kind', 'a.title');
+    const outbox = await knexOf(stack.orm)('ingest_outbox as o')
+      .join('alerts as a', 'a.id', 'o.event_id')
+      .where({ 'o.incident_id': batched })
+      .orderBy('o.seq')
+      .select('o.event_id', 'o.kind', 'a.title');
     const events: AlertReceived[] = outbox.map((o) => ({ eventId: o.event_id, kind: o.kind, title: o.title }));
     await handle4.signal(alertsReceivedSignal, { events });
     await alertmanager('resolved', ['batch 3']);

@@ -28,7 +28,8 @@ export async function recordPagingHistories(stack: TestStack, save: Save): Promi
     await addNotificationRule(stack.orm, { email: ann.email, contactMethodId: email.id, delaySeconds: 1 });
     const bob = await responder(stack.orm, ws.organizationId, 'voice');
     const ingestUrl = await pagingService(stack.orm, ws, { steps: steps(ann.id, bob.id), ...opts }, stack.urls.ingest);
-    const op = (id: string, name: string) => request('POST', `${stack.urls.app}/api/v1/organizations/${ws.organizationId}/incidents/${id}/${name}`, { token: ws.tokens.readWrite });
+    const op = (id: string, name: string) =>
+      request('POST', `${stack.urls.app}/api/v1/organizations/${ws.organizationId}/incidents/${id}/${name}`, { token: ws.tokens.readWrite });
     /** Pages sent to a person, by channel. */
     const sent = async (id: string, userId: string) => (await notificationsOf(stack.orm, id)).filter((n) => n.user_id === userId && n.status === 'sent');
     const finish = async (id: string) => {
@@ -100,7 +101,13 @@ async function withLowHistoryLimit(stack: TestStack, open: () => Promise<string>
   await started.terminate('recorder: restart with a low history limit');
   const row = await knexOf(stack.orm)('incidents').where({ id: incidentId }).first();
   const input: IncidentWorkflowInput = {
-    incidentId, organizationId: row.organization_id, serviceId: row.service_id, severity: row.severity, status: row.status, seq: row.last_seq, historyLimit,
+    incidentId,
+    organizationId: row.organization_id,
+    serviceId: row.service_id,
+    severity: row.severity,
+    status: row.status,
+    seq: row.last_seq,
+    historyLimit,
   };
   const handle = await stack.temporal.workflow.start('incidentWorkflow', { taskQueue: stack.taskQueue, workflowId, args: [input] });
   await stack.worker.start();

@@ -60,21 +60,126 @@ export function App() {
             <Route path="/verify" element={<VerifyPage />} />
             <Route path="/reset-password" element={<ResetPasswordPage />} />
             <Route path="/invitations/accept" element={<AcceptInvitationPage />} />
-            <Route path="/incidents/:id" element={<SignedIn><IncidentPage /></SignedIn>} />
-            <Route path="/setup" element={<SignedIn><SetupPage /></SignedIn>} />
-            <Route path="/on-call" element={<SignedIn><OnCallPage /></SignedIn>} />
-            <Route path="/escalation-policies" element={<SignedIn><PoliciesPage /></SignedIn>} />
-            <Route path="/schedules" element={<SignedIn><SchedulesPage /></SignedIn>} />
-            <Route path="/schedules/:id" element={<SignedIn><SchedulePage /></SignedIn>} />
-            <Route path="/profile" element={<SignedIn><ProfilePage /></SignedIn>} />
-            <Route path="/members" element={<SignedIn><MembersPage /></SignedIn>} />
-            <Route path="/credentials" element={<SignedIn><CredentialsPage /></SignedIn>} />
-            <Route path="/security" element={<SignedIn><SecurityPage /></SignedIn>} />
-            <Route path="/monitoring" element={<SignedIn><MonitoringPage /></SignedIn>} />
-            <Route path="/reports" element={<SignedIn><ReportsPage /></SignedIn>} />
-            <Route path="/notifications" element={<SignedIn><NotificationsPage /></SignedIn>} />
-            <Route path="/outgoing-webhooks" element={<SignedIn><OutgoingWebhooksPage /></SignedIn>} />
-            <Route path="*" element={<SignedIn><IncidentsPage /></SignedIn>} />
+            <Route
+              path="/incidents/:id"
+              element={
+                <SignedIn>
+                  <IncidentPage />
+                </SignedIn>
+              }
+            />
+            <Route
+              path="/setup"
+              element={
+                <SignedIn>
+                  <SetupPage />
+                </SignedIn>
+              }
+            />
+            <Route
+              path="/on-call"
+              element={
+                <SignedIn>
+                  <OnCallPage />
+                </SignedIn>
+              }
+            />
+            <Route
+              path="/escalation-policies"
+              element={
+                <SignedIn>
+                  <PoliciesPage />
+                </SignedIn>
+              }
+            />
+            <Route
+              path="/schedules"
+              element={
+                <SignedIn>
+                  <SchedulesPage />
+                </SignedIn>
+              }
+            />
+            <Route
+              path="/schedules/:id"
+              element={
+                <SignedIn>
+                  <SchedulePage />
+                </SignedIn>
+              }
+            />
+            <Route
+              path="/profile"
+              element={
+                <SignedIn>
+                  <ProfilePage />
+                </SignedIn>
+              }
+            />
+            <Route
+              path="/members"
+              element={
+                <SignedIn>
+                  <MembersPage />
+                </SignedIn>
+              }
+            />
+            <Route
+              path="/credentials"
+              element={
+                <SignedIn>
+                  <CredentialsPage />
+                </SignedIn>
+              }
+            />
+            <Route
+              path="/security"
+              element={
+                <SignedIn>
+                  <SecurityPage />
+                </SignedIn>
+              }
+            />
+            <Route
+              path="/monitoring"
+              element={
+                <SignedIn>
+                  <MonitoringPage />
+                </SignedIn>
+              }
+            />
+            <Route
+              path="/reports"
+              element={
+                <SignedIn>
+                  <ReportsPage />
+                </SignedIn>
+              }
+            />
+            <Route
+              path="/notifications"
+              element={
+                <SignedIn>
+                  <NotificationsPage />
+                </SignedIn>
+              }
+            />
+            <Route
+              path="/outgoing-webhooks"
+              element={
+                <SignedIn>
+                  <OutgoingWebhooksPage />
+                </SignedIn>
+              }
+            />
+            <Route
+              path="*"
+              element={
+                <SignedIn>
+                  <IncidentsPage />
+                </SignedIn>
+              }
+            />
           </Routes>
         </BrowserRouter>
       </QueryClientProvider>

@@ -1,6 +1,24 @@
 import { ApplicationFailure, upsertSearchAttributes } from '@temporalio/workflow';
-import { decideAckTimeout, decideAutoClose, decideTransition, formatWait, isTerminal, type IncidentStatus, type LifecycleOperation, type TransitionOperation, type TransitionOutcome } from '../../src/domain/incident-lifecycle';
-import { AUTO_CLOSE_ACTOR, INGEST_ACTOR, INVALID_TRANSITION, searchAttributes, type Actor, type IncidentSnapshot, type IncidentStateResult } from '../definitions';
+import {
+  decideAckTimeout,
+  decideAutoClose,
+  decideTransition,
+  formatWait,
+  isTerminal,
+  type IncidentStatus,
+  type LifecycleOperation,
+  type TransitionOperation,
+  type TransitionOutcome,
+} from '../../src/domain/incident-lifecycle';
+import {
+  AUTO_CLOSE_ACTOR,
+  INGEST_ACTOR,
+  INVALID_TRANSITION,
+  searchAttributes,
+  type Actor,
+  type IncidentSnapshot,
+  type IncidentStateResult,
+} from '../definitions';
 import type { AlertReceived, AlertsReceived, IncidentWorkflowInput, LifecycleUpdateInput } from '../definitions';
 import { planAlertBatch, type AttachedAlert, type SenderResolve } from './alert-batch';
 import { AppliedEvents } from './applied-events';
@@ -83,7 +101,12 @@ export class IncidentEntity {
 
   /** What the next run resumes from after continueAsNew (the escalation adds its own). */
   resumeFrom(): Pick<IncidentWorkflowInput, 'status' | 'seq' | 'appliedEventIds' | 'reopenedAtSeq'> {
-    return { status: this.currentStatus, seq: this.lastSeq, appliedEventIds: this.applied.toJSON(), ...(this.reopenedAtSeq ? { reopenedAtSeq: this.reopenedAtSeq } : {}) };
+    return {
+      status: this.currentStatus,
+      seq: this.lastSeq,
+      appliedEventIds: this.applied.toJSON(),
+      ...(this.reopenedAtSeq ? { reopenedAtSeq: this.reopenedAtSeq } : {}),
+    };
   }
 
   /** An update's validator: throws the failure the API maps to 409; changes nothing. */
@@ -156,7 +179,8 @@ export class IncidentEntity {
   autoClose(stillWanted: () => boolean, afterSeconds: number): Promise<void> {
     return this.lock.run(async () => {
       const outcome = decideAutoClose(this.currentStatus);
-      if (outcome.kind === 'move' && stillWanted()) await this.move('auto_close', outcome.from, outcome.to, AUTO_CLOSE_ACTOR, { detail: `after ${formatWait(afterSeconds)}` });
+      if (outcome.kind === 'move' && stillWanted())
+        await this.move('auto_close', outcome.from, outcome.to, AUTO_CLOSE_ACTOR, { detail: `after ${formatWait(afterSeconds)}` });
     });
   }
 
@@ -169,10 +193,26 @@ export class IncidentEntity {
   }
 
   /** Writes a move, then adopts it; callers hold the lock and have decided it is a move. */
-  private async move(op: TransitionOperation, from: IncidentStatus, to: IncidentStatus, actor: Actor, note: { eventId?: string; detail?: string } = {}, writer = projections()): Promise<IncidentSnapshot> {
+  private async move(
+    op: TransitionOperation,
+    from: IncidentStatus,
+    to: IncidentStatus,
+    actor: Actor,
+    note: { eventId?: string; detail?: string } = {},
+    writer = projections(),
+  ): Promise<IncidentSnapshot> {
     const seq = this.lastSeq + 1;
     // Workflow time: deterministic on replay.
-    const { timelineSeq, ...snapshot } = await writer.recordTransition({ incidentId: this.incidentId, seq, operation: op, from, to, actor, at: new Date().toISOString(), ...note });
+    const { timelineSeq, ...snapshot } = await writer.recordTransition({
+      incidentId: this.incidentId,
+      seq,
+      operation: op,
+      from,
+      to,
+      actor,
+      at: new Date().toISOString(),
+      ...note,
+    });
     // The store may have put the entry further on (its seq held a lost workflow task's write);
     // writes recorded before it said so answer without timelineSeq.
     const written = Math.max(seq, timelineSeq ?? seq);

@@ -1,4 +1,14 @@
-import { ActivityFailure, ApplicationFailure, CancelledFailure, condition, patched, TemporalFailure, proxyActivities, proxyLocalActivities, uuid4 } from '@temporalio/workflow';
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  CancelledFailure,
+  condition,
+  patched,
+  TemporalFailure,
+  proxyActivities,
+  proxyLocalActivities,
+  uuid4,
+} from '@temporalio/workflow';
 import type { createPagingActivities } from '../../activities/paging';
 import { FIRST_ATTEMPT_TIMEOUT_MS, RETRY_ATTEMPT_TIMEOUT_MS } from '../../src/domain/paging/attempt-timeouts';
 import {

@@ -13,7 +13,11 @@ const BUDGET_MS = 5_000;
 const ANSWER_MARGIN_MS = 1_000;
 
 const storeUnavailable = (why: string) =>
-  ApplicationFailure.create({ type: INCIDENT_STORE_UNAVAILABLE, message: `the incident could not be written in time (${why}); nothing moved`, nonRetryable: true });
+  ApplicationFailure.create({
+    type: INCIDENT_STORE_UNAVAILABLE,
+    message: `the incident could not be written in time (${why}); nothing moved`,
+    nonRetryable: true,
+  });
 
 /**
  * The time a lifecycle Update may spend on its projection write. A caller is waiting (the API
@@ -38,7 +42,12 @@ export class UpdateWriteBudget {
     if (!plan) throw storeUnavailable('it waited too long for its turn');
     return proxyLocalActivities<ProjectionActivities>({
       startToCloseTimeout: plan.attemptTimeoutMs,
-      retry: { initialInterval: RETRY_WAITS.initialMs, backoffCoefficient: RETRY_WAITS.coefficient, maximumInterval: RETRY_WAITS.maximumMs, maximumAttempts: plan.attempts },
+      retry: {
+        initialInterval: RETRY_WAITS.initialMs,
+        backoffCoefficient: RETRY_WAITS.coefficient,
+        maximumInterval: RETRY_WAITS.maximumMs,
+        maximumAttempts: plan.attempts,
+      },
     });
   }
 

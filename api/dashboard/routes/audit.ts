@@ -36,7 +36,12 @@ export function auditRoutes(deps: AdminDeps): RouteSpec[] {
       errors: ADMIN_ERRORS,
       handler: async (ctx, { query }) => {
         const actor = await authorizedActor(deps.orm, ctx, 'audit_log.read');
-        const { entries, total } = await listAuditLog(deps.orm, actor.organizationId, { limit: query.limit, offset: query.offset, action: query.action, actorUserId: query.actor_user_id });
+        const { entries, total } = await listAuditLog(deps.orm, actor.organizationId, {
+          limit: query.limit,
+          offset: query.offset,
+          action: query.action,
+          actorUserId: query.actor_user_id,
+        });
         return { data: entries, meta: pageMeta(total, query), message: `${total} entr${total === 1 ? 'y' : 'ies'}` };
       },
     }),

@@ -1,7 +1,18 @@
 import { z } from 'zod';
 import { PLANS } from '../../../src/domain/plans';
 import { ROLES } from '../../../src/domain/roles';
-import { changePassword, login, logout, logoutEverywhere, requestPasswordReset, resetPassword, signup, switchWorkspace, verifyEmail, workspacesOf } from '../../../src/services/accounts';
+import {
+  changePassword,
+  login,
+  logout,
+  logoutEverywhere,
+  requestPasswordReset,
+  resetPassword,
+  signup,
+  switchWorkspace,
+  verifyEmail,
+  workspacesOf,
+} from '../../../src/services/accounts';
 import { defineRoute, type RouteSpec } from '../../http/route-spec';
 import type { AdminDeps } from '../admin-kit';
 import { clearSessionCookie, setSessionCookie } from '../cookies';
@@ -39,7 +50,13 @@ export function authRoutes(deps: AuthDeps): { open: RouteSpec[]; session: RouteS
       operationId: 'signup',
       body: SignupBody,
       success: { status: 201, description: 'the account, not yet verified (log in next)', schema: AccountSchema },
-      errors: { 400: 'invalid field (named), or a weak password', 403: 'csrf_failed: cross-site Origin', 409: 'email_taken', 429: 'rate_limited: too many sign-ups from this client address this hour; wait `Retry-After` seconds (nothing was created)', 503: UNAVAILABLE },
+      errors: {
+        400: 'invalid field (named), or a weak password',
+        403: 'csrf_failed: cross-site Origin',
+        409: 'email_taken',
+        429: 'rate_limited: too many sign-ups from this client address this hour; wait `Retry-After` seconds (nothing was created)',
+        503: UNAVAILABLE,
+      },
       handler: async (ctx, { body }) => ({
         data: await signup(deps.orm, deps.mailer, deps.appUrl, body, { ip: ctx.ip, throttle: throttles.signup }),
         message: 'account created; open the link we emailed to verify the address',
@@ -63,8 +80,17 @@ export function authRoutes(deps: AuthDeps): { open: RouteSpec[]; session: RouteS
       summary: 'Log in: sets the __Host-klaxon_session cookie and answers the CSRF value',
       operationId: 'login',
       body: LoginBody,
-      success: { status: 200, description: 'signed in; Set-Cookie: __Host-klaxon_session=…; Path=/; Secure; HttpOnly; SameSite=Lax', schema: SessionViewSchema },
-      errors: { 400: 'invalid field (named)', 401: 'wrong email or password (one message); totp_required when two-factor is on and no code came; totp_invalid for a wrong or reused code', 429: LIMITED, 503: UNAVAILABLE },
+      success: {
+        status: 200,
+        description: 'signed in; Set-Cookie: __Host-klaxon_session=…; Path=/; Secure; HttpOnly; SameSite=Lax',
+        schema: SessionViewSchema,
+      },
+      errors: {
+        400: 'invalid field (named)',
+        401: 'wrong email or password (one message); totp_required when two-factor is on and no code came; totp_invalid for a wrong or reused code',
+        429: LIMITED,
+        503: UNAVAILABLE,
+      },
       handler: async (ctx, { body }) => {
         const { cookieValue, ...view } = await login(deps.orm, throttles.login, body, client(ctx), deps.webhooks.sealer);
         setSessionCookie(ctx, cookieValue);
@@ -166,7 +192,11 @@ export function authRoutes(deps: AuthDeps): { open: RouteSpec[]; session: RouteS
       path: '/auth/workspaces',
       summary: 'The workspaces you belong to, with your role in each; `current` is this session’s',
       operationId: 'listMyWorkspaces',
-      success: { status: 200, description: 'your workspaces, in the order you joined them', schema: z.array(OrganizationSchema.extend({ role: z.enum(ROLES), current: z.boolean() })) },
+      success: {
+        status: 200,
+        description: 'your workspaces, in the order you joined them',
+        schema: z.array(OrganizationSchema.extend({ role: z.enum(ROLES), current: z.boolean() })),
+      },
       errors: { 401: 'not signed in', 503: UNAVAILABLE },
       handler: async (ctx) => ({ data: await workspacesOf(deps.orm, sessionOf(ctx as never)) }),
     }),

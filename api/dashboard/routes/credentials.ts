@@ -80,7 +80,11 @@ export function credentialsRoutes(deps: AdminDeps): RouteSpec[] {
         if (!planHasApiAccess(plan)) throw forbidden(`the ${plan} plan does not include API access (PRO and BUSINESS do)`, 'plan_limit_reached');
         const { access, days, name, ...factor } = body;
         await requireStepUp(stepUpDeps, sessionOf(ctx as never), factor, actor.ip);
-        const token = await createApiToken(deps.orm, { organizationId: actor.organizationId, email: actor.email, access, days, name }, { actor: auditActorOf(actor) });
+        const token = await createApiToken(
+          deps.orm,
+          { organizationId: actor.organizationId, email: actor.email, access, days, name },
+          { actor: auditActorOf(actor) },
+        );
         return { data: { ...token, name: name ?? null }, message: 'copy the token now: it is not shown again' };
       },
     }),
@@ -95,7 +99,10 @@ export function credentialsRoutes(deps: AdminDeps): RouteSpec[] {
       errors: { ...ADMIN_ERRORS, 404: 'no such token in this workspace' },
       handler: async (ctx, { params }) => {
         const actor = await authorizedActor(deps.orm, ctx, 'api_tokens.manage');
-        return { data: await revokeInWorkspace(deps.orm, 'api_tokens', { organizationId: actor.organizationId, id: params.id, actor: auditActorOf(actor) }), message: 'token revoked' };
+        return {
+          data: await revokeInWorkspace(deps.orm, 'api_tokens', { organizationId: actor.organizationId, id: params.id, actor: auditActorOf(actor) }),
+          message: 'token revoked',
+        };
       },
     }),
     defineRoute({
@@ -142,7 +149,10 @@ export function credentialsRoutes(deps: AdminDeps): RouteSpec[] {
       handler: async (ctx, { params }) => {
         const actor = adminActorOf(ctx);
         const holderOnly = can(actor.role, 'api_keys.manage_any') ? undefined : actor.userId;
-        return { data: await revokeInWorkspace(deps.orm, 'api_keys', { organizationId: actor.organizationId, id: params.id, actor: auditActorOf(actor), holderOnly }), message: 'API key revoked' };
+        return {
+          data: await revokeInWorkspace(deps.orm, 'api_keys', { organizationId: actor.organizationId, id: params.id, actor: auditActorOf(actor), holderOnly }),
+          message: 'API key revoked',
+        };
       },
     }),
   ];

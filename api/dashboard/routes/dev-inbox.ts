@@ -7,7 +7,9 @@ import { defineRoute, type RouteSpec } from '../../http/route-spec';
 import type { AdminDeps } from '../admin-kit';
 
 const InboxQuery = z.object({ limit: z.coerce.number().int().min(1).max(200).default(50) }).strict();
-const InboxEntrySchema = z.object({ id: z.uuid(), channel: z.string(), to: z.string(), subject: z.string().nullable(), body: z.string(), created_at: z.iso.datetime() }).loose();
+const InboxEntrySchema = z
+  .object({ id: z.uuid(), channel: z.string(), to: z.string(), subject: z.string().nullable(), body: z.string(), created_at: z.iso.datetime() })
+  .loose();
 
 /**
  * The inbox answers only a browser on this machine that asked for APP_URL's host: a peer on the

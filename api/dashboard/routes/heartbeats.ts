@@ -8,7 +8,11 @@ const CreateHeartbeatBody = z
   .object({
     service_id: z.uuid('must be a UUID'),
     name: z.string().trim().min(1, 'must not be empty').max(255, 'must be at most 255 characters'),
-    period_seconds: z.number().int('must be a whole number').min(1, 'must be at least 1').max(31 * 86_400, 'must be at most 31 days'),
+    period_seconds: z
+      .number()
+      .int('must be a whole number')
+      .min(1, 'must be at least 1')
+      .max(31 * 86_400, 'must be at most 31 days'),
     grace_seconds: z.number().int('must be a whole number').min(0, 'must not be negative').max(86_400, 'must be at most a day').default(60),
   })
   .strict();
@@ -29,7 +33,11 @@ const CreatedHeartbeatSchema = HeartbeatSchema.omit({ last_ping_at: true, create
 const StatusSchema = z.object({ id: z.uuid(), status: z.enum(['ACTIVE', 'PAUSED']) });
 
 const MANAGE = 'Billing Owner, Account Admin, or a Team Manager of the team owning its service';
-const MANAGE_ERRORS = { ...ADMIN_ERRORS, 403: `${ADMIN_ERRORS[403]}: heartbeats.manage needs a ${MANAGE}`, 404: 'no such heartbeat (or service) in this workspace' } as const;
+const MANAGE_ERRORS = {
+  ...ADMIN_ERRORS,
+  403: `${ADMIN_ERRORS[403]}: heartbeats.manage needs a ${MANAGE}`,
+  404: 'no such heartbeat (or service) in this workspace',
+} as const;
 
 /**
  * Heartbeats under /api: check-in URLs that open an incident on their service when they go quiet.
@@ -85,7 +93,14 @@ export function heartbeatsRoutes(deps: AdminDeps): RouteSpec[] {
       handler: async (ctx, { body }) => {
         const actor = adminActorOf(ctx);
         await mayManage(actor, body.service_id);
-        const input = { organizationId: actor.organizationId, serviceId: body.service_id, name: body.name, periodSeconds: body.period_seconds, graceSeconds: body.grace_seconds, ingestBaseUrl: deps.webhooks.urls.ingest };
+        const input = {
+          organizationId: actor.organizationId,
+          serviceId: body.service_id,
+          name: body.name,
+          periodSeconds: body.period_seconds,
+          graceSeconds: body.grace_seconds,
+          ingestBaseUrl: deps.webhooks.urls.ingest,
+        };
         return { data: await createHeartbeat(deps.orm, input, auditActorOf(actor)), message: 'heartbeat created; keep its ping URL: it is not shown again' };
       },
     }),
@@ -103,7 +118,10 @@ export function heartbeatsRoutes(deps: AdminDeps): RouteSpec[] {
       handler: async (ctx, { params }) => {
         const actor = adminActorOf(ctx);
         await mayManage(actor, (await getHeartbeat(deps.orm, actor.organizationId, params.id)).service_id);
-        return { data: await deleteHeartbeat(deps.orm, deps.temporal, { organizationId: actor.organizationId, id: params.id }, auditActorOf(actor)), message: 'heartbeat deleted' };
+        return {
+          data: await deleteHeartbeat(deps.orm, deps.temporal, { organizationId: actor.organizationId, id: params.id }, auditActorOf(actor)),
+          message: 'heartbeat deleted',
+        };
       },
     }),
   ];

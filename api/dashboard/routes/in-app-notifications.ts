@@ -71,12 +71,19 @@ export function inAppNotificationsRoutes(deps: AdminDeps): RouteSpec[] {
       summary: 'List my notifications, newest first (any member)',
       operationId: 'listNotifications',
       query: NotificationsQuery,
-      success: { status: 200, description: 'a page of notifications, newest first; meta.total counts them all (unread only with unread=true)', schema: z.array(NotificationSchema) },
+      success: {
+        status: 200,
+        description: 'a page of notifications, newest first; meta.total counts them all (unread only with unread=true)',
+        schema: z.array(NotificationSchema),
+      },
       errors: READ_ERRORS,
       handler: async (ctx, { query }) => {
         const actor = adminActorOf(ctx);
         const owner = { userId: actor.userId, organizationId: actor.organizationId, unreadOnly: query.unread === 'true' };
-        const [items, total] = await Promise.all([listInAppNotifications(deps.orm, { ...owner, limit: query.limit, offset: query.offset }), countInAppNotifications(deps.orm, owner)]);
+        const [items, total] = await Promise.all([
+          listInAppNotifications(deps.orm, { ...owner, limit: query.limit, offset: query.offset }),
+          countInAppNotifications(deps.orm, owner),
+        ]);
         return { data: items, meta: pageMeta(total, query), message: `${total} notification${total === 1 ? '' : 's'}` };
       },
     }),

@@ -10,7 +10,11 @@ export const NOTIFICATION_TYPES = ['EMAIL', 'SMS', 'PUSH_NOTIF', 'CALL'] as cons
 /** The dashboard form (spec "Create request (dashboard form)"): camelCase as the spec shows it. */
 export const CreateWebhookBody = z
   .object({
-    name: z.string().trim().min(WEBHOOK_NAME.min, `must be at least ${WEBHOOK_NAME.min} characters`).max(WEBHOOK_NAME.max, `must be at most ${WEBHOOK_NAME.max} characters`),
+    name: z
+      .string()
+      .trim()
+      .min(WEBHOOK_NAME.min, `must be at least ${WEBHOOK_NAME.min} characters`)
+      .max(WEBHOOK_NAME.max, `must be at most ${WEBHOOK_NAME.max} characters`),
     description: z.string().max(2000, 'must be at most 2000 characters').optional(),
     notificationTypes: z
       .array(z.enum(NOTIFICATION_TYPES, `must be one of ${NOTIFICATION_TYPES.join(', ')}`))
@@ -18,7 +22,10 @@ export const CreateWebhookBody = z
       .max(NOTIFICATION_TYPES.length, `must name at most ${NOTIFICATION_TYPES.length} notification types`)
       .describe('the channels it pages (Form B, by severity): EMAIL, SMS, PUSH_NOTIF, CALL'),
     targetChannels: z
-      .record(z.string().max(32, 'must be at most 32 characters'), z.string().min(1, 'must not be empty').max(MAX_TARGET_LENGTH, `must be at most ${MAX_TARGET_LENGTH} characters`))
+      .record(
+        z.string().max(32, 'must be at most 32 characters'),
+        z.string().min(1, 'must not be empty').max(MAX_TARGET_LENGTH, `must be at most ${MAX_TARGET_LENGTH} characters`),
+      )
       .refine((t) => Object.keys(t).length <= TARGET_KEYS.length, `must name at most ${TARGET_KEYS.length} channels`)
       .optional()
       .describe(
@@ -36,12 +43,17 @@ export const WebhookSchema = z.object({
   alias: z.string(),
   description: z.string(),
   status: z.enum(WEBHOOK_STATUSES),
-  webhook_url: z.string().nullable().describe('its secret ingestion URL (null for a webhook made before URLs were kept: rotate it under /api/sources to see one)'),
+  webhook_url: z
+    .string()
+    .nullable()
+    .describe('its secret ingestion URL (null for a webhook made before URLs were kept: rotate it under /api/sources to see one)'),
   receiver_url: z.string().describe('its Form B receiver'),
   service_id: z.uuid(),
   channels: z.array(z.string()).nullable().describe('Form B names: sms, voice, email, push'),
   notification_types: z.array(z.string()).describe('EMAIL, SMS, PUSH_NOTIF, CALL'),
-  target_channels: z.record(z.string(), z.string()).describe('as sent in targetChannels, keyed email, sms, call, push_notif; {} when every channel reaches the owning team'),
+  target_channels: z
+    .record(z.string(), z.string())
+    .describe('as sent in targetChannels, keyed email, sms, call, push_notif; {} when every channel reaches the owning team'),
   signed: z.boolean(),
   ip_allowlist: z.array(z.string()),
   statistics: z.object({ total_calls: z.number().int(), successful_calls: z.number().int(), failed_calls: z.number().int() }),
@@ -49,10 +61,16 @@ export const WebhookSchema = z.object({
   updated_at: z.iso.datetime(),
 });
 
-export const CreatedWebhookSchema = WebhookSchema.extend({ signing_secret: z.string().nullable().describe('for X-Service-Signature on its Form B receiver; shown this once') });
+export const CreatedWebhookSchema = WebhookSchema.extend({
+  signing_secret: z.string().nullable().describe('for X-Service-Signature on its Form B receiver; shown this once'),
+});
 
 /** `GET /api/webhooks` answers this body exactly (spec "Dashboard routes"). */
-export const WebhookListBody = z.object({ success: z.literal(true), webhooks: z.array(WebhookSchema), total: z.number().int().describe('every webhook of the workspace, whatever the page') });
+export const WebhookListBody = z.object({
+  success: z.literal(true),
+  webhooks: z.array(WebhookSchema),
+  total: z.number().int().describe('every webhook of the workspace, whatever the page'),
+});
 
 export const WebhookListQuery = z
   .object({

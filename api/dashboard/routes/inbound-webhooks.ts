@@ -1,7 +1,13 @@
 import { z } from 'zod';
 import { recordAudit } from '../../../src/services/audit';
 import { TEST_NOTIFICATION_REFUSAL } from '../../../src/services/throttles';
-import { createInboundWebhook, deleteInboundWebhook, getInboundWebhook, listInboundWebhooks, sendTestNotification } from '../../../src/services/inbound-webhooks';
+import {
+  createInboundWebhook,
+  deleteInboundWebhook,
+  getInboundWebhook,
+  listInboundWebhooks,
+  sendTestNotification,
+} from '../../../src/services/inbound-webhooks';
 import { defineRoute, type RouteSpec } from '../../http/route-spec';
 import { ADMIN_ERRORS, adminActorOf, auditActorOf, IdParams, type AdminActor, type AdminDeps, authorizedActor } from '../admin-kit';
 import { CreatedWebhookSchema, CreateWebhookBody, TestResultSchema, WebhookListBody, WebhookListQuery, WebhookSchema } from './inbound-webhook-schemas';
@@ -28,7 +34,11 @@ export function inboundWebhooksRoutes(deps: AdminDeps): RouteSpec[] {
       summary: 'List webhooks (any member)',
       operationId: 'listDashboardWebhooks',
       query: WebhookListQuery,
-      success: { status: 200, description: 'exactly {success, webhooks, total}: a page (default the first 100) of the workspace’s webhooks, oldest first', schema: WebhookListBody },
+      success: {
+        status: 200,
+        description: 'exactly {success, webhooks, total}: a page (default the first 100) of the workspace’s webhooks, oldest first',
+        schema: WebhookListBody,
+      },
       errors: ADMIN_ERRORS,
       handler: async (ctx, { query }) => {
         const actor = await authorizedActor(deps.orm, ctx, 'workspace.read');
@@ -44,7 +54,11 @@ export function inboundWebhooksRoutes(deps: AdminDeps): RouteSpec[] {
       operationId: 'createDashboardWebhook',
       body: CreateWebhookBody,
       success: { status: 201, description: 'the webhook with its ingestion URL and its signing secret (shown this once)', schema: CreatedWebhookSchema },
-      errors: { ...MANAGE_ERRORS, 403: `${MANAGE_ERRORS[403]}; plan_limit_reached: the plan’s number of sources and webhooks is reached`, 404: 'no such service in this workspace' },
+      errors: {
+        ...MANAGE_ERRORS,
+        403: `${MANAGE_ERRORS[403]}; plan_limit_reached: the plan’s number of sources and webhooks is reached`,
+        404: 'no such service in this workspace',
+      },
       handler: async (ctx, { body }) => {
         const actor = adminActorOf(ctx);
         const created = await createInboundWebhook(w, actor, {
@@ -108,7 +122,13 @@ export function inboundWebhooksRoutes(deps: AdminDeps): RouteSpec[] {
         const admit = (webhookId: string) => deps.throttles.testNotification.take(actor.organizationId, webhookId);
         const result = await sendTestNotification({ orm: deps.orm, senders: deps.senders }, actor, params.id, { admit });
         await audit(actor, 'webhook.test', result.webhook_id, {
-          sends: result.sends.map((s) => ({ notification_type: s.notification_type, channel: s.channel, recipient: s.recipient, status: s.status, provider: s.provider })),
+          sends: result.sends.map((s) => ({
+            notification_type: s.notification_type,
+            channel: s.channel,
+            recipient: s.recipient,
+            status: s.status,
+            provider: s.provider,
+          })),
         });
         const sent = result.sends.filter((s) => s.status === 'sent').length;
         const byEmail = result.email_only ? `; the ${result.plan} plan pages by email only, so every channel went by email` : '';

@@ -38,7 +38,11 @@ const PageSchema = z.object({
   provider: z.string().nullable(),
 });
 
-const ACTION_ERRORS = { ...ADMIN_ERRORS, 404: 'no such incident in this workspace', 409: 'invalid_transition: the incident is in a state this operation cannot leave' };
+const ACTION_ERRORS = {
+  ...ADMIN_ERRORS,
+  404: 'no such incident in this workspace',
+  409: 'invalid_transition: the incident is in a state this operation cannot leave',
+};
 
 /**
  * Incidents for the people answering them (the dashboard): the list with the filters a responder
@@ -48,11 +52,19 @@ const ACTION_ERRORS = { ...ADMIN_ERRORS, 404: 'no such incident in this workspac
 export function incidentRoutes(deps: AdminDeps): RouteSpec[] {
   const incidentDeps = () => {
     if (!deps.temporal || !deps.taskQueue) throw new Error('the dashboard was built without Temporal');
-    return { orm: deps.orm, temporal: deps.temporal, taskQueue: deps.taskQueue, autoCloseHours: deps.incidents?.autoCloseHours, eagerClient: deps.incidents?.eagerClient };
+    return {
+      orm: deps.orm,
+      temporal: deps.temporal,
+      taskQueue: deps.taskQueue,
+      autoCloseHours: deps.incidents?.autoCloseHours,
+      eagerClient: deps.incidents?.eagerClient,
+    };
   };
   const withLink = (i: IncidentSnapshot) => {
     const { organization_id: _org, ...rest } = i;
-    const ui = deps.incidents ? `${deps.incidents.temporalUiUrl}/namespaces/${encodeURIComponent(deps.incidents.namespace)}/workflows/${encodeURIComponent(incidentWorkflowId(i.id))}` : null;
+    const ui = deps.incidents
+      ? `${deps.incidents.temporalUiUrl}/namespaces/${encodeURIComponent(deps.incidents.namespace)}/workflows/${encodeURIComponent(incidentWorkflowId(i.id))}`
+      : null;
     return { ...rest, links: { temporal_ui: ui } };
   };
   const respond = (ctx: Parameters<RouteSpec['handler']>[0]) => {
@@ -85,7 +97,11 @@ export function incidentRoutes(deps: AdminDeps): RouteSpec[] {
       summary: 'List incidents, newest first, with counts per status (filters: status, severity, service_id, assigned=me|my_teams)',
       operationId: 'dashboardListIncidents',
       query: DashboardIncidentsQuery,
-      success: { status: 200, description: 'a page of incidents; meta.next_cursor and meta.counts (per status, under the same filters)', schema: z.array(IncidentSchema) },
+      success: {
+        status: 200,
+        description: 'a page of incidents; meta.next_cursor and meta.counts (per status, under the same filters)',
+        schema: z.array(IncidentSchema),
+      },
       errors: ADMIN_ERRORS,
       handler: async (ctx, { query }) => {
         const actor = adminActorOf(ctx);
@@ -113,7 +129,11 @@ export function incidentRoutes(deps: AdminDeps): RouteSpec[] {
       success: {
         status: 200,
         description: 'the incident',
-        schema: IncidentSchema.extend({ alerts: z.array(z.record(z.string(), z.unknown())), timeline: z.array(TimelineEntrySchema), pages: z.array(PageSchema) }),
+        schema: IncidentSchema.extend({
+          alerts: z.array(z.record(z.string(), z.unknown())),
+          timeline: z.array(TimelineEntrySchema),
+          pages: z.array(PageSchema),
+        }),
       },
       errors: { ...ADMIN_ERRORS, 404: 'no such incident in this workspace' },
       handler: async (ctx, { params }) => {
@@ -139,9 +159,12 @@ export function incidentRoutes(deps: AdminDeps): RouteSpec[] {
       handler: async (ctx, { params }) => {
         const { actor, who } = respond(ctx);
         const incident = await getIncident({ orm: deps.orm }, actor.organizationId, params.id);
-        if (incident.status !== 'TRIGGERED') throw conflict(`incident #${incident.number} is ${incident.status}: only a triggered incident escalates`, 'invalid_transition');
+        if (incident.status !== 'TRIGGERED')
+          throw conflict(`incident #${incident.number} is ${incident.status}: only a triggered incident escalates`, 'invalid_transition');
         const { temporal } = incidentDeps();
-        await withinDeadline(temporal, TEMPORAL_CALL_MS, () => temporal.workflow.getHandle(incidentWorkflowId(incident.id)).signal(escalateNowSignal, { actor: who }));
+        await withinDeadline(temporal, TEMPORAL_CALL_MS, () =>
+          temporal.workflow.getHandle(incidentWorkflowId(incident.id)).signal(escalateNowSignal, { actor: who }),
+        );
         return { data: { id: incident.id }, message: `escalating incident #${incident.number}` };
       },
     }),

@@ -90,7 +90,10 @@ const memberActor = (a: AdminActor) => ({ organizationId: a.organizationId, role
 export function membersRoutes(deps: AdminDeps): RouteSpec[] {
   return [
     defineRoute({
-      method: 'get', access: 'read', path: '/members', operationId: 'listMembers',
+      method: 'get',
+      access: 'read',
+      path: '/members',
+      operationId: 'listMembers',
       summary: 'List the workspace’s members (any member)',
       success: { status: 200, description: 'every member, in the order they joined', schema: z.array(MemberSchema) },
       errors: ADMIN_ERRORS,
@@ -101,22 +104,38 @@ export function membersRoutes(deps: AdminDeps): RouteSpec[] {
       },
     }),
     defineRoute({
-      method: 'put', access: 'write', path: '/members/{user_id}', operationId: 'changeMemberRole',
+      method: 'put',
+      access: 'write',
+      path: '/members/{user_id}',
+      operationId: 'changeMemberRole',
       summary: 'Change a member’s role (Billing Owner, Account Admin; only a Billing Owner may make or unmake a Billing Owner)',
-      params: UserParams, body: RoleBody,
+      params: UserParams,
+      body: RoleBody,
       success: { status: 200, description: 'the member with the new role; their sessions in this workspace were ended', schema: MemberSchema },
       errors: { ...ADMIN_ERRORS, 404: 'not a member of this workspace', 409: 'last_billing_owner: the workspace keeps at least one Billing Owner' },
       handler: async (ctx, { params, body }) => {
         const actor = await authorizedActor(deps.orm, ctx, 'members.manage');
         const { member, changed, sessionsEnded } = await changeMemberRole(deps.orm, memberActor(actor), params.user_id, body.role);
-        return { data: member, message: changed ? `${member.email} is now ${member.role}; ${sessionsEnded} session(s) ended, the new role applies at their next login` : `${member.email} already is ${member.role}; nothing changed` };
+        return {
+          data: member,
+          message: changed
+            ? `${member.email} is now ${member.role}; ${sessionsEnded} session(s) ended, the new role applies at their next login`
+            : `${member.email} already is ${member.role}; nothing changed`,
+        };
       },
     }),
     defineRoute({
-      method: 'delete', access: 'write', path: '/members/{user_id}', operationId: 'removeMember',
+      method: 'delete',
+      access: 'write',
+      path: '/members/{user_id}',
+      operationId: 'removeMember',
       summary: 'Remove a member from the workspace (Billing Owner, Account Admin; only a Billing Owner may remove a Billing Owner)',
       params: UserParams,
-      success: { status: 200, description: 'what the removal ended: sessions here, API tokens, API keys, team places (the user account stays)', schema: RemovedSchema },
+      success: {
+        status: 200,
+        description: 'what the removal ended: sessions here, API tokens, API keys, team places (the user account stays)',
+        schema: RemovedSchema,
+      },
       errors: { ...ADMIN_ERRORS, 404: 'not a member of this workspace', 409: 'last_billing_owner: the workspace keeps at least one Billing Owner' },
       handler: async (ctx, { params }) => {
         const actor = await authorizedActor(deps.orm, ctx, 'members.manage');
@@ -125,7 +144,10 @@ export function membersRoutes(deps: AdminDeps): RouteSpec[] {
       },
     }),
     defineRoute({
-      method: 'get', access: 'read', path: '/invitations', operationId: 'listInvitations',
+      method: 'get',
+      access: 'read',
+      path: '/invitations',
+      operationId: 'listInvitations',
       summary: 'List pending invitations (any member)',
       success: { status: 200, description: 'invitations not yet accepted, revoked or expired, newest first', schema: z.array(InvitationSchema) },
       errors: ADMIN_ERRORS,
@@ -136,23 +158,43 @@ export function membersRoutes(deps: AdminDeps): RouteSpec[] {
       },
     }),
     defineRoute({
-      method: 'post', access: 'write', path: '/invitations', operationId: 'createInvitation',
+      method: 'post',
+      access: 'write',
+      path: '/invitations',
+      operationId: 'createInvitation',
       summary: 'Invite someone by email with a role (Billing Owner, Account Admin; verified; only a Billing Owner may invite a Billing Owner)',
       body: InviteBody,
-      success: { status: 201, description: 'the invitation; the link (valid 7 days) went to the address by email and is not in this answer', schema: InvitationSchema },
+      success: {
+        status: 201,
+        description: 'the invitation; the link (valid 7 days) went to the address by email and is not in this answer',
+        schema: InvitationSchema,
+      },
       errors: { ...ADMIN_ERRORS, 403: `${ADMIN_ERRORS[403]}; email_unverified (verify your own address first)`, 409: 'already_member' },
       handler: async (ctx, { body }) => {
         const actor = await authorizedActor(deps.orm, ctx, 'members.manage');
         requireVerified(actor, 'invite people');
-        const { invitation, replaced } = await createInvitation(deps.orm, deps.mailer, deps.appUrl, { organizationId: actor.organizationId, userId: actor.userId, role: actor.role, audit: auditActorOf(actor) }, body);
+        const { invitation, replaced } = await createInvitation(
+          deps.orm,
+          deps.mailer,
+          deps.appUrl,
+          { organizationId: actor.organizationId, userId: actor.userId, role: actor.role, audit: auditActorOf(actor) },
+          body,
+        );
         return { data: invitation, message: `invitation emailed to ${invitation.email}${replaced.length ? ' (it replaces the earlier one)' : ''}` };
       },
     }),
     defineRoute({
-      method: 'delete', access: 'write', path: '/invitations/{id}', operationId: 'revokeInvitation',
+      method: 'delete',
+      access: 'write',
+      path: '/invitations/{id}',
+      operationId: 'revokeInvitation',
       summary: 'Revoke a pending invitation (Billing Owner, Account Admin)',
       params: IdParams,
-      success: { status: 200, description: 'revoked: its link no longer works', schema: z.object({ id: z.uuid(), email: z.string(), revoked: z.literal(true) }) },
+      success: {
+        status: 200,
+        description: 'revoked: its link no longer works',
+        schema: z.object({ id: z.uuid(), email: z.string(), revoked: z.literal(true) }),
+      },
       errors: { ...ADMIN_ERRORS, 404: 'no such invitation in this workspace', 409: 'invitation_accepted: remove the member instead' },
       handler: async (ctx, { params }) => {
         const actor = await authorizedActor(deps.orm, ctx, 'members.manage');
@@ -161,7 +203,10 @@ export function membersRoutes(deps: AdminDeps): RouteSpec[] {
       },
     }),
     defineRoute({
-      method: 'get', access: 'read', path: '/plan', operationId: 'getPlan',
+      method: 'get',
+      access: 'read',
+      path: '/plan',
+      operationId: 'getPlan',
       summary: 'The workspace’s plan, its limits and this month’s usage (any member)',
       success: { status: 200, description: 'plan, limits (null: unlimited) and usage', schema: PlanSchema },
       errors: ADMIN_ERRORS,
@@ -172,21 +217,41 @@ export function membersRoutes(deps: AdminDeps): RouteSpec[] {
       },
     }),
     defineRoute({
-      method: 'put', access: 'write', path: '/plan', operationId: 'changePlan',
+      method: 'put',
+      access: 'write',
+      path: '/plan',
+      operationId: 'changePlan',
       summary: 'Change the plan (Billing Owner only); an upgrade needs billing (PLAN_SELF_SERVE=true, else 403 billing_not_configured)',
       body: PlanBody,
-      success: { status: 200, description: 'the plan as changed; a downgrade below usage keeps what exists and refuses new creations over the limit', schema: PlanSchema },
-      errors: { ...ADMIN_ERRORS, 403: `${ADMIN_ERRORS[403]}; billing_not_configured: an upgrade, and this installation takes no payment (the operator changes plans with klaxon org plan)` },
+      success: {
+        status: 200,
+        description: 'the plan as changed; a downgrade below usage keeps what exists and refuses new creations over the limit',
+        schema: PlanSchema,
+      },
+      errors: {
+        ...ADMIN_ERRORS,
+        403: `${ADMIN_ERRORS[403]}; billing_not_configured: an upgrade, and this installation takes no payment (the operator changes plans with klaxon org plan)`,
+      },
       handler: async (ctx, { body }) => {
         const actor = await authorizedActor(deps.orm, ctx, 'plan.change');
-        const { view, changed, from, over } = await changePlan(deps.orm, { organizationId: actor.organizationId, actor: auditActorOf(actor), plan: body.plan, upgrades: deps.planSelfServe ? 'allowed' : 'need_billing' });
+        const { view, changed, from, over } = await changePlan(deps.orm, {
+          organizationId: actor.organizationId,
+          actor: auditActorOf(actor),
+          plan: body.plan,
+          upgrades: deps.planSelfServe ? 'allowed' : 'need_billing',
+        });
         const base = changed ? `plan changed from ${from} to ${view.plan}` : `the workspace already is on ${view.plan}; nothing changed`;
-        const note = over.length ? `. Over the new limits: ${over.join('; ')}. What exists stays; new creations over a limit are refused (403 plan_limit_reached) until usage fits` : '';
+        const note = over.length
+          ? `. Over the new limits: ${over.join('; ')}. What exists stays; new creations over a limit are refused (403 plan_limit_reached) until usage fits`
+          : '';
         return { data: view, message: base + note };
       },
     }),
     defineRoute({
-      method: 'post', access: 'write', path: '/auth/resend-verification', operationId: 'resendVerification',
+      method: 'post',
+      access: 'write',
+      path: '/auth/resend-verification',
+      operationId: 'resendVerification',
       summary: `Email a new verification link to the signed-in account (at most ${VERIFICATION_RESEND_LIMITS.perAccount} an hour)`,
       success: { status: 200, description: 'a new link is on its way to the account’s address (no body needed)', schema: z.null() },
       errors: { ...ADMIN_ERRORS, 409: 'already_verified', 429: 'rate_limited: too many requests this hour; Retry-After says when to try again' },
@@ -205,7 +270,10 @@ export function membersRoutes(deps: AdminDeps): RouteSpec[] {
 export function invitationPublicRoutes(deps: AdminDeps): RouteSpec[] {
   return [
     defineRoute({
-      method: 'post', access: 'write', path: '/invitations/accept', operationId: 'acceptInvitation',
+      method: 'post',
+      access: 'write',
+      path: '/invitations/accept',
+      operationId: 'acceptInvitation',
       summary: 'Accept an invitation (no session): a new address sets a password (and name); an existing account gives its current password',
       body: AcceptBody,
       success: { status: 200, description: 'the workspace joined and the role; log in next', schema: AcceptedSchema },

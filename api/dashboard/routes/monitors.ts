@@ -61,7 +61,9 @@ const MonitorSchema = z.object({
   keyword: z.string().nullable(),
   failure_threshold: z.number().int(),
   status: z.enum(['ACTIVE', 'PAUSED']),
-  state: z.enum(['PENDING', 'UP', 'DOWN', 'PAUSED']).describe('PENDING before the first check; DOWN once failure_threshold checks failed in a row (an incident is open)'),
+  state: z
+    .enum(['PENDING', 'UP', 'DOWN', 'PAUSED'])
+    .describe('PENDING before the first check; DOWN once failure_threshold checks failed in a row (an incident is open)'),
   consecutive_failures: z.number().int(),
   last_checked_at: z.iso.datetime().nullable(),
   last_check: LastCheckSchema.nullable(),
@@ -199,7 +201,13 @@ export function monitorRoutes(deps: AdminDeps): RouteSpec[] {
         const actor = adminActorOf(ctx);
         await mayManageMonitor(actor, params.id);
         if (body.service_id !== undefined) await mayManage(actor, body.service_id);
-        const data = await updateMonitor(deps.orm, temporalOf(), { organizationId: actor.organizationId, id: params.id, changes: settingsOf(body) }, policy, auditActorOf(actor));
+        const data = await updateMonitor(
+          deps.orm,
+          temporalOf(),
+          { organizationId: actor.organizationId, id: params.id, changes: settingsOf(body) },
+          policy,
+          auditActorOf(actor),
+        );
         return { data, message: 'monitor updated' };
       },
     }),
@@ -217,7 +225,10 @@ export function monitorRoutes(deps: AdminDeps): RouteSpec[] {
       handler: async (ctx, { params }) => {
         const actor = adminActorOf(ctx);
         await mayManageMonitor(actor, params.id);
-        return { data: await deleteMonitor(deps.orm, deps.temporal, { organizationId: actor.organizationId, id: params.id }, auditActorOf(actor)), message: 'monitor deleted' };
+        return {
+          data: await deleteMonitor(deps.orm, deps.temporal, { organizationId: actor.organizationId, id: params.id }, auditActorOf(actor)),
+          message: 'monitor deleted',
+        };
       },
     }),
   ];

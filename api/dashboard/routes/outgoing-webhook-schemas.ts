@@ -8,7 +8,12 @@ import { MAX_DESCRIPTION, MAX_SERVICE_IDS } from '../../../src/services/outgoing
 const EVENT_TYPE_LIST = INCIDENT_EVENT_TYPES.join(', ');
 
 const fields = {
-  url: z.string().trim().min(1, 'must not be empty').max(MAX_TARGET_URL, `must be at most ${MAX_TARGET_URL} characters`).describe('https:// (http:// only with ALLOW_PRIVATE_TARGETS); never a private or cloud metadata address'),
+  url: z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(MAX_TARGET_URL, `must be at most ${MAX_TARGET_URL} characters`)
+    .describe('https:// (http:// only with ALLOW_PRIVATE_TARGETS); never a private or cloud metadata address'),
   description: z.string().trim().max(MAX_DESCRIPTION, `must be at most ${MAX_DESCRIPTION} characters`).nullable(),
   event_types: z
     .array(z.enum(INCIDENT_EVENT_TYPES, `must be event types: ${EVENT_TYPE_LIST}`))
@@ -16,12 +21,22 @@ const fields = {
     .max(INCIDENT_EVENT_TYPES.length, `must list at most ${INCIDENT_EVENT_TYPES.length} event types`)
     .nullable()
     .describe('leave out or null: every event type'),
-  service_ids: z.array(z.uuid('must be UUIDs')).max(MAX_SERVICE_IDS, `must list at most ${MAX_SERVICE_IDS} services`).nullable().describe('leave out, null or []: every service'),
+  service_ids: z
+    .array(z.uuid('must be UUIDs'))
+    .max(MAX_SERVICE_IDS, `must list at most ${MAX_SERVICE_IDS} services`)
+    .nullable()
+    .describe('leave out, null or []: every service'),
   enabled: z.boolean('must be true or false'),
 };
 
 export const CreateOutgoingWebhookBody = z
-  .object({ ...fields, description: fields.description.optional(), event_types: fields.event_types.optional(), service_ids: fields.service_ids.optional(), enabled: fields.enabled.optional() })
+  .object({
+    ...fields,
+    description: fields.description.optional(),
+    event_types: fields.event_types.optional(),
+    service_ids: fields.service_ids.optional(),
+    enabled: fields.enabled.optional(),
+  })
   .strict();
 export const UpdateOutgoingWebhookBody = z.object(fields).partial().strict();
 

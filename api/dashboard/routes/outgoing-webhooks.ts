@@ -49,7 +49,11 @@ function settingsOf(b: Partial<z.infer<typeof UpdateOutgoingWebhookBody>>): Part
  * services); a Member is refused.
  */
 export function outgoingWebhookRoutes(deps: AdminDeps): RouteSpec[] {
-  const svc: OutgoingWebhookDeps = { orm: deps.orm, sealer: deps.webhooks.sealer, allowPrivate: deps.targets?.allowPrivate ?? deps.monitors?.allowPrivate ?? false };
+  const svc: OutgoingWebhookDeps = {
+    orm: deps.orm,
+    sealer: deps.webhooks.sealer,
+    allowPrivate: deps.targets?.allowPrivate ?? deps.monitors?.allowPrivate ?? false,
+  };
   const actorOf = (ctx: Parameters<RouteSpec['handler']>[0]): OutgoingWebhookActor => {
     const a = adminActorOf(ctx);
     return { organizationId: a.organizationId, userId: a.userId, role: a.role, audit: auditActorOf(a) };
@@ -103,7 +107,10 @@ export function outgoingWebhookRoutes(deps: AdminDeps): RouteSpec[] {
       body: UpdateOutgoingWebhookBody,
       success: { status: 200, description: 'the subscription after the change', schema: OutgoingWebhookSchema },
       errors: { ...ERRORS, 400: INPUT_ERRORS },
-      handler: async (ctx, { params, body }) => ({ data: await updateOutgoingWebhook(svc, actorOf(ctx), params.id, settingsOf(body)), message: 'outgoing webhook updated' }),
+      handler: async (ctx, { params, body }) => ({
+        data: await updateOutgoingWebhook(svc, actorOf(ctx), params.id, settingsOf(body)),
+        message: 'outgoing webhook updated',
+      }),
     }),
     defineRoute({
       method: 'delete',

@@ -35,7 +35,9 @@ const ContactSchema = z.object({
 });
 const RuleSchema = z.object({ id: z.uuid(), user_id: z.uuid(), contact_method_id: z.uuid(), delay_seconds: z.number().int() });
 
-const WhoseQuery = z.object({ user_id: z.uuid('must be a UUID').optional().describe('another member’s (Billing Owner, Account Admin); default: mine') }).strict();
+const WhoseQuery = z
+  .object({ user_id: z.uuid('must be a UUID').optional().describe('another member’s (Billing Owner, Account Admin); default: mine') })
+  .strict();
 const ContactBody = z
   .object({
     type: z.enum(CHANNEL_IDS, { error: `must be one of ${CHANNEL_IDS.join(', ')}` }),
@@ -68,9 +70,11 @@ async function whose(deps: AdminDeps, actor: AdminActor, userId: string | undefi
 }
 
 /** Codes go out through the SMS channel: a provider, or the dev inbox. */
-const smsCode = (deps: AdminDeps): SendVerificationCode => async (to, text) => {
-  await deps.sms.send({ notificationId: randomUUID(), channel: 'sms', to, subject: '', text });
-};
+const smsCode =
+  (deps: AdminDeps): SendVerificationCode =>
+  async (to, text) => {
+    await deps.sms.send({ notificationId: randomUUID(), channel: 'sms', to, subject: '', text });
+  };
 
 /** Too many codes asked for: 429 with Retry-After. */
 async function throttled<T>(work: Promise<T>): Promise<T> {
@@ -116,7 +120,12 @@ export function contactRoutes(deps: AdminDeps): RouteSpec[] {
       operationId: 'createContactMethod',
       body: ContactBody,
       success: { status: 201, description: 'the contact method (verified_at null for a phone number until its code is typed back)', schema: ContactSchema },
-      errors: { ...ADMIN_ERRORS, ...NOT_FOUND, 409: 'duplicate_contact_method: this person already has this address for this type', 429: 'rate_limited: 5 new phone numbers were added for this person in the last hour (Retry-After)' },
+      errors: {
+        ...ADMIN_ERRORS,
+        ...NOT_FOUND,
+        409: 'duplicate_contact_method: this person already has this address for this type',
+        429: 'rate_limited: 5 new phone numbers were added for this person in the last hour (Retry-After)',
+      },
       handler: async (ctx, { body }) => {
         const actor = actorOf(ctx);
         const userId = await whose(deps, actor, body.user_id);
@@ -127,7 +136,12 @@ export function contactRoutes(deps: AdminDeps): RouteSpec[] {
             { actor: auditActorOf(actor), sendCode: smsCode(deps) },
           ),
         );
-        return { data: created, message: created.verified_at ? 'contact method added' : 'contact method added; type back the code we texted to it (POST /api/contact-methods/{id}/verify)' };
+        return {
+          data: created,
+          message: created.verified_at
+            ? 'contact method added'
+            : 'contact method added; type back the code we texted to it (POST /api/contact-methods/{id}/verify)',
+        };
       },
     }),
     defineRoute({
@@ -139,10 +153,17 @@ export function contactRoutes(deps: AdminDeps): RouteSpec[] {
       params: IdParams,
       body: VerifyBody,
       success: { status: 200, description: 'the contact method, verified (already verified: unchanged)', schema: ContactSchema },
-      errors: { ...ADMIN_ERRORS, 400: 'code_invalid (wrong code: an attempt is counted), code_expired (older than 10 minutes or 5 wrong attempts: ask for a new one), or invalid input', ...NOT_FOUND },
+      errors: {
+        ...ADMIN_ERRORS,
+        400: 'code_invalid (wrong code: an attempt is counted), code_expired (older than 10 minutes or 5 wrong attempts: ask for a new one), or invalid input',
+        ...NOT_FOUND,
+      },
       handler: async (ctx, { params, body }) => {
         const { actor, contact } = await ownedContact(ctx, params.id);
-        return { data: await verifyContactMethod(deps.orm, { id: contact.id, organizationId: actor.organizationId, code: body.code }, { actor: auditActorOf(actor) }), message: 'phone number verified' };
+        return {
+          data: await verifyContactMethod(deps.orm, { id: contact.id, organizationId: actor.organizationId, code: body.code }, { actor: auditActorOf(actor) }),
+          message: 'phone number verified',
+        };
       },
     }),
     defineRoute({
@@ -152,8 +173,17 @@ export function contactRoutes(deps: AdminDeps): RouteSpec[] {
       summary: `Text a new verification code to an unverified phone number, at most once a minute (${SELF_OR_ADMIN})`,
       operationId: 'resendContactMethodCode',
       params: IdParams,
-      success: { status: 200, description: 'a new code is on its way; the previous one no longer works', schema: z.object({ id: z.uuid(), expires_at: z.iso.datetime() }) },
-      errors: { ...ADMIN_ERRORS, ...NOT_FOUND, 409: 'already_verified', 429: 'rate_limited: a code went out less than a minute ago (Retry-After says when to ask again)' },
+      success: {
+        status: 200,
+        description: 'a new code is on its way; the previous one no longer works',
+        schema: z.object({ id: z.uuid(), expires_at: z.iso.datetime() }),
+      },
+      errors: {
+        ...ADMIN_ERRORS,
+        ...NOT_FOUND,
+        409: 'already_verified',
+        429: 'rate_limited: a code went out less than a minute ago (Retry-After says when to ask again)',
+      },
       handler: async (ctx, { params }) => {
         const { actor, contact } = await ownedContact(ctx, params.id);
         const sent = await throttled(resendVerificationCode(deps.orm, { id: contact.id, organizationId: actor.organizationId }, smsCode(deps)));
@@ -171,7 +201,10 @@ export function contactRoutes(deps: AdminDeps): RouteSpec[] {
       errors: { ...ADMIN_ERRORS, ...NOT_FOUND },
       handler: async (ctx, { params }) => {
         const { actor, contact } = await ownedContact(ctx, params.id);
-        return { data: await removeContactMethod(deps.orm, { id: contact.id, organizationId: actor.organizationId }, { actor: auditActorOf(actor) }), message: 'contact method removed' };
+        return {
+          data: await removeContactMethod(deps.orm, { id: contact.id, organizationId: actor.organizationId }, { actor: auditActorOf(actor) }),
+          message: 'contact method removed',
+        };
       },
     }),
     defineRoute({
@@ -221,7 +254,10 @@ export function contactRoutes(deps: AdminDeps): RouteSpec[] {
         const actor = actorOf(ctx);
         const rule = await notificationRuleIn(deps.orm, { id: params.id, organizationId: actor.organizationId });
         await mayManage(deps, actor, rule.user_id);
-        return { data: await removeNotificationRule(deps.orm, { id: rule.id, organizationId: actor.organizationId }, { actor: auditActorOf(actor) }), message: 'notification rule removed' };
+        return {
+          data: await removeNotificationRule(deps.orm, { id: rule.id, organizationId: actor.organizationId }, { actor: auditActorOf(actor) }),
+          message: 'notification rule removed',
+        };
       },
     }),
   ];

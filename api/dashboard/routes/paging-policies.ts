@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { ackTimeoutSecondsField, nameField, repeatField, stepsField, TARGET_TYPES } from '../../../src/domain/paging/config';
-import { createEscalationPolicy, deleteEscalationPolicy, getEscalationPolicy, listEscalationPolicies, updateEscalationPolicy } from '../../../src/services/paging';
+import {
+  createEscalationPolicy,
+  deleteEscalationPolicy,
+  getEscalationPolicy,
+  listEscalationPolicies,
+  updateEscalationPolicy,
+} from '../../../src/services/paging';
 import { defineRoute, type RouteSpec } from '../../http/route-spec';
 import { ADMIN_ERRORS, auditActorOf, IdParams, type AdminDeps, authorizedActor } from '../admin-kit';
 
@@ -33,7 +39,11 @@ const PolicyChangesBody = z
   .refine((b) => Object.keys(b).length > 0, 'name at least one of name, steps, repeat, ack_timeout_seconds');
 
 const MANAGE = 'Billing Owner, Account Admin (escalation.manage; a Team Manager may not: policies belong to the workspace)';
-const ERRORS = { ...ADMIN_ERRORS, 400: 'invalid input, or a target not of this workspace (`unknown_target`): the field is named in `error`', 404: 'no such policy in this workspace' };
+const ERRORS = {
+  ...ADMIN_ERRORS,
+  400: 'invalid input, or a target not of this workspace (`unknown_target`): the field is named in `error`',
+  404: 'no such policy in this workspace',
+};
 
 /** Escalation policies under /api: who is paged, in what order, for a service's incidents. */
 export function policyRoutes(deps: AdminDeps): RouteSpec[] {
@@ -63,7 +73,13 @@ export function policyRoutes(deps: AdminDeps): RouteSpec[] {
       errors: ERRORS,
       handler: async (ctx, { body }) => {
         const actor = await authorizedActor(deps.orm, ctx, 'escalation.manage');
-        const input = { organizationId: actor.organizationId, name: body.name, steps: body.steps, repeat: body.repeat, ackTimeoutSeconds: body.ack_timeout_seconds };
+        const input = {
+          organizationId: actor.organizationId,
+          name: body.name,
+          steps: body.steps,
+          repeat: body.repeat,
+          ackTimeoutSeconds: body.ack_timeout_seconds,
+        };
         return { data: await createEscalationPolicy(deps.orm, input, { actor: auditActorOf(actor) }), message: 'escalation policy created' };
       },
     }),
@@ -95,7 +111,10 @@ export function policyRoutes(deps: AdminDeps): RouteSpec[] {
       handler: async (ctx, { params, body }) => {
         const actor = await authorizedActor(deps.orm, ctx, 'escalation.manage');
         const changes = { name: body.name, steps: body.steps, repeat: body.repeat, ackTimeoutSeconds: body.ack_timeout_seconds };
-        return { data: await updateEscalationPolicy(deps.orm, { id: params.id, organizationId: actor.organizationId, changes }, { actor: auditActorOf(actor) }), message: 'escalation policy changed' };
+        return {
+          data: await updateEscalationPolicy(deps.orm, { id: params.id, organizationId: actor.organizationId, changes }, { actor: auditActorOf(actor) }),
+          message: 'escalation policy changed',
+        };
       },
     }),
     defineRoute({
@@ -109,7 +128,10 @@ export function policyRoutes(deps: AdminDeps): RouteSpec[] {
       errors: { ...ADMIN_ERRORS, 404: ERRORS[404], 409: 'policy_in_use: a service pages with it (the services are named); give them another policy first' },
       handler: async (ctx, { params }) => {
         const actor = await authorizedActor(deps.orm, ctx, 'escalation.manage');
-        return { data: await deleteEscalationPolicy(deps.orm, { id: params.id, organizationId: actor.organizationId }, { actor: auditActorOf(actor) }), message: 'escalation policy deleted' };
+        return {
+          data: await deleteEscalationPolicy(deps.orm, { id: params.id, organizationId: actor.organizationId }, { actor: auditActorOf(actor) }),
+          message: 'escalation policy deleted',
+        };
       },
     }),
   ];

@@ -54,9 +54,19 @@ const Person = z.object({ id: z.uuid(), email: z.string() });
 const OnCallSchema = z.object({
   at: z.iso.datetime(),
   users: z.array(Person).describe('on call at `at` (an override, else the highest layer with someone)'),
-  next_handoff: z.object({ at: z.iso.datetime(), users: z.array(Person) }).nullable().describe('the next change within 90 days, or null'),
+  next_handoff: z
+    .object({ at: z.iso.datetime(), users: z.array(Person) })
+    .nullable()
+    .describe('the next change within 90 days, or null'),
 });
-const OverrideSchema = z.object({ id: z.uuid(), schedule_id: z.uuid(), user_id: z.uuid(), email: z.string().optional(), from: z.iso.datetime(), to: z.iso.datetime() });
+const OverrideSchema = z.object({
+  id: z.uuid(),
+  schedule_id: z.uuid(),
+  user_id: z.uuid(),
+  email: z.string().optional(),
+  from: z.iso.datetime(),
+  to: z.iso.datetime(),
+});
 
 const Instant = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time with a time zone, e.g. 2026-12-01T09:00:00Z' });
 const OverrideBody = z
@@ -66,7 +76,10 @@ const OverrideBody = z
   .refine((b) => new Date(b.to).getTime() > new Date(b.from).getTime(), { message: 'must be after from', path: ['to'] });
 const OnCallQuery = z.object({ at: Instant.optional().describe('default: now') }).strict();
 const ShiftsQuery = z
-  .object({ from: Instant.optional().describe('default: now'), to: Instant.optional().describe(`default: from + 14 days; after from, at most ${SHIFTS_MAX_DAYS} days after it`) })
+  .object({
+    from: Instant.optional().describe('default: now'),
+    to: Instant.optional().describe(`default: from + 14 days; after from, at most ${SHIFTS_MAX_DAYS} days after it`),
+  })
   .strict();
 const NamedPerson = z.object({ id: z.uuid(), name: z.string().nullable(), email: z.string() });
 const ShiftSchema = z.object({
@@ -94,7 +107,11 @@ const OverrideParams = z.object({ id: z.uuid('must be a UUID'), override_id: z.u
 
 const MANAGE = 'Billing Owner, Account Admin (escalation.manage; a Team Manager may not: schedules belong to the workspace)';
 const NOT_FOUND = { 404: 'no such schedule (or override) in this workspace' };
-const ERRORS = { ...ADMIN_ERRORS, 400: 'invalid input (a layer user who is not a member, an unknown time zone, …): the field is named in `error`', ...NOT_FOUND };
+const ERRORS = {
+  ...ADMIN_ERRORS,
+  400: 'invalid input (a layer user who is not a member, an unknown time zone, …): the field is named in `error`',
+  ...NOT_FOUND,
+};
 
 /** On-call schedules and their overrides under /api. */
 export function scheduleRoutes(deps: AdminDeps): RouteSpec[] {
@@ -160,7 +177,10 @@ export function scheduleRoutes(deps: AdminDeps): RouteSpec[] {
       handler: async (ctx, { params, body }) => {
         const actor = await manager(ctx);
         const changes = { name: body.name, timeZone: body.time_zone, layers: body.layers };
-        return { data: await updateSchedule(deps.orm, { id: params.id, organizationId: actor.organizationId, changes }, audit(actor)), message: 'schedule changed' };
+        return {
+          data: await updateSchedule(deps.orm, { id: params.id, organizationId: actor.organizationId, changes }, audit(actor)),
+          message: 'schedule changed',
+        };
       },
     }),
     defineRoute({
@@ -189,7 +209,13 @@ export function scheduleRoutes(deps: AdminDeps): RouteSpec[] {
       errors: { ...ADMIN_ERRORS, ...NOT_FOUND },
       handler: async (ctx, { params, query }) => {
         const actor = await reader(ctx);
-        return { data: await onCallWithHandoff(deps.orm, { scheduleId: params.id, organizationId: actor.organizationId, at: query.at ? new Date(query.at) : new Date() }) };
+        return {
+          data: await onCallWithHandoff(deps.orm, {
+            scheduleId: params.id,
+            organizationId: actor.organizationId,
+            at: query.at ? new Date(query.at) : new Date(),
+          }),
+        };
       },
     }),
     defineRoute({
@@ -249,7 +275,14 @@ export function scheduleRoutes(deps: AdminDeps): RouteSpec[] {
       errors: { ...ERRORS, 400: 'invalid input (to not after from, someone who is not a member, …): the field is named in `error`' },
       handler: async (ctx, { params, body }) => {
         const actor = await manager(ctx);
-        const input = { scheduleId: params.id, organizationId: actor.organizationId, userId: body.user_id, email: body.email, from: new Date(body.from), to: new Date(body.to) };
+        const input = {
+          scheduleId: params.id,
+          organizationId: actor.organizationId,
+          userId: body.user_id,
+          email: body.email,
+          from: new Date(body.from),
+          to: new Date(body.to),
+        };
         return { data: await addScheduleOverride(deps.orm, input, audit(actor)), message: 'override added' };
       },
     }),
@@ -264,7 +297,14 @@ export function scheduleRoutes(deps: AdminDeps): RouteSpec[] {
       errors: { ...ADMIN_ERRORS, ...NOT_FOUND },
       handler: async (ctx, { params }) => {
         const actor = await manager(ctx);
-        return { data: await removeScheduleOverride(deps.orm, { scheduleId: params.id, overrideId: params.override_id, organizationId: actor.organizationId }, audit(actor)), message: 'override removed' };
+        return {
+          data: await removeScheduleOverride(
+            deps.orm,
+            { scheduleId: params.id, overrideId: params.override_id, organizationId: actor.organizationId },
+            audit(actor),
+          ),
+          message: 'override removed',
+        };
       },
     }),
   ];

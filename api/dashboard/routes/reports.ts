@@ -10,19 +10,34 @@ import { sessionOf } from '../guards';
 const ReportRequestBody = z
   .object({
     type: z.enum(REPORT_TYPES),
-    dateRange: z.string().max(40).optional().describe('`YYYY-MM-DD to YYYY-MM-DD`, both days included, in your time zone (users.time_zone, else UTC); default the last 30 days'),
+    dateRange: z
+      .string()
+      .max(40)
+      .optional()
+      .describe('`YYYY-MM-DD to YYYY-MM-DD`, both days included, in your time zone (users.time_zone, else UTC); default the last 30 days'),
     format: z.enum(REPORT_FORMATS).default('json'),
   })
   .strict();
 
-const Stats = z.object({ count: z.number().int(), mean: z.number().nullable(), p50: z.number().nullable(), p90: z.number().nullable() }).describe('seconds, to the millisecond; null when no incident counts');
+const Stats = z
+  .object({ count: z.number().int(), mean: z.number().nullable(), p50: z.number().nullable(), p90: z.number().nullable() })
+  .describe('seconds, to the millisecond; null when no incident counts');
 const Performance = { incidents: z.number().int(), mtta: Stats, mttr: Stats };
 
 const ReportSchema = z.object({
   type: z.enum(REPORT_TYPES),
   range: z.object({ from: z.string(), to: z.string(), time_zone: z.string(), time_zone_source: z.enum(['user', 'default_utc']) }),
   generated_at: z.iso.datetime(),
-  totals: z.object({ incidents: z.number().int(), acknowledged: z.number().int(), resolved: z.number().int(), open: z.number().int(), alerts: z.number().int(), pages: z.number().int() }).optional(),
+  totals: z
+    .object({
+      incidents: z.number().int(),
+      acknowledged: z.number().int(),
+      resolved: z.number().int(),
+      open: z.number().int(),
+      alerts: z.number().int(),
+      pages: z.number().int(),
+    })
+    .optional(),
   mtta: Stats.optional(),
   mttr: Stats.optional(),
   by_severity: z.array(z.object({ severity: z.enum(SEVERITIES), count: z.number().int() })).optional(),
@@ -31,13 +46,32 @@ const ReportSchema = z.object({
   per_service: z.array(z.object({ service_id: z.uuid().nullable(), service: z.string(), team_id: z.uuid(), team: z.string(), ...Performance })).optional(),
   per_team: z.array(z.object({ team_id: z.uuid(), team: z.string(), ...Performance })).optional(),
   pages_by_channel: z.array(z.object({ channel: z.string(), pages: z.number().int(), failed: z.number().int() })).optional(),
-  night_pages: z.array(z.object({ user_id: z.uuid(), name: z.string().nullable(), email: z.string(), time_zone: z.string(), pages: z.number().int(), night_pages: z.number().int() })).optional(),
+  night_pages: z
+    .array(
+      z.object({
+        user_id: z.uuid(),
+        name: z.string().nullable(),
+        email: z.string(),
+        time_zone: z.string(),
+        pages: z.number().int(),
+        night_pages: z.number().int(),
+      }),
+    )
+    .optional(),
   noisy_sources: z.array(z.object({ source_id: z.uuid(), source: z.string(), service: z.string().nullable(), alerts: z.number().int() })).optional(),
   incidents: z
     .array(
       z.object({
-        number: z.number().int(), title: z.string(), service: z.string().nullable(), severity: z.enum(SEVERITIES), status: z.enum(INCIDENT_STATUSES),
-        created_at: z.iso.datetime(), acknowledged_at: z.iso.datetime().nullable(), resolved_at: z.iso.datetime().nullable(), tta: z.number().nullable(), ttr: z.number().nullable(),
+        number: z.number().int(),
+        title: z.string(),
+        service: z.string().nullable(),
+        severity: z.enum(SEVERITIES),
+        status: z.enum(INCIDENT_STATUSES),
+        created_at: z.iso.datetime(),
+        acknowledged_at: z.iso.datetime().nullable(),
+        resolved_at: z.iso.datetime().nullable(),
+        tta: z.number().nullable(),
+        ttr: z.number().nullable(),
       }),
     )
     .optional(),
@@ -61,13 +95,24 @@ export function reportsRoutes(deps: AdminDeps): RouteSpec[] {
         schema: ReportSchema,
         downloads: ['text/csv', 'application/pdf'],
       },
-      errors: { ...ADMIN_ERRORS, 400: 'invalid input, named in `error`: an unknown type or format, or a `dateRange` that is malformed, ends before it starts, or starts before the plan\'s history window' },
+      errors: {
+        ...ADMIN_ERRORS,
+        400: "invalid input, named in `error`: an unknown type or format, or a `dateRange` that is malformed, ends before it starts, or starts before the plan's history window",
+      },
       handler: async (ctx, { body }) => {
         const actor = adminActorOf(ctx);
         const plan = sessionOf(ctx as never).organization.plan;
-        const report = await generateReport(deps.orm, { organizationId: actor.organizationId, plan, userId: actor.userId, type: body.type, dateRange: body.dateRange });
-        if (body.format === 'csv') return { data: null, file: { body: reportCsv(report), contentType: 'text/csv; charset=utf-8', filename: fileName(report, 'csv') } };
-        if (body.format === 'pdf') return { data: null, file: { body: await reportPdf(report), contentType: 'application/pdf', filename: fileName(report, 'pdf') } };
+        const report = await generateReport(deps.orm, {
+          organizationId: actor.organizationId,
+          plan,
+          userId: actor.userId,
+          type: body.type,
+          dateRange: body.dateRange,
+        });
+        if (body.format === 'csv')
+          return { data: null, file: { body: reportCsv(report), contentType: 'text/csv; charset=utf-8', filename: fileName(report, 'csv') } };
+        if (body.format === 'pdf')
+          return { data: null, file: { body: await reportPdf(report), contentType: 'application/pdf', filename: fileName(report, 'pdf') } };
         return { data: report, message: `${report.type} report, ${report.range.from} to ${report.range.to}` };
       },
     }),

@@ -68,7 +68,8 @@ export function securityRoutes(deps: AdminDeps): RouteSpec[] {
       method: 'post',
       access: 'write',
       path: '/auth/2fa/setup',
-      summary: 'Start two-factor enrolment: a new TOTP secret as an otpauth URI and a QR code (needs a step-up: the password in the body, or one in the last 5 minutes)',
+      summary:
+        'Start two-factor enrolment: a new TOTP secret as an otpauth URI and a QR code (needs a step-up: the password in the body, or one in the last 5 minutes)',
       operationId: 'setupTwoFactor',
       body: FactorBody,
       success: { status: 200, description: 'the secret to add to an authenticator app; confirm with a code to turn two-factor on', schema: SetupSchema },
@@ -78,7 +79,10 @@ export function securityRoutes(deps: AdminDeps): RouteSpec[] {
         if ((await twoFactorStatus(deps.orm, actor.userId)).enabled) throw conflict('two-factor authentication is already on', 'two_factor_enabled');
         // A borrowed session must not put its holder's authenticator on the account (and lock its owner out).
         await requireStepUp(stepUpDeps, sessionOf(ctx as never), body, actor.ip);
-        return { data: await startTotpEnrolment(deps.orm, deps.webhooks.sealer, { id: actor.userId, email: actor.email }), message: 'scan the QR code, then confirm with a code' };
+        return {
+          data: await startTotpEnrolment(deps.orm, deps.webhooks.sealer, { id: actor.userId, email: actor.email }),
+          message: 'scan the QR code, then confirm with a code',
+        };
       },
     }),
     defineRoute({
@@ -88,11 +92,23 @@ export function securityRoutes(deps: AdminDeps): RouteSpec[] {
       summary: 'Turn two-factor on with a code from the app; answers ten recovery codes once and rotates the session',
       operationId: 'confirmTwoFactor',
       body: ConfirmBody,
-      success: { status: 200, description: 'the new session (a new cookie is set; the old one has ended) and the recovery codes', schema: SessionSchema.extend(RecoveryCodesSchema.shape) },
-      errors: { ...ADMIN_ERRORS, 400: 'totp_invalid: the code is not the current one; or invalid input', 409: 'two_factor_enabled; two_factor_not_started (call setup first)' },
+      success: {
+        status: 200,
+        description: 'the new session (a new cookie is set; the old one has ended) and the recovery codes',
+        schema: SessionSchema.extend(RecoveryCodesSchema.shape),
+      },
+      errors: {
+        ...ADMIN_ERRORS,
+        400: 'totp_invalid: the code is not the current one; or invalid input',
+        409: 'two_factor_enabled; two_factor_not_started (call setup first)',
+      },
       handler: async (ctx, { body }) => {
         const actor = adminActorOf(ctx);
-        const { cookieValue, ...data } = await confirmTotpEnrolment(deps.orm, deps.webhooks.sealer, sessionOf(ctx as never), body.code, { ip: actor.ip, userAgent: ctx.get('User-Agent'), actor: auditActorOf(actor) });
+        const { cookieValue, ...data } = await confirmTotpEnrolment(deps.orm, deps.webhooks.sealer, sessionOf(ctx as never), body.code, {
+          ip: actor.ip,
+          userAgent: ctx.get('User-Agent'),
+          actor: auditActorOf(actor),
+        });
         setSessionCookie(ctx as unknown as Context, cookieValue);
         return { data, message: 'two-factor authentication is on; keep the recovery codes somewhere safe: they are shown once' };
       },
@@ -125,7 +141,8 @@ export function securityRoutes(deps: AdminDeps): RouteSpec[] {
       errors: { ...STEP_UP_ERRORS, 409: 'two_factor_disabled: two-factor is not on' },
       handler: async (ctx, { body }) => {
         const actor = adminActorOf(ctx);
-        if (!(await twoFactorStatus(deps.orm, actor.userId)).enabled) throw conflict('two-factor authentication is not on: recovery codes come with it', 'two_factor_disabled');
+        if (!(await twoFactorStatus(deps.orm, actor.userId)).enabled)
+          throw conflict('two-factor authentication is not on: recovery codes come with it', 'two_factor_disabled');
         await requireStepUp(stepUpDeps, sessionOf(ctx as never), body, actor.ip);
         const codes = await regenerateRecoveryCodes(deps.orm, sessionOf(ctx as never), auditActorOf(actor));
         return { data: { recovery_codes: codes }, message: 'new recovery codes; the old ones no longer work' };

@@ -77,7 +77,13 @@ export function servicesRoutes(deps: AdminDeps): RouteSpec[] {
       handler: async (ctx, { body }) => {
         const actor = adminActorOf(ctx);
         await authorize(deps.orm, actor, 'services.manage', body.team_id);
-        const input = { organizationId: actor.organizationId, teamId: body.team_id, name: body.name, description: body.description, escalationPolicyId: body.escalation_policy_id };
+        const input = {
+          organizationId: actor.organizationId,
+          teamId: body.team_id,
+          name: body.name,
+          description: body.description,
+          escalationPolicyId: body.escalation_policy_id,
+        };
         return { data: await createService(deps.orm, input, auditActorOf(actor)), message: 'service created' };
       },
     }),
@@ -104,14 +110,21 @@ export function servicesRoutes(deps: AdminDeps): RouteSpec[] {
       params: IdParams,
       body: UpdateServiceBody,
       success: { status: 200, description: 'the service as changed', schema: ServiceSchema },
-      errors: { ...MANAGE_ERRORS, 400: `${ADMIN_ERRORS[400]}; team_id or escalation_policy_id not of this workspace`, 404: 'no such service in this workspace' },
+      errors: {
+        ...MANAGE_ERRORS,
+        400: `${ADMIN_ERRORS[400]}; team_id or escalation_policy_id not of this workspace`,
+        404: 'no such service in this workspace',
+      },
       handler: async (ctx, { params, body }) => {
         const actor = adminActorOf(ctx);
         const service = await getServiceDetail(deps.orm, actor.organizationId, params.id);
         await authorize(deps.orm, actor, 'services.manage', service.owning_team_id);
         if (body.team_id !== undefined && body.team_id !== service.owning_team_id) await authorize(deps.orm, actor, 'services.manage', body.team_id);
         const patch = { name: body.name, description: body.description, teamId: body.team_id, escalationPolicyId: body.escalation_policy_id };
-        return { data: await updateService(deps.orm, { organizationId: actor.organizationId, id: service.id, patch }, auditActorOf(actor)), message: 'service updated' };
+        return {
+          data: await updateService(deps.orm, { organizationId: actor.organizationId, id: service.id, patch }, auditActorOf(actor)),
+          message: 'service updated',
+        };
       },
     }),
     defineRoute({
@@ -131,7 +144,10 @@ export function servicesRoutes(deps: AdminDeps): RouteSpec[] {
           sources_retired: await retireSourcesOfService(trx, serviceId),
           heartbeats_deleted: await deleteHeartbeatsOfService(trx, deps.temporal, serviceId),
         });
-        return { data: await deleteService(deps.orm, { organizationId: actor.organizationId, id: service.id }, dependents, auditActorOf(actor)), message: 'service deleted' };
+        return {
+          data: await deleteService(deps.orm, { organizationId: actor.organizationId, id: service.id }, dependents, auditActorOf(actor)),
+          message: 'service deleted',
+        };
       },
     }),
   ];

@@ -2,18 +2,33 @@ import { z } from 'zod';
 import { FORM_B_CHANNEL_LIST } from '../../../src/domain/paging/form-b-channels';
 import { WEBHOOK_NAME, WEBHOOK_STATUSES } from '../../../src/domain/inbound-webhooks';
 import { recordAudit } from '../../../src/services/audit';
-import { createInboundWebhook, deleteInboundWebhook, getInboundWebhook, listInboundWebhooks, rotateSigningSecret, rotateWebhookUrl, updateInboundWebhook } from '../../../src/services/inbound-webhooks';
+import {
+  createInboundWebhook,
+  deleteInboundWebhook,
+  getInboundWebhook,
+  listInboundWebhooks,
+  rotateSigningSecret,
+  rotateWebhookUrl,
+  updateInboundWebhook,
+} from '../../../src/services/inbound-webhooks';
 import { defineRoute, type RouteSpec } from '../../http/route-spec';
 import { ADMIN_ERRORS, adminActorOf, auditActorOf, IdParams, PageQuery, pageMeta, type AdminActor, type AdminDeps, authorizedActor } from '../admin-kit';
 
-const name = z.string().trim().min(WEBHOOK_NAME.min, `must be at least ${WEBHOOK_NAME.min} characters`).max(WEBHOOK_NAME.max, `must be at most ${WEBHOOK_NAME.max} characters`);
+const name = z
+  .string()
+  .trim()
+  .min(WEBHOOK_NAME.min, `must be at least ${WEBHOOK_NAME.min} characters`)
+  .max(WEBHOOK_NAME.max, `must be at most ${WEBHOOK_NAME.max} characters`);
 const description = z.string().max(2000, 'must be at most 2000 characters');
 const channels = z
   .array(z.string().max(32, 'must be at most 32 characters'))
   .min(1, 'must name at least one channel')
   .max(8, 'must name at most 8 channels')
   .describe(`the channels it pages, by severity (Form B): ${FORM_B_CHANNEL_LIST}`);
-const ipAllowlist = z.array(z.string().max(64, 'must be at most 64 characters')).max(100, 'at most 100 entries').describe('IPv4/IPv6 addresses or CIDRs its Form B receiver accepts');
+const ipAllowlist = z
+  .array(z.string().max(64, 'must be at most 64 characters'))
+  .max(100, 'at most 100 entries')
+  .describe('IPv4/IPv6 addresses or CIDRs its Form B receiver accepts');
 
 const CreateSourceBody = z
   .object({
@@ -32,7 +47,10 @@ const UpdateSourceBody = z
     description: description.optional(),
     channels: channels.optional(),
     ip_allowlist: ipAllowlist.optional(),
-    status: z.enum(WEBHOOK_STATUSES, `must be one of ${WEBHOOK_STATUSES.join(', ')}`).optional().describe('PAUSED: its ingestion URL answers 423 until ACTIVE again'),
+    status: z
+      .enum(WEBHOOK_STATUSES, `must be one of ${WEBHOOK_STATUSES.join(', ')}`)
+      .optional()
+      .describe('PAUSED: its ingestion URL answers 423 until ACTIVE again'),
   })
   .strict();
 
@@ -56,7 +74,11 @@ const SourceSchema = z.object({
 const CreatedSourceSchema = SourceSchema.extend({ signing_secret: z.string().nullable().describe('shown this once; null when not signed') });
 
 const MANAGE = 'Billing Owner, Account Admin, or a Team Manager of the team owning its service';
-const MANAGE_ERRORS = { ...ADMIN_ERRORS, 403: `${ADMIN_ERRORS[403]}: sources.manage needs a ${MANAGE}`, 404: 'no such source (or service) in this workspace' } as const;
+const MANAGE_ERRORS = {
+  ...ADMIN_ERRORS,
+  403: `${ADMIN_ERRORS[403]}: sources.manage needs a ${MANAGE}`,
+  404: 'no such source (or service) in this workspace',
+} as const;
 
 /**
  * Alert sources under /api: every source of the workspace, webhooks (with channels) and plain
@@ -90,7 +112,11 @@ export function sourcesRoutes(deps: AdminDeps): RouteSpec[] {
       summary: `Create an alert source (${MANAGE})`,
       operationId: 'createSource',
       body: CreateSourceBody,
-      success: { status: 201, description: 'the source with its ingestion URL and, when signed, its signing secret (shown this once)', schema: CreatedSourceSchema },
+      success: {
+        status: 201,
+        description: 'the source with its ingestion URL and, when signed, its signing secret (shown this once)',
+        schema: CreatedSourceSchema,
+      },
       errors: { ...MANAGE_ERRORS, 403: `${MANAGE_ERRORS[403]}; plan_limit_reached: the plan’s number of sources is reached` },
       handler: async (ctx, { body }) => {
         const actor = adminActorOf(ctx);
@@ -102,7 +128,12 @@ export function sourcesRoutes(deps: AdminDeps): RouteSpec[] {
           ipAllowlist: body.ip_allowlist,
           signed: body.signed ?? body.channels !== undefined,
         });
-        await audit(actor, 'source.create', created.id, { name: created.name, service_id: created.service_id, channels: created.channels, signed: created.signed });
+        await audit(actor, 'source.create', created.id, {
+          name: created.name,
+          service_id: created.service_id,
+          channels: created.channels,
+          signed: created.signed,
+        });
         return { data: created, message: created.signing_secret ? 'source created; keep its signing secret: it is not shown again' : 'source created' };
       },
     }),
@@ -128,14 +159,21 @@ export function sourcesRoutes(deps: AdminDeps): RouteSpec[] {
       operationId: 'updateSource',
       params: IdParams,
       body: UpdateSourceBody,
-      success: { status: 200, description: 'the source as changed; a plain source given channels becomes a webhook and gets a signing secret, shown this once', schema: SourceSchema.extend({ signing_secret: z.string().optional().describe('only when this change made the source a webhook') }) },
+      success: {
+        status: 200,
+        description: 'the source as changed; a plain source given channels becomes a webhook and gets a signing secret, shown this once',
+        schema: SourceSchema.extend({ signing_secret: z.string().optional().describe('only when this change made the source a webhook') }),
+      },
       errors: MANAGE_ERRORS,
       handler: async (ctx, { params, body }) => {
         const actor = adminActorOf(ctx);
         const patch = { name: body.name, description: body.description, channels: body.channels, ipAllowlist: body.ip_allowlist, status: body.status };
         const updated = await updateInboundWebhook(w, actor, params.id, patch, 'all');
         await audit(actor, 'source.update', updated.id, { name: updated.name, changed: Object.keys(body), ...(body.status && { status: body.status }) });
-        return { data: updated, message: updated.signing_secret ? 'source updated; it is a webhook now: keep its signing secret, it is not shown again' : 'source updated' };
+        return {
+          data: updated,
+          message: updated.signing_secret ? 'source updated; it is a webhook now: keep its signing secret, it is not shown again' : 'source updated',
+        };
       },
     }),
     defineRoute({

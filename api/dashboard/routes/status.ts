@@ -33,14 +33,25 @@ const StatusSchema = z.object({
   ),
 });
 
-const Summary = z.object({ count: z.number().int(), p50_ms: z.number().nullable(), p95_ms: z.number().nullable(), p99_ms: z.number().nullable(), mean_ms: z.number().nullable() });
+const Summary = z.object({
+  count: z.number().int(),
+  p50_ms: z.number().nullable(),
+  p95_ms: z.number().nullable(),
+  p99_ms: z.number().nullable(),
+  mean_ms: z.number().nullable(),
+});
 const PerWindow = z.object(Object.fromEntries(Object.keys(RESPONSE_WINDOWS).map((w) => [w, Summary])) as Record<keyof typeof RESPONSE_WINDOWS, typeof Summary>);
 const ResponseTimeSchema = z.object({
   windows: z.array(z.string()),
   surfaces: z.object(Object.fromEntries(SURFACES.map((s) => [s, PerWindow])) as Record<(typeof SURFACES)[number], typeof PerWindow>),
 });
 
-const Availability = z.object(Object.fromEntries(UPTIME_WINDOW_NAMES.map((w) => [w, z.number().min(0).max(1).nullable()])) as Record<(typeof UPTIME_WINDOW_NAMES)[number], z.ZodNullable<z.ZodNumber>>);
+const Availability = z.object(
+  Object.fromEntries(UPTIME_WINDOW_NAMES.map((w) => [w, z.number().min(0).max(1).nullable()])) as Record<
+    (typeof UPTIME_WINDOW_NAMES)[number],
+    z.ZodNullable<z.ZodNumber>
+  >,
+);
 /** The uptime bar: 30 blocks of 24 hours counted back from now, oldest first. */
 const Daily = z.array(z.object({ from: z.iso.datetime(), to: z.iso.datetime(), availability: z.number().min(0).max(1).nullable() }));
 const UptimeSchema = z.object({
@@ -75,7 +86,11 @@ export function statusRoutes(deps: AdminDeps): RouteSpec[] {
       summary: 'Response times of the app, ingestion and legacy API surfaces over 5 min, 1 h, 24 h (any member)',
       operationId: 'getResponseTime',
       query: NoQuery,
-      success: { status: 200, description: 'per surface and window: requests counted by every process and p50/p95/p99 (ms) estimated from shared buckets', schema: ResponseTimeSchema },
+      success: {
+        status: 200,
+        description: 'per surface and window: requests counted by every process and p50/p95/p99 (ms) estimated from shared buckets',
+        schema: ResponseTimeSchema,
+      },
       errors: READ_ERRORS,
       handler: async () => {
         // This process's latest counts first, so the answer is as fresh as can be; other processes flush every ~10 s.

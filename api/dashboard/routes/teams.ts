@@ -9,7 +9,13 @@ const TeamBody = z.object({ name: z.string().trim().min(1, 'must not be empty').
 const MemberBody = z.object({ user_id: z.uuid('must be a UUID') }).strict();
 const TeamMemberParams = z.object({ id: z.uuid('must be a UUID'), user_id: z.uuid('must be a UUID') });
 
-const TeamSummarySchema = z.object({ id: z.uuid(), name: z.string(), member_count: z.number().int(), service_count: z.number().int(), created_at: z.iso.datetime() });
+const TeamSummarySchema = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  member_count: z.number().int(),
+  service_count: z.number().int(),
+  created_at: z.iso.datetime(),
+});
 const TeamDetailSchema = z.object({
   id: z.uuid(),
   name: z.string(),
@@ -30,7 +36,10 @@ export function teamsRoutes(deps: AdminDeps): RouteSpec[] {
   };
   return [
     defineRoute({
-      method: 'get', access: 'read', path: '/teams', operationId: 'listTeams',
+      method: 'get',
+      access: 'read',
+      path: '/teams',
+      operationId: 'listTeams',
       summary: 'List the workspace’s teams with member and service counts (any member)',
       success: { status: 200, description: 'every team, by name', schema: z.array(TeamSummarySchema) },
       errors: ADMIN_ERRORS,
@@ -41,7 +50,10 @@ export function teamsRoutes(deps: AdminDeps): RouteSpec[] {
       },
     }),
     defineRoute({
-      method: 'post', access: 'write', path: '/teams', operationId: 'createTeam',
+      method: 'post',
+      access: 'write',
+      path: '/teams',
+      operationId: 'createTeam',
       summary: 'Create a team (Billing Owner, Account Admin)',
       body: TeamBody,
       success: { status: 201, description: 'the new team, with no members yet', schema: TeamSummarySchema },
@@ -53,7 +65,10 @@ export function teamsRoutes(deps: AdminDeps): RouteSpec[] {
       },
     }),
     defineRoute({
-      method: 'get', access: 'read', path: '/teams/{id}', operationId: 'getTeam',
+      method: 'get',
+      access: 'read',
+      path: '/teams/{id}',
+      operationId: 'getTeam',
       summary: 'A team with its members and the services it owns (any member)',
       params: IdParams,
       success: { status: 200, description: 'the team', schema: TeamDetailSchema },
@@ -65,9 +80,13 @@ export function teamsRoutes(deps: AdminDeps): RouteSpec[] {
       },
     }),
     defineRoute({
-      method: 'put', access: 'write', path: '/teams/{id}', operationId: 'renameTeam',
+      method: 'put',
+      access: 'write',
+      path: '/teams/{id}',
+      operationId: 'renameTeam',
       summary: 'Rename a team (Billing Owner, Account Admin)',
-      params: IdParams, body: TeamBody,
+      params: IdParams,
+      body: TeamBody,
       success: { status: 200, description: 'the team as renamed', schema: TeamDetailSchema },
       errors: { ...ADMIN_ERRORS, ...NOT_FOUND },
       handler: async (ctx, { params, body }) => {
@@ -77,11 +96,22 @@ export function teamsRoutes(deps: AdminDeps): RouteSpec[] {
       },
     }),
     defineRoute({
-      method: 'delete', access: 'write', path: '/teams/{id}', operationId: 'deleteTeam',
+      method: 'delete',
+      access: 'write',
+      path: '/teams/{id}',
+      operationId: 'deleteTeam',
       summary: 'Delete a team that owns no services (Billing Owner, Account Admin)',
       params: IdParams,
-      success: { status: 200, description: 'deleted, with its member list (the members stay in the workspace)', schema: z.object({ id: z.uuid(), name: z.string(), deleted: z.literal(true) }) },
-      errors: { ...ADMIN_ERRORS, ...NOT_FOUND, 409: 'team_has_services: give its services another owning team (or delete them) first; team_in_use: an escalation policy targets it (the policies are named)' },
+      success: {
+        status: 200,
+        description: 'deleted, with its member list (the members stay in the workspace)',
+        schema: z.object({ id: z.uuid(), name: z.string(), deleted: z.literal(true) }),
+      },
+      errors: {
+        ...ADMIN_ERRORS,
+        ...NOT_FOUND,
+        409: 'team_has_services: give its services another owning team (or delete them) first; team_in_use: an escalation policy targets it (the policies are named)',
+      },
       handler: async (ctx, { params }) => {
         const actor = await authorizedActor(deps.orm, ctx, 'teams.manage');
         const deleted = await deleteTeam(deps.orm, teamActor(actor), params.id);
@@ -89,10 +119,18 @@ export function teamsRoutes(deps: AdminDeps): RouteSpec[] {
       },
     }),
     defineRoute({
-      method: 'post', access: 'write', path: '/teams/{id}/members', operationId: 'addTeamMember',
+      method: 'post',
+      access: 'write',
+      path: '/teams/{id}/members',
+      operationId: 'addTeamMember',
       summary: 'Put a member of the workspace in a team (Billing Owner, Account Admin, or a Team Manager in that team)',
-      params: IdParams, body: MemberBody,
-      success: { status: 200, description: 'the user is in the team (adding them again changes nothing)', schema: z.object({ team_id: z.uuid(), user_id: z.uuid(), email: z.string(), added: z.boolean() }) },
+      params: IdParams,
+      body: MemberBody,
+      success: {
+        status: 200,
+        description: 'the user is in the team (adding them again changes nothing)',
+        schema: z.object({ team_id: z.uuid(), user_id: z.uuid(), email: z.string(), added: z.boolean() }),
+      },
       errors: { ...ADMIN_ERRORS, 400: 'user_id: not a member of this workspace; or another invalid field', ...NOT_FOUND },
       handler: async (ctx, { params, body }) => {
         const actor = adminActorOf(ctx);
@@ -102,10 +140,17 @@ export function teamsRoutes(deps: AdminDeps): RouteSpec[] {
       },
     }),
     defineRoute({
-      method: 'delete', access: 'write', path: '/teams/{id}/members/{user_id}', operationId: 'removeTeamMember',
+      method: 'delete',
+      access: 'write',
+      path: '/teams/{id}/members/{user_id}',
+      operationId: 'removeTeamMember',
       summary: 'Take a user out of a team (Billing Owner, Account Admin, or a Team Manager in that team)',
       params: TeamMemberParams,
-      success: { status: 200, description: 'the user left the team (not the workspace)', schema: z.object({ team_id: z.uuid(), user_id: z.uuid(), removed: z.literal(true) }) },
+      success: {
+        status: 200,
+        description: 'the user left the team (not the workspace)',
+        schema: z.object({ team_id: z.uuid(), user_id: z.uuid(), removed: z.literal(true) }),
+      },
       errors: { ...ADMIN_ERRORS, 404: 'no such team in this workspace, or the user is not in it' },
       handler: async (ctx, { params }) => {
         const actor = adminActorOf(ctx);

@@ -32,7 +32,10 @@ export const AlertSchema = new EntitySchema<Alert>({
     { properties: ['serviceId', 'dedupKey'] },
     // A sender's resolve finds its active alerts, then whether their incident has any left:
     // partial, so an incident or source with a long resolved history costs nothing here.
-    { name: 'alerts_active_source_key_idx', expression: 'create index "alerts_active_source_key_idx" on "alerts" ("source_id", "dedup_key") where "status" = \'ACTIVE\'' },
+    {
+      name: 'alerts_active_source_key_idx',
+      expression: 'create index "alerts_active_source_key_idx" on "alerts" ("source_id", "dedup_key") where "status" = \'ACTIVE\'',
+    },
     { name: 'alerts_active_incident_idx', expression: 'create index "alerts_active_incident_idx" on "alerts" ("incident_id") where "status" = \'ACTIVE\'' },
   ],
   properties: {

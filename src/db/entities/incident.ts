@@ -38,10 +38,19 @@ export const IncidentSchema = new EntitySchema<Incident>({
   uniques: [{ properties: ['organizationId', 'number'] }],
   indexes: [
     { properties: ['serviceId', 'dedupKey'] },
-    { name: 'incidents_org_created_idx', expression: 'create index "incidents_org_created_idx" on "incidents" ("organization_id", "created_at" desc, "id" desc)' },
-    { name: 'incidents_org_status_created_idx', expression: 'create index "incidents_org_status_created_idx" on "incidents" ("organization_id", "status", "created_at" desc, "id" desc)' },
+    {
+      name: 'incidents_org_created_idx',
+      expression: 'create index "incidents_org_created_idx" on "incidents" ("organization_id", "created_at" desc, "id" desc)',
+    },
+    {
+      name: 'incidents_org_status_created_idx',
+      expression: 'create index "incidents_org_status_created_idx" on "incidents" ("organization_id", "status", "created_at" desc, "id" desc)',
+    },
     // The retention purge: each workspace's CLOSED incidents by when they closed.
-    { name: 'incidents_closed_at_idx', expression: `create index "incidents_closed_at_idx" on "incidents" ("organization_id", "closed_at") where "status" = 'CLOSED'` },
+    {
+      name: 'incidents_closed_at_idx',
+      expression: `create index "incidents_closed_at_idx" on "incidents" ("organization_id", "closed_at") where "status" = 'CLOSED'`,
+    },
   ],
   properties: {
     id: { type: 'uuid', primary: true },

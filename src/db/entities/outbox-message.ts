@@ -33,12 +33,29 @@ export const OutboxMessageSchema = new EntitySchema<OutboxMessage>({
   name: 'OutboxMessage',
   tableName: 'ingest_outbox',
   indexes: [
-    { name: 'ingest_outbox_pending_idx', expression: 'create index "ingest_outbox_pending_idx" on "ingest_outbox" ("seq") where "delivered_at" is null and "parked_at" is null' },
-    { name: 'ingest_outbox_pending_incident_idx', expression: 'create index "ingest_outbox_pending_incident_idx" on "ingest_outbox" ("incident_id", "seq") where "delivered_at" is null and "parked_at" is null' },
-    { name: 'ingest_outbox_backing_off_idx', expression: 'create index "ingest_outbox_backing_off_idx" on "ingest_outbox" ("incident_id", "seq") where "delivered_at" is null and "parked_at" is null and "next_attempt_at" is not null' },
-    { name: 'ingest_outbox_parked_idx', expression: 'create index "ingest_outbox_parked_idx" on "ingest_outbox" ("seq") where "parked_at" is not null and "delivered_at" is null' },
+    {
+      name: 'ingest_outbox_pending_idx',
+      expression: 'create index "ingest_outbox_pending_idx" on "ingest_outbox" ("seq") where "delivered_at" is null and "parked_at" is null',
+    },
+    {
+      name: 'ingest_outbox_pending_incident_idx',
+      expression:
+        'create index "ingest_outbox_pending_incident_idx" on "ingest_outbox" ("incident_id", "seq") where "delivered_at" is null and "parked_at" is null',
+    },
+    {
+      name: 'ingest_outbox_backing_off_idx',
+      expression:
+        'create index "ingest_outbox_backing_off_idx" on "ingest_outbox" ("incident_id", "seq") where "delivered_at" is null and "parked_at" is null and "next_attempt_at" is not null',
+    },
+    {
+      name: 'ingest_outbox_parked_idx',
+      expression: 'create index "ingest_outbox_parked_idx" on "ingest_outbox" ("seq") where "parked_at" is not null and "delivered_at" is null',
+    },
     // The retention purge: delivered messages by when they were delivered.
-    { name: 'ingest_outbox_delivered_idx', expression: 'create index "ingest_outbox_delivered_idx" on "ingest_outbox" ("delivered_at") where "delivered_at" is not null' },
+    {
+      name: 'ingest_outbox_delivered_idx',
+      expression: 'create index "ingest_outbox_delivered_idx" on "ingest_outbox" ("delivered_at") where "delivered_at" is not null',
+    },
   ],
   properties: {
     id: { type: 'uuid', primary: true },

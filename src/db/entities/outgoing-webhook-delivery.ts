@@ -33,9 +33,20 @@ export const OutgoingWebhookDeliverySchema = new EntitySchema<OutgoingWebhookDel
   name: 'OutgoingWebhookDelivery',
   tableName: 'outgoing_webhook_deliveries',
   indexes: [
-    { name: 'outgoing_webhook_deliveries_pending_index', expression: 'create index "outgoing_webhook_deliveries_pending_index" on "outgoing_webhook_deliveries" ("lane_seq") where "delivered_at" is null and "parked_at" is null' },
-    { name: 'outgoing_webhook_deliveries_lane_index', expression: 'create index "outgoing_webhook_deliveries_lane_index" on "outgoing_webhook_deliveries" ("webhook_id", "incident_id", "lane_seq") where "delivered_at" is null and "parked_at" is null' },
-    { name: 'outgoing_webhook_deliveries_log_index', expression: 'create index "outgoing_webhook_deliveries_log_index" on "outgoing_webhook_deliveries" ("webhook_id", "created_at" desc)' },
+    {
+      name: 'outgoing_webhook_deliveries_pending_index',
+      expression:
+        'create index "outgoing_webhook_deliveries_pending_index" on "outgoing_webhook_deliveries" ("lane_seq") where "delivered_at" is null and "parked_at" is null',
+    },
+    {
+      name: 'outgoing_webhook_deliveries_lane_index',
+      expression:
+        'create index "outgoing_webhook_deliveries_lane_index" on "outgoing_webhook_deliveries" ("webhook_id", "incident_id", "lane_seq") where "delivered_at" is null and "parked_at" is null',
+    },
+    {
+      name: 'outgoing_webhook_deliveries_log_index',
+      expression: 'create index "outgoing_webhook_deliveries_log_index" on "outgoing_webhook_deliveries" ("webhook_id", "created_at" desc)',
+    },
   ],
   properties: {
     id: { type: 'uuid', primary: true },

@@ -1,7 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
 export class Migration20261123120000_outbox_order extends Migration {
-
   override async up(): Promise<void> {
     this.addSql(`alter table "ingest_outbox" add column "seq" bigserial;`);
     this.addSql(`drop index "ingest_outbox_pending_idx";`);
@@ -13,5 +12,4 @@ export class Migration20261123120000_outbox_order extends Migration {
     this.addSql(`create index "ingest_outbox_pending_idx" on "ingest_outbox" ("created_at") where "delivered_at" is null;`);
     this.addSql(`alter table "ingest_outbox" drop column "seq";`);
   }
-
 }

@@ -5,7 +5,6 @@ import { Migration } from '@mikro-orm/migrations';
  * table is renamed with its key and index, and pages it kept are recorded under the new provider key.
  */
 export class Migration20261125090000_dev_inbox extends Migration {
-
   override async up(): Promise<void> {
     this.addSql(`alter table "dev_outbox" rename to "dev_deliveries";`);
     this.addSql(`alter table "dev_deliveries" rename constraint "dev_outbox_pkey" to "dev_deliveries_pkey";`);
@@ -19,5 +18,4 @@ export class Migration20261125090000_dev_inbox extends Migration {
     this.addSql(`alter table "dev_deliveries" rename constraint "dev_deliveries_pkey" to "dev_outbox_pkey";`);
     this.addSql(`alter table "dev_deliveries" rename to "dev_outbox";`);
   }
-
 }

@@ -10,7 +10,6 @@ import { Migration } from '@mikro-orm/migrations';
  *   accepted before a reopen cannot resolve the reopened incident.
  */
 export class Migration20261126090000_flapping_alerts extends Migration {
-
   override async up(): Promise<void> {
     this.addSql(`alter table "incidents" add column "alerts_closed_at" timestamptz null;`);
     this.addSql(`alter table "timeline_entries" add column "event_id" uuid null;`);
@@ -22,5 +21,4 @@ export class Migration20261126090000_flapping_alerts extends Migration {
     this.addSql(`alter table "timeline_entries" drop column "event_id";`);
     this.addSql(`alter table "incidents" drop column "alerts_closed_at";`);
   }
-
 }

@@ -8,13 +8,16 @@ import { Migration } from '@mikro-orm/migrations';
  * parked rows get small indexes of their own (nearly always empty).
  */
 export class Migration20261126101100_relay_parking extends Migration {
-
   override async up(): Promise<void> {
     this.addSql(`alter table "ingest_outbox" add column "next_attempt_at" timestamptz null, add column "parked_at" timestamptz null;`);
     this.addSql(`drop index "ingest_outbox_pending_idx";`);
     this.addSql(`create index "ingest_outbox_pending_idx" on "ingest_outbox" ("seq") where "delivered_at" is null and "parked_at" is null;`);
-    this.addSql(`create index "ingest_outbox_pending_incident_idx" on "ingest_outbox" ("incident_id", "seq") where "delivered_at" is null and "parked_at" is null;`);
-    this.addSql(`create index "ingest_outbox_backing_off_idx" on "ingest_outbox" ("incident_id", "seq") where "delivered_at" is null and "parked_at" is null and "next_attempt_at" is not null;`);
+    this.addSql(
+      `create index "ingest_outbox_pending_incident_idx" on "ingest_outbox" ("incident_id", "seq") where "delivered_at" is null and "parked_at" is null;`,
+    );
+    this.addSql(
+      `create index "ingest_outbox_backing_off_idx" on "ingest_outbox" ("incident_id", "seq") where "delivered_at" is null and "parked_at" is null and "next_attempt_at" is not null;`,
+    );
     this.addSql(`create index "ingest_outbox_parked_idx" on "ingest_outbox" ("seq") where "parked_at" is not null and "delivered_at" is null;`);
   }
 
@@ -26,5 +29,4 @@ export class Migration20261126101100_relay_parking extends Migration {
     this.addSql(`create index "ingest_outbox_pending_idx" on "ingest_outbox" ("seq") where "delivered_at" is null;`);
     this.addSql(`alter table "ingest_outbox" drop column "parked_at", drop column "next_attempt_at";`);
   }
-
 }

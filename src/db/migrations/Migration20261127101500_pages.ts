@@ -6,7 +6,6 @@ import { Migration } from '@mikro-orm/migrations';
  * one's outcome was unknown; timeline entries carry structured data the UI renders.
  */
 export class Migration20261127101500_pages extends Migration {
-
   override async up(): Promise<void> {
     this.addSql(`alter table "notifications" add column "attempts" int not null default 0, add column "unknown_outcome_retries" int not null default 0;`);
     this.addSql(`alter table "timeline_entries" add column "data" jsonb null;`);
@@ -16,5 +15,4 @@ export class Migration20261127101500_pages extends Migration {
     this.addSql(`alter table "timeline_entries" drop column "data";`);
     this.addSql(`alter table "notifications" drop column "attempts", drop column "unknown_outcome_retries";`);
   }
-
 }

@@ -7,7 +7,6 @@ import { Migration } from '@mikro-orm/migrations';
  * and NOTIFY serialises commits, so the hot ingestion path stays free of it.
  */
 export class Migration20261202090000_incident_events extends Migration {
-
   override async up(): Promise<void> {
     this.addSql(`create or replace function klaxon_notify_incident() returns trigger language plpgsql as $$
       begin
@@ -17,7 +16,9 @@ export class Migration20261202090000_incident_events extends Migration {
         return null;
       end $$;`);
     this.addSql(`create trigger incidents_notify_insert after insert on incidents for each row execute function klaxon_notify_incident();`);
-    this.addSql(`create trigger incidents_notify_status after update of status on incidents for each row when (old.status is distinct from new.status) execute function klaxon_notify_incident();`);
+    this.addSql(
+      `create trigger incidents_notify_status after update of status on incidents for each row when (old.status is distinct from new.status) execute function klaxon_notify_incident();`,
+    );
   }
 
   override async down(): Promise<void> {
@@ -25,5 +26,4 @@ export class Migration20261202090000_incident_events extends Migration {
     this.addSql(`drop trigger if exists incidents_notify_insert on incidents;`);
     this.addSql(`drop function if exists klaxon_notify_incident();`);
   }
-
 }

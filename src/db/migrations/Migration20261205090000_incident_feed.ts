@@ -16,7 +16,6 @@ import { Migration } from '@mikro-orm/migrations';
  * purge and a subscription's delete remove dependent rows themselves.
  */
 export class Migration20261205090000_incident_feed extends Migration {
-
   override async up(): Promise<void> {
     this.addSql(`create table "incident_events" (
       "seq" bigserial primary key,
@@ -73,8 +72,12 @@ export class Migration20261205090000_incident_feed extends Migration {
       "last_error" text null,
       "latency_ms" int null,
       "created_at" timestamptz not null default now());`);
-    this.addSql(`create index "outgoing_webhook_deliveries_pending_index" on "outgoing_webhook_deliveries" ("lane_seq") where "delivered_at" is null and "parked_at" is null;`);
-    this.addSql(`create index "outgoing_webhook_deliveries_lane_index" on "outgoing_webhook_deliveries" ("webhook_id", "incident_id", "lane_seq") where "delivered_at" is null and "parked_at" is null;`);
+    this.addSql(
+      `create index "outgoing_webhook_deliveries_pending_index" on "outgoing_webhook_deliveries" ("lane_seq") where "delivered_at" is null and "parked_at" is null;`,
+    );
+    this.addSql(
+      `create index "outgoing_webhook_deliveries_lane_index" on "outgoing_webhook_deliveries" ("webhook_id", "incident_id", "lane_seq") where "delivered_at" is null and "parked_at" is null;`,
+    );
     this.addSql(`create index "outgoing_webhook_deliveries_log_index" on "outgoing_webhook_deliveries" ("webhook_id", "created_at" desc);`);
   }
 
@@ -84,5 +87,4 @@ export class Migration20261205090000_incident_feed extends Migration {
     this.addSql(`drop table if exists "incident_event_consumers" cascade;`);
     this.addSql(`drop table if exists "incident_events" cascade;`);
   }
-
 }

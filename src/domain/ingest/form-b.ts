@@ -26,7 +26,9 @@ const formBSchema = z.object({
   dedup_key: text('dedup_key', FORM_B_LIMITS.dedupKey).min(1, 'dedup_key must not be empty').optional(),
   tags: storableObject(
     z
-      .record(z.string().max(FORM_B_LIMITS.tagKey, `tag names must be at most ${FORM_B_LIMITS.tagKey} characters`), tagValue, { message: 'tags must be an object of key-value pairs' })
+      .record(z.string().max(FORM_B_LIMITS.tagKey, `tag names must be at most ${FORM_B_LIMITS.tagKey} characters`), tagValue, {
+        message: 'tags must be an object of key-value pairs',
+      })
       .refine((t) => Object.values(t).every((v) => v.length <= FORM_B_LIMITS.tagValue), `tag values must be at most ${FORM_B_LIMITS.tagValue} characters`),
     'tags',
   ).optional(),
@@ -74,4 +76,5 @@ export function parseFormB(body: unknown): FormBResult {
 
 const TOO_MANY_TAGS = `tags: at most ${FORM_B_LIMITS.tags} tags`;
 
-const tooManyTags = (tags: unknown): boolean => tags !== null && typeof tags === 'object' && !Array.isArray(tags) && Object.keys(tags).length > FORM_B_LIMITS.tags;
+const tooManyTags = (tags: unknown): boolean =>
+  tags !== null && typeof tags === 'object' && !Array.isArray(tags) && Object.keys(tags).length > FORM_B_LIMITS.tags;

@@ -27,8 +27,7 @@ export interface IngestItem {
 export type PlainForm = 'A' | 'B';
 
 export type IngestPlan =
-  | { ok: true; sender: string; items: IngestItem[]; /** An SNS subscription to confirm once verified. */ confirm?: boolean }
-  | { ok: false; message: string };
+  { ok: true; sender: string; items: IngestItem[]; /** An SNS subscription to confirm once verified. */ confirm?: boolean } | { ok: false; message: string };
 
 /**
  * Decides what a request body means: a native sender's events (docs/architecture.md, "Ingestion"), or Form A (Form B
@@ -58,14 +57,46 @@ export function* planIngestInSlices(body: unknown, headers: IngestHeaders, form:
     if (!parsed.ok) return parsed;
     const e = parsed.event;
     const metadata = e.source ? { source: e.source } : {};
-    return { ok: true, sender: 'form-b', items: [{ action: 'trigger', title: e.title, message: e.message, description: null, severity: e.severity, dedupKey: e.dedupKey, sender: 'form-b', metadata, tags: e.tags, url: e.url }] };
+    return {
+      ok: true,
+      sender: 'form-b',
+      items: [
+        {
+          action: 'trigger',
+          title: e.title,
+          message: e.message,
+          description: null,
+          severity: e.severity,
+          dedupKey: e.dedupKey,
+          sender: 'form-b',
+          metadata,
+          tags: e.tags,
+          url: e.url,
+        },
+      ],
+    };
   }
   if (!sender) {
     const parsed = parseFormA(body);
     if (!parsed.ok) return parsed;
     const e = parsed.event;
     const metadata = e.source ? { ...e.metadata, source: e.source } : e.metadata;
-    return { ok: true, sender: 'form-a', items: [{ action: 'trigger', title: e.title, message: e.message, description: e.description, severity: e.severity, dedupKey: e.dedupKey, sender: 'form-a', metadata }] };
+    return {
+      ok: true,
+      sender: 'form-a',
+      items: [
+        {
+          action: 'trigger',
+          title: e.title,
+          message: e.message,
+          description: e.description,
+          severity: e.severity,
+          dedupKey: e.dedupKey,
+          sender: 'form-a',
+          metadata,
+        },
+      ],
+    };
   }
   const items: IngestItem[] = [];
   let confirm = false;

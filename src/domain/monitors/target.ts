@@ -11,4 +11,5 @@ export const MAX_MONITOR_URL = MAX_TARGET_URL;
  * Whether a URL may be a monitor's target: the shared guard (src/domain/targets), http allowed
  * for public hosts (a monitor reads a public page and sends no secret).
  */
-export const checkMonitorUrl = (raw: string, opts: { allowPrivate: boolean }): TargetVerdict => checkTargetUrl(raw, { allowPrivate: opts.allowPrivate, allowHttp: true, who: 'monitors check' });
+export const checkMonitorUrl = (raw: string, opts: { allowPrivate: boolean }): TargetVerdict =>
+  checkTargetUrl(raw, { allowPrivate: opts.allowPrivate, allowHttp: true, who: 'monitors check' });

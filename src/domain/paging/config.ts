@@ -18,7 +18,11 @@ export const PAGING_LIMITS = {
 } as const;
 
 export const uuidField = (what: string) => z.string({ error: 'is required' }).trim().refine(isUuid, `must be ${what} (UUID)`);
-export const emailField = z.string({ error: 'is required' }).trim().toLowerCase().pipe(z.email({ error: 'must be an email address' }));
+export const emailField = z
+  .string({ error: 'is required' })
+  .trim()
+  .toLowerCase()
+  .pipe(z.email({ error: 'must be an email address' }));
 export const contactTypeField = z
   .string({ error: 'is required' })
   .trim()
@@ -28,11 +32,7 @@ export const labelField = z.string().trim().min(1, 'must not be empty').max(255,
 export const nameField = z.string({ error: 'is required' }).trim().min(1, 'is required').max(255, 'must be at most 255 characters');
 
 const wholeNumber = (min: number, max: number, unit = '') =>
-  z
-    .number({ error: 'must be a number' })
-    .int('must be a whole number')
-    .min(min, `must be at least ${min}${unit}`)
-    .max(max, `must be at most ${max}${unit}`);
+  z.number({ error: 'must be a number' }).int('must be a whole number').min(min, `must be at least ${min}${unit}`).max(max, `must be at most ${max}${unit}`);
 
 /** A rule fires this long after the page; 0 is "at once". */
 export const ruleDelaySecondsField = wholeNumber(0, PAGING_LIMITS.maxDelaySeconds, ' seconds');
@@ -107,7 +107,6 @@ export type ValidPolicy = z.output<typeof policyInputSchema>;
 export function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
   return issues.map((i) => (i.path.length ? `${formatPath(i.path)}: ${i.message}` : i.message)).join('; ');
 }
-
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
 

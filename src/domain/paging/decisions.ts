@@ -124,9 +124,10 @@ export function pagingDecision(r: StepResolution): { data: PagingDecisionData; m
   if (paged.length === 0) {
     if (r.formB && r.formB.paging.length === 0) {
       const severity = r.formB.severity.toLowerCase();
-      nobodyReasons.push(`none of the source's channels (${r.formB.configured.join(', ')}) pages for ${/^[aeiou]/.test(severity) ? 'an' : 'a'} ${severity} incident`);
-    }
-    else {
+      nobodyReasons.push(
+        `none of the source's channels (${r.formB.configured.join(', ')}) pages for ${/^[aeiou]/.test(severity) ? 'an' : 'a'} ${severity} incident`,
+      );
+    } else {
       if (r.targets.length === 0) nobodyReasons.push('the step has no targets');
       for (const t of r.targets) {
         const why = emptyReason(t, known);
@@ -150,8 +151,18 @@ export function pagingDecision(r: StepResolution): { data: PagingDecisionData; m
       users: r.people.filter((p) => t.userIds.includes(p.userId)).map((p) => ({ id: p.userId, email: p.email })),
       empty_reason: emptyReason(t, known),
     })),
-    paged: paged.map((p) => ({ user_id: p.userId, email: p.email, pages: p.pages.map((pg) => ({ channel: pg.channel, delay_seconds: pg.delaySeconds })), disabled_contacts: p.disabled })),
-    skipped: skipped.map((p) => ({ user_id: p.userId, email: p.email, reason: r.formB ? 'no_contact_for_channels' : 'no_usable_contact_method', disabled_contacts: p.disabled })),
+    paged: paged.map((p) => ({
+      user_id: p.userId,
+      email: p.email,
+      pages: p.pages.map((pg) => ({ channel: pg.channel, delay_seconds: pg.delaySeconds })),
+      disabled_contacts: p.disabled,
+    })),
+    skipped: skipped.map((p) => ({
+      user_id: p.userId,
+      email: p.email,
+      reason: r.formB ? 'no_contact_for_channels' : 'no_usable_contact_method',
+      disabled_contacts: p.disabled,
+    })),
     nobody_reasons: nobodyReasons,
   };
   return { data, message: describe(r, paged, skipped, nobodyReasons) };
@@ -159,7 +170,8 @@ export function pagingDecision(r: StepResolution): { data: PagingDecisionData; m
 
 function describe(r: StepResolution, paged: ResolvedPerson[], skipped: ResolvedPerson[], nobodyReasons: string[]): string {
   const where = scope(r);
-  if (paged.length === 0) return r.source === 'policy' ? `Nobody to page at ${where}: ${nobodyReasons.join('; ')}.` : `Nobody to page: ${where}, and ${nobodyReasons.join('; ')}.`;
+  if (paged.length === 0)
+    return r.source === 'policy' ? `Nobody to page at ${where}: ${nobodyReasons.join('; ')}.` : `Nobody to page: ${where}, and ${nobodyReasons.join('; ')}.`;
   const head = `${where.charAt(0).toUpperCase()}${where.slice(1)}: paging ${paged.map((p) => pagedLine(p, r.targets)).join('; ')}.`;
   const notPaged = skipped.length ? ` Not paged: ${skipped.map((p) => skippedLine(p, r.formB)).join('; ')}.` : '';
   return head + notPaged;

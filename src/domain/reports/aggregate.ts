@@ -37,7 +37,11 @@ export function aggregateIncidents(facts: readonly IncidentFact[], days: readonl
     add(overall, tta, ttr);
     const serviceKey = `${f.serviceId ?? ''}/${f.teamId}`;
     let service = services.get(serviceKey);
-    if (!service) services.set(serviceKey, (service = { ...newGroup(), serviceId: f.serviceId, service: f.serviceName ?? NO_SERVICE, teamId: f.teamId, team: f.teamName ?? UNNAMED_TEAM }));
+    if (!service)
+      services.set(
+        serviceKey,
+        (service = { ...newGroup(), serviceId: f.serviceId, service: f.serviceName ?? NO_SERVICE, teamId: f.teamId, team: f.teamName ?? UNNAMED_TEAM }),
+      );
     add(service, tta, ttr);
     let team = teams.get(f.teamId);
     if (!team) teams.set(f.teamId, (team = { ...newGroup(), team: f.teamName ?? UNNAMED_TEAM }));
@@ -47,12 +51,22 @@ export function aggregateIncidents(facts: readonly IncidentFact[], days: readonl
     if (perDay.has(f.day)) perDay.set(f.day, perDay.get(f.day)! + 1);
     if (f.status !== 'RESOLVED' && f.status !== 'CLOSED') open += 1;
     rows.push({
-      number: f.number, title: f.title, service: f.serviceName, severity: f.severity, status: f.status, created_at: f.createdAt.toISOString(),
-      acknowledged_at: f.acknowledgedAt?.toISOString() ?? null, resolved_at: f.resolvedAt?.toISOString() ?? null,
-      tta: tta === null ? null : Math.round(tta * 1000) / 1000, ttr: ttr === null ? null : Math.round(ttr * 1000) / 1000,
+      number: f.number,
+      title: f.title,
+      service: f.serviceName,
+      severity: f.severity,
+      status: f.status,
+      created_at: f.createdAt.toISOString(),
+      acknowledged_at: f.acknowledgedAt?.toISOString() ?? null,
+      resolved_at: f.resolvedAt?.toISOString() ?? null,
+      tta: tta === null ? null : Math.round(tta * 1000) / 1000,
+      ttr: ttr === null ? null : Math.round(ttr * 1000) / 1000,
     });
   }
-  const byName = <T extends { incidents: number }>(name: (t: T) => string) => (a: T, b: T) => b.incidents - a.incidents || name(a).localeCompare(name(b));
+  const byName =
+    <T extends { incidents: number }>(name: (t: T) => string) =>
+    (a: T, b: T) =>
+      b.incidents - a.incidents || name(a).localeCompare(name(b));
   return {
     counts: { incidents: overall.incidents, acknowledged: overall.tta.length, resolved: overall.ttr.length, open },
     mtta: summarise(overall.tta),
@@ -61,7 +75,15 @@ export function aggregateIncidents(facts: readonly IncidentFact[], days: readonl
     by_status: [...status].map(([s, count]) => ({ status: s, count })),
     incidents_per_day: [...perDay].map(([day, count]) => ({ day, count })),
     per_service: [...services.values()]
-      .map((g): ServicePerformance => ({ service_id: g.serviceId, service: g.service, team_id: g.teamId, team: g.team, incidents: g.incidents, mtta: summarise(g.tta), mttr: summarise(g.ttr) }))
+      .map((g): ServicePerformance => ({
+        service_id: g.serviceId,
+        service: g.service,
+        team_id: g.teamId,
+        team: g.team,
+        incidents: g.incidents,
+        mtta: summarise(g.tta),
+        mttr: summarise(g.ttr),
+      }))
       .sort(byName((s) => s.service)),
     per_team: [...teams]
       .map(([teamId, g]): TeamPerformance => ({ team_id: teamId, team: g.team, incidents: g.incidents, mtta: summarise(g.tta), mttr: summarise(g.ttr) }))
@@ -76,7 +98,9 @@ export function nightPagesOf(
   byHour: ReadonlyArray<{ userId: string; hour: number; pages: number }>,
   isNight: (hour: number) => boolean,
 ): NightPages[] {
-  const out = new Map<string, NightPages>(people.map((p) => [p.userId, { user_id: p.userId, name: p.name, email: p.email, time_zone: p.zone, pages: 0, night_pages: 0 }]));
+  const out = new Map<string, NightPages>(
+    people.map((p) => [p.userId, { user_id: p.userId, name: p.name, email: p.email, time_zone: p.zone, pages: 0, night_pages: 0 }]),
+  );
   for (const h of byHour) {
     const person = out.get(h.userId);
     if (!person) continue;

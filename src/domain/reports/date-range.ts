@@ -35,7 +35,10 @@ export const historyWindowStart = (today: string, historyDays: number): string =
  * history window. Refuses a malformed range, an end before the start, and a start before the
  * window (the message names `dateRange` and the window).
  */
-export function parseDateRange(input: string | undefined, opts: { now: Date; zone: string; historyDays: number }): { ok: true; range: DateRange } | RangeProblem {
+export function parseDateRange(
+  input: string | undefined,
+  opts: { now: Date; zone: string; historyDays: number },
+): { ok: true; range: DateRange } | RangeProblem {
   const today = dayIn(opts.now, opts.zone);
   const windowStart = historyWindowStart(today, opts.historyDays);
   if (input === undefined) {

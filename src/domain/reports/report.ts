@@ -120,7 +120,20 @@ export const SECTIONS: Readonly<Record<ReportType, readonly Section[]>> = {
   summary: ['totals', 'mtta', 'mttr', 'by_severity', 'by_status', 'incidents_per_day'],
   performance: ['mtta', 'mttr', 'per_service', 'per_team'],
   incidents: ['incidents'],
-  detailed: ['totals', 'mtta', 'mttr', 'by_severity', 'by_status', 'incidents_per_day', 'per_service', 'per_team', 'pages_by_channel', 'night_pages', 'noisy_sources', 'incidents'],
+  detailed: [
+    'totals',
+    'mtta',
+    'mttr',
+    'by_severity',
+    'by_status',
+    'incidents_per_day',
+    'per_service',
+    'per_team',
+    'pages_by_channel',
+    'night_pages',
+    'noisy_sources',
+    'incidents',
+  ],
 };
 
 /** Whether a type needs a part: the service skips the queries of parts nobody will see. */

@@ -42,34 +42,52 @@ const userRef = z
 // "2026-11-01", or "2026-11-01T09:00" which also sets the handoff time.
 const start = z
   .string({ message: 'must be a local date "YYYY-MM-DD"' })
-  .regex(/^\d{4}-\d{2}-\d{2}(T([01]\d|2[0-3]):[0-5]\d)?$/, 'must be a local date "YYYY-MM-DD" or date-time "YYYY-MM-DDTHH:mm" (no offset: it is in the schedule\'s time zone)')
+  .regex(
+    /^\d{4}-\d{2}-\d{2}(T([01]\d|2[0-3]):[0-5]\d)?$/,
+    'must be a local date "YYYY-MM-DD" or date-time "YYYY-MM-DDTHH:mm" (no offset: it is in the schedule\'s time zone)',
+  )
   .refine((s) => isDate(s), 'is not a real calendar date');
 
 const layerSchema = z
-  .strictObject({
-    name: z.string({ message: 'must be a string' }).trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters').optional(),
-    users: z.array(userRef, { message: 'must be a list of users' }).min(1, 'must name at least one user').max(LIMITS.usersPerLayer, `must name at most ${LIMITS.usersPerLayer} users`),
-    rotation: z.strictObject(
-      {
-        unit: z.enum(ROTATION_UNITS, { message: `must be one of ${ROTATION_UNITS.join(', ')}` }),
-        length: z.number({ message: 'must be a number' }).int('must be a whole number').min(1, 'must be at least 1').max(LIMITS.rotationLength, `must be at most ${LIMITS.rotationLength}`),
-      },
-      notAnObject('must be an object {"unit", "length"}'),
-    ),
-    handoff_time: hhmm.optional(),
-    start,
-    restrictions: z
-      .array(z.strictObject({ from: hhmm, to: hhmm }, notAnObject('must be an object {"from", "to"}')).refine((r) => r.from !== r.to, 'from and to must differ'), { message: 'must be a list of {"from", "to"} windows' })
-      .max(LIMITS.restrictions, `must have at most ${LIMITS.restrictions} windows`)
-      .optional(),
-  }, notAnObject('must be an object'))
-  .refine((l) => !(l.start.includes('T') && l.handoff_time && l.start.slice(11) !== l.handoff_time), { message: "handoff_time disagrees with the time in start", path: ['handoff_time'] });
+  .strictObject(
+    {
+      name: z.string({ message: 'must be a string' }).trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters').optional(),
+      users: z
+        .array(userRef, { message: 'must be a list of users' })
+        .min(1, 'must name at least one user')
+        .max(LIMITS.usersPerLayer, `must name at most ${LIMITS.usersPerLayer} users`),
+      rotation: z.strictObject(
+        {
+          unit: z.enum(ROTATION_UNITS, { message: `must be one of ${ROTATION_UNITS.join(', ')}` }),
+          length: z
+            .number({ message: 'must be a number' })
+            .int('must be a whole number')
+            .min(1, 'must be at least 1')
+            .max(LIMITS.rotationLength, `must be at most ${LIMITS.rotationLength}`),
+        },
+        notAnObject('must be an object {"unit", "length"}'),
+      ),
+      handoff_time: hhmm.optional(),
+      start,
+      restrictions: z
+        .array(
+          z.strictObject({ from: hhmm, to: hhmm }, notAnObject('must be an object {"from", "to"}')).refine((r) => r.from !== r.to, 'from and to must differ'),
+          { message: 'must be a list of {"from", "to"} windows' },
+        )
+        .max(LIMITS.restrictions, `must have at most ${LIMITS.restrictions} windows`)
+        .optional(),
+    },
+    notAnObject('must be an object'),
+  )
+  .refine((l) => !(l.start.includes('T') && l.handoff_time && l.start.slice(11) !== l.handoff_time), {
+    message: 'handoff_time disagrees with the time in start',
+    path: ['handoff_time'],
+  });
 
 const layersSchema = z
   .array(layerSchema, { message: 'must be a JSON array of layers' })
   .min(1, 'must have at least one layer')
   .max(LIMITS.layers, `must have at most ${LIMITS.layers} layers`);
-
 
 /**
  * Validates layers and normalises them: a missing name becomes "layer N", a date-time start is

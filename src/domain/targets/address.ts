@@ -71,7 +71,14 @@ export function isMetadataAddress(address: string): boolean {
 }
 
 /** Names that reach a metadata service from inside a cloud (they resolve to one of the addresses above). */
-const METADATA_NAMES = new Set(['metadata', 'metadata.google.internal', 'metadata.goog', 'metadata.azure.internal', 'instance-data', 'instance-data.ec2.internal']);
+const METADATA_NAMES = new Set([
+  'metadata',
+  'metadata.google.internal',
+  'metadata.goog',
+  'metadata.azure.internal',
+  'instance-data',
+  'instance-data.ec2.internal',
+]);
 
 /** True when a host name (not an address) is a metadata service's well-known name. */
 export const isMetadataName = (hostname: string): boolean => METADATA_NAMES.has(hostname.toLowerCase().replace(/\.$/, ''));
@@ -80,4 +87,5 @@ export const isMetadataName = (hostname: string): boolean => METADATA_NAMES.has(
  * Whether a connection to a resolved address is refused: a metadata endpoint always, any other
  * private address unless `allowPrivate` (ALLOW_PRIVATE_TARGETS).
  */
-export const refuseAddress = (address: string, opts: { allowPrivate: boolean }): boolean => isMetadataAddress(address) || (!opts.allowPrivate && refusedRange(address) !== null);
+export const refuseAddress = (address: string, opts: { allowPrivate: boolean }): boolean =>
+  isMetadataAddress(address) || (!opts.allowPrivate && refusedRange(address) !== null);

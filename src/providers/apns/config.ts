@@ -26,10 +26,16 @@ export interface ApnsConfig {
 
 export function apnsConfig(e: z.infer<typeof apnsEnv>): ApnsConfig | undefined {
   const apns = group(e, ['APNS_KEY', 'APNS_KEY_ID', 'APNS_TEAM_ID', 'APNS_TOPIC']);
-  return apns && {
-    key: contentOrFile('APNS_KEY', apns.APNS_KEY, (v) => v.includes('-----BEGIN')),
-    keyId: apns.APNS_KEY_ID, teamId: apns.APNS_TEAM_ID, topic: apns.APNS_TOPIC, host: e.APNS_HOST, port: e.APNS_PORT,
-    production: e.APNS_PRODUCTION === 'true' || e.APNS_PRODUCTION === '1',
-    ca: e.APNS_CA_FILE === undefined ? undefined : contentOrFile('APNS_CA_FILE', e.APNS_CA_FILE, () => false),
-  };
+  return (
+    apns && {
+      key: contentOrFile('APNS_KEY', apns.APNS_KEY, (v) => v.includes('-----BEGIN')),
+      keyId: apns.APNS_KEY_ID,
+      teamId: apns.APNS_TEAM_ID,
+      topic: apns.APNS_TOPIC,
+      host: e.APNS_HOST,
+      port: e.APNS_PORT,
+      production: e.APNS_PRODUCTION === 'true' || e.APNS_PRODUCTION === '1',
+      ca: e.APNS_CA_FILE === undefined ? undefined : contentOrFile('APNS_CA_FILE', e.APNS_CA_FILE, () => false),
+    }
+  );
 }

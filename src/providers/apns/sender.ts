@@ -76,6 +76,11 @@ function toDeliveryError(page: OutgoingPage, failure: ResponseFailure | undefine
   if (status === 410 || (reason && PERMANENT_REASONS.has(reason))) {
     return permanentFailure('apns', `push to device ${shortToken(page.to)} refused: ${reason ?? 'Unregistered'} (HTTP ${status})`, secrets);
   }
-  if (status) return notAcceptedFailure('apns', `push not accepted: HTTP ${status}${reason ? ` ${reason}` : ''}${failure?.error ? `: ${describeError(failure.error)}` : ''}`, secrets);
+  if (status)
+    return notAcceptedFailure(
+      'apns',
+      `push not accepted: HTTP ${status}${reason ? ` ${reason}` : ''}${failure?.error ? `: ${describeError(failure.error)}` : ''}`,
+      secrets,
+    );
   return retryableFailure('apns', `push not sent: ${failure?.error ? describeError(failure.error) : 'no response'}`, secrets);
 }

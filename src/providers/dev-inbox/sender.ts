@@ -28,5 +28,13 @@ export type DevInboxEntry = Omit<DevDelivery, 'createdAt'> & { created_at: strin
 export async function listDevInbox(orm: MikroORM, { limit }: { limit: number }): Promise<DevInboxEntry[]> {
   if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new RangeError('limit must be a whole number from 1 to 1000');
   const rows = await orm.em.fork().find(DevDeliverySchema, {}, { orderBy: { createdAt: 'desc', id: 'desc' }, limit });
-  return rows.map((r) => ({ id: r.id, channel: r.channel, to: r.to, subject: r.subject, body: r.body, payload: r.payload, created_at: r.createdAt.toISOString() }));
+  return rows.map((r) => ({
+    id: r.id,
+    channel: r.channel,
+    to: r.to,
+    subject: r.subject,
+    body: r.body,
+    payload: r.payload,
+    created_at: r.createdAt.toISOString(),
+  }));
 }

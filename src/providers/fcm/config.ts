@@ -32,7 +32,8 @@ function fcmServiceAccount(value: string): FcmServiceAccount {
   } catch {
     // JSON.parse quotes the text it choked on: a private key must not reach the message.
   }
-  if (typeof json?.client_email !== 'string' || typeof json.private_key !== 'string') fail('FCM_SERVICE_ACCOUNT', 'is not a service-account key (JSON with client_email and private_key)');
+  if (typeof json?.client_email !== 'string' || typeof json.private_key !== 'string')
+    fail('FCM_SERVICE_ACCOUNT', 'is not a service-account key (JSON with client_email and private_key)');
   return json as FcmServiceAccount;
 }
 

@@ -100,6 +100,7 @@ interface FcmErrorBody {
 function toDeliveryError(page: OutgoingPage, status: number, error: FcmErrorBody | undefined, secrets: string[]): Error {
   const code = error?.details?.find((d) => d.errorCode)?.errorCode ?? error?.status;
   const detail = `${code ?? 'error'}${error?.message ? `: ${error.message}` : ''} (HTTP ${status})`;
-  if (code && PERMANENT_CODES.has(code)) return permanentFailure('fcm', `push to device ${page.to.length > 12 ? `${page.to.slice(0, 8)}…` : page.to} refused: ${detail}`, secrets);
+  if (code && PERMANENT_CODES.has(code))
+    return permanentFailure('fcm', `push to device ${page.to.length > 12 ? `${page.to.slice(0, 8)}…` : page.to} refused: ${detail}`, secrets);
   return notAcceptedFailure('fcm', `push not accepted: ${detail}`, secrets);
 }

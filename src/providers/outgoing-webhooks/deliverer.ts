@@ -11,7 +11,10 @@ import { ATTEMPT_TIMEOUT_MS, FAILING_DISABLES_AFTER_MS, GONE_STATUS, RETRY_SCHED
 import { signedHeaders } from './signature';
 
 /** One POST to a receiver: no redirect followed, every address it resolves to checked. */
-export type PostJson = (url: string, opts: { headers: Record<string, string>; body: string; timeoutMs: number }) => Promise<{ status: number | null; latencyMs: number; error: string | null }>;
+export type PostJson = (
+  url: string,
+  opts: { headers: Record<string, string>; body: string; timeoutMs: number },
+) => Promise<{ status: number | null; latencyMs: number; error: string | null }>;
 
 export interface DelivererDeps {
   orm: MikroORM;
@@ -103,12 +106,18 @@ export class OutgoingWebhookDeliverer {
   }
 
   /** Disables a subscription the system gave up on, gives up its pending deliveries, tells its admins. */
-  private async disable(hook: { id: string; organization_id: string; url: string; description: string | null }, reason: 'gone' | 'failing', why: string): Promise<void> {
+  private async disable(
+    hook: { id: string; organization_id: string; url: string; description: string | null },
+    reason: 'gone' | 'failing',
+    why: string,
+  ): Promise<void> {
     const knex = knexOf(this.deps.orm);
     if (!(await disableBySystem(knex, hook.id, reason))) return;
     const parked = await parkTarget(knex, DELIVERIES, hook.id, `subscription disabled: ${why}`);
     this.deps.logger.warn({ outgoing_webhook_id: hook.id, organization_id: hook.organization_id, reason, parked }, 'outgoing webhook disabled');
-    await this.emailAdmins(hook, why).catch((err) => this.deps.logger.error({ err, outgoing_webhook_id: hook.id }, 'the disabled outgoing webhook email could not be sent'));
+    await this.emailAdmins(hook, why).catch((err) =>
+      this.deps.logger.error({ err, outgoing_webhook_id: hook.id }, 'the disabled outgoing webhook email could not be sent'),
+    );
   }
 
   private async emailAdmins(hook: { id: string; organization_id: string; url: string; description: string | null }, why: string): Promise<void> {

@@ -8,5 +8,7 @@ export const sendgridEnv = z.object({
 });
 
 export function sendgridConfig(e: z.infer<typeof sendgridEnv>): { apiKey: string; apiBaseUrl?: string } | undefined {
-  return e.SENDGRID_API_KEY === undefined ? undefined : { apiKey: e.SENDGRID_API_KEY, apiBaseUrl: e.SENDGRID_API_BASE_URL && trimSlash(e.SENDGRID_API_BASE_URL) };
+  return e.SENDGRID_API_KEY === undefined
+    ? undefined
+    : { apiKey: e.SENDGRID_API_KEY, apiBaseUrl: e.SENDGRID_API_BASE_URL && trimSlash(e.SENDGRID_API_BASE_URL) };
 }

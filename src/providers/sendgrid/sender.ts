@@ -52,17 +52,22 @@ export function createSendgridSender(config: SendgridConfig, mail: MailService =
 /** The registry's `sendgrid` provider: email once SENDGRID_API_KEY is set. */
 export const sendgridProvider: ChannelProvider = ({ email }) => {
   const config = email.sendgrid;
-  return config && {
-    description: `SendGrid, from ${email.from}${config.apiBaseUrl ? ` via ${config.apiBaseUrl}` : ''}`,
-    connect: () => ({ email: createSendgridSender({ ...config, from: email.from }) }),
-  };
+  return (
+    config && {
+      description: `SendGrid, from ${email.from}${config.apiBaseUrl ? ` via ${config.apiBaseUrl}` : ''}`,
+      connect: () => ({ email: createSendgridSender({ ...config, from: email.from }) }),
+    }
+  );
 };
 
 function toDeliveryError(page: OutgoingPage, err: unknown, secrets: string[]): Error {
   const status = (err as { code?: unknown }).code;
   const body = (err as { response?: { body?: { errors?: Array<{ message?: string; field?: string | null }> } } }).response?.body;
   if (typeof status !== 'number') return retryableFailure('sendgrid', `email not sent: ${describeError(err)}`, secrets);
-  const reasons = (body?.errors ?? []).map((e) => (e.field ? `${e.message} (${e.field})` : e.message)).filter(Boolean).join('; ');
+  const reasons = (body?.errors ?? [])
+    .map((e) => (e.field ? `${e.message} (${e.field})` : e.message))
+    .filter(Boolean)
+    .join('; ');
   // A 400 is about the message itself (most often the address): sending it again cannot succeed.
   if (status === 400) return permanentFailure('sendgrid', `email to ${page.to} refused: ${reasons || 'bad request'} (HTTP 400)`, secrets);
   return notAcceptedFailure('sendgrid', `email not accepted: HTTP ${status}${reasons ? `: ${reasons}` : ''}`, secrets);

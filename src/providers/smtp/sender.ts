@@ -65,7 +65,9 @@ const relayOf = (url: string) => {
 /** The registry's `smtp` provider: email once SMTP_URL is set (listed before SendGrid, so it wins). */
 export const smtpProvider: ChannelProvider = ({ email }) => {
   const url = email.smtpUrl;
-  return url ? { description: `SMTP relay ${relayOf(url)}, from ${email.from}`, connect: () => ({ email: createSmtpSender({ url, from: email.from }) }) } : undefined;
+  return url
+    ? { description: `SMTP relay ${relayOf(url)}, from ${email.from}`, connect: () => ({ email: createSmtpSender({ url, from: email.from }) }) }
+    : undefined;
 };
 
 function toDeliveryError(page: OutgoingPage, err: unknown, secrets: string[]): Error {

@@ -3,9 +3,15 @@ import { z } from 'zod';
 import { group, trimSlash } from '../../config-env';
 
 export const twilioEnv = z.object({
-  TWILIO_ACCOUNT_SID: z.string().regex(/^AC\w+$/, 'must start with AC').optional(),
+  TWILIO_ACCOUNT_SID: z
+    .string()
+    .regex(/^AC\w+$/, 'must start with AC')
+    .optional(),
   TWILIO_AUTH_TOKEN: z.string().min(1).optional(),
-  TWILIO_FROM_NUMBER: z.string().regex(/^\+[1-9]\d{6,14}$/, 'must be an E.164 number like +15551234567').optional(),
+  TWILIO_FROM_NUMBER: z
+    .string()
+    .regex(/^\+[1-9]\d{6,14}$/, 'must be an E.164 number like +15551234567')
+    .optional(),
   TWILIO_API_BASE_URL: z.string().url().optional(),
 });
 
@@ -19,5 +25,12 @@ export interface TwilioConfig {
 
 export function twilioConfig(e: z.infer<typeof twilioEnv>): TwilioConfig | undefined {
   const twilio = group(e, ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM_NUMBER']);
-  return twilio && { accountSid: twilio.TWILIO_ACCOUNT_SID, authToken: twilio.TWILIO_AUTH_TOKEN, fromNumber: twilio.TWILIO_FROM_NUMBER, apiBaseUrl: e.TWILIO_API_BASE_URL && trimSlash(e.TWILIO_API_BASE_URL) };
+  return (
+    twilio && {
+      accountSid: twilio.TWILIO_ACCOUNT_SID,
+      authToken: twilio.TWILIO_AUTH_TOKEN,
+      fromNumber: twilio.TWILIO_FROM_NUMBER,
+      apiBaseUrl: e.TWILIO_API_BASE_URL && trimSlash(e.TWILIO_API_BASE_URL),
+    }
+  );
 }

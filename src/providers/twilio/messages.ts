@@ -14,7 +14,6 @@ export function smsText(p: PageSubject, replyCode: number): string {
   return `Klaxon #${p.number} ${p.severity}: ${clip(p.title, 160 - tail.length - 30)}. ${tail}`;
 }
 
-
 /** TwiML for the paging call: speaks the incident and gathers one key (1 ack, 2 escalate). */
 export function voiceTwiml(p: PageSubject, gatherUrl: string): string {
   const say = `Klaxon alert. ${p.severity.toLowerCase()} incident ${p.number}: ${clip(p.title, 200)}${p.serviceName ? `, on ${p.serviceName}` : ''}.`;

@@ -15,7 +15,10 @@ import { parseSmsReply } from './messages';
 export async function respondBySms(deps: PageResponseDeps, sms: { messageSid: string; from: string; body: string }): Promise<PageResponse> {
   const reply = parseSmsReply(sms.body);
   if (!reply) return { done: false, message: 'Reply with the code and A to acknowledge or R to resolve, e.g. 4A.' };
-  const page: PageRow | undefined = await pageQuery(deps.orm).where({ 'n.target': sms.from, 'n.reply_code': reply.code, 'n.channel': 'sms' }).orderBy('n.created_at', 'desc').first();
+  const page: PageRow | undefined = await pageQuery(deps.orm)
+    .where({ 'n.target': sms.from, 'n.reply_code': reply.code, 'n.channel': 'sms' })
+    .orderBy('n.created_at', 'desc')
+    .first();
   if (!page) return { done: false, message: `No incident was paged to this number with code ${reply.code}.` };
   return once(deps.orm, `twilio-sms:${sms.messageSid}`, ALREADY_HANDLED, () => act(deps, page, reply.action, 'sms'));
 }
@@ -35,7 +38,11 @@ export async function respondByVoice(deps: PageResponseDeps, call: { notificatio
 
 /** A Twilio delivery report (StatusCallback): the page's status follows it. */
 export async function recordDeliveryStatus(orm: MikroORM, report: { providerMessageId: string; status: string; errorCode?: string }): Promise<void> {
-  const status = ['delivered', 'read', 'completed'].includes(report.status) ? 'delivered' : ['failed', 'undelivered', 'busy', 'no-answer', 'canceled'].includes(report.status) ? 'failed' : null;
+  const status = ['delivered', 'read', 'completed'].includes(report.status)
+    ? 'delivered'
+    : ['failed', 'undelivered', 'busy', 'no-answer', 'canceled'].includes(report.status)
+      ? 'failed'
+      : null;
   if (!status) return;
   const error = status === 'failed' ? `provider reported ${report.status}${report.errorCode ? ` (${report.errorCode})` : ''}` : null;
   await recordDeliveryReport(knexOf(orm), { providerMessageId: report.providerMessageId, status, error });

@@ -60,14 +60,23 @@ export function createTwilioSenders(config: TwilioConfig, client: twilio.Twilio 
   const sms: ChannelSender = {
     provider: 'twilio',
     send: (page) =>
-      deliver(page, () => client.messages.create({ to: page.to, from: config.fromNumber, body: page.text, ...(page.statusCallbackUrl && { statusCallback: page.statusCallbackUrl }) })),
+      deliver(page, () =>
+        client.messages.create({
+          to: page.to,
+          from: config.fromNumber,
+          body: page.text,
+          ...(page.statusCallbackUrl && { statusCallback: page.statusCallbackUrl }),
+        }),
+      ),
   };
   const voice: ChannelSender = {
     provider: 'twilio',
     send: async (page) => {
       if (!page.voiceTwiml) throw permanentFailure('twilio', 'a voice page needs voiceTwiml (what the call says)');
       const twiml = page.voiceTwiml;
-      return deliver(page, () => client.calls.create({ to: page.to, from: config.fromNumber, twiml, ...(page.statusCallbackUrl && { statusCallback: page.statusCallbackUrl }) }));
+      return deliver(page, () =>
+        client.calls.create({ to: page.to, from: config.fromNumber, twiml, ...(page.statusCallbackUrl && { statusCallback: page.statusCallbackUrl }) }),
+      );
     },
   };
   return { sms, voice };
@@ -86,6 +95,7 @@ function toDeliveryError(page: OutgoingPage, err: unknown, secrets: string[]): E
   if (typeof code === 'number' && PERMANENT_CODES[code]) {
     return permanentFailure('twilio', `${what} to ${page.to} refused: ${PERMANENT_CODES[code]} (Twilio error ${code}: ${describeError(err)})`, secrets);
   }
-  if (typeof status === 'number') return notAcceptedFailure('twilio', `${what} not accepted: HTTP ${status}${code ? `, Twilio error ${code}` : ''}: ${describeError(err)}`, secrets);
+  if (typeof status === 'number')
+    return notAcceptedFailure('twilio', `${what} not accepted: HTTP ${status}${code ? `, Twilio error ${code}` : ''}: ${describeError(err)}`, secrets);
   return retryableFailure('twilio', `${what} not sent: ${describeError(err)}`, secrets);
 }

@@ -38,9 +38,14 @@ export async function login(
   if (input.totp_code !== undefined && input.recovery_code !== undefined) throw invalid('give totp_code or recovery_code, not both');
   const attempt = await throttle.reserve(email, client.ip);
   const db = knexOf(orm);
-  const user = (await db('users').select('id', 'password_hash', 'totp_enabled_at').where({ email }).first()) as { id: string; password_hash: string; totp_enabled_at: unknown } | undefined;
+  const user = (await db('users').select('id', 'password_hash', 'totp_enabled_at').where({ email }).first()) as
+    { id: string; password_hash: string; totp_enabled_at: unknown } | undefined;
   const membership = user
-    ? ((await db('memberships').select('organization_id').where({ user_id: user.id }).orderBy([{ column: 'created_at' }, { column: 'id' }]).first()) as { organization_id: string } | undefined)
+    ? ((await db('memberships')
+        .select('organization_id')
+        .where({ user_id: user.id })
+        .orderBy([{ column: 'created_at' }, { column: 'id' }])
+        .first()) as { organization_id: string } | undefined)
     : undefined;
   // A failure keeps its reserved attempt counted.
   if (!(await passwordMatches(user?.password_hash ?? null, input.password)) || !user || !membership) throw unauthorized(BAD_CREDENTIALS, 'unauthorized');
@@ -51,11 +56,17 @@ export async function login(
       await attempt.uncounted();
       throw unauthorized('two-factor authentication is on: send totp_code (or a recovery_code) with the password', 'totp_required');
     }
-    const held = input.totp_code !== undefined ? await acceptTotpCode(db, sealer, user.id, input.totp_code) : await spendRecoveryCode(db, user.id, input.recovery_code!);
+    const held =
+      input.totp_code !== undefined ? await acceptTotpCode(db, sealer, user.id, input.totp_code) : await spendRecoveryCode(db, user.id, input.recovery_code!);
     if (!held) throw unauthorized('the two-factor code is not right (each code works once)', 'totp_invalid');
   }
   await attempt.succeeded();
-  const { cookieValue, sessionId } = await createSession(db, { userId: user.id, organizationId: membership.organization_id, ip: client.ip, userAgent: client.userAgent });
+  const { cookieValue, sessionId } = await createSession(db, {
+    userId: user.id,
+    organizationId: membership.organization_id,
+    ip: client.ip,
+    userAgent: client.userAgent,
+  });
   if (secondFactor) await db('sessions').update({ stepped_up_at: new Date() }).where({ id: sessionId });
   const { sessionId: _sessionId, ...view } = await sessionFromCookie(orm, cookieValue);
   return { ...view, cookieValue };

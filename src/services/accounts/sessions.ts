@@ -68,9 +68,19 @@ export async function sessionFromCookie(orm: MikroORM, cookieValue: string | und
       this.on('m.user_id', '=', 's.user_id').andOn('m.organization_id', '=', 's.organization_id');
     })
     .select(
-      's.id as session_id', 's.csrf_token', 's.last_seen_at', 's.expires_at', 's.revoked_at',
-      'u.id as user_id', 'u.email', 'u.name as user_name', 'u.verified',
-      'o.id as organization_id', 'o.name as organization_name', 'o.plan', 'm.role',
+      's.id as session_id',
+      's.csrf_token',
+      's.last_seen_at',
+      's.expires_at',
+      's.revoked_at',
+      'u.id as user_id',
+      'u.email',
+      'u.name as user_name',
+      'u.verified',
+      'o.id as organization_id',
+      'o.name as organization_name',
+      'o.plan',
+      'm.role',
     )
     .where({ 's.token_hash': sha256Hex(cookieValue) })
     .first();

@@ -46,7 +46,12 @@ export async function signup(orm: MikroORM, mailer: AccountMailer, appUrl: strin
       throw err;
     }
     await trx('memberships').insert({ id: randomUUID(), organization_id: org.id, user_id: user.id, role: 'BILLING_OWNER', created_at: now });
-    await prepareWorkspace(trx, { organizationId: org.id, name: org.name, owner: { id: user.id, email }, actor: { kind: 'user', userId: user.id, email, ip: client.ip } });
+    await prepareWorkspace(trx, {
+      organizationId: org.id,
+      name: org.name,
+      owner: { id: user.id, email },
+      actor: { kind: 'user', userId: user.id, email, ip: client.ip },
+    });
     const token = await issueAccountToken(trx, user.id, 'verify_email', now);
     return { org, user, token };
   });

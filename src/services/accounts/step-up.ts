@@ -50,13 +50,20 @@ async function factorHolds(deps: StepUpDeps, userId: string, kind: (typeof FACTO
  * checked, Throttled past the limit) and marks the session stepped up. A wrong factor is 403
  * `step_up_failed`.
  */
-export async function stepUp(deps: StepUpDeps, session: ActiveSession, input: SecondFactor, ip: string, now = new Date()): Promise<{ stepped_up_at: string; fresh_until: string }> {
+export async function stepUp(
+  deps: StepUpDeps,
+  session: ActiveSession,
+  input: SecondFactor,
+  ip: string,
+  now = new Date(),
+): Promise<{ stepped_up_at: string; fresh_until: string }> {
   const kind = factorOf(input);
   if (!kind) throw invalid('give one of password, totp_code or recovery_code');
   const account = session.user.id;
   const attempt = await deps.throttle.reserve(account, ip);
   // A wrong factor keeps its reserved attempt counted.
-  if (!(await factorHolds(deps, session.user.id, kind, input[kind]!))) throw forbidden(`the ${kind.replace('_', ' ')} is not right (a TOTP code works once)`, 'step_up_failed');
+  if (!(await factorHolds(deps, session.user.id, kind, input[kind]!)))
+    throw forbidden(`the ${kind.replace('_', ' ')} is not right (a TOTP code works once)`, 'step_up_failed');
   await attempt.succeeded();
   await knexOf(deps.orm)('sessions').update({ stepped_up_at: now }).where({ id: session.sessionId });
   return { stepped_up_at: now.toISOString(), fresh_until: new Date(now.getTime() + STEP_UP_FRESH_MS).toISOString() };
@@ -71,7 +78,8 @@ export async function requireStepUp(deps: StepUpDeps, session: ActiveSession, in
     await stepUp(deps, session, input, ip);
     return;
   }
-  const row = (await knexOf(deps.orm)('sessions').select('stepped_up_at').where({ id: session.sessionId }).first()) as { stepped_up_at: Date | string | null } | undefined;
+  const row = (await knexOf(deps.orm)('sessions').select('stepped_up_at').where({ id: session.sessionId }).first()) as
+    { stepped_up_at: Date | string | null } | undefined;
   if (row?.stepped_up_at && Date.now() - millis(row.stepped_up_at) <= STEP_UP_FRESH_MS) return;
   throw forbidden('confirm it is you: send password, totp_code or recovery_code, or POST /api/auth/step-up first (good for 5 minutes)', 'step_up_required');
 }

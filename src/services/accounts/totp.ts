@@ -27,7 +27,8 @@ export function matchTotp(secretBase32: string, code: string, now = Date.now()):
  * than the last one accepted, so each code works once (the check and the write are one update).
  */
 export async function acceptTotpCode(db: Knex, sealer: Sealer, userId: string, code: string): Promise<boolean> {
-  const row = (await db('users').select('totp_secret').where({ id: userId }).whereNotNull('totp_enabled_at').first()) as { totp_secret: string | null } | undefined;
+  const row = (await db('users').select('totp_secret').where({ id: userId }).whereNotNull('totp_enabled_at').first()) as
+    { totp_secret: string | null } | undefined;
   const secret = row?.totp_secret ? sealer.open(row.totp_secret) : undefined;
   const counter = secret ? matchTotp(secret, code) : undefined;
   if (counter === undefined) return false;
@@ -62,7 +63,9 @@ export async function startTotpEnrolment(orm: MikroORM, sealer: Sealer, user: { 
   if (await hasTwoFactor(db, user.id)) throw alreadyOn();
   const secret = new Secret({ size: 20 }).base32;
   const uri = new TOTP({ issuer: TOTP_ISSUER, label: user.email, secret: Secret.fromBase32(secret), ...PARAMS }).toString();
-  await db('users').update({ totp_pending_secret: sealer.seal(secret) }).where({ id: user.id });
+  await db('users')
+    .update({ totp_pending_secret: sealer.seal(secret) })
+    .where({ id: user.id });
   return { otpauth_uri: uri, secret, qr_svg: await QRCode.toString(uri, { type: 'svg' }) };
 }
 
@@ -80,7 +83,10 @@ export async function confirmTotpEnrolment(
 ): Promise<SessionView & { cookieValue: string; recovery_codes: string[] }> {
   const db = knexOf(orm);
   const userId = session.user.id;
-  const row = (await db('users').select('totp_pending_secret', 'totp_enabled_at').where({ id: userId }).first()) as { totp_pending_secret: string | null; totp_enabled_at: unknown };
+  const row = (await db('users').select('totp_pending_secret', 'totp_enabled_at').where({ id: userId }).first()) as {
+    totp_pending_secret: string | null;
+    totp_enabled_at: unknown;
+  };
   if (row.totp_enabled_at) throw alreadyOn();
   const pending = row.totp_pending_secret ? sealer.open(row.totp_pending_secret) : undefined;
   if (!pending) throw conflict('no enrolment in progress: start with POST /api/auth/2fa/setup', 'two_factor_not_started');
@@ -88,12 +94,25 @@ export async function confirmTotpEnrolment(
   if (counter === undefined) throw invalid('code: is not the current code of the authenticator app', 'totp_invalid');
   const now = new Date();
   const { cookieValue, codes } = await db.transaction(async (trx) => {
-    await trx('users').update({ totp_secret: row.totp_pending_secret, totp_pending_secret: null, totp_enabled_at: now, totp_last_counter: counter }).where({ id: userId });
+    await trx('users')
+      .update({ totp_secret: row.totp_pending_secret, totp_pending_secret: null, totp_enabled_at: now, totp_last_counter: counter })
+      .where({ id: userId });
     const codes = await replaceRecoveryCodes(trx, userId, now);
     await trx('sessions').update({ revoked_at: now }).where({ id: session.sessionId });
     const created = await createSession(trx, { userId, organizationId: session.organization.id, ip: client.ip, userAgent: client.userAgent }, now);
     await trx('sessions').update({ stepped_up_at: now }).where({ id: created.sessionId });
-    await recordAudit(trx, { organizationId: session.organization.id, actor: client.actor, action: 'two_factor.enable', targetType: 'user', targetId: userId, details: { email: session.user.email, recovery_codes: codes.length } }, now);
+    await recordAudit(
+      trx,
+      {
+        organizationId: session.organization.id,
+        actor: client.actor,
+        action: 'two_factor.enable',
+        targetType: 'user',
+        targetId: userId,
+        details: { email: session.user.email, recovery_codes: codes.length },
+      },
+      now,
+    );
     return { cookieValue: created.cookieValue, codes };
   });
   const { sessionId: _id, ...view } = await sessionFromCookie(orm, cookieValue);
@@ -106,7 +125,14 @@ export async function disableTotp(orm: MikroORM, session: ActiveSession, actor: 
     if (!(await hasTwoFactor(trx, session.user.id))) throw conflict('two-factor authentication is not on', 'two_factor_disabled');
     await trx('users').update({ totp_secret: null, totp_pending_secret: null, totp_enabled_at: null, totp_last_counter: null }).where({ id: session.user.id });
     await deleteRecoveryCodes(trx, session.user.id);
-    await recordAudit(trx, { organizationId: session.organization.id, actor, action: 'two_factor.disable', targetType: 'user', targetId: session.user.id, details: { email: session.user.email } });
+    await recordAudit(trx, {
+      organizationId: session.organization.id,
+      actor,
+      action: 'two_factor.disable',
+      targetType: 'user',
+      targetId: session.user.id,
+      details: { email: session.user.email },
+    });
   });
 }
 
@@ -115,7 +141,14 @@ export async function regenerateRecoveryCodes(orm: MikroORM, session: ActiveSess
   return knexOf(orm).transaction(async (trx) => {
     if (!(await hasTwoFactor(trx, session.user.id))) throw conflict('two-factor authentication is not on: recovery codes come with it', 'two_factor_disabled');
     const codes = await replaceRecoveryCodes(trx, session.user.id);
-    await recordAudit(trx, { organizationId: session.organization.id, actor, action: 'recovery_codes.regenerate', targetType: 'user', targetId: session.user.id, details: { email: session.user.email, recovery_codes: codes.length } });
+    await recordAudit(trx, {
+      organizationId: session.organization.id,
+      actor,
+      action: 'recovery_codes.regenerate',
+      targetType: 'user',
+      targetId: session.user.id,
+      details: { email: session.user.email, recovery_codes: codes.length },
+    });
     return codes;
   });
 }

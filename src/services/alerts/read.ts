@@ -38,7 +38,10 @@ export async function listAlerts(deps: { orm: MikroORM }, q: ListAlertsQuery): P
   const knex = knexOf(deps.orm);
   const page = matching(knex, q)
     .select(alertPageColumns(knex))
-    .orderBy([{ column: 'm.created_at', order: 'desc' }, { column: 'm.id', order: 'desc' }])
+    .orderBy([
+      { column: 'm.created_at', order: 'desc' },
+      { column: 'm.id', order: 'desc' },
+    ])
     .limit(q.limit)
     .offset(q.offset);
   const [rows, [{ n }]] = await Promise.all([withAlertView(knex, page), matching(knex, q).count({ n: '*' })]);
@@ -49,7 +52,10 @@ export async function listAlerts(deps: { orm: MikroORM }, q: ListAlertsQuery): P
 export async function getAlert(deps: { orm: MikroORM }, organizationId: string, alertId: string): Promise<AlertRecord> {
   const knex = knexOf(deps.orm);
   const row = isUuid(alertId)
-    ? ((await withAlertView(knex, knex('alerts as m').select(alertPageColumns(knex)).where({ 'm.id': alertId, 'm.organization_id': organizationId })).first()) as AlertViewRow | undefined)
+    ? ((await withAlertView(
+        knex,
+        knex('alerts as m').select(alertPageColumns(knex)).where({ 'm.id': alertId, 'm.organization_id': organizationId }),
+      ).first()) as AlertViewRow | undefined)
     : undefined;
   if (!row) throw notFound(`alert ${alertId} not found`);
   return alertRecord(row);

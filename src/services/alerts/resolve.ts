@@ -25,8 +25,7 @@ interface Marked {
  */
 async function markResolved(trx: Knex.Transaction, organizationId: string, alertId: string, now: Date): Promise<Marked> {
   const alert = (await trx('alerts').select('status', 'incident_id').where({ id: alertId, organization_id: organizationId }).forUpdate().first()) as
-    | { status: string; incident_id: string }
-    | undefined;
+    { status: string; incident_id: string } | undefined;
   if (!alert) throw notFound(`alert ${alertId} not found`);
   if (alert.status === 'RESOLVED') throw conflict(`alert ${alertId} is already resolved`, 'alert_already_resolved');
   const incident = (await trx('incidents').select('status').where({ id: alert.incident_id }).forUpdate().first()) as { status: IncidentStatus };

@@ -6,7 +6,17 @@ import { iso, isoOrNull } from '../../db/timestamps';
 
 /** The alert columns a record is built from, as the inner (paged) query over `alerts as m` selects them. */
 export const alertPageColumns = (knex: Knex) => [
-  'm.id', 'm.title', 'm.message', 'm.severity', 'm.status', 'm.tags', 'm.url', 'm.source_id', 'm.incident_id', 'm.created_at', 'm.resolved_at',
+  'm.id',
+  'm.title',
+  'm.message',
+  'm.severity',
+  'm.status',
+  'm.tags',
+  'm.url',
+  'm.source_id',
+  'm.incident_id',
+  'm.created_at',
+  'm.resolved_at',
   knex.raw(`m.metadata->>'source' as source`),
 ];
 
@@ -53,13 +63,25 @@ export function withAlertView(knex: Knex, page: Knex.QueryBuilder): Knex.QueryBu
       ) ack on true`,
     )
     .select(
-      'a.id', 'a.title', 'a.message', 'a.severity', 'a.status', 'a.tags', 'a.url', 'a.incident_id', 'a.created_at', 'a.resolved_at',
+      'a.id',
+      'a.title',
+      'a.message',
+      'a.severity',
+      'a.status',
+      'a.tags',
+      'a.url',
+      'a.incident_id',
+      'a.created_at',
+      'a.resolved_at',
       'a.source',
       'i.status as incident_status',
       's.id as webhook_id',
       'ack.created_at as acknowledged_at',
     )
-    .orderBy([{ column: 'a.created_at', order: 'desc' }, { column: 'a.id', order: 'desc' }]);
+    .orderBy([
+      { column: 'a.created_at', order: 'desc' },
+      { column: 'a.id', order: 'desc' },
+    ]);
 }
 
 /** An alert as the API-key surface shows it (spec "Alert"). */

@@ -6,9 +6,7 @@ import { iso } from '../../db/timestamps';
 /** The one writer of `audit_log`: every administrative change, by a member or by the system. */
 
 /** Who acted: a signed-in member (from the dashboard) or the system (a `klaxon` CLI operator). */
-export type AuditActor =
-  | { kind: 'user'; userId: string; email: string; ip?: string | null }
-  | { kind: 'system'; via: 'cli' };
+export type AuditActor = { kind: 'user'; userId: string; email: string; ip?: string | null } | { kind: 'system'; via: 'cli' };
 
 export interface AuditEvent {
   organizationId: string;
@@ -67,7 +65,14 @@ export async function listAuditLog(
     return q;
   };
   const [rows, [{ count }]] = await Promise.all([
-    filtered().select('*').orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(page.limit).offset(page.offset),
+    filtered()
+      .select('*')
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
+      .limit(page.limit)
+      .offset(page.offset),
     filtered().count<{ count: string }[]>({ count: '*' }),
   ]);
   return {

@@ -57,19 +57,28 @@ function allowlistOf(entries: string[]): string[] {
  * Checks targets against the webhook's channels, and that each reaches a member of the workspace:
  * a member's user id, or an address that is one of theirs (memberOwningAddress).
  */
-async function targetsOf(deps: InboundWebhookDeps, organizationId: string, raw: Record<string, string> | undefined, channels: string[] | undefined): Promise<WebhookTargets | null> {
+async function targetsOf(
+  deps: InboundWebhookDeps,
+  organizationId: string,
+  raw: Record<string, string> | undefined,
+  channels: string[] | undefined,
+): Promise<WebhookTargets | null> {
   if (!raw || Object.keys(raw).length === 0) return null;
   const parsed = parseTargetChannels(raw, channels ?? []);
   if (!parsed.ok) throw invalid(`${parsed.field}: ${parsed.message}`);
   const db = knexOf(deps.orm);
-  const members = new Set<string>(parsed.memberIds.length ? await db('memberships').where({ organization_id: organizationId }).whereIn('user_id', parsed.memberIds).pluck('user_id') : []);
+  const members = new Set<string>(
+    parsed.memberIds.length ? await db('memberships').where({ organization_id: organizationId }).whereIn('user_id', parsed.memberIds).pluck('user_id') : [],
+  );
   for (const key of Object.keys(raw)) {
     const name = parsed.keys[key];
     const t = parsed.targets[name]!;
     if ('user_id' in t) {
       if (!members.has(t.user_id)) throw invalid(`targetChannels.${key}: not a member of this workspace`);
     } else if (name === 'push' || !(await memberOwningAddress(db, organizationId, name, t.address))) {
-      throw invalid(`targetChannels.${key}: not an address of a member of this workspace: give a member's user id, their account email or one of their verified contact methods`);
+      throw invalid(
+        `targetChannels.${key}: not an address of a member of this workspace: give a member's user id, their account email or one of their verified contact methods`,
+      );
     }
   }
   return parsed.targets;
@@ -82,7 +91,10 @@ export async function assertMayManage(deps: Pick<InboundWebhookDeps, 'orm'>, act
     .where({ 's.id': serviceId, 'tm.user_id': actor.userId })
     .first('s.id');
   if (!canManageWebhook(actor.role, Boolean(inTeam))) {
-    throw forbidden('changing alert sources and webhooks needs an Account Admin, a Billing Owner, or a Team Manager of the team that owns its service', 'forbidden');
+    throw forbidden(
+      'changing alert sources and webhooks needs an Account Admin, a Billing Owner, or a Team Manager of the team that owns its service',
+      'forbidden',
+    );
   }
 }
 
@@ -95,7 +107,11 @@ async function serviceFor(deps: InboundWebhookDeps, organizationId: string, serv
 }
 
 /** Creates a webhook; the answer holds its signing secret (unless `signed: false`), shown this once. */
-export async function createInboundWebhook(deps: InboundWebhookDeps, actor: WebhookActor, input: WebhookInput): Promise<WebhookRecord & { signing_secret: string | null }> {
+export async function createInboundWebhook(
+  deps: InboundWebhookDeps,
+  actor: WebhookActor,
+  input: WebhookInput,
+): Promise<WebhookRecord & { signing_secret: string | null }> {
   const channels = input.channels && channelsOf(input.channels);
   const ipAllowlist = input.ipAllowlist ? allowlistOf(input.ipAllowlist) : null;
   const serviceId = await serviceFor(deps, actor.organizationId, input.serviceId);
@@ -109,7 +125,13 @@ export async function createInboundWebhook(deps: InboundWebhookDeps, actor: Webh
     ingestBaseUrl: deps.urls.ingest,
     channels,
     seal: (s) => deps.sealer.seal(s),
-    webhook: { alias: input.alias ?? aliasOf(input.name), description: input.description ?? null, ipAllowlist, targetChannels, signingSecretSealed: signingSecret && deps.sealer.seal(signingSecret) },
+    webhook: {
+      alias: input.alias ?? aliasOf(input.name),
+      description: input.description ?? null,
+      ipAllowlist,
+      targetChannels,
+      signingSecretSealed: signingSecret && deps.sealer.seal(signingSecret),
+    },
   });
   return { ...webhookRecord(deps, await webhookRow(deps, actor.organizationId, created.id, 'all')), signing_secret: signingSecret };
 }
@@ -119,7 +141,13 @@ export async function createInboundWebhook(deps: InboundWebhookDeps, actor: Webh
  * A plain source given channels becomes a Form B webhook, whose receiver anyone who knows its id
  * could post to: it gets a signing secret, answered this once (`signing_secret`).
  */
-export async function updateInboundWebhook(deps: InboundWebhookDeps, actor: WebhookActor, id: string, patch: WebhookPatch, scope: SourceScope = 'webhooks'): Promise<WebhookRecord & { signing_secret?: string }> {
+export async function updateInboundWebhook(
+  deps: InboundWebhookDeps,
+  actor: WebhookActor,
+  id: string,
+  patch: WebhookPatch,
+  scope: SourceScope = 'webhooks',
+): Promise<WebhookRecord & { signing_secret?: string }> {
   const row = await webhookRow(deps, actor.organizationId, id, scope);
   await assertMayManage(deps, actor, row.service_id);
   const channels = patch.channels && channelsOf(patch.channels);
@@ -157,7 +185,12 @@ export async function deleteInboundWebhook(
 }
 
 /** A new signing secret (the old one stops verifying at once), shown this once. */
-export async function rotateSigningSecret(deps: InboundWebhookDeps, actor: WebhookActor, id: string, scope: SourceScope = 'webhooks'): Promise<{ id: string; signing_secret: string }> {
+export async function rotateSigningSecret(
+  deps: InboundWebhookDeps,
+  actor: WebhookActor,
+  id: string,
+  scope: SourceScope = 'webhooks',
+): Promise<{ id: string; signing_secret: string }> {
   const row = await webhookRow(deps, actor.organizationId, id, scope);
   await assertMayManage(deps, actor, row.service_id);
   const signingSecret = newSigningSecret();

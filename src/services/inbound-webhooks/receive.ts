@@ -54,7 +54,12 @@ export async function receiveInboundWebhookCall(deps: ReceiverDeps, call: Webhoo
     await call.rateLimit?.(hook.id);
     assertAllowed(hook.ip_allowlist as string[] | null, call.clientAddress);
     assertSigned(deps.sealer, hook.signing_secret_sealed as string | null, call);
-    const answer = await deps.ingestion.ingestOnSource({ tokenHash: hook.token_hash, body: parseJson(call.rawBody), headers: call.headers, idempotencyKey: call.idempotencyKey });
+    const answer = await deps.ingestion.ingestOnSource({
+      tokenHash: hook.token_hash,
+      body: parseJson(call.rawBody),
+      headers: call.headers,
+      idempotencyKey: call.idempotencyKey,
+    });
     deps.stats.countById(hook.id, true);
     return answer;
   } catch (err) {

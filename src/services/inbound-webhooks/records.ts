@@ -16,8 +16,23 @@ export interface InboundWebhookDeps {
 
 /** The columns a webhook record is built from. */
 export const WEBHOOK_COLUMNS = [
-  'id', 'organization_id', 'service_id', 'name', 'alias', 'description', 'status', 'channels', 'url_secret_sealed', 'signing_secret_sealed',
-  'ip_allowlist', 'target_channels', 'total_calls', 'successful_calls', 'failed_calls', 'created_at', 'updated_at',
+  'id',
+  'organization_id',
+  'service_id',
+  'name',
+  'alias',
+  'description',
+  'status',
+  'channels',
+  'url_secret_sealed',
+  'signing_secret_sealed',
+  'ip_allowlist',
+  'target_channels',
+  'total_calls',
+  'successful_calls',
+  'failed_calls',
+  'created_at',
+  'updated_at',
 ] as const;
 
 export interface WebhookRow {
@@ -84,16 +99,30 @@ const sources = (deps: Pick<InboundWebhookDeps, 'orm'>, organizationId: string, 
 };
 
 /** A page of the workspace's webhooks (or, in scope `all`, sources), oldest first, and how many there are. */
-export async function listInboundWebhooks(deps: InboundWebhookDeps, organizationId: string, page: { limit: number; offset: number }, scope: SourceScope = 'webhooks') {
+export async function listInboundWebhooks(
+  deps: InboundWebhookDeps,
+  organizationId: string,
+  page: { limit: number; offset: number },
+  scope: SourceScope = 'webhooks',
+) {
   const [rows, [{ n }]] = await Promise.all([
-    sources(deps, organizationId, scope).select(WEBHOOK_COLUMNS).orderBy([{ column: 'created_at' }, { column: 'id' }]).limit(page.limit).offset(page.offset),
+    sources(deps, organizationId, scope)
+      .select(WEBHOOK_COLUMNS)
+      .orderBy([{ column: 'created_at' }, { column: 'id' }])
+      .limit(page.limit)
+      .offset(page.offset),
     sources(deps, organizationId, scope).count({ n: '*' }),
   ]);
   return { webhooks: (rows as WebhookRow[]).map((r) => webhookRecord(deps, r)), total: Number(n) };
 }
 
 /** One of the workspace's webhooks (or sources) as stored; another workspace's, a deleted one or a bad id is not found. */
-export async function webhookRow(deps: Pick<InboundWebhookDeps, 'orm'>, organizationId: string, id: string, scope: SourceScope = 'webhooks'): Promise<WebhookRow> {
+export async function webhookRow(
+  deps: Pick<InboundWebhookDeps, 'orm'>,
+  organizationId: string,
+  id: string,
+  scope: SourceScope = 'webhooks',
+): Promise<WebhookRow> {
   const row = isUuid(id) ? await sources(deps, organizationId, scope).select(WEBHOOK_COLUMNS).where({ id }).first() : undefined;
   if (!row) throw notFound(`${scope === 'webhooks' ? 'webhook' : 'source'} ${id} not found`);
   return row as WebhookRow;

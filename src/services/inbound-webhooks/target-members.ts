@@ -20,6 +20,9 @@ export async function memberOwningAddress(db: Knex, organizationId: string, chan
     .first('c.user_id');
   if (contact) return contact.user_id as string;
   if (channel !== 'email') return undefined;
-  const account = await db('users as u').join('memberships as m', 'm.user_id', 'u.id').where({ 'm.organization_id': organizationId, 'u.email': address }).first('u.id');
+  const account = await db('users as u')
+    .join('memberships as m', 'm.user_id', 'u.id')
+    .where({ 'm.organization_id': organizationId, 'u.email': address })
+    .first('u.id');
   return account?.id as string | undefined;
 }

@@ -44,10 +44,16 @@ export interface TestResult {
 const NOTIFICATION_TYPE: Record<FormBName, string> = { sms: 'SMS', voice: 'CALL', email: 'EMAIL', push: 'PUSH_NOTIF' };
 
 /** Where a channel's test goes before the plan has its say: one channel and address, or why none. */
-type Recipient = { channel: ChannelId; to: string; userId: string | null; kind: TestSend['recipient'] } | { error: string; kind: TestSend['recipient']; channel: ChannelId };
+type Recipient =
+  { channel: ChannelId; to: string; userId: string | null; kind: TestSend['recipient'] } | { error: string; kind: TestSend['recipient']; channel: ChannelId };
 
 /** A person's first working contact on any of the channels; email falls back to their login. */
-async function contactOf(orm: MikroORM, organizationId: string, userId: string, channels: ChannelId[]): Promise<{ channel: ChannelId; to: string } | undefined> {
+async function contactOf(
+  orm: MikroORM,
+  organizationId: string,
+  userId: string,
+  channels: ChannelId[],
+): Promise<{ channel: ChannelId; to: string } | undefined> {
   const contact = await knexOf(orm)('contact_methods')
     .select('type', 'address')
     .where({ organization_id: organizationId, user_id: userId })
@@ -67,7 +73,8 @@ async function recipientOf(orm: MikroORM, organizationId: string, callerId: stri
   if (target && 'address' in target) {
     // Checked again now: the member may have left, or removed that contact, since the webhook was made.
     const owner = name === 'push' ? undefined : await memberOwningAddress(knexOf(orm), organizationId, name, target.address);
-    if (!owner) return { error: 'the target address no longer belongs to a member of this workspace: nothing was sent to it', kind: 'address', channel: channels[0] };
+    if (!owner)
+      return { error: 'the target address no longer belongs to a member of this workspace: nothing was sent to it', kind: 'address', channel: channels[0] };
     return { channel: channels[0], to: target.address, userId: owner, kind: 'address' };
   }
   const userId = target ? target.user_id : callerId;

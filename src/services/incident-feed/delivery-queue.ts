@@ -79,11 +79,17 @@ export async function recordAttempt(
        next_attempt_at = case when not ? and ?::int is not null then now() + ?::int * interval '1 millisecond' end
      where id = ? and attempts = ? and delivered_at is null`,
     [
-      outcome.statusCode, outcome.error, Math.round(outcome.latencyMs),
+      outcome.statusCode,
+      outcome.error,
+      Math.round(outcome.latencyMs),
       outcome.delivered,
-      outcome.delivered, next.park,
-      outcome.delivered, next.retryInMs, next.retryInMs,
-      row.id, row.attempts,
+      outcome.delivered,
+      next.park,
+      outcome.delivered,
+      next.retryInMs,
+      next.retryInMs,
+      row.id,
+      row.attempts,
     ],
   );
 }

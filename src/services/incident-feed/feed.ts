@@ -40,7 +40,11 @@ export async function takeFeedEvents(trx: Knex.Transaction, consumer: string, li
   )) as { rows: Array<FeedEvent & { xid: string }> };
   if (rows.length === 0) return [];
   const last = rows[rows.length - 1];
-  await trx.raw(`update incident_event_consumers set position_xid = ?::xid8, position_seq = ?::bigint, updated_at = now() where name = ?`, [last.xid, last.seq, consumer]);
+  await trx.raw(`update incident_event_consumers set position_xid = ?::xid8, position_seq = ?::bigint, updated_at = now() where name = ?`, [
+    last.xid,
+    last.seq,
+    consumer,
+  ]);
   return rows.map(({ xid: _xid, ...event }) => event);
 }
 
@@ -59,7 +63,9 @@ async function lockPosition(trx: Knex.Transaction, consumer: string): Promise<Po
 async function startPosition(trx: Knex.Transaction, consumer: string): Promise<Position | undefined> {
   // Held by another process: an insert would wait on its lock (a plain read does not).
   if (await trx('incident_event_consumers').where({ name: consumer }).first('name')) return undefined;
-  const { rows } = (await trx.raw(`insert into incident_event_consumers (name) values (?) on conflict (name) do nothing returning name`, [consumer])) as { rows: unknown[] };
+  const { rows } = (await trx.raw(`insert into incident_event_consumers (name) values (?) on conflict (name) do nothing returning name`, [consumer])) as {
+    rows: unknown[];
+  };
   return rows.length ? { xid: '0', seq: '0' } : undefined;
 }
 

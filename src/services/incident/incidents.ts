@@ -55,7 +55,6 @@ const workflowInput = (row: IncidentRow & { last_seq: number }): IncidentWorkflo
   seq: row.last_seq,
 });
 
-
 /**
  * Opens an incident: the projection row (with its per-workspace number), its first timeline entry
  * and an outbox message commit together, then its workflow starts; the answer comes once it is
@@ -66,20 +65,28 @@ export async function createIncident(deps: IncidentDeps, input: CreateIncidentIn
   if (!(await teamBelongsTo(deps.orm, input.organizationId, input.owningTeamId))) {
     throw invalid(`owning_team_id ${input.owningTeamId} is not a team of this workspace`);
   }
-  const target = { temporal: deps.eagerClient ?? deps.temporal, taskQueue: deps.taskQueue, eagerStart: deps.eagerClient !== undefined, autoCloseHours: deps.autoCloseHours };
-  const row = await openAndStart({ orm: deps.orm, target }, {
-    id: randomUUID(),
-    organizationId: input.organizationId,
-    serviceId: input.serviceId ?? null,
-    owningTeamId: input.owningTeamId,
-    title: input.title,
-    description: input.description ?? null,
-    severity: input.severity,
-    dedupKey: null,
-    alertCount: 0,
-    actor: input.actor,
-    openedBy: null,
-  });
+  const target = {
+    temporal: deps.eagerClient ?? deps.temporal,
+    taskQueue: deps.taskQueue,
+    eagerStart: deps.eagerClient !== undefined,
+    autoCloseHours: deps.autoCloseHours,
+  };
+  const row = await openAndStart(
+    { orm: deps.orm, target },
+    {
+      id: randomUUID(),
+      organizationId: input.organizationId,
+      serviceId: input.serviceId ?? null,
+      owningTeamId: input.owningTeamId,
+      title: input.title,
+      description: input.description ?? null,
+      severity: input.severity,
+      dedupKey: null,
+      alertCount: 0,
+      actor: input.actor,
+      openedBy: null,
+    },
+  );
   return toSnapshot(row);
 }
 
@@ -92,7 +99,6 @@ async function readRow(deps: { orm: MikroORM }, organizationId: string, incident
   if (!row) throw notFound(`incident ${incidentId} not found`);
   return row as IncidentRow & { last_seq: number };
 }
-
 
 /** One incident of this workspace; another workspace's incident is simply not found. */
 export async function getIncident(deps: { orm: MikroORM }, organizationId: string, incidentId: string) {
@@ -197,7 +203,10 @@ function filtered(deps: { orm: MikroORM }, q: Omit<ListIncidentsQuery, 'limit' |
 }
 
 /** How many incidents each status holds under the same filters (the dashboard's tabs). */
-export async function countIncidentsByStatus(deps: { orm: MikroORM }, q: Omit<ListIncidentsQuery, 'limit' | 'cursor' | 'status'>): Promise<Record<string, number>> {
+export async function countIncidentsByStatus(
+  deps: { orm: MikroORM },
+  q: Omit<ListIncidentsQuery, 'limit' | 'cursor' | 'status'>,
+): Promise<Record<string, number>> {
   const rows = (await filtered(deps, q).select('i.status').count({ n: '*' }).groupBy('i.status')) as Array<{ status: string; n: string }>;
   return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
 }
@@ -206,7 +215,10 @@ export async function countIncidentsByStatus(deps: { orm: MikroORM }, q: Omit<Li
 export async function listIncidents(deps: { orm: MikroORM }, q: ListIncidentsQuery) {
   const query = filtered(deps, q)
     .select(INCIDENT_COLUMNS.map((c) => `i.${c}`))
-    .orderBy([{ column: 'i.created_at', order: 'desc' }, { column: 'i.id', order: 'desc' }])
+    .orderBy([
+      { column: 'i.created_at', order: 'desc' },
+      { column: 'i.id', order: 'desc' },
+    ])
     .limit(q.limit + 1);
   if (q.status) query.andWhere({ 'i.status': q.status });
   if (q.cursor) {

@@ -259,11 +259,30 @@ async function writeTransition(k: Knex, input: TransitionEntry): Promise<{ row: 
     union all
     select ${COLUMNS}, exists (select 1 from entry) as inserted from incidents where id = ? and not exists (select 1 from moved)`;
   const bindings = [
-    randomUUID(), input.seq, input.from, input.to, input.actor.type, input.actor.id, input.actor.via,
-    `${PAST_TENSE[input.operation]}${input.detail ? ` ${input.detail}` : ''} (${input.from} → ${input.to})`, input.eventId ?? null, at, input.incidentId,
-    input.to, input.seq, at, ...stamps.map((s) => s.value), input.incidentId, input.seq,
-    transitionEventType(input.operation, input.to), input.actor.type, input.actor.id, input.actor.id, input.actor.via,
-    JSON.stringify({ from: input.from, to: input.to, operation: input.operation, alert_event_id: input.eventId ?? null }), at,
+    randomUUID(),
+    input.seq,
+    input.from,
+    input.to,
+    input.actor.type,
+    input.actor.id,
+    input.actor.via,
+    `${PAST_TENSE[input.operation]}${input.detail ? ` ${input.detail}` : ''} (${input.from} → ${input.to})`,
+    input.eventId ?? null,
+    at,
+    input.incidentId,
+    input.to,
+    input.seq,
+    at,
+    ...stamps.map((s) => s.value),
+    input.incidentId,
+    input.seq,
+    transitionEventType(input.operation, input.to),
+    input.actor.type,
+    input.actor.id,
+    input.actor.id,
+    input.actor.via,
+    JSON.stringify({ from: input.from, to: input.to, operation: input.operation, alert_event_id: input.eventId ?? null }),
+    at,
     input.incidentId,
   ];
   const { rows } = (await k.raw(sql, bindings)) as { rows: Array<IncidentRow & { inserted: boolean }> };
@@ -289,13 +308,21 @@ export interface AlertsAttachedEntry {
  */
 export async function recordAlertsAttached(k: Knex, input: AlertsAttachedEntry): Promise<{ lastSeq: number }> {
   const at = new Date(input.at);
-  const entries = input.alerts.map((alert, i) => ({ id: randomUUID(), seq: input.firstSeq + i, event_id: alert.eventId ?? null, message: `Alert attached: ${alert.title}`.slice(0, MESSAGE_LIMIT) }));
+  const entries = input.alerts.map((alert, i) => ({
+    id: randomUUID(),
+    seq: input.firstSeq + i,
+    event_id: alert.eventId ?? null,
+    message: `Alert attached: ${alert.title}`.slice(0, MESSAGE_LIMIT),
+  }));
   const planned = input.firstSeq + input.alerts.length - 1;
   if (await insertAttached(k, input.incidentId, entries, at)) return { lastSeq: planned };
   const withEvent = entries.filter((e) => e.event_id !== null);
   const present: Array<{ event_id: string; seq: number }> = await k('timeline_entries')
     .where({ incident_id: input.incidentId })
-    .whereIn('event_id', withEvent.map((e) => e.event_id!))
+    .whereIn(
+      'event_id',
+      withEvent.map((e) => e.event_id!),
+    )
     .select('event_id', 'seq');
   const presentIds = new Set(present.map((p) => p.event_id));
   const missing = withEvent.filter((e) => !presentIds.has(e.event_id!));
@@ -307,7 +334,12 @@ export async function recordAlertsAttached(k: Knex, input: AlertsAttachedEntry):
 }
 
 /** Inserts attached-alert entries at their seqs, all or (when any seq is taken) none; says which. */
-async function insertAttached(k: Knex, incidentId: string, entries: Array<{ id: string; seq: number; event_id: string | null; message: string }>, at: Date): Promise<boolean> {
+async function insertAttached(
+  k: Knex,
+  incidentId: string,
+  entries: Array<{ id: string; seq: number; event_id: string | null; message: string }>,
+  at: Date,
+): Promise<boolean> {
   const firstSeq = Math.min(...entries.map((e) => e.seq));
   const lastSeq = Math.max(...entries.map((e) => e.seq));
   const { rows } = (await k.raw(
@@ -334,7 +366,10 @@ async function insertAttached(k: Knex, incidentId: string, entries: Array<{ id: 
 /** What an `incident.alert_attached` event says: how many alerts joined, and the first few. */
 const ATTACHED_LISTED = 20;
 const attachedEventData = (entries: Array<{ event_id: string | null; message: string }>) =>
-  json({ count: entries.length, alerts: entries.slice(0, ATTACHED_LISTED).map((e) => ({ event_id: e.event_id, title: e.message.replace(/^Alert attached: /, '') })) });
+  json({
+    count: entries.length,
+    alerts: entries.slice(0, ATTACHED_LISTED).map((e) => ({ event_id: e.event_id, title: e.message.replace(/^Alert attached: /, '') })),
+  });
 
 /**
  * A page's entry, at the seq the workflow reserved, with its structured `data` for the UI.
@@ -360,7 +395,10 @@ function pagingEventType(type: string, data: object | undefined): string | null 
   return isEscalation(d.step_number ?? 1, d.pass_number ?? 1) ? 'incident.escalated' : null;
 }
 
-async function recordPagingEntry(k: Knex, input: { incidentId: string; seq: number; type: string; via: string; message: string; data?: object }): Promise<void> {
+async function recordPagingEntry(
+  k: Knex,
+  input: { incidentId: string; seq: number; type: string; via: string; message: string; data?: object },
+): Promise<void> {
   const now = new Date();
   const data = input.data ? JSON.stringify(input.data) : null;
   const eventType = pagingEventType(input.type, input.data);
@@ -377,9 +415,22 @@ async function recordPagingEntry(k: Knex, input: { incidentId: string; seq: numb
      )
      update incidents set last_seq = greatest(last_seq, ?) where id = ?`,
     [
-      randomUUID(), input.seq, input.type, input.via, input.message.slice(0, MESSAGE_LIMIT), data, now, input.incidentId,
-      eventType, input.via, data, now, input.incidentId, eventType,
-      input.seq, input.incidentId,
+      randomUUID(),
+      input.seq,
+      input.type,
+      input.via,
+      input.message.slice(0, MESSAGE_LIMIT),
+      data,
+      now,
+      input.incidentId,
+      eventType,
+      input.via,
+      data,
+      now,
+      input.incidentId,
+      eventType,
+      input.seq,
+      input.incidentId,
     ],
   );
 }

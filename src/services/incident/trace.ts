@@ -18,7 +18,19 @@ export async function incidentTrace(orm: MikroORM, incidentId: string): Promise<
       .orderBy('t.seq'),
     db('notifications as n')
       .leftJoin('users as u', 'u.id', 'n.user_id')
-      .select('n.id', 'n.created_at', 'n.channel', 'n.target', 'n.user_id', 'u.email', 'n.status', 'n.error', 'n.fallback_reason', 'n.escalation_step', 'n.provider')
+      .select(
+        'n.id',
+        'n.created_at',
+        'n.channel',
+        'n.target',
+        'n.user_id',
+        'u.email',
+        'n.status',
+        'n.error',
+        'n.fallback_reason',
+        'n.escalation_step',
+        'n.provider',
+      )
       .where({ 'n.incident_id': incidentId })
       .orderBy([{ column: 'n.created_at' }, { column: 'n.id' }]),
   ]);

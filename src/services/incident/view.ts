@@ -21,7 +21,6 @@ export interface IncidentRow {
   updated_at: Date | string;
 }
 
-
 /** The projection row as plain JSON (what workflows return and the API shows). */
 export function toSnapshot(row: IncidentRow): IncidentSnapshot {
   return {
@@ -46,7 +45,20 @@ export function toSnapshot(row: IncidentRow): IncidentSnapshot {
 
 /** The columns every incident read selects, in one place. */
 export const INCIDENT_COLUMNS = [
-  'id', 'organization_id', 'number', 'title', 'description', 'severity', 'status', 'service_id',
-  'owning_team_id', 'dedup_key', 'alert_count', 'created_at', 'acknowledged_at', 'resolved_at',
-  'closed_at', 'updated_at',
+  'id',
+  'organization_id',
+  'number',
+  'title',
+  'description',
+  'severity',
+  'status',
+  'service_id',
+  'owning_team_id',
+  'dedup_key',
+  'alert_count',
+  'created_at',
+  'acknowledged_at',
+  'resolved_at',
+  'closed_at',
+  'updated_at',
 ] as const;

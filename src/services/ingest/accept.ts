@@ -14,7 +14,6 @@ import { sendUsageEmails } from '../plans/usage-emails';
 import type { SnsVerifier } from './sns';
 import { sourceStatus } from './sources';
 
-
 export interface IngestAnswer {
   /** `confirmed`: an SNS subscription was confirmed. */
   status: 'accepted' | 'confirmed';

@@ -65,7 +65,14 @@ export async function commitBatch(
     if (requests.length === 1 || isDatabaseUnavailable(err)) throw err;
     const alone: AcceptOutcome[] = [];
     for (const request of requests) {
-      alone.push(await knex.transaction((trx) => writeBatch(trx, [request], opts.idempotencyTtlMs)).then((r) => committed(r)[0], (error: unknown) => ({ kind: 'failed', error }) as const));
+      alone.push(
+        await knex
+          .transaction((trx) => writeBatch(trx, [request], opts.idempotencyTtlMs))
+          .then(
+            (r) => committed(r)[0],
+            (error: unknown) => ({ kind: 'failed', error }) as const,
+          ),
+      );
     }
     return alone;
   }
@@ -73,7 +80,10 @@ export async function commitBatch(
 
 async function writeBatch(trx: Knex.Transaction, requests: AcceptRequest[], ttlMs: number): Promise<BatchResult> {
   const now = new Date();
-  const sources = await sourcesByHash(trx, requests.map((r) => r.tokenHash));
+  const sources = await sourcesByHash(
+    trx,
+    requests.map((r) => r.tokenHash),
+  );
   const outcomes: Array<AcceptOutcome | undefined> = requests.map((r) => {
     const source = sources.get(r.tokenHash);
     if (!source) return { kind: 'unknown_source' };
@@ -98,7 +108,12 @@ async function writeBatch(trx: Knex.Transaction, requests: AcceptRequest[], ttlM
   });
 
   // Every key the batch routes on, triggers and resolves alike, locked once in one order.
-  await lockDedupKeys(trx, requests.flatMap((request, r) => (outcomes[r] ? [] : request.items.map((item) => ({ serviceId: sources.get(request.tokenHash)!.serviceId, dedupKey: item.dedupKey })))));
+  await lockDedupKeys(
+    trx,
+    requests.flatMap((request, r) =>
+      outcomes[r] ? [] : request.items.map((item) => ({ serviceId: sources.get(request.tokenHash)!.serviceId, dedupKey: item.dedupKey })),
+    ),
+  );
 
   // Alerts in request order; a resolve ends a run of triggers, so "firing, then resolved" in one
   // batch resolves what fired.
@@ -111,7 +126,11 @@ async function writeBatch(trx: Knex.Transaction, requests: AcceptRequest[], ttlM
     // transaction), so routing is as if the run were stored whole.
     for (let from = 0; from < run.length; from += STORE_SLICE) {
       const slice = run.slice(from, from + STORE_SLICE);
-      const stored = await storeTriggers(trx, slice.map((t) => t.row), now);
+      const stored = await storeTriggers(
+        trx,
+        slice.map((t) => t.row),
+        now,
+      );
       slice.forEach((t, i) => {
         incidentOf[t.at[0]][t.at[1]] = stored[i].incidentId;
         urgent[t.at[0]] ||= stored[i].opened;
@@ -136,7 +155,11 @@ async function writeBatch(trx: Knex.Transaction, requests: AcceptRequest[], ttlM
 
   for (const [r, request] of requests.entries()) {
     if (outcomes[r]) continue;
-    outcomes[r] = { kind: 'accepted', events: request.items.map((item, i) => ({ event_id: eventIds[r][i], incident_id: incidentOf[r][i], action: item.action })), urgent: urgent[r] };
+    outcomes[r] = {
+      kind: 'accepted',
+      events: request.items.map((item, i) => ({ event_id: eventIds[r][i], incident_id: incidentOf[r][i], action: item.action })),
+      urgent: urgent[r],
+    };
   }
   await finishClaims(trx, requests, claims, outcomes);
   return { outcomes: outcomes as AcceptOutcome[], notices };
@@ -144,13 +167,20 @@ async function writeBatch(trx: Knex.Transaction, requests: AcceptRequest[], ttlM
 
 /** The batch's sources by token hash; a PAUSED one (docs/architecture.md, "Inbound webhooks") takes nothing. */
 async function sourcesByHash(trx: Knex.Transaction, hashes: string[]): Promise<Map<string, SourceRef & { paused: boolean; plan: Plan }>> {
-  const rows: Array<{ id: string; organization_id: string; service_id: string; team_id: string; token_hash: string; status: string; plan: Plan }> = await trx('alert_sources as a')
+  const rows: Array<{ id: string; organization_id: string; service_id: string; team_id: string; token_hash: string; status: string; plan: Plan }> = await trx(
+    'alert_sources as a',
+  )
     .join('services as s', 's.id', 'a.service_id')
     .join('organizations as o', 'o.id', 'a.organization_id')
     .select('a.id', 'a.organization_id', 'a.service_id', 's.team_id', 'a.token_hash', 'a.status', 'o.plan')
     .whereIn('a.token_hash', [...new Set(hashes)])
     .whereIn('a.status', ['ACTIVE', 'PAUSED']);
-  return new Map(rows.map((s) => [s.token_hash, { id: s.id, organizationId: s.organization_id, serviceId: s.service_id, teamId: s.team_id, paused: s.status === 'PAUSED', plan: s.plan }]));
+  return new Map(
+    rows.map((s) => [
+      s.token_hash,
+      { id: s.id, organizationId: s.organization_id, serviceId: s.service_id, teamId: s.team_id, paused: s.status === 'PAUSED', plan: s.plan },
+    ]),
+  );
 }
 
 /** A key this batch claimed: the request that took it, and the requests of the batch that share it. */
@@ -189,7 +219,10 @@ async function claimKeys(
   // One order for every batch's claims, so two batches waiting on each other's keys cannot deadlock.
   const sorted = [...claims.values()].sort((a, b) => (a.sourceId === b.sourceId ? (a.key < b.key ? -1 : 1) : a.sourceId < b.sourceId ? -1 : 1));
   const keys = JSON.stringify(sorted.map((c) => ({ s: c.sourceId, k: c.key })));
-  await trx.raw(`delete from idempotency_records r using json_to_recordset(?::json) as v(s uuid, k text) where r.source_id = v.s and r.key = v.k and r.expires_at <= ?`, [keys, now]);
+  await trx.raw(
+    `delete from idempotency_records r using json_to_recordset(?::json) as v(s uuid, k text) where r.source_id = v.s and r.key = v.k and r.expires_at <= ?`,
+    [keys, now],
+  );
   const rows = sorted.map((c) => ({
     s: c.sourceId,
     k: c.key,
@@ -214,9 +247,10 @@ async function claimKeys(
     for (const c of lost) {
       const first = byId.get(`${c.sourceId}\u0000${c.key}`)!;
       for (const r of [c.owner, ...c.followers]) {
-        outcomes[r] = requests[r].idempotency!.fingerprint === first.fingerprint
-          ? { kind: 'duplicate', event_id: nullIfNil(first.event_id), incident_id: nullIfNil(first.incident_id) }
-          : { kind: 'conflict' };
+        outcomes[r] =
+          requests[r].idempotency!.fingerprint === first.fingerprint
+            ? { kind: 'duplicate', event_id: nullIfNil(first.event_id), incident_id: nullIfNil(first.incident_id) }
+            : { kind: 'conflict' };
       }
     }
   }
@@ -246,7 +280,10 @@ async function finishClaims(trx: Knex.Transaction, requests: AcceptRequest[], cl
     const first = owner.events[0];
     if (first?.incident_id) updates.push({ s: c.sourceId, k: c.key, i: first.incident_id });
     for (const r of c.followers) {
-      outcomes[r] = requests[r].idempotency!.fingerprint === fingerprint ? { kind: 'duplicate', event_id: first?.event_id ?? null, incident_id: first?.incident_id ?? null } : { kind: 'conflict' };
+      outcomes[r] =
+        requests[r].idempotency!.fingerprint === fingerprint
+          ? { kind: 'duplicate', event_id: first?.event_id ?? null, incident_id: first?.incident_id ?? null }
+          : { kind: 'conflict' };
     }
   }
   if (updates.length) {
@@ -256,6 +293,8 @@ async function finishClaims(trx: Knex.Transaction, requests: AcceptRequest[], cl
     );
   }
   if (released.length) {
-    await trx.raw(`delete from idempotency_records r using json_to_recordset(?::json) as v(s uuid, k text) where r.source_id = v.s and r.key = v.k`, [JSON.stringify(released)]);
+    await trx.raw(`delete from idempotency_records r using json_to_recordset(?::json) as v(s uuid, k text) where r.source_id = v.s and r.key = v.k`, [
+      JSON.stringify(released),
+    ]);
   }
 }

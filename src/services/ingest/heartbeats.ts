@@ -43,7 +43,10 @@ const heartbeatJson = (r: HeartbeatRow & { last_ping_at: Date | string | null; c
 
 /** The workspace's heartbeats, oldest first. */
 export async function listHeartbeats(orm: MikroORM, organizationId: string): Promise<HeartbeatJson[]> {
-  const rows = await knexOf(orm)('heartbeats').select(READ_COLUMNS).where({ organization_id: organizationId }).orderBy([{ column: 'created_at' }, { column: 'id' }]);
+  const rows = await knexOf(orm)('heartbeats')
+    .select(READ_COLUMNS)
+    .where({ organization_id: organizationId })
+    .orderBy([{ column: 'created_at' }, { column: 'id' }]);
   return rows.map(heartbeatJson);
 }
 
@@ -85,7 +88,15 @@ export async function createHeartbeat(
       await recordAudit(trx, { organizationId, actor: audit, action: 'heartbeat.create', targetType: 'heartbeat', targetId: row.id, details });
     }
   });
-  return { id: row.id, name: row.name, service_id: row.service_id, period_seconds: row.period_seconds, grace_seconds: row.grace_seconds, status: row.status, ping_url: `${input.ingestBaseUrl}/ping/${secret}` };
+  return {
+    id: row.id,
+    name: row.name,
+    service_id: row.service_id,
+    period_seconds: row.period_seconds,
+    grace_seconds: row.grace_seconds,
+    status: row.status,
+    ping_url: `${input.ingestBaseUrl}/ping/${secret}`,
+  };
 }
 
 /**
@@ -98,7 +109,10 @@ export async function createHeartbeat(
 export async function pingHeartbeat(orm: MikroORM, temporal: Client, taskQueue: string, secret: string): Promise<HeartbeatRow | undefined> {
   if (!looksLikeUrlSecret(secret)) return undefined;
   return knexOf(orm).transaction(async (trx) => {
-    const [row] = (await trx('heartbeats').update({ last_ping_at: new Date() }).where({ token_hash: hashSecret(secret) }).returning(COLUMNS)) as HeartbeatRow[];
+    const [row] = (await trx('heartbeats')
+      .update({ last_ping_at: new Date() })
+      .where({ token_hash: hashSecret(secret) })
+      .returning(COLUMNS)) as HeartbeatRow[];
     if (row) await withinDeadline(temporal, TEMPORAL_CALL_MS, () => deliverPing(temporal, taskQueue, row));
     return row;
   });
@@ -138,7 +152,11 @@ export async function setHeartbeatPaused(
   if (!isUuid(id)) throw invalid('heartbeat id must be a UUID');
   const status = paused ? 'PAUSED' : 'ACTIVE';
   return knexOf(orm).transaction(async (trx) => {
-    const before = await trx('heartbeats').select('id', 'name', 'organization_id', 'status').where({ id, ...(opts.organizationId && { organization_id: opts.organizationId }) }).forUpdate().first();
+    const before = await trx('heartbeats')
+      .select('id', 'name', 'organization_id', 'status')
+      .where({ id, ...(opts.organizationId && { organization_id: opts.organizationId }) })
+      .forUpdate()
+      .first();
     if (!before) throw notFound(`heartbeat ${id} not found`);
     await trx('heartbeats').update({ status }).where({ id });
     if (temporal) {
@@ -149,7 +167,14 @@ export async function setHeartbeatPaused(
       }
     }
     if (opts.audit && before.status !== status) {
-      await recordAudit(trx, { organizationId: before.organization_id, actor: opts.audit, action: paused ? 'heartbeat.pause' : 'heartbeat.resume', targetType: 'heartbeat', targetId: id, details: { name: before.name } });
+      await recordAudit(trx, {
+        organizationId: before.organization_id,
+        actor: opts.audit,
+        action: paused ? 'heartbeat.pause' : 'heartbeat.resume',
+        targetType: 'heartbeat',
+        targetId: id,
+        details: { name: before.name },
+      });
     }
     return { id, status };
   });
@@ -176,7 +201,15 @@ export async function deleteHeartbeat(orm: MikroORM, temporal: Client | undefine
     const [row] = await trx('heartbeats').delete().where({ id: input.id, organization_id: input.organizationId }).returning(['id', 'name', 'service_id']);
     if (!row) throw notFound(`heartbeat ${input.id} not found`);
     await stopWorkflow(temporal, row.id);
-    if (audit) await recordAudit(trx, { organizationId: input.organizationId, actor: audit, action: 'heartbeat.delete', targetType: 'heartbeat', targetId: row.id, details: { name: row.name, service_id: row.service_id } });
+    if (audit)
+      await recordAudit(trx, {
+        organizationId: input.organizationId,
+        actor: audit,
+        action: 'heartbeat.delete',
+        targetType: 'heartbeat',
+        targetId: row.id,
+        details: { name: row.name, service_id: row.service_id },
+      });
     return { id: row.id as string, deleted: true as const };
   });
 }

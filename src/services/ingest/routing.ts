@@ -63,8 +63,16 @@ export async function storeTriggers(trx: Knex.Transaction, rows: TriggerRow[], n
     incidentOf.push(incidentId);
     outbox.push({ id: randomUUID(), incident_id: incidentId, event_id: row.eventId, kind, created_at: now });
   }
-  const incidentWrites = await prepareIncidentBatch(trx, { opened: [...fresh.values()].map(openingOf), alertsAdded: [...attachCounts].map(([incidentId, count]) => ({ incidentId, count })) }, now);
-  await trx.raw(`with ${incidentWrites.ctes}, ${ALERT_WRITES}`, { ...incidentWrites.bindings, alerts: json(rows.map((r, i) => alertRow(r, incidentOf[i], now))), outbox: json(outbox) });
+  const incidentWrites = await prepareIncidentBatch(
+    trx,
+    { opened: [...fresh.values()].map(openingOf), alertsAdded: [...attachCounts].map(([incidentId, count]) => ({ incidentId, count })) },
+    now,
+  );
+  await trx.raw(`with ${incidentWrites.ctes}, ${ALERT_WRITES}`, {
+    ...incidentWrites.bindings,
+    alerts: json(rows.map((r, i) => alertRow(r, incidentOf[i], now))),
+    outbox: json(outbox),
+  });
   return incidentOf.map((incidentId, i) => ({ incidentId, opened: outbox[i].kind === 'opened' }));
 }
 
@@ -176,7 +184,14 @@ export async function storeResolve(trx: Knex.Transaction, source: SourceRef, ite
     // The seq the resolve was accepted at: a reopen written after it makes it stale.
     const closedAtSeq = await closeAlertsOfOpenIncident(trx, incidentId, now);
     if (closedAtSeq === null) continue;
-    await trx('ingest_outbox').insert({ id: randomUUID(), incident_id: incidentId, event_id: eventId, kind: 'resolved', incident_seq: closedAtSeq, created_at: now });
+    await trx('ingest_outbox').insert({
+      id: randomUUID(),
+      incident_id: incidentId,
+      event_id: eventId,
+      kind: 'resolved',
+      incident_seq: closedAtSeq,
+      created_at: now,
+    });
     resolved = incidentId;
   }
   return resolved;

@@ -14,7 +14,6 @@ import { forbidden, invalid, notFound } from '../errors';
  * does not depend on how much of a secret matches.
  */
 
-
 export interface SourceWithUrl {
   id: string;
   name: string;
@@ -42,7 +41,15 @@ export interface WebhookFields {
  */
 export async function createSource(
   orm: MikroORM,
-  input: { organizationId: string; serviceId: string; name: string; ingestBaseUrl: string; channels?: string[]; webhook?: WebhookFields; seal?: (plaintext: string) => string },
+  input: {
+    organizationId: string;
+    serviceId: string;
+    name: string;
+    ingestBaseUrl: string;
+    channels?: string[];
+    webhook?: WebhookFields;
+    seal?: (plaintext: string) => string;
+  },
 ): Promise<SourceWithUrl> {
   const parsed = input.channels ? parseSourceChannels(input.channels) : undefined;
   if (parsed && !parsed.ok) throw invalid(`channels: ${parsed.message}`);
@@ -81,12 +88,18 @@ export async function createSource(
 }
 
 /** Creates a source on a service, whichever workspace it is in (the CLI names only the service). */
-export async function createSourceForService(orm: MikroORM, input: { serviceId: string; name: string; ingestBaseUrl: string; channels?: string[]; webhook?: WebhookFields; seal?: (plaintext: string) => string }): Promise<SourceWithUrl> {
+export async function createSourceForService(
+  orm: MikroORM,
+  input: { serviceId: string; name: string; ingestBaseUrl: string; channels?: string[]; webhook?: WebhookFields; seal?: (plaintext: string) => string },
+): Promise<SourceWithUrl> {
   return createSource(orm, { ...input, organizationId: await workspaceOfService(orm, input.serviceId) });
 }
 
 /** Replaces a source's secret: the old URL stops working at once, the new one is returned once. */
-export async function rotateSource(orm: MikroORM, input: { sourceId: string; ingestBaseUrl: string; seal?: (plaintext: string) => string }): Promise<SourceWithUrl> {
+export async function rotateSource(
+  orm: MikroORM,
+  input: { sourceId: string; ingestBaseUrl: string; seal?: (plaintext: string) => string },
+): Promise<SourceWithUrl> {
   if (!isUuid(input.sourceId)) throw invalid('source id must be a UUID');
   const secret = newUrlSecret();
   // Without a sealer the old sealed URL would be stale: it is dropped (reads show none until the next rotation with one).
@@ -119,7 +132,15 @@ export async function sourceStatus(orm: MikroORM, tokenHash: string): Promise<'A
 export async function updateSourceFields(
   orm: MikroORM,
   id: string,
-  fields: { name?: string; channels?: string[]; status?: 'ACTIVE' | 'PAUSED'; alias?: string; description?: string | null; ipAllowlist?: string[] | null; signingSecretSealed?: string | null },
+  fields: {
+    name?: string;
+    channels?: string[];
+    status?: 'ACTIVE' | 'PAUSED';
+    alias?: string;
+    description?: string | null;
+    ipAllowlist?: string[] | null;
+    signingSecretSealed?: string | null;
+  },
 ): Promise<boolean> {
   const row: Record<string, unknown> = { updated_at: new Date() };
   if (fields.name !== undefined) row.name = fields.name;
@@ -137,8 +158,16 @@ export async function updateSourceFields(
 const retired = () => {
   const now = new Date();
   return {
-    status: 'REVOKED', revoked_at: now, updated_at: now, token_hash: hashSecret(newUrlSecret()), url_secret_sealed: null, signing_secret_sealed: null,
-    ip_allowlist: null, total_calls: 0, successful_calls: 0, failed_calls: 0,
+    status: 'REVOKED',
+    revoked_at: now,
+    updated_at: now,
+    token_hash: hashSecret(newUrlSecret()),
+    url_secret_sealed: null,
+    signing_secret_sealed: null,
+    ip_allowlist: null,
+    total_calls: 0,
+    successful_calls: 0,
+    failed_calls: 0,
   };
 };
 

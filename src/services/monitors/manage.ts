@@ -60,7 +60,8 @@ function assertAllowed(s: Pick<MonitorSettings, 'url' | 'intervalSeconds' | 'tim
   if (s.intervalSeconds < policy.minIntervalSeconds) throw invalid(`interval_seconds: must be at least ${policy.minIntervalSeconds}`);
   if (s.timeoutSeconds >= s.intervalSeconds) throw invalid(`timeout_seconds: must be less than interval_seconds (${s.intervalSeconds})`);
   const min = monitorMinIntervalSeconds(plan, policy.minIntervalSeconds);
-  if (s.intervalSeconds < min) throw forbidden(`interval_seconds: the ${plan} plan checks at most every ${min} s (change the plan for shorter intervals)`, 'plan_limit_reached');
+  if (s.intervalSeconds < min)
+    throw forbidden(`interval_seconds: the ${plan} plan checks at most every ${min} s (change the plan for shorter intervals)`, 'plan_limit_reached');
 }
 
 const planOf = async (db: Knex, organizationId: string): Promise<Plan> => {
@@ -120,7 +121,15 @@ export async function createHttpMonitor(
   };
   await db.transaction(async (trx) => {
     await trx('monitors').insert(row);
-    if (audit) await recordAudit(trx, { organizationId: input.organizationId, actor: audit, action: 'monitor.create', targetType: 'monitor', targetId: row.id, details: auditDetails(input) });
+    if (audit)
+      await recordAudit(trx, {
+        organizationId: input.organizationId,
+        actor: audit,
+        action: 'monitor.create',
+        targetType: 'monitor',
+        targetId: row.id,
+        details: auditDetails(input),
+      });
   });
   try {
     await startMonitorWorkflow(t.temporal, t.taskQueue, row);
@@ -158,7 +167,11 @@ export async function updateMonitor(
   if (changes.serviceId !== undefined) await getService(orm, input.organizationId, changes.serviceId);
   return knexOf(orm).transaction(async (trx) => {
     const m = await lockMonitor(trx, input.organizationId, input.id);
-    const next = { url: changes.url ?? m.target, intervalSeconds: changes.intervalSeconds ?? m.interval_seconds, timeoutSeconds: changes.timeoutSeconds ?? m.timeout_seconds };
+    const next = {
+      url: changes.url ?? m.target,
+      intervalSeconds: changes.intervalSeconds ?? m.interval_seconds,
+      timeoutSeconds: changes.timeoutSeconds ?? m.timeout_seconds,
+    };
     assertAllowed(next, await planOf(trx, input.organizationId), policy);
     const set: Record<string, unknown> = { updated_at: new Date() };
     if (changes.serviceId !== undefined) set.service_id = changes.serviceId;
@@ -171,9 +184,24 @@ export async function updateMonitor(
     if (changes.keyword !== undefined) set.keyword = changes.keyword;
     if (changes.failureThreshold !== undefined) set.failure_threshold = changes.failureThreshold;
     await trx('monitors').update(set).where({ id: m.id });
-    if (audit) await recordAudit(trx, { organizationId: input.organizationId, actor: audit, action: 'monitor.update', targetType: 'monitor', targetId: m.id, details: { name: changes.name ?? m.name, ...auditDetails(changes) } });
+    if (audit)
+      await recordAudit(trx, {
+        organizationId: input.organizationId,
+        actor: audit,
+        action: 'monitor.update',
+        targetType: 'monitor',
+        targetId: m.id,
+        details: { name: changes.name ?? m.name, ...auditDetails(changes) },
+      });
     const schedule = { intervalSeconds: next.intervalSeconds, timeoutSeconds: next.timeoutSeconds };
-    if (m.type === 'http') await signalMonitorWorkflow(t.temporal, t.taskQueue, { ...m, interval_seconds: schedule.intervalSeconds, timeout_seconds: schedule.timeoutSeconds }, monitorScheduleSignal, schedule);
+    if (m.type === 'http')
+      await signalMonitorWorkflow(
+        t.temporal,
+        t.taskQueue,
+        { ...m, interval_seconds: schedule.intervalSeconds, timeout_seconds: schedule.timeoutSeconds },
+        monitorScheduleSignal,
+        schedule,
+      );
     return getMonitorDetail(trx, input.organizationId, m.id);
   });
 }
@@ -194,7 +222,14 @@ export async function setMonitorPaused(
     await trx('monitors').update({ status, updated_at: new Date() }).where({ id: m.id });
     if (m.type === 'http') await signalMonitorWorkflow(t.temporal, t.taskQueue, { ...m, status }, monitorPauseSignal, { paused: input.paused });
     if (audit && m.status !== status) {
-      await recordAudit(trx, { organizationId: input.organizationId, actor: audit, action: input.paused ? 'monitor.pause' : 'monitor.resume', targetType: 'monitor', targetId: m.id, details: { name: m.name } });
+      await recordAudit(trx, {
+        organizationId: input.organizationId,
+        actor: audit,
+        action: input.paused ? 'monitor.pause' : 'monitor.resume',
+        targetType: 'monitor',
+        targetId: m.id,
+        details: { name: m.name },
+      });
     }
     return { id: m.id, status };
   });
@@ -211,7 +246,15 @@ export async function deleteMonitor(orm: MikroORM, temporal: Client | undefined,
     await trx('monitors').delete().where({ id: m.id });
     const checks = await trx('monitor_checks').delete().where({ monitor_id: m.id });
     await stopMonitorWorkflow(temporal, m.id);
-    if (audit) await recordAudit(trx, { organizationId: input.organizationId, actor: audit, action: 'monitor.delete', targetType: 'monitor', targetId: m.id, details: { name: m.name, service_id: m.service_id, checks_deleted: checks } });
+    if (audit)
+      await recordAudit(trx, {
+        organizationId: input.organizationId,
+        actor: audit,
+        action: 'monitor.delete',
+        targetType: 'monitor',
+        targetId: m.id,
+        details: { name: m.name, service_id: m.service_id, checks_deleted: checks },
+      });
     return { id: m.id, deleted: true as const };
   });
 }

@@ -36,7 +36,12 @@ export async function probe(input: ProbeInput): Promise<ProbeResult> {
   const started = performance.now();
   const signal = AbortSignal.timeout(input.timeoutMs);
   const guard = addressGuard({ allowPrivate: input.allowPrivate, refuse: input.refuse });
-  const result = (ok: boolean, statusCode: number | null, error: string | null): ProbeResult => ({ ok, statusCode, latencyMs: Math.round(performance.now() - started), error });
+  const result = (ok: boolean, statusCode: number | null, error: string | null): ProbeResult => ({
+    ok,
+    statusCode,
+    latencyMs: Math.round(performance.now() - started),
+    error,
+  });
   let url = new URL(input.url);
   let method = input.method;
   for (let hop = 0; ; hop++) {
@@ -64,4 +69,3 @@ export async function probe(input: ProbeInput): Promise<ProbeResult> {
     return result(verdict.ok, res.status, verdict.error);
   }
 }
-

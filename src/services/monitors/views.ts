@@ -37,9 +37,22 @@ export interface MonitorViewRow {
  */
 export function monitorViews(db: Knex, where: { organization_id: string; id?: string }): Promise<MonitorViewRow[]> {
   const q = db('monitors as m')
-    .select('m.*', 'lc.checked_at as lc_checked_at', 'lc.ok as lc_ok', 'lc.status_code as lc_status_code', 'lc.latency_ms as lc_latency_ms', 'lc.error as lc_error', 'up.checks_24h', 'up.ok_24h')
-    .joinRaw('left join lateral (select c.checked_at, c.ok, c.status_code, c.latency_ms, c.error from monitor_checks c where c.monitor_id = m.id order by c.checked_at desc limit 1) lc on true')
-    .joinRaw(`left join lateral (select count(*) as checks_24h, count(*) filter (where c.ok) as ok_24h from monitor_checks c where c.monitor_id = m.id and c.checked_at > now() - interval '24 hours') up on true`)
+    .select(
+      'm.*',
+      'lc.checked_at as lc_checked_at',
+      'lc.ok as lc_ok',
+      'lc.status_code as lc_status_code',
+      'lc.latency_ms as lc_latency_ms',
+      'lc.error as lc_error',
+      'up.checks_24h',
+      'up.ok_24h',
+    )
+    .joinRaw(
+      'left join lateral (select c.checked_at, c.ok, c.status_code, c.latency_ms, c.error from monitor_checks c where c.monitor_id = m.id order by c.checked_at desc limit 1) lc on true',
+    )
+    .joinRaw(
+      `left join lateral (select count(*) as checks_24h, count(*) filter (where c.ok) as ok_24h from monitor_checks c where c.monitor_id = m.id and c.checked_at > now() - interval '24 hours') up on true`,
+    )
     .where('m.organization_id', where.organization_id)
     .orderBy([{ column: 'm.created_at' }, { column: 'm.id' }]);
   if (where.id) q.andWhere('m.id', where.id);
@@ -57,7 +70,9 @@ export const publicStatus = (r: Pick<MonitorViewRow, 'status' | 'state'>): 'PAUS
   r.status === 'PAUSED' ? 'PAUSED' : (r.state as 'PENDING' | 'UP' | 'DOWN');
 
 const lastCheck = (r: MonitorViewRow) =>
-  r.lc_checked_at === null || r.lc_checked_at === undefined ? null : { checked_at: iso(r.lc_checked_at), ok: Boolean(r.lc_ok), status_code: r.lc_status_code, latency_ms: r.lc_latency_ms };
+  r.lc_checked_at === null || r.lc_checked_at === undefined
+    ? null
+    : { checked_at: iso(r.lc_checked_at), ok: Boolean(r.lc_ok), status_code: r.lc_status_code, latency_ms: r.lc_latency_ms };
 
 /** What every view of a monitor starts with: which it is and what it checks. */
 const identity = (r: MonitorViewRow) => ({

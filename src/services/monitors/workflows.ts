@@ -24,14 +24,25 @@ export const monitorWorkflowInput = (m: MonitorScheduleRow): MonitorWorkflowInpu
 /** Starts a monitor's workflow unless it already runs (then nothing changes). */
 export function startMonitorWorkflow(temporal: Client, taskQueue: string, m: MonitorScheduleRow): Promise<unknown> {
   return withinDeadline(temporal, TEMPORAL_CALL_MS, () =>
-    temporal.workflow.start('monitorWorkflow', { workflowId: monitorWorkflowId(m.id), taskQueue, args: [monitorWorkflowInput(m)], workflowIdConflictPolicy: 'USE_EXISTING' }),
+    temporal.workflow.start('monitorWorkflow', {
+      workflowId: monitorWorkflowId(m.id),
+      taskQueue,
+      args: [monitorWorkflowInput(m)],
+      workflowIdConflictPolicy: 'USE_EXISTING',
+    }),
   );
 }
 
 /** Sends a monitor's workflow a signal, starting it from the row if it does not run (self-healing). */
 export function signalMonitorWorkflow<T>(temporal: Client, taskQueue: string, m: MonitorScheduleRow, signal: SignalDefinition<[T]>, arg: T): Promise<unknown> {
   return withinDeadline(temporal, TEMPORAL_CALL_MS, () =>
-    temporal.workflow.signalWithStart('monitorWorkflow', { workflowId: monitorWorkflowId(m.id), taskQueue, args: [monitorWorkflowInput(m)], signal, signalArgs: [arg] as [T] }),
+    temporal.workflow.signalWithStart('monitorWorkflow', {
+      workflowId: monitorWorkflowId(m.id),
+      taskQueue,
+      args: [monitorWorkflowInput(m)],
+      signal,
+      signalArgs: [arg] as [T],
+    }),
   );
 }
 
@@ -52,7 +63,9 @@ export async function stopMonitorWorkflow(temporal: Client | undefined, id: stri
  */
 export async function ensureMonitorWorkflows(orm: MikroORM | Knex, temporal: Client, taskQueue: string): Promise<number> {
   const db = 'em' in orm ? knexOf(orm) : orm;
-  const rows: MonitorScheduleRow[] = await db('monitors').select('id', 'interval_seconds', 'timeout_seconds', 'status').where({ type: 'http', status: 'ACTIVE' });
+  const rows: MonitorScheduleRow[] = await db('monitors')
+    .select('id', 'interval_seconds', 'timeout_seconds', 'status')
+    .where({ type: 'http', status: 'ACTIVE' });
   for (const m of rows) await startMonitorWorkflow(temporal, taskQueue, m);
   return rows.length;
 }

@@ -29,7 +29,10 @@ export async function listDeliveries(
     db(DELIVERIES)
       .select(...DELIVERY_COLUMNS)
       .where({ webhook_id: hook.id })
-      .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'lane_seq', order: 'desc' }])
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'lane_seq', order: 'desc' },
+      ])
       .limit(page.limit)
       .offset(page.offset),
     db(DELIVERIES).count({ n: '*' }).where({ webhook_id: hook.id }),
@@ -46,12 +49,38 @@ export async function queueTestPing(orm: MikroORM, actor: OutgoingWebhookActor, 
   const hook = await managedSubscription(db, actor, webhookId);
   const now = new Date();
   const eventId = randomUUID();
-  const event: IncidentEventBody = { id: eventId, type: 'ping', created_at: now.toISOString(), organization_id: actor.organizationId, incident: null, actor: null, data: {} };
-  const row = { id: randomUUID(), webhook_id: hook.id, organization_id: actor.organizationId, event_id: eventId, incident_id: null, type: 'ping', event: JSON.stringify(event), attempts: 0, next_attempt_at: now, created_at: now };
+  const event: IncidentEventBody = {
+    id: eventId,
+    type: 'ping',
+    created_at: now.toISOString(),
+    organization_id: actor.organizationId,
+    incident: null,
+    actor: null,
+    data: {},
+  };
+  const row = {
+    id: randomUUID(),
+    webhook_id: hook.id,
+    organization_id: actor.organizationId,
+    event_id: eventId,
+    incident_id: null,
+    type: 'ping',
+    event: JSON.stringify(event),
+    attempts: 0,
+    next_attempt_at: now,
+    created_at: now,
+  };
   await db.transaction(async (trx) => {
     await assertPlanAllows(trx, actor.organizationId, 0);
     await trx(DELIVERIES).insert(row);
-    await recordAudit(trx, { organizationId: actor.organizationId, actor: actor.audit, action: 'outgoing_webhook.test', targetType: 'outgoing_webhook', targetId: hook.id, details: { delivery_id: row.id, event_id: eventId } });
+    await recordAudit(trx, {
+      organizationId: actor.organizationId,
+      actor: actor.audit,
+      action: 'outgoing_webhook.test',
+      targetType: 'outgoing_webhook',
+      targetId: hook.id,
+      details: { delivery_id: row.id, event_id: eventId },
+    });
   });
   return deliveryJson({ ...row, last_status_code: null, last_error: null, latency_ms: null, delivered_at: null });
 }
@@ -64,7 +93,12 @@ export async function queueTestPing(orm: MikroORM, actor: OutgoingWebhookActor, 
 export async function redeliver(orm: MikroORM, actor: OutgoingWebhookActor, webhookId: string, deliveryId: string): Promise<DeliveryJson> {
   const db = knexOf(orm);
   const hook = await managedSubscription(db, actor, webhookId);
-  const old = isUuid(deliveryId) ? await db(DELIVERIES).select('webhook_id', 'organization_id', 'event_id', 'incident_id', 'type', 'event').where({ id: deliveryId, webhook_id: hook.id, organization_id: actor.organizationId }).first() : undefined;
+  const old = isUuid(deliveryId)
+    ? await db(DELIVERIES)
+        .select('webhook_id', 'organization_id', 'event_id', 'incident_id', 'type', 'event')
+        .where({ id: deliveryId, webhook_id: hook.id, organization_id: actor.organizationId })
+        .first()
+    : undefined;
   if (!old) throw notFound(`delivery ${deliveryId} not found`);
   const now = new Date();
   const row = { ...old, id: randomUUID(), event: JSON.stringify(old.event), attempts: 0, next_attempt_at: now, created_at: now };

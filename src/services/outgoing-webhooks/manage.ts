@@ -65,7 +65,12 @@ const teamsOf = async (db: Knex, userId: string): Promise<Set<string>> => new Se
  * Admins any; a Team Manager one limited to services (non-empty) every one of which a team of
  * theirs owns.
  */
-async function scopeAllows(db: Knex, actor: OutgoingWebhookActor, serviceIds: readonly string[] | null, known?: { teams: Set<string>; owners: Map<string, string | null> }): Promise<boolean> {
+async function scopeAllows(
+  db: Knex,
+  actor: OutgoingWebhookActor,
+  serviceIds: readonly string[] | null,
+  known?: { teams: Set<string>; owners: Map<string, string | null> },
+): Promise<boolean> {
   if (can(actor.role, 'outgoing_webhooks.manage')) return true;
   if (actor.role !== 'TEAM_MANAGER' || !serviceIds?.length) return false;
   const { teams, owners } = known ?? { teams: await teamsOf(db, actor.userId), owners: await ownersOf(db, actor.organizationId, serviceIds) };
@@ -143,7 +148,9 @@ export async function managedSubscription(db: Knex, actor: OutgoingWebhookActor,
 export async function listOutgoingWebhooks(deps: Pick<OutgoingWebhookDeps, 'orm'>, actor: OutgoingWebhookActor): Promise<OutgoingWebhookJson[]> {
   assertMayManageAny(actor);
   const db = knexOf(deps.orm);
-  const rows: OutgoingWebhookRow[] = await db(TABLE).where({ organization_id: actor.organizationId }).orderBy([{ column: 'created_at' }, { column: 'id' }]);
+  const rows: OutgoingWebhookRow[] = await db(TABLE)
+    .where({ organization_id: actor.organizationId })
+    .orderBy([{ column: 'created_at' }, { column: 'id' }]);
   // One read of the member's teams and the services' owners for the whole list.
   const known = actor.role === 'TEAM_MANAGER' ? { teams: await teamsOf(db, actor.userId), owners: await ownersOf(db, actor.organizationId) } : undefined;
   const visible: OutgoingWebhookRow[] = [];
@@ -260,20 +267,40 @@ export async function updateOutgoingWebhook(
   await db.transaction(async (trx) => {
     // A FREE workspace (after a downgrade) may still switch its subscriptions off, never on.
     if (changes.enabled === true && !before.enabled) await assertPlanAllows(trx, actor.organizationId, 0);
-    await trx(TABLE).where({ id: before.id }).update({ ...patch, updated_at: new Date() });
-    await recordAudit(trx, { organizationId: actor.organizationId, actor: actor.audit, action: 'outgoing_webhook.update', targetType: 'outgoing_webhook', targetId: before.id, details });
+    await trx(TABLE)
+      .where({ id: before.id })
+      .update({ ...patch, updated_at: new Date() });
+    await recordAudit(trx, {
+      organizationId: actor.organizationId,
+      actor: actor.audit,
+      action: 'outgoing_webhook.update',
+      targetType: 'outgoing_webhook',
+      targetId: before.id,
+      details,
+    });
   });
   return outgoingWebhookJson(await subscriptionRow(db, actor.organizationId, before.id));
 }
 
 /** Deletes a subscription and its deliveries (no foreign keys: removed here, in one transaction). */
-export async function deleteOutgoingWebhook(deps: Pick<OutgoingWebhookDeps, 'orm'>, actor: OutgoingWebhookActor, id: string): Promise<{ id: string; deleted: true }> {
+export async function deleteOutgoingWebhook(
+  deps: Pick<OutgoingWebhookDeps, 'orm'>,
+  actor: OutgoingWebhookActor,
+  id: string,
+): Promise<{ id: string; deleted: true }> {
   const db = knexOf(deps.orm);
   const row = await managedSubscription(db, actor, id);
   await db.transaction(async (trx) => {
     await trx(DELIVERIES).where({ webhook_id: row.id }).delete();
     await trx(TABLE).where({ id: row.id }).delete();
-    await recordAudit(trx, { organizationId: actor.organizationId, actor: actor.audit, action: 'outgoing_webhook.delete', targetType: 'outgoing_webhook', targetId: row.id, details: { url: auditUrl(row.url) } });
+    await recordAudit(trx, {
+      organizationId: actor.organizationId,
+      actor: actor.audit,
+      action: 'outgoing_webhook.delete',
+      targetType: 'outgoing_webhook',
+      targetId: row.id,
+      details: { url: auditUrl(row.url) },
+    });
   });
   return { id: row.id, deleted: true };
 }

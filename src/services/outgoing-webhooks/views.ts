@@ -57,7 +57,17 @@ export interface DeliveryRow {
   next_attempt_at: Date | string | null;
 }
 
-export const DELIVERY_COLUMNS = ['id', 'event_id', 'type', 'attempts', 'last_status_code', 'last_error', 'latency_ms', 'delivered_at', 'next_attempt_at'] as const;
+export const DELIVERY_COLUMNS = [
+  'id',
+  'event_id',
+  'type',
+  'attempts',
+  'last_status_code',
+  'last_error',
+  'latency_ms',
+  'delivered_at',
+  'next_attempt_at',
+] as const;
 
 /** One delivery in the log; `event_id` is the `webhook-id` header the receiver saw (kept by a redelivery). */
 export interface DeliveryJson {

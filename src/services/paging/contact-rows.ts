@@ -31,4 +31,3 @@ export const contactJson = (r: ContactRow) => ({
 export type ContactMethodJson = ReturnType<typeof contactJson>;
 
 export const CONTACT_COLUMNS = ['id', 'organization_id', 'user_id', 'type', 'address', 'label', 'disabled_at', 'disabled_reason', 'verified_at', 'created_at'];
-

@@ -33,12 +33,19 @@ export function newVerificationCode(now: Date) {
   const plaintext = String(randomInt(0, 1_000_000)).padStart(6, '0');
   return {
     plaintext,
-    columns: { verification_code_hash: hashSecret(plaintext), verification_expires_at: new Date(now.getTime() + VERIFICATION.codeTtlMs), verification_attempts: 0 },
+    columns: {
+      verification_code_hash: hashSecret(plaintext),
+      verification_expires_at: new Date(now.getTime() + VERIFICATION.codeTtlMs),
+      verification_attempts: 0,
+    },
   };
 }
 
 export async function sendVerificationCode(send: SendVerificationCode, to: string, code: string): Promise<void> {
-  await send(to, `Klaxon: your verification code is ${code}. It expires in ${VERIFICATION.codeTtlMs / 60_000} minutes. If you did not add this number, ignore this message.`);
+  await send(
+    to,
+    `Klaxon: your verification code is ${code}. It expires in ${VERIFICATION.codeTtlMs / 60_000} minutes. If you did not add this number, ignore this message.`,
+  );
 }
 
 /** A code asked for too soon (a resend within a minute, too many new numbers): the caller answers 429 with Retry-After. */
@@ -67,7 +74,10 @@ export async function checkNewNumberAllowance(db: Knex, input: { organizationId:
     .limit(VERIFICATION.newNumbersPerHour);
   if (rows.length < VERIFICATION.newNumbersPerHour) return;
   const wait = new Date(rows[0].created_at).getTime() + 3_600_000 - now.getTime();
-  throw new VerificationThrottled(Math.max(1, Math.ceil(wait / 1000)), `at most ${VERIFICATION.newNumbersPerHour} new phone numbers an hour; verify the ones added, or try again later`);
+  throw new VerificationThrottled(
+    Math.max(1, Math.ceil(wait / 1000)),
+    `at most ${VERIFICATION.newNumbersPerHour} new phone numbers an hour; verify the ones added, or try again later`,
+  );
 }
 
 type VerificationRow = ContactRow & { verification_code_hash: string | null; verification_expires_at: Date | string | null; verification_attempts: number };
@@ -90,7 +100,11 @@ export async function verifyContactMethod(
   if (!isUuid(input.id)) throw invalid('contact method id must be a UUID');
   // The outcome is decided under the row lock and thrown after commit, so a wrong attempt is counted.
   const outcome = await knexOf(orm).transaction(async (trx) => {
-    const row: VerificationRow | undefined = await trx('contact_methods').select(COLUMNS).where({ id: input.id, organization_id: input.organizationId }).forUpdate().first();
+    const row: VerificationRow | undefined = await trx('contact_methods')
+      .select(COLUMNS)
+      .where({ id: input.id, organization_id: input.organizationId })
+      .forUpdate()
+      .first();
     if (!row) return { kind: 'missing' as const };
     if (row.verified_at) return { kind: 'ok' as const, row };
     const expires = row.verification_expires_at ? new Date(row.verification_expires_at).getTime() : 0;
@@ -100,7 +114,9 @@ export async function verifyContactMethod(
       return { kind: 'wrong' as const, left: VERIFICATION.maxAttempts - row.verification_attempts - 1 };
     }
     const verified = { ...row, verified_at: now };
-    await trx('contact_methods').where({ id: row.id }).update({ verified_at: now, verification_code_hash: null, verification_expires_at: null, verification_attempts: 0 });
+    await trx('contact_methods')
+      .where({ id: row.id })
+      .update({ verified_at: now, verification_code_hash: null, verification_expires_at: null, verification_attempts: 0 });
     await recordAudit(trx, {
       organizationId: row.organization_id,
       actor: opts.actor ?? SYSTEM_CLI,
@@ -135,7 +151,11 @@ export async function resendVerificationCode(
 ): Promise<{ id: string; expires_at: string }> {
   if (!isUuid(input.id)) throw invalid('contact method id must be a UUID');
   return knexOf(orm).transaction(async (trx) => {
-    const row: VerificationRow | undefined = await trx('contact_methods').select(COLUMNS).where({ id: input.id, organization_id: input.organizationId }).forUpdate().first();
+    const row: VerificationRow | undefined = await trx('contact_methods')
+      .select(COLUMNS)
+      .where({ id: input.id, organization_id: input.organizationId })
+      .forUpdate()
+      .first();
     if (!row) throw notFound(`contact method ${input.id} not found`);
     if (row.verified_at) throw conflict(`contact method ${row.id} is already verified`, 'already_verified');
     if (row.verification_expires_at) {

@@ -43,11 +43,7 @@ async function workspaceOfUser(orm: MikroORM, user: { id: string; email: string 
  * stored unverified and a code is texted to it before the transaction commits (a failed send
  * leaves nothing behind); everything else counts as verified at once.
  */
-async function insertContactMethod(
-  orm: MikroORM,
-  c: NewContactMethod,
-  opts: ChangeOptions & { sendCode?: SendVerificationCode },
-): Promise<ContactMethodJson> {
+async function insertContactMethod(orm: MikroORM, c: NewContactMethod, opts: ChangeOptions & { sendCode?: SendVerificationCode }): Promise<ContactMethodJson> {
   try {
     return await knexOf(orm).transaction((trx) => writeContactMethod(trx, c, opts));
   } catch (err) {
@@ -67,7 +63,11 @@ export interface NewContactMethod {
 }
 
 /** insertContactMethod in the caller's transaction (a unique violation is left to the caller). */
-export async function writeContactMethod(trx: Knex, c: NewContactMethod, opts: ChangeOptions & { sendCode?: SendVerificationCode }): Promise<ContactMethodJson> {
+export async function writeContactMethod(
+  trx: Knex,
+  c: NewContactMethod,
+  opts: ChangeOptions & { sendCode?: SendVerificationCode },
+): Promise<ContactMethodJson> {
   const now = new Date();
   const needsCode = opts.sendCode !== undefined && isPhoneChannel(c.type);
   const code = needsCode ? newVerificationCode(now) : undefined;
@@ -128,10 +128,20 @@ export async function addMemberContactMethod(
   opts: ChangeOptions & { sendCode: SendVerificationCode },
 ): Promise<ContactMethodJson> {
   const user = await memberOf(orm, input.organizationId, input.userId);
-  const parsed = parseWith(contactInputSchema, { email: user.email, type: input.type, address: input.address, label: input.label, organizationId: input.organizationId });
+  const parsed = parseWith(contactInputSchema, {
+    email: user.email,
+    type: input.type,
+    address: input.address,
+    label: input.label,
+    organizationId: input.organizationId,
+  });
   if (!parsed.ok) throw invalid(parsed.message);
   const c = parsed.value;
-  return insertContactMethod(orm, { organizationId: input.organizationId, userId: user.id, email: user.email, type: c.type, address: c.address, label: c.label }, opts);
+  return insertContactMethod(
+    orm,
+    { organizationId: input.organizationId, userId: user.id, email: user.email, type: c.type, address: c.address, label: c.label },
+    opts,
+  );
 }
 
 /** A member's contact methods in the workspace, oldest first. */
@@ -174,7 +184,9 @@ export async function getContactMethod(orm: MikroORM, input: { id: string; email
 
 /** Removes a contact method and the notification rules that used it, together (with `organizationId`, only one of that workspace). */
 export async function removeContactMethod(orm: MikroORM, input: { id: string; email?: string; organizationId?: string }, opts: ChangeOptions = {}) {
-  const contact = input.organizationId ? await contactMethodIn(orm, { id: input.id, organizationId: input.organizationId }) : await getContactMethod(orm, input);
+  const contact = input.organizationId
+    ? await contactMethodIn(orm, { id: input.id, organizationId: input.organizationId })
+    : await getContactMethod(orm, input);
   return knexOf(orm).transaction(async (trx) => {
     const rules = await trx('notification_rules').where({ contact_method_id: contact.id }).delete();
     await trx('contact_methods').where({ id: contact.id }).delete();
@@ -192,5 +204,7 @@ export async function removeContactMethod(orm: MikroORM, input: { id: string; em
 
 /** A provider refused this contact method for good (bad number, unregistered device): it is not paged again until edited. */
 export async function disableContactMethod(k: Knex, contactMethodId: string, reason: string): Promise<void> {
-  await k('contact_methods').where({ id: contactMethodId }).update({ disabled_at: new Date(), disabled_reason: reason.slice(0, 2000) });
+  await k('contact_methods')
+    .where({ id: contactMethodId })
+    .update({ disabled_at: new Date(), disabled_reason: reason.slice(0, 2000) });
 }

@@ -61,7 +61,12 @@ export async function pagingContext(k: Knex, incidentId: string): Promise<Paging
 export async function memberTargets(k: Knex, c: PagingContext, formB: ChannelId[]): Promise<Map<string, ChannelId[]>> {
   const wanted = memberTargetChannels(c.targetChannels, formB);
   if (wanted.size === 0) return wanted;
-  const members = new Set<string>(await k('memberships').where({ organization_id: c.organizationId }).whereIn('user_id', [...wanted.keys()]).pluck('user_id'));
+  const members = new Set<string>(
+    await k('memberships')
+      .where({ organization_id: c.organizationId })
+      .whereIn('user_id', [...wanted.keys()])
+      .pluck('user_id'),
+  );
   return new Map([...wanted].filter(([userId]) => members.has(userId)));
 }
 
@@ -70,10 +75,10 @@ export async function targetNames(k: Knex, targets: ResolvedTarget[], people: Us
   const names = new Map(people.map((p) => [p.userId, p.email]));
   const ids = (type: ResolvedTarget['type']) => targets.filter((t) => t.type === type).map((t) => t.id);
   if (ids('schedule').length + ids('team').length === 0) return names;
-  const { rows } = (await k.raw(
-    'select id, name from schedules where id = any(?::uuid[]) union all select id, name from teams where id = any(?::uuid[])',
-    [pgArray(ids('schedule')), pgArray(ids('team'))],
-  )) as { rows: Array<{ id: string; name: string }> };
+  const { rows } = (await k.raw('select id, name from schedules where id = any(?::uuid[]) union all select id, name from teams where id = any(?::uuid[])', [
+    pgArray(ids('schedule')),
+    pgArray(ids('team')),
+  ])) as { rows: Array<{ id: string; name: string }> };
   for (const r of rows) names.set(r.id, r.name);
   return names;
 }

@@ -70,7 +70,14 @@ export async function insertEscalationPolicy(trx: Knex, p: ValidPolicy, opts: Ch
   const row = { id: randomUUID(), organization_id: p.organizationId, name: p.name, steps: p.steps, repeat: p.repeat, ack_timeout_seconds: p.ackTimeoutSeconds };
   // jsonb from a JS array needs explicit serialisation: pg would send it as a Postgres array.
   await trx('escalation_policies').insert({ ...row, steps: JSON.stringify(p.steps), created_at: now, updated_at: now });
-  await recordAudit(trx, { organizationId: p.organizationId, actor: opts.actor ?? SYSTEM_CLI, action: 'escalation_policy.create', targetType: 'escalation_policy', targetId: row.id, details: auditDetails(row) });
+  await recordAudit(trx, {
+    organizationId: p.organizationId,
+    actor: opts.actor ?? SYSTEM_CLI,
+    action: 'escalation_policy.create',
+    targetType: 'escalation_policy',
+    targetId: row.id,
+    details: auditDetails(row),
+  });
   return policyJson(row);
 }
 
@@ -78,7 +85,10 @@ export async function insertEscalationPolicy(trx: Knex, p: ValidPolicy, opts: Ch
 export async function listEscalationPolicies(orm: MikroORM, organizationId: string): Promise<Array<EscalationPolicyJson & { service_ids: string[] }>> {
   const knex = knexOf(orm);
   const [rows, services] = await Promise.all([
-    knex('escalation_policies').select(COLUMNS).where({ organization_id: organizationId }).orderBy([{ column: 'name' }, { column: 'id' }]),
+    knex('escalation_policies')
+      .select(COLUMNS)
+      .where({ organization_id: organizationId })
+      .orderBy([{ column: 'name' }, { column: 'id' }]),
     knex('services').select('id', 'escalation_policy_id').where({ organization_id: organizationId }).whereNotNull('escalation_policy_id').orderBy('id'),
   ]);
   return rows.map((r: PolicyRow) => ({ ...policyJson(r), service_ids: services.filter((s) => s.escalation_policy_id === r.id).map((s) => s.id as string) }));
@@ -93,7 +103,11 @@ export interface PolicyChanges {
 }
 
 /** Changes a policy of the workspace, checked as a whole exactly as on creation. */
-export async function updateEscalationPolicy(orm: MikroORM, input: { id: string; organizationId: string; changes: PolicyChanges }, opts: ChangeOptions = {}): Promise<EscalationPolicyJson> {
+export async function updateEscalationPolicy(
+  orm: MikroORM,
+  input: { id: string; organizationId: string; changes: PolicyChanges },
+  opts: ChangeOptions = {},
+): Promise<EscalationPolicyJson> {
   const current = await getEscalationPolicy(orm, input.id, input.organizationId);
   const c = input.changes;
   const p = await validPolicy(orm, {
@@ -103,29 +117,57 @@ export async function updateEscalationPolicy(orm: MikroORM, input: { id: string;
     repeat: c.repeat ?? current.repeat,
     ackTimeoutSeconds: c.ackTimeoutSeconds === undefined ? current.ack_timeout_seconds : c.ackTimeoutSeconds,
   });
-  const row = { id: current.id, organization_id: current.organization_id, name: p.name, steps: p.steps, repeat: p.repeat, ack_timeout_seconds: p.ackTimeoutSeconds };
+  const row = {
+    id: current.id,
+    organization_id: current.organization_id,
+    name: p.name,
+    steps: p.steps,
+    repeat: p.repeat,
+    ack_timeout_seconds: p.ackTimeoutSeconds,
+  };
   const changed = (['name', 'steps', 'repeat', 'ack_timeout_seconds'] as const).filter((k) => canonicalJson(row[k]) !== canonicalJson(current[k]));
   await knexOf(orm).transaction(async (trx) => {
     await trx('escalation_policies')
       .update({ name: row.name, steps: JSON.stringify(row.steps), repeat: row.repeat, ack_timeout_seconds: row.ack_timeout_seconds, updated_at: new Date() })
       .where({ id: row.id });
-    await recordAudit(trx, { organizationId: row.organization_id, actor: opts.actor ?? SYSTEM_CLI, action: 'escalation_policy.update', targetType: 'escalation_policy', targetId: row.id, details: { ...auditDetails(row), changed } });
+    await recordAudit(trx, {
+      organizationId: row.organization_id,
+      actor: opts.actor ?? SYSTEM_CLI,
+      action: 'escalation_policy.update',
+      targetType: 'escalation_policy',
+      targetId: row.id,
+      details: { ...auditDetails(row), changed },
+    });
   });
   return policyJson(row);
 }
 
 /** Deletes a policy no service pages with; one in use is a conflict naming the services. */
-export async function deleteEscalationPolicy(orm: MikroORM, input: { id: string; organizationId: string }, opts: ChangeOptions = {}): Promise<{ id: string; deleted: true }> {
+export async function deleteEscalationPolicy(
+  orm: MikroORM,
+  input: { id: string; organizationId: string },
+  opts: ChangeOptions = {},
+): Promise<{ id: string; deleted: true }> {
   const policy = await getEscalationPolicy(orm, input.id, input.organizationId);
   await knexOf(orm).transaction(async (trx) => {
     // Lock the policy so a service cannot be given it between the check and the delete.
     await trx('escalation_policies').select('id').where({ id: policy.id }).forUpdate();
     const services: Array<{ id: string; name: string }> = await trx('services').select('id', 'name').where({ escalation_policy_id: policy.id }).orderBy('name');
     if (services.length) {
-      throw conflict(`escalation policy ${policy.name} is used by ${services.length} service(s): ${services.map((s) => s.name).join(', ')}; give them another policy first`, 'policy_in_use');
+      throw conflict(
+        `escalation policy ${policy.name} is used by ${services.length} service(s): ${services.map((s) => s.name).join(', ')}; give them another policy first`,
+        'policy_in_use',
+      );
     }
     await trx('escalation_policies').where({ id: policy.id }).delete();
-    await recordAudit(trx, { organizationId: policy.organization_id, actor: opts.actor ?? SYSTEM_CLI, action: 'escalation_policy.delete', targetType: 'escalation_policy', targetId: policy.id, details: { name: policy.name } });
+    await recordAudit(trx, {
+      organizationId: policy.organization_id,
+      actor: opts.actor ?? SYSTEM_CLI,
+      action: 'escalation_policy.delete',
+      targetType: 'escalation_policy',
+      targetId: policy.id,
+      details: { name: policy.name },
+    });
   });
   return { id: policy.id, deleted: true };
 }
@@ -152,7 +194,9 @@ export async function setServicePolicy(orm: MikroORM, input: { serviceId: string
   if (policy && policy.organization_id !== service.organization_id) {
     throw invalid(`escalation policy ${policy.id} belongs to another workspace than service ${service.id}`);
   }
-  await knexOf(orm)('services').update({ escalation_policy_id: policy?.id ?? null, updated_at: new Date() }).where({ id: service.id });
+  await knexOf(orm)('services')
+    .update({ escalation_policy_id: policy?.id ?? null, updated_at: new Date() })
+    .where({ id: service.id });
   return { service_id: service.id as string, escalation_policy_id: policy?.id ?? null };
 }
 
@@ -179,6 +223,9 @@ export async function refuseWhileTargeted(trx: Knex, organizationId: string, tar
     .orderBy('name');
   if (policies.length) {
     const names = policies.map((p) => p.name).join(', ');
-    throw conflict(`${target.type} ${target.name} is a target of ${policies.length} escalation policy(ies): ${names}; remove it from their steps first`, `${target.type}_in_use`);
+    throw conflict(
+      `${target.type} ${target.name} is a target of ${policies.length} escalation policy(ies): ${names}; remove it from their steps first`,
+      `${target.type}_in_use`,
+    );
   }
 }

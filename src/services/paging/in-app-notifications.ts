@@ -44,11 +44,24 @@ export async function listInAppNotifications(
     .leftJoin('incidents as i', function () {
       this.on('i.id', 'n.incident_id').andOn('i.organization_id', 'n.organization_id');
     })
-    .select('n.id', 'n.incident_id', 'n.title', 'n.body', 'n.read_at', 'n.created_at', 'i.number as incident_number', 'i.title as incident_title', 'i.id as incident_found')
+    .select(
+      'n.id',
+      'n.incident_id',
+      'n.title',
+      'n.body',
+      'n.read_at',
+      'n.created_at',
+      'i.number as incident_number',
+      'i.title as incident_title',
+      'i.id as incident_found',
+    )
     .where(ownedBy(input, 'n.'));
   if (input.unreadOnly) query.whereNull('n.read_at');
   const rows = await query
-    .orderBy([{ column: 'n.created_at', order: 'desc' }, { column: 'n.id', order: 'desc' }])
+    .orderBy([
+      { column: 'n.created_at', order: 'desc' },
+      { column: 'n.id', order: 'desc' },
+    ])
     .limit(Math.min(Math.max(input.limit ?? 50, 1), 200))
     .offset(Math.max(input.offset ?? 0, 0));
   return rows.map((r) => ({
@@ -92,8 +105,14 @@ export async function recordInAppNotification(
 ): Promise<void> {
   await k('user_notifications')
     .insert({
-      id: input.notificationId, organization_id: incident.organization_id, user_id: input.userId, incident_id: input.incidentId,
-      title: `#${incident.number} ${String(incident.title).slice(0, 200)}`, body: `${incident.severity} incident triggered`, read_at: null, created_at: new Date(),
+      id: input.notificationId,
+      organization_id: incident.organization_id,
+      user_id: input.userId,
+      incident_id: input.incidentId,
+      title: `#${incident.number} ${String(incident.title).slice(0, 200)}`,
+      body: `${incident.severity} incident triggered`,
+      read_at: null,
+      created_at: new Date(),
     })
     .onConflict('id')
     .ignore();

@@ -34,8 +34,20 @@ async function insertRule(orm: MikroORM, contact: ContactMethodJson, delaySecond
 }
 
 /** Stores a rule on a usable contact method and its audit entry, in the caller's transaction. */
-export async function writeRule(trx: Knex, contact: Pick<ContactMethodJson, 'id' | 'organization_id' | 'user_id' | 'type'>, delaySeconds: number, opts: ChangeOptions): Promise<NotificationRuleJson> {
-  const row = { id: randomUUID(), organization_id: contact.organization_id, user_id: contact.user_id, contact_method_id: contact.id, delay_seconds: delaySeconds, created_at: new Date() };
+export async function writeRule(
+  trx: Knex,
+  contact: Pick<ContactMethodJson, 'id' | 'organization_id' | 'user_id' | 'type'>,
+  delaySeconds: number,
+  opts: ChangeOptions,
+): Promise<NotificationRuleJson> {
+  const row = {
+    id: randomUUID(),
+    organization_id: contact.organization_id,
+    user_id: contact.user_id,
+    contact_method_id: contact.id,
+    delay_seconds: delaySeconds,
+    created_at: new Date(),
+  };
   await trx('notification_rules').insert(row);
   await recordAudit(trx, {
     organizationId: row.organization_id,
@@ -78,7 +90,10 @@ const RULE_ORDER = [{ column: 'delay_seconds' }, { column: 'created_at' }, { col
 /** A user's rules, in the order they fire. */
 export async function listNotificationRules(orm: MikroORM, input: { email: string }): Promise<NotificationRuleJson[]> {
   const user = await userByEmail(orm, input.email);
-  const rows = await knexOf(orm)('notification_rules').select('id', 'user_id', 'contact_method_id', 'delay_seconds').where({ user_id: user.id }).orderBy(RULE_ORDER);
+  const rows = await knexOf(orm)('notification_rules')
+    .select('id', 'user_id', 'contact_method_id', 'delay_seconds')
+    .where({ user_id: user.id })
+    .orderBy(RULE_ORDER);
   return rows.map(ruleJson);
 }
 
@@ -94,7 +109,10 @@ export async function listMemberNotificationRules(orm: MikroORM, input: { organi
 /** A rule of the workspace (another workspace's is not found). */
 export async function notificationRuleIn(orm: MikroORM, input: { id: string; organizationId: string }): Promise<NotificationRuleJson> {
   if (!isUuid(input.id)) throw invalid('notification rule id must be a UUID');
-  const row = await knexOf(orm)('notification_rules').select('id', 'user_id', 'contact_method_id', 'delay_seconds').where({ id: input.id, organization_id: input.organizationId }).first();
+  const row = await knexOf(orm)('notification_rules')
+    .select('id', 'user_id', 'contact_method_id', 'delay_seconds')
+    .where({ id: input.id, organization_id: input.organizationId })
+    .first();
   if (!row) throw notFound(`notification rule ${input.id} not found`);
   return ruleJson(row);
 }
@@ -170,14 +188,22 @@ export async function notificationRulesFor(orm: MikroORM, userIds: string[], opt
       .where(scope)
       .orderBy([{ column: 'c.created_at' }, { column: 'c.id' }]),
   ]);
-  const rulesOf = groupBy(rules, (r): PlannedContact => ({ ruleId: r.rule_id, contactMethodId: r.contact_method_id, type: r.type, address: r.address, delaySeconds: r.delay_seconds }));
+  const rulesOf = groupBy(rules, (r): PlannedContact => ({
+    ruleId: r.rule_id,
+    contactMethodId: r.contact_method_id,
+    type: r.type,
+    address: r.address,
+    delaySeconds: r.delay_seconds,
+  }));
   const contactsOf = groupBy(contacts, (c) => ({ id: c.id as string, type: c.type as ChannelId, address: c.address as string }));
   const defaultRules = (userId: string): PlannedContact[] =>
     (contactsOf.get(userId) ?? [])
       .filter((c) => c.type === 'email')
       .map((c) => ({ ruleId: null, contactMethodId: c.id, type: c.type, address: c.address, delaySeconds: 0 }));
   const emailOf = new Map(users.map((u) => [u.id as string, u.email as string]));
-  return ids.filter((id) => emailOf.has(id)).map((id) => ({ userId: id, email: emailOf.get(id)!, rules: rulesOf.get(id) ?? defaultRules(id), contacts: contactsOf.get(id) ?? [] }));
+  return ids
+    .filter((id) => emailOf.has(id))
+    .map((id) => ({ userId: id, email: emailOf.get(id)!, rules: rulesOf.get(id) ?? defaultRules(id), contacts: contactsOf.get(id) ?? [] }));
 }
 
 function groupBy<R extends { user_id: string }, T>(rows: R[], map: (row: R) => T): Map<string, T[]> {

@@ -19,7 +19,11 @@ async function specOf(knex: Knex, schedule: ScheduleRow, from: Date, to: Date): 
   return {
     timeZone: schedule.time_zone,
     layers: schedule.layers,
-    overrides: overrides.map((o: { user_id: string; starts_at: Date | string; ends_at: Date | string }) => ({ userId: o.user_id, from: new Date(o.starts_at), to: new Date(o.ends_at) })),
+    overrides: overrides.map((o: { user_id: string; starts_at: Date | string; ends_at: Date | string }) => ({
+      userId: o.user_id,
+      from: new Date(o.starts_at),
+      to: new Date(o.ends_at),
+    })),
   };
 }
 
@@ -56,7 +60,11 @@ async function onCallMembers(orm: MikroORM, scheduleId: string, at: Date, organi
   const knex = knexOf(orm);
   const schedule = await getSchedule(knex, scheduleId, organizationId);
   const spec = await specOf(knex, schedule, at, new Date(at.getTime() + 1));
-  return membersInOrder(knex, schedule.organization_id, validated(() => onCallAt(spec, at)));
+  return membersInOrder(
+    knex,
+    schedule.organization_id,
+    validated(() => onCallAt(spec, at)),
+  );
 }
 
 /** Who is on call on a schedule at an instant. */
@@ -165,11 +173,18 @@ export async function myOnCall(
   const schedules: MyScheduleOnCall[] = [];
   for (const row of rows) {
     const spec = await specOf(knex, row, since, until);
-    const mine = shiftsOfUser(validated(() => shiftsBetween(spec, since, until)), input.userId).filter((s) => s.end.getTime() > at);
+    const mine = shiftsOfUser(
+      validated(() => shiftsBetween(spec, since, until)),
+      input.userId,
+    ).filter((s) => s.end.getTime() > at);
     const current = mine[0] && mine[0].start.getTime() <= at ? mine[0] : undefined;
     const next = current ? mine[1] : mine[0];
     if (!current && !next) continue;
-    schedules.push({ schedule: { id: row.id, name: row.name, time_zone: row.time_zone }, current: current ? interval(current) : null, next: next ? interval(next) : null });
+    schedules.push({
+      schedule: { id: row.id, name: row.name, time_zone: row.time_zone },
+      current: current ? interval(current) : null,
+      next: next ? interval(next) : null,
+    });
   }
   return { at: input.at.toISOString(), on_call_now: schedules.some((s) => s.current !== null), schedules };
 }

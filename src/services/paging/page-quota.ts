@@ -30,16 +30,19 @@ export async function claimWithinQuota(
   return k.transaction(async (trx) => {
     await trx.raw('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`page-quota:${job.userId}:${job.channel}:${month.toISOString()}`]);
     // Only a channel with a quota needs the month's count (push on FREE falls back whatever it is).
-    const [{ used }] = CHANNELS[job.channel].quota === null
-      ? [{ used: 0 }]
-      : await trx('notifications')
-          .count({ used: '*' })
-          .where({ user_id: job.userId, channel: job.channel })
-          .whereIn('status', COUNTED)
-          .where('created_at', '>=', month)
-          .whereNot({ id: input.notificationId });
+    const [{ used }] =
+      CHANNELS[job.channel].quota === null
+        ? [{ used: 0 }]
+        : await trx('notifications')
+            .count({ used: '*' })
+            .where({ user_id: job.userId, channel: job.channel })
+            .whereIn('status', COUNTED)
+            .where('created_at', '>=', month)
+            .whereNot({ id: input.notificationId });
     const reason = quotaFallbackReason(plan, job.channel, Number(used));
-    const route: PageRoute = reason ? { channel: 'email', address: await emailOf(trx, job.userId!), fallbackReason: reason } : { channel: job.channel, address: job.address, fallbackReason: null };
+    const route: PageRoute = reason
+      ? { channel: 'email', address: await emailOf(trx, job.userId!), fallbackReason: reason }
+      : { channel: job.channel, address: job.address, fallbackReason: null };
     return { route, claim: await claimAttempt(trx, input, route, reason ? null : replyCode) };
   });
 }

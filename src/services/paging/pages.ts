@@ -44,12 +44,7 @@ export interface ClaimedAttempt {
  * already `sending` was claimed by an attempt whose outcome nobody knows: the claim counts it,
  * and the timeline says so. Null: the incident no longer wants the page, or it is already done.
  */
-export async function claimAttempt(
-  k: Knex,
-  input: SendPageInput,
-  route: PageRoute,
-  replyCode: number | null,
-): Promise<ClaimedAttempt | null> {
+export async function claimAttempt(k: Knex, input: SendPageInput, route: PageRoute, replyCode: number | null): Promise<ClaimedAttempt | null> {
   const { job } = input;
   const { rows } = (await k.raw(
     `with incident as (
@@ -128,9 +123,22 @@ export async function settlePage(k: Knex, input: SendPageInput, organizationId: 
   const now = new Date();
   await k('notifications')
     .insert({
-      id: input.notificationId, organization_id: organizationId, incident_id: input.incidentId, user_id: input.job.userId,
-      contact_method_id: input.job.contactMethodId, channel: o.channel, target: o.target, provider: null, provider_message_id: null,
-      status: o.status, error: o.error && clip(o.error), reply_code: null, fallback_reason: o.fallbackReason, escalation_step: input.step, created_at: now, updated_at: now,
+      id: input.notificationId,
+      organization_id: organizationId,
+      incident_id: input.incidentId,
+      user_id: input.job.userId,
+      contact_method_id: input.job.contactMethodId,
+      channel: o.channel,
+      target: o.target,
+      provider: null,
+      provider_message_id: null,
+      status: o.status,
+      error: o.error && clip(o.error),
+      reply_code: null,
+      fallback_reason: o.fallbackReason,
+      escalation_step: input.step,
+      created_at: now,
+      updated_at: now,
     })
     .onConflict('id')
     .merge(['status', 'error', 'updated_at']);
@@ -143,19 +151,26 @@ const clip = (message: string) => message.slice(0, 2000);
  * the page) or still `sending` (nobody knows whether it took it).
  */
 export async function markAttemptFailed(k: Knex, notificationId: string, status: 'failed' | 'queued' | 'sending', error: string): Promise<void> {
-  await k('notifications').where({ id: notificationId }).update({ status, error: clip(error), updated_at: new Date() });
+  await k('notifications')
+    .where({ id: notificationId })
+    .update({ status, error: clip(error), updated_at: new Date() });
 }
 
 /** The provider took the page. */
 export async function markPageSent(k: Knex, notificationId: string, sent: { provider: string; providerMessageId: string | null }): Promise<void> {
-  await k('notifications').where({ id: notificationId }).update({ status: 'sent', provider: sent.provider, provider_message_id: sent.providerMessageId, error: null, updated_at: new Date() });
+  await k('notifications')
+    .where({ id: notificationId })
+    .update({ status: 'sent', provider: sent.provider, provider_message_id: sent.providerMessageId, error: null, updated_at: new Date() });
 }
 
 /**
  * A provider's delivery report on a page it took: `delivered` or `failed`, only while the page is
  * still `queued` or `sent` (a late report never undoes a settled outcome).
  */
-export async function recordDeliveryReport(k: Knex, report: { providerMessageId: string; status: 'delivered' | 'failed'; error: string | null }): Promise<void> {
+export async function recordDeliveryReport(
+  k: Knex,
+  report: { providerMessageId: string; status: 'delivered' | 'failed'; error: string | null },
+): Promise<void> {
   await k('notifications')
     .where({ provider_message_id: report.providerMessageId })
     .whereIn('status', ['queued', 'sent'])

@@ -59,7 +59,10 @@ export async function addScheduleOverride(
 }
 
 /** A schedule's overrides that have not ended by `after` (default now), soonest first. */
-export async function listScheduleOverrides(orm: MikroORM, input: { scheduleId: string; organizationId: string; after?: Date }): Promise<ScheduleOverrideJson[]> {
+export async function listScheduleOverrides(
+  orm: MikroORM,
+  input: { scheduleId: string; organizationId: string; after?: Date },
+): Promise<ScheduleOverrideJson[]> {
   const knex = knexOf(orm);
   const schedule = await getSchedule(knex, input.scheduleId, input.organizationId);
   const rows = await knex('schedule_overrides as o')
@@ -72,7 +75,11 @@ export async function listScheduleOverrides(orm: MikroORM, input: { scheduleId: 
 }
 
 /** Removes one override of a schedule of the workspace. */
-export async function removeScheduleOverride(orm: MikroORM, input: { scheduleId: string; overrideId: string; organizationId: string }, opts: ChangeOptions = {}) {
+export async function removeScheduleOverride(
+  orm: MikroORM,
+  input: { scheduleId: string; overrideId: string; organizationId: string },
+  opts: ChangeOptions = {},
+) {
   const knex = knexOf(orm);
   const schedule = await getSchedule(knex, input.scheduleId, input.organizationId);
   if (!isUuid(input.overrideId)) throw invalid('override id must be a UUID');
@@ -91,4 +98,3 @@ export async function removeScheduleOverride(orm: MikroORM, input: { scheduleId:
   });
   return { id: input.overrideId, deleted: true as const };
 }
-

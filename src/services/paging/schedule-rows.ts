@@ -32,7 +32,15 @@ export async function membersByRef(knex: Knex, organizationId: string, refs: str
     .select('u.id', 'u.email')
     .where('m.organization_id', organizationId)
     .andWhere((q) => void q.whereIn('u.email', emails).orWhereIn('u.id', ids));
-  return new Map(rows.flatMap((r) => [[r.email, r.id], [r.id, r.id]] as Array<[string, string]>));
+  return new Map(
+    rows.flatMap(
+      (r) =>
+        [
+          [r.email, r.id],
+          [r.id, r.id],
+        ] as Array<[string, string]>,
+    ),
+  );
 }
 
 /** A schedule by id; with `organizationId`, another workspace's is not found. */

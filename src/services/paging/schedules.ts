@@ -65,7 +65,14 @@ export async function createSchedule(
   const row = { id: randomUUID(), organization_id: input.organizationId, name, time_zone: input.timeZone, layers };
   await knex.transaction(async (trx) => {
     await trx('schedules').insert({ ...row, layers: JSON.stringify(layers), created_at: now, updated_at: now });
-    await recordAudit(trx, { organizationId: row.organization_id, actor: opts.actor ?? SYSTEM_CLI, action: 'schedule.create', targetType: 'schedule', targetId: row.id, details: auditDetails(row) });
+    await recordAudit(trx, {
+      organizationId: row.organization_id,
+      actor: opts.actor ?? SYSTEM_CLI,
+      action: 'schedule.create',
+      targetType: 'schedule',
+      targetId: row.id,
+      details: auditDetails(row),
+    });
   });
   return scheduleJson(row);
 }
@@ -77,7 +84,10 @@ export async function getScheduleOf(orm: MikroORM, input: { id: string; organiza
 
 /** A workspace's schedules by name. */
 export async function listSchedules(orm: MikroORM, organizationId: string): Promise<ScheduleJson[]> {
-  const rows = await knexOf(orm)('schedules').select('id', 'organization_id', 'name', 'time_zone', 'layers').where({ organization_id: organizationId }).orderBy([{ column: 'name' }, { column: 'id' }]);
+  const rows = await knexOf(orm)('schedules')
+    .select('id', 'organization_id', 'name', 'time_zone', 'layers')
+    .where({ organization_id: organizationId })
+    .orderBy([{ column: 'name' }, { column: 'id' }]);
   return rows.map(scheduleJson);
 }
 
@@ -96,14 +106,27 @@ export async function updateSchedule(
   const row = { ...current, name, time_zone: timeZone, layers };
   const changed = (['name', 'time_zone', 'layers'] as const).filter((k) => canonicalJson(row[k]) !== canonicalJson(current[k]));
   await knex.transaction(async (trx) => {
-    await trx('schedules').update({ name, time_zone: timeZone, layers: JSON.stringify(layers), updated_at: new Date() }).where({ id: row.id });
-    await recordAudit(trx, { organizationId: row.organization_id, actor: opts.actor ?? SYSTEM_CLI, action: 'schedule.update', targetType: 'schedule', targetId: row.id, details: { ...auditDetails(row), changed } });
+    await trx('schedules')
+      .update({ name, time_zone: timeZone, layers: JSON.stringify(layers), updated_at: new Date() })
+      .where({ id: row.id });
+    await recordAudit(trx, {
+      organizationId: row.organization_id,
+      actor: opts.actor ?? SYSTEM_CLI,
+      action: 'schedule.update',
+      targetType: 'schedule',
+      targetId: row.id,
+      details: { ...auditDetails(row), changed },
+    });
   });
   return scheduleJson(row);
 }
 
 /** Deletes a schedule (and its overrides) that no escalation policy targets; one in use is a conflict naming the policies. */
-export async function deleteSchedule(orm: MikroORM, input: { id: string; organizationId: string }, opts: ChangeOptions = {}): Promise<{ id: string; deleted: true }> {
+export async function deleteSchedule(
+  orm: MikroORM,
+  input: { id: string; organizationId: string },
+  opts: ChangeOptions = {},
+): Promise<{ id: string; deleted: true }> {
   const knex = knexOf(orm);
   const schedule = await getSchedule(knex, input.id, input.organizationId);
   await knex.transaction(async (trx) => {
@@ -111,8 +134,14 @@ export async function deleteSchedule(orm: MikroORM, input: { id: string; organiz
     await refuseWhileTargeted(trx, schedule.organization_id, { type: 'schedule', id: schedule.id, name: schedule.name });
     await trx('schedule_overrides').where({ schedule_id: schedule.id }).delete();
     await trx('schedules').where({ id: schedule.id }).delete();
-    await recordAudit(trx, { organizationId: schedule.organization_id, actor: opts.actor ?? SYSTEM_CLI, action: 'schedule.delete', targetType: 'schedule', targetId: schedule.id, details: { name: schedule.name } });
+    await recordAudit(trx, {
+      organizationId: schedule.organization_id,
+      actor: opts.actor ?? SYSTEM_CLI,
+      action: 'schedule.delete',
+      targetType: 'schedule',
+      targetId: schedule.id,
+      details: { name: schedule.name },
+    });
   });
   return { id: schedule.id, deleted: true };
 }
-

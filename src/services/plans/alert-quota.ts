@@ -40,7 +40,9 @@ export class AlertQuotaReached extends Error {
   readonly status = 429;
 
   constructor(readonly refusal: QuotaRefusal) {
-    super(`the ${refusal.plan} plan stores ${refusal.limit} alerts a month and this workspace has reached it: nothing was stored; the quota resets on ${resetDate(refusal.resetsAt)}`);
+    super(
+      `the ${refusal.plan} plan stores ${refusal.limit} alerts a month and this workspace has reached it: nothing was stored; the quota resets on ${resetDate(refusal.resetsAt)}`,
+    );
     this.name = 'AlertQuotaReached';
   }
 
@@ -71,7 +73,11 @@ interface UsageRow {
  * emails reached are marked sent in the same transaction: each goes once a month whatever
  * the race; the caller sends them after commit. Returns a refusal per request that does not fit.
  */
-export async function chargeAlerts(trx: Knex.Transaction, charges: Array<AlertCharge | null>, now: Date): Promise<{ refused: Array<QuotaRefusal | null>; notices: UsageNotice[] }> {
+export async function chargeAlerts(
+  trx: Knex.Transaction,
+  charges: Array<AlertCharge | null>,
+  now: Date,
+): Promise<{ refused: Array<QuotaRefusal | null>; notices: UsageNotice[] }> {
   const refused = charges.map((): QuotaRefusal | null => null);
   const capped = new Map<string, { plan: Plan; limit: number; at: number[] }>();
   charges.forEach((c, i) => {
@@ -85,12 +91,20 @@ export async function chargeAlerts(trx: Knex.Transaction, charges: Array<AlertCh
 
   const period = usagePeriod(now);
   const resetsAt = nextPeriodStart(now);
-  const rows = await lockUsage(trx, [...capped].map(([id, org]) => ({ id, limit: org.limit })), period);
+  const rows = await lockUsage(
+    trx,
+    [...capped].map(([id, org]) => ({ id, limit: org.limit })),
+    period,
+  );
   const notices: UsageNotice[] = [];
   const updates: Array<{ o: string; a: number; n80: boolean; n100: boolean }> = [];
   for (const [organizationId, org] of capped) {
     const row = rows.get(organizationId)!;
-    const { admitted, used } = admitAlerts(org.limit, row.alerts, org.at.map((i) => charges[i]!.alerts));
+    const { admitted, used } = admitAlerts(
+      org.limit,
+      row.alerts,
+      org.at.map((i) => charges[i]!.alerts),
+    );
     admitted.forEach((ok, j) => {
       if (!ok) refused[org.at[j]] = { plan: org.plan, limit: org.limit, resetsAt };
     });
@@ -120,7 +134,12 @@ export async function chargeAlerts(trx: Knex.Transaction, charges: Array<AlertCh
 async function lockUsage(trx: Knex.Transaction, organizations: Array<{ id: string; limit: number }>, period: string): Promise<Map<string, UsageRow>> {
   const organizationIds = organizations.map((o) => o.id).sort();
   const select = (ids: string[]) =>
-    trx('plan_usage').select('organization_id', 'alerts', 'notified_80_at', 'notified_100_at').where({ period }).whereIn('organization_id', ids).orderBy('organization_id').forUpdate();
+    trx('plan_usage')
+      .select('organization_id', 'alerts', 'notified_80_at', 'notified_100_at')
+      .where({ period })
+      .whereIn('organization_id', ids)
+      .orderBy('organization_id')
+      .forUpdate();
   const rows = new Map<string, UsageRow>((await select(organizationIds)).map((r: UsageRow) => [r.organization_id, r]));
   const missing = organizations.filter((o) => !rows.has(o.id));
   if (missing.length) {

@@ -7,7 +7,11 @@
  * for one bad event, the retry finds out which, and only that row goes on to be parked, not the
  * hundreds it happened to travel with.
  */
-export function batchesPerIncident<T extends { incident_id: string }>(rows: readonly T[], maxPerBatch: number, failedBefore: (row: T) => boolean = () => false): T[][][] {
+export function batchesPerIncident<T extends { incident_id: string }>(
+  rows: readonly T[],
+  maxPerBatch: number,
+  failedBefore: (row: T) => boolean = () => false,
+): T[][][] {
   if (!(maxPerBatch >= 1)) throw new RangeError(`maxPerBatch must be at least 1, got ${maxPerBatch}`);
   const byIncident = new Map<string, T[]>();
   for (const row of rows) {

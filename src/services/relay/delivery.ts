@@ -29,18 +29,31 @@ export async function deliverBatch({ temporal, taskQueue, eagerStart, autoCloseH
     status: first.status,
     seq: first.last_seq,
   };
-  const events = batch.map((row) => ({ eventId: row.event_id, kind: row.kind, title: row.title, ...(row.incident_seq === null ? {} : { acceptedAtSeq: row.incident_seq }) }));
+  const events = batch.map((row) => ({
+    eventId: row.event_id,
+    kind: row.kind,
+    title: row.title,
+    ...(row.incident_seq === null ? {} : { acceptedAtSeq: row.incident_seq }),
+  }));
   // A deadline, so a call stuck on a half-dead connection cannot wedge the relay.
   await temporal.withDeadline(Date.now() + DELIVERY_DEADLINE_MS, async () => {
     if (!eagerStart || first.kind !== 'opened') {
-      await temporal.workflow.signalWithStart('incidentWorkflow', { ...incidentStartOptions(taskQueue, input, autoCloseHours), signal: alertsReceivedSignal, signalArgs: [{ events }] });
+      await temporal.workflow.signalWithStart('incidentWorkflow', {
+        ...incidentStartOptions(taskQueue, input, autoCloseHours),
+        signal: alertsReceivedSignal,
+        signalArgs: [{ events }],
+      });
       return;
     }
     // A new incident: its opening event is the start itself. Started eagerly, the first workflow
     // task (and its first page) skips the server's task queue. Redelivered after a crash, the
     // start finds the running workflow and changes nothing.
     const opened = { ...input, appliedEventIds: [first.event_id] };
-    const handle = await temporal.workflow.start('incidentWorkflow', { ...incidentStartOptions(taskQueue, opened, autoCloseHours), workflowIdConflictPolicy: 'USE_EXISTING', requestEagerStart: true });
+    const handle = await temporal.workflow.start('incidentWorkflow', {
+      ...incidentStartOptions(taskQueue, opened, autoCloseHours),
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      requestEagerStart: true,
+    });
     if (events.length > 1) await handle.signal(alertsReceivedSignal, { events: events.slice(1) });
   });
 }

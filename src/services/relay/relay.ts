@@ -127,7 +127,11 @@ export class OutboxRelay {
       return { claimed: rows.length, failed: failedRows };
     });
     for (const row of failed) {
-      if (row.park) this.deps.logger.warn({ outbox_id: row.id, incident_id: row.incident_id, kind: row.kind, attempts: row.attempts, error: row.error }, 'outbox message parked after repeated delivery failures; `klaxon outbox retry ID` delivers it again');
+      if (row.park)
+        this.deps.logger.warn(
+          { outbox_id: row.id, incident_id: row.incident_id, kind: row.kind, attempts: row.attempts, error: row.error },
+          'outbox message parked after repeated delivery failures; `klaxon outbox retry ID` delivers it again',
+        );
     }
     return { claimed, outage: failed.some((row) => row.outage) };
   }
@@ -141,7 +145,10 @@ export class OutboxRelay {
     const now = performance.now();
     const { wait, incidents: waiting } = this.pacer.waiting(now);
     if (waiting.length === 0) return [];
-    const urgent = await incidentsWithUrgentRows(this.deps.orm, waiting.map(([incident]) => incident));
+    const urgent = await incidentsWithUrgentRows(
+      this.deps.orm,
+      waiting.map(([incident]) => incident),
+    );
     const held = waiting.filter(([incident]) => !urgent.has(incident));
     if (held.length) this.bookPass(Math.min(...held.map(([, at]) => at)) + wait, now);
     return held.map(([incident]) => incident);
@@ -152,10 +159,13 @@ export class OutboxRelay {
     if (this.stopped || at >= this.wakeAt) return;
     clearTimeout(this.wake);
     this.wakeAt = at;
-    this.wake = setTimeout(() => {
-      this.wakeAt = Infinity;
-      this.kick();
-    }, Math.max(1, at - now));
+    this.wake = setTimeout(
+      () => {
+        this.wakeAt = Infinity;
+        this.kick();
+      },
+      Math.max(1, at - now),
+    );
     this.wake.unref();
   }
 

@@ -8,7 +8,18 @@ import type { DurationStats } from '../../domain/reports/durations';
 import type { IncidentRow, Report } from '../../domain/reports/report';
 
 /** The columns of the `incidents` type. */
-export const INCIDENT_COLUMNS = ['number', 'title', 'service', 'severity', 'status', 'created_at', 'acknowledged_at', 'resolved_at', 'tta_seconds', 'ttr_seconds'] as const;
+export const INCIDENT_COLUMNS = [
+  'number',
+  'title',
+  'service',
+  'severity',
+  'status',
+  'created_at',
+  'acknowledged_at',
+  'resolved_at',
+  'tta_seconds',
+  'ttr_seconds',
+] as const;
 /** The columns of every other type. */
 export const FIGURE_COLUMNS = ['section', 'group', 'metric', 'value'] as const;
 
@@ -21,7 +32,18 @@ type Cell = string | number | null;
 const text = (value: string | null): string => (value !== null && /^[=+\-@\t\r]/.test(value) ? `'${value}` : (value ?? ''));
 const cell = (value: Cell): string => (value === null ? '' : typeof value === 'number' ? String(value) : text(value));
 
-const incidentCells = (r: IncidentRow): Cell[] => [r.number, r.title, r.service, r.severity, r.status, r.created_at, r.acknowledged_at, r.resolved_at, r.tta, r.ttr];
+const incidentCells = (r: IncidentRow): Cell[] => [
+  r.number,
+  r.title,
+  r.service,
+  r.severity,
+  r.status,
+  r.created_at,
+  r.acknowledged_at,
+  r.resolved_at,
+  r.tta,
+  r.ttr,
+];
 
 const stats = (prefix: string, s: DurationStats): Array<[string, Cell]> => [
   [`${prefix}_count`, s.count],
@@ -45,13 +67,33 @@ function figureRows(report: Report): Cell[][] {
   for (const s of report.per_service ?? []) {
     put('service', s.service, [['service_id', s.service_id], ['team', s.team], ['incidents', s.incidents], ...stats('mtta', s.mtta), ...stats('mttr', s.mttr)]);
   }
-  for (const t of report.per_team ?? []) put('team', t.team, [['team_id', t.team_id], ['incidents', t.incidents], ...stats('mtta', t.mtta), ...stats('mttr', t.mttr)]);
-  for (const c of report.pages_by_channel ?? []) put('pages_by_channel', c.channel, [['pages', c.pages], ['failed', c.failed]]);
-  for (const p of report.night_pages ?? []) put('night_pages', p.email, [['name', p.name], ['time_zone', p.time_zone], ['pages', p.pages], ['night_pages', p.night_pages]]);
-  for (const s of report.noisy_sources ?? []) put('noisy_sources', s.source, [['source_id', s.source_id], ['service', s.service], ['alerts', s.alerts]]);
+  for (const t of report.per_team ?? [])
+    put('team', t.team, [['team_id', t.team_id], ['incidents', t.incidents], ...stats('mtta', t.mtta), ...stats('mttr', t.mttr)]);
+  for (const c of report.pages_by_channel ?? [])
+    put('pages_by_channel', c.channel, [
+      ['pages', c.pages],
+      ['failed', c.failed],
+    ]);
+  for (const p of report.night_pages ?? [])
+    put('night_pages', p.email, [
+      ['name', p.name],
+      ['time_zone', p.time_zone],
+      ['pages', p.pages],
+      ['night_pages', p.night_pages],
+    ]);
+  for (const s of report.noisy_sources ?? [])
+    put('noisy_sources', s.source, [
+      ['source_id', s.source_id],
+      ['service', s.service],
+      ['alerts', s.alerts],
+    ]);
   for (const r of report.incidents ?? []) {
     const values = incidentCells(r);
-    put('incident', String(r.number), INCIDENT_COLUMNS.slice(1).map((column, i): [string, Cell] => [column, values[i + 1]]));
+    put(
+      'incident',
+      String(r.number),
+      INCIDENT_COLUMNS.slice(1).map((column, i): [string, Cell] => [column, values[i + 1]]),
+    );
   }
   return rows;
 }

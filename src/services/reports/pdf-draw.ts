@@ -48,7 +48,10 @@ export function table(doc: Doc, header: string[], rows: Array<Array<string | num
   });
   const line = (cells: Array<string | number | null>, bold: boolean) => {
     const y = doc.y;
-    doc.font(bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(8).fillColor(INK);
+    doc
+      .font(bold ? 'Helvetica-Bold' : 'Helvetica')
+      .fontSize(8)
+      .fillColor(INK);
     cells.forEach((c, i) => doc.text(pdfText(c), xs[i] + 2, y + 3, { width: cols[i] - 4, height: ROW, lineBreak: false, ellipsis: true }));
     doc.y = y + ROW;
   };
@@ -81,14 +84,22 @@ export function barChart(doc: Doc, bars: Array<{ label: string; value: number }>
   doc.font('Helvetica').fontSize(7).fillColor(MUTED);
   doc.text(pdfText(format(max)), left(doc), top - 3, { width: AXIS - 4, align: 'right', lineBreak: false });
   doc.text('0', left(doc), base - 4, { width: AXIS - 4, align: 'right', lineBreak: false });
-  doc.moveTo(x0, top).lineTo(x0, base).lineTo(x0 + width, base).lineWidth(0.7).strokeColor(MUTED).stroke();
+  doc
+    .moveTo(x0, top)
+    .lineTo(x0, base)
+    .lineTo(x0 + width, base)
+    .lineWidth(0.7)
+    .strokeColor(MUTED)
+    .stroke();
   const slot = width / Math.max(1, bars.length);
   const every = Math.max(1, Math.ceil(bars.length / Math.floor(width / 40)));
   bars.forEach((b, i) => {
     const h = (b.value / max) * (height - 4);
     if (h > 0) doc.rect(x0 + i * slot + slot * 0.15, base - h, slot * 0.7, h).fill(BAR);
     if (i % every === 0) {
-      doc.fillColor(MUTED).text(pdfText(b.label), x0 + i * slot, base + 3, { width: slot * every, align: every === 1 ? 'center' : 'left', lineBreak: false, ellipsis: true });
+      doc
+        .fillColor(MUTED)
+        .text(pdfText(b.label), x0 + i * slot, base + 3, { width: slot * every, align: every === 1 ? 'center' : 'left', lineBreak: false, ellipsis: true });
     }
   });
   doc.fillColor(INK);

@@ -77,7 +77,11 @@ export async function pagedPeople(db: Knex, scope: Scope): Promise<Array<{ userI
 }
 
 /** Each person's pages counted by the hour of their own clock (`zones`: user id → IANA zone). */
-export async function pagesByLocalHour(db: Knex, scope: Scope, zones: ReadonlyMap<string, string>): Promise<Array<{ userId: string; hour: number; pages: number }>> {
+export async function pagesByLocalHour(
+  db: Knex,
+  scope: Scope,
+  zones: ReadonlyMap<string, string>,
+): Promise<Array<{ userId: string; hour: number; pages: number }>> {
   if (zones.size === 0) return [];
   const people = JSON.stringify([...zones].map(([user_id, zone]) => ({ user_id, zone })));
   const { rows } = (await db.raw(
@@ -102,7 +106,11 @@ export async function alertCount(db: Knex, scope: Scope): Promise<number> {
 }
 
 /** The sources that sent the most alerts in the range (a deleted source keeps its id). */
-export async function noisySources(db: Knex, scope: Scope, limit: number): Promise<Array<{ source_id: string; source: string; service: string | null; alerts: number }>> {
+export async function noisySources(
+  db: Knex,
+  scope: Scope,
+  limit: number,
+): Promise<Array<{ source_id: string; source: string; service: string | null; alerts: number }>> {
   const { rows } = (await db.raw(
     `select a.source_id, coalesce(src.name, '(deleted source)') as source, sv.name as service, a.alerts
        from (select source_id, count(*)::int as alerts from alerts
@@ -118,7 +126,11 @@ export async function noisySources(db: Knex, scope: Scope, limit: number): Promi
 
 /** Pages sent in the range. */
 export async function pageCount(db: Knex, scope: Scope): Promise<number> {
-  const { rows } = (await db.raw(`select count(*)::int as n from notifications n where ${PAGES}`, { org: scope.organizationId, start: scope.start, end: scope.end })) as {
+  const { rows } = (await db.raw(`select count(*)::int as n from notifications n where ${PAGES}`, {
+    org: scope.organizationId,
+    start: scope.start,
+    end: scope.end,
+  })) as {
     rows: Array<{ n: number }>;
   };
   return rows[0].n;

@@ -55,7 +55,10 @@ export async function once(orm: MikroORM, key: string, seen: PageResponse, run: 
   try {
     return await run();
   } catch (err) {
-    await knexOf(orm)('provider_callbacks').where({ key }).delete().catch(() => undefined);
+    await knexOf(orm)('provider_callbacks')
+      .where({ key })
+      .delete()
+      .catch(() => undefined);
     throw err;
   }
 }
@@ -85,5 +88,7 @@ export async function respondByToken(deps: PageResponseDeps, token: string, via:
   const page: PageRow | undefined = await pageQuery(deps.orm).where({ 'n.id': claim.notificationId }).first();
   if (!page) return { done: false, message: 'This link is not valid or has expired.' };
   const key = `token:${createHash('sha256').update(token).digest('hex')}`;
-  return once(deps.orm, key, { done: false, message: `This link was already used; incident #${page.number} was ${PAST[claim.action]} with it.` }, () => act(deps, page, claim.action, via));
+  return once(deps.orm, key, { done: false, message: `This link was already used; incident #${page.number} was ${PAST[claim.action]} with it.` }, () =>
+    act(deps, page, claim.action, via),
+  );
 }

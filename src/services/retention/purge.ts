@@ -6,7 +6,14 @@ export const PURGE_BATCH_ROWS = 1000;
 /** Incidents taken per round: their rows of every table go first, then the incidents. */
 const INCIDENTS_PER_ROUND = 100;
 /** Tables holding an incident's rows, by `incident_id` (no foreign keys: each is deleted explicitly). */
-const INCIDENT_TABLES = ['alerts', 'timeline_entries', 'notifications', 'user_notifications', 'ingest_outbox', 'incident_events'] as const satisfies readonly PurgedTable[];
+const INCIDENT_TABLES = [
+  'alerts',
+  'timeline_entries',
+  'notifications',
+  'user_notifications',
+  'ingest_outbox',
+  'incident_events',
+] as const satisfies readonly PurgedTable[];
 
 /** What one purge did: rows deleted per table, and whether nothing expired is left. */
 export interface PurgeResult {
@@ -36,7 +43,11 @@ export async function purgeExpired(k: Knex, cutoffs: RetentionCutoffs, opts: Pur
     ['ingest_outbox', 'delivered_at < ?', [cutoffs.outboxDeliveredBefore]],
     ['provider_callbacks', 'received_at < ?', [cutoffs.callbacksReceivedBefore]],
     ['dev_deliveries', 'created_at < ?', [cutoffs.devInboxCreatedBefore]],
-    ['sessions', 'expires_at < ? or revoked_at < ? or last_seen_at < ?', [cutoffs.sessionsEndedBefore, cutoffs.sessionsEndedBefore, cutoffs.sessionsIdleBefore]],
+    [
+      'sessions',
+      'expires_at < ? or revoked_at < ? or last_seen_at < ?',
+      [cutoffs.sessionsEndedBefore, cutoffs.sessionsEndedBefore, cutoffs.sessionsIdleBefore],
+    ],
     ['account_tokens', 'expires_at < ?', [cutoffs.accountTokensExpiredBefore]],
     ['invitations', 'expires_at < ?', [cutoffs.invitationsExpiredBefore]],
     ['request_metrics', 'minute < ?', [cutoffs.requestMetricsBefore]],

@@ -50,7 +50,13 @@ export class RequestRecorder {
 export async function flushRequestMetrics(orm: MikroORM, recorder: RequestRecorder): Promise<number> {
   const entries = recorder.drain();
   const rows = entries.flatMap((e) =>
-    STORED_BOUNDS_MS.map((le, i) => ({ surface: e.surface, minute: new Date(e.minute), le_ms: le, count: e.buckets.counts[i], sum_ms: e.buckets.sumsMs[i] })).filter((r) => r.count > 0),
+    STORED_BOUNDS_MS.map((le, i) => ({
+      surface: e.surface,
+      minute: new Date(e.minute),
+      le_ms: le,
+      count: e.buckets.counts[i],
+      sum_ms: e.buckets.sumsMs[i],
+    })).filter((r) => r.count > 0),
   );
   if (rows.length === 0) return 0;
   try {

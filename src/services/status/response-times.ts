@@ -31,13 +31,19 @@ const MINUTE_MS = 60_000;
 export async function responseTimes(orm: MikroORM, now = new Date()): Promise<Record<Surface, Record<ResponseWindow, LatencySummary>>> {
   const thisMinute = Math.floor(now.getTime() / MINUTE_MS) * MINUTE_MS;
   const since = (w: ResponseWindow) => new Date(thisMinute - (RESPONSE_WINDOWS[w] - 1) * MINUTE_MS);
-  const filtered = WINDOW_NAMES.flatMap((w) => [`sum(count) filter (where minute >= ?) as "c_${w}"`, `sum(sum_ms) filter (where minute >= ?) as "s_${w}"`]).join(', ');
+  const filtered = WINDOW_NAMES.flatMap((w) => [
+    `sum(count) filter (where minute >= ?) as "c_${w}"`,
+    `sum(sum_ms) filter (where minute >= ?) as "s_${w}"`,
+  ]).join(', ');
   const { rows } = (await knexOf(orm).raw(`select surface, le_ms, ${filtered} from request_metrics where minute >= ? and minute <= ? group by surface, le_ms`, [
     ...WINDOW_NAMES.flatMap((w) => [since(w), since(w)]),
     since('24h'),
     new Date(thisMinute),
   ])) as { rows: Array<Record<string, string | number | null> & { surface: string; le_ms: number }> };
-  const merged = Object.fromEntries(SURFACES.map((s) => [s, Object.fromEntries(WINDOW_NAMES.map((w) => [w, emptyBuckets()]))])) as Record<Surface, Record<ResponseWindow, Buckets>>;
+  const merged = Object.fromEntries(SURFACES.map((s) => [s, Object.fromEntries(WINDOW_NAMES.map((w) => [w, emptyBuckets()]))])) as Record<
+    Surface,
+    Record<ResponseWindow, Buckets>
+  >;
   for (const row of rows) {
     const i = STORED_BOUNDS_MS.indexOf(row.le_ms);
     if (!(SURFACES as readonly string[]).includes(row.surface) || i === -1) continue; // a bucket layout we no longer use
@@ -46,5 +52,8 @@ export async function responseTimes(orm: MikroORM, now = new Date()): Promise<Re
       merged[row.surface as Surface][w].sumsMs[i] += Number(row[`s_${w}`] ?? 0);
     }
   }
-  return Object.fromEntries(SURFACES.map((s) => [s, Object.fromEntries(WINDOW_NAMES.map((w) => [w, summarize(merged[s][w])]))])) as Record<Surface, Record<ResponseWindow, LatencySummary>>;
+  return Object.fromEntries(SURFACES.map((s) => [s, Object.fromEntries(WINDOW_NAMES.map((w) => [w, summarize(merged[s][w])]))])) as Record<
+    Surface,
+    Record<ResponseWindow, LatencySummary>
+  >;
 }

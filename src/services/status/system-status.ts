@@ -41,7 +41,11 @@ export interface SystemStatus {
  * incident can move); `degraded`: no worker polling, parked or lagging outbox messages, or a
  * channel whose newest page failed in the last hour.
  */
-export async function systemStatus(deps: { orm: MikroORM; notify: NotifyConfig; readiness: () => Promise<ReadinessReport> }, organizationId: string, now = new Date()): Promise<SystemStatus> {
+export async function systemStatus(
+  deps: { orm: MikroORM; notify: NotifyConfig; readiness: () => Promise<ReadinessReport> },
+  organizationId: string,
+  now = new Date(),
+): Promise<SystemStatus> {
   const [readiness, latency, outbox, channels] = await Promise.all([
     deps.readiness(),
     postgresLatency(deps.orm),
@@ -71,7 +75,8 @@ export async function systemStatus(deps: { orm: MikroORM; notify: NotifyConfig; 
     temporal: { reachable: readiness.checks.temporal },
     workers: { polling: readiness.checks.worker },
     outbox,
-    channels: channels ?? CHANNEL_IDS.map((channel) => ({ channel, provider: channelProviders(deps.notify)[channel], last_error: null, last_success_at: null })),
+    channels:
+      channels ?? CHANNEL_IDS.map((channel) => ({ channel, provider: channelProviders(deps.notify)[channel], last_error: null, last_success_at: null })),
   };
 }
 

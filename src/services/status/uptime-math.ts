@@ -98,14 +98,22 @@ export const daysAgo = (at: number, now: number) => Math.floor((now - at) / DAY_
 
 /** A heartbeat's availability per block. */
 export function heartbeatDaily(input: HeartbeatHistory, now: number): DailyAvailability[] {
-  return dailyBlocks(now).map((b) => ({ from: new Date(b.from).toISOString(), to: new Date(b.to).toISOString(), availability: heartbeatAvailabilityBetween(input, b.from, b.to) }));
+  return dailyBlocks(now).map((b) => ({
+    from: new Date(b.from).toISOString(),
+    to: new Date(b.to).toISOString(),
+    availability: heartbeatAvailabilityBetween(input, b.from, b.to),
+  }));
 }
 
 /** A monitor's availability per block, from its ok and total checks per `daysAgo` (0 = the last 24 hours). */
 export function checkDaily(countsByDaysAgo: ReadonlyMap<number, { ok: number; total: number }>, now: number): DailyAvailability[] {
   return dailyBlocks(now).map((b, i) => {
     const counts = countsByDaysAgo.get(DAILY_BLOCKS - 1 - i);
-    return { from: new Date(b.from).toISOString(), to: new Date(b.to).toISOString(), availability: counts && counts.total > 0 ? round(counts.ok / counts.total) : null };
+    return {
+      from: new Date(b.from).toISOString(),
+      to: new Date(b.to).toISOString(),
+      availability: counts && counts.total > 0 ? round(counts.ok / counts.total) : null,
+    };
   });
 }
 

@@ -68,7 +68,12 @@ export interface ExchangeRequest {
 }
 
 /** One HTTP exchange over the guarded lookup, no redirect followed: status, Location and (bounded) body. */
-export function exchange(url: URL, req: ExchangeRequest, guard: AddressGuard, signal: AbortSignal): Promise<{ status: number; location: string | null; body: string }> {
+export function exchange(
+  url: URL,
+  req: ExchangeRequest,
+  guard: AddressGuard,
+  signal: AbortSignal,
+): Promise<{ status: number; location: string | null; body: string }> {
   const lookup = guardedLookup(guard);
   return new Promise((resolve, reject) => {
     const send = url.protocol === 'https:' ? https.request : http.request;

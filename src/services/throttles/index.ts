@@ -51,6 +51,12 @@ export function createThrottles(orm: MikroORM, settings: ThrottleSettings): Thro
       (s) => `at most ${VERIFICATION_RESEND_LIMITS.perAccount} verification emails an hour; retry in ${s} s`,
     ),
     testNotification: new TestNotificationThrottle(knex),
-    signup: new RequestThrottle(knex, 'signup-ip', settings.signupsPerIpPerHour, SIGNUP_WINDOW_SECONDS, (s) => `too many sign-ups from this address; retry in ${s} s`),
+    signup: new RequestThrottle(
+      knex,
+      'signup-ip',
+      settings.signupsPerIpPerHour,
+      SIGNUP_WINDOW_SECONDS,
+      (s) => `too many sign-ups from this address; retry in ${s} s`,
+    ),
   };
 }

@@ -24,12 +24,24 @@ export async function createApiKey(orm: MikroORM, input: { organizationId: strin
   await getOrganization(orm, input.organizationId);
   const member = await findMember(orm, input.organizationId, input.email);
   const { plaintext, hash } = mintApiKey();
-  const row = { id: randomUUID(), organization_id: input.organizationId, user_id: member.id, name, key_hash: hash, display_prefix: plaintext.slice(0, 9), created_at: new Date() };
+  const row = {
+    id: randomUUID(),
+    organization_id: input.organizationId,
+    user_id: member.id,
+    name,
+    key_hash: hash,
+    display_prefix: plaintext.slice(0, 9),
+    created_at: new Date(),
+  };
   await knexOf(orm).transaction(async (trx) => {
     await trx('api_keys').insert(row);
     if (audit) {
       const details = { name, prefix: row.display_prefix, holder: member.email };
-      await recordAudit(trx, { organizationId: input.organizationId, actor: audit.actor, action: 'api_key.create', targetType: 'api_key', targetId: row.id, details }, row.created_at);
+      await recordAudit(
+        trx,
+        { organizationId: input.organizationId, actor: audit.actor, action: 'api_key.create', targetType: 'api_key', targetId: row.id, details },
+        row.created_at,
+      );
     }
   });
   return { id: row.id, key: plaintext, name };

@@ -55,7 +55,11 @@ export async function createApiToken(
     await trx('api_tokens').insert(row);
     if (audit) {
       const details = { access: row.access, days: input.days, name, prefix: row.display_prefix, holder: member.email };
-      await recordAudit(trx, { organizationId: input.organizationId, actor: audit.actor, action: 'api_token.create', targetType: 'api_token', targetId: row.id, details }, now);
+      await recordAudit(
+        trx,
+        { organizationId: input.organizationId, actor: audit.actor, action: 'api_token.create', targetType: 'api_token', targetId: row.id, details },
+        now,
+      );
     }
   });
   return { id: row.id, token: plaintext, access: row.access, expires_at: row.expires_at.toISOString() };
@@ -98,13 +102,25 @@ export async function revokeInWorkspace(
 ): Promise<{ id: string; revoked: true }> {
   const thing = table === 'api_tokens' ? 'API token' : 'API key';
   return knexOf(orm).transaction(async (trx) => {
-    const row = await trx(table).select('id', 'user_id', 'display_prefix', 'revoked_at').where({ id: input.id, organization_id: input.organizationId }).forUpdate().first();
+    const row = await trx(table)
+      .select('id', 'user_id', 'display_prefix', 'revoked_at')
+      .where({ id: input.id, organization_id: input.organizationId })
+      .forUpdate()
+      .first();
     if (!row) throw notFound(`${thing} ${input.id} not found`);
-    if (input.holderOnly && row.user_id !== input.holderOnly) throw forbidden(`only an Account Admin or Billing Owner may revoke another member's ${thing}`, 'forbidden');
+    if (input.holderOnly && row.user_id !== input.holderOnly)
+      throw forbidden(`only an Account Admin or Billing Owner may revoke another member's ${thing}`, 'forbidden');
     if (!row.revoked_at) {
       await trx(table).update({ revoked_at: new Date() }).where({ id: input.id });
       const action = table === 'api_tokens' ? 'api_token.revoke' : 'api_key.revoke';
-      await recordAudit(trx, { organizationId: input.organizationId, actor: input.actor, action, targetType: action.split('.')[0], targetId: input.id, details: { prefix: row.display_prefix } });
+      await recordAudit(trx, {
+        organizationId: input.organizationId,
+        actor: input.actor,
+        action,
+        targetType: action.split('.')[0],
+        targetId: input.id,
+        details: { prefix: row.display_prefix },
+      });
     }
     return { id: input.id, revoked: true as const };
   });
@@ -118,10 +134,7 @@ export interface ApiPrincipal {
   access: AccessLevel;
 }
 
-export type AuthOutcome =
-  | { ok: true; principal: ApiPrincipal }
-  | { ok: false; reason: 'invalid_token' }
-  | { ok: false; reason: 'forbidden'; message: string };
+export type AuthOutcome = { ok: true; principal: ApiPrincipal } | { ok: false; reason: 'invalid_token' } | { ok: false; reason: 'forbidden'; message: string };
 
 /**
  * Rechecks everything docs/architecture.md, "Workspaces, roles and credentials" asks on every request, in one query: expiry, revocation,

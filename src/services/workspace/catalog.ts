@@ -102,10 +102,15 @@ export async function listServiceDetails(orm: MikroORM, organizationId: string):
 }
 
 const serviceRows = (orm: MikroORM, organizationId: string): Promise<ServiceRow[]> =>
-  knexOf(orm)('services').select(SERVICE_COLUMNS).where({ organization_id: organizationId }).orderBy([{ column: 'created_at' }, { column: 'id' }]);
+  knexOf(orm)('services')
+    .select(SERVICE_COLUMNS)
+    .where({ organization_id: organizationId })
+    .orderBy([{ column: 'created_at' }, { column: 'id' }]);
 
 async function serviceRow(db: Knex, organizationId: string, id: string, lock = false): Promise<ServiceRow> {
-  const q = db('services').select(SERVICE_COLUMNS).where({ id: isUuid(id) ? id : null, organization_id: organizationId });
+  const q = db('services')
+    .select(SERVICE_COLUMNS)
+    .where({ id: isUuid(id) ? id : null, organization_id: organizationId });
   const row = await (lock ? q.forUpdate() : q).first();
   if (!row) throw notFound(`service ${id} not found`);
   return row;
@@ -130,7 +135,11 @@ export interface ServicePatch {
 }
 
 /** Changes what the patch names; the entry (`service.update`, the fields changed) lands in the same transaction. */
-export async function updateService(orm: MikroORM, input: { organizationId: string; id: string; patch: ServicePatch }, audit?: AuditActor): Promise<ServiceDetailJson> {
+export async function updateService(
+  orm: MikroORM,
+  input: { organizationId: string; id: string; patch: ServicePatch },
+  audit?: AuditActor,
+): Promise<ServiceDetailJson> {
   const { organizationId, id, patch } = input;
   if (patch.teamId !== undefined) await teamIn(orm, organizationId, patch.teamId);
   const policyId = patch.escalationPolicyId ? await policyIn(orm, organizationId, patch.escalationPolicyId) : patch.escalationPolicyId;
@@ -141,9 +150,17 @@ export async function updateService(orm: MikroORM, input: { organizationId: stri
     if (patch.description !== undefined) change.description = patch.description;
     if (patch.teamId !== undefined) change.team_id = patch.teamId;
     if (policyId !== undefined) change.escalation_policy_id = policyId;
-    const [after] = (await trx('services').update({ ...change, updated_at: new Date() }).where({ id: before.id }).returning(SERVICE_COLUMNS)) as ServiceRow[];
+    const [after] = (await trx('services')
+      .update({ ...change, updated_at: new Date() })
+      .where({ id: before.id })
+      .returning(SERVICE_COLUMNS)) as ServiceRow[];
     if (audit) {
-      const details = { name: after.name, changed: Object.keys(change), ...(change.team_id !== undefined && { from_team_id: before.team_id, to_team_id: after.team_id }), ...(policyId !== undefined && { escalation_policy_id: policyId }) };
+      const details = {
+        name: after.name,
+        changed: Object.keys(change),
+        ...(change.team_id !== undefined && { from_team_id: before.team_id, to_team_id: after.team_id }),
+        ...(policyId !== undefined && { escalation_policy_id: policyId }),
+      };
       await recordAudit(trx, { organizationId, actor: audit, action: 'service.update', targetType: 'service', targetId: before.id, details });
     }
     return serviceDetailJson(after);
@@ -178,11 +195,21 @@ export async function deleteService(
     }
     const removed = await dependents(trx, service.id);
     // A monitor's workflow ends by itself at its next check, finding its row gone.
-    await trx('monitor_checks').delete().whereIn('monitor_id', trx('monitors').select('id').where({ service_id: service.id }));
+    await trx('monitor_checks')
+      .delete()
+      .whereIn('monitor_id', trx('monitors').select('id').where({ service_id: service.id }));
     const monitors = await trx('monitors').delete().where({ service_id: service.id });
     await trx('services').delete().where({ id: service.id });
     const counts = { ...removed, monitors_deleted: monitors };
-    if (audit) await recordAudit(trx, { organizationId: input.organizationId, actor: audit, action: 'service.delete', targetType: 'service', targetId: service.id, details: { name: service.name, team_id: service.team_id, ...counts } });
+    if (audit)
+      await recordAudit(trx, {
+        organizationId: input.organizationId,
+        actor: audit,
+        action: 'service.delete',
+        targetType: 'service',
+        targetId: service.id,
+        details: { name: service.name, team_id: service.team_id, ...counts },
+      });
     return { id: service.id, deleted: true as const, ...counts };
   });
 }

@@ -71,14 +71,41 @@ export async function createInvitation(orm: MikroORM, mailer: AccountMailer, app
   const now = new Date();
   const { row, org, replaced } = await knexOf(orm).transaction(async (trx) => {
     const org = await lockWorkspace(trx, inviter.organizationId);
-    const member = await trx('memberships as m').join('users as u', 'u.id', 'm.user_id').select('u.id').where({ 'm.organization_id': org.id, 'u.email': email }).first();
+    const member = await trx('memberships as m')
+      .join('users as u', 'u.id', 'm.user_id')
+      .select('u.id')
+      .where({ 'm.organization_id': org.id, 'u.email': email })
+      .first();
     if (member) throw conflict(`${email} is already a member of this workspace`, 'already_member');
-    const replaced = (await trx('invitations').update({ revoked_at: now }).where({ organization_id: org.id, email }).whereNull('accepted_at').whereNull('revoked_at').returning(['id'])) as Array<{ id: string }>;
+    const replaced = (await trx('invitations')
+      .update({ revoked_at: now })
+      .where({ organization_id: org.id, email })
+      .whereNull('accepted_at')
+      .whereNull('revoked_at')
+      .returning(['id'])) as Array<{ id: string }>;
     await assertRoomForOneMore(trx, org.id, org.plan, now);
-    const row = { id: randomUUID(), organization_id: org.id, email, role: input.role, token_hash: sha256Hex(token), invited_by: inviter.userId, created_at: now, expires_at: new Date(now.getTime() + INVITATION_TTL_MS), accepted_at: null, revoked_at: null };
+    const row = {
+      id: randomUUID(),
+      organization_id: org.id,
+      email,
+      role: input.role,
+      token_hash: sha256Hex(token),
+      invited_by: inviter.userId,
+      created_at: now,
+      expires_at: new Date(now.getTime() + INVITATION_TTL_MS),
+      accepted_at: null,
+      revoked_at: null,
+    };
     await trx('invitations').insert(row);
     const replacedIds = replaced.map((r) => r.id);
-    await recordAudit(trx, { organizationId: org.id, actor: inviter.audit, action: 'invitation.create', targetType: 'invitation', targetId: row.id, details: { email, role: input.role, ...(replacedIds.length ? { replaced: replacedIds } : {}) } });
+    await recordAudit(trx, {
+      organizationId: org.id,
+      actor: inviter.audit,
+      action: 'invitation.create',
+      targetType: 'invitation',
+      targetId: row.id,
+      details: { email, role: input.role, ...(replacedIds.length ? { replaced: replacedIds } : {}) },
+    });
     return { row, org, replaced: replacedIds };
   });
   const link = `${appUrl}/invitations/accept?token=${encodeURIComponent(token)}`;
@@ -94,12 +121,23 @@ export async function createInvitation(orm: MikroORM, mailer: AccountMailer, app
 /** Revokes a pending invitation of this workspace: its link stops working at once. */
 export async function revokeInvitation(orm: MikroORM, actor: { organizationId: string; audit: AuditActor }, id: string) {
   return knexOf(orm).transaction(async (trx) => {
-    const row = await trx('invitations').select('id', 'email', 'role', 'accepted_at', 'revoked_at').where({ id, organization_id: actor.organizationId }).forUpdate().first();
+    const row = await trx('invitations')
+      .select('id', 'email', 'role', 'accepted_at', 'revoked_at')
+      .where({ id, organization_id: actor.organizationId })
+      .forUpdate()
+      .first();
     if (!row) throw notFound(`invitation ${id} not found`);
     if (row.accepted_at) throw conflict(`the invitation to ${row.email} was already accepted; remove the member instead`, 'invitation_accepted');
     if (row.revoked_at) return { id, email: row.email as string, revoked: true, changed: false };
     await trx('invitations').update({ revoked_at: new Date() }).where({ id });
-    await recordAudit(trx, { organizationId: actor.organizationId, actor: actor.audit, action: 'invitation.revoke', targetType: 'invitation', targetId: id, details: { email: row.email, role: row.role } });
+    await recordAudit(trx, {
+      organizationId: actor.organizationId,
+      actor: actor.audit,
+      action: 'invitation.revoke',
+      targetType: 'invitation',
+      targetId: id,
+      details: { email: row.email, role: row.role },
+    });
     return { id, email: row.email as string, revoked: true, changed: true };
   });
 }
@@ -111,7 +149,11 @@ export interface AcceptInput {
 }
 
 const livePending = (db: Knex, token: string, now: Date) =>
-  db('invitations').where({ token_hash: sha256Hex(token) }).whereNull('accepted_at').whereNull('revoked_at').andWhere('expires_at', '>', now);
+  db('invitations')
+    .where({ token_hash: sha256Hex(token) })
+    .whereNull('accepted_at')
+    .whereNull('revoked_at')
+    .andWhere('expires_at', '>', now);
 
 /**
  * Accepts an invitation. A new address becomes a verified user (opening the emailed link proved
@@ -124,10 +166,12 @@ export async function acceptInvitation(orm: MikroORM, input: AcceptInput, client
   const invitation = await livePending(db, input.token, now).select('id', 'email').first();
   if (!invitation) throw INVALID();
   const existing = await db('users').select('id', 'password_hash').where({ email: invitation.email }).first();
-  if (input.password === undefined) throw invalid(existing ? 'password: give the current password of your Klaxon account' : 'password: choose a password for your new account');
+  if (input.password === undefined)
+    throw invalid(existing ? 'password: give the current password of your Klaxon account' : 'password: choose a password for your new account');
   let newPasswordHash: string | undefined;
   if (existing) {
-    if (!(await passwordMatches(existing.password_hash ?? null, input.password))) throw unauthorized(`password: not the current password of ${invitation.email as string}`, 'unauthorized');
+    if (!(await passwordMatches(existing.password_hash ?? null, input.password)))
+      throw unauthorized(`password: not the current password of ${invitation.email as string}`, 'unauthorized');
   } else {
     checkPasswordStrength(input.password);
     newPasswordHash = await hashPassword(input.password);
@@ -163,6 +207,10 @@ export async function acceptInvitation(orm: MikroORM, input: AcceptInput, client
       targetId: inv.id,
       details: { email: inv.email, role: inv.role, new_account: !existing },
     });
-    return { organization: { id: org.id, name: org.name, plan: org.plan }, role: inv.role as Role, user: { id: userId, email: inv.email as string, new_account: !existing } };
+    return {
+      organization: { id: org.id, name: org.name, plan: org.plan },
+      role: inv.role as Role,
+      user: { id: userId, email: inv.email as string, new_account: !existing },
+    };
   });
 }

@@ -51,7 +51,11 @@ export async function listMembers(orm: MikroORM, organizationId: string): Promis
 
 /** Locks the target's membership and every Billing Owner's, so two demotions cannot both pass the last-owner check. */
 async function lockedMember(trx: Knex, organizationId: string, userId: string): Promise<{ member: MemberJson; owners: number }> {
-  const locked = await trx('memberships').select('user_id', 'role').where({ organization_id: organizationId }).andWhere((q) => q.where({ user_id: userId }).orWhere({ role: 'BILLING_OWNER' })).forUpdate();
+  const locked = await trx('memberships')
+    .select('user_id', 'role')
+    .where({ organization_id: organizationId })
+    .andWhere((q) => q.where({ user_id: userId }).orWhere({ role: 'BILLING_OWNER' }))
+    .forUpdate();
   const row = await memberRows(trx, organizationId).where({ 'u.id': userId }).first();
   if (!row) throw notFound(`user ${userId} is not a member of this workspace`);
   return { member: memberJson(row), owners: locked.filter((r) => r.role === 'BILLING_OWNER').length };
@@ -74,14 +78,26 @@ const endSessions = (trx: Knex, organizationId: string, userId: string) =>
  * Gives a member another role. Their sessions in this workspace end, so the new role applies
  * from their next login rather than whenever a cached view expires.
  */
-export async function changeMemberRole(orm: MikroORM, actor: MemberActor, userId: string, role: Role): Promise<{ member: MemberJson; changed: boolean; sessionsEnded: number }> {
+export async function changeMemberRole(
+  orm: MikroORM,
+  actor: MemberActor,
+  userId: string,
+  role: Role,
+): Promise<{ member: MemberJson; changed: boolean; sessionsEnded: number }> {
   return knexOf(orm).transaction(async (trx) => {
     const { member, owners } = await lockedMember(trx, actor.organizationId, userId);
     checkOwnerRules(actor, member, owners, role);
     if (member.role === role) return { member, changed: false, sessionsEnded: 0 };
     await trx('memberships').update({ role }).where({ organization_id: actor.organizationId, user_id: userId });
     const sessionsEnded = await endSessions(trx, actor.organizationId, userId);
-    await recordAudit(trx, { organizationId: actor.organizationId, actor: actor.audit, action: 'member.role_change', targetType: 'user', targetId: userId, details: { email: member.email, from: member.role, to: role } });
+    await recordAudit(trx, {
+      organizationId: actor.organizationId,
+      actor: actor.audit,
+      action: 'member.role_change',
+      targetType: 'user',
+      targetId: userId,
+      details: { email: member.email, from: member.role, to: role },
+    });
     return { member: { ...member, role }, changed: true, sessionsEnded };
   });
 }
@@ -100,9 +116,26 @@ export async function removeMember(orm: MikroORM, actor: MemberActor, userId: st
     const sessionsEnded = await endSessions(trx, actor.organizationId, userId);
     const tokensRevoked = await trx('api_tokens').update({ revoked_at: now }).where(scope).whereNull('revoked_at');
     const keysRevoked = await trx('api_keys').update({ revoked_at: now }).where(scope).whereNull('revoked_at');
-    const teamsLeft = await trx('team_members').delete().where({ user_id: userId }).whereIn('team_id', trx('teams').select('id').where({ organization_id: actor.organizationId }));
-    const result = { user_id: userId, email: member.email, sessions_ended: sessionsEnded, api_tokens_revoked: tokensRevoked, api_keys_revoked: keysRevoked, teams_left: teamsLeft };
-    await recordAudit(trx, { organizationId: actor.organizationId, actor: actor.audit, action: 'member.remove', targetType: 'user', targetId: userId, details: { email: member.email, role: member.role, api_tokens_revoked: tokensRevoked, api_keys_revoked: keysRevoked, teams_left: teamsLeft } });
+    const teamsLeft = await trx('team_members')
+      .delete()
+      .where({ user_id: userId })
+      .whereIn('team_id', trx('teams').select('id').where({ organization_id: actor.organizationId }));
+    const result = {
+      user_id: userId,
+      email: member.email,
+      sessions_ended: sessionsEnded,
+      api_tokens_revoked: tokensRevoked,
+      api_keys_revoked: keysRevoked,
+      teams_left: teamsLeft,
+    };
+    await recordAudit(trx, {
+      organizationId: actor.organizationId,
+      actor: actor.audit,
+      action: 'member.remove',
+      targetType: 'user',
+      targetId: userId,
+      details: { email: member.email, role: member.role, api_tokens_revoked: tokensRevoked, api_keys_revoked: keysRevoked, teams_left: teamsLeft },
+    });
     return result;
   });
 }

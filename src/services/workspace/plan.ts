@@ -7,7 +7,6 @@ import { forbidden, notFound } from '../errors';
 
 /** A workspace's plan: its limits, what it uses of them, and changing it (docs/architecture.md, "Plans"). */
 
-
 /** The limits as the dashboard shows them (snake_case; null means unlimited). */
 const limitsJson = (l: PlanLimits) => ({
   users: l.users,
@@ -23,7 +22,11 @@ const count = async (q: Knex.QueryBuilder): Promise<number> => Number((await q.c
 
 /** Members and pending invitations: both take a seat of the plan's user limit. */
 async function seatsTaken(db: Knex, organizationId: string, now: Date, exceptInvitationId?: string): Promise<{ members: number; pending: number }> {
-  const pending = db('invitations').where({ organization_id: organizationId }).whereNull('accepted_at').whereNull('revoked_at').andWhere('expires_at', '>', now);
+  const pending = db('invitations')
+    .where({ organization_id: organizationId })
+    .whereNull('accepted_at')
+    .whereNull('revoked_at')
+    .andWhere('expires_at', '>', now);
   if (exceptInvitationId) pending.whereNot({ id: exceptInvitationId });
   return { members: await count(db('memberships').where({ organization_id: organizationId })), pending: await count(pending) };
 }
@@ -38,7 +41,10 @@ export async function assertRoomForOneMore(trx: Knex, organizationId: string, pl
   if (limit === null) return;
   const { members, pending } = await seatsTaken(trx, organizationId, now, exceptInvitationId);
   if (members + pending >= limit) {
-    throw forbidden(`the ${plan} plan allows ${limit} users; this workspace has ${members} member(s) and ${pending} pending invitation(s) (revoke one, or change the plan)`, 'plan_limit_reached');
+    throw forbidden(
+      `the ${plan} plan allows ${limit} users; this workspace has ${members} member(s) and ${pending} pending invitation(s) (revoke one, or change the plan)`,
+      'plan_limit_reached',
+    );
   }
 }
 
@@ -58,7 +64,10 @@ export async function getPlanView(orm: MikroORM, organizationId: string, now = n
   const [seats, sources, usage] = await Promise.all([
     seatsTaken(db, organizationId, now),
     count(db('alert_sources').where({ organization_id: organizationId }).whereIn('status', ['ACTIVE', 'PAUSED'])),
-    db('plan_usage').select('alerts').where({ organization_id: organizationId, period: usagePeriod(now) }).first(),
+    db('plan_usage')
+      .select('alerts')
+      .where({ organization_id: organizationId, period: usagePeriod(now) })
+      .first(),
   ]);
   return {
     plan,
@@ -85,20 +94,32 @@ export async function changePlan(orm: MikroORM, input: { organizationId: string;
     // No billing provider takes payment here: a workspace raising its own plan would raise the
     // operator's SMS and voice bill (docs/security.md, "Plans").
     if (input.upgrades === 'need_billing' && isUpgrade(org.plan, input.plan)) {
-      throw forbidden(`moving from ${org.plan} to ${input.plan} needs billing, which this installation has not set up: ask its operator (klaxon org plan), or downgrade instead`, 'billing_not_configured');
+      throw forbidden(
+        `moving from ${org.plan} to ${input.plan} needs billing, which this installation has not set up: ask its operator (klaxon org plan), or downgrade instead`,
+        'billing_not_configured',
+      );
     }
     if (org.plan !== input.plan) {
       await trx('organizations').update({ plan: input.plan }).where({ id: input.organizationId });
       await resyncAlertUsage(trx, input.organizationId, input.plan, new Date());
-      await recordAudit(trx, { organizationId: input.organizationId, actor: input.actor, action: 'plan.change', targetType: 'organization', targetId: input.organizationId, details: { from: org.plan, to: input.plan } });
+      await recordAudit(trx, {
+        organizationId: input.organizationId,
+        actor: input.actor,
+        action: 'plan.change',
+        targetType: 'organization',
+        targetId: input.organizationId,
+        details: { from: org.plan, to: input.plan },
+      });
     }
     return org.plan;
   });
   const view = await getPlanView(orm, input.organizationId);
   const l = view.limits;
   const over: string[] = [];
-  if (l.users !== null && view.usage.users + view.usage.pending_invitations > l.users) over.push(`users (${view.usage.users} members, ${view.usage.pending_invitations} pending invitations, limit ${l.users})`);
+  if (l.users !== null && view.usage.users + view.usage.pending_invitations > l.users)
+    over.push(`users (${view.usage.users} members, ${view.usage.pending_invitations} pending invitations, limit ${l.users})`);
   if (l.sources !== null && view.usage.sources > l.sources) over.push(`alert sources (${view.usage.sources}, limit ${l.sources})`);
-  if (l.alerts_per_month !== null && view.usage.alerts_this_month > l.alerts_per_month) over.push(`alerts this month (${view.usage.alerts_this_month}, limit ${l.alerts_per_month})`);
+  if (l.alerts_per_month !== null && view.usage.alerts_this_month > l.alerts_per_month)
+    over.push(`alerts this month (${view.usage.alerts_this_month}, limit ${l.alerts_per_month})`);
   return { view, changed: from !== input.plan, from, over };
 }

@@ -72,14 +72,25 @@ export async function createReadyWorkspace(orm: MikroORM, input: { name: string;
  * are unique per person across workspaces, so an address already used in another workspace
  * leaves them in the team with their own rules (none yet here: their email at once).
  */
-async function putOnCall(trx: Knex, input: { organizationId: string; teamId: string; user: { id: string; email: string }; actor: AuditActor }): Promise<OwnerOnCall> {
+async function putOnCall(
+  trx: Knex,
+  input: { organizationId: string; teamId: string; user: { id: string; email: string }; actor: AuditActor },
+): Promise<OwnerOnCall> {
   const { organizationId, user, actor } = input;
   await insertTeamMember(trx, { organizationId, audit: actor }, input.teamId, user.id);
   const taken = await trx('contact_methods').select('id').where({ user_id: user.id, type: 'email', address: user.email }).first();
   if (taken) return { team_member: true, contact_method: null, notification_rule: null };
-  const contact = await writeContactMethod(trx, { organizationId, userId: user.id, email: user.email, type: 'email', address: user.email, label: 'Account email' }, { actor });
+  const contact = await writeContactMethod(
+    trx,
+    { organizationId, userId: user.id, email: user.email, type: 'email', address: user.email, label: 'Account email' },
+    { actor },
+  );
   const rule = await writeRule(trx, contact, 0, { actor });
-  return { team_member: true, contact_method: { id: contact.id, type: contact.type, address: contact.address }, notification_rule: { id: rule.id, delay_seconds: rule.delay_seconds } };
+  return {
+    team_member: true,
+    contact_method: { id: contact.id, type: contact.type, address: contact.address },
+    notification_rule: { id: rule.id, delay_seconds: rule.delay_seconds },
+  };
 }
 
 /**
@@ -87,7 +98,10 @@ async function putOnCall(trx: Knex, input: { organizationId: string; teamId: str
  * (`klaxon user add`) becomes its on-call, as a sign-up's owner is. Only while the workspace is as
  * it was made: that one member, and one team with nobody in it. Answers null otherwise.
  */
-export async function adoptFirstMember(orm: MikroORM, input: { organizationId: string; user: { id: string; email: string }; actor: AuditActor }): Promise<OwnerOnCall | null> {
+export async function adoptFirstMember(
+  orm: MikroORM,
+  input: { organizationId: string; user: { id: string; email: string }; actor: AuditActor },
+): Promise<OwnerOnCall | null> {
   try {
     return await knexOf(orm).transaction(async (trx) => {
       const members = await trx('memberships').where({ organization_id: input.organizationId }).count({ n: '*' });

@@ -59,11 +59,26 @@ export async function addToTeam(orm: MikroORM, actor: TeamMemberActor, teamId: s
 /** addToTeam in the caller's transaction. */
 export async function insertTeamMember(trx: Knex, actor: TeamMemberActor, teamId: string, userId: string) {
   const team = await teamOf(trx, actor.organizationId, teamId);
-  const member = await trx('memberships as m').join('users as u', 'u.id', 'm.user_id').select('u.id', 'u.email').where({ 'm.organization_id': actor.organizationId, 'm.user_id': userId }).first();
+  const member = await trx('memberships as m')
+    .join('users as u', 'u.id', 'm.user_id')
+    .select('u.id', 'u.email')
+    .where({ 'm.organization_id': actor.organizationId, 'm.user_id': userId })
+    .first();
   if (!member) throw invalid(`user_id: user ${userId} is not a member of this workspace`);
-  const added = (await trx('team_members').insert({ team_id: teamId, user_id: userId, created_at: new Date() }).onConflict(['team_id', 'user_id']).ignore().returning(['user_id'])) as unknown[];
+  const added = (await trx('team_members')
+    .insert({ team_id: teamId, user_id: userId, created_at: new Date() })
+    .onConflict(['team_id', 'user_id'])
+    .ignore()
+    .returning(['user_id'])) as unknown[];
   if (added.length > 0) {
-    await recordAudit(trx, { organizationId: actor.organizationId, actor: actor.audit, action: 'team.member_add', targetType: 'team', targetId: teamId, details: { team: team.name, user_id: userId, email: member.email } });
+    await recordAudit(trx, {
+      organizationId: actor.organizationId,
+      actor: actor.audit,
+      action: 'team.member_add',
+      targetType: 'team',
+      targetId: teamId,
+      details: { team: team.name, user_id: userId, email: member.email },
+    });
   }
   return { team_id: teamId, user_id: userId, email: member.email as string, added: added.length > 0 };
 }
@@ -75,7 +90,14 @@ export async function removeFromTeam(orm: MikroORM, actor: TeamMemberActor, team
     const user = await trx('users').select('email').where({ id: userId }).first();
     const n = await trx('team_members').delete().where({ team_id: teamId, user_id: userId });
     if (n === 0) throw notFound(`user ${userId} is not in team ${team.name}`);
-    await recordAudit(trx, { organizationId: actor.organizationId, actor: actor.audit, action: 'team.member_remove', targetType: 'team', targetId: teamId, details: { team: team.name, user_id: userId, email: user?.email ?? null } });
+    await recordAudit(trx, {
+      organizationId: actor.organizationId,
+      actor: actor.audit,
+      action: 'team.member_remove',
+      targetType: 'team',
+      targetId: teamId,
+      details: { team: team.name, user_id: userId, email: user?.email ?? null },
+    });
     return { team_id: teamId, user_id: userId, removed: true };
   });
 }

@@ -22,8 +22,7 @@ export interface TeamSummary {
   created_at: string;
 }
 
-const countsOf = (db: Knex, table: 'team_members' | 'services', alias: string) =>
-  db(table).count('*').whereRaw(`${table}.team_id = t.id`).as(alias);
+const countsOf = (db: Knex, table: 'team_members' | 'services', alias: string) => db(table).count('*').whereRaw(`${table}.team_id = t.id`).as(alias);
 
 /** The team if it is this workspace's; another workspace's team is simply not found (404). */
 export async function teamOf(db: Knex, organizationId: string, teamId: string): Promise<{ id: string; name: string; created_at: string }> {
@@ -39,7 +38,13 @@ export async function listTeams(orm: MikroORM, organizationId: string): Promise<
     .select('t.id', 't.name', 't.created_at', countsOf(db, 'team_members', 'member_count'), countsOf(db, 'services', 'service_count'))
     .where({ 't.organization_id': organizationId })
     .orderBy([{ column: 't.name' }, { column: 't.id' }]);
-  return rows.map((r) => ({ id: r.id, name: r.name, member_count: Number(r.member_count), service_count: Number(r.service_count), created_at: iso(r.created_at) }));
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    member_count: Number(r.member_count),
+    service_count: Number(r.service_count),
+    created_at: iso(r.created_at),
+  }));
 }
 
 /** A team with its members (as members of the workspace) and the services it owns. */
@@ -55,11 +60,20 @@ export async function getTeam(orm: MikroORM, organizationId: string, teamId: str
       .select('u.id', 'u.email', 'u.name', 'm.role', 'tm.created_at')
       .where({ 'tm.team_id': teamId })
       .orderBy([{ column: 'tm.created_at' }, { column: 'u.id' }]),
-    db('services').select('id', 'name').where({ team_id: teamId, organization_id: organizationId }).orderBy([{ column: 'name' }, { column: 'id' }]),
+    db('services')
+      .select('id', 'name')
+      .where({ team_id: teamId, organization_id: organizationId })
+      .orderBy([{ column: 'name' }, { column: 'id' }]),
   ]);
   return {
     ...team,
-    members: members.map((r) => ({ id: r.id as string, email: r.email as string, name: (r.name as string | null) ?? null, role: r.role as Role, added_at: iso(r.created_at) })),
+    members: members.map((r) => ({
+      id: r.id as string,
+      email: r.email as string,
+      name: (r.name as string | null) ?? null,
+      role: r.role as Role,
+      added_at: iso(r.created_at),
+    })),
     services: services.map((r) => ({ id: r.id as string, name: r.name as string })),
   };
 }
@@ -73,7 +87,14 @@ export async function createTeamFor(orm: MikroORM, actor: TeamActor, name: strin
 export async function insertTeam(trx: Knex, actor: TeamActor, name: string): Promise<TeamSummary> {
   const row = { id: randomUUID(), organization_id: actor.organizationId, name, created_at: new Date() };
   await trx('teams').insert(row);
-  await recordAudit(trx, { organizationId: actor.organizationId, actor: actor.audit, action: 'team.create', targetType: 'team', targetId: row.id, details: { name } });
+  await recordAudit(trx, {
+    organizationId: actor.organizationId,
+    actor: actor.audit,
+    action: 'team.create',
+    targetType: 'team',
+    targetId: row.id,
+    details: { name },
+  });
   return { id: row.id, name, member_count: 0, service_count: 0, created_at: iso(row.created_at) };
 }
 
@@ -82,7 +103,14 @@ export async function renameTeam(orm: MikroORM, actor: TeamActor, teamId: string
     const team = await teamOf(trx, actor.organizationId, teamId);
     if (team.name === name) return;
     await trx('teams').update({ name }).where({ id: teamId });
-    await recordAudit(trx, { organizationId: actor.organizationId, actor: actor.audit, action: 'team.update', targetType: 'team', targetId: teamId, details: { from: team.name, to: name } });
+    await recordAudit(trx, {
+      organizationId: actor.organizationId,
+      actor: actor.audit,
+      action: 'team.update',
+      targetType: 'team',
+      targetId: teamId,
+      details: { from: team.name, to: name },
+    });
   });
   return getTeam(orm, actor.organizationId, teamId);
 }
@@ -98,11 +126,19 @@ export async function deleteTeam(orm: MikroORM, actor: TeamActor, teamId: string
     const team = await trx('teams').select('id', 'name').where({ id: teamId, organization_id: actor.organizationId }).forUpdate().first();
     if (!team) throw notFound(`team ${teamId} not found`);
     const [{ n }] = await trx('services').count({ n: '*' }).where({ team_id: teamId });
-    if (Number(n) > 0) throw conflict(`team ${team.name as string} owns ${n} service(s): give them another owning team or delete them first`, 'team_has_services');
+    if (Number(n) > 0)
+      throw conflict(`team ${team.name as string} owns ${n} service(s): give them another owning team or delete them first`, 'team_has_services');
     await refuseWhileTargeted(trx, actor.organizationId, { type: 'team', id: teamId, name: team.name as string });
     await trx('team_members').delete().where({ team_id: teamId });
     await trx('teams').delete().where({ id: teamId });
-    await recordAudit(trx, { organizationId: actor.organizationId, actor: actor.audit, action: 'team.delete', targetType: 'team', targetId: teamId, details: { name: team.name } });
+    await recordAudit(trx, {
+      organizationId: actor.organizationId,
+      actor: actor.audit,
+      action: 'team.delete',
+      targetType: 'team',
+      targetId: teamId,
+      details: { name: team.name },
+    });
     return { id: teamId, name: team.name as string, deleted: true };
   });
 }

@@ -87,10 +87,18 @@ export async function getMemberProfile(orm: MikroORM, organizationId: string, us
 export async function listMemberProfiles(orm: MikroORM, organizationId: string, page: { limit: number; offset: number }) {
   const knex = knexOf(orm);
   const [rows, counted] = await Promise.all([
-    membersOf(knex, organizationId).select(PROFILE_COLUMNS).orderBy([{ column: 'u.email' }, { column: 'u.id' }]).limit(page.limit).offset(page.offset),
+    membersOf(knex, organizationId)
+      .select(PROFILE_COLUMNS)
+      .orderBy([{ column: 'u.email' }, { column: 'u.id' }])
+      .limit(page.limit)
+      .offset(page.offset),
     membersOf(knex, organizationId).count({ n: '*' }),
   ]);
-  const teams = await teamsOf(knex, organizationId, rows.map((r) => r.id as string));
+  const teams = await teamsOf(
+    knex,
+    organizationId,
+    rows.map((r) => r.id as string),
+  );
   return { users: rows.map((r) => profileOf(r, teams.get(r.id as string) ?? [])), total: Number(counted[0].n) };
 }
 

@@ -32,10 +32,7 @@ const normaliseEmail = (email: string) => email.trim().toLowerCase();
  * Adds a member to a workspace, creating the user if the email is new. An existing user
  * keeps their password; a second membership in the same workspace is refused.
  */
-export async function addUser(
-  orm: MikroORM,
-  input: { organizationId: string; email: string; password: string; role: Role; verified: boolean },
-) {
+export async function addUser(orm: MikroORM, input: { organizationId: string; email: string; password: string; role: Role; verified: boolean }) {
   await getOrganization(orm, input.organizationId);
   if (input.password.length < 8) throw invalid('password must be at least 8 characters');
   const email = normaliseEmail(input.email);

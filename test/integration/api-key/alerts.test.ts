@@ -60,13 +60,25 @@ describe('the OpenAPI document', () => {
     const paths = res.body.paths;
     expect(Object.keys(paths['/v1/alerts'])).toEqual(['get']);
     expect(paths['/v1/alerts'].get.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['incident_id', 'limit', 'offset', 'severity', 'status']);
-    expect([paths['/v1/alerts/{id}'].get.operationId, paths['/v1/alerts/{id}/acknowledge'].post.operationId, paths['/v1/alerts/{id}/resolve'].post.operationId]).toEqual([
-      'getAlert',
-      'acknowledgeAlert',
-      'resolveAlert',
-    ]);
+    expect([
+      paths['/v1/alerts/{id}'].get.operationId,
+      paths['/v1/alerts/{id}/acknowledge'].post.operationId,
+      paths['/v1/alerts/{id}/resolve'].post.operationId,
+    ]).toEqual(['getAlert', 'acknowledgeAlert', 'resolveAlert']);
     expect(Object.keys(res.body.components.schemas.Alert.properties)).toEqual([
-      'id', 'title', 'message', 'severity', 'status', 'source', 'tags', 'url', 'webhook_id', 'incident_id', 'created_at', 'acknowledged_at', 'resolved_at',
+      'id',
+      'title',
+      'message',
+      'severity',
+      'status',
+      'source',
+      'tags',
+      'url',
+      'webhook_id',
+      'incident_id',
+      'created_at',
+      'acknowledged_at',
+      'resolved_at',
     ]);
   });
 });
@@ -144,7 +156,12 @@ describe('GET /v1/alerts/{id}', () => {
     expect((await getAlert(alertId, revoked.key)).status).toBe(200);
     await revokeApiKey(stack.orm, revoked.id);
     for (const token of [undefined, revoked.key, 'klxk_not_a_real_key', ws.tokens.readWrite]) {
-      for (const [method, path] of [['GET', '/alerts'], ['GET', `/alerts/${alertId}`], ['POST', `/alerts/${alertId}/acknowledge`], ['POST', `/alerts/${alertId}/resolve`]]) {
+      for (const [method, path] of [
+        ['GET', '/alerts'],
+        ['GET', `/alerts/${alertId}`],
+        ['POST', `/alerts/${alertId}/acknowledge`],
+        ['POST', `/alerts/${alertId}/resolve`],
+      ]) {
         const res = await request(method, v1(path), { token });
         expect({ method, path, status: res.status }).toEqual({ method, path, status: 401 });
         expectEnvelopeError(res.body, 'unauthorized');
@@ -185,7 +202,11 @@ describe('GET /v1/alerts', () => {
   });
 
   it('when filtered by status, then only alerts of that status, and total counts them', async () => {
-    for (const [status, expected] of [['active', [alerts.warning]], ['acknowledged', [alerts.critical]], ['resolved', [alerts.info]]] as const) {
+    for (const [status, expected] of [
+      ['active', [alerts.warning]],
+      ['acknowledged', [alerts.critical]],
+      ['resolved', [alerts.info]],
+    ] as const) {
       const res = await get(`?status=${status}`);
       expect({ status, code: res.status, ids: ids(res), total: res.body.meta.total }).toEqual({ status, code: 200, ids: expected, total: expected.length });
     }
@@ -292,7 +313,10 @@ describe('POST /v1/alerts/{id}/acknowledge', () => {
   it('when the alert’s incident is RESOLVED or CLOSED, then 409 invalid_transition and the incident stays as it was', async () => {
     const { alertId, incidentId } = await fire(await webhook(), { title: 'too late', severity: 'critical' });
     await applied(incidentId);
-    for (const [op, status] of [['resolve', 'RESOLVED'], ['close', 'CLOSED']] as const) {
+    for (const [op, status] of [
+      ['resolve', 'RESOLVED'],
+      ['close', 'CLOSED'],
+    ] as const) {
       const moved = await request('POST', `${incidentUrl(ws, incidentId)}/${op}`, { token: ws.tokens.readWrite });
       expect(moved.status).toBe(200);
       const res = await post(alertId, 'acknowledge');
@@ -312,7 +336,12 @@ describe('POST /v1/alerts/{id}/acknowledge', () => {
     const ingestUrl = await pagingService(
       stack.orm,
       paged,
-      { steps: [{ delay_seconds: 6, targets: [{ type: 'user', id: first.id }] }, { delay_seconds: 6, targets: [{ type: 'user', id: second.id }] }] },
+      {
+        steps: [
+          { delay_seconds: 6, targets: [{ type: 'user', id: first.id }] },
+          { delay_seconds: 6, targets: [{ type: 'user', id: second.id }] },
+        ],
+      },
       stack.urls.ingest,
     );
     const acked = await trigger(ingestUrl, 'Disk full (acknowledged)');
@@ -359,7 +388,11 @@ describe('POST /v1/alerts/{id}/resolve', () => {
     expect(two.body.data).toMatchObject({ id: second, status: 'resolved' });
     const incident = await request('GET', incidentUrl(ws, incidentId), { token: ws.tokens.readWrite });
     expect(incident.body.data.status).toBe('RESOLVED');
-    expect((await timelineOf(stack.orm, incidentId)).find((e) => e.to_status === 'RESOLVED')).toMatchObject({ actor_type: 'user', actor_id: member.userId, via: 'api' });
+    expect((await timelineOf(stack.orm, incidentId)).find((e) => e.to_status === 'RESOLVED')).toMatchObject({
+      actor_type: 'user',
+      actor_id: member.userId,
+      via: 'api',
+    });
   });
 
   it('when an alert is resolved twice, then 409 alert_already_resolved and its resolved_at is kept', async () => {

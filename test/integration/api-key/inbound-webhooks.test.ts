@@ -21,7 +21,10 @@ afterAll(() => stack.stop());
 
 describe('/v1/webhooks', () => {
   it('when an admin creates a webhook, then the answer holds its record and signing secret once; reads show the record without the secret', async () => {
-    const created = await request('POST', v1('/webhooks'), { token: adminKey, body: { name: 'Prod alerts', channels: ['sms', 'email'], description: 'from Grafana' } });
+    const created = await request('POST', v1('/webhooks'), {
+      token: adminKey,
+      body: { name: 'Prod alerts', channels: ['sms', 'email'], description: 'from Grafana' },
+    });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ success: true, message: expect.any(String) });
     const hook = created.body.data;
@@ -60,16 +63,26 @@ describe('/v1/webhooks', () => {
     const alert = await knexOf(stack.orm)('alerts').where({ id: res.body.event_id }).first();
     expect(alert.source_id).toBe(hook.id);
     expect((await request('POST', hook.webhook_url, { body: { severity: 'high' } })).status).toBe(400);
-    const stats = await waitFor(async () => {
-      const s = (await request('GET', v1(`/webhooks/${hook.id}`), { token: adminKey })).body.data.statistics;
-      return s.total_calls >= 2 ? s : undefined;
-    }, 5000, 'two calls counted');
+    const stats = await waitFor(
+      async () => {
+        const s = (await request('GET', v1(`/webhooks/${hook.id}`), { token: adminKey })).body.data.statistics;
+        return s.total_calls >= 2 ? s : undefined;
+      },
+      5000,
+      'two calls counted',
+    );
     expect(stats).toEqual({ total_calls: 2, successful_calls: 1, failed_calls: 1 });
   });
 
   it('when a body is invalid, then 400 in the legacy envelope and nothing is created', async () => {
     const before = Number((await knexOf(stack.orm)('alert_sources').where({ organization_id: ws.organizationId }).count({ n: '*' }))[0].n);
-    for (const body of [{ name: 'ab', channels: ['sms'] }, { name: 'fine name', channels: [] }, { name: 'fine name', channels: ['pager'] }, { name: 'fine name', channels: ['sms'], ip_allowlist: ['10.0.0.0/33'] }, { name: 'fine name', channels: ['sms'], colour: 'red' }]) {
+    for (const body of [
+      { name: 'ab', channels: ['sms'] },
+      { name: 'fine name', channels: [] },
+      { name: 'fine name', channels: ['pager'] },
+      { name: 'fine name', channels: ['sms'], ip_allowlist: ['10.0.0.0/33'] },
+      { name: 'fine name', channels: ['sms'], colour: 'red' },
+    ]) {
       const res = await request('POST', v1('/webhooks'), { token: adminKey, body });
       expect({ body, status: res.status }).toEqual({ body, status: 400 });
       expectEnvelopeError(res.body, 'invalid_request');
@@ -82,9 +95,17 @@ describe('/v1/webhooks', () => {
     const fired = await request('POST', hook.webhook_url, { body: { title: 'before delete' } });
     expect(fired.status).toBe(202);
 
-    const updated = await request('PUT', v1(`/webhooks/${hook.id}`), { token: adminKey, body: { name: 'changed', channels: ['voice', 'push'], ip_allowlist: ['192.0.2.0/24', '2001:db8::/32'] } });
+    const updated = await request('PUT', v1(`/webhooks/${hook.id}`), {
+      token: adminKey,
+      body: { name: 'changed', channels: ['voice', 'push'], ip_allowlist: ['192.0.2.0/24', '2001:db8::/32'] },
+    });
     expect(updated.status).toBe(200);
-    expect(updated.body.data).toMatchObject({ name: 'changed', channels: ['voice', 'push'], notification_types: ['CALL', 'PUSH_NOTIF'], ip_allowlist: ['192.0.2.0/24', '2001:db8::/32'] });
+    expect(updated.body.data).toMatchObject({
+      name: 'changed',
+      channels: ['voice', 'push'],
+      notification_types: ['CALL', 'PUSH_NOTIF'],
+      ip_allowlist: ['192.0.2.0/24', '2001:db8::/32'],
+    });
 
     const paused = await request('PUT', v1(`/webhooks/${hook.id}`), { token: adminKey, body: { status: 'PAUSED' } });
     expect(paused.body.data.status).toBe('PAUSED');
@@ -123,7 +144,8 @@ describe('/v1/webhooks', () => {
     const free = await seedWorkspace(stack.orm);
     await setPlan(stack.orm, free.organizationId, 'FREE');
     const key = (await apiKeyFor(stack.orm, free.organizationId, free.admin)).key;
-    for (let i = 0; i < 3; i++) expect((await request('POST', v1('/webhooks'), { token: key, body: { name: `hook ${i}`, channels: ['email'] } })).status).toBe(201);
+    for (let i = 0; i < 3; i++)
+      expect((await request('POST', v1('/webhooks'), { token: key, body: { name: `hook ${i}`, channels: ['email'] } })).status).toBe(201);
     const over = await request('POST', v1('/webhooks'), { token: key, body: { name: 'one too many', channels: ['email'] } });
     expect(over.status).toBe(403);
     expectEnvelopeError(over.body, 'plan_limit_reached');

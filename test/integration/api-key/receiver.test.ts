@@ -29,24 +29,53 @@ async function webhook(body: Record<string, unknown> = {}) {
 const alertsOf = (id: string) => knexOf(stack.orm)('alerts').where({ source_id: id });
 /** The webhook's statistics once `total` calls are counted (they are written once a second). */
 const statsAfter = (id: string, total: number) =>
-  waitFor(async () => {
-    const stats = (await request('GET', v1(`/webhooks/${id}`), { token: key })).body.data.statistics;
-    return stats.total_calls >= total ? stats : undefined;
-  }, 5000, `${total} calls counted`);
+  waitFor(
+    async () => {
+      const stats = (await request('GET', v1(`/webhooks/${id}`), { token: key })).body.data.statistics;
+      return stats.total_calls >= total ? stats : undefined;
+    },
+    5000,
+    `${total} calls counted`,
+  );
 
 describe('POST /webhook/{webhook_id}', () => {
   it('when a Form B body is signed with the secret, then 202 and the alert keeps tags, url, source and message; the incident pages by severity', async () => {
     const hook = await webhook();
-    const raw = JSON.stringify({ title: 'Disk full', message: 'db-1 at 99%', severity: 'warning', source: 'grafana', tags: { host: 'db-1', env: 'prod' }, url: 'https://grafana.example/d/1' });
+    const raw = JSON.stringify({
+      title: 'Disk full',
+      message: 'db-1 at 99%',
+      severity: 'warning',
+      source: 'grafana',
+      tags: { host: 'db-1', env: 'prod' },
+      url: 'https://grafana.example/d/1',
+    });
     const res = await sendRaw('POST', hook.receiver_url, { body: raw, headers: { 'X-Service-Signature': signBody(hook.signing_secret!, raw) } });
     expect(res.status).toBe(202);
     expect(res.body).toMatchObject({ success: true, data: { event_id: expect.any(String), incident_id: expect.any(String), duplicate: false } });
     const alert = await knexOf(stack.orm)('alerts').where({ id: res.body.data.event_id }).first();
-    expect(alert).toMatchObject({ title: 'Disk full', message: 'db-1 at 99%', severity: 'MEDIUM', sender: 'form-b', tags: { host: 'db-1', env: 'prod' }, url: 'https://grafana.example/d/1' });
+    expect(alert).toMatchObject({
+      title: 'Disk full',
+      message: 'db-1 at 99%',
+      severity: 'MEDIUM',
+      sender: 'form-b',
+      tags: { host: 'db-1', env: 'prod' },
+      url: 'https://grafana.example/d/1',
+    });
     expect(alert.metadata).toMatchObject({ source: 'grafana' });
     // Visible on the incident too: the customer API's incident shows its alerts, and /v1/alerts filters by incident.
-    const shown = { id: alert.id, title: 'Disk full', message: 'db-1 at 99%', severity: 'medium', source: 'grafana', tags: { host: 'db-1', env: 'prod' }, url: 'https://grafana.example/d/1', webhook_id: hook.id };
-    const incident = await request('GET', `${stack.urls.app}/api/v1/organizations/${ws.organizationId}/incidents/${res.body.data.incident_id}`, { token: ws.tokens.readOnly });
+    const shown = {
+      id: alert.id,
+      title: 'Disk full',
+      message: 'db-1 at 99%',
+      severity: 'medium',
+      source: 'grafana',
+      tags: { host: 'db-1', env: 'prod' },
+      url: 'https://grafana.example/d/1',
+      webhook_id: hook.id,
+    };
+    const incident = await request('GET', `${stack.urls.app}/api/v1/organizations/${ws.organizationId}/incidents/${res.body.data.incident_id}`, {
+      token: ws.tokens.readOnly,
+    });
     expect(incident.body.data.alerts).toEqual([expect.objectContaining(shown)]);
     const listed = await request('GET', v1(`/alerts?incident_id=${res.body.data.incident_id}`), { token: key });
     expect(listed.body.data).toEqual([expect.objectContaining(shown)]);
@@ -108,7 +137,10 @@ describe('POST /webhook/{webhook_id}', () => {
     const outside = await sendRaw('POST', hook.receiver_url, { body, headers: { 'X-Forwarded-For': '2001:db8:2::7', 'X-Forwarded-Proto': 'https' } });
     expect(outside.status).toBe(403);
     // The client claims an allowed address; the proxy appended the real one.
-    const spoofed = await sendRaw('POST', hook.receiver_url, { body, headers: { 'X-Forwarded-For': '2001:db8:1::7, 2001:db8:9::1', 'X-Forwarded-Proto': 'https' } });
+    const spoofed = await sendRaw('POST', hook.receiver_url, {
+      body,
+      headers: { 'X-Forwarded-For': '2001:db8:1::7, 2001:db8:9::1', 'X-Forwarded-Proto': 'https' },
+    });
     expect(spoofed.status).toBe(403);
     expect(await alertsOf(hook.id)).toHaveLength(1);
   });
@@ -141,8 +173,26 @@ describe('POST /webhook/{webhook_id}', () => {
   it('when a native payload (Alertmanager) is posted, then it is detected as on the ingestion URL', async () => {
     const hook = await webhook({ signed: false });
     const body = JSON.stringify({
-      version: '4', status: 'firing', receiver: 'klaxon', groupKey: 'g', truncatedAlerts: 0, groupLabels: {}, commonLabels: {}, commonAnnotations: {}, externalURL: 'http://am',
-      alerts: [{ status: 'firing', labels: { alertname: 'HighLatency', severity: 'critical' }, annotations: { summary: 'p99 high' }, startsAt: new Date().toISOString(), endsAt: '0001-01-01T00:00:00Z', generatorURL: 'http://prom', fingerprint: 'fp-receiver' }],
+      version: '4',
+      status: 'firing',
+      receiver: 'klaxon',
+      groupKey: 'g',
+      truncatedAlerts: 0,
+      groupLabels: {},
+      commonLabels: {},
+      commonAnnotations: {},
+      externalURL: 'http://am',
+      alerts: [
+        {
+          status: 'firing',
+          labels: { alertname: 'HighLatency', severity: 'critical' },
+          annotations: { summary: 'p99 high' },
+          startsAt: new Date().toISOString(),
+          endsAt: '0001-01-01T00:00:00Z',
+          generatorURL: 'http://prom',
+          fingerprint: 'fp-receiver',
+        },
+      ],
     });
     const res = await sendRaw('POST', hook.receiver_url, { body });
     expect(res.status).toBe(202);

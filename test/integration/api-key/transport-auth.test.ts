@@ -37,7 +37,8 @@ describe('the API-key surface with ALLOW_INSECURE_HTTP=never', () => {
     const ws = await seedWorkspace(stack.orm);
     const busy = await apiKeyFor(stack.orm, ws.organizationId, ws.admin);
     const calm = await apiKeyFor(stack.orm, ws.organizationId, ws.admin);
-    const get = (key: string) => sendRaw('GET', `${stack.urls.legacy}/v1/webhooks`, { headers: { Authorization: `Bearer ${key}`, 'X-Forwarded-Proto': 'https' } });
+    const get = (key: string) =>
+      sendRaw('GET', `${stack.urls.legacy}/v1/webhooks`, { headers: { Authorization: `Bearer ${key}`, 'X-Forwarded-Proto': 'https' } });
     const first = await get(busy.key);
     expect(first.status).toBe(200);
     expect(first.headers['x-ratelimit-limit']).toBe('10');
@@ -60,7 +61,27 @@ describe('the API-key surface serving HTTPS itself', () => {
   beforeAll(async () => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'klaxon-tls-'));
     const [cert, key] = [path.join(dir, 'cert.pem'), path.join(dir, 'key.pem')];
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        key,
+        '-out',
+        cert,
+        '-days',
+        '1',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+      ],
+      { stdio: 'ignore' },
+    );
     ca = readFileSync(cert);
     stack = await startTestStack({ env: { ALLOW_INSECURE_HTTP: 'never', TLS_CERT_FILE: cert, TLS_KEY_FILE: key } });
   });
@@ -117,10 +138,18 @@ describe('API keys on the API-key surface', () => {
     const res = await request('GET', `${stack.urls.legacy}/v1/openapi.json`);
     expect(res.status).toBe(200);
     expect(res.body.openapi).toBe('3.1.0');
-    const paths = Object.entries(res.body.paths as Record<string, Record<string, unknown>>).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`));
+    const paths = Object.entries(res.body.paths as Record<string, Record<string, unknown>>).flatMap(([p, ops]) =>
+      Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`),
+    );
     expect(paths).toEqual(
       expect.arrayContaining([
-        'GET /v1/webhooks', 'POST /v1/webhooks', 'GET /v1/webhooks/{id}', 'PUT /v1/webhooks/{id}', 'DELETE /v1/webhooks/{id}', 'POST /v1/webhooks/{id}/rotate-secret', 'POST /webhook/{webhook_id}',
+        'GET /v1/webhooks',
+        'POST /v1/webhooks',
+        'GET /v1/webhooks/{id}',
+        'PUT /v1/webhooks/{id}',
+        'DELETE /v1/webhooks/{id}',
+        'POST /v1/webhooks/{id}/rotate-secret',
+        'POST /webhook/{webhook_id}',
       ]),
     );
     expect(res.body.components.schemas.CreateWebhook.required).toEqual(expect.arrayContaining(['name', 'channels']));

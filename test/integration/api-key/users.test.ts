@@ -65,7 +65,13 @@ describe('GET /v1/users/me', () => {
   it('when a member of two workspaces asks, then role and teams are those of the key’s workspace', async () => {
     const other = await seedWorkspace(stack.orm);
     const { user, key } = await memberWithKey('MEMBER');
-    await addUser(stack.orm, { organizationId: other.organizationId, email: user.email, password: 'another long password', role: 'ACCOUNT_ADMIN', verified: true });
+    await addUser(stack.orm, {
+      organizationId: other.organizationId,
+      email: user.email,
+      password: 'another long password',
+      role: 'ACCOUNT_ADMIN',
+      verified: true,
+    });
     await addTeamMember(stack.orm, { teamId: other.teamId, email: user.email });
     const otherKey = (await apiKeyFor(stack.orm, other.organizationId, user)).key;
 
@@ -104,7 +110,12 @@ describe('PUT /v1/users/me', () => {
 
   it('when a time zone is sent in another case or as a link name, then it is accepted: listed zones in their own spelling, links as sent', async () => {
     const { key } = await memberWithKey();
-    for (const [sent, stored] of [['america/new_york', 'America/New_York'], ['UTC', 'UTC'], ['Asia/Kolkata', 'Asia/Kolkata'], ['Etc/GMT+5', 'Etc/GMT+5']]) {
+    for (const [sent, stored] of [
+      ['america/new_york', 'America/New_York'],
+      ['UTC', 'UTC'],
+      ['Asia/Kolkata', 'Asia/Kolkata'],
+      ['Etc/GMT+5', 'Etc/GMT+5'],
+    ]) {
       const res = await request('PUT', v1('/users/me'), { token: key, body: { time_zone: sent } });
       expect({ sent, status: res.status, zone: res.body.data?.time_zone }).toEqual({ sent, status: 200, zone: stored });
     }
@@ -113,11 +124,18 @@ describe('PUT /v1/users/me', () => {
   it('when preferences are changed in several calls, then each merges into what is stored and keys not sent keep their value', async () => {
     const { user, key } = await memberWithKey();
     await request('PUT', v1('/users/me'), { token: key, body: { notification_preferences: { daily_digest: true, email_on_incident_resolved: true } } });
-    const second = await request('PUT', v1('/users/me'), { token: key, body: { notification_preferences: { email_on_incident_assigned: false, daily_digest: false } } });
+    const second = await request('PUT', v1('/users/me'), {
+      token: key,
+      body: { notification_preferences: { email_on_incident_assigned: false, daily_digest: false } },
+    });
     expect(second.status).toBe(200);
     expect(second.body.data.notification_preferences).toEqual({ email_on_incident_assigned: false, email_on_incident_resolved: true, daily_digest: false });
     // Only what was chosen is stored; defaults are filled in on the way out.
-    expect((await profileRow(user.id)).notification_preferences).toEqual({ email_on_incident_assigned: false, email_on_incident_resolved: true, daily_digest: false });
+    expect((await profileRow(user.id)).notification_preferences).toEqual({
+      email_on_incident_assigned: false,
+      email_on_incident_resolved: true,
+      daily_digest: false,
+    });
 
     const empty = await request('PUT', v1('/users/me'), { token: key, body: { notification_preferences: {} } });
     expect(empty.status).toBe(200);
@@ -126,14 +144,19 @@ describe('PUT /v1/users/me', () => {
 
   it('when the stored preferences hold an unknown key or a non-boolean, then reads show only the documented keys, defaults where needed', async () => {
     const { user, key } = await memberWithKey();
-    await knexOf(stack.orm)('users').update({ notification_preferences: JSON.stringify({ daily_digest: 'yes', email_on_incident_resolved: true, legacy_flag: 1 }) }).where({ id: user.id });
+    await knexOf(stack.orm)('users')
+      .update({ notification_preferences: JSON.stringify({ daily_digest: 'yes', email_on_incident_resolved: true, legacy_flag: 1 }) })
+      .where({ id: user.id });
     const me = await request('GET', v1('/users/me'), { token: key });
     expect(me.body.data.notification_preferences).toEqual({ ...DEFAULT_PREFERENCES, email_on_incident_resolved: true });
   });
 
   it('when the body is invalid, then 400 invalid_request naming the field, and the row is unchanged', async () => {
     const { user, key } = await memberWithKey();
-    const set = await request('PUT', v1('/users/me'), { token: key, body: { name: 'Grace', time_zone: 'America/New_York', notification_preferences: { daily_digest: true } } });
+    const set = await request('PUT', v1('/users/me'), {
+      token: key,
+      body: { name: 'Grace', time_zone: 'America/New_York', notification_preferences: { daily_digest: true } },
+    });
     expect(set.status).toBe(200);
     const before = await profileRow(user.id);
 
@@ -168,7 +191,9 @@ describe('PUT /v1/users/me', () => {
     expect(before).toEqual({ name: 'Grace', time_zone: 'America/New_York', notification_preferences: { daily_digest: true } });
     // Email and role are where they were too.
     expect(await knexOf(stack.orm)('users').select('email').where({ id: user.id }).first()).toEqual({ email: user.email });
-    expect(await knexOf(stack.orm)('memberships').select('role').where({ user_id: user.id, organization_id: ws.organizationId }).first()).toEqual({ role: 'MEMBER' });
+    expect(await knexOf(stack.orm)('memberships').select('role').where({ user_id: user.id, organization_id: ws.organizationId }).first()).toEqual({
+      role: 'MEMBER',
+    });
   });
 
   it('when a name is exactly 100 characters after trimming, then it is accepted', async () => {
@@ -196,8 +221,19 @@ describe('GET /v1/users', () => {
   beforeAll(async () => {
     team = await seedWorkspace(stack.orm); // its admin's email starts with "account_admin-"
     const added: Record<string, { id: string; email: string }> = {};
-    for (const [letter, role] of [['d', 'TEAM_MANAGER'], ['b', 'MEMBER'], ['e', 'BILLING_OWNER'], ['c', 'MEMBER']] as const) {
-      added[letter] = await addUser(stack.orm, { organizationId: team.organizationId, email: `${letter}-${randomUUID().slice(0, 8)}@example.test`, password: 'a long password', role, verified: letter !== 'c' });
+    for (const [letter, role] of [
+      ['d', 'TEAM_MANAGER'],
+      ['b', 'MEMBER'],
+      ['e', 'BILLING_OWNER'],
+      ['c', 'MEMBER'],
+    ] as const) {
+      added[letter] = await addUser(stack.orm, {
+        organizationId: team.organizationId,
+        email: `${letter}-${randomUUID().slice(0, 8)}@example.test`,
+        password: 'a long password',
+        role,
+        verified: letter !== 'c',
+      });
     }
     manager = added.d;
     const sre = await createTeam(stack.orm, { organizationId: team.organizationId, name: 'SRE' });
@@ -218,7 +254,13 @@ describe('GET /v1/users', () => {
     expect(users.map((u) => u.role)).toEqual(['ACCOUNT_ADMIN', 'MEMBER', 'MEMBER', 'TEAM_MANAGER', 'BILLING_OWNER', 'MEMBER']);
     expect(users[0]).toMatchObject({ id: team.admin.id, teams: [], notification_preferences: DEFAULT_PREFERENCES, verified: true });
     expect(users[2]).toMatchObject({ verified: false });
-    expect(users[3]).toMatchObject({ id: manager.id, teams: [{ id: team.teamId, name: 'Ops' }, { id: expect.any(String), name: 'SRE' }] });
+    expect(users[3]).toMatchObject({
+      id: manager.id,
+      teams: [
+        { id: team.teamId, name: 'Ops' },
+        { id: expect.any(String), name: 'SRE' },
+      ],
+    });
     const text = JSON.stringify(res.body);
     expect(text).not.toMatch(/password/i);
     expect(text).not.toContain(reader.key);
@@ -228,7 +270,9 @@ describe('GET /v1/users', () => {
     const key = (await apiKeyFor(stack.orm, team.organizationId, manager)).key;
     expect((await request('PUT', v1('/users/me'), { token: key, body: { name: 'Dana', notification_preferences: { daily_digest: true } } })).status).toBe(200);
     const listed = (await request('GET', v1('/users?limit=1&offset=3'), { token: reader.key })).body.data;
-    expect(listed).toEqual([expect.objectContaining({ id: manager.id, name: 'Dana', notification_preferences: { ...DEFAULT_PREFERENCES, daily_digest: true } })]);
+    expect(listed).toEqual([
+      expect.objectContaining({ id: manager.id, name: 'Dana', notification_preferences: { ...DEFAULT_PREFERENCES, daily_digest: true } }),
+    ]);
   });
 
   it('when paging, then limit and offset cut the same order, an offset past the end is an empty page, and meta.total stays', async () => {
@@ -274,7 +318,11 @@ describe('credentials on /v1/users', () => {
     expect((await request('GET', v1('/users/me'), { token: key })).status).toBe(200);
     await revokeApiKey(stack.orm, keyId);
     const before = await profileRow(user.id);
-    for (const [method, path, body] of [['GET', '/users/me'], ['PUT', '/users/me', { name: 'Too Late' }], ['GET', '/users']] as const) {
+    for (const [method, path, body] of [
+      ['GET', '/users/me'],
+      ['PUT', '/users/me', { name: 'Too Late' }],
+      ['GET', '/users'],
+    ] as const) {
       const res = await request(method, v1(path), { token: key, body });
       expect({ method, path, status: res.status }).toEqual({ method, path, status: 401 });
       expectEnvelopeError(res.body, 'unauthorized');
@@ -297,6 +345,10 @@ describe('credentials on /v1/users', () => {
     expect(Object.keys(doc.paths['/v1/users/me']).sort()).toEqual(['get', 'put']);
     expect(Object.keys(doc.paths['/v1/users'])).toEqual(['get']);
     expect(doc.components.schemas.User.properties.time_zone.description).toMatch(/null means UTC/);
-    expect(Object.keys(doc.components.schemas.NotificationPreferences.properties).sort()).toEqual(['daily_digest', 'email_on_incident_assigned', 'email_on_incident_resolved']);
+    expect(Object.keys(doc.components.schemas.NotificationPreferences.properties).sort()).toEqual([
+      'daily_digest',
+      'email_on_incident_assigned',
+      'email_on_incident_resolved',
+    ]);
   });
 });

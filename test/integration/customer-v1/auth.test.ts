@@ -49,7 +49,9 @@ describe('401: bad, expired or revoked tokens share one answer', () => {
   it('when a token has expired, then it stops working with the same 401', async () => {
     const token = await tokenFor(stack.orm, ws.organizationId, ws.admin.email, 'READ_ONLY');
     expect((await request('GET', url('/incidents'), { token })).status).toBe(200);
-    await knexOf(stack.orm)('api_tokens').update({ expires_at: new Date(Date.now() - 1000) }).where({ display_prefix: token.slice(0, 8) });
+    await knexOf(stack.orm)('api_tokens')
+      .update({ expires_at: new Date(Date.now() - 1000) })
+      .where({ display_prefix: token.slice(0, 8) });
     const res = await request('GET', url('/incidents'), { token });
     expect(res.status).toBe(401);
     expect(res.body).toEqual({ message: INVALID_TOKEN_MESSAGE });
@@ -58,7 +60,10 @@ describe('401: bad, expired or revoked tokens share one answer', () => {
   it('when a token is revoked, then the next request is refused with the same 401', async () => {
     const token = await tokenFor(stack.orm, ws.organizationId, ws.admin.email, 'READ_WRITE');
     expect((await request('GET', url('/services'), { token })).status).toBe(200);
-    const row = await knexOf(stack.orm)('api_tokens').select('id').where({ display_prefix: token.slice(0, 8) }).first();
+    const row = await knexOf(stack.orm)('api_tokens')
+      .select('id')
+      .where({ display_prefix: token.slice(0, 8) })
+      .first();
     await revokeApiToken(stack.orm, row.id);
     const res = await request('GET', url('/services'), { token });
     expect(res.status).toBe(401);
@@ -71,7 +76,11 @@ describe('403: access level and workspace', () => {
     // Incidents and their moves; the paging decision an incident's workflow writes on its own may land meanwhile.
     const state = async () => ({
       incidents: await knexOf(stack.orm)('incidents').where({ organization_id: ws.organizationId }).orderBy('id').select('id', 'status'),
-      moves: await knexOf(stack.orm)('timeline_entries').where({ organization_id: ws.organizationId }).whereIn('type', ['created', 'status_change']).orderBy(['incident_id', 'seq']).select('incident_id', 'seq'),
+      moves: await knexOf(stack.orm)('timeline_entries')
+        .where({ organization_id: ws.organizationId })
+        .whereIn('type', ['created', 'status_change'])
+        .orderBy(['incident_id', 'seq'])
+        .select('incident_id', 'seq'),
     });
     const before = await state();
     const res = await request('POST', url(resolvePath(p)), { token: ws.tokens.readOnly, body: { title: 't', severity: 'LOW', owning_team_id: ws.teamId } });

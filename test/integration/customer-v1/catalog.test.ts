@@ -53,8 +53,22 @@ describe('monitors (read-only)', () => {
   });
 
   it('when monitors exist, then they are listed and fetched; foreign ones are 404', async () => {
-    const mon = await createMonitor(stack.orm, { organizationId: ws.organizationId, serviceId: ws.serviceId, name: 'homepage', type: 'http', target: 'https://example.com', intervalSeconds: 60 });
-    const theirs = await createMonitor(stack.orm, { organizationId: other.organizationId, serviceId: other.serviceId, name: 'x', type: 'tcp', target: 'db:5432', intervalSeconds: 30 });
+    const mon = await createMonitor(stack.orm, {
+      organizationId: ws.organizationId,
+      serviceId: ws.serviceId,
+      name: 'homepage',
+      type: 'http',
+      target: 'https://example.com',
+      intervalSeconds: 60,
+    });
+    const theirs = await createMonitor(stack.orm, {
+      organizationId: other.organizationId,
+      serviceId: other.serviceId,
+      name: 'x',
+      type: 'tcp',
+      target: 'db:5432',
+      intervalSeconds: 30,
+    });
     const list = await request('GET', url('/monitors'), { token: ws.tokens.readOnly });
     expect(list.body.data).toEqual([mon]);
     const one = await request('GET', url(`/monitors/${mon.id}`), { token: ws.tokens.readOnly });

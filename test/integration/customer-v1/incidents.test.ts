@@ -20,7 +20,8 @@ const create = (body: unknown, token = ws.tokens.readWrite) => request('POST', `
 const validBody = (over: Record<string, unknown> = {}) => ({ title: 'Checkout latency above 2s', severity: 'HIGH', owning_team_id: ws.teamId, ...over });
 const op = (id: string, operation: string, token = ws.tokens.readWrite) => request('POST', `${base}/incidents/${id}/${operation}`, { token });
 /** The timeline without paging decisions: whether a TRIGGERED spell got as far as one before the next move is a race. */
-const movesOf = async (id: string) => (await knexOf(stack.orm)('timeline_entries').where({ incident_id: id }).orderBy('seq')).filter((t) => t.type !== 'paging_decision');
+const movesOf = async (id: string) =>
+  (await knexOf(stack.orm)('timeline_entries').where({ incident_id: id }).orderBy('seq')).filter((t) => t.type !== 'paging_decision');
 
 describe('POST /incidents', () => {
   it('when the body is valid, then 201 with the incident, a per-workspace number and a running workflow', async () => {
@@ -89,7 +90,11 @@ describe('POST /incidents', () => {
     const text = await request('POST', `${base}/incidents`, { token: ws.tokens.readWrite, rawBody: 'title=x', headers: { 'Content-Type': 'text/plain' } });
     expect(text.status).toBe(415);
     expect(text.body.message).toMatch(/JSON/);
-    const broken = await request('POST', `${base}/incidents`, { token: ws.tokens.readWrite, rawBody: '{"title":', headers: { 'Content-Type': 'application/json' } });
+    const broken = await request('POST', `${base}/incidents`, {
+      token: ws.tokens.readWrite,
+      rawBody: '{"title":',
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(broken.status).toBe(400);
     expect(typeof broken.body.message).toBe('string');
   });
@@ -162,7 +167,10 @@ describe('lifecycle', () => {
     const inc = (await create(validBody({ severity: 'critical' }))).body.data;
     await op(inc.id, 'acknowledge');
     const d = await stack.temporal.workflow.getHandle(incidentWorkflowId(inc.id)).describe();
-    const pairs = d.typedSearchAttributes.getAll().filter((p) => p.key.name.startsWith('Klaxon')).map((p) => [p.key.name, p.value]);
+    const pairs = d.typedSearchAttributes
+      .getAll()
+      .filter((p) => p.key.name.startsWith('Klaxon'))
+      .map((p) => [p.key.name, p.value]);
     expect(pairs.sort()).toEqual(
       [
         ['KlaxonIncidentStatus', 'ACKNOWLEDGED'],
@@ -192,7 +200,11 @@ describe('lifecycle', () => {
     expect(state.status).toBe('TRIGGERED');
     expect(state.seq).toBeGreaterThanOrEqual(4);
     // A paging decision's seq is reserved before its entry lands: the projection catches up.
-    await waitFor(async () => (await latest.query(incidentStateQuery)).seq === (await knexOf(stack.orm)('incidents').where({ id: inc.id }).first()).last_seq, 15_000, 'the projection to hold the workflow seq');
+    await waitFor(
+      async () => (await latest.query(incidentStateQuery)).seq === (await knexOf(stack.orm)('incidents').where({ id: inc.id }).first()).last_seq,
+      15_000,
+      'the projection to hold the workflow seq',
+    );
   });
 
   it('when two operations race on one incident, then they apply one after the other with no gap in the timeline', async () => {
@@ -206,7 +218,9 @@ describe('lifecycle', () => {
         const final = (await request('GET', `${base}/incidents/${inc.id}`, { token: ws.tokens.readOnly })).body.data;
         expect(final.status).toBe('RESOLVED');
         const timeline = await knexOf(stack.orm)('timeline_entries').where({ incident_id: inc.id }).orderBy('seq');
-        expect((await movesOf(inc.id)).map((t) => t.to_status)).toEqual(ack.status === 200 ? ['TRIGGERED', 'ACKNOWLEDGED', 'RESOLVED'] : ['TRIGGERED', 'RESOLVED']);
+        expect((await movesOf(inc.id)).map((t) => t.to_status)).toEqual(
+          ack.status === 200 ? ['TRIGGERED', 'ACKNOWLEDGED', 'RESOLVED'] : ['TRIGGERED', 'RESOLVED'],
+        );
         expect(timeline.map((t) => t.seq)).toEqual(timeline.map((_t, i) => i + 1));
       }),
     );

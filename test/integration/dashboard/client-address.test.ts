@@ -30,7 +30,8 @@ async function signUp(stack: TestStack): Promise<{ email: string; password: stri
 
 /** The IP recorded on the newest session of the user a login answered. */
 async function sessionIpOf(stack: TestStack, res: RawResponse): Promise<string | null> {
-  const row = (await knexOf(stack.orm)('sessions').select('ip').where({ user_id: res.body.data.user.id }).orderBy('created_at', 'desc').first()) as { ip: string | null } | undefined;
+  const row = (await knexOf(stack.orm)('sessions').select('ip').where({ user_id: res.body.data.user.id }).orderBy('created_at', 'desc').first()) as
+    { ip: string | null } | undefined;
   return row?.ip ?? null;
 }
 
@@ -51,7 +52,8 @@ describe('the client address on the app listener', () => {
 
   it('when no proxy is trusted, then X-Forwarded-For changes nothing: wrong logins with a new forged address each still count against the peer', async () => {
     const account = await signUp(direct);
-    for (let i = 0; i < LOGIN_LIMITS.perIp; i++) expect((await login(direct, wrong(i), { from: '127.0.0.41', forwardedFor: `203.0.113.${i + 1}` })).status).toBe(401);
+    for (let i = 0; i < LOGIN_LIMITS.perIp; i++)
+      expect((await login(direct, wrong(i), { from: '127.0.0.41', forwardedFor: `203.0.113.${i + 1}` })).status).toBe(401);
     const locked = await login(direct, account, { from: '127.0.0.41', forwardedFor: '203.0.113.99' });
     expect(locked.status).toBe(429);
     const elsewhere = await login(direct, account, { from: '127.0.0.42', forwardedFor: '198.51.100.7' });

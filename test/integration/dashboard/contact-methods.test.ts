@@ -51,7 +51,15 @@ describe('phone verification', () => {
     const address = phoneNumber();
     const created = await add(me, { type: 'sms', address: address.replace(/^\+1/, '+1 '), label: 'work phone' });
     expect(created.status).toBe(201);
-    expect(created.body.data).toMatchObject({ user_id: me.userId, organization_id: ws.organizationId, type: 'sms', address, label: 'work phone', verified_at: null, disabled_at: null });
+    expect(created.body.data).toMatchObject({
+      user_id: me.userId,
+      organization_id: ws.organizationId,
+      type: 'sms',
+      address,
+      label: 'work phone',
+      verified_at: null,
+      disabled_at: null,
+    });
     const id = created.body.data.id;
 
     const code = await codeSentTo(address);
@@ -67,8 +75,14 @@ describe('phone verification', () => {
     const right = await api('POST', `/contact-methods/${id}/verify`, { session: me, body: { code } });
     expect(right.status).toBe(200);
     expect(right.body.data).toMatchObject({ id, verified_at: expect.any(String) });
-    expect(await db()('contact_methods').where({ id }).first()).toMatchObject({ verification_code_hash: null, verification_expires_at: null, verification_attempts: 0 });
-    expect((await api('GET', '/contact-methods', { session: me })).body.data.find((c: { id: string }) => c.id === id).verified_at).toBe(right.body.data.verified_at);
+    expect(await db()('contact_methods').where({ id }).first()).toMatchObject({
+      verification_code_hash: null,
+      verification_expires_at: null,
+      verification_attempts: 0,
+    });
+    expect((await api('GET', '/contact-methods', { session: me })).body.data.find((c: { id: string }) => c.id === id).verified_at).toBe(
+      right.body.data.verified_at,
+    );
 
     const created_ = (await auditOf('contact_method.create')).find((e) => e.target.id === id);
     expect(created_).toMatchObject({ actor: { user_id: me.userId }, details: { user_id: me.userId, type: 'sms', label: 'work phone', verified: false } });
@@ -80,17 +94,21 @@ describe('phone verification', () => {
   it('when five wrong codes are typed, then even the right code is 400 code_expired until a new code is sent', async () => {
     const me = await fresh();
     const phone = await newPhone(me, 'voice');
-    for (let i = 0; i < 5; i++) expectError(await api('POST', `/contact-methods/${phone.id}/verify`, { session: me, body: { code: otherCode(phone.code) } }), 400, 'code_invalid');
+    for (let i = 0; i < 5; i++)
+      expectError(await api('POST', `/contact-methods/${phone.id}/verify`, { session: me, body: { code: otherCode(phone.code) } }), 400, 'code_invalid');
     expectError(await api('POST', `/contact-methods/${phone.id}/verify`, { session: me, body: { code: phone.code } }), 400, 'code_expired');
     expect((await db()('contact_methods').where({ id: phone.id }).first()).verified_at).toBeNull();
 
     // The resend limit counts from when the last code went out.
-    await db()('contact_methods').where({ id: phone.id }).update({ verification_expires_at: new Date(Date.now() + 8 * 60_000) });
+    await db()('contact_methods')
+      .where({ id: phone.id })
+      .update({ verification_expires_at: new Date(Date.now() + 8 * 60_000) });
     const resent = await api('POST', `/contact-methods/${phone.id}/resend`, { session: me });
     expect(resent.status).toBe(200);
     const newCode = await codeSentTo(phone.address);
     expect((await textsTo(phone.address)).length).toBe(2);
-    if (newCode !== phone.code) expectError(await api('POST', `/contact-methods/${phone.id}/verify`, { session: me, body: { code: phone.code } }), 400, 'code_invalid');
+    if (newCode !== phone.code)
+      expectError(await api('POST', `/contact-methods/${phone.id}/verify`, { session: me, body: { code: phone.code } }), 400, 'code_invalid');
     expect((await api('POST', `/contact-methods/${phone.id}/verify`, { session: me, body: { code: newCode } })).status).toBe(200);
     expectError(await api('POST', `/contact-methods/${phone.id}/resend`, { session: me }), 409, 'already_verified');
   });
@@ -98,7 +116,9 @@ describe('phone verification', () => {
   it('when a code is older than ten minutes, then it is 400 code_expired', async () => {
     const me = await fresh();
     const phone = await newPhone(me);
-    await db()('contact_methods').where({ id: phone.id }).update({ verification_expires_at: new Date(Date.now() - 1000) });
+    await db()('contact_methods')
+      .where({ id: phone.id })
+      .update({ verification_expires_at: new Date(Date.now() - 1000) });
     expectError(await api('POST', `/contact-methods/${phone.id}/verify`, { session: me, body: { code: phone.code } }), 400, 'code_expired');
   });
 
@@ -147,7 +167,10 @@ describe('contact methods added by an operator (klaxon contact add)', () => {
     await addNotificationRule(fx.stack.orm, { email: member.email, contactMethodId: added.id, delaySeconds: 30 });
     const [planned] = await notificationRulesFor(fx.stack.orm, [member.userId], { organizationId: ws.organizationId });
     expect(planned.rules).toContainEqual(expect.objectContaining({ contactMethodId: added.id, type: 'voice', address }));
-    expect((await auditOf('contact_method.create')).find((e) => e.target.id === added.id)).toMatchObject({ actor: { kind: 'system', user_id: null }, details: { verified: true } });
+    expect((await auditOf('contact_method.create')).find((e) => e.target.id === added.id)).toMatchObject({
+      actor: { kind: 'system', user_id: null },
+      details: { verified: true },
+    });
   });
 });
 
@@ -240,14 +263,23 @@ describe('paging an unverified number', () => {
     expect((await api('POST', '/notification-rules', { session: member, body: { contact_method_id: phone.id, delay_seconds: 0 } })).status).toBe(201);
     const team = await createTeam(fx.stack.orm, { organizationId: ws.organizationId, name: 'On call' });
     const service = await createService(fx.stack.orm, { organizationId: ws.organizationId, teamId: team.id, name: 'Checkout' });
-    const policy = await api('POST', '/escalation-policies', { session: ws.owner, body: { name: 'Pager', steps: [{ delay_seconds: 600, targets: [{ type: 'user', id: member.userId }] }] } });
+    const policy = await api('POST', '/escalation-policies', {
+      session: ws.owner,
+      body: { name: 'Pager', steps: [{ delay_seconds: 600, targets: [{ type: 'user', id: member.userId }] }] },
+    });
     await setServicePolicy(fx.stack.orm, { serviceId: service.id, policyId: policy.body.data.id });
-    const ingestUrl = (await createSource(fx.stack.orm, { organizationId: ws.organizationId, serviceId: service.id, name: 'checks', ingestBaseUrl: fx.stack.urls.ingest })).ingest_url;
-    const decisionsOf = (incidentId: string) => db()('timeline_entries').select('message', 'data').where({ incident_id: incidentId, type: 'paging_decision' }).orderBy('seq');
+    const ingestUrl = (
+      await createSource(fx.stack.orm, { organizationId: ws.organizationId, serviceId: service.id, name: 'checks', ingestBaseUrl: fx.stack.urls.ingest })
+    ).ingest_url;
+    const decisionsOf = (incidentId: string) =>
+      db()('timeline_entries').select('message', 'data').where({ incident_id: incidentId, type: 'paging_decision' }).orderBy('seq');
 
     const first = await trigger(ingestUrl);
     const [decision] = await waitFor(async () => (await decisionsOf(first)).length > 0 && decisionsOf(first), 20_000, 'the paging decision');
-    expect(decision.data).toMatchObject({ kind: 'nobody_to_page', skipped: [expect.objectContaining({ user_id: member.userId, reason: 'no_usable_contact_method' })] });
+    expect(decision.data).toMatchObject({
+      kind: 'nobody_to_page',
+      skipped: [expect.objectContaining({ user_id: member.userId, reason: 'no_usable_contact_method' })],
+    });
     // The timeline says why the number was not used.
     expect(decision.data.skipped[0].disabled_contacts).toEqual([{ channel: 'sms', address: phone.address, reason: expect.stringContaining('not verified') }]);
     expect(decision.message).toContain('not verified');

@@ -43,7 +43,20 @@ describe('escalation policies by role', () => {
 describe('escalation policies', () => {
   it('when an admin creates, reads, changes and deletes a policy, then each answer is the policy as stored and each change is audited', async () => {
     const teamId = (await createTeam(fx.stack.orm, { organizationId: ws.organizationId, name: 'Ops' })).id;
-    const body = { name: 'Checkout', steps: [{ delay_seconds: 300, targets: [{ type: 'user', id: ws.as.MEMBER.userId }, { type: 'team', id: teamId }] }], repeat: 1, ack_timeout_seconds: 900 };
+    const body = {
+      name: 'Checkout',
+      steps: [
+        {
+          delay_seconds: 300,
+          targets: [
+            { type: 'user', id: ws.as.MEMBER.userId },
+            { type: 'team', id: teamId },
+          ],
+        },
+      ],
+      repeat: 1,
+      ack_timeout_seconds: 900,
+    };
     const created = await create(ws.as.ACCOUNT_ADMIN, body);
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ success: true, data: { id: expect.any(String), ...body } });
@@ -60,7 +73,11 @@ describe('escalation policies', () => {
     expectError(await api('GET', `/escalation-policies/${id}`, { session: ws.owner }), 404, 'not_found');
 
     const [c] = (await auditOf('escalation_policy.create')).filter((e) => e.target.id === id);
-    expect(c).toMatchObject({ actor: { kind: 'user', user_id: ws.as.ACCOUNT_ADMIN.userId }, target: { type: 'escalation_policy', id }, details: { name: 'Checkout', steps: 1, repeat: 1, ack_timeout_seconds: 900 } });
+    expect(c).toMatchObject({
+      actor: { kind: 'user', user_id: ws.as.ACCOUNT_ADMIN.userId },
+      target: { type: 'escalation_policy', id },
+      details: { name: 'Checkout', steps: 1, repeat: 1, ack_timeout_seconds: 900 },
+    });
     const [u] = (await auditOf('escalation_policy.update')).filter((e) => e.target.id === id);
     expect(u.details).toMatchObject({ name: 'Checkout v2', changed: ['name', 'ack_timeout_seconds'] });
     expect((await auditOf('escalation_policy.delete')).filter((e) => e.target.id === id)).toHaveLength(1);
@@ -71,7 +88,9 @@ describe('escalation policies', () => {
     const service = await createService(fx.stack.orm, { organizationId: ws.organizationId, teamId: team.id, name: 'Billing API' });
     const { id } = (await create(ws.owner, { name: 'Billing', steps: steps(ws.owner.userId) })).body.data;
     await setServicePolicy(fx.stack.orm, { serviceId: service.id, policyId: id });
-    expect((await api('GET', '/escalation-policies', { session: ws.owner })).body.data.find((p: { id: string }) => p.id === id).service_ids).toEqual([service.id]);
+    expect((await api('GET', '/escalation-policies', { session: ws.owner })).body.data.find((p: { id: string }) => p.id === id).service_ids).toEqual([
+      service.id,
+    ]);
 
     const refused = await api('DELETE', `/escalation-policies/${id}`, { session: ws.owner });
     expectError(refused, 409, 'policy_in_use', /Billing API/);
@@ -85,7 +104,10 @@ describe('escalation policies', () => {
   it('when a step targets a user, schedule or team of another workspace, then 400 unknown_target naming where it sits, and nothing is written', async () => {
     const other = await seedWorkspace(fx.stack.orm);
     const before = await policies();
-    for (const target of [{ type: 'user', id: other.admin.id }, { type: 'team', id: other.teamId }]) {
+    for (const target of [
+      { type: 'user', id: other.admin.id },
+      { type: 'team', id: other.teamId },
+    ]) {
       const res = await create(ws.owner, { name: 'Foreign', steps: [{ delay_seconds: 60, targets: [{ type: 'user', id: ws.owner.userId }, target] }] });
       expectError(res, 400, 'unknown_target', new RegExp(`^steps\\[0\\]\\.targets\\[1\\]: ${target.type} ${target.id} is not`));
     }
@@ -99,10 +121,22 @@ describe('escalation policies', () => {
   it.each([
     ['an unknown field', { name: 'X', steps: [], extra: 1 }, /extra|Unrecognized key/],
     ['a name that is too long', { name: 'n'.repeat(256), steps: [{ delay_seconds: 60, targets: [] }] }, /^name: /],
-    ['repeat of the wrong type', { name: 'X', steps: [{ delay_seconds: 60, targets: [{ type: 'user', id: '00000000-0000-4000-8000-000000000000' }] }], repeat: '2' }, /^repeat: /],
+    [
+      'repeat of the wrong type',
+      { name: 'X', steps: [{ delay_seconds: 60, targets: [{ type: 'user', id: '00000000-0000-4000-8000-000000000000' }] }], repeat: '2' },
+      /^repeat: /,
+    ],
     ['a step without targets', { name: 'X', steps: [{ delay_seconds: 60, targets: [] }] }, /^steps\.0\.targets: /],
-    ['a target of an unknown type', { name: 'X', steps: [{ delay_seconds: 60, targets: [{ type: 'robot', id: '00000000-0000-4000-8000-000000000000' }] }] }, /^steps\.0\.targets\.0\.type: /],
-    ['an ack timeout of 0', { name: 'X', steps: [{ delay_seconds: 60, targets: [{ type: 'user', id: '00000000-0000-4000-8000-000000000000' }] }], ack_timeout_seconds: 0 }, /^ack_timeout_seconds: /],
+    [
+      'a target of an unknown type',
+      { name: 'X', steps: [{ delay_seconds: 60, targets: [{ type: 'robot', id: '00000000-0000-4000-8000-000000000000' }] }] },
+      /^steps\.0\.targets\.0\.type: /,
+    ],
+    [
+      'an ack timeout of 0',
+      { name: 'X', steps: [{ delay_seconds: 60, targets: [{ type: 'user', id: '00000000-0000-4000-8000-000000000000' }] }], ack_timeout_seconds: 0 },
+      /^ack_timeout_seconds: /,
+    ],
   ])('when the body has %s, then 400 naming the field and nothing is written', async (_what, body, error) => {
     const before = await policies();
     expectError(await create(ws.owner, body), 400, 'invalid_request', error);
@@ -112,7 +146,11 @@ describe('escalation policies', () => {
   it('when a state-changing request has no X-CSRF-Token, then 403 csrf_failed and nothing changes', async () => {
     const { id } = (await create(ws.owner, { name: 'Guarded', steps: steps(ws.owner.userId) })).body.data;
     const before = await policies();
-    expectError(await api('POST', '/escalation-policies', { session: ws.owner, csrf: null, body: { name: 'No CSRF', steps: steps(ws.owner.userId) } }), 403, 'csrf_failed');
+    expectError(
+      await api('POST', '/escalation-policies', { session: ws.owner, csrf: null, body: { name: 'No CSRF', steps: steps(ws.owner.userId) } }),
+      403,
+      'csrf_failed',
+    );
     expectError(await api('PUT', `/escalation-policies/${id}`, { session: ws.owner, csrf: null, body: { name: 'Renamed' } }), 403, 'csrf_failed');
     expectError(await api('DELETE', `/escalation-policies/${id}`, { session: ws.owner, csrf: null }), 403, 'csrf_failed');
     expect(await policies()).toBe(before);
@@ -134,10 +172,18 @@ describe('the OpenAPI document', () => {
   it('when it is fetched, then every paging route is described with its body and answers', async () => {
     const doc = (await api('GET', '/openapi.json')).body;
     const expected: Array<[string, string]> = [
-      ['/api/escalation-policies', 'post'], ['/api/escalation-policies/{id}', 'put'], ['/api/escalation-policies/{id}', 'delete'],
-      ['/api/schedules', 'post'], ['/api/schedules/{id}/on-call', 'get'], ['/api/schedules/{id}/overrides', 'post'], ['/api/schedules/{id}/overrides/{override_id}', 'delete'],
-      ['/api/contact-methods', 'post'], ['/api/contact-methods/{id}/verify', 'post'], ['/api/contact-methods/{id}/resend', 'post'],
-      ['/api/notification-rules', 'post'], ['/api/notification-rules/{id}', 'delete'],
+      ['/api/escalation-policies', 'post'],
+      ['/api/escalation-policies/{id}', 'put'],
+      ['/api/escalation-policies/{id}', 'delete'],
+      ['/api/schedules', 'post'],
+      ['/api/schedules/{id}/on-call', 'get'],
+      ['/api/schedules/{id}/overrides', 'post'],
+      ['/api/schedules/{id}/overrides/{override_id}', 'delete'],
+      ['/api/contact-methods', 'post'],
+      ['/api/contact-methods/{id}/verify', 'post'],
+      ['/api/contact-methods/{id}/resend', 'post'],
+      ['/api/notification-rules', 'post'],
+      ['/api/notification-rules/{id}', 'delete'],
     ];
     for (const [path, method] of expected) {
       const op = doc.paths[path]?.[method];

@@ -54,7 +54,12 @@ async function workspaceWithSource() {
   const session = await signUpAndLogIn(fx.stack.urls.app, fx.stack.orm);
   const team = await createTeam(fx.stack.orm, { organizationId: session.organizationId, name: 'Ops' });
   const service = await createService(fx.stack.orm, { organizationId: session.organizationId, teamId: team.id, name: 'API' });
-  const source = await createSource(fx.stack.orm, { organizationId: session.organizationId, serviceId: service.id, name: 'alerts', ingestBaseUrl: fx.stack.urls.ingest });
+  const source = await createSource(fx.stack.orm, {
+    organizationId: session.organizationId,
+    serviceId: service.id,
+    name: 'alerts',
+    ingestBaseUrl: fx.stack.urls.ingest,
+  });
   return { session, ingestUrl: source.ingest_url };
 }
 

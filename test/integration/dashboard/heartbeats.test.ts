@@ -23,16 +23,22 @@ const newHeartbeat = async (over: Record<string, unknown> = {}) => {
 };
 const row = (id: string) => knexOf(fx.stack.orm)('heartbeats').where({ id }).first();
 const workflow = (id: string) => fx.stack.temporal.workflow.getHandle(heartbeatWorkflowId(id));
-const missedIncident = (id: string) => knexOf(fx.stack.orm)('incidents').where({ dedup_key: `heartbeat:${id}` }).first();
+const missedIncident = (id: string) =>
+  knexOf(fx.stack.orm)('incidents')
+    .where({ dedup_key: `heartbeat:${id}` })
+    .first();
 
 describe('who may manage heartbeats', () => {
-  it.each(ROLE_TABLE)('when a %s creates a heartbeat on the team’s service, then allowed = %s (else 403 forbidden and nothing is stored)', async (role, allowed) => {
-    const before = await countIn(fx.stack, 'heartbeats', ws.organizationId);
-    const res = await api('POST', '/heartbeats', { session: ws.as[role], body: body({ name: `by ${role}` }) });
-    expect(res.status).toBe(allowed ? 201 : 403);
-    if (!allowed) expect(res.body).toMatchObject({ success: false, code: 'forbidden' });
-    expect(await countIn(fx.stack, 'heartbeats', ws.organizationId)).toBe(before + (allowed ? 1 : 0));
-  });
+  it.each(ROLE_TABLE)(
+    'when a %s creates a heartbeat on the team’s service, then allowed = %s (else 403 forbidden and nothing is stored)',
+    async (role, allowed) => {
+      const before = await countIn(fx.stack, 'heartbeats', ws.organizationId);
+      const res = await api('POST', '/heartbeats', { session: ws.as[role], body: body({ name: `by ${role}` }) });
+      expect(res.status).toBe(allowed ? 201 : 403);
+      if (!allowed) expect(res.body).toMatchObject({ success: false, code: 'forbidden' });
+      expect(await countIn(fx.stack, 'heartbeats', ws.organizationId)).toBe(before + (allowed ? 1 : 0));
+    },
+  );
 
   it.each(ROLE_TABLE)('when a %s pauses and resumes the team’s heartbeat, then allowed = %s (else 403 and its status stays)', async (role, allowed) => {
     const hb = await newHeartbeat();
@@ -66,11 +72,28 @@ describe('who may manage heartbeats', () => {
 describe('a heartbeat’s life', () => {
   it('when created, then its ping URL (shown once) checks in; any member lists it without the URL', async () => {
     const hb = await newHeartbeat({ name: 'cron' });
-    expect(hb).toEqual({ id: expect.any(String), name: 'cron', service_id: serviceId, period_seconds: 3600, grace_seconds: 60, status: 'ACTIVE', ping_url: expect.stringMatching(new RegExp(`^${fx.stack.urls.ingest}/ping/[A-Za-z0-9_-]{32}$`)) });
+    expect(hb).toEqual({
+      id: expect.any(String),
+      name: 'cron',
+      service_id: serviceId,
+      period_seconds: 3600,
+      grace_seconds: 60,
+      status: 'ACTIVE',
+      ping_url: expect.stringMatching(new RegExp(`^${fx.stack.urls.ingest}/ping/[A-Za-z0-9_-]{32}$`)),
+    });
     expect((await request('POST', hb.ping_url)).status).toBe(200);
     const list = await api('GET', '/heartbeats', { session: ws.as.MEMBER });
     const listed = list.body.data.find((h: { id: string }) => h.id === hb.id);
-    expect(listed).toEqual({ id: hb.id, name: 'cron', service_id: serviceId, period_seconds: 3600, grace_seconds: 60, status: 'ACTIVE', last_ping_at: expect.any(String), created_at: expect.any(String) });
+    expect(listed).toEqual({
+      id: hb.id,
+      name: 'cron',
+      service_id: serviceId,
+      period_seconds: 3600,
+      grace_seconds: 60,
+      status: 'ACTIVE',
+      last_ping_at: expect.any(String),
+      created_at: expect.any(String),
+    });
     expect(JSON.stringify(list.body)).not.toContain(hb.ping_url.split('/').pop());
   });
 

@@ -11,12 +11,29 @@ async function incident(organizationId: string, title: string) {
   const number = Number((await db()('incidents').where({ organization_id: organizationId }).max({ n: 'number' }))[0].n ?? 0) + 1;
   const id = randomUUID();
   const now = new Date();
-  await db()('incidents').insert({ id, organization_id: organizationId, number, owning_team_id: randomUUID(), title, severity: 'HIGH', status: 'TRIGGERED', alert_count: 0, last_seq: 0, created_at: now, updated_at: now });
+  await db()('incidents').insert({
+    id,
+    organization_id: organizationId,
+    number,
+    owning_team_id: randomUUID(),
+    title,
+    severity: 'HIGH',
+    status: 'TRIGGERED',
+    alert_count: 0,
+    last_seq: 0,
+    created_at: now,
+    updated_at: now,
+  });
   return { id, number, title };
 }
 
 /** In-app notifications as paging writes them, `n` of them a minute apart (the last one newest). */
-async function notify(organizationId: string, userId: string, n: number, opts: { incidentId?: string; read?: boolean; minutesAgo?: number } = {}): Promise<string[]> {
+async function notify(
+  organizationId: string,
+  userId: string,
+  n: number,
+  opts: { incidentId?: string; read?: boolean; minutesAgo?: number } = {},
+): Promise<string[]> {
   const ids: string[] = [];
   const base = Date.now() - (opts.minutesAgo ?? n) * 60_000;
   for (let i = 0; i < n; i++) {

@@ -33,7 +33,12 @@ const inbox = (to: string) => db()('dev_deliveries').where({ to }).orderBy('crea
 const inboxCount = async () => Number((await db()('dev_deliveries').count({ n: '*' }))[0].n);
 
 // The test workspace has sign-up's "Default service" and Checkout: forms name Checkout unless told otherwise.
-const form = (over: Record<string, unknown> = {}) => ({ name: `alerts ${randomUUID().slice(0, 8)}`, notificationTypes: ['EMAIL'], service_id: serviceId, ...over });
+const form = (over: Record<string, unknown> = {}) => ({
+  name: `alerts ${randomUUID().slice(0, 8)}`,
+  notificationTypes: ['EMAIL'],
+  service_id: serviceId,
+  ...over,
+});
 /** A form for a workspace's only service (sign-up's): the spec's form, without service_id. */
 const specForm = (over: Record<string, unknown> = {}) => form({ service_id: undefined, ...over });
 /** A verified phone number of a member (the CLI's contact add: the operator vouches for it). */
@@ -74,7 +79,10 @@ describe('GET /api/webhooks', () => {
 
   it('when webhooks were made on the API-key surface, then the dashboard lists the same webhooks as /v1/webhooks', async () => {
     const key = await apiKeyFor(fx.stack.orm, ws.organizationId, { email: ws.as.ACCOUNT_ADMIN.email });
-    const v1 = await request('POST', `${fx.stack.urls.legacy}/v1/webhooks`, { token: key.key, body: { name: 'from v1', channels: ['sms'], service_id: serviceId } });
+    const v1 = await request('POST', `${fx.stack.urls.legacy}/v1/webhooks`, {
+      token: key.key,
+      body: { name: 'from v1', channels: ['sms'], service_id: serviceId },
+    });
     expect(v1.status).toBe(201);
     const legacy = await request('GET', `${fx.stack.urls.legacy}/v1/webhooks?limit=100`, { token: key.key });
     const dashboard = await api('GET', '/webhooks', { session: ws.as.MEMBER });
@@ -87,10 +95,14 @@ describe('GET /api/webhooks', () => {
     expect((await request('POST', hook.webhook_url, { body: { title: 'disk full' } })).status).toBe(202);
     expect((await request('POST', hook.webhook_url, { body: { nothing: 'useful' } })).status).toBe(400);
     // Calls are counted in memory and written once a second.
-    const stats = await waitFor(async () => {
-      const listed = (await api('GET', '/webhooks', { session: admin() })).body.webhooks.find((w: { id: string }) => w.id === hook.id).statistics;
-      return listed.total_calls === 2 && listed;
-    }, 15_000, 'the calls to be counted');
+    const stats = await waitFor(
+      async () => {
+        const listed = (await api('GET', '/webhooks', { session: admin() })).body.webhooks.find((w: { id: string }) => w.id === hook.id).statistics;
+        return listed.total_calls === 2 && listed;
+      },
+      15_000,
+      'the calls to be counted',
+    );
     expect(stats).toEqual({ total_calls: 2, successful_calls: 1, failed_calls: 1 });
   });
 
@@ -98,7 +110,12 @@ describe('GET /api/webhooks', () => {
     const all = (await api('GET', '/webhooks', { session: admin() })).body;
     const page = await api('GET', '/webhooks?limit=1&offset=1', { session: admin() });
     expect(page.body).toEqual({ success: true, webhooks: [all.webhooks[1]], total: all.total });
-    for (const [query, field] of [['limit=101', 'limit'], ['limit=0', 'limit'], ['offset=-1', 'offset'], ['page=2', 'page']] as const) {
+    for (const [query, field] of [
+      ['limit=101', 'limit'],
+      ['limit=0', 'limit'],
+      ['offset=-1', 'offset'],
+      ['page=2', 'page'],
+    ] as const) {
       const res = await api('GET', `/webhooks?${query}`, { session: admin() });
       expectDashboardError(res, 400, 'invalid_request', new RegExp(field));
     }
@@ -116,7 +133,12 @@ describe('POST /api/webhooks with the dashboard form', () => {
         notificationTypes: ['SMS', 'EMAIL', 'CALL', 'PUSH_NOTIF'],
         service_id: serviceId,
         // The member's verified phone as typed, the Team Manager's account email in capitals, two member ids.
-        targetChannels: { sms: '+1 (415) 555-0100', email: ws.as.TEAM_MANAGER.email.toUpperCase(), call: ws.as.MEMBER.userId, push_notif: ws.as.TEAM_MANAGER.userId },
+        targetChannels: {
+          sms: '+1 (415) 555-0100',
+          email: ws.as.TEAM_MANAGER.email.toUpperCase(),
+          call: ws.as.MEMBER.userId,
+          push_notif: ws.as.TEAM_MANAGER.userId,
+        },
       },
     });
     expect(res.status).toBe(201);
@@ -137,7 +159,12 @@ describe('POST /api/webhooks with the dashboard form', () => {
     expect(read.body).toMatchObject({ success: true, data: { id: hook.id, target_channels: hook.target_channels } });
     expect(JSON.stringify(read.body)).not.toContain(hook.signing_secret);
     const row = await db()('alert_sources').where({ id: hook.id }).first();
-    expect(row.target_channels).toEqual({ sms: { address: '+14155550100' }, email: { address: ws.as.TEAM_MANAGER.email }, voice: { user_id: ws.as.MEMBER.userId }, push: { user_id: ws.as.TEAM_MANAGER.userId } });
+    expect(row.target_channels).toEqual({
+      sms: { address: '+14155550100' },
+      email: { address: ws.as.TEAM_MANAGER.email },
+      voice: { user_id: ws.as.MEMBER.userId },
+      push: { user_id: ws.as.TEAM_MANAGER.userId },
+    });
   });
 
   it('when the workspace has several services, then service_id is required and routes the webhook', async () => {
@@ -165,12 +192,28 @@ describe('POST /api/webhooks with the dashboard form', () => {
     ['lowercase notification types', { notificationTypes: ['sms'] }, /^notificationTypes\.0: /],
     ['a target that is not a phone number', { notificationTypes: ['SMS'], targetChannels: { sms: '555-CALL-ME' } }, /^targetChannels\.sms: .*E\.164/],
     ['a target that is not an email address', { targetChannels: { email: 'not-an-address' } }, /^targetChannels\.email: .*email address/],
-    ['a target for a channel it does not page', { notificationTypes: ['EMAIL'], targetChannels: { sms: '+14155550100' } }, /^targetChannels\.sms: not one of this webhook's notificationTypes/],
+    [
+      'a target for a channel it does not page',
+      { notificationTypes: ['EMAIL'], targetChannels: { sms: '+14155550100' } },
+      /^targetChannels\.sms: not one of this webhook's notificationTypes/,
+    ],
     ['a target for an unknown channel', { targetChannels: { fax: '+14155550100' } }, /^targetChannels\.fax: unknown channel/],
-    ['a push target that is an address', { notificationTypes: ['PUSH_NOTIF'], targetChannels: { push_notif: 'device-token' } }, /^targetChannels\.push_notif: must be the user id of a member/],
+    [
+      'a push target that is an address',
+      { notificationTypes: ['PUSH_NOTIF'], targetChannels: { push_notif: 'device-token' } },
+      /^targetChannels\.push_notif: must be the user id of a member/,
+    ],
     ['a target who is not a member', { targetChannels: { email: stranger } }, /^targetChannels\.email: not a member of this workspace/],
-    ['an email address no member has', { targetChannels: { email: 'stranger@example.test' } }, /^targetChannels\.email: not an address of a member of this workspace/],
-    ['a phone number no member has', { notificationTypes: ['SMS', 'CALL'], targetChannels: { call: '+19005550100' } }, /^targetChannels\.call: not an address of a member of this workspace/],
+    [
+      'an email address no member has',
+      { targetChannels: { email: 'stranger@example.test' } },
+      /^targetChannels\.email: not an address of a member of this workspace/,
+    ],
+    [
+      'a phone number no member has',
+      { notificationTypes: ['SMS', 'CALL'], targetChannels: { call: '+19005550100' } },
+      /^targetChannels\.call: not an address of a member of this workspace/,
+    ],
     ['an empty target', { targetChannels: { email: '' } }, /^targetChannels\.email: must not be empty/],
     ['a target over 320 characters', { targetChannels: { email: `${'a'.repeat(320)}@x.io` } }, /^targetChannels\.email: must be at most 320/],
     ['targets that are not an object', { targetChannels: ['+14155550100'] }, /^targetChannels: /],
@@ -208,13 +251,16 @@ describe('POST /api/webhooks with the dashboard form', () => {
 });
 
 describe('who may create, delete and test a webhook', () => {
-  it.each(ROLE_TABLE)('when a %s creates a webhook on the team’s service, then allowed = %s (else 403 forbidden and nothing is stored)', async (role, allowed) => {
-    const before = await liveCount();
-    const res = await api('POST', '/webhooks', { session: ws.as[role], body: form() });
-    if (allowed) expect(res.status).toBe(201);
-    else expectDashboardError(res, 403, 'forbidden');
-    expect(await liveCount()).toBe(before + (allowed ? 1 : 0));
-  });
+  it.each(ROLE_TABLE)(
+    'when a %s creates a webhook on the team’s service, then allowed = %s (else 403 forbidden and nothing is stored)',
+    async (role, allowed) => {
+      const before = await liveCount();
+      const res = await api('POST', '/webhooks', { session: ws.as[role], body: form() });
+      if (allowed) expect(res.status).toBe(201);
+      else expectDashboardError(res, 403, 'forbidden');
+      expect(await liveCount()).toBe(before + (allowed ? 1 : 0));
+    },
+  );
 
   it.each(ROLE_TABLE)('when a %s deletes the team’s webhook, then allowed = %s (else 403 and its URL still works)', async (role, allowed) => {
     const hook = await newWebhook();
@@ -274,9 +320,18 @@ describe('DELETE /api/webhooks/:id', () => {
 describe('POST /api/webhooks/:id/test (dev inbox: no provider configured)', () => {
   it('when a webhook has targets, then each channel’s test goes to its target; a member target is reached on their own contact', async () => {
     const number = await memberPhone(ws.as.MEMBER.email);
-    await addContactMethod(fx.stack.orm, { email: ws.as.MEMBER.email, type: 'push_android', address: `android-${randomUUID()}`, organizationId: ws.organizationId });
+    await addContactMethod(fx.stack.orm, {
+      email: ws.as.MEMBER.email,
+      type: 'push_android',
+      address: `android-${randomUUID()}`,
+      organizationId: ws.organizationId,
+    });
     const device = (await db()('contact_methods').where({ user_id: ws.as.MEMBER.userId, type: 'push_android' }).first()).address;
-    const hook = await newWebhook({ name: 'Targeted', notificationTypes: ['SMS', 'EMAIL', 'PUSH_NOTIF'], targetChannels: { sms: number, push_notif: ws.as.MEMBER.userId } });
+    const hook = await newWebhook({
+      name: 'Targeted',
+      notificationTypes: ['SMS', 'EMAIL', 'PUSH_NOTIF'],
+      targetChannels: { sms: number, push_notif: ws.as.MEMBER.userId },
+    });
 
     const res = await api('POST', `/webhooks/${hook.id}/test`, { session: ws.as.TEAM_MANAGER });
     expect(res.status).toBe(200);
@@ -286,8 +341,24 @@ describe('POST /api/webhooks/:id/test (dev inbox: no provider configured)', () =
     const email = (await inbox(ws.as.TEAM_MANAGER.email)).at(-1);
     expect(res.body.data.sends).toEqual([
       { notification_type: 'SMS', channel: 'sms', to: number, recipient: 'address', status: 'sent', provider: 'dev_inbox', provider_message_id: sms.id },
-      { notification_type: 'EMAIL', channel: 'email', to: ws.as.TEAM_MANAGER.email, recipient: 'caller', status: 'sent', provider: 'dev_inbox', provider_message_id: email.id },
-      { notification_type: 'PUSH_NOTIF', channel: 'push_android', to: device, recipient: 'member', status: 'sent', provider: 'dev_inbox', provider_message_id: push.id },
+      {
+        notification_type: 'EMAIL',
+        channel: 'email',
+        to: ws.as.TEAM_MANAGER.email,
+        recipient: 'caller',
+        status: 'sent',
+        provider: 'dev_inbox',
+        provider_message_id: email.id,
+      },
+      {
+        notification_type: 'PUSH_NOTIF',
+        channel: 'push_android',
+        to: device,
+        recipient: 'member',
+        status: 'sent',
+        provider: 'dev_inbox',
+        provider_message_id: push.id,
+      },
     ]);
     expect(sms).toMatchObject({ channel: 'sms', body: expect.stringContaining('Test notification from webhook “Targeted”') });
     expect(email.subject).toContain('Test notification');
@@ -299,7 +370,15 @@ describe('POST /api/webhooks/:id/test (dev inbox: no provider configured)', () =
     expect((await api('DELETE', `/members/${leaving.userId}`, { session: ws.owner })).status).toBe(200);
     const res = await api('POST', `/webhooks/${hook.id}/test`, { session: admin() });
     expect(res.body.data.sends).toEqual([
-      { notification_type: 'EMAIL', channel: 'email', to: null, recipient: 'address', status: 'failed', provider: null, error: 'the target address no longer belongs to a member of this workspace: nothing was sent to it' },
+      {
+        notification_type: 'EMAIL',
+        channel: 'email',
+        to: null,
+        recipient: 'address',
+        status: 'failed',
+        provider: null,
+        error: 'the target address no longer belongs to a member of this workspace: nothing was sent to it',
+      },
     ]);
     expect(await inbox(leaving.email)).toHaveLength(0);
   });
@@ -309,7 +388,15 @@ describe('POST /api/webhooks/:id/test (dev inbox: no provider configured)', () =
     const before = await inboxCount();
     const res = await api('POST', `/webhooks/${hook.id}/test`, { session: ws.as.BILLING_OWNER });
     expect(res.body.data.sends).toEqual([
-      { notification_type: 'CALL', channel: 'voice', to: null, recipient: 'caller', status: 'failed', provider: null, error: 'you have no verified Voice call contact method' },
+      {
+        notification_type: 'CALL',
+        channel: 'voice',
+        to: null,
+        recipient: 'caller',
+        status: 'failed',
+        provider: null,
+        error: 'you have no verified Voice call contact method',
+      },
       expect.objectContaining({ notification_type: 'EMAIL', to: ws.as.BILLING_OWNER.email, status: 'sent' }),
     ]);
     expect(res.body.message).toMatch(/^1 of 2 test notification/);
@@ -344,11 +431,20 @@ describe('POST /api/webhooks/:id/test (dev inbox: no provider configured)', () =
   it('when a FREE workspace tests SMS and email, then both go by email and the answer says the plan sends by email only', async () => {
     const free = await catalogWorkspace(fx.stack, { plan: 'FREE' });
     const number = await memberPhone(free.owner.email, free.organizationId);
-    const hook = (await api('POST', '/webhooks', { session: free.owner, body: specForm({ notificationTypes: ['SMS', 'EMAIL'], targetChannels: { sms: number } }) })).body.data;
+    const hook = (
+      await api('POST', '/webhooks', { session: free.owner, body: specForm({ notificationTypes: ['SMS', 'EMAIL'], targetChannels: { sms: number } }) })
+    ).body.data;
     const res = await api('POST', `/webhooks/${hook.id}/test`, { session: free.owner });
     expect(res.body.data).toMatchObject({ plan: 'FREE', email_only: true });
     expect(res.body.data.sends).toEqual([
-      expect.objectContaining({ notification_type: 'SMS', channel: 'email', to: free.owner.email, recipient: 'address', status: 'sent', fallback_reason: 'the FREE plan pages by email only; sent by email instead' }),
+      expect.objectContaining({
+        notification_type: 'SMS',
+        channel: 'email',
+        to: free.owner.email,
+        recipient: 'address',
+        status: 'sent',
+        fallback_reason: 'the FREE plan pages by email only; sent by email instead',
+      }),
       expect.objectContaining({ notification_type: 'EMAIL', channel: 'email', to: free.owner.email, status: 'sent' }),
     ]);
     expect(res.body.message).toMatch(/FREE plan pages by email only/);
@@ -373,10 +469,16 @@ describe('paging through a webhook’s targets', () => {
   it('when only some channels are targeted, then the team keeps the others, and an address target leaves its channel to the team', async () => {
     await addContactMethod(fx.stack.orm, { email: ws.as.TEAM_MANAGER.email, type: 'sms', address: '+14155550177', organizationId: ws.organizationId });
     // The SMS target is the Team Manager's own number, given as an address: the channel still pages the team.
-    const hook = await newWebhook({ name: 'Split targets', notificationTypes: ['SMS', 'EMAIL'], targetChannels: { email: ws.as.MEMBER.userId, sms: '+14155550177' } });
+    const hook = await newWebhook({
+      name: 'Split targets',
+      notificationTypes: ['SMS', 'EMAIL'],
+      targetChannels: { email: ws.as.MEMBER.userId, sms: '+14155550177' },
+    });
     const fired = await request('POST', hook.webhook_url, { body: { title: 'split targets', severity: 'critical' } });
     const decision = await decisionOf(fired.body.incident_id);
-    const paged = Object.fromEntries(decision.data.paged.map((p: { user_id: string; pages: Array<{ channel: string }> }) => [p.user_id, p.pages.map((pg) => pg.channel)]));
+    const paged = Object.fromEntries(
+      decision.data.paged.map((p: { user_id: string; pages: Array<{ channel: string }> }) => [p.user_id, p.pages.map((pg) => pg.channel)]),
+    );
     expect(paged).toEqual({ [ws.as.TEAM_MANAGER.userId]: ['sms'], [ws.as.MEMBER.userId]: ['email'] });
   });
 });
@@ -385,12 +487,19 @@ describe('GET /api/openapi.json', () => {
   it('when the document is read, then every webhook route is in it with its success schema, the list as its exact body', async () => {
     const doc = (await api('GET', '/openapi.json')).body;
     for (const [path, method, status] of [
-      ['/api/webhooks', 'get', '200'], ['/api/webhooks', 'post', '201'], ['/api/webhooks/{id}', 'get', '200'],
-      ['/api/webhooks/{id}', 'delete', '200'], ['/api/webhooks/{id}/test', 'post', '200'],
+      ['/api/webhooks', 'get', '200'],
+      ['/api/webhooks', 'post', '201'],
+      ['/api/webhooks/{id}', 'get', '200'],
+      ['/api/webhooks/{id}', 'delete', '200'],
+      ['/api/webhooks/{id}/test', 'post', '200'],
     ]) {
       expect(doc.paths[path]?.[method]?.responses?.[status]?.content?.['application/json']?.schema).toBeDefined();
     }
-    expect(Object.keys(doc.paths['/api/webhooks'].get.responses['200'].content['application/json'].schema.properties).sort()).toEqual(['success', 'total', 'webhooks']);
+    expect(Object.keys(doc.paths['/api/webhooks'].get.responses['200'].content['application/json'].schema.properties).sort()).toEqual([
+      'success',
+      'total',
+      'webhooks',
+    ]);
     expect(doc.paths['/api/webhooks/{id}/test'].post.responses['429']).toBeDefined();
   });
 });
@@ -427,7 +536,14 @@ describe('POST /api/webhooks/:id/test with Twilio and SendGrid configured', () =
     sendgrid = await startSendgridFake({ apiKey: 'SG.key' });
     stack = await startTestStack({
       worker: false,
-      env: { TWILIO_ACCOUNT_SID: SID, TWILIO_AUTH_TOKEN: 'tw-token', TWILIO_FROM_NUMBER: '+15550001111', TWILIO_API_BASE_URL: twilio.url, SENDGRID_API_KEY: 'SG.key', SENDGRID_API_BASE_URL: sendgrid.url },
+      env: {
+        TWILIO_ACCOUNT_SID: SID,
+        TWILIO_AUTH_TOKEN: 'tw-token',
+        TWILIO_FROM_NUMBER: '+15550001111',
+        TWILIO_API_BASE_URL: twilio.url,
+        SENDGRID_API_KEY: 'SG.key',
+        SENDGRID_API_BASE_URL: sendgrid.url,
+      },
     });
   });
   afterAll(async () => {
@@ -440,10 +556,15 @@ describe('POST /api/webhooks/:id/test with Twilio and SendGrid configured', () =
     const session = await memberSession(stack.urls.app, stack.orm, seeded.organizationId, 'ACCOUNT_ADMIN');
     await addContactMethod(stack.orm, { email: session.email, type: 'push_ios', address: 'ab'.repeat(32), organizationId: seeded.organizationId });
     // Targets reach members only: the numbers and the address are the admin's own, verified.
-    for (const [type, address] of [['sms', '+14155550123'], ['voice', '+14155550124'], ['email', 'wire@example.test']]) {
+    for (const [type, address] of [
+      ['sms', '+14155550123'],
+      ['voice', '+14155550124'],
+      ['email', 'wire@example.test'],
+    ]) {
       await addContactMethod(stack.orm, { email: session.email, type, address, organizationId: seeded.organizationId });
     }
-    const call = (method: string, path: string, body?: unknown) => request(method, `${stack.urls.app}/api${path}`, { body, headers: { Cookie: `__Host-klaxon_session=${session.cookie}`, 'X-CSRF-Token': session.csrf } });
+    const call = (method: string, path: string, body?: unknown) =>
+      request(method, `${stack.urls.app}/api${path}`, { body, headers: { Cookie: `__Host-klaxon_session=${session.cookie}`, 'X-CSRF-Token': session.csrf } });
     const created = await call('POST', '/webhooks', {
       name: 'Wire test',
       notificationTypes: ['SMS', 'CALL', 'EMAIL', 'PUSH_NOTIF'],
@@ -456,12 +577,38 @@ describe('POST /api/webhooks/:id/test with Twilio and SendGrid configured', () =
     const sms = twilio.messages().find((m) => m.params.To === '+14155550123')!;
     const voice = twilio.calls().find((c) => c.params.To === '+14155550124')!;
     const mail = sendgrid.emails().find((e) => e.body.personalizations[0].to[0].email === 'wire@example.test')!;
-    const push = await knexOf(stack.orm)('dev_deliveries').where({ to: 'ab'.repeat(32) }).first();
+    const push = await knexOf(stack.orm)('dev_deliveries')
+      .where({ to: 'ab'.repeat(32) })
+      .first();
     expect(res.body.data.sends).toEqual([
       { notification_type: 'SMS', channel: 'sms', to: '+14155550123', recipient: 'address', status: 'sent', provider: 'twilio', provider_message_id: sms.sid },
-      { notification_type: 'CALL', channel: 'voice', to: '+14155550124', recipient: 'address', status: 'sent', provider: 'twilio', provider_message_id: voice.sid },
-      { notification_type: 'EMAIL', channel: 'email', to: 'wire@example.test', recipient: 'address', status: 'sent', provider: 'sendgrid', provider_message_id: mail.messageId },
-      { notification_type: 'PUSH_NOTIF', channel: 'push_ios', to: 'ab'.repeat(32), recipient: 'member', status: 'sent', provider: 'dev_inbox', provider_message_id: push.id },
+      {
+        notification_type: 'CALL',
+        channel: 'voice',
+        to: '+14155550124',
+        recipient: 'address',
+        status: 'sent',
+        provider: 'twilio',
+        provider_message_id: voice.sid,
+      },
+      {
+        notification_type: 'EMAIL',
+        channel: 'email',
+        to: 'wire@example.test',
+        recipient: 'address',
+        status: 'sent',
+        provider: 'sendgrid',
+        provider_message_id: mail.messageId,
+      },
+      {
+        notification_type: 'PUSH_NOTIF',
+        channel: 'push_ios',
+        to: 'ab'.repeat(32),
+        recipient: 'member',
+        status: 'sent',
+        provider: 'dev_inbox',
+        provider_message_id: push.id,
+      },
     ]);
     expect(sms.params).toMatchObject({ From: '+15550001111', Body: expect.stringContaining('Test notification from webhook “Wire test”') });
     expect(voice.params.Twiml).toContain('This is a test');
@@ -474,11 +621,20 @@ describe('POST /api/webhooks/:id/test with Twilio and SendGrid configured', () =
     const session = await memberSession(stack.urls.app, stack.orm, seeded.organizationId, 'ACCOUNT_ADMIN');
     twilio.failTo('+14155550125', { code: 21211 });
     await addContactMethod(stack.orm, { email: session.email, type: 'sms', address: '+14155550125', organizationId: seeded.organizationId });
-    const call = (method: string, path: string, body?: unknown) => request(method, `${stack.urls.app}/api${path}`, { body, headers: { Cookie: `__Host-klaxon_session=${session.cookie}`, 'X-CSRF-Token': session.csrf } });
+    const call = (method: string, path: string, body?: unknown) =>
+      request(method, `${stack.urls.app}/api${path}`, { body, headers: { Cookie: `__Host-klaxon_session=${session.cookie}`, 'X-CSRF-Token': session.csrf } });
     const created = await call('POST', '/webhooks', { name: 'Bad number', notificationTypes: ['SMS', 'EMAIL'], targetChannels: { sms: '+14155550125' } });
     const res = await call('POST', `/webhooks/${created.body.data.id}/test`);
     expect(res.body.data.sends).toEqual([
-      { notification_type: 'SMS', channel: 'sms', to: '+14155550125', recipient: 'address', status: 'failed', provider: 'twilio', error: expect.stringContaining('21211') },
+      {
+        notification_type: 'SMS',
+        channel: 'sms',
+        to: '+14155550125',
+        recipient: 'address',
+        status: 'failed',
+        provider: 'twilio',
+        error: expect.stringContaining('21211'),
+      },
       expect.objectContaining({ notification_type: 'EMAIL', to: session.email, status: 'sent', provider: 'sendgrid' }),
     ]);
     expect(JSON.stringify(res.body)).not.toContain('tw-token');

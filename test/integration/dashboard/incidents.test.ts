@@ -12,7 +12,9 @@ async function pagedWorkspace() {
   const ws = await seedWorkspace(fx.stack.orm);
   const paged = await responder(fx.stack.orm, ws.organizationId, 'email');
   const ingestUrl = await pagingService(fx.stack.orm, ws, { steps: [{ delay_seconds: 600, targets: [{ type: 'user', id: paged.id }] }] }, fx.stack.urls.ingest);
-  await knexOf(fx.stack.orm)('users').where({ id: paged.id }).update({ password_hash: (await knexOf(fx.stack.orm)('users').select('password_hash').where({ email: ws.admin.email }).first()).password_hash });
+  await knexOf(fx.stack.orm)('users')
+    .where({ id: paged.id })
+    .update({ password_hash: (await knexOf(fx.stack.orm)('users').select('password_hash').where({ email: ws.admin.email }).first()).password_hash });
   const responderSession = await loginAs(paged.email);
   const bystander = await memberSession(fx.stack.urls.app, fx.stack.orm, ws.organizationId, 'MEMBER');
   return { ws, paged, ingestUrl, responderSession, bystander };
@@ -21,7 +23,11 @@ async function pagedWorkspace() {
 async function loginAs(email: string) {
   const res = await fx.api('POST', '/auth/login', { body: { email, password: 'a long password' } });
   if (res.status !== 200) throw new Error(`login ${res.status}`);
-  const cookie = res.headers.getSetCookie().find((c) => c.startsWith('__Host-klaxon_session='))!.split(';')[0].split('=')[1];
+  const cookie = res.headers
+    .getSetCookie()
+    .find((c) => c.startsWith('__Host-klaxon_session='))!
+    .split(';')[0]
+    .split('=')[1];
   return { cookie, csrf: res.body.data.csrf_token as string };
 }
 
@@ -41,7 +47,9 @@ describe('incidents in the dashboard', () => {
     expect(one.body.data.alerts).toEqual([expect.objectContaining({ title: 'Checkout is down' })]);
     const decision = one.body.data.timeline.find((e: { type: string }) => e.type === 'paging_decision');
     expect(decision.message).toContain(paged.email);
-    expect(one.body.data.pages).toEqual([expect.objectContaining({ channel: 'email', to: paged.address, user: { id: paged.id, email: paged.email }, status: expect.any(String) })]);
+    expect(one.body.data.pages).toEqual([
+      expect.objectContaining({ channel: 'email', to: paged.address, user: { id: paged.id, email: paged.email }, status: expect.any(String) }),
+    ]);
   });
 
   it('when filtering by assigned=me and my_teams, then only incidents that paged me or my teams’ incidents are listed', async () => {

@@ -36,7 +36,14 @@ describe('POST /api/invitations', () => {
     const res = await api('POST', '/invitations', { session: ws.as[role], body: { email, role: 'MEMBER' } });
     if (MANAGERS.includes(role)) {
       expect(res.status).toBe(201);
-      expect(res.body.data).toEqual({ id: expect.any(String), email, role: 'MEMBER', invited_by: { id: ws.as[role].userId, email: ws.as[role].email }, created_at: expect.any(String), expires_at: expect.any(String) });
+      expect(res.body.data).toEqual({
+        id: expect.any(String),
+        email,
+        role: 'MEMBER',
+        invited_by: { id: ws.as[role].userId, email: ws.as[role].email },
+        created_at: expect.any(String),
+        expires_at: expect.any(String),
+      });
       expect(await invitationsTo(email)).toHaveLength(1);
     } else {
       expectError(res, 403, 'forbidden');
@@ -180,18 +187,30 @@ describe('POST /api/invitations/accept', () => {
     const token = await invitationTokenFor(email);
     const res = await api('POST', '/invitations/accept', { body: { token, name: 'Grace Invitee', password: PASSWORD } });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ success: true, data: { organization: { id: ws.organizationId }, role: 'TEAM_MANAGER', user: { email, new_account: true } } });
+    expect(res.body).toMatchObject({
+      success: true,
+      data: { organization: { id: ws.organizationId }, role: 'TEAM_MANAGER', user: { email, new_account: true } },
+    });
     expect(JSON.stringify(res.body)).not.toContain(PASSWORD);
 
     const login = await api('POST', '/auth/login', { body: { email, password: PASSWORD } });
     expect(login.status).toBe(200);
-    expect(login.body.data).toMatchObject({ user: { email, name: 'Grace Invitee', verified: true }, organization: { id: ws.organizationId }, role: 'TEAM_MANAGER' });
+    expect(login.body.data).toMatchObject({
+      user: { email, name: 'Grace Invitee', verified: true },
+      organization: { id: ws.organizationId },
+      role: 'TEAM_MANAGER',
+    });
     const session = { cookie: sessionCookieFrom(login)!, csrf: login.body.data.csrf_token };
     expect((await api('GET', '/members', { session })).body.data).toHaveLength(5);
     expect((await api('GET', '/invitations', { session: ws.owner })).body.data).toEqual([]);
 
     const entries = await auditActions(ws.owner, 'invitation.accept');
-    expect(entries).toEqual([expect.objectContaining({ actor: expect.objectContaining({ user_id: res.body.data.user.id }), details: { email, role: 'TEAM_MANAGER', new_account: true } })]);
+    expect(entries).toEqual([
+      expect.objectContaining({
+        actor: expect.objectContaining({ user_id: res.body.data.user.id }),
+        details: { email, role: 'TEAM_MANAGER', new_account: true },
+      }),
+    ]);
   });
 
   it('when the link is used a second time, has expired or is unknown, then it is 400 invitation_invalid with one message', async () => {
@@ -202,7 +221,9 @@ describe('POST /api/invitations/accept', () => {
     expect((await api('POST', '/invitations/accept', { body: { token: usedToken, password: PASSWORD } })).status).toBe(200);
     const expired = newEmail();
     const created = await api('POST', '/invitations', { session: ws.owner, body: { email: expired, role: 'MEMBER' } });
-    await db()('invitations').update({ expires_at: new Date(Date.now() - 1000) }).where({ id: created.body.data.id });
+    await db()('invitations')
+      .update({ expires_at: new Date(Date.now() - 1000) })
+      .where({ id: created.body.data.id });
     const answers = [];
     for (const token of [usedToken, await invitationTokenFor(expired), 'x'.repeat(43)]) {
       const res = await api('POST', '/invitations/accept', { body: { token, password: PASSWORD } });
@@ -266,7 +287,11 @@ describe('POST /api/invitations/accept', () => {
     const email = newEmail();
     await api('POST', '/invitations', { session: ws.as.ACCOUNT_ADMIN, body: { email, role: 'MEMBER' } });
     const token = await invitationTokenFor(email);
-    expectError(await api('POST', '/invitations/accept', { body: { token, password: PASSWORD }, headers: { Origin: 'https://evil.example' } }), 403, 'csrf_failed');
+    expectError(
+      await api('POST', '/invitations/accept', { body: { token, password: PASSWORD }, headers: { Origin: 'https://evil.example' } }),
+      403,
+      'csrf_failed',
+    );
     expect(await db()('users').where({ email })).toHaveLength(0);
     const res = await api('POST', '/invitations/accept', { body: { token, password: PASSWORD }, headers: { Origin: new URL(fx.stack.urls.app).origin } });
     expect(res.status).toBe(200);

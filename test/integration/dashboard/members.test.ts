@@ -1,7 +1,25 @@
 import { knexOf } from '../../../src/db/knex';
 import type { Role } from '../../../src/domain/roles';
-import { addUser, authenticateApiKey, authenticateApiToken, createApiKey, createApiToken, createTeam, addTeamMember, setPlan } from '../../../src/services/workspace';
-import { ALL_ROLES, dashboard, dashboardFixture, expectDashboardError, lastEmailTo, memberSession, signUpAndLogIn, workspaceWithRoles } from '../../support/dashboard';
+import {
+  addUser,
+  authenticateApiKey,
+  authenticateApiToken,
+  createApiKey,
+  createApiToken,
+  createTeam,
+  addTeamMember,
+  setPlan,
+} from '../../../src/services/workspace';
+import {
+  ALL_ROLES,
+  dashboard,
+  dashboardFixture,
+  expectDashboardError,
+  lastEmailTo,
+  memberSession,
+  signUpAndLogIn,
+  workspaceWithRoles,
+} from '../../support/dashboard';
 
 const fx = dashboardFixture();
 const { api } = fx;
@@ -9,9 +27,11 @@ const db = () => knexOf(fx.stack.orm);
 const expectError = expectDashboardError;
 const ROLES = ALL_ROLES;
 const MANAGERS: Role[] = ['BILLING_OWNER', 'ACCOUNT_ADMIN'];
-const roleOf = async (orgId: string, userId: string) => (await db()('memberships').select('role').where({ organization_id: orgId, user_id: userId }).first())?.role;
+const roleOf = async (orgId: string, userId: string) =>
+  (await db()('memberships').select('role').where({ organization_id: orgId, user_id: userId }).first())?.role;
 let n = 0;
-const plainMember = (orgId: string, role: Role = 'MEMBER') => addUser(fx.stack.orm, { organizationId: orgId, email: `plain-${Date.now()}-${n++}@example.test`, password: 'correct horse battery', role, verified: true });
+const plainMember = (orgId: string, role: Role = 'MEMBER') =>
+  addUser(fx.stack.orm, { organizationId: orgId, email: `plain-${Date.now()}-${n++}@example.test`, password: 'correct horse battery', role, verified: true });
 const auditActions = async (session: { cookie: string; csrf: string }, action: string) => {
   const res = await api('GET', `/audit-log?action=${action}&limit=200`, { session });
   expect(res.status).toBe(200);
@@ -24,7 +44,15 @@ describe('GET /api/members', () => {
     const res = await api('GET', '/members', { session: ws.as[role] });
     expect(res.status).toBe(200);
     expect(res.body.data).toHaveLength(4);
-    expect(res.body.data[0]).toEqual({ id: ws.owner.userId, email: ws.owner.email, name: 'Ada Owner', role: 'BILLING_OWNER', verified: true, two_factor_enabled: false, joined_at: expect.any(String) });
+    expect(res.body.data[0]).toEqual({
+      id: ws.owner.userId,
+      email: ws.owner.email,
+      name: 'Ada Owner',
+      role: 'BILLING_OWNER',
+      verified: true,
+      two_factor_enabled: false,
+      joined_at: expect.any(String),
+    });
     expect(new Set(res.body.data.map((m: any) => m.role))).toEqual(new Set(ROLES));
     expect(JSON.stringify(res.body)).not.toMatch(/password|totp_secret/);
   });
@@ -54,7 +82,9 @@ describe('PUT /api/members/{user_id}', () => {
     const again = await api('POST', '/auth/login', { body: { email: member.email, password: member.password } });
     expect(again.body.data.role).toBe('ACCOUNT_ADMIN');
     const entries = await auditActions(ws.owner, 'member.role_change');
-    expect(entries).toEqual([expect.objectContaining({ target: { type: 'user', id: member.userId }, details: { email: member.email, from: 'MEMBER', to: 'ACCOUNT_ADMIN' } })]);
+    expect(entries).toEqual([
+      expect.objectContaining({ target: { type: 'user', id: member.userId }, details: { email: member.email, from: 'MEMBER', to: 'ACCOUNT_ADMIN' } }),
+    ]);
   });
 
   it('when an Account Admin tries to make or unmake a Billing Owner, then it is 403 and nothing changes; a Billing Owner may', async () => {
@@ -154,7 +184,9 @@ describe('DELETE /api/members/{user_id}', () => {
     expect((await api('POST', '/auth/login', { body: { email: admin.email, password: admin.password } })).status).toBe(401);
 
     const entries = await auditActions(ws.owner, 'member.remove');
-    expect(entries).toEqual([expect.objectContaining({ target: { type: 'user', id: admin.userId }, details: expect.objectContaining({ email: admin.email, role: 'ACCOUNT_ADMIN' }) })]);
+    expect(entries).toEqual([
+      expect.objectContaining({ target: { type: 'user', id: admin.userId }, details: expect.objectContaining({ email: admin.email, role: 'ACCOUNT_ADMIN' }) }),
+    ]);
   });
 
   it('when a member of two workspaces is removed from one, then their session and membership in the other stay', async () => {
@@ -194,7 +226,10 @@ describe('POST /api/auth/resend-verification', () => {
 
   it.each(ROLES)('when an unverified %s asks, then a link is emailed to them (any role may)', async (role) => {
     const owner = await signUpAndLogIn(fx.stack.urls.app, fx.stack.orm);
-    const me = role === 'BILLING_OWNER' ? await signUpAndLogIn(fx.stack.urls.app, fx.stack.orm, { verify: false }) : await memberSession(fx.stack.urls.app, fx.stack.orm, owner.organizationId, role, { verified: false });
+    const me =
+      role === 'BILLING_OWNER'
+        ? await signUpAndLogIn(fx.stack.urls.app, fx.stack.orm, { verify: false })
+        : await memberSession(fx.stack.urls.app, fx.stack.orm, owner.organizationId, role, { verified: false });
     expect((await api('POST', '/auth/resend-verification', { session: me })).status).toBe(200);
     expect((await lastEmailTo(fx.stack.orm, me.email))?.body).toMatch(/\/verify\?token=/);
   });
@@ -221,12 +256,23 @@ describe('GET /api/openapi.json', () => {
     const res = await api('GET', '/openapi.json');
     expect(res.status).toBe(200);
     const expected: Array<[string, string, string]> = [
-      ['/api/members', 'get', '200'], ['/api/members/{user_id}', 'put', '200'], ['/api/members/{user_id}', 'delete', '200'],
-      ['/api/invitations', 'get', '200'], ['/api/invitations', 'post', '201'], ['/api/invitations/{id}', 'delete', '200'],
-      ['/api/invitations/accept', 'post', '200'], ['/api/auth/resend-verification', 'post', '200'],
-      ['/api/plan', 'get', '200'], ['/api/plan', 'put', '200'],
-      ['/api/teams', 'get', '200'], ['/api/teams', 'post', '201'], ['/api/teams/{id}', 'get', '200'], ['/api/teams/{id}', 'put', '200'],
-      ['/api/teams/{id}', 'delete', '200'], ['/api/teams/{id}/members', 'post', '200'], ['/api/teams/{id}/members/{user_id}', 'delete', '200'],
+      ['/api/members', 'get', '200'],
+      ['/api/members/{user_id}', 'put', '200'],
+      ['/api/members/{user_id}', 'delete', '200'],
+      ['/api/invitations', 'get', '200'],
+      ['/api/invitations', 'post', '201'],
+      ['/api/invitations/{id}', 'delete', '200'],
+      ['/api/invitations/accept', 'post', '200'],
+      ['/api/auth/resend-verification', 'post', '200'],
+      ['/api/plan', 'get', '200'],
+      ['/api/plan', 'put', '200'],
+      ['/api/teams', 'get', '200'],
+      ['/api/teams', 'post', '201'],
+      ['/api/teams/{id}', 'get', '200'],
+      ['/api/teams/{id}', 'put', '200'],
+      ['/api/teams/{id}', 'delete', '200'],
+      ['/api/teams/{id}/members', 'post', '200'],
+      ['/api/teams/{id}/members/{user_id}', 'delete', '200'],
     ];
     for (const [path, method, status] of expected) {
       expect(res.body.paths[path]?.[method]?.responses?.[status]?.content?.['application/json']?.schema).toBeDefined();

@@ -20,7 +20,14 @@ beforeAll(async () => {
 
 const admin = () => ws.as.ACCOUNT_ADMIN;
 // A name under .test never resolves: these monitors' checks fail quietly, and 30 s apart.
-const body = (over: Record<string, unknown> = {}) => ({ service_id: serviceId, name: 'home page', url: 'https://shop.example.test/health', interval_seconds: 60, timeout_seconds: 10, ...over });
+const body = (over: Record<string, unknown> = {}) => ({
+  service_id: serviceId,
+  name: 'home page',
+  url: 'https://shop.example.test/health',
+  interval_seconds: 60,
+  timeout_seconds: 10,
+  ...over,
+});
 const newMonitor = async (over: Record<string, unknown> = {}) => {
   const res = await api('POST', '/monitors', { session: admin(), body: body(over) });
   expect(res.status).toBe(201);
@@ -35,10 +42,24 @@ describe('reading monitors', () => {
     const other = await workspaceWithRoles(fx.stack.urls.app, fx.stack.orm);
     const team = await createTeam(fx.stack.orm, { organizationId: mine.organizationId, name: 'web' });
     const service = await createService(fx.stack.orm, { organizationId: mine.organizationId, teamId: team.id, name: 'site' });
-    const m = await createMonitor(fx.stack.orm, { organizationId: mine.organizationId, serviceId: service.id, name: 'home page', type: 'http', target: 'https://example.test/', intervalSeconds: 60 });
+    const m = await createMonitor(fx.stack.orm, {
+      organizationId: mine.organizationId,
+      serviceId: service.id,
+      name: 'home page',
+      type: 'http',
+      target: 'https://example.test/',
+      intervalSeconds: 60,
+    });
     const otherTeam = await createTeam(fx.stack.orm, { organizationId: other.organizationId, name: 'web' });
     const otherService = await createService(fx.stack.orm, { organizationId: other.organizationId, teamId: otherTeam.id, name: 'site' });
-    const theirs = await createMonitor(fx.stack.orm, { organizationId: other.organizationId, serviceId: otherService.id, name: 'theirs', type: 'http', target: 'https://other.test/', intervalSeconds: 60 });
+    const theirs = await createMonitor(fx.stack.orm, {
+      organizationId: other.organizationId,
+      serviceId: otherService.id,
+      name: 'theirs',
+      type: 'http',
+      target: 'https://other.test/',
+      intervalSeconds: 60,
+    });
 
     const list = await fx.api('GET', '/monitors', { session: mine.as.MEMBER });
     expect(list.status).toBe(200);
@@ -74,26 +95,32 @@ describe('reading monitors', () => {
 });
 
 describe('who may manage monitors', () => {
-  it.each(ROLE_TABLE)('when a %s creates a monitor on the team’s service, then allowed = %s (else 403 forbidden and nothing is stored)', async (role, allowed) => {
-    const before = await countIn(fx.stack, 'monitors', ws.organizationId);
-    const res = await api('POST', '/monitors', { session: ws.as[role], body: body({ name: `by ${role}` }) });
-    if (allowed) expect(res.status).toBe(201);
-    else expectDashboardError(res, 403, 'forbidden');
-    expect(await countIn(fx.stack, 'monitors', ws.organizationId)).toBe(before + (allowed ? 1 : 0));
-  });
+  it.each(ROLE_TABLE)(
+    'when a %s creates a monitor on the team’s service, then allowed = %s (else 403 forbidden and nothing is stored)',
+    async (role, allowed) => {
+      const before = await countIn(fx.stack, 'monitors', ws.organizationId);
+      const res = await api('POST', '/monitors', { session: ws.as[role], body: body({ name: `by ${role}` }) });
+      if (allowed) expect(res.status).toBe(201);
+      else expectDashboardError(res, 403, 'forbidden');
+      expect(await countIn(fx.stack, 'monitors', ws.organizationId)).toBe(before + (allowed ? 1 : 0));
+    },
+  );
 
-  it.each(ROLE_TABLE)('when a %s changes, pauses and resumes the team’s monitor, then allowed = %s (else 403 and it stays as it was)', async (role, allowed) => {
-    const m = await newMonitor();
-    const changed = await api('PUT', `/monitors/${m.id}`, { session: ws.as[role], body: { name: `renamed by ${role}` } });
-    expect(changed.status).toBe(allowed ? 200 : 403);
-    expect((await row(m.id)).name).toBe(allowed ? `renamed by ${role}` : 'home page');
-    const paused = await api('POST', `/monitors/${m.id}/pause`, { session: ws.as[role] });
-    expect(paused.status).toBe(allowed ? 200 : 403);
-    expect((await row(m.id)).status).toBe(allowed ? 'PAUSED' : 'ACTIVE');
-    const resumed = await api('POST', `/monitors/${m.id}/resume`, { session: ws.as[role] });
-    expect(resumed.status).toBe(allowed ? 200 : 403);
-    expect((await row(m.id)).status).toBe('ACTIVE');
-  });
+  it.each(ROLE_TABLE)(
+    'when a %s changes, pauses and resumes the team’s monitor, then allowed = %s (else 403 and it stays as it was)',
+    async (role, allowed) => {
+      const m = await newMonitor();
+      const changed = await api('PUT', `/monitors/${m.id}`, { session: ws.as[role], body: { name: `renamed by ${role}` } });
+      expect(changed.status).toBe(allowed ? 200 : 403);
+      expect((await row(m.id)).name).toBe(allowed ? `renamed by ${role}` : 'home page');
+      const paused = await api('POST', `/monitors/${m.id}/pause`, { session: ws.as[role] });
+      expect(paused.status).toBe(allowed ? 200 : 403);
+      expect((await row(m.id)).status).toBe(allowed ? 'PAUSED' : 'ACTIVE');
+      const resumed = await api('POST', `/monitors/${m.id}/resume`, { session: ws.as[role] });
+      expect(resumed.status).toBe(allowed ? 200 : 403);
+      expect((await row(m.id)).status).toBe('ACTIVE');
+    },
+  );
 
   it.each(ROLE_TABLE)('when a %s deletes the team’s monitor, then allowed = %s (else 403 and its workflow keeps running)', async (role, allowed) => {
     const m = await newMonitor();
@@ -118,13 +145,40 @@ describe('who may manage monitors', () => {
 describe('creating a monitor', () => {
   it('when created with only the required fields, then the defaults apply (GET, any 2xx, threshold 3) and its workflow runs', async () => {
     const m = await newMonitor({ name: 'defaults' });
-    expect(m).toMatchObject({ name: 'defaults', method: 'GET', expected_status_codes: null, keyword: null, failure_threshold: 3, status: 'ACTIVE', state: 'PENDING', interval_seconds: 60, timeout_seconds: 10 });
+    expect(m).toMatchObject({
+      name: 'defaults',
+      method: 'GET',
+      expected_status_codes: null,
+      keyword: null,
+      failure_threshold: 3,
+      status: 'ACTIVE',
+      state: 'PENDING',
+      interval_seconds: 60,
+      timeout_seconds: 10,
+    });
     expect((await workflow(m.id).describe()).status.name).toBe('RUNNING');
   });
 
   it('when created with every field, then each is kept', async () => {
-    const m = await newMonitor({ name: 'login', method: 'POST', expected_status_codes: [200, 401], keyword: 'Sign in', failure_threshold: 5, interval_seconds: 120, timeout_seconds: 30 });
-    expect(await row(m.id)).toMatchObject({ method: 'POST', expected_status_codes: [200, 401], keyword: 'Sign in', failure_threshold: 5, interval_seconds: 120, timeout_seconds: 30, type: 'http', target: 'https://shop.example.test/health' });
+    const m = await newMonitor({
+      name: 'login',
+      method: 'POST',
+      expected_status_codes: [200, 401],
+      keyword: 'Sign in',
+      failure_threshold: 5,
+      interval_seconds: 120,
+      timeout_seconds: 30,
+    });
+    expect(await row(m.id)).toMatchObject({
+      method: 'POST',
+      expected_status_codes: [200, 401],
+      keyword: 'Sign in',
+      failure_threshold: 5,
+      interval_seconds: 120,
+      timeout_seconds: 30,
+      type: 'http',
+      target: 'https://shop.example.test/health',
+    });
   });
 
   it.each([
@@ -136,10 +190,16 @@ describe('creating a monitor', () => {
     const refused = await api('POST', '/monitors', { session: small.as.ACCOUNT_ADMIN, body: body({ service_id: service, interval_seconds: tooShort }) });
     expectDashboardError(refused, 403, 'plan_limit_reached', new RegExp(`^interval_seconds: the ${plan} plan checks at most every ${minimum} s`));
     expect(await countIn(fx.stack, 'monitors', small.organizationId)).toBe(0);
-    expect((await api('POST', '/monitors', { session: small.as.ACCOUNT_ADMIN, body: body({ service_id: service, interval_seconds: minimum }) })).status).toBe(201);
+    expect((await api('POST', '/monitors', { session: small.as.ACCOUNT_ADMIN, body: body({ service_id: service, interval_seconds: minimum }) })).status).toBe(
+      201,
+    );
     // A change is held to the same minimum.
     const m = (await api('GET', '/monitors', { session: small.as.ACCOUNT_ADMIN })).body.data[0];
-    expectDashboardError(await api('PUT', `/monitors/${m.id}`, { session: small.as.ACCOUNT_ADMIN, body: { interval_seconds: tooShort } }), 403, 'plan_limit_reached');
+    expectDashboardError(
+      await api('PUT', `/monitors/${m.id}`, { session: small.as.ACCOUNT_ADMIN, body: { interval_seconds: tooShort } }),
+      403,
+      'plan_limit_reached',
+    );
     await setPlan(fx.stack.orm, small.organizationId, 'BUSINESS');
     expect((await api('PUT', `/monitors/${m.id}`, { session: small.as.ACCOUNT_ADMIN, body: { interval_seconds: 30, timeout_seconds: 5 } })).status).toBe(200);
   });
@@ -174,14 +234,35 @@ describe('bad input', () => {
 
   it('when a change has bad input, then 400 naming the field and the monitor stays as it was', async () => {
     const m = await newMonitor({ name: 'steady' });
-    expectDashboardError(await api('PUT', `/monitors/${m.id}`, { session: admin(), body: { url: 'http://10.0.0.5/' } }), 400, 'invalid_request', /^url: targets a private address \(private\)/);
-    expectDashboardError(await api('PUT', `/monitors/${m.id}`, { session: admin(), body: { timeout_seconds: 60 } }), 400, 'invalid_request', /^timeout_seconds: must be at most 30/);
+    expectDashboardError(
+      await api('PUT', `/monitors/${m.id}`, { session: admin(), body: { url: 'http://10.0.0.5/' } }),
+      400,
+      'invalid_request',
+      /^url: targets a private address \(private\)/,
+    );
+    expectDashboardError(
+      await api('PUT', `/monitors/${m.id}`, { session: admin(), body: { timeout_seconds: 60 } }),
+      400,
+      'invalid_request',
+      /^timeout_seconds: must be at most 30/,
+    );
     expectDashboardError(await api('PUT', `/monitors/${m.id}`, { session: admin(), body: { keyword: 'k'.repeat(201) } }), 400, 'invalid_request', /^keyword: /);
     expectDashboardError(await api('PUT', `/monitors/${m.id}`, { session: admin(), body: { paused: true } }), 400, 'invalid_request', /"paused"/);
     // Checked against what is stored: a 30 s interval leaves no room for the stored 10 s timeout? It does; 30 s does not.
     expect((await api('PUT', `/monitors/${m.id}`, { session: admin(), body: { interval_seconds: 30 } })).status).toBe(200);
-    expectDashboardError(await api('PUT', `/monitors/${m.id}`, { session: admin(), body: { timeout_seconds: 30 } }), 400, 'invalid_request', /^timeout_seconds: must be less than interval_seconds \(30\)/);
-    expect(await row(m.id)).toMatchObject({ name: 'steady', target: 'https://shop.example.test/health', interval_seconds: 30, timeout_seconds: 10, keyword: null });
+    expectDashboardError(
+      await api('PUT', `/monitors/${m.id}`, { session: admin(), body: { timeout_seconds: 30 } }),
+      400,
+      'invalid_request',
+      /^timeout_seconds: must be less than interval_seconds \(30\)/,
+    );
+    expect(await row(m.id)).toMatchObject({
+      name: 'steady',
+      target: 'https://shop.example.test/health',
+      interval_seconds: 30,
+      timeout_seconds: 10,
+      keyword: null,
+    });
   });
 });
 
@@ -195,7 +276,15 @@ describe('checks refuse private addresses by default', () => {
     await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
     try {
       // Written to the table directly (the API refuses localhost as written), as a monitor that existed before the worker started.
-      const m = await createMonitor(fx.stack.orm, { organizationId: ws.organizationId, serviceId, name: 'sneaky', type: 'http', target: `http://localhost:${(site.address() as AddressInfo).port}/`, intervalSeconds: 60, failureThreshold: 1 });
+      const m = await createMonitor(fx.stack.orm, {
+        organizationId: ws.organizationId,
+        serviceId,
+        name: 'sneaky',
+        type: 'http',
+        target: `http://localhost:${(site.address() as AddressInfo).port}/`,
+        intervalSeconds: 60,
+        failureThreshold: 1,
+      });
       expect(await ensureMonitorWorkflows(fx.stack.orm, fx.stack.temporal, fx.stack.taskQueue)).toBeGreaterThanOrEqual(1);
       const check = await waitFor(() => knexOf(fx.stack.orm)('monitor_checks').where({ monitor_id: m.id }).first(), 15_000, 'the check');
       expect(check).toMatchObject({ ok: false, status_code: null, error: 'target resolves to a private address' });
@@ -227,7 +316,13 @@ describe('the audit log', () => {
       expect(mine[0]).toMatchObject({ actor: { label: session.email }, target: { type: 'monitor', id: m.id }, details: { name: 'audited' } });
       entries.push(...mine);
     }
-    expect(entries[0].details).toMatchObject({ service_id: serviceId, url: 'https://shop.example.test/health', interval_seconds: 60, timeout_seconds: 10, method: 'GET' });
+    expect(entries[0].details).toMatchObject({
+      service_id: serviceId,
+      url: 'https://shop.example.test/health',
+      interval_seconds: 60,
+      timeout_seconds: 10,
+      method: 'GET',
+    });
     expect(entries[1].details).toEqual({ name: 'audited', keyword: 'OK' });
     expect(JSON.stringify(entries)).not.toContain('s3cr3t');
   });

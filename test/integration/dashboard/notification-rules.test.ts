@@ -58,7 +58,9 @@ describe('notification rules', () => {
     const later = (await addRule(me, { contact_method_id: method, delay_seconds: 300 })).body.data;
     const now = (await addRule(me, { contact_method_id: method, delay_seconds: 0 })).body.data;
     expect(later).toEqual({ id: expect.any(String), user_id: me.userId, contact_method_id: method, delay_seconds: 300 });
-    const listed = (await api('GET', '/notification-rules', { session: me })).body.data.filter((r: { contact_method_id: string }) => r.contact_method_id === method);
+    const listed = (await api('GET', '/notification-rules', { session: me })).body.data.filter(
+      (r: { contact_method_id: string }) => r.contact_method_id === method,
+    );
     expect(listed).toEqual([now, later]);
     expectError(await addRule(me, { contact_method_id: method, delay_seconds: 300 }), 409, 'duplicate_notification_rule');
 
@@ -90,7 +92,11 @@ describe('notification rules', () => {
     const method = await emailOf(ws.as.MEMBER);
     const rule = (await addRule(ws.as.MEMBER, { contact_method_id: method, delay_seconds: 0 })).body.data;
     const before = await rules();
-    expectError(await api('POST', '/notification-rules', { session: ws.as.MEMBER, csrf: null, body: { contact_method_id: method, delay_seconds: 60 } }), 403, 'csrf_failed');
+    expectError(
+      await api('POST', '/notification-rules', { session: ws.as.MEMBER, csrf: null, body: { contact_method_id: method, delay_seconds: 60 } }),
+      403,
+      'csrf_failed',
+    );
     expectError(await api('DELETE', `/notification-rules/${rule.id}`, { session: ws.as.MEMBER, csrf: null }), 403, 'csrf_failed');
     expect(await rules()).toBe(before);
   });

@@ -57,7 +57,11 @@ describe('password reset by emailed link', () => {
     const asked = await api('POST', '/auth/password-reset', { body: { email: a.email } });
     expect(asked.status).toBe(202);
     const token = await resetTokenFor(a.email);
-    expect(await knexOf(fx.stack.orm)('account_tokens').where({ token_hash: hashSecret(token), purpose: 'reset_password' }).first()).toBeDefined();
+    expect(
+      await knexOf(fx.stack.orm)('account_tokens')
+        .where({ token_hash: hashSecret(token), purpose: 'reset_password' })
+        .first(),
+    ).toBeDefined();
     const done = await api('POST', '/auth/password-reset/confirm', { body: { token, new_password: NEW_PASSWORD } });
     expect(done.status).toBe(200);
     expect((await api('GET', '/auth/session', { session: a })).status).toBe(401);
@@ -103,7 +107,8 @@ describe('password reset by emailed link', () => {
 
   it('when resets are asked for one address again and again, then every answer is the same but only 3 emails an hour go out; one IP past 20 requests hears 429', async () => {
     const a = await signUpAndLogIn(fx.stack.urls.app, fx.stack.orm);
-    const ask = (email: string, localAddress: string) => sendRaw('POST', `${fx.stack.urls.app}/api/auth/password-reset`, { body: JSON.stringify({ email }), localAddress });
+    const ask = (email: string, localAddress: string) =>
+      sendRaw('POST', `${fx.stack.urls.app}/api/auth/password-reset`, { body: JSON.stringify({ email }), localAddress });
     for (let i = 0; i < 5; i++) expect((await ask(a.email, '127.0.0.31')).status).toBe(202);
     const sent = await knexOf(fx.stack.orm)('dev_deliveries').where({ to: a.email }).where('subject', 'like', '%Reset%');
     expect(sent).toHaveLength(3);
@@ -122,7 +127,9 @@ describe('password reset by emailed link', () => {
     expect((await api('POST', '/auth/password-reset/confirm', { body: { token: verifyToken, new_password: NEW_PASSWORD } })).status).toBe(400);
     await api('POST', '/auth/password-reset', { body: { email: a.email } });
     const token = await resetTokenFor(a.email);
-    await knexOf(fx.stack.orm)('account_tokens').where({ token_hash: hashSecret(token) }).update({ expires_at: new Date(Date.now() - 1000) });
+    await knexOf(fx.stack.orm)('account_tokens')
+      .where({ token_hash: hashSecret(token) })
+      .update({ expires_at: new Date(Date.now() - 1000) });
     expect((await api('POST', '/auth/password-reset/confirm', { body: { token, new_password: NEW_PASSWORD } })).status).toBe(400);
     expect((await logIn(a.email, a.password)).status).toBe(200);
   });

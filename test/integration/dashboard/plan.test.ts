@@ -54,13 +54,16 @@ describe('PUT /api/plan', () => {
     }
   });
 
-  it.each(['STARTER', 'PRO', 'BUSINESS'])('when a Billing Owner raises FREE to %s with no billing set up, then 403 billing_not_configured and nothing changes', async (plan) => {
-    const ws = await workspaceWithRoles(fx.stack.urls.app, fx.stack.orm);
-    const res = await api('PUT', '/plan', { session: ws.owner, body: { plan } });
-    expectError(res, 403, 'billing_not_configured', /needs billing.*klaxon org plan/);
-    expect(await planOf(ws.organizationId)).toBe('FREE');
-    expect((await api('GET', '/audit-log?action=plan.change', { session: ws.owner })).body.data).toEqual([]);
-  });
+  it.each(['STARTER', 'PRO', 'BUSINESS'])(
+    'when a Billing Owner raises FREE to %s with no billing set up, then 403 billing_not_configured and nothing changes',
+    async (plan) => {
+      const ws = await workspaceWithRoles(fx.stack.urls.app, fx.stack.orm);
+      const res = await api('PUT', '/plan', { session: ws.owner, body: { plan } });
+      expectError(res, 403, 'billing_not_configured', /needs billing.*klaxon org plan/);
+      expect(await planOf(ws.organizationId)).toBe('FREE');
+      expect((await api('GET', '/audit-log?action=plan.change', { session: ws.owner })).body.data).toEqual([]);
+    },
+  );
 
   it('when the operator changes the plan with klaxon org plan, then it moves either way and the log says the system did it', async () => {
     const ws = await workspaceWithRoles(fx.stack.urls.app, fx.stack.orm);
@@ -81,7 +84,13 @@ describe('PUT /api/plan', () => {
     await setPlan(fx.stack.orm, ws.organizationId, 'BUSINESS');
     await api('PUT', '/plan', { session: ws.owner, body: { plan: 'STARTER' } });
     const log = await api('GET', '/audit-log?action=plan.change', { session: ws.as.ACCOUNT_ADMIN });
-    expect(log.body.data).toEqual([expect.objectContaining({ actor: expect.objectContaining({ user_id: ws.owner.userId }), target: { type: 'organization', id: ws.organizationId }, details: { from: 'BUSINESS', to: 'STARTER' } })]);
+    expect(log.body.data).toEqual([
+      expect.objectContaining({
+        actor: expect.objectContaining({ user_id: ws.owner.userId }),
+        target: { type: 'organization', id: ws.organizationId },
+        details: { from: 'BUSINESS', to: 'STARTER' },
+      }),
+    ]);
   });
 
   it('when a downgrade goes below current usage, then it is allowed, the answer says what is over, what exists stays and new creations are refused', async () => {
@@ -89,14 +98,17 @@ describe('PUT /api/plan', () => {
     await setPlan(fx.stack.orm, ws.organizationId, 'STARTER');
     const team = await createTeam(fx.stack.orm, { organizationId: ws.organizationId, name: 'Core' });
     const service = await createService(fx.stack.orm, { organizationId: ws.organizationId, teamId: team.id, name: 'api' });
-    for (let i = 0; i < 4; i++) await createSource(fx.stack.orm, { organizationId: ws.organizationId, serviceId: service.id, name: `s${i}`, ingestBaseUrl: 'http://x' });
+    for (let i = 0; i < 4; i++)
+      await createSource(fx.stack.orm, { organizationId: ws.organizationId, serviceId: service.id, name: `s${i}`, ingestBaseUrl: 'http://x' });
     const res = await api('PUT', '/plan', { session: ws.owner, body: { plan: 'FREE' } });
     expect(res.status).toBe(200);
     expect(res.body.data.usage.sources).toBe(4);
     expect(res.body.message).toMatch(/alert sources \(4, limit 3\)/);
     expect(res.body.message).toContain('plan_limit_reached');
     expect(await db()('alert_sources').where({ organization_id: ws.organizationId, status: 'ACTIVE' })).toHaveLength(4);
-    await expect(createSource(fx.stack.orm, { organizationId: ws.organizationId, serviceId: service.id, name: 's5', ingestBaseUrl: 'http://x' })).rejects.toMatchObject({ code: 'plan_limit_reached' });
+    await expect(
+      createSource(fx.stack.orm, { organizationId: ws.organizationId, serviceId: service.id, name: 's5', ingestBaseUrl: 'http://x' }),
+    ).rejects.toMatchObject({ code: 'plan_limit_reached' });
   });
 
   it('when the body is bad or there is no X-CSRF-Token, then it is 400 naming the field or 403 csrf_failed and the plan is unchanged', async () => {

@@ -33,7 +33,10 @@ describe('a fresh sign-up', () => {
 
   it('when the spec’s form (name, notificationTypes, targetChannels) is posted, then the webhook goes to the only service and its first alert pages the owner', async () => {
     const owner = await signUpAndLogIn(fx.stack.urls.app, fx.stack.orm);
-    const created = await api('POST', '/webhooks', { session: owner, body: { name: 'Production alerts', notificationTypes: ['EMAIL'], targetChannels: { email: owner.email } } });
+    const created = await api('POST', '/webhooks', {
+      session: owner,
+      body: { name: 'Production alerts', notificationTypes: ['EMAIL'], targetChannels: { email: owner.email } },
+    });
     expect(created.status).toBe(201);
     const [service] = (await api('GET', '/services', { session: owner })).body.data;
     expect(created.body.data).toMatchObject({ service_id: service.id, target_channels: { email: owner.email } });
@@ -49,7 +52,11 @@ describe('a fresh sign-up', () => {
     expect(source.status).toBe(201);
     const fired = await request('POST', source.body.data.webhook_url, { body: { title: 'Disk almost full', severity: 'critical' } });
     expect(fired.status).toBe(202);
-    const decision = await waitFor(() => db()('timeline_entries').where({ incident_id: fired.body.incident_id, type: 'paging_decision' }).first(), 20_000, 'the paging decision');
+    const decision = await waitFor(
+      () => db()('timeline_entries').where({ incident_id: fired.body.incident_id, type: 'paging_decision' }).first(),
+      20_000,
+      'the paging decision',
+    );
     expect(decision.data.paged).toEqual([expect.objectContaining({ user_id: owner.userId, pages: [{ channel: 'email', delay_seconds: 0 }] })]);
     await waitFor(async () => (await pagesTo(owner.email, 'Disk almost full')).length === 1, 20_000, 'the page email to the owner');
   });
@@ -57,7 +64,12 @@ describe('a fresh sign-up', () => {
   it('when a sign-up is refused (the email is taken), then no team, service, policy or contact is left behind', async () => {
     const account = newAccount();
     expect((await api('POST', '/auth/signup', { body: account })).status).toBe(201);
-    const count = async () => Promise.all(['teams', 'services', 'escalation_policies', 'contact_methods', 'notification_rules', 'organizations'].map(async (t) => Number((await db()(t).count({ n: '*' }))[0].n)));
+    const count = async () =>
+      Promise.all(
+        ['teams', 'services', 'escalation_policies', 'contact_methods', 'notification_rules', 'organizations'].map(async (t) =>
+          Number((await db()(t).count({ n: '*' }))[0].n),
+        ),
+      );
     const before = await count();
     const again = await api('POST', '/auth/signup', { body: { ...account, organization_name: 'Second try' } });
     expect({ status: again.status, code: again.body.code }).toEqual({ status: 409, code: 'email_taken' });

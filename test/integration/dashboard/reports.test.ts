@@ -32,16 +32,52 @@ async function seedWorld() {
   const api = await seed.service(org, ops, 'API');
   const web = await seed.service(org, ops, 'Web');
   const db = await seed.service(org, data, 'DB');
-  await seed.incident(org, { serviceId: api, teamId: ops, createdAt: plus(10), severity: 'CRITICAL', title: 'API down', moves: [{ to: 'ACKNOWLEDGED', after: 60 }, { to: 'RESOLVED', after: 600 }] });
+  await seed.incident(org, {
+    serviceId: api,
+    teamId: ops,
+    createdAt: plus(10),
+    severity: 'CRITICAL',
+    title: 'API down',
+    moves: [
+      { to: 'ACKNOWLEDGED', after: 60 },
+      { to: 'RESOLVED', after: 600 },
+    ],
+  });
   // Reopened and handled again later: only the first acknowledgement and resolve count.
   await seed.incident(org, {
-    serviceId: api, teamId: ops, createdAt: plus(11),
-    moves: [{ to: 'ACKNOWLEDGED', after: 120 }, { to: 'RESOLVED', after: 1800 }, { to: 'TRIGGERED', after: 2000 }, { to: 'ACKNOWLEDGED', after: 2100 }, { to: 'RESOLVED', after: 2500 }],
+    serviceId: api,
+    teamId: ops,
+    createdAt: plus(11),
+    moves: [
+      { to: 'ACKNOWLEDGED', after: 120 },
+      { to: 'RESOLVED', after: 1800 },
+      { to: 'TRIGGERED', after: 2000 },
+      { to: 'ACKNOWLEDGED', after: 2100 },
+      { to: 'RESOLVED', after: 2500 },
+    ],
   });
-  await seed.incident(org, { serviceId: api, teamId: ops, createdAt: plus(12), moves: [{ to: 'ACKNOWLEDGED', after: 600 }, { to: 'RESOLVED', after: 3600 }, { to: 'CLOSED', after: 4000 }] });
+  await seed.incident(org, {
+    serviceId: api,
+    teamId: ops,
+    createdAt: plus(12),
+    moves: [
+      { to: 'ACKNOWLEDGED', after: 600 },
+      { to: 'RESOLVED', after: 3600 },
+      { to: 'CLOSED', after: 4000 },
+    ],
+  });
   // 20:00 UTC on day T is 05:00 the next day in Tokyo.
   await seed.incident(org, { serviceId: web, teamId: ops, createdAt: plus(20), severity: 'LOW', moves: [{ to: 'ACKNOWLEDGED', after: 30 }] });
-  const d1 = await seed.incident(org, { serviceId: db, teamId: data, createdAt: plus(33), severity: 'MEDIUM', moves: [{ to: 'ACKNOWLEDGED', after: 300 }, { to: 'RESOLVED', after: 900 }] });
+  const d1 = await seed.incident(org, {
+    serviceId: db,
+    teamId: data,
+    createdAt: plus(33),
+    severity: 'MEDIUM',
+    moves: [
+      { to: 'ACKNOWLEDGED', after: 300 },
+      { to: 'RESOLVED', after: 900 },
+    ],
+  });
   await seed.incident(org, { serviceId: db, teamId: data, createdAt: plus(34), severity: 'MEDIUM' });
   // Older than the range asked for: never counted.
   const old = await seed.incident(org, { serviceId: api, teamId: ops, createdAt: utcMidnightDaysAgo(20), moves: [{ to: 'ACKNOWLEDGED', after: 1 }] });
@@ -73,7 +109,15 @@ async function seedWorld() {
   const other = await workspaceWithRoles(fx.stack.urls.app, fx.stack.orm);
   const otherTeam = await seed.team(other.organizationId, 'Ops');
   const otherService = await seed.service(other.organizationId, otherTeam, 'API');
-  const theirs = await seed.incident(other.organizationId, { serviceId: otherService, teamId: otherTeam, createdAt: plus(10), moves: [{ to: 'ACKNOWLEDGED', after: 5 }, { to: 'RESOLVED', after: 5 }] });
+  const theirs = await seed.incident(other.organizationId, {
+    serviceId: otherService,
+    teamId: otherTeam,
+    createdAt: plus(10),
+    moves: [
+      { to: 'ACKNOWLEDGED', after: 5 },
+      { to: 'RESOLVED', after: 5 },
+    ],
+  });
   await seed.page(other.organizationId, theirs.id, other.owner.userId, 'email', plus(day + 3));
   await seed.alerts(other.organizationId, await seed.source(other.organizationId, otherService, 'Noisy'), otherService, theirs.id, 50, plus(10));
   return { ws, other, ids: { ops, data, api, web, db, owner, tokyo, newYork } };
@@ -97,9 +141,33 @@ describe('POST /api/reports/generate: figures', () => {
     expect(r.mttr).toEqual({ count: 4, mean: 1725, p50: 1350, p90: 3060 });
     const { ops, data, api, web, db } = world.ids;
     expect(r.per_service).toEqual([
-      { service_id: api, service: 'API', team_id: ops, team: 'Ops', incidents: 3, mtta: { count: 3, mean: 260, p50: 120, p90: 504 }, mttr: { count: 3, mean: 2000, p50: 1800, p90: 3240 } },
-      { service_id: db, service: 'DB', team_id: data, team: 'Data', incidents: 2, mtta: { count: 1, mean: 300, p50: 300, p90: 300 }, mttr: { count: 1, mean: 900, p50: 900, p90: 900 } },
-      { service_id: web, service: 'Web', team_id: ops, team: 'Ops', incidents: 1, mtta: { count: 1, mean: 30, p50: 30, p90: 30 }, mttr: { count: 0, mean: null, p50: null, p90: null } },
+      {
+        service_id: api,
+        service: 'API',
+        team_id: ops,
+        team: 'Ops',
+        incidents: 3,
+        mtta: { count: 3, mean: 260, p50: 120, p90: 504 },
+        mttr: { count: 3, mean: 2000, p50: 1800, p90: 3240 },
+      },
+      {
+        service_id: db,
+        service: 'DB',
+        team_id: data,
+        team: 'Data',
+        incidents: 2,
+        mtta: { count: 1, mean: 300, p50: 300, p90: 300 },
+        mttr: { count: 1, mean: 900, p50: 900, p90: 900 },
+      },
+      {
+        service_id: web,
+        service: 'Web',
+        team_id: ops,
+        team: 'Ops',
+        incidents: 1,
+        mtta: { count: 1, mean: 30, p50: 30, p90: 30 },
+        mttr: { count: 0, mean: null, p50: null, p90: null },
+      },
     ]);
     expect(r.per_team).toEqual([
       { team_id: ops, team: 'Ops', incidents: 4, mtta: { count: 4, mean: 202.5, p50: 90, p90: 456 }, mttr: { count: 3, mean: 2000, p50: 1800, p90: 3240 } },
@@ -107,17 +175,28 @@ describe('POST /api/reports/generate: figures', () => {
     ]);
   });
 
-  it('when a detailed report is asked for, then incidents are counted by severity, status and day, and only this workspace\'s in the range', async () => {
+  it("when a detailed report is asked for, then incidents are counted by severity, status and day, and only this workspace's in the range", async () => {
     const r = (await generate(world.ws.owner, { type: 'detailed', dateRange: RANGE })).body.data;
     expect(r.totals).toEqual({ incidents: 6, acknowledged: 5, resolved: 4, open: 2, alerts: 7, pages: 8 });
     expect(r.by_severity).toEqual([
-      { severity: 'CRITICAL', count: 1 }, { severity: 'HIGH', count: 2 }, { severity: 'MEDIUM', count: 2 }, { severity: 'LOW', count: 1 }, { severity: 'INFO', count: 0 },
+      { severity: 'CRITICAL', count: 1 },
+      { severity: 'HIGH', count: 2 },
+      { severity: 'MEDIUM', count: 2 },
+      { severity: 'LOW', count: 1 },
+      { severity: 'INFO', count: 0 },
     ]);
     expect(r.by_status).toEqual([
-      { status: 'TRIGGERED', count: 1 }, { status: 'ACKNOWLEDGED', count: 1 }, { status: 'INVESTIGATING', count: 0 }, { status: 'RESOLVED', count: 3 }, { status: 'CLOSED', count: 1 },
+      { status: 'TRIGGERED', count: 1 },
+      { status: 'ACKNOWLEDGED', count: 1 },
+      { status: 'INVESTIGATING', count: 0 },
+      { status: 'RESOLVED', count: 3 },
+      { status: 'CLOSED', count: 1 },
     ]);
     expect(r.incidents_per_day).toHaveLength(6);
-    expect(r.incidents_per_day.filter((d: { count: number }) => d.count > 0)).toEqual([{ day: DAY_T, count: 4 }, { day: utcDayDaysAgo(2), count: 2 }]);
+    expect(r.incidents_per_day.filter((d: { count: number }) => d.count > 0)).toEqual([
+      { day: DAY_T, count: 4 },
+      { day: utcDayDaysAgo(2), count: 2 },
+    ]);
     expect(r.incidents.map((i: { title: string; tta: number | null; ttr: number | null }) => [i.title, i.tta, i.ttr])[0]).toEqual(['API down', 60, 600]);
     expect(r.incidents).toHaveLength(6);
   });
@@ -185,7 +264,7 @@ describe('POST /api/reports/generate: figures', () => {
 });
 
 describe('POST /api/reports/generate: CSV and PDF', () => {
-  it('when CSV is asked for a performance report, then it is an RFC 4180 attachment whose figures are the JSON report\'s', async () => {
+  it("when CSV is asked for a performance report, then it is an RFC 4180 attachment whose figures are the JSON report's", async () => {
     const res = await download(fx.stack.urls.app, world.ws.owner, { type: 'performance', dateRange: RANGE, format: 'csv' });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
@@ -194,7 +273,8 @@ describe('POST /api/reports/generate: CSV and PDF', () => {
     expect(text.split('\r\n')[0]).toBe('section,group,metric,value');
     const rows = parse(text, { columns: true }) as Array<Record<string, string>>;
     const json = (await generate(world.ws.owner, { type: 'performance', dateRange: RANGE })).body.data;
-    const value = (section: string, group: string, metric: string) => rows.find((r) => r.section === section && r.group === group && r.metric === metric)?.value;
+    const value = (section: string, group: string, metric: string) =>
+      rows.find((r) => r.section === section && r.group === group && r.metric === metric)?.value;
     for (const s of json.per_service) {
       for (const metric of ['mean', 'p50', 'p90'] as const) {
         expect(value('service', s.service, `mtta_${metric}`)).toBe(String(s.mtta[metric]));
@@ -211,7 +291,16 @@ describe('POST /api/reports/generate: CSV and PDF', () => {
     const json = (await generate(world.ws.owner, { type: 'incidents', dateRange: RANGE })).body.data.incidents;
     expect(rows).toHaveLength(6);
     expect(rows.map((r) => [Number(r.number), r.title, r.service, r.severity, r.status, r.created_at, r.tta_seconds, r.ttr_seconds])).toEqual(
-      json.map((i: any) => [i.number, i.title, i.service, i.severity, i.status, i.created_at, i.tta === null ? '' : String(i.tta), i.ttr === null ? '' : String(i.ttr)]),
+      json.map((i: any) => [
+        i.number,
+        i.title,
+        i.service,
+        i.severity,
+        i.status,
+        i.created_at,
+        i.tta === null ? '' : String(i.tta),
+        i.ttr === null ? '' : String(i.ttr),
+      ]),
     );
   });
 
@@ -255,7 +344,11 @@ describe('POST /api/reports/generate: CSV and PDF', () => {
 describe('POST /api/reports/generate: bad requests', () => {
   it.each([
     ['an end before its start', { type: 'summary', dateRange: `${utcDayDaysAgo(1)} to ${utcDayDaysAgo(3)}` }, /^dateRange: the end .* is before the start/],
-    ['a start before the plan\'s 90-day history window', { type: 'summary', dateRange: `${utcDayDaysAgo(91)} to ${utcDayDaysAgo(0)}` }, new RegExp(`^dateRange: .*history window of 90 days \\(${utcDayDaysAgo(90)} to ${utcDayDaysAgo(0)}`)],
+    [
+      "a start before the plan's 90-day history window",
+      { type: 'summary', dateRange: `${utcDayDaysAgo(91)} to ${utcDayDaysAgo(0)}` },
+      new RegExp(`^dateRange: .*history window of 90 days \\(${utcDayDaysAgo(90)} to ${utcDayDaysAgo(0)}`),
+    ],
     ['a malformed range', { type: 'summary', dateRange: 'last week' }, /^dateRange: expected "YYYY-MM-DD to YYYY-MM-DD"/],
     ['a too-long range', { type: 'summary', dateRange: 'x'.repeat(41) }, /dateRange/],
     ['an unknown format', { type: 'summary', format: 'xlsx' }, /format/],
@@ -268,7 +361,12 @@ describe('POST /api/reports/generate: bad requests', () => {
   });
 
   it('when a FREE workspace asks for more than its 7 days, then it is 400 naming dateRange and the window; the default range fits the window', async () => {
-    expectDashboardError(await generate(world.other.owner, { type: 'summary', dateRange: `${utcDayDaysAgo(8)} to ${utcDayDaysAgo(0)}` }), 400, 'invalid_request', /dateRange: .*history window of 7 days/);
+    expectDashboardError(
+      await generate(world.other.owner, { type: 'summary', dateRange: `${utcDayDaysAgo(8)} to ${utcDayDaysAgo(0)}` }),
+      400,
+      'invalid_request',
+      /dateRange: .*history window of 7 days/,
+    );
     const ok = await generate(world.other.owner, { type: 'summary' });
     expect(ok.body.data.range).toMatchObject({ from: utcDayDaysAgo(7), to: utcDayDaysAgo(0) });
   });

@@ -32,7 +32,9 @@ const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** Row counts of every table: a refused request leaves them all as they were. */
 async function rowCounts(): Promise<Record<string, number>> {
   const db = knexOf(fx.stack.orm);
-  const tables = (await db.raw(`select tablename from pg_tables where schemaname = current_schema() and tablename not like 'mikro_orm%'`)).rows as Array<{ tablename: string }>;
+  const tables = (await db.raw(`select tablename from pg_tables where schemaname = current_schema() and tablename not like 'mikro_orm%'`)).rows as Array<{
+    tablename: string;
+  }>;
   const counts: Record<string, number> = {};
   for (const { tablename } of tables) counts[tablename] = Number((await db(tablename).count({ n: '*' }))[0].n);
   return counts;
@@ -43,7 +45,8 @@ describe('/api route guards, for every route in /api/openapi.json', () => {
     const doc = (await request('GET', `${fx.stack.urls.app}/api/openapi.json`)).body;
     expect(doc.openapi).toBe('3.1.0');
     const paths = Object.keys(doc.paths);
-    for (const p of ['/api/auth/signup', '/api/auth/verify', '/api/auth/login', '/api/auth/session', '/api/auth/logout', '/api/audit-log']) expect(paths).toContain(p);
+    for (const p of ['/api/auth/signup', '/api/auth/verify', '/api/auth/login', '/api/auth/session', '/api/auth/logout', '/api/audit-log'])
+      expect(paths).toContain(p);
     const ids = Object.values<Record<string, { operationId: string }>>(doc.paths).flatMap((item) => Object.values(item).map((op) => op.operationId));
     expect(new Set(ids).size).toBe(ids.length);
   });
@@ -54,7 +57,12 @@ describe('/api route guards, for every route in /api/openapi.json', () => {
     const before = await rowCounts();
     for (const op of ops) {
       const res = await request(op.method, `${fx.stack.urls.app}${op.path}`, { body: STATE_CHANGING.has(op.method) ? {} : undefined });
-      expect({ route: `${op.method} ${op.path}`, status: res.status, code: res.body.code, success: res.body.success }).toEqual({ route: `${op.method} ${op.path}`, status: 401, code: 'unauthorized', success: false });
+      expect({ route: `${op.method} ${op.path}`, status: res.status, code: res.body.code, success: res.body.success }).toEqual({
+        route: `${op.method} ${op.path}`,
+        status: 401,
+        code: 'unauthorized',
+        success: false,
+      });
     }
     expect(await rowCounts()).toEqual(before);
   });
@@ -66,9 +74,17 @@ describe('/api route guards, for every route in /api/openapi.json', () => {
     const cookie = `__Host-klaxon_session=${me.cookie}`;
     for (const op of ops) {
       const url = `${fx.stack.urls.app}${op.path}`;
-      for (const headers of [{ Cookie: cookie } as Record<string, string>, { Cookie: cookie, 'X-CSRF-Token': 'not-the-token' }, { Cookie: cookie, 'X-CSRF-Token': me.csrf, Origin: 'https://evil.example' }]) {
+      for (const headers of [
+        { Cookie: cookie } as Record<string, string>,
+        { Cookie: cookie, 'X-CSRF-Token': 'not-the-token' },
+        { Cookie: cookie, 'X-CSRF-Token': me.csrf, Origin: 'https://evil.example' },
+      ]) {
         const res = await request(op.method, url, { body: {}, headers });
-        expect({ route: `${op.method} ${op.path}`, status: res.status, code: res.body.code }).toEqual({ route: `${op.method} ${op.path}`, status: 403, code: 'csrf_failed' });
+        expect({ route: `${op.method} ${op.path}`, status: res.status, code: res.body.code }).toEqual({
+          route: `${op.method} ${op.path}`,
+          status: 403,
+          code: 'csrf_failed',
+        });
       }
     }
     expect(await rowCounts()).toEqual(before);
@@ -77,7 +93,10 @@ describe('/api route guards, for every route in /api/openapi.json', () => {
   it('when a route gets a bearer token instead of the cookie, then it is 401: bearer credentials never work on /api', async () => {
     const ops = (await operations()).filter((op) => op.needsSession);
     for (const op of ops) {
-      const res = await request(op.method, `${fx.stack.urls.app}${op.path}`, { body: STATE_CHANGING.has(op.method) ? {} : undefined, token: 'kx_live_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa' });
+      const res = await request(op.method, `${fx.stack.urls.app}${op.path}`, {
+        body: STATE_CHANGING.has(op.method) ? {} : undefined,
+        token: 'kx_live_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa',
+      });
       expect({ route: `${op.method} ${op.path}`, status: res.status }).toEqual({ route: `${op.method} ${op.path}`, status: 401 });
     }
   });
@@ -87,7 +106,11 @@ describe('/api route guards, for every route in /api/openapi.json', () => {
     expect(ops.map((op) => op.path)).toContain('/api/auth/login');
     for (const op of ops) {
       const res = await request(op.method, `${fx.stack.urls.app}${op.path}`, { body: {}, headers: { Origin: 'https://evil.example' } });
-      expect({ route: `${op.method} ${op.path}`, status: res.status, code: res.body.code }).toEqual({ route: `${op.method} ${op.path}`, status: 403, code: 'csrf_failed' });
+      expect({ route: `${op.method} ${op.path}`, status: res.status, code: res.body.code }).toEqual({
+        route: `${op.method} ${op.path}`,
+        status: 403,
+        code: 'csrf_failed',
+      });
     }
   });
 });

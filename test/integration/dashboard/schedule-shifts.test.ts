@@ -14,7 +14,11 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 /** The owner and the member take turns daily at 09:00 Berlin time, the owner first from 20 October 2026. */
 const berlinDaily = async (session: DashboardSession = ws.owner) => {
-  const body = { name: 'Berlin', time_zone: 'Europe/Berlin', layers: [{ users: [ws.owner.email, ws.as.MEMBER.email], rotation: { unit: 'days', length: 1 }, handoff_time: '09:00', start: '2026-10-20' }] };
+  const body = {
+    name: 'Berlin',
+    time_zone: 'Europe/Berlin',
+    layers: [{ users: [ws.owner.email, ws.as.MEMBER.email], rotation: { unit: 'days', length: 1 }, handoff_time: '09:00', start: '2026-10-20' }],
+  };
   const res = await api('POST', '/schedules', { session, body });
   expect(res.status).toBe(201);
   return res.body.data.id as string;
@@ -41,7 +45,10 @@ describe('GET /api/schedules/{id}/shifts', () => {
 
   it('when an override covers part of a shift, then the shift is split around it and the override’s person is on call in between', async () => {
     const id = await berlinDaily();
-    const added = await api('POST', `/schedules/${id}/overrides`, { session: ws.owner, body: { user_id: ws.as.TEAM_MANAGER.userId, from: '2026-12-02T12:00:00+01:00', to: '2026-12-02T18:00:00+01:00' } });
+    const added = await api('POST', `/schedules/${id}/overrides`, {
+      session: ws.owner,
+      body: { user_id: ws.as.TEAM_MANAGER.userId, from: '2026-12-02T12:00:00+01:00', to: '2026-12-02T18:00:00+01:00' },
+    });
     expect(added.status).toBe(201);
     // 2 Dec 09:00 Berlin (08:00Z) to 3 Dec 09:00: day 43 from 20 Oct, the member's.
     const res = await shifts(id, '?from=2026-12-02T08:00:00Z&to=2026-12-03T08:00:00Z');
@@ -90,7 +97,10 @@ describe('GET /api/schedules/{id}/shifts', () => {
       expect([role, (await shifts(id, '', ws.as[role])).status]).toEqual([role, 200]);
     }
     const other = await workspaceWithRoles(fx.stack.urls.app, fx.stack.orm);
-    const theirs = await api('POST', '/schedules', { session: other.owner, body: { name: 'Theirs', time_zone: 'UTC', layers: [{ users: [other.owner.email], rotation: { unit: 'weeks', length: 1 }, start: '2026-12-01' }] } });
+    const theirs = await api('POST', '/schedules', {
+      session: other.owner,
+      body: { name: 'Theirs', time_zone: 'UTC', layers: [{ users: [other.owner.email], rotation: { unit: 'weeks', length: 1 }, start: '2026-12-01' }] },
+    });
     expectDashboardError(await shifts(theirs.body.data.id, ''), 404, 'not_found');
     expect((await shifts(theirs.body.data.id, '', other.as.MEMBER)).status).toBe(200);
   });
@@ -99,26 +109,44 @@ describe('GET /api/schedules/{id}/shifts', () => {
 describe('GET /api/on-call/me', () => {
   it('when I am on call now by an override, then it says so, until when, and my next shift; who is not on call gets an empty list', async () => {
     const team = await workspaceWithRoles(fx.stack.urls.app, fx.stack.orm);
-    const body = { name: 'Ops', time_zone: 'UTC', layers: [{ users: [team.as.TEAM_MANAGER.email], rotation: { unit: 'weeks', length: 1 }, start: '2026-01-01' }] };
+    const body = {
+      name: 'Ops',
+      time_zone: 'UTC',
+      layers: [{ users: [team.as.TEAM_MANAGER.email], rotation: { unit: 'weeks', length: 1 }, start: '2026-01-01' }],
+    };
     const id = (await api('POST', '/schedules', { session: team.owner, body })).body.data.id;
     const now = Date.now();
     const iso = (t: number) => new Date(t).toISOString();
     // The member takes the pager for two hours around now, and for two hours tomorrow.
-    for (const [from, to] of [[now - HOUR, now + HOUR], [now + DAY, now + DAY + 2 * HOUR]]) {
-      expect((await api('POST', `/schedules/${id}/overrides`, { session: team.owner, body: { user_id: team.as.MEMBER.userId, from: iso(from), to: iso(to) } })).status).toBe(201);
+    for (const [from, to] of [
+      [now - HOUR, now + HOUR],
+      [now + DAY, now + DAY + 2 * HOUR],
+    ]) {
+      expect(
+        (await api('POST', `/schedules/${id}/overrides`, { session: team.owner, body: { user_id: team.as.MEMBER.userId, from: iso(from), to: iso(to) } }))
+          .status,
+      ).toBe(201);
     }
     const mine = await api('GET', '/on-call/me', { session: team.as.MEMBER });
     expect(mine.status).toBe(200);
     expect(mine.body.data).toEqual({
       at: expect.any(String),
       on_call_now: true,
-      schedules: [{ schedule: { id, name: 'Ops', time_zone: 'UTC' }, current: { start: iso(now - HOUR), end: iso(now + HOUR) }, next: { start: iso(now + DAY), end: iso(now + DAY + 2 * HOUR) } }],
+      schedules: [
+        {
+          schedule: { id, name: 'Ops', time_zone: 'UTC' },
+          current: { start: iso(now - HOUR), end: iso(now + HOUR) },
+          next: { start: iso(now + DAY), end: iso(now + DAY + 2 * HOUR) },
+        },
+      ],
     });
 
     // The layer's person is off while the member covers: not on call now, back when the override ends.
     const layerPerson = (await api('GET', '/on-call/me', { session: team.as.TEAM_MANAGER })).body.data;
     expect(layerPerson.on_call_now).toBe(false);
-    expect(layerPerson.schedules).toEqual([{ schedule: { id, name: 'Ops', time_zone: 'UTC' }, current: null, next: { start: iso(now + HOUR), end: iso(now + DAY) } }]);
+    expect(layerPerson.schedules).toEqual([
+      { schedule: { id, name: 'Ops', time_zone: 'UTC' }, current: null, next: { start: iso(now + HOUR), end: iso(now + DAY) } },
+    ]);
 
     expect((await api('GET', '/on-call/me', { session: team.owner })).body.data).toEqual({ at: expect.any(String), on_call_now: false, schedules: [] });
   });

@@ -34,7 +34,13 @@ describe('who may manage services', () => {
     if (allowed) {
       expect(res.status).toBe(201);
       expect(res.body.data).toEqual({
-        id: expect.any(String), name: `by ${role}`, description: 'card flows', owning_team_id: ws.team.id, escalation_policy_id: null, created_at: expect.any(String), updated_at: expect.any(String),
+        id: expect.any(String),
+        name: `by ${role}`,
+        description: 'card flows',
+        owning_team_id: ws.team.id,
+        escalation_policy_id: null,
+        created_at: expect.any(String),
+        updated_at: expect.any(String),
       });
       expect((await api('GET', `/services/${res.body.data.id}`, { session: ws.as.MEMBER })).body.data).toEqual(res.body.data);
     } else {
@@ -69,7 +75,9 @@ describe('who may manage services', () => {
     expect((await serviceRow(service.id)).team_id).toBe(ws.team.id);
     const foreign = await newService(ws.otherTeam.id, 'Search');
     expect((await api('PUT', `/services/${foreign.id}`, { session: tm, body: { team_id: ws.team.id } })).status).toBe(403);
-    expect((await api('PUT', `/services/${service.id}`, { session: admin(), body: { team_id: ws.otherTeam.id } })).body.data.owning_team_id).toBe(ws.otherTeam.id);
+    expect((await api('PUT', `/services/${service.id}`, { session: admin(), body: { team_id: ws.otherTeam.id } })).body.data.owning_team_id).toBe(
+      ws.otherTeam.id,
+    );
   });
 
   it('when a Team Manager is in both teams, then they may move a service between them', async () => {
@@ -100,7 +108,10 @@ describe('reading services', () => {
 
   it('when a customer API token tries to create a service, then 405: services are changed in the dashboard only', async () => {
     const token = await tokenFor(fx.stack.orm, ws.organizationId, ws.owner.email, 'READ_WRITE');
-    const res = await request('POST', `${fx.stack.urls.app}/api/v1/organizations/${ws.organizationId}/services`, { token, body: { name: 'via token', team_id: ws.team.id } });
+    const res = await request('POST', `${fx.stack.urls.app}/api/v1/organizations/${ws.organizationId}/services`, {
+      token,
+      body: { name: 'via token', team_id: ws.team.id },
+    });
     expect(res.status).toBe(405);
   });
 });
@@ -120,7 +131,11 @@ describe('a service’s escalation policy', () => {
 
   it('when the policy or team is another workspace’s or unknown, then 400 naming the field and nothing is written', async () => {
     const other = await catalogWorkspace(fx.stack);
-    const theirs = await createEscalationPolicy(fx.stack.orm, { organizationId: other.organizationId, name: 'Theirs', steps: [{ delay_seconds: 60, targets: [{ type: 'team', id: other.team.id }] }] as never });
+    const theirs = await createEscalationPolicy(fx.stack.orm, {
+      organizationId: other.organizationId,
+      name: 'Theirs',
+      steps: [{ delay_seconds: 60, targets: [{ type: 'team', id: other.team.id }] }] as never,
+    });
     const before = await countIn(fx.stack, 'services', ws.organizationId);
     const badPolicy = await api('POST', '/services', { session: admin(), body: { name: 'X', team_id: ws.team.id, escalation_policy_id: theirs.id } });
     expect(badPolicy.status).toBe(400);
@@ -141,7 +156,11 @@ describe('bad input and CSRF', () => {
     ['an unknown field', (team: string) => ({ name: 'X', team_id: team, owner: 'me' }), /"owner"/],
     ['a name of the wrong type', (team: string) => ({ name: 42, team_id: team }), /^name: /],
     ['a name over 255 characters', (team: string) => ({ name: 'n'.repeat(256), team_id: team }), /^name: must be at most 255 characters/],
-    ['a description over 2000 characters', (team: string) => ({ name: 'X', team_id: team, description: 'd'.repeat(2001) }), /^description: must be at most 2000 characters/],
+    [
+      'a description over 2000 characters',
+      (team: string) => ({ name: 'X', team_id: team, description: 'd'.repeat(2001) }),
+      /^description: must be at most 2000 characters/,
+    ],
     ['a team_id that is not a UUID', () => ({ name: 'X', team_id: 'payments' }), /^team_id: must be a UUID/],
     ['no team_id', () => ({ name: 'X' }), /^team_id: /],
   ])('when the body has %s, then 400 naming the field and nothing is written', async (_what, body, message) => {
@@ -170,8 +189,11 @@ describe('bad input and CSRF', () => {
 });
 
 describe('deleting a service', () => {
-  const newSource = async (serviceId: string) => (await api('POST', '/sources', { session: admin(), body: { name: 'prometheus', service_id: serviceId } })).body.data;
-  const newHeartbeat = async (serviceId: string) => (await api('POST', '/heartbeats', { session: admin(), body: { service_id: serviceId, name: 'nightly', period_seconds: 3600, grace_seconds: 60 } })).body.data;
+  const newSource = async (serviceId: string) =>
+    (await api('POST', '/sources', { session: admin(), body: { name: 'prometheus', service_id: serviceId } })).body.data;
+  const newHeartbeat = async (serviceId: string) =>
+    (await api('POST', '/heartbeats', { session: admin(), body: { service_id: serviceId, name: 'nightly', period_seconds: 3600, grace_seconds: 60 } })).body
+      .data;
 
   it('when it has an open incident, then 409 service_has_open_incidents; once resolved, it goes with its sources and heartbeats, and the incident stays readable', async () => {
     const service = await newService(ws.team.id, 'Doomed');
@@ -218,7 +240,11 @@ describe('the audit log', () => {
     await api('DELETE', `/services/${created.id}`, { session });
     const byAction = async (action: string) => (await auditLog(fx.stack, ws.owner, action)).filter((e) => e.target.id === created.id);
     const [create] = await byAction('service.create');
-    expect(create).toMatchObject({ actor: { label: session.email }, target: { type: 'service', id: created.id }, details: { name: 'Audited', team_id: ws.team.id } });
+    expect(create).toMatchObject({
+      actor: { label: session.email },
+      target: { type: 'service', id: created.id },
+      details: { name: 'Audited', team_id: ws.team.id },
+    });
     const updates = await byAction('service.update');
     expect(updates).toHaveLength(1);
     expect(updates[0].details).toMatchObject({ name: 'Audited twice', changed: ['name'] });

@@ -17,14 +17,22 @@ describe('sign-up, verification, login, session, logout', () => {
     const created = await api('POST', '/auth/signup', { body: account });
     expect(created.status).toBe(201);
     expect(created.body.success).toBe(true);
-    expect(created.body.data).toMatchObject({ user: { email: account.email, name: 'Ada Owner', verified: false }, organization: { name: account.organization_name, plan: 'FREE' }, role: 'BILLING_OWNER' });
+    expect(created.body.data).toMatchObject({
+      user: { email: account.email, name: 'Ada Owner', verified: false },
+      organization: { name: account.organization_name, plan: 'FREE' },
+      role: 'BILLING_OWNER',
+    });
     expect(JSON.stringify(created.body)).not.toContain(account.password);
 
     const mail = await lastEmailTo(fx.stack.orm, account.email);
     expect(mail?.body).toContain(`${fx.stack.urls.app}/verify?token=`);
     const token = await verificationTokenFor(fx.stack.orm, account.email);
     // Only the hash of the emailed token is stored.
-    expect(await knexOf(fx.stack.orm)('account_tokens').where({ token_hash: hashSecret(token) }).first()).toMatchObject({ purpose: 'verify_email', used_at: null });
+    expect(
+      await knexOf(fx.stack.orm)('account_tokens')
+        .where({ token_hash: hashSecret(token) })
+        .first(),
+    ).toMatchObject({ purpose: 'verify_email', used_at: null });
     expect(await knexOf(fx.stack.orm)('account_tokens').where({ token_hash: token }).first()).toBeUndefined();
 
     const verified = await api('POST', '/auth/verify', { body: { token } });
@@ -38,11 +46,18 @@ describe('sign-up, verification, login, session, logout', () => {
     expect(login.status).toBe(200);
     expect(login.body).toMatchObject({
       success: true,
-      data: { user: { email: account.email, name: 'Ada Owner', verified: true }, organization: { id: created.body.data.organization.id, plan: 'FREE' }, role: 'BILLING_OWNER', csrf_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) },
+      data: {
+        user: { email: account.email, name: 'Ada Owner', verified: true },
+        organization: { id: created.body.data.organization.id, plan: 'FREE' },
+        role: 'BILLING_OWNER',
+        csrf_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+      },
     });
     const cookie = sessionCookieFrom(login)!;
     expect(cookie).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    const row = await knexOf(fx.stack.orm)('sessions').where({ token_hash: hashSecret(cookie) }).first();
+    const row = await knexOf(fx.stack.orm)('sessions')
+      .where({ token_hash: hashSecret(cookie) })
+      .first();
     expect(row).toMatchObject({ user_id: login.body.data.user.id, organization_id: login.body.data.organization.id, revoked_at: null, ip: expect.any(String) });
     expect(await knexOf(fx.stack.orm)('sessions').where({ token_hash: cookie }).first()).toBeUndefined();
 
@@ -53,7 +68,9 @@ describe('sign-up, verification, login, session, logout', () => {
 
     const out = await api('POST', '/auth/logout', { session });
     expect(out.status).toBe(200);
-    expect(out.headers.getSetCookie()).toEqual([`${SESSION_COOKIE}=; Path=/; Secure; HttpOnly; SameSite=Lax; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT`]);
+    expect(out.headers.getSetCookie()).toEqual([
+      `${SESSION_COOKIE}=; Path=/; Secure; HttpOnly; SameSite=Lax; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT`,
+    ]);
     const after = await api('GET', '/auth/session', { session });
     expect(after.status).toBe(401);
     expectEnvelope(after.body, 'unauthorized');
@@ -75,7 +92,9 @@ describe('sign-up, verification, login, session, logout', () => {
     const b = { cookie: sessionCookieFrom(res)!, csrf: res.body.data.csrf_token };
     expect(b.cookie).not.toBe(a.cookie);
     expect(b.csrf).not.toBe(a.csrf);
-    const rows = await knexOf(fx.stack.orm)('sessions').whereIn('token_hash', [hashSecret(a.cookie), hashSecret(b.cookie)]).select('id');
+    const rows = await knexOf(fx.stack.orm)('sessions')
+      .whereIn('token_hash', [hashSecret(a.cookie), hashSecret(b.cookie)])
+      .select('id');
     expect(new Set(rows.map((r) => r.id)).size).toBe(2);
     expect((await api('GET', '/auth/session', { session: a })).status).toBe(200);
     expect((await api('GET', '/auth/session', { session: b })).status).toBe(200);
@@ -149,18 +168,26 @@ describe('CSRF', () => {
     ['a wrong X-CSRF-Token', { csrf: 'B'.repeat(43) }],
     ['another session’s X-CSRF-Token', { csrf: 'other' }],
     ['a cross-site Origin with the right token', { headers: { Origin: 'https://evil.example' } }],
-  ])('when logout is sent with %s, then it is 403 csrf_failed and the session still works', async (_what, opts: { csrf?: string | null; headers?: Record<string, string> }) => {
-    const s = await signUpAndLogIn(fx.stack.urls.app, fx.stack.orm);
-    const otherCsrf = opts.csrf === 'other' ? (await signUpAndLogIn(fx.stack.urls.app, fx.stack.orm)).csrf : opts.csrf;
-    for (const path of ['/auth/logout', '/auth/logout-everywhere']) {
-      const res = await api('POST', path, { session: s, csrf: otherCsrf, headers: opts.headers });
-      expect(res.status).toBe(403);
-      expectEnvelope(res.body, 'csrf_failed');
-      expect(res.headers.getSetCookie()).toEqual([]);
-    }
-    expect((await api('GET', '/auth/session', { session: s })).status).toBe(200);
-    expect(await knexOf(fx.stack.orm)('sessions').where({ token_hash: hashSecret(s.cookie) }).whereNotNull('revoked_at').first()).toBeUndefined();
-  });
+  ])(
+    'when logout is sent with %s, then it is 403 csrf_failed and the session still works',
+    async (_what, opts: { csrf?: string | null; headers?: Record<string, string> }) => {
+      const s = await signUpAndLogIn(fx.stack.urls.app, fx.stack.orm);
+      const otherCsrf = opts.csrf === 'other' ? (await signUpAndLogIn(fx.stack.urls.app, fx.stack.orm)).csrf : opts.csrf;
+      for (const path of ['/auth/logout', '/auth/logout-everywhere']) {
+        const res = await api('POST', path, { session: s, csrf: otherCsrf, headers: opts.headers });
+        expect(res.status).toBe(403);
+        expectEnvelope(res.body, 'csrf_failed');
+        expect(res.headers.getSetCookie()).toEqual([]);
+      }
+      expect((await api('GET', '/auth/session', { session: s })).status).toBe(200);
+      expect(
+        await knexOf(fx.stack.orm)('sessions')
+          .where({ token_hash: hashSecret(s.cookie) })
+          .whereNotNull('revoked_at')
+          .first(),
+      ).toBeUndefined();
+    },
+  );
 
   it('when the Origin is the app’s own, then the CSRF token is enough', async () => {
     const s = await signUpAndLogIn(fx.stack.urls.app, fx.stack.orm);
@@ -171,7 +198,10 @@ describe('CSRF', () => {
   it('when someone logs in from the dashboard opened under another name (localhost for 127.0.0.1), then 403 csrf_failed says which address to open', async () => {
     const s = await signUpAndLogIn(fx.stack.urls.app, fx.stack.orm);
     const appOrigin = new URL(fx.stack.urls.app).origin;
-    const res = await api('POST', '/auth/login', { body: { email: s.email, password: s.password }, headers: { Origin: appOrigin.replace('127.0.0.1', 'localhost') } });
+    const res = await api('POST', '/auth/login', {
+      body: { email: s.email, password: s.password },
+      headers: { Origin: appOrigin.replace('127.0.0.1', 'localhost') },
+    });
     expect(res.status).toBe(403);
     expectEnvelope(res.body, 'csrf_failed');
     expect(res.body.error).toContain(`open ${appOrigin}/`);

@@ -37,13 +37,16 @@ async function expectSignedReceiver(receiverUrl: string, secret: string) {
 }
 
 describe('who may manage alert sources', () => {
-  it.each(ROLE_TABLE)('when a %s creates a source on the team’s service, then allowed = %s (else 403 forbidden and nothing is stored)', async (role, allowed) => {
-    const before = await liveCount();
-    const res = await api('POST', '/sources', { session: ws.as[role], body: { name: `by ${role}`, service_id: serviceId } });
-    expect(res.status).toBe(allowed ? 201 : 403);
-    if (!allowed) expect(res.body).toMatchObject({ success: false, code: 'forbidden' });
-    expect(await liveCount()).toBe(before + (allowed ? 1 : 0));
-  });
+  it.each(ROLE_TABLE)(
+    'when a %s creates a source on the team’s service, then allowed = %s (else 403 forbidden and nothing is stored)',
+    async (role, allowed) => {
+      const before = await liveCount();
+      const res = await api('POST', '/sources', { session: ws.as[role], body: { name: `by ${role}`, service_id: serviceId } });
+      expect(res.status).toBe(allowed ? 201 : 403);
+      if (!allowed) expect(res.body).toMatchObject({ success: false, code: 'forbidden' });
+      expect(await liveCount()).toBe(before + (allowed ? 1 : 0));
+    },
+  );
 
   it.each(ROLE_TABLE)('when a %s changes or rotates the team’s source, then allowed = %s (else 403 and it is unchanged)', async (role, allowed) => {
     const source = await newSource();
@@ -105,7 +108,13 @@ describe('an alert source’s ingestion URL', () => {
 describe('signed sources and channels', () => {
   it('when created with channels, then it is signed: the secret is shown once, reads never show it, and a rotation replaces it', async () => {
     const source = await newSource({ name: 'grafana', channels: ['SMS', 'email'], ip_allowlist: ['10.0.0.0/8'] });
-    expect(source).toMatchObject({ channels: ['sms', 'email'], notification_types: ['SMS', 'EMAIL'], signed: true, ip_allowlist: ['10.0.0.0/8'], signing_secret: expect.stringMatching(/^whsec_/) });
+    expect(source).toMatchObject({
+      channels: ['sms', 'email'],
+      notification_types: ['SMS', 'EMAIL'],
+      signed: true,
+      ip_allowlist: ['10.0.0.0/8'],
+      signing_secret: expect.stringMatching(/^whsec_/),
+    });
     const read = await api('GET', `/sources/${source.id}`, { session: admin() });
     expect(read.body.data.signed).toBe(true);
     expect(JSON.stringify(read.body)).not.toContain(source.signing_secret);
@@ -130,7 +139,10 @@ describe('signed sources and channels', () => {
   });
 
   it('when the CLI makes a source with channels, then it prints a signing secret once and the receiver takes only signed posts', async () => {
-    const created = await klaxon(['source', 'create', '--service', serviceId, '--name', 'cli webhook', '--channels', 'email', '--json'], { KLAXON_SECRET: TEST_SECRET, INGEST_URL: fx.stack.urls.ingest });
+    const created = await klaxon(['source', 'create', '--service', serviceId, '--name', 'cli webhook', '--channels', 'email', '--json'], {
+      KLAXON_SECRET: TEST_SECRET,
+      INGEST_URL: fx.stack.urls.ingest,
+    });
     expect(created.code).toBe(0);
     expect(created.json).toMatchObject({ channels: ['email'], signing_secret: expect.stringMatching(/^whsec_/) });
     const read = await api('GET', `/sources/${created.json.id}`, { session: admin() });

@@ -19,8 +19,16 @@ beforeAll(async () => {
 /** A page that failed on a channel, as the paging activities record it. */
 async function failedPage(organizationId: string, channel: string, error: string, at = new Date()) {
   await db()('notifications').insert({
-    id: randomUUID(), organization_id: organizationId, incident_id: randomUUID(), channel, target: '+14155550100', provider: 'dev_inbox',
-    status: 'failed', error, created_at: at, updated_at: at,
+    id: randomUUID(),
+    organization_id: organizationId,
+    incident_id: randomUUID(),
+    channel,
+    target: '+14155550100',
+    provider: 'dev_inbox',
+    status: 'failed',
+    error,
+    created_at: at,
+    updated_at: at,
   });
 }
 
@@ -43,8 +51,26 @@ describe('GET /api/status', () => {
 
   it('when the outbox holds a long-pending and a parked message, then it shows them and is degraded', async () => {
     const old = new Date(Date.now() - 300_000);
-    const pending = { id: randomUUID(), incident_id: randomUUID(), event_id: randomUUID(), kind: 'opened', created_at: old, attempts: 3, last_error: 'Temporal unavailable', next_attempt_at: new Date(Date.now() + 86_400_000) };
-    const parked = { id: randomUUID(), incident_id: randomUUID(), event_id: randomUUID(), kind: 'opened', created_at: old, attempts: 10, last_error: 'Temporal unavailable', parked_at: new Date() };
+    const pending = {
+      id: randomUUID(),
+      incident_id: randomUUID(),
+      event_id: randomUUID(),
+      kind: 'opened',
+      created_at: old,
+      attempts: 3,
+      last_error: 'Temporal unavailable',
+      next_attempt_at: new Date(Date.now() + 86_400_000),
+    };
+    const parked = {
+      id: randomUUID(),
+      incident_id: randomUUID(),
+      event_id: randomUUID(),
+      kind: 'opened',
+      created_at: old,
+      attempts: 10,
+      last_error: 'Temporal unavailable',
+      parked_at: new Date(),
+    };
     await db()('ingest_outbox').insert([pending, parked]);
     try {
       const res = await api('GET', '/status', { session: ws.as.MEMBER });
@@ -52,7 +78,9 @@ describe('GET /api/status', () => {
       expect(res.body.data.outbox.pending).toBeGreaterThanOrEqual(1);
       expect(res.body.data.outbox.parked).toBe(1);
       expect(res.body.data.outbox.oldest_pending_age_seconds).toBeGreaterThanOrEqual(300);
-      expect(res.body.data.problems).toEqual(expect.arrayContaining([expect.stringMatching(/1 ingestion outbox message\(s\) parked/), expect.stringMatching(/oldest pending .* waits for \d+ s/)]));
+      expect(res.body.data.problems).toEqual(
+        expect.arrayContaining([expect.stringMatching(/1 ingestion outbox message\(s\) parked/), expect.stringMatching(/oldest pending .* waits for \d+ s/)]),
+      );
     } finally {
       await db()('ingest_outbox').whereIn('id', [pending.id, parked.id]).delete();
     }
@@ -65,7 +93,12 @@ describe('GET /api/status', () => {
     await failedPage(mine.organizationId, 'sms', 'the number is not reachable', at);
     const res = await api('GET', '/status', { session: mine.owner });
     const sms = res.body.data.channels.find((c: { channel: string }) => c.channel === 'sms');
-    expect(sms).toEqual({ channel: 'sms', provider: 'dev_inbox', last_error: { error: 'the number is not reachable', at: at.toISOString() }, last_success_at: null });
+    expect(sms).toEqual({
+      channel: 'sms',
+      provider: 'dev_inbox',
+      last_error: { error: 'the number is not reachable', at: at.toISOString() },
+      last_success_at: null,
+    });
     expect(res.body.data.status).toBe('degraded');
     expect(res.body.data.problems).toContain('the newest sms page failed (dev_inbox)');
     // Another workspace's status does not show it.
@@ -75,7 +108,8 @@ describe('GET /api/status', () => {
 
   it('when Temporal cannot be reached, then it is down (nothing can page), and a worker missing alone is degraded', async () => {
     const up = { postgres: true, temporal: true, worker: true };
-    const status = (checks: typeof up) => systemStatus({ orm: fx.stack.orm, notify: fx.stack.config.notify, readiness: async () => ({ ready: false, checks, missing: [] }) }, ws.organizationId);
+    const status = (checks: typeof up) =>
+      systemStatus({ orm: fx.stack.orm, notify: fx.stack.config.notify, readiness: async () => ({ ready: false, checks, missing: [] }) }, ws.organizationId);
     const down = await status({ ...up, temporal: false, worker: false });
     expect(down.status).toBe('down');
     expect(down.problems).toContain('Temporal is not reachable');
@@ -141,7 +175,10 @@ describe('GET /api/response-time', () => {
     for (let i = 0; i < 5; i++) b.observe('ingest', 700, minute + 3_000); // (500, 1000] ms
     await flushRequestMetrics(fx.stack.orm, a);
     await flushRequestMetrics(fx.stack.orm, b);
-    const rows = await db()('request_metrics').where({ surface: 'ingest', minute: new Date(minute) }).orderBy('le_ms').select('le_ms', 'count');
+    const rows = await db()('request_metrics')
+      .where({ surface: 'ingest', minute: new Date(minute) })
+      .orderBy('le_ms')
+      .select('le_ms', 'count');
     expect(rows).toEqual([
       { le_ms: 25, count: 95 },
       { le_ms: 1000, count: 5 },

@@ -33,7 +33,11 @@ describe('reading teams', () => {
     const list = await api('GET', '/teams', { session: ws.as[role] });
     expect(list.status).toBe(200);
     // Sign-up's own team ("Acme …", the owner in it, Default service) sorts first.
-    expect(list.body.data.map((t: any) => [t.name, t.member_count, t.service_count])).toEqual([[expect.stringMatching(/^Acme /), 1, 1], ['Edge', 0, 0], ['Payments', 1, 1]]);
+    expect(list.body.data.map((t: any) => [t.name, t.member_count, t.service_count])).toEqual([
+      [expect.stringMatching(/^Acme /), 1, 1],
+      ['Edge', 0, 0],
+      ['Payments', 1, 1],
+    ]);
 
     const one = await api('GET', `/teams/${team.id}`, { session: ws.as[role] });
     expect(one.status).toBe(200);
@@ -94,7 +98,9 @@ describe('managing teams (Billing Owner, Account Admin)', () => {
       expect.objectContaining({ target: { type: 'team', id }, details: { name: 'Platform' } }),
       expect.objectContaining({ actor: expect.objectContaining({ user_id: ws.owner.userId }), details: { name: expect.stringMatching(/^Acme /) } }),
     ]);
-    expect(await auditActions(ws.owner, 'team.update')).toEqual([expect.objectContaining({ target: { type: 'team', id }, details: { from: 'Platform', to: 'Infra' } })]);
+    expect(await auditActions(ws.owner, 'team.update')).toEqual([
+      expect.objectContaining({ target: { type: 'team', id }, details: { from: 'Platform', to: 'Infra' } }),
+    ]);
     expect(await auditActions(ws.owner, 'team.delete')).toEqual([expect.objectContaining({ target: { type: 'team', id }, details: { name: 'Infra' } })]);
   });
 
@@ -112,7 +118,15 @@ describe('managing teams (Billing Owner, Account Admin)', () => {
     const ws = await workspaceWithRoles(fx.stack.urls.app, fx.stack.orm);
     const team = await createTeam(fx.stack.orm, { organizationId: ws.organizationId, name: 'Database' });
     await addTeamMember(fx.stack.orm, { teamId: team.id, email: ws.as.MEMBER.email });
-    const steps = [{ delay_seconds: 60, targets: [{ type: 'user', id: ws.owner.userId }, { type: 'team', id: team.id }] }];
+    const steps = [
+      {
+        delay_seconds: 60,
+        targets: [
+          { type: 'user', id: ws.owner.userId },
+          { type: 'team', id: team.id },
+        ],
+      },
+    ];
     const policies = [];
     for (const name of ['Storage', 'Checkout']) {
       const res = await api('POST', '/escalation-policies', { session: ws.owner, body: { name, steps } });
@@ -125,7 +139,10 @@ describe('managing teams (Billing Owner, Account Admin)', () => {
     expect(await auditActions(ws.owner, 'team.delete')).toEqual([]);
 
     for (const id of policies) {
-      const res = await api('PUT', `/escalation-policies/${id}`, { session: ws.owner, body: { steps: [{ delay_seconds: 60, targets: [{ type: 'user', id: ws.owner.userId }] }] } });
+      const res = await api('PUT', `/escalation-policies/${id}`, {
+        session: ws.owner,
+        body: { steps: [{ delay_seconds: 60, targets: [{ type: 'user', id: ws.owner.userId }] }] },
+      });
       expect(res.status).toBe(200);
     }
     expect((await api('DELETE', `/teams/${team.id}`, { session: ws.owner })).status).toBe(200);

@@ -76,7 +76,9 @@ describe('throttles shared by two API processes', () => {
   it(`when ${FLOOD} wrong logins for one account arrive at once, half at each API process, then exactly 5 passwords are checked (401) and the rest are 429; the right password is 429 afterwards`, async () => {
     const from = '127.0.0.31';
     const account = await signUp(from);
-    const answers = await Promise.all(Array.from({ length: FLOOD }, (_, i) => post(i, '/auth/login', { email: account.email, password: `wrong password ${i}` }, from)));
+    const answers = await Promise.all(
+      Array.from({ length: FLOOD }, (_, i) => post(i, '/auth/login', { email: account.email, password: `wrong password ${i}` }, from)),
+    );
     expect(tally(answers)).toEqual({ 401: 5, 429: FLOOD - 5 });
     expectRefusals(answers);
     for (const i of [0, 1]) expect((await post(i, '/auth/login', account, from)).status).toBe(429);

@@ -18,7 +18,14 @@ function loginFrom(localAddress: string, body: { email: string; password: string
   const payload = JSON.stringify(body);
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', localAddress, headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) } },
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: 'POST',
+        localAddress,
+        headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) },
+      },
       (res) => {
         let text = '';
         res.on('data', (c) => (text += c));
@@ -64,7 +71,8 @@ describe('login throttling', () => {
 });
 
 describe('sign-up throttling', () => {
-  const signupFrom = (localAddress: string, body: unknown) => sendRaw('POST', `${stack.urls.app}/api/auth/signup`, { body: JSON.stringify(body), localAddress });
+  const signupFrom = (localAddress: string, body: unknown) =>
+    sendRaw('POST', `${stack.urls.app}/api/auth/signup`, { body: JSON.stringify(body), localAddress });
   const rows = async () => {
     const db = knexOf(stack.orm);
     const count = async (table: string) => Number(((await db(table).count({ n: '*' }).first()) as { n: string }).n);
@@ -73,7 +81,11 @@ describe('sign-up throttling', () => {
 
   it(`when one IP has signed up ${DEFAULT_SIGNUPS_PER_IP_PER_HOUR} times in an hour, then the next sign-up is 429 with Retry-After and creates nothing; refused bad input did not count`, async () => {
     const from = '127.0.0.21';
-    for (const bad of [{ ...newAccount(), password: 'short' }, { ...newAccount(), email: 'not an email' }]) expect((await signupFrom(from, bad)).status).toBe(400);
+    for (const bad of [
+      { ...newAccount(), password: 'short' },
+      { ...newAccount(), email: 'not an email' },
+    ])
+      expect((await signupFrom(from, bad)).status).toBe(400);
     for (let i = 0; i < DEFAULT_SIGNUPS_PER_IP_PER_HOUR; i++) expect((await signupFrom(from, newAccount())).status).toBe(201);
     const before = await rows();
     const extra = newAccount();

@@ -3,15 +3,28 @@ import { hashSecret } from '../../../src/domain/api-token';
 import { knexOf } from '../../../src/db/knex';
 import { setPlan } from '../../../src/services/workspace';
 import { request } from '../../support/http';
-import { dashboardFixture, expectDashboardError, newAccount, sessionCookieFrom, signUpAndLogIn, type DashboardSession, verificationTokenFor } from '../../support/dashboard';
+import {
+  dashboardFixture,
+  expectDashboardError,
+  newAccount,
+  sessionCookieFrom,
+  signUpAndLogIn,
+  type DashboardSession,
+  verificationTokenFor,
+} from '../../support/dashboard';
 import { totpCode, wrongTotpCode } from '../../support/totp';
 
 const fx = dashboardFixture();
 const { api } = fx;
 const db = () => knexOf(fx.stack.orm);
 const expectError = expectDashboardError;
-const sessionFrom = (res: { body: any; headers: Headers }, base: DashboardSession) => ({ ...base, cookie: sessionCookieFrom(res as never)!, csrf: res.body.data.csrf_token as string });
-const auditActions = async (owner: DashboardSession, action: string) => (await api('GET', `/audit-log?action=${action}`, { session: owner })).body.data as any[];
+const sessionFrom = (res: { body: any; headers: Headers }, base: DashboardSession) => ({
+  ...base,
+  cookie: sessionCookieFrom(res as never)!,
+  csrf: res.body.data.csrf_token as string,
+});
+const auditActions = async (owner: DashboardSession, action: string) =>
+  (await api('GET', `/audit-log?action=${action}`, { session: owner })).body.data as any[];
 
 /** A verified owner who has turned two-factor on: the rotated session, the secret and the recovery codes. */
 async function ownerWithTwoFactor() {
@@ -38,7 +51,14 @@ describe('the whole two-factor journey', () => {
     const { otpauth_uri, secret, qr_svg } = setup.body.data;
     const parsed = URI.parse(otpauth_uri) as TOTP;
     expect(parsed).toBeInstanceOf(TOTP);
-    expect({ issuer: parsed.issuer, label: parsed.label, algorithm: parsed.algorithm, digits: parsed.digits, period: parsed.period, secret: parsed.secret.base32 }).toEqual({ issuer: 'Klaxon', label: account.email, algorithm: 'SHA1', digits: 6, period: 30, secret });
+    expect({
+      issuer: parsed.issuer,
+      label: parsed.label,
+      algorithm: parsed.algorithm,
+      digits: parsed.digits,
+      period: parsed.period,
+      secret: parsed.secret.base32,
+    }).toEqual({ issuer: 'Klaxon', label: account.email, algorithm: 'SHA1', digits: 6, period: 30, secret });
     expect(qr_svg).toMatch(/^<svg[\s\S]*<\/svg>\s*$/);
     const pendingRow = await db()('users').where({ email: account.email }).first();
     expect(pendingRow).toMatchObject({ totp_secret: null, totp_enabled_at: null, totp_pending_secret: expect.stringMatching(/^v1\./) });
@@ -68,7 +88,11 @@ describe('the whole two-factor journey', () => {
     const withCode = await api('POST', '/auth/login', { body: { email: account.email, password: account.password, totp_code: totpCode(secret, 1) } });
     expect(withCode.status).toBe(200);
     const second = sessionFrom(withCode, first);
-    expect(await db()('sessions').where({ token_hash: hashSecret(second.cookie) }).first()).toMatchObject({ stepped_up_at: expect.anything() });
+    expect(
+      await db()('sessions')
+        .where({ token_hash: hashSecret(second.cookie) })
+        .first(),
+    ).toMatchObject({ stepped_up_at: expect.anything() });
 
     // A recovery code logs in once.
     const recovered = await api('POST', '/auth/login', { body: { email: account.email, password: account.password, recovery_code: codes[0].toUpperCase() } });
@@ -78,7 +102,9 @@ describe('the whole two-factor journey', () => {
 
     // Step up (the login's own step-up is let lapse), then create a token.
     await setPlan(fx.stack.orm, orgId, 'PRO');
-    await db()('sessions').update({ stepped_up_at: null }).where({ token_hash: hashSecret(second.cookie) });
+    await db()('sessions')
+      .update({ stepped_up_at: null })
+      .where({ token_hash: hashSecret(second.cookie) });
     expectError(await api('POST', '/tokens', { session: second, body: { access: 'READ_ONLY', days: 7 } }), 403, 'step_up_required');
     const stepUp = await api('POST', '/auth/step-up', { session: second, body: { password: account.password } });
     expect(stepUp.status).toBe(200);
@@ -160,9 +186,17 @@ describe('codes at login', () => {
 
   it('when wrong codes are sent 5 times, then the next login is 429 even with the right code; a wrong password is still plain 401', async () => {
     const o = await ownerWithTwoFactor();
-    expectError(await api('POST', '/auth/login', { body: { email: o.email, password: 'not the password', totp_code: wrongTotpCode(o.secret) } }), 401, 'unauthorized');
+    expectError(
+      await api('POST', '/auth/login', { body: { email: o.email, password: 'not the password', totp_code: wrongTotpCode(o.secret) } }),
+      401,
+      'unauthorized',
+    );
     for (let i = 0; i < 4; i++) {
-      expectError(await api('POST', '/auth/login', { body: { email: o.email, password: o.password, totp_code: wrongTotpCode(o.secret) } }), 401, 'totp_invalid');
+      expectError(
+        await api('POST', '/auth/login', { body: { email: o.email, password: o.password, totp_code: wrongTotpCode(o.secret) } }),
+        401,
+        'totp_invalid',
+      );
     }
     const throttled = await api('POST', '/auth/login', { body: { email: o.email, password: o.password, totp_code: totpCode(o.secret, 1) } });
     expectError(throttled, 429, 'rate_limited');
@@ -171,7 +205,9 @@ describe('codes at login', () => {
 
   it('when both a TOTP code and a recovery code are sent, then it is 400 and no code is spent', async () => {
     const o = await ownerWithTwoFactor();
-    const res = await api('POST', '/auth/login', { body: { email: o.email, password: o.password, totp_code: totpCode(o.secret, 1), recovery_code: o.codes[0] } });
+    const res = await api('POST', '/auth/login', {
+      body: { email: o.email, password: o.password, totp_code: totpCode(o.secret, 1), recovery_code: o.codes[0] },
+    });
     expectError(res, 400, 'invalid_request');
     expect((await api('GET', '/auth/2fa', { session: o })).body.data.recovery_codes_left).toBe(10);
   });
@@ -202,14 +238,20 @@ describe('step-up', () => {
   it('when step-up is sent without X-CSRF-Token, then it is 403 csrf_failed and the session is not stepped up', async () => {
     const s = await signUpAndLogIn(fx.stack.urls.app, fx.stack.orm);
     expectError(await api('POST', '/auth/step-up', { session: s, csrf: null, body: { password: s.password } }), 403, 'csrf_failed');
-    expect(await db()('sessions').where({ token_hash: hashSecret(s.cookie) }).first()).toMatchObject({ stepped_up_at: null });
+    expect(
+      await db()('sessions')
+        .where({ token_hash: hashSecret(s.cookie) })
+        .first(),
+    ).toMatchObject({ stepped_up_at: null });
   });
 });
 
 describe('recovery codes and turning two-factor off', () => {
   it('when new recovery codes are asked for, then they need a fresh step-up, the old ones stop working and the change is audited', async () => {
     const o = await ownerWithTwoFactor();
-    await db()('sessions').update({ stepped_up_at: new Date(Date.now() - 6 * 60_000) }).where({ token_hash: hashSecret(o.cookie) });
+    await db()('sessions')
+      .update({ stepped_up_at: new Date(Date.now() - 6 * 60_000) })
+      .where({ token_hash: hashSecret(o.cookie) });
     expectError(await api('POST', '/auth/2fa/recovery-codes', { session: o, body: {} }), 403, 'step_up_required');
     const fresh = await api('POST', '/auth/2fa/recovery-codes', { session: o, body: { password: o.password } });
     expect(fresh.status).toBe(200);

@@ -15,23 +15,63 @@ const ago = (ms: number) => new Date(Date.now() - ms);
 async function workspace() {
   const ws = await workspaceWithRoles(fx.stack.urls.app, fx.stack.orm);
   const serviceId = randomUUID();
-  await db()('services').insert({ id: serviceId, organization_id: ws.organizationId, team_id: randomUUID(), name: 'Checkout', created_at: ago(60 * DAY), updated_at: ago(60 * DAY) });
+  await db()('services').insert({
+    id: serviceId,
+    organization_id: ws.organizationId,
+    team_id: randomUUID(),
+    name: 'Checkout',
+    created_at: ago(60 * DAY),
+    updated_at: ago(60 * DAY),
+  });
   return { ...ws, serviceId };
 }
 type Ws = Awaited<ReturnType<typeof workspace>>;
 
 async function monitor(ws: Ws, name: string, checks: Array<{ msAgo: number; ok: boolean }>) {
   const id = randomUUID();
-  await db()('monitors').insert({ id, organization_id: ws.organizationId, service_id: ws.serviceId, name, type: 'HTTP', target: 'https://example.test/health', interval_seconds: 60, status: 'ACTIVE', created_at: ago(40 * DAY), updated_at: ago(40 * DAY) });
+  await db()('monitors').insert({
+    id,
+    organization_id: ws.organizationId,
+    service_id: ws.serviceId,
+    name,
+    type: 'HTTP',
+    target: 'https://example.test/health',
+    interval_seconds: 60,
+    status: 'ACTIVE',
+    created_at: ago(40 * DAY),
+    updated_at: ago(40 * DAY),
+  });
   if (checks.length) {
-    await db()('monitor_checks').insert(checks.map((c) => ({ id: randomUUID(), monitor_id: id, organization_id: ws.organizationId, checked_at: ago(c.msAgo), ok: c.ok, status_code: c.ok ? 200 : 503, latency_ms: 40, error: c.ok ? null : 'unexpected status 503' })));
+    await db()('monitor_checks').insert(
+      checks.map((c) => ({
+        id: randomUUID(),
+        monitor_id: id,
+        organization_id: ws.organizationId,
+        checked_at: ago(c.msAgo),
+        ok: c.ok,
+        status_code: c.ok ? 200 : 503,
+        latency_ms: 40,
+        error: c.ok ? null : 'unexpected status 503',
+      })),
+    );
   }
   return id;
 }
 
 async function heartbeat(ws: Ws, name: string, opts: { createdMsAgo?: number; paused?: boolean } = {}) {
   const id = randomUUID();
-  await db()('heartbeats').insert({ id, organization_id: ws.organizationId, service_id: ws.serviceId, name, token_hash: randomBytes(32).toString('hex'), period_seconds: 300, grace_seconds: 60, status: opts.paused ? 'PAUSED' : 'ACTIVE', last_ping_at: null, created_at: ago(opts.createdMsAgo ?? 40 * DAY) });
+  await db()('heartbeats').insert({
+    id,
+    organization_id: ws.organizationId,
+    service_id: ws.serviceId,
+    name,
+    token_hash: randomBytes(32).toString('hex'),
+    period_seconds: 300,
+    grace_seconds: 60,
+    status: opts.paused ? 'PAUSED' : 'ACTIVE',
+    last_ping_at: null,
+    created_at: ago(opts.createdMsAgo ?? 40 * DAY),
+  });
   return id;
 }
 
@@ -40,8 +80,19 @@ let incidentNumber = 0;
 async function missed(ws: Ws, dedupKey: string, from: number, to: number | null, ended: 'alerts_closed_at' | 'resolved_at' | 'closed_at' = 'alerts_closed_at') {
   const now = new Date();
   await db()('incidents').insert({
-    id: randomUUID(), organization_id: ws.organizationId, number: ++incidentNumber, service_id: ws.serviceId, owning_team_id: randomUUID(), title: 'Heartbeat missed',
-    severity: 'HIGH', status: to === null ? 'TRIGGERED' : 'RESOLVED', dedup_key: dedupKey, alert_count: 1, last_seq: 1, created_at: ago(from), updated_at: now,
+    id: randomUUID(),
+    organization_id: ws.organizationId,
+    number: ++incidentNumber,
+    service_id: ws.serviceId,
+    owning_team_id: randomUUID(),
+    title: 'Heartbeat missed',
+    severity: 'HIGH',
+    status: to === null ? 'TRIGGERED' : 'RESOLVED',
+    dedup_key: dedupKey,
+    alert_count: 1,
+    last_seq: 1,
+    created_at: ago(from),
+    updated_at: now,
     ...(to === null ? {} : { [ended]: ago(to) }),
   });
 }
@@ -155,7 +206,19 @@ describe('GET /api/uptime: heartbeats', () => {
   it('when it is paused, then the paused time counts as neither up nor down', async () => {
     const ws = await workspace();
     const id = await heartbeat(ws, 'paused job', { paused: true });
-    await db()('audit_log').insert({ id: randomUUID(), organization_id: ws.organizationId, actor_user_id: ws.owner.userId, actor_kind: 'user', actor_label: ws.owner.email, action: 'heartbeat.pause', target_type: 'heartbeat', target_id: id, ip: null, details: JSON.stringify({ name: 'paused job' }), created_at: ago(12 * HOUR) });
+    await db()('audit_log').insert({
+      id: randomUUID(),
+      organization_id: ws.organizationId,
+      actor_user_id: ws.owner.userId,
+      actor_kind: 'user',
+      actor_label: ws.owner.email,
+      action: 'heartbeat.pause',
+      target_type: 'heartbeat',
+      target_id: id,
+      ip: null,
+      details: JSON.stringify({ name: 'paused job' }),
+      created_at: ago(12 * HOUR),
+    });
     await missed(ws, `heartbeat:${id}`, 16 * HOUR, 8 * HOUR);
     const [hb] = (await uptime(ws)).heartbeats;
     expect(hb.paused).toBe(true);

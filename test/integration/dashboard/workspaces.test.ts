@@ -7,7 +7,13 @@ describe('a person in several workspaces', () => {
   it('when they list their workspaces and switch, then the new session is in the other workspace with that role, and the old cookie is 401', async () => {
     const first = await signUpAndLogIn(fx.stack.urls.app, fx.stack.orm);
     const second = await signUpAndLogIn(fx.stack.urls.app, fx.stack.orm);
-    await addUser(fx.stack.orm, { organizationId: second.organizationId, email: first.email, password: 'ignored-existing-user', role: 'MEMBER', verified: true });
+    await addUser(fx.stack.orm, {
+      organizationId: second.organizationId,
+      email: first.email,
+      password: 'ignored-existing-user',
+      role: 'MEMBER',
+      verified: true,
+    });
 
     const list = await fx.api('GET', '/auth/workspaces', { session: first });
     expect(list.status).toBe(200);

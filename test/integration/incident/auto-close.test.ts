@@ -34,7 +34,9 @@ const alertmanager = (ingestUrl: string, fingerprint: string, status: 'firing' |
 
 describe('auto-close through the stack (AUTO_CLOSE_HOURS=0.0005)', () => {
   it('when the sender resolves its alert, then the incident closes by itself: projection CLOSED, timeline says so as the system, workflow completed', async () => {
-    const ingestUrl = (await createSource(stack.orm, { organizationId: ws.organizationId, serviceId: ws.serviceId, name: 'am', ingestBaseUrl: stack.urls.ingest })).ingest_url;
+    const ingestUrl = (
+      await createSource(stack.orm, { organizationId: ws.organizationId, serviceId: ws.serviceId, name: 'am', ingestBaseUrl: stack.urls.ingest })
+    ).ingest_url;
     const fired = await alertmanager(ingestUrl, 'auto-close-1', 'firing');
     expect(fired.status).toBe(202);
     const id = fired.body.incident_id;
@@ -47,14 +49,22 @@ describe('auto-close through the stack (AUTO_CLOSE_HOURS=0.0005)', () => {
     expect(row.resolved_at).not.toBeNull();
     expect(Date.parse(row.closed_at) - Date.parse(row.resolved_at)).toBeGreaterThanOrEqual(2000);
     expect(await lastEntry(id)).toMatchObject({
-      type: 'status_change', from_status: 'RESOLVED', to_status: 'CLOSED', actor_type: 'system', actor_id: null, via: 'auto_close',
+      type: 'status_change',
+      from_status: 'RESOLVED',
+      to_status: 'CLOSED',
+      actor_type: 'system',
+      actor_id: null,
+      via: 'auto_close',
       message: 'Closed automatically after 2 s (RESOLVED → CLOSED)',
     });
     await waitFor(() => completed(id), 10_000, 'the workflow to complete');
   });
 
   it('when the worker is down as the deadline passes, then the timer fires once a worker is back and closes it once', async () => {
-    const created = await request('POST', url('/incidents'), { token: ws.tokens.readWrite, body: { title: 'restart me', severity: 'HIGH', owning_team_id: ws.teamId } });
+    const created = await request('POST', url('/incidents'), {
+      token: ws.tokens.readWrite,
+      body: { title: 'restart me', severity: 'HIGH', owning_team_id: ws.teamId },
+    });
     const id = created.body.data.id;
     expect((await request('POST', url(`/incidents/${id}/resolve`), { token: ws.tokens.readWrite })).body.data.status).toBe('RESOLVED');
     await stack.worker.stop();
@@ -69,7 +79,10 @@ describe('auto-close through the stack (AUTO_CLOSE_HOURS=0.0005)', () => {
   });
 
   it('when a person reopens it before the deadline, then it stays open past it', async () => {
-    const created = await request('POST', url('/incidents'), { token: ws.tokens.readWrite, body: { title: 'reopen me', severity: 'LOW', owning_team_id: ws.teamId } });
+    const created = await request('POST', url('/incidents'), {
+      token: ws.tokens.readWrite,
+      body: { title: 'reopen me', severity: 'LOW', owning_team_id: ws.teamId },
+    });
     const id = created.body.data.id;
     await request('POST', url(`/incidents/${id}/resolve`), { token: ws.tokens.readWrite });
     expect((await request('POST', url(`/incidents/${id}/reopen`), { token: ws.tokens.readWrite })).body.data.status).toBe('TRIGGERED');

@@ -2,7 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { knexOf } from '../../../src/db/knex';
 import { openOrm, type MikroORM } from '../../../src/db/orm';
 import { takeFeedEvents, eventBody } from '../../../src/services/incident-feed/feed';
-import { openIncident, recordAlertsAttached, recordPageEntry, recordPagingDecision, recordTransition, withdrawIncident, type IncidentOpening } from '../../../src/services/incident/store';
+import {
+  openIncident,
+  recordAlertsAttached,
+  recordPageEntry,
+  recordPagingDecision,
+  recordTransition,
+  withdrawIncident,
+  type IncidentOpening,
+} from '../../../src/services/incident/store';
 import { seedWorkspace, type SeededWorkspace } from '../../support/workspace';
 
 /** The incident-event feed: written by the store with each change, taken by consumers in order. */
@@ -37,10 +45,26 @@ const take = (consumer: string, limit = 1000) => knex().transaction((trx) => tak
 describe('incident events written by the store', () => {
   it('when an incident opens, is acknowledged, gets alerts and pages, then each change writes one event, and a retried write none', async () => {
     const row = await open(opening('Checkout is down'));
-    const ack = { incidentId: row.id, seq: 2, operation: 'acknowledge' as const, from: 'TRIGGERED' as const, to: 'ACKNOWLEDGED' as const, actor: { type: 'user' as const, id: ws.admin.id, via: 'api' }, at: new Date().toISOString() };
+    const ack = {
+      incidentId: row.id,
+      seq: 2,
+      operation: 'acknowledge' as const,
+      from: 'TRIGGERED' as const,
+      to: 'ACKNOWLEDGED' as const,
+      actor: { type: 'user' as const, id: ws.admin.id, via: 'api' },
+      at: new Date().toISOString(),
+    };
     await recordTransition(knex(), ack);
     await recordTransition(knex(), ack);
-    const attached = { incidentId: row.id, firstSeq: 3, alerts: [{ title: 'Disk 91%', eventId: randomUUID() }, { title: 'Disk 95%', eventId: randomUUID() }], at: new Date().toISOString() };
+    const attached = {
+      incidentId: row.id,
+      firstSeq: 3,
+      alerts: [
+        { title: 'Disk 91%', eventId: randomUUID() },
+        { title: 'Disk 95%', eventId: randomUUID() },
+      ],
+      at: new Date().toISOString(),
+    };
     await recordAlertsAttached(knex(), attached);
     await recordAlertsAttached(knex(), attached);
     await recordPagingDecision(knex(), { incidentId: row.id, seq: 5, message: 'step 1', data: { kind: 'step_resolved', step_number: 1, pass_number: 1 } });
@@ -50,7 +74,14 @@ describe('incident events written by the store', () => {
     await recordPagingDecision(knex(), { incidentId: row.id, seq: 8, message: 'step 2', data: { kind: 'step_resolved', step_number: 2, pass_number: 1 } });
 
     const events = await eventsOf(row.id);
-    expect(events.map((e) => e.type)).toEqual(['incident.triggered', 'incident.acknowledged', 'incident.alert_attached', 'page.delivered', 'page.failed', 'incident.escalated']);
+    expect(events.map((e) => e.type)).toEqual([
+      'incident.triggered',
+      'incident.acknowledged',
+      'incident.alert_attached',
+      'page.delivered',
+      'page.failed',
+      'incident.escalated',
+    ]);
     expect(events[1].actor).toEqual({ type: 'user', id: ws.admin.id, name: ws.admin.email });
     expect(events[1].incident).toMatchObject({ id: row.id, status: 'ACKNOWLEDGED' });
     expect(events[2].data).toMatchObject({ count: 2, alerts: [{ title: 'Disk 91%' }, { title: 'Disk 95%' }] });
@@ -70,7 +101,11 @@ describe('taking the feed', () => {
     const [one, two] = [await open(), await open()];
     const taken = (await take('test-a')).filter((e) => [one.id, two.id].includes(e.incident_id));
     expect(taken.map((e) => e.incident_id)).toEqual([one.id, two.id]);
-    expect(eventBody(taken[0])).toMatchObject({ type: 'incident.triggered', organization_id: ws.organizationId, incident: { id: one.id, number: one.number, status: 'TRIGGERED', created_at: expect.stringMatching(/Z$/) } });
+    expect(eventBody(taken[0])).toMatchObject({
+      type: 'incident.triggered',
+      organization_id: ws.organizationId,
+      incident: { id: one.id, number: one.number, status: 'TRIGGERED', created_at: expect.stringMatching(/Z$/) },
+    });
     expect((await take('test-a')).filter((e) => [one.id, two.id].includes(e.incident_id))).toEqual([]);
     expect((await take('test-b')).filter((e) => [one.id, two.id].includes(e.incident_id)).map((e) => e.incident_id)).toEqual([one.id, two.id]);
   });

@@ -52,8 +52,22 @@ describe('incident store', () => {
     );
     const [alertEntry] = await entriesOf(byAlert.id);
     const [personEntry] = await entriesOf(byPerson.id);
-    expect(alertEntry).toMatchObject({ seq: 1, type: 'created', to_status: 'TRIGGERED', actor_type: 'system', via: 'ingest', message: `Incident #${byAlert.number} opened by an alert: Disk full` });
-    expect(personEntry).toMatchObject({ seq: 1, type: 'created', actor_type: 'user', actor_id: a.admin.id, via: 'api', message: `Incident #${byPerson.number} opened: Checkout down` });
+    expect(alertEntry).toMatchObject({
+      seq: 1,
+      type: 'created',
+      to_status: 'TRIGGERED',
+      actor_type: 'system',
+      via: 'ingest',
+      message: `Incident #${byAlert.number} opened by an alert: Disk full`,
+    });
+    expect(personEntry).toMatchObject({
+      seq: 1,
+      type: 'created',
+      actor_type: 'user',
+      actor_id: a.admin.id,
+      via: 'api',
+      message: `Incident #${byPerson.number} opened: Checkout down`,
+    });
   });
 
   it('when alerts are added to an open incident, then its alert count grows and nothing else opens', async () => {

@@ -25,8 +25,12 @@ beforeAll(async () => {
   const other = await createService(orm, { organizationId: ws.organizationId, teamId: ws.teamId, name: 'Other' });
   otherServiceId = other.id;
   const secretOf = (url: string) => url.split('/').pop()!;
-  hashA = hashSecret(secretOf((await createSource(orm, { organizationId: ws.organizationId, serviceId: ws.serviceId, name: 'a', ingestBaseUrl: 'http://x' })).ingest_url));
-  hashB = hashSecret(secretOf((await createSource(orm, { organizationId: ws.organizationId, serviceId: other.id, name: 'b', ingestBaseUrl: 'http://x' })).ingest_url));
+  hashA = hashSecret(
+    secretOf((await createSource(orm, { organizationId: ws.organizationId, serviceId: ws.serviceId, name: 'a', ingestBaseUrl: 'http://x' })).ingest_url),
+  );
+  hashB = hashSecret(
+    secretOf((await createSource(orm, { organizationId: ws.organizationId, serviceId: other.id, name: 'b', ingestBaseUrl: 'http://x' })).ingest_url),
+  );
 });
 afterAll(() => orm.close());
 
@@ -40,7 +44,11 @@ const item = (title: string, dedupKey: string | null, action: IngestItem['action
   sender: 'form-a',
   metadata: {},
 });
-const req = (tokenHash: string, items: IngestItem[], idempotency?: AcceptRequest['idempotency']): AcceptRequest => ({ tokenHash, items, ...(idempotency ? { idempotency } : {}) });
+const req = (tokenHash: string, items: IngestItem[], idempotency?: AcceptRequest['idempotency']): AcceptRequest => ({
+  tokenHash,
+  items,
+  ...(idempotency ? { idempotency } : {}),
+});
 const commit = (requests: AcceptRequest[]) => commitBatch(knexOf(orm), requests, TTL);
 const accepted = (o: AcceptOutcome) => {
   if (o.kind !== 'accepted') throw new Error(`expected accepted, got ${o.kind}`);
@@ -66,11 +74,22 @@ describe('commitBatch', () => {
     expect(a2.incident_id).toBe(a1.incident_id); // same service, same key: one incident
     expect(b1.incident_id).not.toBe(a1.incident_id); // the key is scoped to the service
     expect(a3.incident_id).not.toBe(a1.incident_id); // no key: a new incident
-    expect(await incident(a1.incident_id!)).toMatchObject({ title: 'a1', alert_count: 2, service_id: ws.serviceId, owning_team_id: ws.teamId, status: 'TRIGGERED', last_seq: 1 });
+    expect(await incident(a1.incident_id!)).toMatchObject({
+      title: 'a1',
+      alert_count: 2,
+      service_id: ws.serviceId,
+      owning_team_id: ws.teamId,
+      status: 'TRIGGERED',
+      last_seq: 1,
+    });
     expect(await incident(b1.incident_id!)).toMatchObject({ title: 'b1', alert_count: 1, service_id: otherServiceId });
     expect(await count('alerts', { title: 'lost' })).toBe(0);
     const outbox = await knexOf(orm)('ingest_outbox').whereIn('event_id', [a1.event_id, a2.event_id, b1.event_id]).orderBy('event_id');
-    expect(Object.fromEntries(outbox.map((o) => [o.event_id, o.kind]))).toEqual({ [a1.event_id]: 'opened', [a2.event_id]: 'attached', [b1.event_id]: 'opened' });
+    expect(Object.fromEntries(outbox.map((o) => [o.event_id, o.kind]))).toEqual({
+      [a1.event_id]: 'opened',
+      [a2.event_id]: 'attached',
+      [b1.event_id]: 'opened',
+    });
     expect(await count('timeline_entries', { incident_id: a1.incident_id, type: 'created' })).toBe(1);
   });
 
@@ -83,14 +102,20 @@ describe('commitBatch', () => {
 
   it('when a batch repeats an Idempotency-Key, then the first request is stored once and the others replay it or conflict', async () => {
     const idem = (fingerprint: string) => ({ key: 'batch-key', fingerprint });
-    const outcomes = await commit([req(hashA, [item('first', null)], idem('f1')), req(hashA, [item('first', null)], idem('f1')), req(hashA, [item('other', null)], idem('f2'))]);
+    const outcomes = await commit([
+      req(hashA, [item('first', null)], idem('f1')),
+      req(hashA, [item('first', null)], idem('f1')),
+      req(hashA, [item('other', null)], idem('f2')),
+    ]);
     const [first] = accepted(outcomes[0]);
     expect(outcomes[1]).toEqual({ kind: 'duplicate', event_id: first.event_id, incident_id: first.incident_id });
     expect(outcomes[2]).toEqual({ kind: 'conflict' });
     expect(await count('alerts', { title: 'first' })).toBe(1);
     expect(await count('alerts', { title: 'other' })).toBe(0);
     // A later batch finds the stored record, with the incident routing decided.
-    expect(await commit([req(hashA, [item('first', null)], idem('f1'))])).toEqual([{ kind: 'duplicate', event_id: first.event_id, incident_id: first.incident_id }]);
+    expect(await commit([req(hashA, [item('first', null)], idem('f1'))])).toEqual([
+      { kind: 'duplicate', event_id: first.event_id, incident_id: first.incident_id },
+    ]);
   });
 
   it('when a batch carries a firing alert and then its resolve, then the alert ends resolved and the incident is queued to resolve', async () => {
@@ -114,7 +139,9 @@ describe('commitBatch', () => {
   it('when batches with the same keys in opposite orders commit at once, then none deadlocks and each key has one incident', async () => {
     const keys = ['dl-a', 'dl-b', 'dl-c'];
     const rounds = await Promise.all(
-      Array.from({ length: 12 }, (_, i) => commit((i % 2 ? keys : [...keys].reverse()).map((k) => req(hashA, [item(`dl ${i}`, k)], { key: `dl-${i}-${k}`, fingerprint: k })))),
+      Array.from({ length: 12 }, (_, i) =>
+        commit((i % 2 ? keys : [...keys].reverse()).map((k) => req(hashA, [item(`dl ${i}`, k)], { key: `dl-${i}-${k}`, fingerprint: k }))),
+      ),
     );
     expect(rounds.flat().every((o) => o.kind === 'accepted')).toBe(true);
     for (const k of keys) {

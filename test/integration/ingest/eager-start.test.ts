@@ -30,7 +30,11 @@ beforeAll(async () => {
   ws = await seedWorkspace(orm);
   const taskQueue = `eager-${randomUUID()}`;
   const address = process.env.KLAXON_TEST_TEMPORAL_ADDRESS!;
-  const config = loadConfig({ DATABASE_URL: process.env.KLAXON_TEST_DATABASE_URL!, TEMPORAL_ADDRESS: address, KLAXON_SECRET: 'eager-start-test-secret-0123456789' });
+  const config = loadConfig({
+    DATABASE_URL: process.env.KLAXON_TEST_DATABASE_URL!,
+    TEMPORAL_ADDRESS: address,
+    KLAXON_SECRET: 'eager-start-test-secret-0123456789',
+  });
   const workflowBundle = { code: readFileSync(process.env.KLAXON_TEST_WORKFLOW_BUNDLE!, 'utf8') };
   const { worker, connection } = await createKlaxonWorker({ address, namespace: 'default', taskQueue, orm, workflowBundle, paging: pagingDeps(config, orm) });
   const running = worker.run();

@@ -29,11 +29,18 @@ afterAll(() => Promise.all([stack?.stop(), twilio?.close()]));
 
 const FIRING = JSON.parse(readFileSync(path.resolve(__dirname, '../../fixtures/native/alertmanager/firing.json'), 'utf8'));
 type AlertStatus = 'firing' | 'resolved';
-const alert = (fingerprint: string, status: AlertStatus, summary = `check ${fingerprint}`) => ({ ...FIRING.alerts[0], status, fingerprint, annotations: { summary } });
+const alert = (fingerprint: string, status: AlertStatus, summary = `check ${fingerprint}`) => ({
+  ...FIRING.alerts[0],
+  status,
+  fingerprint,
+  annotations: { summary },
+});
 
 /** One Alertmanager webhook; returns the incident of each of its alerts. */
 async function alertmanager(...alerts: Array<[string, AlertStatus]>): Promise<Array<string | null>> {
-  const res = await request('POST', ingestUrl, { body: { ...FIRING, status: alerts.some(([, s]) => s === 'firing') ? 'firing' : 'resolved', alerts: alerts.map(([fp, s]) => alert(fp, s)) } });
+  const res = await request('POST', ingestUrl, {
+    body: { ...FIRING, status: alerts.some(([, s]) => s === 'firing') ? 'firing' : 'resolved', alerts: alerts.map(([fp, s]) => alert(fp, s)) },
+  });
   expect(res.status).toBe(202);
   // One alert answers as one event; several as `events`.
   const events = (res.body.events ?? [res.body]) as Array<{ incident_id: string | null }>;
@@ -42,12 +49,16 @@ async function alertmanager(...alerts: Array<[string, AlertStatus]>): Promise<Ar
 
 const db = () => knexOf(stack.orm);
 const pagesOf = async (incidentId: string) => Number((await db()('notifications').where({ incident_id: incidentId, status: 'sent' }).count({ n: '*' }))[0].n);
-const waitForStatus = (incidentId: string, status: string) => waitFor(async () => (await statusOf(stack.orm, incidentId)) === status, 30_000, `incident ${incidentId} to be ${status}`);
+const waitForStatus = (incidentId: string, status: string) =>
+  waitFor(async () => (await statusOf(stack.orm, incidentId)) === status, 30_000, `incident ${incidentId} to be ${status}`);
 const waitForPage = (incidentId: string) => waitFor(async () => (await pagesOf(incidentId)) > 0, 30_000, `a page for ${incidentId}`);
 /** The key's alerts still firing, with their incidents' statuses. */
 const firingAlertsOf = (fingerprint: string) =>
   // Native senders' keys are kept under the sender's name.
-  db()('alerts as a').join('incidents as i', 'i.id', 'a.incident_id').where({ 'a.dedup_key': `alertmanager:${fingerprint}`, 'a.status': 'ACTIVE' }).select('a.incident_id', 'i.status');
+  db()('alerts as a')
+    .join('incidents as i', 'i.id', 'a.incident_id')
+    .where({ 'a.dedup_key': `alertmanager:${fingerprint}`, 'a.status': 'ACTIVE' })
+    .select('a.incident_id', 'i.status');
 
 describe('flapping alerts', () => {
   it('when an alert that paged resolves and fires again back to back, then the re-fire opens a new incident that pages, and the first one resolves', async () => {
@@ -73,7 +84,11 @@ describe('flapping alerts', () => {
       await alertmanager(['flap-2', 'resolved']);
       [refired] = await alertmanager(['flap-2', 'firing']);
       // The relay delivers both signals; nothing applies them yet.
-      await waitFor(async () => Number((await db()('ingest_outbox').whereIn('incident_id', [first, refired]).whereNull('delivered_at').count({ n: '*' }))[0].n) === 0, 30_000, 'the outbox to drain');
+      await waitFor(
+        async () => Number((await db()('ingest_outbox').whereIn('incident_id', [first, refired]).whereNull('delivered_at').count({ n: '*' }))[0].n) === 0,
+        30_000,
+        'the outbox to drain',
+      );
     } finally {
       await stack.worker.start();
     }
@@ -111,10 +126,18 @@ describe('flapping alerts', () => {
     await waitForPage(open);
     // Let every queued resolve land: the incident the firing alerts are on stays open.
     await waitFor(async () => Number((await db()('ingest_outbox').whereNull('delivered_at').count({ n: '*' }))[0].n) === 0, 30_000, 'the outbox to drain');
-    await waitFor(async () => {
-      const resolving = await db()('incidents').where({ dedup_key: 'alertmanager:flap-5' }).whereNot({ id: open }).whereIn('status', ['TRIGGERED']).count({ n: '*' });
-      return Number(resolving[0].n) === 0;
-    }, 30_000, 'the other incidents of the key to resolve');
+    await waitFor(
+      async () => {
+        const resolving = await db()('incidents')
+          .where({ dedup_key: 'alertmanager:flap-5' })
+          .whereNot({ id: open })
+          .whereIn('status', ['TRIGGERED'])
+          .count({ n: '*' });
+        return Number(resolving[0].n) === 0;
+      },
+      30_000,
+      'the other incidents of the key to resolve',
+    );
     expect(await statusOf(stack.orm, open)).toBe('TRIGGERED');
     expect(twilio.requests.some((r) => r.params.To === phone)).toBe(true);
   });

@@ -9,7 +9,12 @@ const f = useStackWithWorkspace();
 let ingestUrl: string;
 
 beforeAll(async () => {
-  const src = await createSource(f.stack.orm, { organizationId: f.ws.organizationId, serviceId: f.ws.serviceId, name: 'tests', ingestBaseUrl: f.stack.urls.ingest });
+  const src = await createSource(f.stack.orm, {
+    organizationId: f.ws.organizationId,
+    serviceId: f.ws.serviceId,
+    name: 'tests',
+    ingestBaseUrl: f.stack.urls.ingest,
+  });
   ingestUrl = src.ingest_url;
 });
 
@@ -28,15 +33,32 @@ describe('POST {ingest_url}/{token}', () => {
     expect(res.status).toBe(202);
     expect(res.body).toEqual({ status: 'accepted', event_id: expect.any(String), incident_id: expect.any(String), duplicate: false });
     const inc = await incident(res.body.incident_id);
-    expect(inc).toMatchObject({ title: 'CPU high', severity: 'CRITICAL', status: 'TRIGGERED', service_id: f.ws.serviceId, owning_team_id: f.ws.teamId, alert_count: 1 });
+    expect(inc).toMatchObject({
+      title: 'CPU high',
+      severity: 'CRITICAL',
+      status: 'TRIGGERED',
+      service_id: f.ws.serviceId,
+      owning_team_id: f.ws.teamId,
+      alert_count: 1,
+    });
     // seq 2: the escalation's decision (its team has nobody to page, docs/architecture.md, "Incidents").
-    const state = await waitFor(async () => {
-      const s = await workflowState(res.body.incident_id);
-      return s.seq === 2 && s;
-    }, 15_000, 'the workflow and its paging decision');
+    const state = await waitFor(
+      async () => {
+        const s = await workflowState(res.body.incident_id);
+        return s.seq === 2 && s;
+      },
+      15_000,
+      'the workflow and its paging decision',
+    );
     expect(state).toEqual({ status: 'TRIGGERED', seq: 2 });
     const [alert] = await alertsOf(res.body.incident_id);
-    expect(alert).toMatchObject({ id: res.body.event_id, title: 'CPU high', severity: 'CRITICAL', sender: 'form-a', metadata: { host: 'web-1', source: 'nagios' } });
+    expect(alert).toMatchObject({
+      id: res.body.event_id,
+      title: 'CPU high',
+      severity: 'CRITICAL',
+      sender: 'form-a',
+      metadata: { host: 'web-1', source: 'nagios' },
+    });
   });
 
   it.each([
@@ -54,7 +76,10 @@ describe('POST {ingest_url}/{token}', () => {
   it('when the body is not JSON, too large, or malformed, or the token unknown, then 415, 413, 400, 404', async () => {
     const before = await countAll();
     expect((await request('POST', ingestUrl, { rawBody: 'title=x', headers: { 'Content-Type': 'text/plain' } })).status).toBe(415);
-    const big = await request('POST', ingestUrl, { rawBody: JSON.stringify({ title: 'x', message: 'm'.repeat(600 * 1024) }), headers: { 'Content-Type': 'application/json' } });
+    const big = await request('POST', ingestUrl, {
+      rawBody: JSON.stringify({ title: 'x', message: 'm'.repeat(600 * 1024) }),
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(big.status).toBe(413);
     expect(big.body.message).toMatch(/512 KiB/);
     expect((await request('POST', ingestUrl, { rawBody: '{"title":', headers: { 'Content-Type': 'application/json' } })).status).toBe(400);
@@ -78,7 +103,10 @@ describe('Idempotency-Key', () => {
     expect(first.status).toBe(202);
     await waitFor(() => workflowState(first.body.incident_id));
     const before = await incident(first.body.incident_id);
-    const replay = await request('POST', ingestUrl, { rawBody: '{ "metadata": {"b": 2, "a": 1}, "title": "disk full" }', headers: { 'Content-Type': 'application/json', 'Idempotency-Key': 'k-1' } });
+    const replay = await request('POST', ingestUrl, {
+      rawBody: '{ "metadata": {"b": 2, "a": 1}, "title": "disk full" }',
+      headers: { 'Content-Type': 'application/json', 'Idempotency-Key': 'k-1' },
+    });
     expect(replay.status).toBe(200);
     expect(replay.body).toEqual({ status: 'accepted', event_id: first.body.event_id, incident_id: first.body.incident_id, duplicate: true });
     expect(await incident(first.body.incident_id)).toEqual(before);
@@ -111,7 +139,9 @@ describe('dedup_key routing', () => {
     expect(second.status).toBe(202);
     expect(second.body.incident_id).toBe(first.body.incident_id);
     expect((await incident(first.body.incident_id)).alert_count).toBe(2);
-    const entry = await waitFor(async () => (await knexOf(f.stack.orm)('timeline_entries').where({ incident_id: first.body.incident_id, type: 'alert_attached' }).first()) ?? undefined);
+    const entry = await waitFor(
+      async () => (await knexOf(f.stack.orm)('timeline_entries').where({ incident_id: first.body.incident_id, type: 'alert_attached' }).first()) ?? undefined,
+    );
     expect(entry.message).toBe('Alert attached: api 5xx again');
 
     const resolved = await request('POST', f.url(`/incidents/${first.body.incident_id}/resolve`), { token: f.ws.tokens.readWrite });
@@ -131,7 +161,11 @@ describe('dedup_key routing', () => {
     expect((await incident(id)).alert_count).toBe(50);
     expect(await alertsOf(id)).toHaveLength(50);
     // Every attached event lands once on the timeline, whatever the delivery order.
-    await waitFor(async () => Number((await knexOf(f.stack.orm)('timeline_entries').where({ incident_id: id, type: 'alert_attached' }).count({ n: '*' }))[0].n) === 49, 60_000, '49 attach entries');
+    await waitFor(
+      async () => Number((await knexOf(f.stack.orm)('timeline_entries').where({ incident_id: id, type: 'alert_attached' }).count({ n: '*' }))[0].n) === 49,
+      60_000,
+      '49 attach entries',
+    );
   });
 });
 
@@ -149,6 +183,21 @@ describe('nothing accepted is lost', () => {
       await waitFor(() => workflowState(id), 20_000, `workflow of ${id}`);
     }
     expect((await incident(answers[0].body.incident_id)).alert_count).toBe(2);
-    await waitFor(async () => Number((await knexOf(f.stack.orm)('ingest_outbox').whereNull('delivered_at').whereIn('incident_id', answers.map((a) => a.body.incident_id)).count({ n: '*' }))[0].n) === 0, 20_000, 'outbox drained');
+    await waitFor(
+      async () =>
+        Number(
+          (
+            await knexOf(f.stack.orm)('ingest_outbox')
+              .whereNull('delivered_at')
+              .whereIn(
+                'incident_id',
+                answers.map((a) => a.body.incident_id),
+              )
+              .count({ n: '*' })
+          )[0].n,
+        ) === 0,
+      20_000,
+      'outbox drained',
+    );
   });
 });

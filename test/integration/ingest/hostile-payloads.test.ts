@@ -37,7 +37,12 @@ beforeAll(async () => {
   stack = await startTestStack({ worker: false, env: { SNS_BASE_URL_OVERRIDE: sns.url } });
   await stack.relay.stop(); // accepted events stay in the outbox: delivery is not what is measured
   const ws = await seedWorkspace(stack.orm);
-  const source = await createSource(stack.orm, { organizationId: ws.organizationId, serviceId: ws.serviceId, name: 'hostile', ingestBaseUrl: stack.urls.ingest });
+  const source = await createSource(stack.orm, {
+    organizationId: ws.organizationId,
+    serviceId: ws.serviceId,
+    name: 'hostile',
+    ingestBaseUrl: stack.urls.ingest,
+  });
   surfaces.ingest = { url: source.ingest_url, sourceId: source.id };
   const { key } = await apiKeyFor(stack.orm, ws.organizationId, ws.admin);
   const hook = await request('POST', `${stack.urls.legacy}/v1/webhooks`, { token: key, body: { name: 'hostile', channels: ['email'], signed: false } });
@@ -52,7 +57,8 @@ afterAll(async () => {
 });
 
 type Surface = keyof typeof surfaces;
-const alertCount = async (surface: Surface) => Number((await knexOf(stack.orm)('alerts').where({ source_id: surfaces[surface].sourceId }).count({ n: '*' }))[0].n);
+const alertCount = async (surface: Surface) =>
+  Number((await knexOf(stack.orm)('alerts').where({ source_id: surfaces[surface].sourceId }).count({ n: '*' }))[0].n);
 
 /** Posts one case; what came back and how long it took, or why it did not. */
 async function post(surface: Surface, c: Pick<HostileCase, 'raw' | 'target'>): Promise<{ status: number; ms: number; message: string }> {
@@ -70,7 +76,9 @@ const OTHER_SHAPES = [...TEXT_SHAPES.slice(1), ...JSON_SHAPES];
 
 /** Each field gets the issue's blank run and one more shape, turning through the corpus's others. */
 const casesOf = (targetIndex: number) =>
-  HOSTILE_TARGETS[targetIndex].fields.flatMap((field, i) => [TEXT_SHAPES[0], OTHER_SHAPES[(targetIndex * 7 + i) % OTHER_SHAPES.length]].map((shape) => ({ field, shape })));
+  HOSTILE_TARGETS[targetIndex].fields.flatMap((field, i) =>
+    [TEXT_SHAPES[0], OTHER_SHAPES[(targetIndex * 7 + i) % OTHER_SHAPES.length]].map((shape) => ({ field, shape })),
+  );
 
 /** Form A is the ingestion URL's plain form and Form B the receiver's; native payloads go to both. */
 const surfacesOf = (name: string): Surface[] => (name === 'form-a' ? ['ingest'] : name === 'form-b' ? ['receiver'] : ['ingest', 'receiver']);
@@ -105,8 +113,23 @@ describe('hostile payloads through the stack', () => {
 
   it('when one Alertmanager body carries as many alerts as fit in 512 KiB, then all are stored, answered 202 with every event, and /healthz keeps answering', async () => {
     const ws = await seedWorkspace(stack.orm);
-    const source = await createSource(stack.orm, { organizationId: ws.organizationId, serviceId: ws.serviceId, name: 'storm', ingestBaseUrl: stack.urls.ingest });
-    const envelope = { version: '4', groupKey: '{}:{alertname=~".*"}', status: 'firing', receiver: 'klaxon', groupLabels: {}, commonLabels: {}, commonAnnotations: {}, externalURL: 'http://am', truncatedAlerts: 0 };
+    const source = await createSource(stack.orm, {
+      organizationId: ws.organizationId,
+      serviceId: ws.serviceId,
+      name: 'storm',
+      ingestBaseUrl: stack.urls.ingest,
+    });
+    const envelope = {
+      version: '4',
+      groupKey: '{}:{alertname=~".*"}',
+      status: 'firing',
+      receiver: 'klaxon',
+      groupLabels: {},
+      commonLabels: {},
+      commonAnnotations: {},
+      externalURL: 'http://am',
+      truncatedAlerts: 0,
+    };
     const alert = (i: number) => ({ status: 'firing', labels: { alertname: `a${i}` }, annotations: {}, fingerprint: `f${i}` });
     const one = JSON.stringify(alert(99_999)).length + 1;
     const count = Math.floor((INGEST_LIMITS.bodyBytes - JSON.stringify({ ...envelope, alerts: [] }).length) / one);
@@ -115,7 +138,12 @@ describe('hostile payloads through the stack', () => {
     expect(count).toBeGreaterThan(5000);
 
     await health.take();
-    const res = await fetch(source.ingest_url, { method: 'POST', body: raw, headers: { 'content-type': 'application/json' }, signal: AbortSignal.timeout(GIVE_UP_MS) });
+    const res = await fetch(source.ingest_url, {
+      method: 'POST',
+      body: raw,
+      headers: { 'content-type': 'application/json' },
+      signal: AbortSignal.timeout(GIVE_UP_MS),
+    });
     const answer = (await res.json()) as { events: unknown[] };
     const pings = await health.take();
     expect(res.status).toBe(202);

@@ -15,7 +15,8 @@ beforeAll(async () => {
 });
 afterAll(() => stack.stop());
 
-const newSource = (name: string) => createSource(stack.orm, { organizationId: ws.organizationId, serviceId: ws.serviceId, name, ingestBaseUrl: stack.urls.ingest });
+const newSource = (name: string) =>
+  createSource(stack.orm, { organizationId: ws.organizationId, serviceId: ws.serviceId, name, ingestBaseUrl: stack.urls.ingest });
 
 describe('per-source rate limit', () => {
   it('when a source sends past its limit, then 429 with Retry-After, and other sources are unaffected', async () => {
@@ -36,7 +37,14 @@ describe('per-source rate limit', () => {
 
 describe('per-source rate limit on batch payloads', () => {
   const batch = (n: number) => ({
-    version: '4', groupKey: '{}:{}', status: 'firing', receiver: 'klaxon', groupLabels: {}, commonLabels: {}, commonAnnotations: {}, externalURL: 'http://am',
+    version: '4',
+    groupKey: '{}:{}',
+    status: 'firing',
+    receiver: 'klaxon',
+    groupLabels: {},
+    commonLabels: {},
+    commonAnnotations: {},
+    externalURL: 'http://am',
     alerts: Array.from({ length: n }, (_, i) => ({ status: 'firing', labels: { alertname: `batch-${i}` }, fingerprint: `b${i}` })),
   });
 

@@ -20,10 +20,13 @@ const fixtureHeaders = (name: string): Record<string, string> => {
 const f = useStackWithWorkspace();
 let ingestUrl: string;
 beforeAll(async () => {
-  ingestUrl = (await createSource(f.stack.orm, { organizationId: f.ws.organizationId, serviceId: f.ws.serviceId, name: 'natives', ingestBaseUrl: f.stack.urls.ingest })).ingest_url;
+  ingestUrl = (
+    await createSource(f.stack.orm, { organizationId: f.ws.organizationId, serviceId: f.ws.serviceId, name: 'natives', ingestBaseUrl: f.stack.urls.ingest })
+  ).ingest_url;
 });
 
-const post = (name: string, raw = fixture(name)) => request('POST', ingestUrl, { rawBody: raw, headers: { ...fixtureHeaders(name), 'Content-Type': 'application/json' } });
+const post = (name: string, raw = fixture(name)) =>
+  request('POST', ingestUrl, { rawBody: raw, headers: { ...fixtureHeaders(name), 'Content-Type': 'application/json' } });
 const state = (id: string) => f.stack.temporal.workflow.getHandle(incidentWorkflowId(id)).query(incidentStateQuery);
 
 describe('native payloads', () => {
@@ -73,5 +76,4 @@ describe('native payloads', () => {
     expect(res.body).toMatchObject({ status: 'accepted', incident_id: null, duplicate: false });
     expect(await knexOf(f.stack.orm)('incidents').where({ organization_id: f.ws.organizationId }).select('id', 'status')).toEqual(before);
   });
-
 });

@@ -21,7 +21,8 @@ beforeAll(async () => {
   // The fixtures' URLs name AWS; fetches go to the local stand-in, the host check stays AWS's.
   stack = await startTestStack({ env: { SNS_BASE_URL_OVERRIDE: sns.url } });
   ws = await seedWorkspace(stack.orm);
-  ingestUrl = (await createSource(stack.orm, { organizationId: ws.organizationId, serviceId: ws.serviceId, name: 'sns', ingestBaseUrl: stack.urls.ingest })).ingest_url;
+  ingestUrl = (await createSource(stack.orm, { organizationId: ws.organizationId, serviceId: ws.serviceId, name: 'sns', ingestBaseUrl: stack.urls.ingest }))
+    .ingest_url;
 });
 afterAll(async () => {
   await stack.stop();

@@ -45,7 +45,13 @@ describe('alert sources', () => {
   it('when the CLI creates and rotates a source, then it prints the URLs under INGEST_URL and refuses bad ids', async () => {
     const created = await klaxon(['source', 'create', '--service', ws.serviceId, '--name', 'cli source', '--json'], { INGEST_URL: BASE });
     expect(created.code).toBe(0);
-    expect(created.json).toEqual({ id: expect.any(String), name: 'cli source', service_id: ws.serviceId, ingest_url: expect.stringMatching(new RegExp(`^${BASE}/[A-Za-z0-9_-]{32}$`)), channels: null });
+    expect(created.json).toEqual({
+      id: expect.any(String),
+      name: 'cli source',
+      service_id: ws.serviceId,
+      ingest_url: expect.stringMatching(new RegExp(`^${BASE}/[A-Za-z0-9_-]{32}$`)),
+      channels: null,
+    });
     const rotated = await klaxon(['source', 'rotate', created.json.id, '--json'], { INGEST_URL: BASE });
     expect(rotated.json.ingest_url).not.toBe(created.json.ingest_url);
     expect(await findActiveSource(orm, secretOf(created.json.ingest_url))).toBeUndefined();
@@ -55,7 +61,9 @@ describe('alert sources', () => {
   });
 
   it('when the CLI creates a Form B source with channels, then they are stored normalised; an unknown one is refused and nothing is stored', async () => {
-    const created = await klaxon(['source', 'create', '--service', ws.serviceId, '--name', 'form b', '--channels', 'SMS, CALL,email,push_notif', '--json'], { INGEST_URL: BASE });
+    const created = await klaxon(['source', 'create', '--service', ws.serviceId, '--name', 'form b', '--channels', 'SMS, CALL,email,push_notif', '--json'], {
+      INGEST_URL: BASE,
+    });
     expect(created.code).toBe(0);
     expect(created.json.channels).toEqual(['sms', 'voice', 'email', 'push']);
     const stored = await knexOf(orm)('alert_sources').select('channels').where({ id: created.json.id }).first();

@@ -43,13 +43,18 @@ afterAll(async () => {
 
 const api = (method: string, path: string, opts: { body?: unknown } = {}) => dashboard(stack.urls.app, method, path, { session: ws.as.ACCOUNT_ADMIN, ...opts });
 const newMonitor = async (path: string, over: Record<string, unknown> = {}) => {
-  const res = await api('POST', '/monitors', { body: { service_id: serviceId, name: `site ${path}`, url: `${siteUrl}${path}`, interval_seconds: 2, timeout_seconds: 1, failure_threshold: 2, ...over } });
+  const res = await api('POST', '/monitors', {
+    body: { service_id: serviceId, name: `site ${path}`, url: `${siteUrl}${path}`, interval_seconds: 2, timeout_seconds: 1, failure_threshold: 2, ...over },
+  });
   expect(res.status).toBe(201);
   return res.body.data as { id: string; name: string };
 };
 const monitor = async (id: string) => (await api('GET', `/monitors/${id}`)).body.data;
 const checks = (id: string) => knexOf(stack.orm)('monitor_checks').where({ monitor_id: id }).orderBy('checked_at');
-const incidentOf = (id: string) => knexOf(stack.orm)('incidents').where({ dedup_key: `monitor:${id}` }).first();
+const incidentOf = (id: string) =>
+  knexOf(stack.orm)('incidents')
+    .where({ dedup_key: `monitor:${id}` })
+    .first();
 const workflow = (id: string) => stack.temporal.workflow.getHandle(monitorWorkflowId(id));
 
 describe('a monitor watching a site', () => {
@@ -66,10 +71,18 @@ describe('a monitor watching a site', () => {
     expect(failedBefore.length).toBeGreaterThanOrEqual(2);
     expect(failedBefore.at(-1)).toMatchObject({ ok: false, status_code: 503, error: 'unexpected status 503 (expected 2xx)', latency_ms: expect.any(Number) });
     const downView = await monitor(m.id);
-    expect(downView).toMatchObject({ state: 'DOWN', open_incident_id: incident.id, last_check: { ok: false, status_code: 503, error: 'unexpected status 503 (expected 2xx)' } });
+    expect(downView).toMatchObject({
+      state: 'DOWN',
+      open_incident_id: incident.id,
+      last_check: { ok: false, status_code: 503, error: 'unexpected status 503 (expected 2xx)' },
+    });
     expect(downView.consecutive_failures).toBeGreaterThanOrEqual(2);
     // The incident's workflow runs as for any incident (it pages through the service's policy).
-    await waitFor(async () => (await stack.temporal.workflow.getHandle(`incident-${incident.id}`).describe()).status.name === 'RUNNING', 15_000, 'the incident workflow');
+    await waitFor(
+      async () => (await stack.temporal.workflow.getHandle(`incident-${incident.id}`).describe()).status.name === 'RUNNING',
+      15_000,
+      'the incident workflow',
+    );
 
     down.delete('/shop');
     await waitFor(async () => (await incidentOf(m.id)).status === 'RESOLVED', 20_000, 'the incident resolved');
@@ -78,7 +91,11 @@ describe('a monitor watching a site', () => {
     expect(upView.uptime_24h).toBeGreaterThan(0);
     expect(upView.uptime_24h).toBeLessThan(100);
     // One incident for the outage, not one per failed check.
-    expect(await knexOf(stack.orm)('incidents').where({ dedup_key: `monitor:${m.id}` }).count({ n: '*' })).toEqual([{ n: '1' }]);
+    expect(
+      await knexOf(stack.orm)('incidents')
+        .where({ dedup_key: `monitor:${m.id}` })
+        .count({ n: '*' }),
+    ).toEqual([{ n: '1' }]);
   });
 
   it('when the customer API reads the monitor, then it shows its URL, status, last check and uptime (read-only)', async () => {
@@ -151,7 +168,15 @@ describe('a monitor watching a site', () => {
   });
 
   it('when a run has made its checks, then it continues as new with its schedule, and keeps checking', async () => {
-    const m = await createMonitor(stack.orm, { organizationId: ws.organizationId, serviceId, name: 'long runner', type: 'http', target: `${siteUrl}/long`, intervalSeconds: 1, timeoutSeconds: 1 });
+    const m = await createMonitor(stack.orm, {
+      organizationId: ws.organizationId,
+      serviceId,
+      name: 'long runner',
+      type: 'http',
+      target: `${siteUrl}/long`,
+      intervalSeconds: 1,
+      timeoutSeconds: 1,
+    });
     const input: MonitorWorkflowInput = { monitorId: m.id, intervalSeconds: 1, timeoutSeconds: 1, paused: false, checksPerRun: 2 };
     const first = await stack.temporal.workflow.start('monitorWorkflow', { workflowId: monitorWorkflowId(m.id), taskQueue: stack.taskQueue, args: [input] });
     await waitFor(async () => (await workflow(m.id).describe()).runId !== first.firstExecutionRunId, 15_000, 'a second run');

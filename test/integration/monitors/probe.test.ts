@@ -37,7 +37,11 @@ describe('one HTTP check', () => {
     routes['/down'] = (res) => res.writeHead(500).end('boom');
     routes['/page'] = (res) => res.writeHead(200).end('maintenance');
     expect(await check(at('/down'))).toMatchObject({ ok: false, statusCode: 500, error: 'unexpected status 500 (expected 2xx)' });
-    expect(await check(at('/page'), { keyword: 'Welcome' })).toMatchObject({ ok: false, statusCode: 200, error: 'keyword "Welcome" not found in the response' });
+    expect(await check(at('/page'), { keyword: 'Welcome' })).toMatchObject({
+      ok: false,
+      statusCode: 200,
+      error: 'keyword "Welcome" not found in the response',
+    });
     expect(await check(at('/page'), { method: 'HEAD' })).toMatchObject({ ok: true, statusCode: 200 });
     expect(hits).toContain('HEAD /page');
   });

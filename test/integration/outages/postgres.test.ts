@@ -18,17 +18,25 @@ const DATABASE = /database/;
 
 /** Retries as a client does after a 503, until the call answers `ok`. */
 const retried = (call: () => Promise<ApiResponse>, ok: number) =>
-  waitFor(async () => {
-    const res = await call();
-    return res.status === ok ? res : undefined;
-  }, 30_000, `the call to answer ${ok} after the outage`);
+  waitFor(
+    async () => {
+      const res = await call();
+      return res.status === ok ? res : undefined;
+    },
+    30_000,
+    `the call to answer ${ok} after the outage`,
+  );
 
 /** The incident has paged and its workflow task completed: nothing of its opening is still in flight. */
 const settled = (stack: TestStack, orm: MikroORM, incidentId: string) =>
-  waitFor(async () => {
-    const sent = (await notificationsOf(orm, incidentId)).some((n) => n.status === 'sent');
-    return sent && !(await stack.temporal.workflow.getHandle(incidentWorkflowId(incidentId)).describe()).raw.pendingWorkflowTask;
-  }, 20_000, 'the incident to page and its workflow task to complete');
+  waitFor(
+    async () => {
+      const sent = (await notificationsOf(orm, incidentId)).some((n) => n.status === 'sent');
+      return sent && !(await stack.temporal.workflow.getHandle(incidentWorkflowId(incidentId)).describe()).raw.pendingWorkflowTask;
+    },
+    20_000,
+    'the incident to page and its workflow task to complete',
+  );
 
 describe('when Postgres is unreachable for the whole stack', () => {
   let stack: TestStack;
@@ -57,7 +65,12 @@ describe('when Postgres is unreachable for the whole stack', () => {
 
   it('then POST /incidents, a ping, acknowledge and ingestion answer 503 and write nothing; retried after, each succeeds once', async () => {
     const hb = await quietHeartbeat(direct, ws, stack.urls.ingest);
-    const source = await createSource(direct, { organizationId: ws.organizationId, serviceId: ws.serviceId, name: 'pg outage', ingestBaseUrl: stack.urls.ingest });
+    const source = await createSource(direct, {
+      organizationId: ws.organizationId,
+      serviceId: ws.serviceId,
+      name: 'pg outage',
+      ingestBaseUrl: stack.urls.ingest,
+    });
     const open = (await create('Open before the outage')).body.data;
     await settled(stack, direct, open.id);
     const before = await footprint(direct, ws.organizationId);
@@ -76,13 +89,17 @@ describe('when Postgres is unreachable for the whole stack', () => {
     }
 
     const created = await retried(() => create('Opened across a Postgres outage'), 201);
-    expect((await knexOf(direct)('incidents').where({ organization_id: ws.organizationId, title: 'Opened across a Postgres outage' })).map((r) => r.id)).toEqual([created.body.data.id]);
+    expect(
+      (await knexOf(direct)('incidents').where({ organization_id: ws.organizationId, title: 'Opened across a Postgres outage' })).map((r) => r.id),
+    ).toEqual([created.body.data.id]);
     await settled(stack, direct, created.body.data.id);
 
     await retried(() => request('POST', hb.ping_url), 200);
     expect((await stack.temporal.workflow.getHandle(heartbeatWorkflowId(hb.id)).query(heartbeatStateQuery)).pings).toBe(1);
 
-    expect((await retried(() => request('POST', incidents(`/${open.id}/acknowledge`), { token: ws.tokens.readWrite }), 200)).body.data.status).toBe('ACKNOWLEDGED');
+    expect((await retried(() => request('POST', incidents(`/${open.id}/acknowledge`), { token: ws.tokens.readWrite }), 200)).body.data.status).toBe(
+      'ACKNOWLEDGED',
+    );
     expect((await timelineOf(direct, open.id)).filter((e) => e.type === 'status_change').map((e) => e.to_status)).toEqual(['ACKNOWLEDGED']);
 
     await retried(() => request('POST', source.ingest_url, { body: { title: 'Disk full across a Postgres outage' } }), 202);
@@ -105,7 +122,14 @@ describe("when only the worker's Postgres is unreachable", () => {
     workerOrm = await openOrm(pg.url, 4);
     const paging = pagingDeps(stack.config, workerOrm);
     const workflowBundle = { code: readFileSync(process.env.KLAXON_TEST_WORKFLOW_BUNDLE!, 'utf8') };
-    const { worker, connection } = await createKlaxonWorker({ address: process.env.KLAXON_TEST_TEMPORAL_ADDRESS!, namespace: 'default', taskQueue: stack.taskQueue, orm: workerOrm, workflowBundle, paging });
+    const { worker, connection } = await createKlaxonWorker({
+      address: process.env.KLAXON_TEST_TEMPORAL_ADDRESS!,
+      namespace: 'default',
+      taskQueue: stack.taskQueue,
+      orm: workerOrm,
+      workflowBundle,
+      paging,
+    });
     const running = (worker as Worker).run();
     stopWorker = async () => {
       worker.shutdown();
@@ -150,7 +174,12 @@ describe("when only the worker's Postgres is unreachable", () => {
   }, 90_000);
 
   it('then an alert that arrives keeps retrying until Postgres is back, and an acknowledge queued behind it answers 503 and moves nothing', async () => {
-    const source = await createSource(stack.orm, { organizationId: ws.organizationId, serviceId: ws.serviceId, name: 'worker pg', ingestBaseUrl: stack.urls.ingest });
+    const source = await createSource(stack.orm, {
+      organizationId: ws.organizationId,
+      serviceId: ws.serviceId,
+      name: 'worker pg',
+      ingestBaseUrl: stack.urls.ingest,
+    });
     const first = await request('POST', source.ingest_url, { body: { title: 'Queue backlog', dedup_key: 'backlog' } });
     const id = first.body.incident_id as string;
     await settled(stack, stack.orm, id);
@@ -158,16 +187,28 @@ describe("when only the worker's Postgres is unreachable", () => {
     try {
       expect((await request('POST', source.ingest_url, { body: { title: 'Queue backlog again', dedup_key: 'backlog' } })).status).toBe(202);
       // Delivered by the relay; the workflow's write of it waits for Postgres.
-      await waitFor(async () => (await knexOf(stack.orm)('ingest_outbox').where({ incident_id: id }).whereNull('delivered_at')).length === 0, 15_000, 'the alert delivered');
+      await waitFor(
+        async () => (await knexOf(stack.orm)('ingest_outbox').where({ incident_id: id }).whereNull('delivered_at')).length === 0,
+        15_000,
+        'the alert delivered',
+      );
       expectUnavailable(await acknowledge(id), /./);
       expect((await knexOf(stack.orm)('timeline_entries').where({ incident_id: id, type: 'alert_attached' })).length).toBe(0);
     } finally {
       proxy.restore();
     }
-    await waitFor(async () => (await knexOf(stack.orm)('timeline_entries').where({ incident_id: id, type: 'alert_attached' })).length === 1, 30_000, 'the attached alert written once Postgres is back');
+    await waitFor(
+      async () => (await knexOf(stack.orm)('timeline_entries').where({ incident_id: id, type: 'alert_attached' })).length === 1,
+      30_000,
+      'the attached alert written once Postgres is back',
+    );
     expect((await workflowState(id)).status).toBe('TRIGGERED');
     expect((await retried(() => acknowledge(id), 200)).body.data.status).toBe('ACKNOWLEDGED');
     const timeline = await timelineOf(stack.orm, id);
-    expect(timeline.filter((e) => e.type !== 'notification' && e.type !== 'paging_decision').map((e) => e.type)).toEqual(['created', 'alert_attached', 'status_change']);
+    expect(timeline.filter((e) => e.type !== 'notification' && e.type !== 'paging_decision').map((e) => e.type)).toEqual([
+      'created',
+      'alert_attached',
+      'status_change',
+    ]);
   }, 90_000);
 });

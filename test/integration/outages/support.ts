@@ -53,6 +53,10 @@ export const quietHeartbeat = (orm: MikroORM, ws: SeededWorkspace, ingestBaseUrl
 
 /** What every surface answers while a dependency is away. */
 export function expectUnavailable(res: ApiResponse, what: RegExp) {
-  expect({ status: res.status, retryAfter: res.headers.get('retry-after'), code: res.body?.code }).toEqual({ status: 503, retryAfter: '5', code: 'service_unavailable' });
+  expect({ status: res.status, retryAfter: res.headers.get('retry-after'), code: res.body?.code }).toEqual({
+    status: 503,
+    retryAfter: '5',
+    code: 'service_unavailable',
+  });
   expect(res.body.message).toMatch(what);
 }

@@ -43,10 +43,15 @@ afterAll(async () => {
 const incidents = (path = '') => `${stack.urls.app}/api/v1/organizations/${ws.organizationId}/incidents${path}`;
 const create = (title: string) => request('POST', incidents(), { token: ws.tokens.readWrite, body: { title, severity: 'HIGH', owning_team_id: ws.teamId } });
 /** Retries as a client does after a 503, until Temporal is reachable again (the worker reconnects on its own). */
-const retried = (call: () => Promise<ApiResponse>, ok: number) => waitFor(async () => {
-  const res = await call();
-  return res.status === ok ? res : undefined;
-}, 45_000, `the call to answer ${ok} after the outage`);
+const retried = (call: () => Promise<ApiResponse>, ok: number) =>
+  waitFor(
+    async () => {
+      const res = await call();
+      return res.status === ok ? res : undefined;
+    },
+    45_000,
+    `the call to answer ${ok} after the outage`,
+  );
 
 /**
  * The incident has paged and its workflow task completed. Cut while that task is in flight, its
@@ -54,10 +59,15 @@ const retried = (call: () => Promise<ApiResponse>, ok: number) => waitFor(async 
  * task can then hand seq 2 to the acknowledge, which the store skips as already written. That is
  * a separate defect (seq reuse after a lost workflow task), not what these tests are about.
  */
-const settled = (incidentId: string) => waitFor(async () => {
-  const sent = (await notificationsOf(stack.orm, incidentId)).some((n) => n.status === 'sent');
-  return sent && !(await stack.temporal.workflow.getHandle(incidentWorkflowId(incidentId)).describe()).raw.pendingWorkflowTask;
-}, 20_000, 'the incident to page and its workflow task to complete');
+const settled = (incidentId: string) =>
+  waitFor(
+    async () => {
+      const sent = (await notificationsOf(stack.orm, incidentId)).some((n) => n.status === 'sent');
+      return sent && !(await stack.temporal.workflow.getHandle(incidentWorkflowId(incidentId)).describe()).raw.pendingWorkflowTask;
+    },
+    20_000,
+    'the incident to page and its workflow task to complete',
+  );
 
 describe('when Temporal is unreachable', () => {
   it('then POST /incidents answers 503 and keeps nothing; retried after, it opens one incident that pages', async () => {
@@ -132,12 +142,21 @@ describe('when Temporal is unreachable', () => {
   it('then an incident opened beside a worker (eager start on its connection) is taken back too', async () => {
     const native = await NativeConnection.connect({ address: proxiedAddress });
     const deps = { orm: stack.orm, temporal: stack.temporal, taskQueue: stack.taskQueue, eagerClient: new Client({ connection: native }) };
-    const input = { organizationId: ws.organizationId, title: 'Opened eagerly across a Temporal outage', severity: 'LOW' as const, owningTeamId: ws.teamId, actor: { type: 'system' as const, id: null, via: 'test' } };
+    const input = {
+      organizationId: ws.organizationId,
+      title: 'Opened eagerly across a Temporal outage',
+      severity: 'LOW' as const,
+      owningTeamId: ws.teamId,
+      actor: { type: 'system' as const, id: null, via: 'test' },
+    };
     try {
       const before = await footprint(stack.orm, ws.organizationId);
       cut();
       try {
-        const failure = await createIncident(deps, input).then(() => undefined, (err: unknown) => err);
+        const failure = await createIncident(deps, input).then(
+          () => undefined,
+          (err: unknown) => err,
+        );
         expect(outageOf(failure)).toBe('temporal');
         expect(await footprint(stack.orm, ws.organizationId)).toEqual(before);
       } finally {

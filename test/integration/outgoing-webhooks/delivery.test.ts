@@ -67,7 +67,15 @@ describe('outgoing webhook deliveries', () => {
 
       const log = await api('GET', `/outgoing-webhooks/${hookId}/deliveries`);
       const delivery = log.body.data.find((d: { type: string }) => d.type === 'incident.triggered');
-      expect(delivery).toMatchObject({ event_id: triggered.id, attempts: 1, last_status_code: 200, last_error: null, latency_ms: expect.any(Number), delivered_at: expect.any(String), next_attempt_at: null });
+      expect(delivery).toMatchObject({
+        event_id: triggered.id,
+        attempts: 1,
+        last_status_code: 200,
+        last_error: null,
+        latency_ms: expect.any(Number),
+        delivered_at: expect.any(String),
+        next_attempt_at: null,
+      });
       expect((await api('POST', `/outgoing-webhooks/${hookId}/deliveries/${delivery.id}/redeliver`)).status).toBe(202);
       await waitFor(async () => receiver.received.filter((r) => r.id === triggered.id).length === 2, 10_000, 'the redelivery');
       expect(receiver.received.map((r) => r.event.type)).toEqual(['ping', 'incident.triggered', 'incident.triggered']);
@@ -98,7 +106,9 @@ describe('outgoing webhook deliveries', () => {
 
       const acked = receiver.received.at(-1)!.event;
       expect(acked).toMatchObject({ type: 'incident.acknowledged', organization_id: sub.ws.organizationId, actor: { type: 'user', id: sub.ws.admin.id } });
-      const shown = await request('GET', `${stack.urls.app}/api/v1/organizations/${sub.ws.organizationId}/incidents/${incidentId}`, { token: sub.ws.tokens.readOnly });
+      const shown = await request('GET', `${stack.urls.app}/api/v1/organizations/${sub.ws.organizationId}/incidents/${incidentId}`, {
+        token: sub.ws.tokens.readOnly,
+      });
       expect(acked.incident).toEqual(expect.objectContaining({ id: incidentId, status: 'ACKNOWLEDGED', number: shown.body.number ?? shown.body.data?.number }));
       expect(receiver.received[0].event.incident).toMatchObject({ id: incidentId, status: 'TRIGGERED', title: 'Checkout is down' });
 
@@ -111,7 +121,10 @@ describe('outgoing webhook deliveries', () => {
 
   it('when an incident’s first delivery fails, then its later events wait behind it and arrive after its retry, in order', async () => {
     let secret: string | undefined;
-    const receiver = await startWebhookReceiver({ secret: () => secret, answer: (event, attempt) => (event.type === 'incident.triggered' && attempt === 1 ? 503 : 200) });
+    const receiver = await startWebhookReceiver({
+      secret: () => secret,
+      answer: (event, attempt) => (event.type === 'incident.triggered' && attempt === 1 ? 503 : 200),
+    });
     try {
       const sub = await subscribedWorkspace(receiver.url, { eventTypes: ['incident.triggered', 'incident.acknowledged', 'incident.resolved'] });
       secret = sub.secret;
@@ -160,7 +173,9 @@ describe('outgoing webhook deliveries', () => {
     const receiver = await startWebhookReceiver({ answer: () => 500 });
     try {
       const sub = await subscribedWorkspace(receiver.url, { eventTypes: ['incident.triggered'] });
-      await db()('outgoing_webhooks').where({ id: sub.webhookId }).update({ failing_since: new Date(Date.now() - 3 * 24 * 3_600_000 - 60_000) });
+      await db()('outgoing_webhooks')
+        .where({ id: sub.webhookId })
+        .update({ failing_since: new Date(Date.now() - 3 * 24 * 3_600_000 - 60_000) });
       await trigger(sub.ingestUrl);
       await waitFor(async () => (await db()('outgoing_webhooks').where({ id: sub.webhookId }).first()).enabled === false, 20_000, 'the subscription disabled');
       expect((await db()('outgoing_webhooks').where({ id: sub.webhookId }).first()).disabled_reason).toBe('failing');
@@ -176,10 +191,14 @@ describe('outgoing webhook deliveries', () => {
     try {
       const sub = await subscribedWorkspace(receiver.url, { eventTypes: ['incident.triggered'] });
       await trigger(sub.ingestUrl);
-      const [row] = await waitFor(async () => {
-        const rows = await deliveriesOf(sub.webhookId);
-        return rows[0]?.attempts > 0 && rows;
-      }, 20_000, 'the attempt');
+      const [row] = await waitFor(
+        async () => {
+          const rows = await deliveriesOf(sub.webhookId);
+          return rows[0]?.attempts > 0 && rows;
+        },
+        20_000,
+        'the attempt',
+      );
       expect(row).toMatchObject({ last_status_code: 302, delivered_at: null, attempts: 1 });
       expect(row.last_error).toMatch(/redirect/);
       expect(row.next_attempt_at).not.toBeNull();
@@ -193,7 +212,13 @@ describe('outgoing webhook deliveries', () => {
     let secret: string | undefined;
     const receiver = await startWebhookReceiver({ secret: () => secret });
     const secondOrm = await openOrm(process.env.KLAXON_TEST_DATABASE_URL!, 5);
-    const second = new OutgoingWebhookDeliverer({ orm: secondOrm, sealer, post: (url, o) => postJson(url, { ...o, allowPrivate: true }), logger: stack.logger, appUrl: stack.urls.app });
+    const second = new OutgoingWebhookDeliverer({
+      orm: secondOrm,
+      sealer,
+      post: (url, o) => postJson(url, { ...o, allowPrivate: true }),
+      logger: stack.logger,
+      appUrl: stack.urls.app,
+    });
     second.start(50);
     try {
       const sub = await subscribedWorkspace(receiver.url, { eventTypes: ['incident.triggered'] });

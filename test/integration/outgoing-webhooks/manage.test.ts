@@ -60,9 +60,23 @@ describe('creating and reading a subscription', () => {
   });
 
   it('when created with event types and services, then they are kept as given (without repeats) and answered as lists', async () => {
-    const h = await create({ event_types: ['incident.triggered', 'incident.resolved', 'incident.triggered'], service_ids: [teamService], enabled: false, description: undefined });
-    expect(await db()('outgoing_webhooks').where({ id: h.id }).first()).toMatchObject({ event_types: ['incident.triggered', 'incident.resolved'], service_ids: [teamService], enabled: false, description: null });
-    expect((await api('GET', `/outgoing-webhooks/${h.id}`, { session: admin() })).body.data).toMatchObject({ event_types: ['incident.triggered', 'incident.resolved'], service_ids: [teamService], enabled: false });
+    const h = await create({
+      event_types: ['incident.triggered', 'incident.resolved', 'incident.triggered'],
+      service_ids: [teamService],
+      enabled: false,
+      description: undefined,
+    });
+    expect(await db()('outgoing_webhooks').where({ id: h.id }).first()).toMatchObject({
+      event_types: ['incident.triggered', 'incident.resolved'],
+      service_ids: [teamService],
+      enabled: false,
+      description: null,
+    });
+    expect((await api('GET', `/outgoing-webhooks/${h.id}`, { session: admin() })).body.data).toMatchObject({
+      event_types: ['incident.triggered', 'incident.resolved'],
+      service_ids: [teamService],
+      enabled: false,
+    });
   });
 
   it('when another workspace’s subscription is named, or a bad id, then 404 / 400', async () => {
@@ -80,9 +94,18 @@ describe('changing and deleting', () => {
   it('when updated, then only the fields given change; null event types means all again; the secret stays', async () => {
     const h = await create({ event_types: ['incident.triggered'] });
     const before = await db()('outgoing_webhooks').where({ id: h.id }).first();
-    const res = await api('PUT', `/outgoing-webhooks/${h.id}`, { session: admin(), body: { url: 'https://other.example.test/in', enabled: false, event_types: null } });
+    const res = await api('PUT', `/outgoing-webhooks/${h.id}`, {
+      session: admin(),
+      body: { url: 'https://other.example.test/in', enabled: false, event_types: null },
+    });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ id: h.id, url: 'https://other.example.test/in', description: 'our bus', enabled: false, event_types: [...INCIDENT_EVENT_TYPES] });
+    expect(res.body.data).toMatchObject({
+      id: h.id,
+      url: 'https://other.example.test/in',
+      description: 'our bus',
+      enabled: false,
+      event_types: [...INCIDENT_EVENT_TYPES],
+    });
     expect(res.body.data.secret).toBeUndefined();
     const after = await db()('outgoing_webhooks').where({ id: h.id }).first();
     expect(after.secret_sealed).toBe(before.secret_sealed);
@@ -130,7 +153,11 @@ describe('who may manage outgoing webhooks', () => {
     const before = await count();
     expectDashboardError(await api('POST', '/outgoing-webhooks', { session: tm, body: body() }), 403, 'forbidden');
     expectDashboardError(await api('POST', '/outgoing-webhooks', { session: tm, body: body({ service_ids: [] }) }), 403, 'forbidden');
-    expectDashboardError(await api('POST', '/outgoing-webhooks', { session: tm, body: body({ service_ids: [teamService, otherTeamService] }) }), 403, 'forbidden');
+    expectDashboardError(
+      await api('POST', '/outgoing-webhooks', { session: tm, body: body({ service_ids: [teamService, otherTeamService] }) }),
+      403,
+      'forbidden',
+    );
     expect(await count()).toBe(before);
 
     // They see, change and test theirs; they neither see nor touch an all-services one, nor widen theirs.
@@ -154,14 +181,24 @@ describe('who may manage outgoing webhooks', () => {
 describe('plans', () => {
   it('when a FREE workspace creates one, then 403 plan_limit_reached and nothing is stored', async () => {
     const free = await catalogWorkspace(fx.stack, { plan: 'FREE' });
-    expectDashboardError(await api('POST', '/outgoing-webhooks', { session: free.as.BILLING_OWNER, body: body() }), 403, 'plan_limit_reached', /FREE plan does not include outgoing webhooks/);
+    expectDashboardError(
+      await api('POST', '/outgoing-webhooks', { session: free.as.BILLING_OWNER, body: body() }),
+      403,
+      'plan_limit_reached',
+      /FREE plan does not include outgoing webhooks/,
+    );
     expect(await countIn(fx.stack, 'outgoing_webhooks', free.organizationId)).toBe(0);
   });
 
   it('when a STARTER workspace holds 5, then a sixth is refused (403 plan_limit_reached) and nothing stored; after an upgrade it is allowed', async () => {
     const starter = await catalogWorkspace(fx.stack, { plan: 'STARTER' });
     for (let i = 0; i < 5; i++) await create({ description: `n${i}` }, starter.as.ACCOUNT_ADMIN);
-    expectDashboardError(await api('POST', '/outgoing-webhooks', { session: starter.as.ACCOUNT_ADMIN, body: body() }), 403, 'plan_limit_reached', /STARTER plan allows 5 outgoing webhooks/);
+    expectDashboardError(
+      await api('POST', '/outgoing-webhooks', { session: starter.as.ACCOUNT_ADMIN, body: body() }),
+      403,
+      'plan_limit_reached',
+      /STARTER plan allows 5 outgoing webhooks/,
+    );
     expect(await countIn(fx.stack, 'outgoing_webhooks', starter.organizationId)).toBe(5);
     await setPlan(fx.stack.orm, starter.organizationId, 'PRO');
     await create({}, starter.as.ACCOUNT_ADMIN);
@@ -183,8 +220,16 @@ describe('bad input', () => {
     ['a URL over 2048 characters', { url: `https://hooks.example.test/${'a'.repeat(2048)}` }, /^url: must be at most 2048 characters/],
     ['a description over 500 characters', { description: 'd'.repeat(501) }, /^description: must be at most 500 characters/],
     ['a service id that is not a UUID', { service_ids: ['payments'] }, /^service_ids\.0: must be UUIDs/],
-    ['an unknown service id', { service_ids: ['00000000-0000-4000-8000-000000000000'] }, /^service_ids: no service 00000000-0000-4000-8000-000000000000 in this workspace/],
-    ['over 100 services', { service_ids: Array.from({ length: 101 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`) }, /^service_ids: must list at most 100/],
+    [
+      'an unknown service id',
+      { service_ids: ['00000000-0000-4000-8000-000000000000'] },
+      /^service_ids: no service 00000000-0000-4000-8000-000000000000 in this workspace/,
+    ],
+    [
+      'over 100 services',
+      { service_ids: Array.from({ length: 101 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`) },
+      /^service_ids: must list at most 100/,
+    ],
     ['enabled as a string', { enabled: 'yes' }, /^enabled: /],
     ['an unknown field', { secret: 'whsec_mine' }, /"secret"/],
   ])('when the body has %s, then 400 naming the field and nothing is stored', async (_what, over, message) => {
@@ -195,10 +240,29 @@ describe('bad input', () => {
 
   it('when a change has bad input, then 400 naming the field and it stays as it was', async () => {
     const h = await create({ event_types: ['incident.resolved'] });
-    expectDashboardError(await api('PUT', `/outgoing-webhooks/${h.id}`, { session: admin(), body: { url: 'https://192.168.1.10/' } }), 400, 'invalid_request', /^url: targets a private address/);
-    expectDashboardError(await api('PUT', `/outgoing-webhooks/${h.id}`, { session: admin(), body: { event_types: ['nope'] } }), 400, 'invalid_request', /^event_types\.0: /);
-    expectDashboardError(await api('PUT', `/outgoing-webhooks/${h.id}`, { session: admin(), body: { service_ids: ['00000000-0000-4000-8000-000000000000'] } }), 400, 'invalid_request', /^service_ids: /);
-    expect(await db()('outgoing_webhooks').where({ id: h.id }).first()).toMatchObject({ url: body().url, event_types: ['incident.resolved'], service_ids: null });
+    expectDashboardError(
+      await api('PUT', `/outgoing-webhooks/${h.id}`, { session: admin(), body: { url: 'https://192.168.1.10/' } }),
+      400,
+      'invalid_request',
+      /^url: targets a private address/,
+    );
+    expectDashboardError(
+      await api('PUT', `/outgoing-webhooks/${h.id}`, { session: admin(), body: { event_types: ['nope'] } }),
+      400,
+      'invalid_request',
+      /^event_types\.0: /,
+    );
+    expectDashboardError(
+      await api('PUT', `/outgoing-webhooks/${h.id}`, { session: admin(), body: { service_ids: ['00000000-0000-4000-8000-000000000000'] } }),
+      400,
+      'invalid_request',
+      /^service_ids: /,
+    );
+    expect(await db()('outgoing_webhooks').where({ id: h.id }).first()).toMatchObject({
+      url: body().url,
+      event_types: ['incident.resolved'],
+      service_ids: null,
+    });
   });
 });
 
@@ -208,11 +272,36 @@ describe('test pings, the delivery log and redelivery', () => {
     const res = await api('POST', `/outgoing-webhooks/${h.id}/test`, { session: admin() });
     expect(res.status).toBe(202);
     const ping = res.body.data;
-    expect(ping).toEqual({ id: expect.any(String), event_id: expect.any(String), type: 'ping', attempts: 0, last_status_code: null, last_error: null, latency_ms: null, delivered_at: null, next_attempt_at: expect.any(String) });
+    expect(ping).toEqual({
+      id: expect.any(String),
+      event_id: expect.any(String),
+      type: 'ping',
+      attempts: 0,
+      last_status_code: null,
+      last_error: null,
+      latency_ms: null,
+      delivered_at: null,
+      next_attempt_at: expect.any(String),
+    });
     const row = await db()('outgoing_webhook_deliveries').where({ id: ping.id }).first();
     // The delivery engine may already be at it (this name never resolves): what was written is checked, not its progress.
-    expect(row).toMatchObject({ webhook_id: h.id, organization_id: ws.organizationId, event_id: ping.event_id, incident_id: null, type: 'ping', delivered_at: null });
-    expect(row.event).toEqual({ id: ping.event_id, type: 'ping', created_at: expect.any(String), organization_id: ws.organizationId, incident: null, actor: null, data: {} });
+    expect(row).toMatchObject({
+      webhook_id: h.id,
+      organization_id: ws.organizationId,
+      event_id: ping.event_id,
+      incident_id: null,
+      type: 'ping',
+      delivered_at: null,
+    });
+    expect(row.event).toEqual({
+      id: ping.event_id,
+      type: 'ping',
+      created_at: expect.any(String),
+      organization_id: ws.organizationId,
+      incident: null,
+      actor: null,
+      data: {},
+    });
     expect(new Date(ping.next_attempt_at).getTime()).toBeLessThanOrEqual(Date.now() + 1000);
 
     const again = await api('POST', `/outgoing-webhooks/${h.id}/deliveries/${ping.id}/redeliver`, { session: admin() });
@@ -220,7 +309,15 @@ describe('test pings, the delivery log and redelivery', () => {
     expect(again.body.data).toMatchObject({ type: 'ping', event_id: ping.event_id, attempts: 0, delivered_at: null });
     expect(again.body.data.id).not.toBe(ping.id);
     const copy = await db()('outgoing_webhook_deliveries').where({ id: again.body.data.id }).first();
-    expect(copy).toMatchObject({ webhook_id: h.id, organization_id: ws.organizationId, event_id: ping.event_id, incident_id: null, type: 'ping', event: row.event, delivered_at: null });
+    expect(copy).toMatchObject({
+      webhook_id: h.id,
+      organization_id: ws.organizationId,
+      event_id: ping.event_id,
+      incident_id: null,
+      type: 'ping',
+      event: row.event,
+      delivered_at: null,
+    });
 
     const log = await api('GET', `/outgoing-webhooks/${h.id}/deliveries?limit=1`, { session: admin() });
     expect(log.status).toBe(200);
@@ -247,7 +344,10 @@ describe('the audit log', () => {
     await api('POST', `/outgoing-webhooks/${h.id}/deliveries/${ping.id}/redeliver`, { session: admin() });
     await api('DELETE', `/outgoing-webhooks/${h.id}`, { session: admin() });
     const of = async (action: string) => (await auditLog(fx.stack, ws.as.BILLING_OWNER, action)).find((e) => e.target.id === h.id);
-    expect(await of('outgoing_webhook.create')).toMatchObject({ target: { type: 'outgoing_webhook', id: h.id }, details: { url: 'https://hooks.example.test/klaxon', event_types: null, service_ids: null, enabled: true } });
+    expect(await of('outgoing_webhook.create')).toMatchObject({
+      target: { type: 'outgoing_webhook', id: h.id },
+      details: { url: 'https://hooks.example.test/klaxon', event_types: null, service_ids: null, enabled: true },
+    });
     expect(await of('outgoing_webhook.update')).toMatchObject({ details: { enabled: false } });
     expect(await of('outgoing_webhook.test')).toMatchObject({ details: { delivery_id: ping.id, event_id: ping.event_id } });
     expect(await of('outgoing_webhook.redeliver')).toMatchObject({ details: { redelivery_of: ping.id, event_id: ping.event_id } });

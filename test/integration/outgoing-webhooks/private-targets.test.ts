@@ -34,8 +34,12 @@ describe('with ALLOW_PRIVATE_TARGETS', () => {
   });
 
   it('when a monitor names the metadata endpoint, then it is refused too (the one shared guard)', async () => {
-    const service = (await dashboard(stack.urls.app, 'POST', '/services', { session: ws.as.ACCOUNT_ADMIN, body: { name: 'Site', team_id: ws.team.id } })).body.data.id;
-    const res = await dashboard(stack.urls.app, 'POST', '/monitors', { session: ws.as.ACCOUNT_ADMIN, body: { service_id: service, name: 'meta', url: 'http://169.254.169.254/', interval_seconds: 60, timeout_seconds: 10 } });
+    const service = (await dashboard(stack.urls.app, 'POST', '/services', { session: ws.as.ACCOUNT_ADMIN, body: { name: 'Site', team_id: ws.team.id } })).body
+      .data.id;
+    const res = await dashboard(stack.urls.app, 'POST', '/monitors', {
+      session: ws.as.ACCOUNT_ADMIN,
+      body: { service_id: service, name: 'meta', url: 'http://169.254.169.254/', interval_seconds: 60, timeout_seconds: 10 },
+    });
     expectDashboardError(res, 400, 'invalid_request', /^url: targets a cloud metadata address/);
   });
 });

@@ -27,7 +27,10 @@ const schedule = async (organizationId: string) => {
 /** Runs a call that must fail, and checks that it wrote nothing to `table`. */
 const refusedWithoutWrites = async (table: string, call: () => Promise<unknown>) => {
   const before = await count(table);
-  const err = await call().then(() => undefined, (e: Error & { kind?: string }) => e);
+  const err = await call().then(
+    () => undefined,
+    (e: Error & { kind?: string }) => e,
+  );
   expect(await count(table)).toBe(before);
   if (!err) throw new Error('expected the call to be refused');
   return err;
@@ -49,7 +52,10 @@ describe('contact methods', () => {
   });
 
   it('when the user is unknown or the address does not fit the type, then a clear error and nothing stored', async () => {
-    expect(await refusedWithoutWrites('contact_methods', () => sms('nobody@example.test'))).toMatchObject({ kind: 'not_found', message: 'no user with email nobody@example.test' });
+    expect(await refusedWithoutWrites('contact_methods', () => sms('nobody@example.test'))).toMatchObject({
+      kind: 'not_found',
+      message: 'no user with email nobody@example.test',
+    });
     const m = await member();
     const bad = await refusedWithoutWrites('contact_methods', () => addContactMethod(orm, { email: m.email, type: 'voice', address: '555-0100' }));
     expect(bad).toMatchObject({ kind: 'invalid', message: expect.stringMatching(/^address: must be a phone number in E\.164 form/) });
@@ -62,7 +68,9 @@ describe('contact methods', () => {
     await knexOf(orm)('memberships').insert({ id: randomUUID(), organization_id: other.organizationId, user_id: m.id, role: 'MEMBER', created_at: new Date() });
     expect((await refusedWithoutWrites('contact_methods', () => sms(m.email))).message).toMatch(/member of 2 workspaces: name one with --org/);
     const stranger = await seedWorkspace(orm);
-    const err = await refusedWithoutWrites('contact_methods', () => addContactMethod(orm, { email: m.email, type: 'email', address: m.email, organizationId: stranger.organizationId }));
+    const err = await refusedWithoutWrites('contact_methods', () =>
+      addContactMethod(orm, { email: m.email, type: 'email', address: m.email, organizationId: stranger.organizationId }),
+    );
     expect(err.message).toMatch(/is not a member of workspace/);
     const c = await addContactMethod(orm, { email: m.email, type: 'email', address: m.email, organizationId: other.organizationId });
     expect(c.organization_id).toBe(other.organizationId);
@@ -95,14 +103,18 @@ describe('notification rules', () => {
     const [m, n] = [await member(), await member()];
     const theirs = await sms(n.email);
     const mine = await sms(m.email);
-    const foreign = await refusedWithoutWrites('notification_rules', () => addNotificationRule(orm, { email: m.email, contactMethodId: theirs.id, delaySeconds: 0 }));
+    const foreign = await refusedWithoutWrites('notification_rules', () =>
+      addNotificationRule(orm, { email: m.email, contactMethodId: theirs.id, delaySeconds: 0 }),
+    );
     expect(foreign.message).toBe(`contact method ${theirs.id} is not a contact method of ${m.email}`);
     for (const delaySeconds of [-1, 86_401, 2.5]) {
       const err = await refusedWithoutWrites('notification_rules', () => addNotificationRule(orm, { email: m.email, contactMethodId: mine.id, delaySeconds }));
       expect(err).toMatchObject({ kind: 'invalid', message: expect.stringMatching(/^delaySeconds: must be/) });
     }
     await knexOf(orm)('contact_methods').update({ disabled_at: new Date(), disabled_reason: 'invalid number' }).where({ id: mine.id });
-    expect((await refusedWithoutWrites('notification_rules', () => addNotificationRule(orm, { email: m.email, contactMethodId: mine.id, delaySeconds: 0 }))).message).toMatch(/disabled \(invalid number\)/);
+    expect(
+      (await refusedWithoutWrites('notification_rules', () => addNotificationRule(orm, { email: m.email, contactMethodId: mine.id, delaySeconds: 0 }))).message,
+    ).toMatch(/disabled \(invalid number\)/);
   });
 
   it('when people are paged, then rules come in firing order, disabled contacts are skipped and a user without rules gets their email', async () => {
@@ -118,9 +130,17 @@ describe('notification rules', () => {
 
     const planned = await notificationRulesFor(orm, [b.id, a.id, c.id, randomUUID(), 'not-a-uuid', a.id]);
     expect(planned.map((p) => p.userId)).toEqual([b.id, a.id, c.id]);
-    expect(planned[1].rules.map((r) => [r.type, r.delaySeconds])).toEqual([['push_ios', 0], ['voice', 300]]);
+    expect(planned[1].rules.map((r) => [r.type, r.delaySeconds])).toEqual([
+      ['push_ios', 0],
+      ['voice', 300],
+    ]);
     expect(planned[1].contacts.map((x) => x.id)).toEqual([push.id, voice.id]);
-    expect(planned[0]).toEqual({ userId: b.id, email: b.email, rules: [{ ruleId: null, contactMethodId: mail.id, type: 'email', address: b.email, delaySeconds: 0 }], contacts: [{ id: mail.id, type: 'email', address: b.email }] });
+    expect(planned[0]).toEqual({
+      userId: b.id,
+      email: b.email,
+      rules: [{ ruleId: null, contactMethodId: mail.id, type: 'email', address: b.email, delaySeconds: 0 }],
+      contacts: [{ id: mail.id, type: 'email', address: b.email }],
+    });
     expect(planned[2]).toEqual({ userId: c.id, email: c.email, rules: [], contacts: [] });
     expect((await notificationRulesFor(orm, [a.id], { organizationId: other.organizationId }))[0].rules).toEqual([]);
   });
@@ -131,8 +151,23 @@ describe('escalation policies', () => {
 
   it('when every target is in the workspace, then the policy is stored as given and read back', async () => {
     const m = await member();
-    const given = [{ delay_seconds: 1, targets: [{ type: 'user', id: m.id }] }, { delay_seconds: 300, targets: [{ type: 'schedule', id: await schedule(ws.organizationId) }, { type: 'team', id: ws.teamId }] }];
-    const p = await createEscalationPolicy(orm, { organizationId: ws.organizationId, name: 'Primary', steps: given as never, repeat: 2, ackTimeoutSeconds: 1800 });
+    const given = [
+      { delay_seconds: 1, targets: [{ type: 'user', id: m.id }] },
+      {
+        delay_seconds: 300,
+        targets: [
+          { type: 'schedule', id: await schedule(ws.organizationId) },
+          { type: 'team', id: ws.teamId },
+        ],
+      },
+    ];
+    const p = await createEscalationPolicy(orm, {
+      organizationId: ws.organizationId,
+      name: 'Primary',
+      steps: given as never,
+      repeat: 2,
+      ackTimeoutSeconds: 1800,
+    });
     expect(p).toEqual({ id: expect.any(String), name: 'Primary', steps: given, repeat: 2, ack_timeout_seconds: 1800 });
     expect(await getEscalationPolicy(orm, p.id)).toEqual({ ...p, organization_id: ws.organizationId });
     await expect(getEscalationPolicy(orm, p.id, other.organizationId)).rejects.toMatchObject({ kind: 'not_found' });
@@ -147,7 +182,12 @@ describe('escalation policies', () => {
       { type: 'team', id: randomUUID() },
     ];
     const err = await refusedWithoutWrites('escalation_policies', () =>
-      createEscalationPolicy(orm, { organizationId: ws.organizationId, name: 'X', steps: [{ delay_seconds: 5, targets: [{ type: 'team', id: ws.teamId }] }, ...steps(bad)] as never, repeat: 0 }),
+      createEscalationPolicy(orm, {
+        organizationId: ws.organizationId,
+        name: 'X',
+        steps: [{ delay_seconds: 5, targets: [{ type: 'team', id: ws.teamId }] }, ...steps(bad)] as never,
+        repeat: 0,
+      }),
     );
     expect(err).toMatchObject({ kind: 'invalid', code: 'unknown_target' });
     expect(err.message.split('; ')).toEqual([
@@ -160,21 +200,38 @@ describe('escalation policies', () => {
 
   it('when numbers are out of range or the workspace is unknown, then refused and nothing stored', async () => {
     const ok = steps([{ type: 'team', id: ws.teamId }]);
-    const create = (over: object) => () => createEscalationPolicy(orm, { organizationId: ws.organizationId, name: 'N', steps: ok as never, repeat: 0, ...over });
+    const create = (over: object) => () =>
+      createEscalationPolicy(orm, { organizationId: ws.organizationId, name: 'N', steps: ok as never, repeat: 0, ...over });
     expect((await refusedWithoutWrites('escalation_policies', create({ repeat: 10 }))).message).toBe('repeat: must be at most 9');
-    expect((await refusedWithoutWrites('escalation_policies', create({ ackTimeoutSeconds: 86_401 }))).message).toBe('ackTimeoutSeconds: must be at most 86400 seconds');
-    expect((await refusedWithoutWrites('escalation_policies', create({ steps: [{ delay_seconds: 0, targets: [] }] }))).message).toBe('steps[0].delay_seconds: must be at least 1 seconds; steps[0].targets: needs at least one target');
+    expect((await refusedWithoutWrites('escalation_policies', create({ ackTimeoutSeconds: 86_401 }))).message).toBe(
+      'ackTimeoutSeconds: must be at most 86400 seconds',
+    );
+    expect((await refusedWithoutWrites('escalation_policies', create({ steps: [{ delay_seconds: 0, targets: [] }] }))).message).toBe(
+      'steps[0].delay_seconds: must be at least 1 seconds; steps[0].targets: needs at least one target',
+    );
     expect(await refusedWithoutWrites('escalation_policies', create({ organizationId: randomUUID() }))).toMatchObject({ kind: 'not_found' });
   });
 
   it('when a service is given a policy of its workspace, then it pages with it; another workspace’s policy is refused', async () => {
-    const p = await createEscalationPolicy(orm, { organizationId: ws.organizationId, name: 'Svc', steps: steps([{ type: 'team', id: ws.teamId }]) as never, repeat: 0 });
+    const p = await createEscalationPolicy(orm, {
+      organizationId: ws.organizationId,
+      name: 'Svc',
+      steps: steps([{ type: 'team', id: ws.teamId }]) as never,
+      repeat: 0,
+    });
     expect(await policyOfService(orm, ws.serviceId)).toBeNull();
     expect(await setServicePolicy(orm, { serviceId: ws.serviceId, policyId: p.id })).toEqual({ service_id: ws.serviceId, escalation_policy_id: p.id });
     expect(await policyOfService(orm, ws.serviceId)).toMatchObject({ id: p.id, name: 'Svc' });
 
-    const foreign = await createEscalationPolicy(orm, { organizationId: other.organizationId, name: 'Other', steps: steps([{ type: 'team', id: other.teamId }]) as never, repeat: 0 });
-    await expect(setServicePolicy(orm, { serviceId: ws.serviceId, policyId: foreign.id })).rejects.toThrow(`escalation policy ${foreign.id} belongs to another workspace than service ${ws.serviceId}`);
+    const foreign = await createEscalationPolicy(orm, {
+      organizationId: other.organizationId,
+      name: 'Other',
+      steps: steps([{ type: 'team', id: other.teamId }]) as never,
+      repeat: 0,
+    });
+    await expect(setServicePolicy(orm, { serviceId: ws.serviceId, policyId: foreign.id })).rejects.toThrow(
+      `escalation policy ${foreign.id} belongs to another workspace than service ${ws.serviceId}`,
+    );
     await expect(setServicePolicy(orm, { serviceId: randomUUID(), policyId: p.id })).rejects.toMatchObject({ kind: 'not_found' });
     await expect(setServicePolicy(orm, { serviceId: ws.serviceId, policyId: 'nope' })).rejects.toMatchObject({ kind: 'invalid' });
     expect((await policyOfService(orm, ws.serviceId))?.id).toBe(p.id);
@@ -195,8 +252,12 @@ describe('team members', () => {
 
   it('when the person is not in the team’s workspace or the team is unknown, then refused and nothing stored', async () => {
     const outsider = await addMember(orm, other.organizationId, 'MEMBER');
-    expect((await refusedWithoutWrites('team_members', () => addTeamMember(orm, { teamId: ws.teamId, email: outsider.email }))).message).toMatch(/is not a member of workspace/);
-    expect(await refusedWithoutWrites('team_members', () => addTeamMember(orm, { teamId: randomUUID(), email: outsider.email }))).toMatchObject({ kind: 'not_found' });
+    expect((await refusedWithoutWrites('team_members', () => addTeamMember(orm, { teamId: ws.teamId, email: outsider.email }))).message).toMatch(
+      /is not a member of workspace/,
+    );
+    expect(await refusedWithoutWrites('team_members', () => addTeamMember(orm, { teamId: randomUUID(), email: outsider.email }))).toMatchObject({
+      kind: 'not_found',
+    });
     expect(await teamMemberIds(orm, 'not-a-uuid')).toEqual([]);
   });
 });

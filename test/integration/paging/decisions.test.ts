@@ -19,15 +19,21 @@ beforeAll(async () => {
 
 afterAll(() => Promise.all([stack?.stop(), twilio?.close()]));
 
-const entries = (incidentId: string) => knexOf(stack.orm)('timeline_entries').select('seq', 'type', 'via', 'message', 'data').where({ incident_id: incidentId }).orderBy('seq');
+const entries = (incidentId: string) =>
+  knexOf(stack.orm)('timeline_entries').select('seq', 'type', 'via', 'message', 'data').where({ incident_id: incidentId }).orderBy('seq');
 const decisions = async (incidentId: string, count = 1) =>
-  waitFor(async () => {
-    const found = (await entries(incidentId)).filter((e) => e.type === 'paging_decision');
-    return found.length >= count && found;
-  }, 20_000, `${count} paging decision(s)`);
+  waitFor(
+    async () => {
+      const found = (await entries(incidentId)).filter((e) => e.type === 'paging_decision');
+      return found.length >= count && found;
+    },
+    20_000,
+    `${count} paging decision(s)`,
+  );
 /** An ingestion URL of the workspace's service, with no escalation policy. */
 const sourceWithoutPolicy = async (ws: SeededWorkspace) =>
-  (await createSource(stack.orm, { organizationId: ws.organizationId, serviceId: ws.serviceId, name: 'no policy', ingestBaseUrl: stack.urls.ingest })).ingest_url;
+  (await createSource(stack.orm, { organizationId: ws.organizationId, serviceId: ws.serviceId, name: 'no policy', ingestBaseUrl: stack.urls.ingest }))
+    .ingest_url;
 
 describe('paging decisions on the timeline', () => {
   it('when the service has no policy and its team has no members, then the timeline says nobody was paged and why', async () => {
@@ -75,7 +81,22 @@ describe('paging decisions on the timeline', () => {
     });
     const empty = await createTeam(stack.orm, { organizationId: ws.organizationId, name: 'Nobody here' });
     const incidentId = await trigger(
-      await pagingService(stack.orm, ws, { steps: [{ delay_seconds: 600, targets: [{ type: 'schedule', id: schedule.id }, { type: 'team', id: empty.id }] }] }, stack.urls.ingest),
+      await pagingService(
+        stack.orm,
+        ws,
+        {
+          steps: [
+            {
+              delay_seconds: 600,
+              targets: [
+                { type: 'schedule', id: schedule.id },
+                { type: 'team', id: empty.id },
+              ],
+            },
+          ],
+        },
+        stack.urls.ingest,
+      ),
     );
 
     const [decision] = await decisions(incidentId);
@@ -92,12 +113,21 @@ describe('paging decisions on the timeline', () => {
     const person = await responder(stack.orm, ws.organizationId, 'sms');
     // A provider refused the number earlier (docs/architecture.md, "Paging"): the contact is disabled, its rule no longer pages.
     await knexOf(stack.orm)('contact_methods').where({ id: person.contactId }).update({ disabled_at: new Date(), disabled_reason: 'invalid To number' });
-    const incidentId = await trigger(await pagingService(stack.orm, ws, { steps: [{ delay_seconds: 600, targets: [{ type: 'user', id: person.id }] }] }, stack.urls.ingest));
+    const incidentId = await trigger(
+      await pagingService(stack.orm, ws, { steps: [{ delay_seconds: 600, targets: [{ type: 'user', id: person.id }] }] }, stack.urls.ingest),
+    );
 
     const [decision] = await decisions(incidentId);
-    expect(decision.message).toBe(`Nobody to page at step 1 of policy "On call": ${person.email} has no usable contact method (SMS ${person.address} disabled: invalid To number).`);
+    expect(decision.message).toBe(
+      `Nobody to page at step 1 of policy "On call": ${person.email} has no usable contact method (SMS ${person.address} disabled: invalid To number).`,
+    );
     expect(decision.data.skipped).toEqual([
-      { user_id: person.id, email: person.email, reason: 'no_usable_contact_method', disabled_contacts: [{ channel: 'sms', address: person.address, reason: 'invalid To number' }] },
+      {
+        user_id: person.id,
+        email: person.email,
+        reason: 'no_usable_contact_method',
+        disabled_contacts: [{ channel: 'sms', address: person.address, reason: 'invalid To number' }],
+      },
     ]);
     await sleep(1000);
     expect(await notificationsOf(stack.orm, incidentId)).toEqual([]);
@@ -107,14 +137,24 @@ describe('paging decisions on the timeline', () => {
     const ws = await seedWorkspace(stack.orm);
     const person = await responder(stack.orm, ws.organizationId, 'sms');
     await addTeamMember(stack.orm, { teamId: ws.teamId, email: person.email });
-    const source = await createSource(stack.orm, { organizationId: ws.organizationId, serviceId: ws.serviceId, name: 'form b', ingestBaseUrl: stack.urls.ingest, channels: ['sms'] });
-    const res = await fetch(source.ingest_url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title: 'Disk at 70%', severity: 'info' }) });
+    const source = await createSource(stack.orm, {
+      organizationId: ws.organizationId,
+      serviceId: ws.serviceId,
+      name: 'form b',
+      ingestBaseUrl: stack.urls.ingest,
+      channels: ['sms'],
+    });
+    const res = await fetch(source.ingest_url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'Disk at 70%', severity: 'info' }),
+    });
     expect(res.status).toBe(202);
     const { incident_id: incidentId } = (await res.json()) as { incident_id: string };
 
     const [decision] = await decisions(incidentId);
     expect(decision.message).toBe(
-      "Nobody to page: service \"API\" has no escalation policy, so its owning team is paged, on the source's channels sms, and none of the source's channels (sms) pages for an info incident.",
+      'Nobody to page: service "API" has no escalation policy, so its owning team is paged, on the source\'s channels sms, and none of the source\'s channels (sms) pages for an info incident.',
     );
     expect(decision.data).toMatchObject({ kind: 'nobody_to_page', form_b: { channels: ['sms'], severity: 'INFO', paging_channels: [] } });
   });
@@ -136,7 +176,13 @@ describe('paging decisions on the timeline', () => {
         ws,
         {
           steps: [
-            { delay_seconds: 1, targets: [{ type: 'user', id: first.id }, { type: 'user', id: unreachable.id }] },
+            {
+              delay_seconds: 1,
+              targets: [
+                { type: 'user', id: first.id },
+                { type: 'user', id: unreachable.id },
+              ],
+            },
             { delay_seconds: 600, targets: [{ type: 'schedule', id: schedule.id }] },
           ],
         },
@@ -145,9 +191,13 @@ describe('paging decisions on the timeline', () => {
     );
 
     const [step1, step2] = await decisions(incidentId, 2);
-    expect(step1.message).toBe(`Step 1 of policy "On call": paging ${first.email} (user) by SMS. Not paged: ${unreachable.email} has no usable contact method.`);
+    expect(step1.message).toBe(
+      `Step 1 of policy "On call": paging ${first.email} (user) by SMS. Not paged: ${unreachable.email} has no usable contact method.`,
+    );
     expect(step2.message).toBe(`Step 2 of policy "On call": paging ${onCall.email} (on call in schedule "Primary") by Voice call.`);
-    expect(step2.data.targets).toEqual([{ type: 'schedule', id: schedule.id, name: 'Primary', users: [{ id: onCall.id, email: onCall.email }], empty_reason: null }]);
+    expect(step2.data.targets).toEqual([
+      { type: 'schedule', id: schedule.id, name: 'Primary', users: [{ id: onCall.id, email: onCall.email }], empty_reason: null },
+    ]);
     await twilio.waitFor('call', (c) => c.params.To === onCall.address);
   });
 });

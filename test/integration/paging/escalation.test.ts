@@ -31,7 +31,13 @@ describe('escalation end to end', () => {
     const ingestUrl = await pagingService(
       stack.orm,
       ws,
-      { steps: [{ delay_seconds: 2, targets: [{ type: 'user', id: first.id }] }, { delay_seconds: 2, targets: [{ type: 'schedule', id: schedule.id }] }], repeat: 3 },
+      {
+        steps: [
+          { delay_seconds: 2, targets: [{ type: 'user', id: first.id }] },
+          { delay_seconds: 2, targets: [{ type: 'schedule', id: schedule.id }] },
+        ],
+        repeat: 3,
+      },
       stack.urls.ingest,
     );
     const incidentId = await trigger(ingestUrl);
@@ -86,7 +92,12 @@ describe('escalation end to end', () => {
     const ingestUrl = await pagingService(
       stack.orm,
       ws,
-      { steps: [{ delay_seconds: 600, targets: [{ type: 'user', id: callee.id }] }, { delay_seconds: 600, targets: [{ type: 'user', id: next.id }] }] },
+      {
+        steps: [
+          { delay_seconds: 600, targets: [{ type: 'user', id: callee.id }] },
+          { delay_seconds: 600, targets: [{ type: 'user', id: next.id }] },
+        ],
+      },
       stack.urls.ingest,
     );
     const incidentId = await trigger(ingestUrl);

@@ -32,12 +32,22 @@ async function formBSource(channels: string[]) {
   await addContactMethod(stack.orm, { email: member.email, type: 'sms', address: phone });
   await addContactMethod(stack.orm, { email: member.email, type: 'voice', address: voice });
   await addContactMethod(stack.orm, { email: member.email, type: 'email', address: member.email });
-  const source = await createSource(stack.orm, { organizationId: ws.organizationId, serviceId: ws.serviceId, name: 'Form B', ingestBaseUrl: stack.urls.ingest, channels });
+  const source = await createSource(stack.orm, {
+    organizationId: ws.organizationId,
+    serviceId: ws.serviceId,
+    name: 'Form B',
+    ingestBaseUrl: stack.urls.ingest,
+    channels,
+  });
   return { member, phone, voice, url: source.ingest_url };
 }
 
 async function send(url: string, severity: string): Promise<string> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title: `Disk full ${randomBytes(3).toString('hex')}`, severity }) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ title: `Disk full ${randomBytes(3).toString('hex')}`, severity }),
+  });
   expect(res.status).toBe(202);
   return ((await res.json()) as { incident_id: string }).incident_id;
 }
@@ -73,23 +83,34 @@ describe('Form B sources page their channels by severity', () => {
 
   it('when a source is created with an unknown channel, then it is refused and nothing is stored', async () => {
     const ws = await seedWorkspace(stack.orm);
-    await expect(createSource(stack.orm, { organizationId: ws.organizationId, serviceId: ws.serviceId, name: 'bad', ingestBaseUrl: stack.urls.ingest, channels: ['sms', 'pigeon'] })).rejects.toThrow(
-      'channels: unknown channel "pigeon"; use sms, voice, email or push',
-    );
+    await expect(
+      createSource(stack.orm, {
+        organizationId: ws.organizationId,
+        serviceId: ws.serviceId,
+        name: 'bad',
+        ingestBaseUrl: stack.urls.ingest,
+        channels: ['sms', 'pigeon'],
+      }),
+    ).rejects.toThrow('channels: unknown channel "pigeon"; use sms, voice, email or push');
     const rows = await stack.orm.em.fork().getKnex()('alert_sources').where({ organization_id: ws.organizationId, name: 'bad' });
     expect(rows).toHaveLength(0);
   });
 });
 
 describe('a service without an escalation policy', () => {
-  it('when an incident opens, then the owning team\'s members are paged once, by their own rules', async () => {
+  it("when an incident opens, then the owning team's members are paged once, by their own rules", async () => {
     const ws = await seedWorkspace(stack.orm);
     const member = await addMember(stack.orm, ws.organizationId, 'MEMBER');
     await addTeamMember(stack.orm, { teamId: ws.teamId, email: member.email });
     const phone = phoneNumber();
     const contact = await addContactMethod(stack.orm, { email: member.email, type: 'sms', address: phone });
     await addNotificationRule(stack.orm, { email: member.email, contactMethodId: contact.id, delaySeconds: 0 });
-    const source = await createSource(stack.orm, { organizationId: ws.organizationId, serviceId: ws.serviceId, name: 'plain', ingestBaseUrl: stack.urls.ingest });
+    const source = await createSource(stack.orm, {
+      organizationId: ws.organizationId,
+      serviceId: ws.serviceId,
+      name: 'plain',
+      ingestBaseUrl: stack.urls.ingest,
+    });
     const incidentId = await send(source.ingest_url, 'high');
     await twilio.waitFor('message', (m) => m.params.To === phone);
     expect((await notificationsOf(stack.orm, incidentId)).map((n) => [n.channel, n.user_id])).toEqual([['sms', member.id]]);

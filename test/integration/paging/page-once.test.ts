@@ -27,11 +27,15 @@ const pageEntries = async (incidentId: string) =>
 const onePerson = (ws: { organizationId: string; serviceId: string }, userId: string) =>
   pagingService(stack.orm, ws, { steps: [{ delay_seconds: 600, targets: [{ type: 'user', id: userId }] }] }, stack.urls.ingest);
 const settled = (incidentId: string) =>
-  waitFor(async () => {
-    const [page] = await notificationsOf(stack.orm, incidentId);
-    const [entry] = await pageEntries(incidentId);
-    return page && entry && !['queued', 'sending'].includes(page.status) && { page, entry };
-  }, 30_000, 'the page settled, with its entry');
+  waitFor(
+    async () => {
+      const [page] = await notificationsOf(stack.orm, incidentId);
+      const [entry] = await pageEntries(incidentId);
+      return page && entry && !['queued', 'sending'].includes(page.status) && { page, entry };
+    },
+    30_000,
+    'the page settled, with its entry',
+  );
 
 describe('sending a page once, or marked', () => {
   it('when Twilio takes 6 s to answer (longer than the first attempt was once allowed), then the SMS goes once and is not marked', async () => {
@@ -71,7 +75,9 @@ describe('sending a page once, or marked', () => {
       expect(accepted(person.address)).toHaveLength(2);
       expect(page).toMatchObject({ status: 'sent', attempts: 2, unknown_outcome_retries: 1 });
       expect(page.provider_message_id).toBe(accepted(person.address)[1].sid);
-      expect(entry.message).toBe(`SMS to ${person.email} (${person.address}) sent; retried: the previous attempt's outcome is unknown, so this may have been sent twice`);
+      expect(entry.message).toBe(
+        `SMS to ${person.email} (${person.address}) sent; retried: the previous attempt's outcome is unknown, so this may have been sent twice`,
+      );
       expect(entry.data).toMatchObject({ kind: 'page', status: 'sent', channel: 'sms', user_id: person.id, unknown_outcome_retry: true });
       // Both SMS carry the same reply code: one answer acts on the incident, whichever is read.
       const codes = accepted(person.address).map((r) => /Reply (\d+)A/.exec(r.params.Body)?.[1]);
@@ -82,7 +88,7 @@ describe('sending a page once, or marked', () => {
     }
   }, 40_000);
 
-  it("when Twilio takes the SMS but the answer is lost, then the retry sends again and is marked; a refusal with an answer is not", async () => {
+  it('when Twilio takes the SMS but the answer is lost, then the retry sends again and is marked; a refusal with an answer is not', async () => {
     const ws = await seedWorkspace(stack.orm);
     const other = await seedWorkspace(stack.orm);
     const lost = await responder(stack.orm, ws.organizationId, 'sms');
@@ -114,10 +120,15 @@ describe('sending a page once, or marked', () => {
     // incident, until the acknowledge below has committed.
     const blocker = await k.transaction();
     try {
-      await blocker.raw(`insert into reply_code_cursors (target, last_code) values (?, 1) on conflict (target) do update set last_code = reply_code_cursors.last_code`, [person.address]);
+      await blocker.raw(
+        `insert into reply_code_cursors (target, last_code) values (?, 1) on conflict (target) do update set last_code = reply_code_cursors.last_code`,
+        [person.address],
+      );
       const incidentId = await trigger(await onePerson(ws, person.id));
       await waitFor(
-        async () => (await k.raw(`select 1 from pg_stat_activity where wait_event_type = 'Lock' and query like '%reply_code_cursors%' and pid <> pg_backend_pid()`)).rows.length > 0,
+        async () =>
+          (await k.raw(`select 1 from pg_stat_activity where wait_event_type = 'Lock' and query like '%reply_code_cursors%' and pid <> pg_backend_pid()`)).rows
+            .length > 0,
         20_000,
         'the page waiting on its reply code',
       );
@@ -149,22 +160,37 @@ describe('sending a page once, or marked', () => {
     }
     const now = new Date();
     const earlier = Array.from({ length: 98 }, () => ({
-      id: randomUUID(), organization_id: ws.organizationId, incident_id: randomUUID(), user_id: person.id, channel: 'voice', target: numbers[0],
-      status: 'sent', created_at: now, updated_at: now,
+      id: randomUUID(),
+      organization_id: ws.organizationId,
+      incident_id: randomUUID(),
+      user_id: person.id,
+      channel: 'voice',
+      target: numbers[0],
+      status: 'sent',
+      created_at: now,
+      updated_at: now,
     }));
     await knexOf(stack.orm)('notifications').insert(earlier);
     const incidentId = await trigger(await onePerson(ws, person.id));
 
-    const pages = await waitFor(async () => {
-      const rows = await notificationsOf(stack.orm, incidentId);
-      return rows.length === 5 && rows.every((r) => r.status === 'sent') && rows;
-    }, 30_000, 'five pages sent');
+    const pages = await waitFor(
+      async () => {
+        const rows = await notificationsOf(stack.orm, incidentId);
+        return rows.length === 5 && rows.every((r) => r.status === 'sent') && rows;
+      },
+      30_000,
+      'five pages sent',
+    );
     await sleep(500);
     expect(pages.filter((p) => p.channel === 'voice')).toHaveLength(2);
     expect(twilio.calls().filter((c) => numbers.includes(c.params.To))).toHaveLength(2);
     const emails = pages.filter((p) => p.channel === 'email');
     expect(emails).toHaveLength(3);
-    for (const p of emails) expect(p).toMatchObject({ target: person.email, fallback_reason: 'voice call quota of the PRO plan reached (100 per user per month); sent by email instead' });
+    for (const p of emails)
+      expect(p).toMatchObject({
+        target: person.email,
+        fallback_reason: 'voice call quota of the PRO plan reached (100 per user per month); sent by email instead',
+      });
     const entries = (await pageEntries(incidentId)).map((e) => e.message);
     expect(entries.filter((m) => m.startsWith('Email to') && m.includes('quota of the PRO plan reached'))).toHaveLength(3);
   }, 40_000);

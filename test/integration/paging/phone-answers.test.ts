@@ -26,7 +26,6 @@ async function pagedBySms() {
   return { ws, person, incidentId, code };
 }
 
-
 const smsHook = () => `${stack.urls.app}/hooks/twilio/sms`;
 
 describe('answering a page from the phone', () => {
@@ -47,11 +46,23 @@ describe('answering a page from the phone', () => {
     expect(forged.body).not.toContain('auth');
     expect(await statusOf(stack.orm, incidentId)).toBe('TRIGGERED');
 
-    const first = await twilio.replySms({ from: person.address, to: '+15550000000', body: `${code}A`, url: smsHook(), messageSid: 'SMreplayed0000000000000000000000' + code });
+    const first = await twilio.replySms({
+      from: person.address,
+      to: '+15550000000',
+      body: `${code}A`,
+      url: smsHook(),
+      messageSid: 'SMreplayed0000000000000000000000' + code,
+    });
     expect(first.body).toContain('acknowledged');
     // The same signed request again (Twilio signatures carry no timestamp): it must not act again.
     const before = (await timelineOf(stack.orm, incidentId)).length;
-    const replay = await twilio.replySms({ from: person.address, to: '+15550000000', body: `${code}A`, url: smsHook(), messageSid: 'SMreplayed0000000000000000000000' + code });
+    const replay = await twilio.replySms({
+      from: person.address,
+      to: '+15550000000',
+      body: `${code}A`,
+      url: smsHook(),
+      messageSid: 'SMreplayed0000000000000000000000' + code,
+    });
     expect(replay.body).toContain('Already handled');
     expect((await timelineOf(stack.orm, incidentId)).length).toBe(before);
   });
@@ -90,11 +101,19 @@ describe('answering a page from the phone', () => {
     const { incidentId } = await pagedBySms();
     const [page] = await notificationsOf(stack.orm, incidentId);
     const expired = signAction(TEST_SECRET, { notificationId: page.id, action: 'acknowledge', expiresAt: Math.floor(Date.now() / 1000) - 1 });
-    const refused = await fetch(`${stack.urls.app}/hooks/push/action`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: expired }) });
+    const refused = await fetch(`${stack.urls.app}/hooks/push/action`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token: expired }),
+    });
     expect(refused.status).toBe(409);
     expect(await statusOf(stack.orm, incidentId)).toBe('TRIGGERED');
     const token = signAction(TEST_SECRET, { notificationId: page.id, action: 'acknowledge', expiresAt: Math.floor(Date.now() / 1000) + 60 });
-    const ok = await fetch(`${stack.urls.app}/hooks/push/action`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token }) });
+    const ok = await fetch(`${stack.urls.app}/hooks/push/action`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token }),
+    });
     expect(ok.status).toBe(200);
     expect(await statusOf(stack.orm, incidentId)).toBe('ACKNOWLEDGED');
   });

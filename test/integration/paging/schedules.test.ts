@@ -26,7 +26,15 @@ beforeAll(async () => {
 afterAll(() => orm.close());
 
 /** A daily 09:00 New York rotation alice → bob → carol from 2026-03-01 (alice on Mar 1, 4, 7, …). */
-const dailyLayers = () => [{ name: 'primary', users: [email('alice'), people.bob.id, email('carol').toUpperCase()], rotation: { unit: 'days', length: 1 }, handoff_time: '09:00', start: '2026-03-01' }];
+const dailyLayers = () => [
+  {
+    name: 'primary',
+    users: [email('alice'), people.bob.id, email('carol').toUpperCase()],
+    rotation: { unit: 'days', length: 1 },
+    handoff_time: '09:00',
+    start: '2026-03-01',
+  },
+];
 
 async function createSchedule(layers: unknown = dailyLayers(), timeZone = 'America/New_York'): Promise<CliResult> {
   return klaxon(['schedule', 'create', '--org', orgId, '--name', 'Primary', '--time-zone', timeZone, '--layers', JSON.stringify(layers), '--json']);
@@ -56,14 +64,47 @@ describe('klaxon schedule create', () => {
 
   it.each([
     ['an unknown time zone', () => createSchedule(dailyLayers(), 'Europe/Atlantis'), /unknown time zone "Europe\/Atlantis"/],
-    ['layers that are not JSON', () => klaxon(['schedule', 'create', '--org', orgId, '--name', 'x', '--time-zone', 'UTC', '--layers', '[{', '--json']), /--layers: must be valid JSON/],
+    [
+      'layers that are not JSON',
+      () => klaxon(['schedule', 'create', '--org', orgId, '--name', 'x', '--time-zone', 'UTC', '--layers', '[{', '--json']),
+      /--layers: must be valid JSON/,
+    ],
     ['a layer without users', () => createSchedule([{ ...dailyLayers()[0], users: [] }]), /layers\[0\]\.users: must name at least one user/],
-    ['a rotation of length 0', () => createSchedule([{ ...dailyLayers()[0], rotation: { unit: 'days', length: 0 } }]), /layers\[0\]\.rotation\.length: must be at least 1/],
+    [
+      'a rotation of length 0',
+      () => createSchedule([{ ...dailyLayers()[0], rotation: { unit: 'days', length: 0 } }]),
+      /layers\[0\]\.rotation\.length: must be at least 1/,
+    ],
     ['a bad handoff time', () => createSchedule([{ ...dailyLayers()[0], handoff_time: '9am' }]), /layers\[0\]\.handoff_time: must be a local time "HH:mm"/],
-    ['someone from another workspace', () => createSchedule([{ ...dailyLayers()[0], users: [email('alice'), email('outsider')] }]), new RegExp(`layers\\[0\\]\\.users: ${email('outsider')} is not a member of this workspace`)],
+    [
+      'someone from another workspace',
+      () => createSchedule([{ ...dailyLayers()[0], users: [email('alice'), email('outsider')] }]),
+      new RegExp(`layers\\[0\\]\\.users: ${email('outsider')} is not a member of this workspace`),
+    ],
     ['a user id from another workspace', () => createSchedule([{ ...dailyLayers()[0], users: [people.outsider.id] }]), /is not a member of this workspace/],
-    ['an unknown workspace', () => klaxon(['schedule', 'create', '--org', '00000000-0000-4000-8000-000000000000', '--name', 'x', '--time-zone', 'UTC', '--layers', JSON.stringify(dailyLayers()), '--json']), /organization .* not found/],
-    ['a workspace id that is no UUID', () => klaxon(['schedule', 'create', '--org', 'acme', '--name', 'x', '--time-zone', 'UTC', '--layers', '[]', '--json']), /--org: must be a workspace id \(UUID\)/],
+    [
+      'an unknown workspace',
+      () =>
+        klaxon([
+          'schedule',
+          'create',
+          '--org',
+          '00000000-0000-4000-8000-000000000000',
+          '--name',
+          'x',
+          '--time-zone',
+          'UTC',
+          '--layers',
+          JSON.stringify(dailyLayers()),
+          '--json',
+        ]),
+      /organization .* not found/,
+    ],
+    [
+      'a workspace id that is no UUID',
+      () => klaxon(['schedule', 'create', '--org', 'acme', '--name', 'x', '--time-zone', 'UTC', '--layers', '[]', '--json']),
+      /--org: must be a workspace id \(UUID\)/,
+    ],
   ])('when given %s, then refused with a clear error and no schedule stored', async (_name, run, message) => {
     const before = await count('schedules');
     expectRefused(await run(), message);
@@ -93,8 +134,16 @@ describe('klaxon oncall', () => {
   });
 
   it.each([
-    ['an unknown schedule', () => oncall('00000000-0000-4000-8000-000000000000', '2026-03-07T12:00:00Z'), /schedule 00000000-0000-4000-8000-000000000000 not found/],
-    ['an instant without an offset', () => oncall('00000000-0000-4000-8000-000000000000', '2026-03-07T12:00'), /--at: must be an ISO 8601 instant with an offset/],
+    [
+      'an unknown schedule',
+      () => oncall('00000000-0000-4000-8000-000000000000', '2026-03-07T12:00:00Z'),
+      /schedule 00000000-0000-4000-8000-000000000000 not found/,
+    ],
+    [
+      'an instant without an offset',
+      () => oncall('00000000-0000-4000-8000-000000000000', '2026-03-07T12:00'),
+      /--at: must be an ISO 8601 instant with an offset/,
+    ],
   ])('when given %s, then a clear error and a non-zero exit', async (_name, run, message) => {
     expectRefused(await run(), message);
   });
@@ -114,9 +163,27 @@ describe('klaxon schedule override', () => {
   });
 
   it('when an override is added, then it answers its row and beats the layers over exactly [from, to)', async () => {
-    const res = await klaxon(['schedule', 'override', '--schedule', scheduleId, '--user', email('Carol').toUpperCase(), '--from', '2026-03-08T15:00:00Z', '--to', '2026-03-08T18:00:00+01:00', '--json']);
+    const res = await klaxon([
+      'schedule',
+      'override',
+      '--schedule',
+      scheduleId,
+      '--user',
+      email('Carol').toUpperCase(),
+      '--from',
+      '2026-03-08T15:00:00Z',
+      '--to',
+      '2026-03-08T18:00:00+01:00',
+      '--json',
+    ]);
     expect(res.code).toBe(0);
-    expect(res.json).toEqual({ id: expect.any(String), schedule_id: scheduleId, user_id: people.carol.id, from: '2026-03-08T15:00:00.000Z', to: '2026-03-08T17:00:00.000Z' });
+    expect(res.json).toEqual({
+      id: expect.any(String),
+      schedule_id: scheduleId,
+      user_id: people.carol.id,
+      from: '2026-03-08T15:00:00.000Z',
+      to: '2026-03-08T17:00:00.000Z',
+    });
     expect((await oncall(scheduleId, '2026-03-08T14:59:59.999Z')).json.users).toEqual([user('bob')]);
     expect((await oncall(scheduleId, '2026-03-08T15:00:00Z')).json.users).toEqual([user('carol')]);
     expect((await oncall(scheduleId, '2026-03-08T16:59:59.999Z')).json.users).toEqual([user('carol')]);
@@ -124,16 +191,46 @@ describe('klaxon schedule override', () => {
   });
 
   it('when overrides overlap, then everyone they name is on call', async () => {
-    await klaxon(['schedule', 'override', '--schedule', scheduleId, '--user', email('alice'), '--from', '2026-04-01T00:00:00Z', '--to', '2026-04-01T12:00:00Z']);
-    await klaxon(['schedule', 'override', '--schedule', scheduleId, '--user', email('carol'), '--from', '2026-04-01T06:00:00Z', '--to', '2026-04-01T18:00:00Z']);
+    await klaxon([
+      'schedule',
+      'override',
+      '--schedule',
+      scheduleId,
+      '--user',
+      email('alice'),
+      '--from',
+      '2026-04-01T00:00:00Z',
+      '--to',
+      '2026-04-01T12:00:00Z',
+    ]);
+    await klaxon([
+      'schedule',
+      'override',
+      '--schedule',
+      scheduleId,
+      '--user',
+      email('carol'),
+      '--from',
+      '2026-04-01T06:00:00Z',
+      '--to',
+      '2026-04-01T18:00:00Z',
+    ]);
     expect((await oncall(scheduleId, '2026-04-01T08:00:00Z')).json.users).toEqual([user('alice'), user('carol')]);
   });
 
   it.each([
     ['from after to', () => ['--user', email('alice'), '--from', '2026-05-02T00:00:00Z', '--to', '2026-05-01T00:00:00Z'], /to: must be after from/],
     ['from equal to to', () => ['--user', email('alice'), '--from', '2026-05-01T00:00:00Z', '--to', '2026-05-01T00:00:00Z'], /to: must be after from/],
-    ['someone outside the workspace', () => ['--user', email('outsider'), '--from', '2026-05-01T00:00:00Z', '--to', '2026-05-02T00:00:00Z'], /is not a member of this schedule's workspace/],
-    ['an instant without an offset', () => ['--user', email('alice'), '--from', '2026-05-01T00:00', '--to', '2026-05-02T00:00:00Z'], /--from: must be an ISO 8601 instant with an offset/],
+    [
+      'someone outside the workspace',
+      () => ['--user', email('outsider'), '--from', '2026-05-01T00:00:00Z', '--to', '2026-05-02T00:00:00Z'],
+      /is not a member of this schedule's workspace/,
+    ],
+    [
+      'an instant without an offset',
+      () => ['--user', email('alice'), '--from', '2026-05-01T00:00', '--to', '2026-05-02T00:00:00Z'],
+      /--from: must be an ISO 8601 instant with an offset/,
+    ],
     ['not an email', () => ['--user', 'alice', '--from', '2026-05-01T00:00:00Z', '--to', '2026-05-02T00:00:00Z'], /--user: must be an email address/],
   ])('when given %s, then refused with a clear error and no override stored', async (_name, args, message) => {
     const before = await count('schedule_overrides');
@@ -143,14 +240,38 @@ describe('klaxon schedule override', () => {
 
   it('when the schedule does not exist, then not found and nothing stored', async () => {
     const before = await count('schedule_overrides');
-    expectRefused(await klaxon(['schedule', 'override', '--schedule', '00000000-0000-4000-8000-000000000000', '--user', email('alice'), '--from', '2026-05-01T00:00:00Z', '--to', '2026-05-02T00:00:00Z']), /schedule .* not found/);
+    expectRefused(
+      await klaxon([
+        'schedule',
+        'override',
+        '--schedule',
+        '00000000-0000-4000-8000-000000000000',
+        '--user',
+        email('alice'),
+        '--from',
+        '2026-05-01T00:00:00Z',
+        '--to',
+        '2026-05-02T00:00:00Z',
+      ]),
+      /schedule .* not found/,
+    );
     expect(await count('schedule_overrides')).toBe(before);
   });
 });
 
 describe('onCallUserIds (paging)', () => {
   it('when asked at an instant, then the on-call user ids; someone who has left the workspace is not paged', async () => {
-    const created = await createSchedule([{ ...dailyLayers()[0], users: [email('alice')] }, { name: 'upper', users: [email('bob')], rotation: { unit: 'weeks', length: 1 }, handoff_time: '09:00', start: '2026-06-01', restrictions: [{ from: '18:00', to: '09:00' }] }]);
+    const created = await createSchedule([
+      { ...dailyLayers()[0], users: [email('alice')] },
+      {
+        name: 'upper',
+        users: [email('bob')],
+        rotation: { unit: 'weeks', length: 1 },
+        handoff_time: '09:00',
+        start: '2026-06-01',
+        restrictions: [{ from: '18:00', to: '09:00' }],
+      },
+    ]);
     const scheduleId = created.json.id as string;
     expect(await onCallUserIds(orm, scheduleId, new Date('2026-06-02T16:00:00Z'))).toEqual([people.alice.id]); // 12:00 EDT
     expect(await onCallUserIds(orm, scheduleId, new Date('2026-06-02T22:00:00Z'))).toEqual([people.bob.id]); // 18:00 EDT
@@ -158,7 +279,13 @@ describe('onCallUserIds (paging)', () => {
     try {
       expect(await onCallUserIds(orm, scheduleId, new Date('2026-06-02T22:00:00Z'))).toEqual([]);
     } finally {
-      await knexOf(orm)('memberships').insert({ id: crypto.randomUUID(), organization_id: orgId, user_id: people.bob.id, role: 'MEMBER', created_at: new Date() });
+      await knexOf(orm)('memberships').insert({
+        id: crypto.randomUUID(),
+        organization_id: orgId,
+        user_id: people.bob.id,
+        role: 'MEMBER',
+        created_at: new Date(),
+      });
     }
   });
 

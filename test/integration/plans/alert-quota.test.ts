@@ -29,11 +29,17 @@ async function freeWorkspace(plan: 'FREE' | 'PRO' = 'FREE') {
   const owner = await addMember(stack.orm, ws.organizationId, 'BILLING_OWNER');
   const manager = await addMember(stack.orm, ws.organizationId, 'TEAM_MANAGER');
   const member = await addMember(stack.orm, ws.organizationId, 'MEMBER');
-  const source = await createSource(stack.orm, { organizationId: ws.organizationId, serviceId: ws.serviceId, name: `quota ${randomUUID().slice(0, 6)}`, ingestBaseUrl: stack.urls.ingest });
+  const source = await createSource(stack.orm, {
+    organizationId: ws.organizationId,
+    serviceId: ws.serviceId,
+    name: `quota ${randomUUID().slice(0, 6)}`,
+    ingestBaseUrl: stack.urls.ingest,
+  });
   return { ...ws, owner, manager, member, source };
 }
 
-const post = (url: string, body: unknown = { title: `Disk full ${randomUUID().slice(0, 6)}` }, headers: Record<string, string> = {}) => request('POST', url, { body, headers });
+const post = (url: string, body: unknown = { title: `Disk full ${randomUUID().slice(0, 6)}` }, headers: Record<string, string> = {}) =>
+  request('POST', url, { body, headers });
 
 /** What a workspace has stored: the rows a refused request must not add to. */
 async function storedBy(organizationId: string) {
@@ -46,10 +52,15 @@ async function storedBy(organizationId: string) {
   };
 }
 
-const usageOf = (organizationId: string) => k()('plan_usage').where({ organization_id: organizationId, period: usagePeriod(new Date()) }).first();
+const usageOf = (organizationId: string) =>
+  k()('plan_usage')
+    .where({ organization_id: organizationId, period: usagePeriod(new Date()) })
+    .first();
 /** The usage emails one address received, by subject. */
 const usageEmailsTo = async (to: string): Promise<string[]> =>
-  (await k()('dev_deliveries').select('subject').where({ channel: 'email', to }).orderBy('created_at')).map((r: { subject: string }) => r.subject).filter((s: string) => /alerts/.test(s));
+  (await k()('dev_deliveries').select('subject').where({ channel: 'email', to }).orderBy('created_at'))
+    .map((r: { subject: string }) => r.subject)
+    .filter((s: string) => /alerts/.test(s));
 
 function expectQuotaAnswer(res: { status: number; body: unknown; headers: Headers }) {
   expect(res.status).toBe(429);
@@ -92,10 +103,14 @@ describe('the FREE plan stores 50 alerts a month', () => {
     expect(await usageEmailsTo(ws.admin.email)).toEqual([]);
 
     expect((await post(ws.source.ingest_url)).status).toBe(202); // the 40th: 80 %
-    const eighty = await waitFor(async () => {
-      const got = await usageEmailsTo(ws.owner.email);
-      return got.length ? got : undefined;
-    }, 10_000, 'the 80 % email');
+    const eighty = await waitFor(
+      async () => {
+        const got = await usageEmailsTo(ws.owner.email);
+        return got.length ? got : undefined;
+      },
+      10_000,
+      'the 80 % email',
+    );
     expect(eighty).toEqual([expect.stringMatching(/has used 80 % of its FREE plan's alerts this month/)]);
 
     await Promise.all(Array.from({ length: 15 }, () => post(ws.source.ingest_url))); // to 50 and past it
@@ -152,12 +167,18 @@ describe('the FREE plan stores 50 alerts a month', () => {
     const amHeaders = JSON.parse(nativeFixture('alertmanager/firing.headers.json')) as Record<string, string>;
     const firing = await post(ws.source.ingest_url, JSON.parse(nativeFixture('alertmanager/firing.json')), { ...amHeaders, 'Idempotency-Key': 'am-1' });
     expect(firing.status).toBe(202);
-    await k()('plan_usage').where({ organization_id: ws.organizationId, period: usagePeriod(new Date()) }).update({ alerts: 50 });
+    await k()('plan_usage')
+      .where({ organization_id: ws.organizationId, period: usagePeriod(new Date()) })
+      .update({ alerts: 50 });
 
     const replay = await post(ws.source.ingest_url, JSON.parse(nativeFixture('alertmanager/firing.json')), { ...amHeaders, 'Idempotency-Key': 'am-1' });
     expect(replay.status).toBe(200);
     expect(replay.body).toMatchObject({ duplicate: true, event_id: firing.body.event_id });
-    const resolved = await post(ws.source.ingest_url, JSON.parse(nativeFixture('alertmanager/resolved.json')), JSON.parse(nativeFixture('alertmanager/resolved.headers.json')));
+    const resolved = await post(
+      ws.source.ingest_url,
+      JSON.parse(nativeFixture('alertmanager/resolved.json')),
+      JSON.parse(nativeFixture('alertmanager/resolved.headers.json')),
+    );
     expect(resolved.status).toBe(202);
     expect(await k()('alerts').where({ id: firing.body.event_id }).first()).toMatchObject({ status: 'RESOLVED' });
     expect((await usageOf(ws.organizationId)).alerts).toBe(50);
@@ -166,9 +187,13 @@ describe('the FREE plan stores 50 alerts a month', () => {
   it('when a refused request is sent again with its Idempotency-Key after the quota allows, then it is stored (the 429 kept no record)', async () => {
     const ws = await freeWorkspace();
     await post(ws.source.ingest_url);
-    await k()('plan_usage').where({ organization_id: ws.organizationId, period: usagePeriod(new Date()) }).update({ alerts: 50 });
+    await k()('plan_usage')
+      .where({ organization_id: ws.organizationId, period: usagePeriod(new Date()) })
+      .update({ alerts: 50 });
     expect((await post(ws.source.ingest_url, { title: 'later' }, { 'Idempotency-Key': 'later-1' })).status).toBe(429);
-    await k()('plan_usage').where({ organization_id: ws.organizationId, period: usagePeriod(new Date()) }).update({ alerts: 10 }); // as after an upgrade-and-back, or a new month
+    await k()('plan_usage')
+      .where({ organization_id: ws.organizationId, period: usagePeriod(new Date()) })
+      .update({ alerts: 10 }); // as after an upgrade-and-back, or a new month
     const again = await post(ws.source.ingest_url, { title: 'later' }, { 'Idempotency-Key': 'later-1' });
     expect(again.status).toBe(202);
     expect(again.body.duplicate).toBe(false);
@@ -184,7 +209,9 @@ describe('the Form B receiver over the quota', () => {
     const hook = created.body.data as { id: string; receiver_url: string };
     await setPlan(stack.orm, ws.organizationId, 'FREE');
     expect((await sendRaw('POST', hook.receiver_url, { body: JSON.stringify({ title: 'first', severity: 'warning' }) })).status).toBe(202);
-    await k()('plan_usage').where({ organization_id: ws.organizationId, period: usagePeriod(new Date()) }).update({ alerts: 50 });
+    await k()('plan_usage')
+      .where({ organization_id: ws.organizationId, period: usagePeriod(new Date()) })
+      .update({ alerts: 50 });
     const before = await storedBy(ws.organizationId);
 
     const res = await sendRaw('POST', hook.receiver_url, { body: JSON.stringify({ title: 'over', severity: 'critical' }) });

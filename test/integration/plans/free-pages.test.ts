@@ -21,26 +21,36 @@ async function pushAndSmsResponder(organizationId: string) {
   const user = await addMember(stack.orm, organizationId, 'MEMBER');
   const phone = phoneNumber();
   const device = randomBytes(32).toString('hex');
-  for (const [type, address] of [['push_ios', device], ['sms', phone]] as const) {
+  for (const [type, address] of [
+    ['push_ios', device],
+    ['sms', phone],
+  ] as const) {
     const contact = await addContactMethod(stack.orm, { email: user.email, type, address });
     await addNotificationRule(stack.orm, { email: user.email, contactMethodId: contact.id, delaySeconds: 0 });
   }
   return { ...user, phone, device };
 }
 
-const pageEntries = async (incidentId: string) => (await timelineOf(stack.orm, incidentId)).filter((e) => e.type === 'notification').map((e) => e.message as string);
+const pageEntries = async (incidentId: string) =>
+  (await timelineOf(stack.orm, incidentId)).filter((e) => e.type === 'notification').map((e) => e.message as string);
 
 describe('FREE pages by email only', () => {
   it('when a FREE workspace pages an on-call person with push and SMS rules, then both pages go by email and the timeline says it is the plan', async () => {
     const ws = await seedWorkspace(stack.orm);
     await setPlan(stack.orm, ws.organizationId, 'FREE');
     const person = await pushAndSmsResponder(ws.organizationId);
-    const incidentId = await trigger(await pagingService(stack.orm, ws, { steps: [{ delay_seconds: 600, targets: [{ type: 'user', id: person.id }] }] }, stack.urls.ingest));
+    const incidentId = await trigger(
+      await pagingService(stack.orm, ws, { steps: [{ delay_seconds: 600, targets: [{ type: 'user', id: person.id }] }] }, stack.urls.ingest),
+    );
 
-    const entries = await waitFor(async () => {
-      const got = await pageEntries(incidentId);
-      return got.length === 2 ? got : undefined;
-    }, 20_000, 'both pages on the timeline');
+    const entries = await waitFor(
+      async () => {
+        const got = await pageEntries(incidentId);
+        return got.length === 2 ? got : undefined;
+      },
+      20_000,
+      'both pages on the timeline',
+    );
     expect(entries).toEqual([
       `Email to ${person.email} (${person.email}) stored in the dev inbox (the FREE plan pages by email only; sent by email instead)`,
       `Email to ${person.email} (${person.email}) stored in the dev inbox (the FREE plan pages by email only; sent by email instead)`,
@@ -60,13 +70,22 @@ describe('FREE pages by email only', () => {
     const ws = await seedWorkspace(stack.orm);
     await setPlan(stack.orm, ws.organizationId, 'STARTER');
     const person = await pushAndSmsResponder(ws.organizationId);
-    const incidentId = await trigger(await pagingService(stack.orm, ws, { steps: [{ delay_seconds: 600, targets: [{ type: 'user', id: person.id }] }] }, stack.urls.ingest));
+    const incidentId = await trigger(
+      await pagingService(stack.orm, ws, { steps: [{ delay_seconds: 600, targets: [{ type: 'user', id: person.id }] }] }, stack.urls.ingest),
+    );
 
     await twilio.waitFor('message', (m) => m.params.To === person.phone);
-    const pages = await waitFor(async () => {
-      const got = await notificationsOf(stack.orm, incidentId);
-      return got.length === 2 && got.every((p) => p.status === 'sent') ? got : undefined;
-    }, 20_000, 'both pages sent');
-    expect(pages.map((p) => [p.channel, p.fallback_reason]).sort()).toEqual([['push_ios', null], ['sms', null]]);
+    const pages = await waitFor(
+      async () => {
+        const got = await notificationsOf(stack.orm, incidentId);
+        return got.length === 2 && got.every((p) => p.status === 'sent') ? got : undefined;
+      },
+      20_000,
+      'both pages sent',
+    );
+    expect(pages.map((p) => [p.channel, p.fallback_reason]).sort()).toEqual([
+      ['push_ios', null],
+      ['sms', null],
+    ]);
   });
 });

@@ -18,7 +18,17 @@ let cert: TestCert;
 let fake: ApnsFake;
 const senders: ChannelSender[] = [];
 const sender = (over: { key?: string; teamId?: string; port?: number; ca?: string | undefined } = {}) => {
-  const s = createApnsSender({ key: P8, keyId: KEY_ID, teamId: TEAM_ID, topic: TOPIC, host: '127.0.0.1', port: fake.port, production: false, ca: cert.cert, ...over });
+  const s = createApnsSender({
+    key: P8,
+    keyId: KEY_ID,
+    teamId: TEAM_ID,
+    topic: TOPIC,
+    host: '127.0.0.1',
+    port: fake.port,
+    production: false,
+    ca: cert.cert,
+    ...over,
+  });
   senders.push(s);
   return s;
 };

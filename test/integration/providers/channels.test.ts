@@ -26,7 +26,13 @@ beforeAll(async () => {
     twilio: await startTwilioFake({ accountSid: SID, authToken: 'tw-token' }),
     sendgrid: await startSendgridFake({ apiKey: 'SG.key' }),
     smtp: await startSmtpFake({ user: 'u', password: 'p4ss' }),
-    apns: await startApnsFake({ cert, publicKey: apnsKey.publicKey.export({ type: 'spki', format: 'pem' }).toString(), keyId: 'KID', teamId: 'TEAM', topic: 'com.example.klaxon' }),
+    apns: await startApnsFake({
+      cert,
+      publicKey: apnsKey.publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+      keyId: 'KID',
+      teamId: 'TEAM',
+      topic: 'com.example.klaxon',
+    }),
     fcm: await startFcmFake({ projectId: 'proj' }),
   };
 });
@@ -44,14 +50,30 @@ function sendersFor(env: Record<string, string>) {
   return senders;
 }
 const everyProvider = () => ({
-  TWILIO_ACCOUNT_SID: SID, TWILIO_AUTH_TOKEN: 'tw-token', TWILIO_FROM_NUMBER: '+15550001111', TWILIO_API_BASE_URL: fakes.twilio.url,
-  SENDGRID_API_KEY: 'SG.key', SENDGRID_API_BASE_URL: fakes.sendgrid.url,
-  APNS_KEY: apnsKey.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), APNS_KEY_ID: 'KID', APNS_TEAM_ID: 'TEAM', APNS_TOPIC: 'com.example.klaxon',
-  APNS_HOST: '127.0.0.1', APNS_PORT: String(fakes.apns.port), APNS_CA_FILE: fakes.cert.certFile,
-  FCM_SERVICE_ACCOUNT: JSON.stringify(fakes.fcm.serviceAccount), FCM_BASE_URL: fakes.fcm.url,
+  TWILIO_ACCOUNT_SID: SID,
+  TWILIO_AUTH_TOKEN: 'tw-token',
+  TWILIO_FROM_NUMBER: '+15550001111',
+  TWILIO_API_BASE_URL: fakes.twilio.url,
+  SENDGRID_API_KEY: 'SG.key',
+  SENDGRID_API_BASE_URL: fakes.sendgrid.url,
+  APNS_KEY: apnsKey.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+  APNS_KEY_ID: 'KID',
+  APNS_TEAM_ID: 'TEAM',
+  APNS_TOPIC: 'com.example.klaxon',
+  APNS_HOST: '127.0.0.1',
+  APNS_PORT: String(fakes.apns.port),
+  APNS_CA_FILE: fakes.cert.certFile,
+  FCM_SERVICE_ACCOUNT: JSON.stringify(fakes.fcm.serviceAccount),
+  FCM_BASE_URL: fakes.fcm.url,
 });
 
-const ADDRESSES: Record<ChannelId, string> = { sms: '+15559990001', voice: '+15559990002', email: 'ops@example.test', push_ios: 'ab'.repeat(32), push_android: 'android-token-1' };
+const ADDRESSES: Record<ChannelId, string> = {
+  sms: '+15559990001',
+  voice: '+15559990002',
+  email: 'ops@example.test',
+  push_ios: 'ab'.repeat(32),
+  push_android: 'android-token-1',
+};
 const page = (channel: ChannelId, tag: string): OutgoingPage => ({
   notificationId: crypto.randomUUID(),
   channel,
@@ -89,7 +111,12 @@ describe('createChannelSenders', () => {
   });
 
   it('when SMTP_URL is set beside a SendGrid key, then email goes over SMTP', async () => {
-    const senders = sendersFor({ SENDGRID_API_KEY: 'SG.key', SENDGRID_API_BASE_URL: fakes.sendgrid.url, SMTP_URL: fakes.smtp.url(), EMAIL_FROM: 'Pager <pager@example.test>' });
+    const senders = sendersFor({
+      SENDGRID_API_KEY: 'SG.key',
+      SENDGRID_API_BASE_URL: fakes.sendgrid.url,
+      SMTP_URL: fakes.smtp.url(),
+      EMAIL_FROM: 'Pager <pager@example.test>',
+    });
     const before = fakes.sendgrid.requests.length;
     await expect(senders.email.send(page('email', 'smtp'))).resolves.toMatchObject({ provider: 'smtp' });
     expect((await fakes.smtp.waitFor((m) => m.data.includes('Subject smtp'))).from).toBe('pager@example.test');

@@ -10,7 +10,10 @@ function expectNoSecrets(err: Error, secrets: string[]) {
 
 /** Awaits a send that must fail permanently (non-retryable ApplicationFailure) without leaking `secrets`. */
 export async function expectPermanent(sending: Promise<unknown>, message: RegExp, secrets: string[]): Promise<ApplicationFailure> {
-  const err = await sending.then(() => undefined, (e: unknown) => e);
+  const err = await sending.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(ApplicationFailure);
   const failure = err as ApplicationFailure;
   expect(failure).toMatchObject({ type: PERMANENT_DELIVERY_FAILURE, nonRetryable: true });
@@ -21,7 +24,10 @@ export async function expectPermanent(sending: Promise<unknown>, message: RegExp
 
 /** Awaits a send that must fail with a plain (retryable) error without leaking `secrets`. */
 export async function expectRetryable(sending: Promise<unknown>, message: RegExp, secrets: string[]): Promise<Error> {
-  const err = await sending.then(() => undefined, (e: unknown) => e);
+  const err = await sending.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(Error);
   expect(err).not.toBeInstanceOf(ApplicationFailure);
   expect((err as Error).message).toMatch(message);

@@ -22,19 +22,28 @@ describe('klaxon inbox list', () => {
     expect(res.code).toBe(0);
     expect(res.stdout.trim().split('\n')).toHaveLength(1);
     expect(res.json.messages).toEqual([
-      { id: expect.any(String), channel: 'email', to: 'a@example.test', subject: 'cli 2', body: 'cli body 2', payload: expect.objectContaining({ subject: 'cli 2' }), created_at: expect.stringMatching(/Z$/) },
+      {
+        id: expect.any(String),
+        channel: 'email',
+        to: 'a@example.test',
+        subject: 'cli 2',
+        body: 'cli body 2',
+        payload: expect.objectContaining({ subject: 'cli 2' }),
+        created_at: expect.stringMatching(/Z$/),
+      },
     ]);
   });
 
-  it.each([['0', /--limit: must be at least 1/], ['many', /--limit: .*number/], ['2.5', /--limit: must be a whole number/]])(
-    'when --limit is %s, then a clear error, a non-zero exit and nothing changes',
-    async (limit, message) => {
-      const before = await count();
-      const res = await klaxon(['inbox', 'list', '--limit', limit, '--json']);
-      expect(res.code).not.toBe(0);
-      expect(res.stderr).toMatch(message);
-      expect(res.stdout).toBe('');
-      expect(await count()).toBe(before);
-    },
-  );
+  it.each([
+    ['0', /--limit: must be at least 1/],
+    ['many', /--limit: .*number/],
+    ['2.5', /--limit: must be a whole number/],
+  ])('when --limit is %s, then a clear error, a non-zero exit and nothing changes', async (limit, message) => {
+    const before = await count();
+    const res = await klaxon(['inbox', 'list', '--limit', limit, '--json']);
+    expect(res.code).not.toBe(0);
+    expect(res.stderr).toMatch(message);
+    expect(res.stdout).toBe('');
+    expect(await count()).toBe(before);
+  });
 });

@@ -42,7 +42,9 @@ describe('SendGrid email through @sendgrid/mail', () => {
 
   it('when SendGrid refuses the address with 400, then the failure is permanent and names the address', async () => {
     fake.failAddress('nobody@invalid.test');
-    const err = await expectPermanent(sender.send(page({ to: 'nobody@invalid.test' })), /nobody@invalid\.test refused: Does not contain a valid address/, [KEY]);
+    const err = await expectPermanent(sender.send(page({ to: 'nobody@invalid.test' })), /nobody@invalid\.test refused: Does not contain a valid address/, [
+      KEY,
+    ]);
     expect(err.message).toContain('HTTP 400');
   });
 

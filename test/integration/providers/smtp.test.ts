@@ -61,7 +61,11 @@ describe('SMTP email through nodemailer', () => {
 
   it('when the password is wrong, then login fails, the error is retryable and the password does not leak', async () => {
     const wrong = 'wrong-smtp-password';
-    await expectRetryable(sender(fake.url(USER, wrong)).send(page()), /EAUTH.*535/, [PASSWORD, wrong, Buffer.from(`\u0000${USER}\u0000${wrong}`).toString('base64')]);
+    await expectRetryable(sender(fake.url(USER, wrong)).send(page()), /EAUTH.*535/, [
+      PASSWORD,
+      wrong,
+      Buffer.from(`\u0000${USER}\u0000${wrong}`).toString('base64'),
+    ]);
     expect(fake.authFailures).toContain(USER);
   });
 

@@ -17,8 +17,15 @@ async function paged(target: string, incidentId: string): Promise<number> {
   const code = await nextReplyCode(k(), target, incidentId);
   const now = new Date();
   await k()('notifications').insert({
-    id: randomUUID(), organization_id: randomUUID(), incident_id: incidentId, channel: 'sms', target,
-    status: 'queued', reply_code: code, created_at: now, updated_at: now,
+    id: randomUUID(),
+    organization_id: randomUUID(),
+    incident_id: incidentId,
+    channel: 'sms',
+    target,
+    status: 'queued',
+    reply_code: code,
+    created_at: now,
+    updated_at: now,
   });
   return code;
 }

@@ -39,7 +39,8 @@ describe('Twilio SMS and voice through the twilio SDK', () => {
   });
 
   it('when a voice page is sent, then the call carries the TwiML and a CA SID comes back', async () => {
-    const twiml = '<Response><Gather numDigits="1" action="https://app.example.test/hooks/twilio/voice"><Say>Checkout is down. Press 1 to acknowledge, 2 to escalate.</Say></Gather></Response>';
+    const twiml =
+      '<Response><Gather numDigits="1" action="https://app.example.test/hooks/twilio/voice"><Say>Checkout is down. Press 1 to acknowledge, 2 to escalate.</Say></Gather></Response>';
     const sent = await senders.voice.send(page({ channel: 'voice', voiceTwiml: twiml }));
     const call = fake.calls().find((c) => c.sid === sent.providerMessageId)!;
     expect(sent.providerMessageId).toMatch(/^CA[0-9a-f]{32}$/);
@@ -101,7 +102,10 @@ describe('the Twilio fake calling us back', () => {
     const base = `http://127.0.0.1:${(hook.address() as AddressInfo).port}`;
     try {
       const call = await senders.voice.send(page({ channel: 'voice', to: '+15553334444', voiceTwiml: '<Response/>' }));
-      expect(await fake.replySms({ from: '+15557654321', to: FROM, body: '4a', url: `${base}/hooks/twilio/sms` })).toEqual({ status: 200, body: '<Response/>' });
+      expect(await fake.replySms({ from: '+15557654321', to: FROM, body: '4a', url: `${base}/hooks/twilio/sms` })).toEqual({
+        status: 200,
+        body: '<Response/>',
+      });
       await fake.pressKey({ callSid: call.providerMessageId!, digits: '1', url: `${base}/hooks/twilio/voice?n=1` });
       await fake.callBackTo(`${base}/hooks/twilio/status`, { MessageSid: 'SM' + '0'.repeat(32), MessageStatus: 'delivered' });
       await fake.replySms({ from: '+15557654321', to: FROM, body: '4a', url: `${base}/hooks/twilio/sms`, signWith: 'forger' });

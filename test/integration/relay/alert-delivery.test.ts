@@ -14,7 +14,9 @@ import { waitFor } from '../../support/wait';
 const f = useStackWithWorkspace();
 let ingestUrl: string;
 beforeAll(async () => {
-  ingestUrl = (await createSource(f.stack.orm, { organizationId: f.ws.organizationId, serviceId: f.ws.serviceId, name: 'storm', ingestBaseUrl: f.stack.urls.ingest })).ingest_url;
+  ingestUrl = (
+    await createSource(f.stack.orm, { organizationId: f.ws.organizationId, serviceId: f.ws.serviceId, name: 'storm', ingestBaseUrl: f.stack.urls.ingest })
+  ).ingest_url;
 });
 
 const FIRING = JSON.parse(readFileSync(path.resolve(__dirname, '../../fixtures/native/alertmanager/firing.json'), 'utf8'));
@@ -27,7 +29,8 @@ const alertmanager = (fingerprint: string, titles: string[], status: 'firing' | 
 const db = () => knexOf(f.stack.orm);
 const handle = (incidentId: string) => f.stack.temporal.workflow.getHandle(incidentWorkflowId(incidentId));
 const attachedEntries = (incidentId: string) => db()('timeline_entries').where({ incident_id: incidentId, type: 'alert_attached' }).orderBy('seq');
-const undelivered = async (incidentId: string) => Number((await db()('ingest_outbox').where({ incident_id: incidentId }).whereNull('delivered_at').count({ n: '*' }))[0].n);
+const undelivered = async (incidentId: string) =>
+  Number((await db()('ingest_outbox').where({ incident_id: incidentId }).whereNull('delivered_at').count({ n: '*' }))[0].n);
 const waitForSeq = (incidentId: string, seq: number) =>
   waitFor(async () => (await handle(incidentId).query(incidentStateQuery)).seq === seq, 60_000, `workflow seq ${seq}`);
 
@@ -70,7 +73,11 @@ describe('batched delivery to incident workflows', () => {
     expect(decisions).toHaveLength(1);
     expect([...entries.map((e) => e.seq), decisions[0].seq].sort((a, b) => a - b)).toEqual(titles.map((_, i) => i + 2));
     expect(entries.map((e) => e.message)).toEqual(titles.slice(1).map((t) => `Alert attached: ${t}`));
-    expect(await db()('incidents').where({ id: incidentId }).first()).toMatchObject({ alert_count: titles.length, last_seq: titles.length + 1, status: 'TRIGGERED' });
+    expect(await db()('incidents').where({ id: incidentId }).first()).toMatchObject({
+      alert_count: titles.length,
+      last_seq: titles.length + 1,
+      status: 'TRIGGERED',
+    });
 
     const signals = await batchSignals(incidentId);
     // At most one signal per relay pass, and a pass cannot see less than one whole request.

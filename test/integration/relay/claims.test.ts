@@ -29,8 +29,10 @@ afterAll(async () => {
 
 const db = () => knexOf(ormA);
 const incidentWithPending = (events: number) => pendingIncident(ormA, ws, events);
-const relayOn = (orm: MikroORM, temporal: Client, batchSize?: number) => new OutboxRelay({ orm, temporal, taskQueue: 'unused', logger: createLogger('silent'), batchSize });
-const undelivered = async (incidentIds: string[]) => Number((await db()('ingest_outbox').whereIn('incident_id', incidentIds).whereNull('delivered_at').count({ n: '*' }))[0].n);
+const relayOn = (orm: MikroORM, temporal: Client, batchSize?: number) =>
+  new OutboxRelay({ orm, temporal, taskQueue: 'unused', logger: createLogger('silent'), batchSize });
+const undelivered = async (incidentIds: string[]) =>
+  Number((await db()('ingest_outbox').whereIn('incident_id', incidentIds).whereNull('delivered_at').count({ n: '*' }))[0].n);
 
 /** One drain of a relay: kick, then stop (which waits for the pass in flight). */
 async function drainOnce(relay: OutboxRelay): Promise<void> {
@@ -40,7 +42,11 @@ async function drainOnce(relay: OutboxRelay): Promise<void> {
 
 /** An incident's events as they landed across relays, in landing order. */
 const landed = (incidentId: string, ...calls: RecordedSignal[][]) =>
-  calls.flat().filter((c) => c.incidentId === incidentId).sort((x, y) => x.at - y.at).flatMap((c) => c.eventIds);
+  calls
+    .flat()
+    .filter((c) => c.incidentId === incidentId)
+    .sort((x, y) => x.at - y.at)
+    .flatMap((c) => c.eventIds);
 
 describe('two relays on one database', () => {
   it('when two relays drain the same rows at once, then each row is signalled exactly once, by one of them, and every incident gets its events in order', async () => {
@@ -60,7 +66,7 @@ describe('two relays on one database', () => {
     relayA.start(100);
     await waitFor(async () => a.attempts.length > 0, 10_000, 'A to hold its first claim');
     relayB.start(100);
-    await waitFor(async () => b.calls.length > 0, 10_000, 'B to deliver around A\'s claim');
+    await waitFor(async () => b.calls.length > 0, 10_000, "B to deliver around A's claim");
     bLanded();
     await waitFor(async () => (await undelivered(incidents.map((i) => i.id))) === 0, 60_000, 'both relays to drain the outbox');
     await relayA.stop();
@@ -75,7 +81,7 @@ describe('two relays on one database', () => {
     for (const incident of incidents) expect(landed(incident.id, a.calls, b.calls)).toEqual(incident.eventIds);
   });
 
-  it('when another relay holds an incident\'s first rows, then this relay delivers other incidents but not that incident\'s later rows, which land after the first ones', async () => {
+  it("when another relay holds an incident's first rows, then this relay delivers other incidents but not that incident's later rows, which land after the first ones", async () => {
     const held = await incidentWithPending(3);
     const other = await incidentWithPending(2);
     let release!: () => void;
@@ -118,10 +124,14 @@ describe('two relays on one database', () => {
       `select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and state = 'idle in transaction' and query ilike '%skip locked%'`,
     );
     expect(killed.rows).toHaveLength(1);
-    await waitFor(async () => {
-      await drainOnce(relayOn(ormB, b.client));
-      return b.signalsOf(orphaned.id).length > 0;
-    }, 10_000, 'B to deliver the rows A lost');
+    await waitFor(
+      async () => {
+        await drainOnce(relayOn(ormB, b.client));
+        return b.signalsOf(orphaned.id).length > 0;
+      },
+      10_000,
+      'B to deliver the rows A lost',
+    );
     expect(b.signalsOf(orphaned.id).map((c) => c.eventIds)).toEqual([orphaned.eventIds]);
     expect(await undelivered([orphaned.id])).toBe(0);
 

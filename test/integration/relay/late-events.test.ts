@@ -19,12 +19,16 @@ import { waitFor } from '../../support/wait';
 const f = useStackWithWorkspace();
 let ingestUrl: string;
 beforeAll(async () => {
-  ingestUrl = (await createSource(f.stack.orm, { organizationId: f.ws.organizationId, serviceId: f.ws.serviceId, name: 'late', ingestBaseUrl: f.stack.urls.ingest })).ingest_url;
+  ingestUrl = (
+    await createSource(f.stack.orm, { organizationId: f.ws.organizationId, serviceId: f.ws.serviceId, name: 'late', ingestBaseUrl: f.stack.urls.ingest })
+  ).ingest_url;
 });
 
 const FIRING = JSON.parse(readFileSync(path.resolve(__dirname, '../../fixtures/native/alertmanager/firing.json'), 'utf8'));
 const alertmanager = async (fingerprint: string, status: 'firing' | 'resolved', summary: string): Promise<string> => {
-  const res = await request('POST', ingestUrl, { body: { ...FIRING, status, alerts: [{ ...FIRING.alerts[0], status, fingerprint, annotations: { summary } }] } });
+  const res = await request('POST', ingestUrl, {
+    body: { ...FIRING, status, alerts: [{ ...FIRING.alerts[0], status, fingerprint, annotations: { summary } }] },
+  });
   expect(res.status).toBe(202);
   return res.body.incident_id as string;
 };
@@ -33,11 +37,19 @@ const db = () => knexOf(f.stack.orm);
 const handle = (incidentId: string) => f.stack.temporal.workflow.getHandle(incidentWorkflowId(incidentId));
 /** The entries alert events and moves make (paging decisions, which a reopen also makes, aside). */
 const timeline = (incidentId: string) =>
-  db()('timeline_entries').where({ incident_id: incidentId }).whereIn('type', ['created', 'alert_attached', 'status_change']).orderBy('seq').select('seq', 'type', 'to_status', 'message');
+  db()('timeline_entries')
+    .where({ incident_id: incidentId })
+    .whereIn('type', ['created', 'alert_attached', 'status_change'])
+    .orderBy('seq')
+    .select('seq', 'type', 'to_status', 'message');
 const statusOf = async (incidentId: string) => (await db()('incidents').where({ id: incidentId }).first('status')).status as string;
 const move = (incidentId: string, operation: LifecycleOperation) =>
-  transitionIncident({ orm: f.stack.orm, temporal: f.stack.temporal, taskQueue: f.stack.taskQueue }, { organizationId: f.ws.organizationId, incidentId, operation, actor: { type: 'system', id: null, via: 'test' } });
-const undelivered = async (incidentId: string) => Number((await db()('ingest_outbox').where({ incident_id: incidentId }).whereNull('delivered_at').count({ n: '*' }))[0].n);
+  transitionIncident(
+    { orm: f.stack.orm, temporal: f.stack.temporal, taskQueue: f.stack.taskQueue },
+    { organizationId: f.ws.organizationId, incidentId, operation, actor: { type: 'system', id: null, via: 'test' } },
+  );
+const undelivered = async (incidentId: string) =>
+  Number((await db()('ingest_outbox').where({ incident_id: incidentId }).whereNull('delivered_at').count({ n: '*' }))[0].n);
 /** Every outbox row of the incident delivered again, as after a relay that could not mark them. */
 async function redeliverAll(incidentId: string): Promise<void> {
   await db()('ingest_outbox').where({ incident_id: incidentId }).update({ delivered_at: null });
@@ -88,14 +100,18 @@ describe('events after a run completed', () => {
   it('when a sender resolve accepted before a person reopened the incident arrives after the reopen, then it is ignored, and one accepted after it resolves', async () => {
     const { seq } = await handle(incidentId).query(incidentStateQuery);
     const reopenSeq = (await timeline(incidentId)).filter((e) => e.type === 'status_change' && e.to_status === 'TRIGGERED').at(-1)!.seq;
-    await handle(incidentId).signal(alertsReceivedSignal, { events: [{ eventId: randomUUID(), kind: 'resolved', title: 'stale', acceptedAtSeq: reopenSeq - 1 }] });
+    await handle(incidentId).signal(alertsReceivedSignal, {
+      events: [{ eventId: randomUUID(), kind: 'resolved', title: 'stale', acceptedAtSeq: reopenSeq - 1 }],
+    });
     await handle(incidentId).signal(alertsReceivedSignal, { events: [{ eventId: randomUUID(), kind: 'attached', title: 'after stale' }] });
     await waitFor(async () => (await timeline(incidentId)).some((e) => e.message === 'Alert attached: after stale'), 30_000, 'the second marker');
     expect(await statusOf(incidentId)).toBe('TRIGGERED');
     // One entry for the marker; none for the stale resolve.
     expect((await handle(incidentId).query(incidentStateQuery)).seq).toBe(seq + 1);
 
-    await handle(incidentId).signal(alertsReceivedSignal, { events: [{ eventId: randomUUID(), kind: 'resolved', title: 'current', acceptedAtSeq: reopenSeq }] });
+    await handle(incidentId).signal(alertsReceivedSignal, {
+      events: [{ eventId: randomUUID(), kind: 'resolved', title: 'current', acceptedAtSeq: reopenSeq }],
+    });
     await waitFor(async () => (await statusOf(incidentId)) === 'RESOLVED', 30_000, 'the current resolve');
   });
 });

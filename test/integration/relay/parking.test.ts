@@ -32,7 +32,11 @@ const addEvent = async (incidentId: string, kind = 'attached') => {
 };
 /** The backoff the rows asked for has passed. */
 const backoffElapsed = (incidentId: string) =>
-  db()('ingest_outbox').where({ incident_id: incidentId }).whereNull('delivered_at').whereNotNull('next_attempt_at').update({ next_attempt_at: db().raw(`now() - interval '1 second'`) });
+  db()('ingest_outbox')
+    .where({ incident_id: incidentId })
+    .whereNull('delivered_at')
+    .whereNotNull('next_attempt_at')
+    .update({ next_attempt_at: db().raw(`now() - interval '1 second'`) });
 /** Parks an incident's one pending row as the relay would have: for the CLI tests. */
 async function parkedIncident(error: string) {
   const incident = await incidentWithPending(1);
@@ -44,7 +48,9 @@ describe('parking messages that keep failing', () => {
   it('when one event is refused every time, then it backs off, is parked at the fifth failure and logged once, while other incidents and the events after it flow', async () => {
     const poison = await incidentWithPending(1);
     const [poisonEvent] = poison.eventIds;
-    const fake = fakeTemporal({ fail: (_incident, _call, eventIds) => (eventIds.includes(poisonEvent) ? rejectedError('Blob data size exceeds limit.') : undefined) });
+    const fake = fakeTemporal({
+      fail: (_incident, _call, eventIds) => (eventIds.includes(poisonEvent) ? rejectedError('Blob data size exceeds limit.') : undefined),
+    });
     const later: string[] = [];
     for (let round = 1; round <= MAX_ATTEMPTS; round++) {
       const healthy = await incidentWithPending(2);
@@ -66,7 +72,15 @@ describe('parking messages that keep failing', () => {
     expect(parked.parked_at).not.toBeNull();
     expect(parked.next_attempt_at).toBeNull();
     const warnings = logs.filter((l) => l.outbox_id === parked.id);
-    expect(warnings).toEqual([expect.objectContaining({ level: 40, incident_id: poison.id, attempts: MAX_ATTEMPTS, error: expect.stringMatching(/Blob data size/), msg: expect.stringMatching(/parked/) })]);
+    expect(warnings).toEqual([
+      expect.objectContaining({
+        level: 40,
+        incident_id: poison.id,
+        attempts: MAX_ATTEMPTS,
+        error: expect.stringMatching(/Blob data size/),
+        msg: expect.stringMatching(/parked/),
+      }),
+    ]);
 
     // Parked: never tried again, and the incident's later events are no longer held behind it.
     const tried = fake.attempts.filter((a) => a.eventIds.includes(poisonEvent)).length;
@@ -118,7 +132,9 @@ describe('klaxon outbox', () => {
     const first = await parkedIncident('ServiceError: refused <- 3 INVALID_ARGUMENT: no');
     const second = await parkedIncident('TypeError: boom');
     const waiting = await incidentWithPending(1);
-    await db()('ingest_outbox').where({ incident_id: waiting.id }).update({ created_at: db().raw(`now() - interval '2 minutes'`) });
+    await db()('ingest_outbox')
+      .where({ incident_id: waiting.id })
+      .update({ created_at: db().raw(`now() - interval '2 minutes'`) });
 
     const res = await klaxon(['outbox', '--json']);
     expect(res.code).toBe(0);
@@ -129,7 +145,14 @@ describe('klaxon outbox', () => {
       oldest_pending_age_seconds: expect.any(Number),
       parked: Number(parkedBefore[0].n),
       messages: expect.arrayContaining([
-        { id: first.rowId, incident_id: first.id, kind: 'opened', attempts: MAX_ATTEMPTS, last_error: 'ServiceError: refused <- 3 INVALID_ARGUMENT: no', parked_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) },
+        {
+          id: first.rowId,
+          incident_id: first.id,
+          kind: 'opened',
+          attempts: MAX_ATTEMPTS,
+          last_error: 'ServiceError: refused <- 3 INVALID_ARGUMENT: no',
+          parked_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+        },
         expect.objectContaining({ id: second.rowId, last_error: 'TypeError: boom' }),
       ]),
     });

@@ -37,21 +37,29 @@ describe('OutboxRelay', () => {
     for (const s of small) expect(fake.calls.filter((c) => c.incidentId === s.id).map((c) => c.eventIds)).toEqual([s.eventIds]);
     expect(fake.maxInFlight()).toBeGreaterThan(1);
     expect(fake.maxInFlight()).toBeLessThanOrEqual(16);
-    const pending = await db()('ingest_outbox').whereIn('incident_id', [big.id, ...small.map((s) => s.id)]).whereNull('delivered_at');
+    const pending = await db()('ingest_outbox')
+      .whereIn('incident_id', [big.id, ...small.map((s) => s.id)])
+      .whereNull('delivered_at');
     expect(pending).toHaveLength(0);
   });
 
-  it('when a signal is refused, then its rows count an attempt and back off, the incident\'s later batches wait behind them, and other incidents are delivered', async () => {
+  it("when a signal is refused, then its rows count an attempt and back off, the incident's later batches wait behind them, and other incidents are delivered", async () => {
     const broken = await incidentWithPending(1200);
     const other = await incidentWithPending(2);
-    const failing = fakeTemporal({ fail: (incidentId, call) => (incidentId === broken.id && call === 1 ? rejectedError(`signal ${call} refused`) : undefined) });
+    const failing = fakeTemporal({
+      fail: (incidentId, call) => (incidentId === broken.id && call === 1 ? rejectedError(`signal ${call} refused`) : undefined),
+    });
     await drainOnce(failing.client);
 
     expect(failing.signalsOf(broken.id).map((c) => c.eventIds)).toEqual([broken.eventIds.slice(0, 500)]);
     expect(failing.signalsOf(other.id).map((c) => c.eventIds)).toEqual([other.eventIds]);
     const rows = await rowsOf(broken.id);
     expect(rows.slice(0, 500).every((r) => r.delivered_at !== null && r.attempts === 0)).toBe(true);
-    expect(rows.slice(500, 1000).every((r) => r.delivered_at === null && r.attempts === 1 && r.next_attempt_at > r.created_at && /signal 1 refused/.test(r.last_error))).toBe(true);
+    expect(
+      rows
+        .slice(500, 1000)
+        .every((r) => r.delivered_at === null && r.attempts === 1 && r.next_attempt_at > r.created_at && /signal 1 refused/.test(r.last_error)),
+    ).toBe(true);
     expect(rows.slice(1000).every((r) => r.delivered_at === null && r.attempts === 0 && r.last_error === null && r.next_attempt_at === null)).toBe(true);
 
     // Backing off (moved an hour out, so the check does not race the clock): a pass takes neither
@@ -97,7 +105,8 @@ describe('OutboxRelay', () => {
     const fake = fakeTemporal();
     const relay = new OutboxRelay({ orm: fx.orm, temporal: fake.client, taskQueue: 'unused', logger: createLogger('silent') });
     const { signalsOf } = fake;
-    const add = (incidentId: string, kind: string) => db()('ingest_outbox').insert({ id: randomUUID(), incident_id: incidentId, event_id: randomUUID(), kind, created_at: new Date() });
+    const add = (incidentId: string, kind: string) =>
+      db()('ingest_outbox').insert({ id: randomUUID(), incident_id: incidentId, event_id: randomUUID(), kind, created_at: new Date() });
     try {
       // 26 busy incidents: a repeat signal waits about a second (repeatWaitMs), wide enough to see.
       const a = await incidentWithPending(1);

@@ -36,7 +36,14 @@ beforeAll(async () => {
   const taskQueue = `two-relays-${randomUUID()}`;
   const config = loadConfig({ DATABASE_URL: url, TEMPORAL_ADDRESS: address, KLAXON_SECRET: 'two-relays-test-secret-0123456789' });
   const workflowBundle = { code: readFileSync(process.env.KLAXON_TEST_WORKFLOW_BUNDLE!, 'utf8') };
-  const { worker, connection } = await createKlaxonWorker({ address, namespace: 'default', taskQueue, orm: ormA, workflowBundle, paging: pagingDeps(config, ormA) });
+  const { worker, connection } = await createKlaxonWorker({
+    address,
+    namespace: 'default',
+    taskQueue,
+    orm: ormA,
+    workflowBundle,
+    paging: pagingDeps(config, ormA),
+  });
   const running = worker.run();
   stopWorker = async () => {
     worker.shutdown();
@@ -45,7 +52,16 @@ beforeAll(async () => {
   };
   connections = await Promise.all([Connection.connect({ address }), Connection.connect({ address })]);
   temporal = new Client({ connection: connections[0], namespace: 'default' });
-  relays = [ormA, ormB].map((orm, i) => new OutboxRelay({ orm, temporal: new Client({ connection: connections[i], namespace: 'default' }), taskQueue, logger: createLogger('silent'), batchSize: 25 }));
+  relays = [ormA, ormB].map(
+    (orm, i) =>
+      new OutboxRelay({
+        orm,
+        temporal: new Client({ connection: connections[i], namespace: 'default' }),
+        taskQueue,
+        logger: createLogger('silent'),
+        batchSize: 25,
+      }),
+  );
 });
 afterAll(async () => {
   await Promise.all(relays.map((r) => r.stop()));
@@ -67,24 +83,41 @@ async function signalledEvents(incidentId: string): Promise<string[]> {
 }
 
 describe('two relays against real Temporal', () => {
-  it('when two relays drain the same incidents at once, then each event is in its workflow\'s history exactly once, in order, and applied once', async () => {
+  it("when two relays drain the same incidents at once, then each event is in its workflow's history exactly once, in order, and applied once", async () => {
     const incidents = await Promise.all(Array.from({ length: 12 }, () => pendingIncident(ormA, ws, 8, { createdEntry: true })));
     const ids = incidents.map((i) => i.id);
     for (const relay of relays) relay.start(100);
-    await waitFor(async () => Number((await db()('ingest_outbox').whereIn('incident_id', ids).whereNull('delivered_at').count({ n: '*' }))[0].n) === 0, 60_000, 'the outbox to drain');
+    await waitFor(
+      async () => Number((await db()('ingest_outbox').whereIn('incident_id', ids).whereNull('delivered_at').count({ n: '*' }))[0].n) === 0,
+      60_000,
+      'the outbox to drain',
+    );
 
     // Applied: one timeline entry per attached alert (the opening event is the incident itself).
-    await waitFor(async () => {
-      const counts = await db()('timeline_entries').whereIn('incident_id', ids).where({ type: 'alert_attached' }).groupBy('incident_id').select('incident_id').count({ n: '*' });
-      return counts.length === ids.length && counts.every((c) => Number(c.n) === 7);
-    }, 60_000, 'seven attached entries per incident');
+    await waitFor(
+      async () => {
+        const counts = await db()('timeline_entries')
+          .whereIn('incident_id', ids)
+          .where({ type: 'alert_attached' })
+          .groupBy('incident_id')
+          .select('incident_id')
+          .count({ n: '*' });
+        return counts.length === ids.length && counts.every((c) => Number(c.n) === 7);
+      },
+      60_000,
+      'seven attached entries per incident',
+    );
     // Signals that arrive while a workflow task runs are written to history when it completes:
     // wait for every event to show, then check that none shows twice and the order held.
     for (const incident of incidents) {
-      const signalled = await waitFor(async () => {
-        const events = await signalledEvents(incident.id);
-        return incident.eventIds.every((id) => events.includes(id)) && events;
-      }, 30_000, 'every event in the history');
+      const signalled = await waitFor(
+        async () => {
+          const events = await signalledEvents(incident.id);
+          return incident.eventIds.every((id) => events.includes(id)) && events;
+        },
+        30_000,
+        'every event in the history',
+      );
       expect(signalled).toEqual(incident.eventIds);
     }
   });

@@ -16,7 +16,17 @@ describe('klaxon retention run', () => {
     expect(first.code).toBe(0);
     expect(first.stdout.trim().split('\n')).toHaveLength(1);
     expect(first.json).toEqual({
-      deleted: { ...noPurgeCounts(), idempotency_records: 1, dev_deliveries: 1, incidents: 1, alerts: 2, timeline_entries: 2, notifications: 1, user_notifications: 1, ingest_outbox: 1 },
+      deleted: {
+        ...noPurgeCounts(),
+        idempotency_records: 1,
+        dev_deliveries: 1,
+        incidents: 1,
+        alerts: 2,
+        timeline_entries: 2,
+        notifications: 1,
+        user_notifications: 1,
+        ingest_outbox: 1,
+      },
     });
     expect(await fx.seed.rowsOf(old)).toEqual(NO_ROWS);
 
@@ -26,7 +36,12 @@ describe('klaxon retention run', () => {
 
   it.each([
     ['an unknown option', ['retention', 'run', '--days', '3'], {}, /unknown option '--days'/],
-    ['a callback age shorter than page links live', ['retention', 'run', '--json'], { RETENTION_CALLBACK_DAYS: '0.5' }, /RETENTION_CALLBACK_DAYS: must cover PAGE_LINK_TTL_HOURS/],
+    [
+      'a callback age shorter than page links live',
+      ['retention', 'run', '--json'],
+      { RETENTION_CALLBACK_DAYS: '0.5' },
+      /RETENTION_CALLBACK_DAYS: must cover PAGE_LINK_TTL_HOURS/,
+    ],
     ['an auto-close that is not a positive number', ['retention', 'run', '--json'], { AUTO_CLOSE_HOURS: '0' }, /AUTO_CLOSE_HOURS/],
   ])('when given %s, then a clear error, a non-zero exit and nothing purged', async (_what, args, env, message) => {
     const free = await fx.seed.workspace('FREE');

@@ -20,8 +20,16 @@ describe('retention purge (real Postgres)', () => {
     const db = knexOf(fx.orm);
     const hoursAgo = (h: number) => new Date(Date.now() - h * 3_600_000);
     const session = (id: string, over: Record<string, unknown>) => ({
-      id, token_hash: id.replace(/-/g, '').padEnd(64, '0'), user_id: id, organization_id: id, csrf_token: 'x',
-      created_at: hoursAgo(48), last_seen_at: hoursAgo(1), expires_at: hoursAgo(-100), revoked_at: null, ...over,
+      id,
+      token_hash: id.replace(/-/g, '').padEnd(64, '0'),
+      user_id: id,
+      organization_id: id,
+      csrf_token: 'x',
+      created_at: hoursAgo(48),
+      last_seen_at: hoursAgo(1),
+      expires_at: hoursAgo(-100),
+      revoked_at: null,
+      ...over,
     });
     const ids = ['live', 'expired', 'revoked', 'idle', 'revokedRecently'].map((_, i) => `00000000-0000-4000-8000-00000000000${i}`);
     await db('sessions').insert([
@@ -36,8 +44,24 @@ describe('retention purge (real Postgres)', () => {
       { id: ids[1], user_id: ids[0], purpose: 'reset_password', token_hash: 'b'.repeat(64), expires_at: hoursAgo(-1), used_at: null, created_at: hoursAgo(0) },
     ]);
     await db('invitations').insert([
-      { id: ids[0], organization_id: ids[0], email: 'old@example.test', role: 'MEMBER', token_hash: 'c'.repeat(64), created_at: hoursAgo(40 * 24), expires_at: hoursAgo(31 * 24) },
-      { id: ids[1], organization_id: ids[0], email: 'new@example.test', role: 'MEMBER', token_hash: 'd'.repeat(64), created_at: hoursAgo(1), expires_at: hoursAgo(-7 * 24) },
+      {
+        id: ids[0],
+        organization_id: ids[0],
+        email: 'old@example.test',
+        role: 'MEMBER',
+        token_hash: 'c'.repeat(64),
+        created_at: hoursAgo(40 * 24),
+        expires_at: hoursAgo(31 * 24),
+      },
+      {
+        id: ids[1],
+        organization_id: ids[0],
+        email: 'new@example.test',
+        role: 'MEMBER',
+        token_hash: 'd'.repeat(64),
+        created_at: hoursAgo(1),
+        expires_at: hoursAgo(-7 * 24),
+      },
     ]);
 
     const { deleted } = await purgeAll();

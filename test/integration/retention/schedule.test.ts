@@ -37,7 +37,10 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const s of stacks) await s.stop();
   // The server outlives this file: leave no schedule firing at a task queue nobody polls.
-  await client.schedule.getHandle(RETENTION_SCHEDULE_ID).delete().catch(() => undefined);
+  await client.schedule
+    .getHandle(RETENTION_SCHEDULE_ID)
+    .delete()
+    .catch(() => undefined);
   await orm?.close();
   await connection?.close();
 });
@@ -75,7 +78,16 @@ describe('the retention schedule', () => {
     const deleted = (await client.workflow.getHandle(workflowId).result()) as PurgeCounts;
 
     expect(workflowId.startsWith(RETENTION_SCHEDULE_ID)).toBe(true);
-    expect(deleted).toEqual({ ...noPurgeCounts(), provider_callbacks: 1, incidents: 1, alerts: 2, timeline_entries: 2, notifications: 1, user_notifications: 1, ingest_outbox: 1 });
+    expect(deleted).toEqual({
+      ...noPurgeCounts(),
+      provider_callbacks: 1,
+      incidents: 1,
+      alerts: 2,
+      timeline_entries: 2,
+      notifications: 1,
+      user_notifications: 1,
+      ingest_outbox: 1,
+    });
     expect(await seed.rowsOf(old)).toEqual(NO_ROWS);
     expect(await seed.rowsOf(recent)).toEqual(SEEDED_ROWS);
   });

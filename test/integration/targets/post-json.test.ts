@@ -22,22 +22,33 @@ beforeAll(async () => {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   port = (server.address() as AddressInfo).port;
 });
-afterAll(() => new Promise<void>((r) => {
-  server.close(() => r());
-  server.closeAllConnections();
-}));
+afterAll(
+  () =>
+    new Promise<void>((r) => {
+      server.close(() => r());
+      server.closeAllConnections();
+    }),
+);
 beforeEach(() => {
   got.length = 0;
   routes = {};
 });
 
-const post = (url: string, over: Partial<Parameters<typeof postJson>[1]> = {}) => postJson(url, { headers: { 'webhook-id': 'evt-1' }, body: '{"type":"ping"}', allowPrivate: true, ...over });
+const post = (url: string, over: Partial<Parameters<typeof postJson>[1]> = {}) =>
+  postJson(url, { headers: { 'webhook-id': 'evt-1' }, body: '{"type":"ping"}', allowPrivate: true, ...over });
 
 describe('postJson: one delivery attempt through the shared guard', () => {
   it('when the receiver answers 2xx, then the attempt succeeds with its status and latency, and it got the JSON and headers', async () => {
     routes['/hook'] = (res) => res.writeHead(204).end();
     expect(await post(at('/hook'))).toEqual({ status: 204, latencyMs: expect.any(Number), error: null });
-    expect(got).toEqual([{ method: 'POST', url: '/hook', headers: expect.objectContaining({ 'webhook-id': 'evt-1', 'content-type': 'application/json', 'content-length': '15' }), body: '{"type":"ping"}' }]);
+    expect(got).toEqual([
+      {
+        method: 'POST',
+        url: '/hook',
+        headers: expect.objectContaining({ 'webhook-id': 'evt-1', 'content-type': 'application/json', 'content-length': '15' }),
+        body: '{"type":"ping"}',
+      },
+    ]);
   });
 
   it('when the receiver answers a redirect, then it is NOT followed: a failed attempt with the 3xx status', async () => {
@@ -78,9 +89,15 @@ describe('postJson: one delivery attempt through the shared guard', () => {
   });
 
   it('when a name resolving to a refused address is given, then the lookup refuses it before connecting (metadata names as written too)', async () => {
-    expect(await post('https://metadata.google.internal/computeMetadata/v1/', { allowPrivate: true })).toMatchObject({ status: null, error: METADATA_TARGET_ERROR });
+    expect(await post('https://metadata.google.internal/computeMetadata/v1/', { allowPrivate: true })).toMatchObject({
+      status: null,
+      error: METADATA_TARGET_ERROR,
+    });
     // The test site stands for a public one, but its name's addresses are all checked: ::1 and 127.0.0.1 both refused here.
-    expect(await post(`https://localhost:${port}/hook`, { allowPrivate: false, refuse: () => true })).toMatchObject({ status: null, error: PRIVATE_TARGET_ERROR });
+    expect(await post(`https://localhost:${port}/hook`, { allowPrivate: false, refuse: () => true })).toMatchObject({
+      status: null,
+      error: PRIVATE_TARGET_ERROR,
+    });
   });
 
   it('when the URL is not http(s) or not a URL, then it fails without a request', async () => {

@@ -22,7 +22,21 @@ class World {
 
   private sent(key: string, action: SentEvent['action'], kind: SentEvent['kind']): SentEvent {
     const n = this.events.length + 1;
-    const e: SentEvent = { n, source: 0, key, action, kind, idempotencyKey: `run-${n}`, title: `faults run #${n}`, sentAt: n * 1000, acceptedAt: n * 1000 + 5, attempts: 1, outcome: 'accepted', status: 202, eventId: randomUUID() };
+    const e: SentEvent = {
+      n,
+      source: 0,
+      key,
+      action,
+      kind,
+      idempotencyKey: `run-${n}`,
+      title: `faults run #${n}`,
+      sentAt: n * 1000,
+      acceptedAt: n * 1000 + 5,
+      attempts: 1,
+      outcome: 'accepted',
+      status: 202,
+      eventId: randomUUID(),
+    };
     this.events.push(e);
     return e;
   }
@@ -40,7 +54,13 @@ class World {
     } else {
       this.incidents.push(incident);
       this.open.set(key, incident);
-      this.timeline.push({ incidentId: incident.id, type: 'created', toStatus: 'TRIGGERED', via: 'ingest', message: `Incident #${incident.number} opened by an alert: ${e.title}` });
+      this.timeline.push({
+        incidentId: incident.id,
+        type: 'created',
+        toStatus: 'TRIGGERED',
+        via: 'ingest',
+        message: `Incident #${incident.number} opened by an alert: ${e.title}`,
+      });
       this.timeline.push({ incidentId: incident.id, type: 'notification', toStatus: null, via: 'sms', message: `SMS to a@example.test (${PHONE}) sent` });
       this.sms.push({ to: PHONE, body: `Klaxon #${incident.number} CRITICAL: ${e.title}. Reply 1A to acknowledge, 1R to resolve` });
     }
@@ -54,7 +74,14 @@ class World {
     for (const t of this.events.filter((t) => t.key === key && t.action === 'trigger')) this.alertOf(t).status = 'RESOLVED';
     if (incident) {
       this.outbox.push({ incidentId: incident.id, eventId: e.eventId!, kind: 'resolved', delivered: true });
-      this.timeline.push({ incidentId: incident.id, type: 'status_change', toStatus: 'RESOLVED', via: 'ingest', message: 'Resolved (TRIGGERED → RESOLVED)', createdAt: new Date(e.n * 1000 + 50).toISOString() });
+      this.timeline.push({
+        incidentId: incident.id,
+        type: 'status_change',
+        toStatus: 'RESOLVED',
+        via: 'ingest',
+        message: 'Resolved (TRIGGERED → RESOLVED)',
+        createdAt: new Date(e.n * 1000 + 50).toISOString(),
+      });
       incident.status = 'RESOLVED';
       this.open.delete(key);
     }
@@ -70,7 +97,15 @@ class World {
   }
 
   ledger(): Ledger {
-    return { events: this.events, idempotency: this.idempotency, alerts: this.alerts, incidents: this.incidents, timeline: this.timeline, outbox: this.outbox, sms: this.sms };
+    return {
+      events: this.events,
+      idempotency: this.idempotency,
+      alerts: this.alerts,
+      incidents: this.incidents,
+      timeline: this.timeline,
+      outbox: this.outbox,
+      sms: this.sms,
+    };
   }
 }
 
@@ -119,7 +154,10 @@ describe('fault suite accounting', () => {
 
   it('when an attached event was delivered but the workflow wrote no "Alert attached" entry, then it is lost', () => {
     const w = healthyRun();
-    w.timeline.splice(w.timeline.findIndex((t) => t.type === 'alert_attached'), 1);
+    w.timeline.splice(
+      w.timeline.findIndex((t) => t.type === 'alert_attached'),
+      1,
+    );
     const verdict = account(w.ledger());
     expect(verdict.lost).toBe(1);
     expect(verdict.problems[0]).toContain('no "Alert attached" entry: the workflow never applied it');
@@ -141,7 +179,10 @@ describe('fault suite accounting', () => {
 
   it('when a resolve was delivered but its incident was never resolved by it, then it is lost', () => {
     const w = healthyRun();
-    w.timeline.splice(w.timeline.findIndex((t) => t.type === 'status_change'), 1);
+    w.timeline.splice(
+      w.timeline.findIndex((t) => t.type === 'status_change'),
+      1,
+    );
     expect(account(w.ledger()).problems[0]).toMatch(/event #4 .*: delivered to incident .*, which no sender's resolve resolved/);
   });
 
@@ -230,7 +271,10 @@ describe('fault suite accounting', () => {
 
   it('when a page reached the fake but its incident timeline has no entry for it, then it is a note, not a failure', () => {
     const w = healthyRun();
-    w.timeline.splice(w.timeline.findIndex((t) => t.type === 'notification'), 1);
+    w.timeline.splice(
+      w.timeline.findIndex((t) => t.type === 'notification'),
+      1,
+    );
     const verdict = account(w.ledger());
     expect(verdict.notes).toEqual([`1 pages reached the fake with no page entry on their incident's timeline: #1 to ${PHONE}`]);
     expect(failed(verdict)).toBe(false);

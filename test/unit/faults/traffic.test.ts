@@ -1,11 +1,13 @@
 import { afterAccepted, makeKeys, nextPlan, seededRandom, type KeyState } from '../../faults/traffic';
 
 /** A `random` that returns the given values in turn. */
-const sequence = (...values: number[]) => () => {
-  const v = values.shift();
-  if (v === undefined) throw new Error('random asked more often than the test expected');
-  return v;
-};
+const sequence =
+  (...values: number[]) =>
+  () => {
+    const v = values.shift();
+    if (v === undefined) throw new Error('random asked more often than the test expected');
+    return v;
+  };
 
 const firing = (keys: KeyState[], i: number) => Object.assign(keys[i], { state: 'firing' });
 

@@ -9,7 +9,14 @@ import { createLogger } from '../../../src/logger';
 import { request } from '../../support/http';
 
 const pgDown = () => Object.assign(new Error('connect ECONNREFUSED 10.0.0.7:5432 password=hunter2'), { code: 'ECONNREFUSED' });
-const temporalDown = () => new ServiceError('Failed to start Workflow', { cause: Object.assign(new Error('14 UNAVAILABLE: No connection established to 10.0.0.8:7233'), { code: 14, details: 'No connection established', metadata: {} }) });
+const temporalDown = () =>
+  new ServiceError('Failed to start Workflow', {
+    cause: Object.assign(new Error('14 UNAVAILABLE: No connection established to 10.0.0.8:7233'), {
+      code: 14,
+      details: 'No connection established',
+      metadata: {},
+    }),
+  });
 
 /** Serves a Koa app on a free port for one call. */
 async function call(app: Koa, path: string) {
@@ -47,16 +54,22 @@ describe('answers while a dependency is away', () => {
   it.each([
     ['Postgres', pgDown, /the database cannot be reached/],
     ['Temporal', temporalDown, /the workflow service \(Temporal\) cannot be reached/],
-  ])('when %s is away, then the customer and ingestion envelope is a 503 service_unavailable with Retry-After and no internals', async (_name, err, message) => {
-    const res = await call(throwing(err), '/anything');
-    expect(res.status).toBe(503);
-    expect(res.headers.get('retry-after')).toBe('5');
-    expect(res.body).toEqual({ message: expect.stringMatching(message), code: 'service_unavailable' });
-    expect(JSON.stringify(res.body)).not.toMatch(/10\.0\.0|hunter2|ECONNREFUSED|UNAVAILABLE/);
-  });
+  ])(
+    'when %s is away, then the customer and ingestion envelope is a 503 service_unavailable with Retry-After and no internals',
+    async (_name, err, message) => {
+      const res = await call(throwing(err), '/anything');
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toBe('5');
+      expect(res.body).toEqual({ message: expect.stringMatching(message), code: 'service_unavailable' });
+      expect(JSON.stringify(res.body)).not.toMatch(/10\.0\.0|hunter2|ECONNREFUSED|UNAVAILABLE/);
+    },
+  );
 
   it('when something else fails, then a generic 500 without Retry-After', async () => {
-    const res = await call(throwing(() => new Error('secret detail')), '/anything');
+    const res = await call(
+      throwing(() => new Error('secret detail')),
+      '/anything',
+    );
     expect(res.status).toBe(500);
     expect(res.headers.get('retry-after')).toBeNull();
     expect(res.body).toEqual({ message: 'internal error' });
@@ -67,11 +80,22 @@ describe('answers while a dependency is away', () => {
     ['Temporal', temporalDown, 503],
     ['nothing (a bug)', () => new Error('secret detail'), 500],
   ])('when %s is away behind the legacy listener, then its own envelope says so', async (_name, err, status) => {
-    const legacy = createApiKeyListener({ logger: createLogger('silent'), readiness: async () => { throw err(); }, ...readinessOnly });
+    const legacy = createApiKeyListener({
+      logger: createLogger('silent'),
+      readiness: async () => {
+        throw err();
+      },
+      ...readinessOnly,
+    });
     const res = await call(legacy, '/readyz');
     expect(res.status).toBe(status);
     expect(res.headers.get('retry-after')).toBe(status === 503 ? '5' : null);
-    expect(res.body).toEqual({ success: false, error: expect.any(String), code: status === 503 ? 'service_unavailable' : 'internal_error', timestamp: expect.any(String) });
+    expect(res.body).toEqual({
+      success: false,
+      error: expect.any(String),
+      code: status === 503 ? 'service_unavailable' : 'internal_error',
+      timestamp: expect.any(String),
+    });
     expect(JSON.stringify(res.body)).not.toMatch(/10\.0\.0|hunter2|secret detail/);
   });
 });

@@ -1,17 +1,32 @@
-import { channelIdsOf, memberTargetChannels, parseTargetChannels, targetChannelsView, testMessage, testRoute } from '../../../src/domain/inbound-webhook-targets';
+import {
+  channelIdsOf,
+  memberTargetChannels,
+  parseTargetChannels,
+  targetChannelsView,
+  testMessage,
+  testRoute,
+} from '../../../src/domain/inbound-webhook-targets';
 
 const MEMBER = '3f2b8c1e-9d4a-4c7b-8e1f-2a3b4c5d6e7f';
 
 describe('a webhook’s targetChannels', () => {
   it('when keys are the dashboard’s channels and their aliases, then each is stored by its Form B name, addresses normalised', () => {
-    const parsed = parseTargetChannels({ sms: '+1 (415) 555-0100', call: MEMBER.toUpperCase(), email: 'Ops@Example.test', push_notif: MEMBER }, ['sms', 'voice', 'email', 'push']);
+    const parsed = parseTargetChannels({ sms: '+1 (415) 555-0100', call: MEMBER.toUpperCase(), email: 'Ops@Example.test', push_notif: MEMBER }, [
+      'sms',
+      'voice',
+      'email',
+      'push',
+    ]);
     expect(parsed).toEqual({
       ok: true,
       targets: { sms: { address: '+14155550100' }, voice: { user_id: MEMBER }, email: { address: 'ops@example.test' }, push: { user_id: MEMBER } },
       memberIds: [MEMBER, MEMBER],
       keys: { sms: 'sms', call: 'voice', email: 'email', push_notif: 'push' },
     });
-    expect(parseTargetChannels({ voice: '+14155550100', push: MEMBER }, ['voice', 'push'])).toMatchObject({ ok: true, targets: { voice: { address: '+14155550100' }, push: { user_id: MEMBER } } });
+    expect(parseTargetChannels({ voice: '+14155550100', push: MEMBER }, ['voice', 'push'])).toMatchObject({
+      ok: true,
+      targets: { voice: { address: '+14155550100' }, push: { user_id: MEMBER } },
+    });
   });
 
   it.each([
@@ -29,7 +44,11 @@ describe('a webhook’s targetChannels', () => {
   });
 
   it('when shown, then keys are the dashboard’s (call, push_notif) and values the address or user id', () => {
-    expect(targetChannelsView({ voice: { address: '+14155550100' }, push: { user_id: MEMBER }, sms: { address: '+14155550101' } })).toEqual({ call: '+14155550100', push_notif: MEMBER, sms: '+14155550101' });
+    expect(targetChannelsView({ voice: { address: '+14155550100' }, push: { user_id: MEMBER }, sms: { address: '+14155550101' } })).toEqual({
+      call: '+14155550100',
+      push_notif: MEMBER,
+      sms: '+14155550101',
+    });
     expect(targetChannelsView(null)).toEqual({});
   });
 

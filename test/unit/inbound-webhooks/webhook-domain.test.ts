@@ -25,7 +25,10 @@ describe('CIDR allowlists', () => {
   });
 
   it('when entries are invalid, then the error names each one; valid ones are normalised', () => {
-    expect(parseCidrs(['10.0.0.0/33', 'fe80::/129', 'example.com', '10.0.0.0/8'])).toEqual({ ok: false, message: expect.stringMatching(/"10\.0\.0\.0\/33", "fe80::\/129", "example\.com"$/) });
+    expect(parseCidrs(['10.0.0.0/33', 'fe80::/129', 'example.com', '10.0.0.0/8'])).toEqual({
+      ok: false,
+      message: expect.stringMatching(/"10\.0\.0\.0\/33", "fe80::\/129", "example\.com"$/),
+    });
     expect(parseCidrs(['192.0.2.7', '2001:DB8::/32'])).toMatchObject({ ok: true, normalised: ['192.0.2.7/32', '2001:db8::/32'] });
   });
 
@@ -53,7 +56,15 @@ describe('Form B', () => {
   it('when a body is valid, then severity defaults to info and tags, url and source are kept', () => {
     expect(parseFormB({ title: ' Disk ', tags: { host: 'a', n: 3, on: true }, url: 'https://x.example/1', source: 'grafana' })).toEqual({
       ok: true,
-      event: { title: 'Disk', message: null, severity: 'INFO', source: 'grafana', dedupKey: null, tags: { host: 'a', n: '3', on: 'true' }, url: 'https://x.example/1' },
+      event: {
+        title: 'Disk',
+        message: null,
+        severity: 'INFO',
+        source: 'grafana',
+        dedupKey: null,
+        tags: { host: 'a', n: '3', on: 'true' },
+        url: 'https://x.example/1',
+      },
     });
     expect(parseFormB({ title: 'x', severity: 'CRITICAL' })).toMatchObject({ ok: true, event: { severity: 'CRITICAL' } });
     expect(parseFormB({ title: 'x', severity: 'warning' })).toMatchObject({ ok: true, event: { severity: 'MEDIUM' } });

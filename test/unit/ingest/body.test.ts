@@ -7,7 +7,11 @@ describe('reading a raw body', () => {
   });
 
   it('when the body is a form, then its fields become an object', () => {
-    expect(readBody('monitorID=797214863&alertType=1&monitorFriendlyName=Public+API%20ping')).toEqual({ monitorID: '797214863', alertType: '1', monitorFriendlyName: 'Public API ping' });
+    expect(readBody('monitorID=797214863&alertType=1&monitorFriendlyName=Public+API%20ping')).toEqual({
+      monitorID: '797214863',
+      alertType: '1',
+      monitorFriendlyName: 'Public API ping',
+    });
   });
 
   it('when a query string with its leading ? is given, then its fields become an object', () => {

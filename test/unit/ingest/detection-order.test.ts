@@ -9,8 +9,19 @@ const alarm = () => JSON.parse(fixtureBody('sns/cloudwatch_alarm.json').Message 
 describe('native sender detection order', () => {
   it('when the registry is listed, then it follows the README order', () => {
     expect(NATIVE_SENDERS.map((s) => s.name)).toEqual([
-      'aws-sns', 'sentry', 'sentry-legacy', 'grafana', 'alertmanager', 'azure-monitor', 'gcp-monitoring',
-      'newrelic', 'datadog', 'uptime-kuma', 'zabbix', 'uptimerobot', 'aws-cloudwatch',
+      'aws-sns',
+      'sentry',
+      'sentry-legacy',
+      'grafana',
+      'alertmanager',
+      'azure-monitor',
+      'gcp-monitoring',
+      'newrelic',
+      'datadog',
+      'uptime-kuma',
+      'zabbix',
+      'uptimerobot',
+      'aws-cloudwatch',
     ]);
   });
 

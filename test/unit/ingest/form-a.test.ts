@@ -3,10 +3,26 @@ import { DEFAULT_FORM_A_SEVERITY, parseFormA } from '../../../src/domain/ingest/
 
 describe('Form A', () => {
   it('when every field is given, then the event carries them with severity on the incident scale', () => {
-    const r = parseFormA({ title: 'Disk full', message: 'sda1 at 99%', severity: 'Warning', description: 'db-1', dedup_key: 'disk-db-1', source: 'nagios', metadata: { host: 'db-1' } });
+    const r = parseFormA({
+      title: 'Disk full',
+      message: 'sda1 at 99%',
+      severity: 'Warning',
+      description: 'db-1',
+      dedup_key: 'disk-db-1',
+      source: 'nagios',
+      metadata: { host: 'db-1' },
+    });
     expect(r).toEqual({
       ok: true,
-      event: { title: 'Disk full', message: 'sda1 at 99%', description: 'db-1', severity: 'MEDIUM', dedupKey: 'disk-db-1', source: 'nagios', metadata: { host: 'db-1' } },
+      event: {
+        title: 'Disk full',
+        message: 'sda1 at 99%',
+        description: 'db-1',
+        severity: 'MEDIUM',
+        dedupKey: 'disk-db-1',
+        source: 'nagios',
+        metadata: { host: 'db-1' },
+      },
     });
   });
 

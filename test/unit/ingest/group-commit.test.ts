@@ -76,7 +76,10 @@ describe('GroupCommit', () => {
 
   it('when a batch commits, then onCommitted sees its items and outcomes once', async () => {
     const seen: Array<[number[], number[]]> = [];
-    const gc = new GroupCommit<number, number>(async (items) => items.map((i) => -i), { maxBatch: 10, onCommitted: (items, outcomes) => seen.push([items, outcomes]) });
+    const gc = new GroupCommit<number, number>(async (items) => items.map((i) => -i), {
+      maxBatch: 10,
+      onCommitted: (items, outcomes) => seen.push([items, outcomes]),
+    });
     await Promise.all([gc.submit(1), gc.submit(2)]);
     expect(seen).toEqual([
       [[1], [-1]],

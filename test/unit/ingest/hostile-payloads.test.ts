@@ -74,7 +74,12 @@ describe.each(HOSTILE_TARGETS.map((t) => [t.name, t] as const))('hostile payload
 
   it('when several fields hold random mixes of the shapes, then each parse is fast and yields valid events or a clear rejection', () => {
     const piece = fc.record({ shape: fc.constantFrom(...TEXT_SHAPES), n: fc.integer({ min: 1, max: 4096 }) });
-    const text = fc.array(piece, { minLength: 1, maxLength: 6 }).map((pieces) => pieces.map(({ shape, n }) => shape.prefix + shape.unit.repeat(n) + shape.suffix).join('').slice(0, FIELD_BYTES / 4));
+    const text = fc.array(piece, { minLength: 1, maxLength: 6 }).map((pieces) =>
+      pieces
+        .map(({ shape, n }) => shape.prefix + shape.unit.repeat(n) + shape.suffix)
+        .join('')
+        .slice(0, FIELD_BYTES / 4),
+    );
     const texts = fc.dictionary(fc.constantFrom(...target.fields), text, { minKeys: 1, maxKeys: 3 });
     fc.assert(
       fc.property(texts, (fields) => {

@@ -10,7 +10,10 @@ describe('JSON text with its nesting checked first', () => {
   });
 
   it('when they nest one level deeper than the limit, then a 400 message and nothing is parsed', () => {
-    expect(parseJsonText(nested(INGEST_LIMITS.jsonDepth + 1))).toEqual({ ok: false, message: `request body nests objects and arrays more than ${INGEST_LIMITS.jsonDepth} levels deep` });
+    expect(parseJsonText(nested(INGEST_LIMITS.jsonDepth + 1))).toEqual({
+      ok: false,
+      message: `request body nests objects and arrays more than ${INGEST_LIMITS.jsonDepth} levels deep`,
+    });
     expect(parseJsonText('{"a":'.repeat(200_000) + '1' + '}'.repeat(200_000)).ok).toBe(false);
   });
 

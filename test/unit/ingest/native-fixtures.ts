@@ -18,7 +18,11 @@ export interface FixtureRequest {
 export function listFixtures(): string[] {
   return readdirSync(FIXTURES_DIR, { withFileTypes: true })
     .filter((d) => d.isDirectory())
-    .flatMap((d) => readdirSync(path.join(FIXTURES_DIR, d.name)).filter((f) => f.endsWith('.json') && !f.endsWith('.headers.json')).map((f) => `${d.name}/${f}`))
+    .flatMap((d) =>
+      readdirSync(path.join(FIXTURES_DIR, d.name))
+        .filter((f) => f.endsWith('.json') && !f.endsWith('.headers.json'))
+        .map((f) => `${d.name}/${f}`),
+    )
     .sort();
 }
 

@@ -7,14 +7,18 @@ describe('ingestion plan', () => {
     expect(planIngest({ title: 't', dedup_key: 'k', source: 'cron' }, {})).toEqual({
       ok: true,
       sender: 'form-a',
-      items: [{ action: 'trigger', title: 't', message: null, description: null, severity: 'MEDIUM', dedupKey: 'k', sender: 'form-a', metadata: { source: 'cron' } }],
+      items: [
+        { action: 'trigger', title: 't', message: null, description: null, severity: 'MEDIUM', dedupKey: 'k', sender: 'form-a', metadata: { source: 'cron' } },
+      ],
     });
   });
 
   it('when a native trigger arrives, then its severity is on the incident scale and its key is scoped by sender', () => {
     const { body, headers } = loadFixture('alertmanager/firing.json');
     const plan = planIngest(body, headers);
-    expect(plan.ok && plan.items.map((i) => [i.action, i.severity, i.dedupKey, i.sender])).toEqual([['trigger', 'CRITICAL', 'alertmanager:7fa3840144758300', 'alertmanager']]);
+    expect(plan.ok && plan.items.map((i) => [i.action, i.severity, i.dedupKey, i.sender])).toEqual([
+      ['trigger', 'CRITICAL', 'alertmanager:7fa3840144758300', 'alertmanager'],
+    ]);
   });
 
   it('when a native resolve arrives, then a resolve item with the same scoped key', () => {
@@ -44,7 +48,10 @@ describe('ingestion plan', () => {
   it('when a native payload carries text longer than the limits, then what parsers read is cut at nativeField and what the item keeps at its stored limit', () => {
     const { body, headers } = loadFixture('alertmanager/firing.json');
     const alert = (body as { alerts: Array<Record<string, unknown>> }).alerts[0];
-    const long = { ...(body as object), alerts: [{ ...alert, labels: { alertname: 'x', pod: 'p'.repeat(30_000) }, annotations: { summary: 's'.repeat(300), description: 'd'.repeat(30_000) } }] };
+    const long = {
+      ...(body as object),
+      alerts: [{ ...alert, labels: { alertname: 'x', pod: 'p'.repeat(30_000) }, annotations: { summary: 's'.repeat(300), description: 'd'.repeat(30_000) } }],
+    };
     const plan = planIngest(long, headers);
     if (!plan.ok) throw new Error(plan.message);
     const [item] = plan.items;
@@ -56,7 +63,10 @@ describe('ingestion plan', () => {
   it('when a native payload holds NUL or half a surrogate pair, then the item holds U+FFFD in its place', () => {
     const { body, headers } = loadFixture('azure-monitor/fired.json');
     const b = body as { data: { essentials: Record<string, unknown> } };
-    const bad = { ...b, data: { ...b.data, essentials: { ...b.data.essentials, alertRule: 'cpu\u0000high', description: 'x\ud800', configurationItems: ['vm\u0000-1'] } } };
+    const bad = {
+      ...b,
+      data: { ...b.data, essentials: { ...b.data.essentials, alertRule: 'cpu\u0000high', description: 'x\ud800', configurationItems: ['vm\u0000-1'] } },
+    };
     const plan = planIngest(bad, headers);
     if (!plan.ok) throw new Error(plan.message);
     expect(plan.items[0]).toMatchObject({ title: 'cpu\uFFFDhigh', message: 'x\uFFFD', metadata: { configurationItems: ['vm\uFFFD-1'] } });
@@ -70,10 +80,22 @@ describe('ingestion plan', () => {
   });
 
   it('when a Form A or Form B field holds NUL or half a surrogate pair, then a 400 message naming the field', () => {
-    expect(planIngest({ title: 'a\u0000b' }, {})).toEqual({ ok: false, message: 'title: title must not contain NUL (U+0000) or unpaired surrogate characters' });
-    expect(planIngest({ title: 't', metadata: { a: ['ok', 'x\ud800'] } }, {})).toEqual({ ok: false, message: 'metadata.a.1: metadata keys and values must not contain NUL (U+0000) or unpaired surrogate characters' });
-    expect(planIngest({ title: 't', tags: { 'k\u0000': 'v' } }, {}, 'B')).toEqual({ ok: false, message: 'tags.k\u0000: tags keys and values must not contain NUL (U+0000) or unpaired surrogate characters' });
-    expect(planIngest({ title: 't', message: '\udc00' }, {}, 'B')).toEqual({ ok: false, message: 'message: message must not contain NUL (U+0000) or unpaired surrogate characters' });
+    expect(planIngest({ title: 'a\u0000b' }, {})).toEqual({
+      ok: false,
+      message: 'title: title must not contain NUL (U+0000) or unpaired surrogate characters',
+    });
+    expect(planIngest({ title: 't', metadata: { a: ['ok', 'x\ud800'] } }, {})).toEqual({
+      ok: false,
+      message: 'metadata.a.1: metadata keys and values must not contain NUL (U+0000) or unpaired surrogate characters',
+    });
+    expect(planIngest({ title: 't', tags: { 'k\u0000': 'v' } }, {}, 'B')).toEqual({
+      ok: false,
+      message: 'tags.k\u0000: tags keys and values must not contain NUL (U+0000) or unpaired surrogate characters',
+    });
+    expect(planIngest({ title: 't', message: '\udc00' }, {}, 'B')).toEqual({
+      ok: false,
+      message: 'message: message must not contain NUL (U+0000) or unpaired surrogate characters',
+    });
   });
 
   it('when a native label set or name list is longer than nativeEntries, then only its first entries are read', () => {

@@ -3,7 +3,10 @@ import { normaliseSeverity, parseFormASeverity, toIncidentSeverity, zabbixSeveri
 describe('native severity table', () => {
   // The README's table, written out word by word.
   const TABLE: Array<[string, string]> = [
-    ...['critical', 'error', 'fatal', 'emergency', 'disaster', 'high', 'Sev0', 'Sev1', 'P1', 'P2', 'Triggered', 'ALARM', 'DOWN'].map((w): [string, string] => [w, 'critical']),
+    ...['critical', 'error', 'fatal', 'emergency', 'disaster', 'high', 'Sev0', 'Sev1', 'P1', 'P2', 'Triggered', 'ALARM', 'DOWN'].map((w): [string, string] => [
+      w,
+      'critical',
+    ]),
     ...['warning', 'warn', 'average', 'medium', 'Sev2', 'No Data', 'INSUFFICIENT_DATA'].map((w): [string, string] => [w, 'warning']),
     ...['info', 'low', 'debug', 'Sev3', 'Sev4', 'Recovered', 'OK', 'UP', 'Information', 'Not classified'].map((w): [string, string] => [w, 'info']),
   ];
@@ -24,7 +27,12 @@ describe('native severity table', () => {
 
 describe('zabbix numeric severity', () => {
   it.each([
-    ['0', 'info'], ['1', 'info'], ['2', 'warning'], ['3', 'warning'], ['4', 'critical'], ['5', 'critical'],
+    ['0', 'info'],
+    ['1', 'info'],
+    ['2', 'warning'],
+    ['3', 'warning'],
+    ['4', 'critical'],
+    ['5', 'critical'],
   ])('when event_nseverity is %s, then the severity is %s', (level, expected) => {
     expect(zabbixSeverity(level)).toBe(expected);
     expect(zabbixSeverity(Number(level))).toBe(expected);
@@ -45,8 +53,17 @@ describe('incident scale', () => {
 
 describe('Form A severity', () => {
   it.each([
-    ['critical', 'CRITICAL'], ['high', 'HIGH'], ['error', 'HIGH'], ['medium', 'MEDIUM'], ['warning', 'MEDIUM'], ['low', 'LOW'], ['info', 'INFO'],
-    ['Critical', 'CRITICAL'], ['ERROR', 'HIGH'], ['Warning', 'MEDIUM'], ['LoW', 'LOW'],
+    ['critical', 'CRITICAL'],
+    ['high', 'HIGH'],
+    ['error', 'HIGH'],
+    ['medium', 'MEDIUM'],
+    ['warning', 'MEDIUM'],
+    ['low', 'LOW'],
+    ['info', 'INFO'],
+    ['Critical', 'CRITICAL'],
+    ['ERROR', 'HIGH'],
+    ['Warning', 'MEDIUM'],
+    ['LoW', 'LOW'],
   ])('when Form A severity is %s, then the incident severity is %s', (value, expected) => {
     expect(parseFormASeverity(value)).toBe(expected);
   });

@@ -25,7 +25,10 @@ describe('judging a monitor’s response', () => {
   it('when a keyword is asked for, then the body must contain it as written; the status is judged first', () => {
     const keyword = { expectedStatusCodes: null, keyword: 'All systems go' };
     expect(evaluateResponse({ status: 200, body: '<p>All systems go</p>' }, keyword).ok).toBe(true);
-    expect(evaluateResponse({ status: 200, body: '<p>all systems go</p>' }, keyword)).toEqual({ ok: false, error: 'keyword "All systems go" not found in the response' });
+    expect(evaluateResponse({ status: 200, body: '<p>all systems go</p>' }, keyword)).toEqual({
+      ok: false,
+      error: 'keyword "All systems go" not found in the response',
+    });
     expect(evaluateResponse({ status: 503, body: 'All systems go' }, keyword)).toEqual({ ok: false, error: 'unexpected status 503 (expected 2xx)' });
   });
 });

@@ -13,8 +13,12 @@ describe('contact inputs', () => {
   });
 
   it('when a contact input has an unknown type or a bad workspace id, then each field is named', () => {
-    expect(failure(parseWith(contactInputSchema, { email: 'a@example.test', type: 'pager', address: 'x' }))).toMatch(/^type: must be one of sms, voice, email, push_ios, push_android$/);
-    expect(failure(parseWith(contactInputSchema, { email: 'a@example.test', type: 'sms', address: '+14155550100', organizationId: 'acme' }))).toMatch(/organizationId: must be a workspace id \(UUID\)/);
+    expect(failure(parseWith(contactInputSchema, { email: 'a@example.test', type: 'pager', address: 'x' }))).toMatch(
+      /^type: must be one of sms, voice, email, push_ios, push_android$/,
+    );
+    expect(failure(parseWith(contactInputSchema, { email: 'a@example.test', type: 'sms', address: '+14155550100', organizationId: 'acme' }))).toMatch(
+      /organizationId: must be a workspace id \(UUID\)/,
+    );
     expect(failure(parseWith(contactInputSchema, { email: 'a@example.test', type: 'sms', address: '12' }))).toMatch(/^address: /);
   });
 });
@@ -62,7 +66,17 @@ describe('escalation policies', () => {
   });
 
   it('when targets are listed, then each carries its place in the steps', () => {
-    const steps = [step(1, [{ type: 'user', id: USER }]), step(2, [{ type: 'team', id: ORG }, { type: 'schedule', id: USER }])] as never;
-    expect(targetsWithPaths(steps).map((t) => `${t.path}=${t.type}`)).toEqual(['steps[0].targets[0]=user', 'steps[1].targets[0]=team', 'steps[1].targets[1]=schedule']);
+    const steps = [
+      step(1, [{ type: 'user', id: USER }]),
+      step(2, [
+        { type: 'team', id: ORG },
+        { type: 'schedule', id: USER },
+      ]),
+    ] as never;
+    expect(targetsWithPaths(steps).map((t) => `${t.path}=${t.type}`)).toEqual([
+      'steps[0].targets[0]=user',
+      'steps[1].targets[0]=team',
+      'steps[1].targets[1]=schedule',
+    ]);
   });
 });

@@ -13,7 +13,15 @@ const step = (over: Partial<StepResolution>): StepResolution => ({
   people: [],
   ...over,
 });
-const ann = { userId: 'u-ann', email: 'ann@x.test', pages: [{ channel: 'sms', delaySeconds: 0 }, { channel: 'voice', delaySeconds: 60 }], disabled: [] };
+const ann = {
+  userId: 'u-ann',
+  email: 'ann@x.test',
+  pages: [
+    { channel: 'sms', delaySeconds: 0 },
+    { channel: 'voice', delaySeconds: 60 },
+  ],
+  disabled: [],
+};
 const bob = { userId: 'u-bob', email: 'bob@x.test', pages: [{ channel: 'email', delaySeconds: 0 }], disabled: [] };
 const carol = { userId: 'u-carol', email: 'carol@x.test', pages: [], disabled: [{ channel: 'sms', address: '+15550001111', reason: 'invalid To number' }] };
 
@@ -35,7 +43,10 @@ describe('paging decisions', () => {
     );
     expect(data).toMatchObject({ kind: 'step_resolved', step_number: 1, pass_number: 1, source: 'policy', policy, nobody_reasons: [] });
     expect(data.targets[1]).toEqual({ type: 'schedule', id: 'sch', name: 'Primary', users: [{ id: 'u-bob', email: 'bob@x.test' }], empty_reason: null });
-    expect(data.paged.map((p) => [p.email, p.pages.map((pg) => pg.channel)])).toEqual([['ann@x.test', ['sms', 'voice']], ['bob@x.test', ['email']]]);
+    expect(data.paged.map((p) => [p.email, p.pages.map((pg) => pg.channel)])).toEqual([
+      ['ann@x.test', ['sms', 'voice']],
+      ['bob@x.test', ['email']],
+    ]);
     expect(data.skipped).toEqual([{ user_id: 'u-carol', email: 'carol@x.test', reason: 'no_usable_contact_method', disabled_contacts: carol.disabled }]);
   });
 
@@ -62,27 +73,44 @@ describe('paging decisions', () => {
   });
 
   it('when the service has no policy and its team has members, then they are paged and the entry says why the team', () => {
-    const { message } = pagingDecision(step({ source: 'owning_team', policy: null, service: null, targets: [{ type: 'team', id: 't1', name: 'Ops', userIds: ['u-bob'] }], people: [bob] }));
+    const { message } = pagingDecision(
+      step({ source: 'owning_team', policy: null, service: null, targets: [{ type: 'team', id: 't1', name: 'Ops', userIds: ['u-bob'] }], people: [bob] }),
+    );
     expect(message).toBe('The incident has no escalation policy, so its owning team is paged: paging bob@x.test (team "Ops") by Email.');
   });
 
   it('when everyone resolved has no usable contact method, then it is "nobody to page" naming each', () => {
     const { data, message } = pagingDecision(step({ targets: [{ type: 'team', id: 't1', name: 'Ops', userIds: ['u-carol'] }], people: [carol] }));
-    expect(message).toBe('Nobody to page at step 1 of policy "On call": carol@x.test has no usable contact method (SMS +15550001111 disabled: invalid To number).');
+    expect(message).toBe(
+      'Nobody to page at step 1 of policy "On call": carol@x.test has no usable contact method (SMS +15550001111 disabled: invalid To number).',
+    );
     expect(data.kind).toBe('nobody_to_page');
   });
 
   it('when a target no longer exists, then the reason says so', () => {
-    const { message } = pagingDecision(step({ targets: [{ type: 'user', id: 'u-gone', name: null, userIds: ['u-gone'] }, { type: 'schedule', id: 'sch-gone', name: null, userIds: [] }] }));
+    const { message } = pagingDecision(
+      step({
+        targets: [
+          { type: 'user', id: 'u-gone', name: null, userIds: ['u-gone'] },
+          { type: 'schedule', id: 'sch-gone', name: null, userIds: [] },
+        ],
+      }),
+    );
     expect(message).toBe('Nobody to page at step 1 of policy "On call": user u-gone no longer exists; schedule sch-gone no longer exists.');
   });
 
   it("when a Form B source's channels page nobody at the incident's severity, then the reason names the channels and severity", () => {
     const { data, message } = pagingDecision(
-      step({ source: 'owning_team', policy: null, formB: { configured: ['sms'], severity: 'INFO', paging: [] }, targets: [{ type: 'team', id: 't1', name: 'Ops', userIds: ['u-bob'] }], people: [{ ...bob, pages: [] }] }),
+      step({
+        source: 'owning_team',
+        policy: null,
+        formB: { configured: ['sms'], severity: 'INFO', paging: [] },
+        targets: [{ type: 'team', id: 't1', name: 'Ops', userIds: ['u-bob'] }],
+        people: [{ ...bob, pages: [] }],
+      }),
     );
     expect(message).toBe(
-      "Nobody to page: service \"API\" has no escalation policy, so its owning team is paged, on the source's channels sms, and none of the source's channels (sms) pages for an info incident.",
+      'Nobody to page: service "API" has no escalation policy, so its owning team is paged, on the source\'s channels sms, and none of the source\'s channels (sms) pages for an info incident.',
     );
     expect(data.form_b).toEqual({ channels: ['sms'], severity: 'INFO', paging_channels: [] });
     expect(data.skipped[0].reason).toBe('no_contact_for_channels');

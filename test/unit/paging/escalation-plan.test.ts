@@ -1,7 +1,16 @@
 import { advanceStep, nextWakeMs, startCursor, takeDue, type EscalationPlan, type ScheduledPage } from '../../../src/domain/paging/escalation-plan';
 
 const plan = (stepDelays: number[], repeat = 0): EscalationPlan => ({ kind: 'policy', stepDelays, repeat, ackTimeoutSeconds: null });
-const page = (dueAtMs: number): ScheduledPage => ({ notificationId: `n${dueAtMs}`, step: 0, dueAtMs, userId: 'u', contactMethodId: 'c', channel: 'sms', address: '+15550001111', delaySeconds: 0 });
+const page = (dueAtMs: number): ScheduledPage => ({
+  notificationId: `n${dueAtMs}`,
+  step: 0,
+  dueAtMs,
+  userId: 'u',
+  contactMethodId: 'c',
+  channel: 'sms',
+  address: '+15550001111',
+  delaySeconds: 0,
+});
 
 describe('escalation plan', () => {
   it('when an escalation starts, then step 1 pages at once', () => {
@@ -13,14 +22,14 @@ describe('escalation plan', () => {
     expect(nextWakeMs(cursor)).toBeNull();
   });
 
-  it('when a step has paged, then the next step is due after that step\'s delay', () => {
+  it("when a step has paged, then the next step is due after that step's delay", () => {
     const after1 = advanceStep(startCursor(plan([60, 120]), 0), 5_000);
     expect(after1).toMatchObject({ step: 1, cycle: 0, nextStepAtMs: 65_000 });
     const after2 = advanceStep(after1, 65_000);
     expect(after2).toMatchObject({ step: 2, nextStepAtMs: null });
   });
 
-  it('when the policy repeats, then the last step\'s delay leads back to step 1, as many times as it repeats', () => {
+  it("when the policy repeats, then the last step's delay leads back to step 1, as many times as it repeats", () => {
     let cursor = startCursor(plan([10, 20], 1), 0);
     cursor = advanceStep(cursor, 0); // step 1 paged
     cursor = advanceStep(cursor, 10_000); // step 2 paged

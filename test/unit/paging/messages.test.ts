@@ -3,7 +3,13 @@ import { formBChannels } from '../../../src/domain/paging/form-b-channels';
 import { monthStart, quotaFallbackReason } from '../../../src/domain/paging/quota';
 import { signAction, verifyAction } from '../../../src/services/response/action-tokens';
 
-const subject = { number: 42, title: 'Database <primary> down & "out"', severity: 'CRITICAL' as const, serviceName: 'API', url: 'https://klaxon.test/incidents/x' };
+const subject = {
+  number: 42,
+  title: 'Database <primary> down & "out"',
+  severity: 'CRITICAL' as const,
+  serviceName: 'API',
+  url: 'https://klaxon.test/incidents/x',
+};
 
 describe('page messages', () => {
   it('when an email is rendered, then both bodies link to acknowledge and resolve', () => {
@@ -25,7 +31,7 @@ describe('Form B channels', () => {
 });
 
 describe('plan quotas', () => {
-  it('when a user is under the plan\'s SMS quota, then SMS goes; at the quota, it falls back to email with the reason', () => {
+  it("when a user is under the plan's SMS quota, then SMS goes; at the quota, it falls back to email with the reason", () => {
     expect(quotaFallbackReason('STARTER', 'sms', 99)).toBeNull();
     expect(quotaFallbackReason('STARTER', 'sms', 100)).toMatch(/SMS quota of the STARTER plan reached \(100 per user per month\)/);
     expect(quotaFallbackReason('STARTER', 'voice', 0)).toMatch(/STARTER plan includes no voice call pages/);

@@ -5,7 +5,9 @@ const sent: PageOutcome = { status: 'sent', channel: 'sms', target: '+1415555010
 describe('page outcomes on the timeline', () => {
   it('when a page went after an attempt whose outcome was unknown, then its line and data say it may have gone twice', () => {
     const retried = { ...sent, unknownOutcomeRetries: 1 };
-    expect(describePage(retried, 'ann@x.test')).toBe("SMS to ann@x.test (+14155550100) sent; retried: the previous attempt's outcome is unknown, so this may have been sent twice");
+    expect(describePage(retried, 'ann@x.test')).toBe(
+      "SMS to ann@x.test (+14155550100) sent; retried: the previous attempt's outcome is unknown, so this may have been sent twice",
+    );
     expect(pageEntryData(retried, 'u1')).toMatchObject({ kind: 'page', status: 'sent', channel: 'sms', user_id: 'u1', unknown_outcome_retry: true });
   });
 

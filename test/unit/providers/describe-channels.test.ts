@@ -17,9 +17,18 @@ describe('describeChannels', () => {
 
   it('when providers are configured, then each line names its provider and endpoint override, and no credential appears', () => {
     const env = {
-      TWILIO_ACCOUNT_SID: 'AC0123', TWILIO_AUTH_TOKEN: 'tw-secret-token', TWILIO_FROM_NUMBER: '+15550001111', TWILIO_API_BASE_URL: 'http://127.0.0.1:9001/',
-      SENDGRID_API_KEY: 'SG.secret-key', SMTP_URL: 'smtps://mailer:smtp-secret-pw@mail.example.test:465', EMAIL_FROM: 'Pager <p@example.test>',
-      APNS_KEY: '-----BEGIN PRIVATE KEY-----\napns-secret\n-----END PRIVATE KEY-----', APNS_KEY_ID: 'K', APNS_TEAM_ID: 'T', APNS_TOPIC: 'com.example.klaxon', APNS_PRODUCTION: 'true',
+      TWILIO_ACCOUNT_SID: 'AC0123',
+      TWILIO_AUTH_TOKEN: 'tw-secret-token',
+      TWILIO_FROM_NUMBER: '+15550001111',
+      TWILIO_API_BASE_URL: 'http://127.0.0.1:9001/',
+      SENDGRID_API_KEY: 'SG.secret-key',
+      SMTP_URL: 'smtps://mailer:smtp-secret-pw@mail.example.test:465',
+      EMAIL_FROM: 'Pager <p@example.test>',
+      APNS_KEY: '-----BEGIN PRIVATE KEY-----\napns-secret\n-----END PRIVATE KEY-----',
+      APNS_KEY_ID: 'K',
+      APNS_TEAM_ID: 'T',
+      APNS_TOPIC: 'com.example.klaxon',
+      APNS_PRODUCTION: 'true',
       FCM_SERVICE_ACCOUNT: JSON.stringify({ client_email: 'a@b.test', private_key: 'fcm-secret-key', project_id: 'acme-prod' }),
     };
     const lines = describeChannels(notify(env));
@@ -30,10 +39,17 @@ describe('describeChannels', () => {
       'Paging iOS push  APNs production, topic com.example.klaxon',
       'Paging Android   FCM, project acme-prod',
     ]);
-    for (const secret of ['tw-secret-token', 'SG.secret-key', 'smtp-secret-pw', 'mailer', 'apns-secret', 'fcm-secret-key']) expect(lines.join('\n')).not.toContain(secret);
+    for (const secret of ['tw-secret-token', 'SG.secret-key', 'smtp-secret-pw', 'mailer', 'apns-secret', 'fcm-secret-key'])
+      expect(lines.join('\n')).not.toContain(secret);
   });
 
   it('when only a SendGrid key is set, then email goes to SendGrid and the other channels stay in the dev inbox', () => {
-    expect(channelProviders(notify({ SENDGRID_API_KEY: 'SG.k' }))).toEqual({ sms: 'dev_inbox', voice: 'dev_inbox', email: 'sendgrid', push_ios: 'dev_inbox', push_android: 'dev_inbox' });
+    expect(channelProviders(notify({ SENDGRID_API_KEY: 'SG.k' }))).toEqual({
+      sms: 'dev_inbox',
+      voice: 'dev_inbox',
+      email: 'sendgrid',
+      push_ios: 'dev_inbox',
+      push_android: 'dev_inbox',
+    });
   });
 });

@@ -1,6 +1,12 @@
 import { parseSmsReply, smsText, voiceTwiml } from '../../../src/providers/twilio/messages';
 
-const subject = { number: 42, title: 'Database <primary> down & "out"', severity: 'CRITICAL' as const, serviceName: 'API', url: 'https://klaxon.test/incidents/x' };
+const subject = {
+  number: 42,
+  title: 'Database <primary> down & "out"',
+  severity: 'CRITICAL' as const,
+  serviceName: 'API',
+  url: 'https://klaxon.test/incidents/x',
+};
 
 describe('Twilio page messages', () => {
   it('when an SMS is rendered, then it carries the reply code and what to reply, within one segment', () => {
@@ -16,7 +22,6 @@ describe('Twilio page messages', () => {
     expect(twiml).toContain('action="https://klaxon.test/hooks/twilio/voice?notification=n1&amp;x=1"');
     expect(twiml).toContain('Press 1 to acknowledge. Press 2 to escalate.');
   });
-
 
   it.each([
     ['4A', { code: 4, action: 'acknowledge' }],

@@ -17,7 +17,12 @@ describe('batchesPerIncident', () => {
   });
 
   it('when the rows fill exactly one batch, then there is one batch and no empty one', () => {
-    expect(batchesPerIncident(Array.from({ length: 4 }, (_, i) => row('x', i)), 4).map((own) => own.length)).toEqual([1]);
+    expect(
+      batchesPerIncident(
+        Array.from({ length: 4 }, (_, i) => row('x', i)),
+        4,
+      ).map((own) => own.length),
+    ).toEqual([1]);
   });
 
   it('when there are no rows, then there are no batches', () => {
@@ -34,12 +39,12 @@ describe('batchesPerIncident with rows that failed before', () => {
   const failed = new Set(['x0', 'y1']);
   const failedBefore = (r: { id: string }) => failed.has(r.id);
 
-  it('when an incident\'s first row failed before, then it goes alone and the rest are batched as usual behind it', () => {
+  it("when an incident's first row failed before, then it goes alone and the rest are batched as usual behind it", () => {
     const rows = Array.from({ length: 5 }, (_, i) => row('x', i));
     expect(ids(batchesPerIncident(rows, 2, failedBefore))).toEqual([[['x0'], ['x1', 'x2'], ['x3', 'x4']]]);
   });
 
-  it('when a row that failed before is not its incident\'s first, or is its only row, then batches are as usual', () => {
+  it("when a row that failed before is not its incident's first, or is its only row, then batches are as usual", () => {
     const rows = [row('y', 0), row('y', 1), row('y', 2), row('x', 0)];
     expect(ids(batchesPerIncident(rows, 500, failedBefore))).toEqual([[['y0', 'y1', 'y2']], [['x0']]]);
   });

@@ -15,7 +15,9 @@ describe('isTemporalOutage', () => {
   });
 
   it('when a socket error sits below the client error, then it is an outage', () => {
-    expect(isTemporalOutage(new Error('connect failed', { cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:7233'), { code: 'ECONNREFUSED' }) }))).toBe(true);
+    expect(
+      isTemporalOutage(new Error('connect failed', { cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:7233'), { code: 'ECONNREFUSED' }) })),
+    ).toBe(true);
   });
 
   it.each([
@@ -36,8 +38,10 @@ describe('isTemporalOutage', () => {
 });
 
 describe('describeFailure', () => {
-  it('when the client wraps a gRPC error, then both messages are kept, the cause\'s detail included', () => {
-    expect(describeFailure(wrapped(grpc(3, 'Blob data size exceeds limit.')))).toBe('ServiceError: Failed to signalWithStart Workflow <- Error: 3 Blob data size exceeds limit.');
+  it("when the client wraps a gRPC error, then both messages are kept, the cause's detail included", () => {
+    expect(describeFailure(wrapped(grpc(3, 'Blob data size exceeds limit.')))).toBe(
+      'ServiceError: Failed to signalWithStart Workflow <- Error: 3 Blob data size exceeds limit.',
+    );
   });
 
   it('when the message is long, then it is cut to 500 characters', () => {

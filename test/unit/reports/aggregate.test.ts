@@ -5,8 +5,19 @@ import { isNightHour } from '../../../src/domain/reports/night';
 const T0 = new Date('2026-12-01T10:00:00Z');
 const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
 const fact = (over: Partial<IncidentFact>): IncidentFact => ({
-  number: 1, title: 't', severity: 'HIGH', status: 'RESOLVED', createdAt: T0, acknowledgedAt: null, resolvedAt: null,
-  serviceId: 's1', serviceName: 'API', teamId: 't1', teamName: 'Ops', day: '2026-12-01', ...over,
+  number: 1,
+  title: 't',
+  severity: 'HIGH',
+  status: 'RESOLVED',
+  createdAt: T0,
+  acknowledgedAt: null,
+  resolvedAt: null,
+  serviceId: 's1',
+  serviceName: 'API',
+  teamId: 't1',
+  teamName: 'Ops',
+  day: '2026-12-01',
+  ...over,
 });
 
 describe('incident figures', () => {
@@ -38,16 +49,32 @@ describe('incident figures', () => {
 
   it('when counting, then every severity, status and day of the range is listed, with zeros', () => {
     expect(figures.by_severity).toEqual([
-      { severity: 'CRITICAL', count: 1 }, { severity: 'HIGH', count: 2 }, { severity: 'MEDIUM', count: 0 }, { severity: 'LOW', count: 1 }, { severity: 'INFO', count: 0 },
+      { severity: 'CRITICAL', count: 1 },
+      { severity: 'HIGH', count: 2 },
+      { severity: 'MEDIUM', count: 0 },
+      { severity: 'LOW', count: 1 },
+      { severity: 'INFO', count: 0 },
     ]);
     expect(figures.by_status.find((s) => s.status === 'CLOSED')).toEqual({ status: 'CLOSED', count: 0 });
-    expect(figures.incidents_per_day).toEqual([{ day: '2026-12-01', count: 2 }, { day: '2026-12-02', count: 2 }, { day: '2026-12-03', count: 0 }]);
+    expect(figures.incidents_per_day).toEqual([
+      { day: '2026-12-01', count: 2 },
+      { day: '2026-12-02', count: 2 },
+      { day: '2026-12-03', count: 0 },
+    ]);
   });
 
   it('when incidents are listed, then each has its times to acknowledge and resolve in seconds', () => {
     expect(figures.incidents[0]).toEqual({
-      number: 1, title: 't', service: 'API', severity: 'HIGH', status: 'RESOLVED', created_at: T0.toISOString(),
-      acknowledged_at: at(60).toISOString(), resolved_at: at(600).toISOString(), tta: 60, ttr: 600,
+      number: 1,
+      title: 't',
+      service: 'API',
+      severity: 'HIGH',
+      status: 'RESOLVED',
+      created_at: T0.toISOString(),
+      acknowledged_at: at(60).toISOString(),
+      resolved_at: at(600).toISOString(),
+      tta: 60,
+      ttr: 600,
     });
     expect(figures.incidents[3]).toMatchObject({ tta: null, ttr: null, acknowledged_at: null });
   });

@@ -28,7 +28,11 @@ describe('report date ranges', () => {
 
   it.each([
     ['an end before its start', '2026-12-05 to 2026-12-01', /^dateRange: the end \(2026-12-01\) is before the start \(2026-12-05\)/],
-    ['a day before the history window', '2026-09-10 to 2026-12-10', /^dateRange: starts 2026-09-10, before your plan's history window of 90 days \(2026-09-11 to 2026-12-10, UTC\)/],
+    [
+      'a day before the history window',
+      '2026-09-10 to 2026-12-10',
+      /^dateRange: starts 2026-09-10, before your plan's history window of 90 days \(2026-09-11 to 2026-12-10, UTC\)/,
+    ],
     ['a date that does not exist', '2026-02-30 to 2026-03-01', /^dateRange: expected "YYYY-MM-DD to YYYY-MM-DD"/],
     ['another shape', '2026-12-01..2026-12-05', /^dateRange: expected/],
     ['a single date', '2026-12-01', /^dateRange: expected/],
@@ -39,10 +43,19 @@ describe('report date ranges', () => {
   });
 
   it('when a range is turned into instants, then it runs from the first midnight to the midnight after the last day, in its zone', () => {
-    expect(rangeInstants({ from: '2026-12-01', to: '2026-12-02', zone: 'UTC' })).toEqual({ start: new Date('2026-12-01T00:00:00Z'), end: new Date('2026-12-03T00:00:00Z') });
-    expect(rangeInstants({ from: '2026-12-01', to: '2026-12-01', zone: 'Asia/Tokyo' })).toEqual({ start: new Date('2026-11-30T15:00:00Z'), end: new Date('2026-12-01T15:00:00Z') });
+    expect(rangeInstants({ from: '2026-12-01', to: '2026-12-02', zone: 'UTC' })).toEqual({
+      start: new Date('2026-12-01T00:00:00Z'),
+      end: new Date('2026-12-03T00:00:00Z'),
+    });
+    expect(rangeInstants({ from: '2026-12-01', to: '2026-12-01', zone: 'Asia/Tokyo' })).toEqual({
+      start: new Date('2026-11-30T15:00:00Z'),
+      end: new Date('2026-12-01T15:00:00Z'),
+    });
     // A day of a daylight-saving change is 23 hours long: the end is still the next midnight.
-    expect(rangeInstants({ from: '2026-03-08', to: '2026-03-08', zone: 'America/New_York' })).toEqual({ start: new Date('2026-03-08T05:00:00Z'), end: new Date('2026-03-09T04:00:00Z') });
+    expect(rangeInstants({ from: '2026-03-08', to: '2026-03-08', zone: 'America/New_York' })).toEqual({
+      start: new Date('2026-03-08T05:00:00Z'),
+      end: new Date('2026-03-09T04:00:00Z'),
+    });
   });
 
   it('when the days of a range are listed, then every day is there once, across a month end', () => {

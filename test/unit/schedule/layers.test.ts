@@ -1,6 +1,12 @@
 import { parseLayers } from '../../../src/domain/schedule';
 
-const valid = { name: 'primary', users: ['alice@example.com', '1b9d6bcd-bbfd-4b2d-9b5d-ab8dfbbd4bed'], rotation: { unit: 'days', length: 1 }, handoff_time: '09:00', start: '2026-11-01' };
+const valid = {
+  name: 'primary',
+  users: ['alice@example.com', '1b9d6bcd-bbfd-4b2d-9b5d-ab8dfbbd4bed'],
+  rotation: { unit: 'days', length: 1 },
+  handoff_time: '09:00',
+  start: '2026-11-01',
+};
 
 describe('parseLayers', () => {
   it('when a layer is valid, then it comes back as given', () => {
@@ -33,8 +39,16 @@ describe('parseLayers', () => {
     ['handoff 24:00', [{ ...valid, handoff_time: '24:00' }], 'layers[0].handoff_time: must be a local time "HH:mm"'],
     ['handoff 09:60', [{ ...valid, handoff_time: '09:60' }], 'layers[0].handoff_time: must be a local time "HH:mm"'],
     ['start on 30 February', [{ ...valid, start: '2026-02-30' }], 'layers[0].start: is not a real calendar date'],
-    ['start with an offset', [{ ...valid, start: '2026-11-01T09:00Z' }], "layers[0].start: must be a local date \"YYYY-MM-DD\" or date-time \"YYYY-MM-DDTHH:mm\" (no offset: it is in the schedule's time zone)"],
-    ['start time and handoff_time disagreeing', [{ ...valid, start: '2026-11-01T10:00' }], 'layers[0].handoff_time: handoff_time disagrees with the time in start'],
+    [
+      'start with an offset',
+      [{ ...valid, start: '2026-11-01T09:00Z' }],
+      'layers[0].start: must be a local date "YYYY-MM-DD" or date-time "YYYY-MM-DDTHH:mm" (no offset: it is in the schedule\'s time zone)',
+    ],
+    [
+      'start time and handoff_time disagreeing',
+      [{ ...valid, start: '2026-11-01T10:00' }],
+      'layers[0].handoff_time: handoff_time disagrees with the time in start',
+    ],
     ['a misspelt key', [{ ...valid, handoff: '09:00' }], 'layers[0]: Unrecognized key: "handoff"'],
     ['an empty restriction window', [{ ...valid, restrictions: [{ from: '09:00', to: '09:00' }] }], 'layers[0].restrictions[0]: from and to must differ'],
     ['a second layer wrong', [valid, { ...valid, users: [] }], 'layers[1].users: must name at least one user'],

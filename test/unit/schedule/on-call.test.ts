@@ -1,7 +1,13 @@
 import { onCallAt, type Layer, type Override } from '../../../src/domain/schedule';
 
 const [A, B, C, N] = ['alice@example.com', 'bob@example.com', 'carol@example.com', 'night@example.com'];
-const daily = (handoff: string, start = '2026-01-01', users = [A, B, C]): Layer => ({ name: 'primary', users, rotation: { unit: 'days', length: 1 }, handoff_time: handoff, start });
+const daily = (handoff: string, start = '2026-01-01', users = [A, B, C]): Layer => ({
+  name: 'primary',
+  users,
+  rotation: { unit: 'days', length: 1 },
+  handoff_time: handoff,
+  start,
+});
 
 /** Who is on call at an ISO instant. */
 const who = (timeZone: string, layers: Layer[], iso: string, overrides: Override[] = []) => onCallAt({ timeZone, layers, overrides }, new Date(iso));
@@ -69,11 +75,11 @@ describe('handoff times the clocks skip or repeat', () => {
     expectHandoff('America/New_York', layers, '2026-11-02T06:30:00.000Z', B, C);
   });
 
-  it('when a 02:15 handoff falls in Lord Howe\'s half-hour gap, then it happens at 02:30 +11:00', () => {
+  it("when a 02:15 handoff falls in Lord Howe's half-hour gap, then it happens at 02:30 +11:00", () => {
     expectHandoff('Australia/Lord_Howe', [daily('02:15')], '2026-10-03T15:30:00.000Z', C, A);
   });
 
-  it('when a 01:45 handoff is repeated by Lord Howe\'s half-hour fall-back, then the first (+11:00) counts', () => {
+  it("when a 01:45 handoff is repeated by Lord Howe's half-hour fall-back, then the first (+11:00) counts", () => {
     const layers = [daily('01:45')];
     expectHandoff('Australia/Lord_Howe', layers, '2026-04-04T14:45:00.000Z', A, B);
     expect(who('Australia/Lord_Howe', layers, '2026-04-04T15:15:00.000Z')).toEqual([B]);
@@ -119,7 +125,14 @@ describe('weekly and hourly rotations', () => {
 });
 
 describe('layers and overrides', () => {
-  const nights: Layer = { name: 'nights', users: [N], rotation: { unit: 'weeks', length: 1 }, handoff_time: '00:00', start: '2026-01-01', restrictions: [{ from: '22:00', to: '06:00' }] };
+  const nights: Layer = {
+    name: 'nights',
+    users: [N],
+    rotation: { unit: 'weeks', length: 1 },
+    handoff_time: '00:00',
+    start: '2026-01-01',
+    restrictions: [{ from: '22:00', to: '06:00' }],
+  };
 
   it('when an upper layer has someone on call, then it wins; outside its window the layer below shows through', () => {
     const layers = [daily('09:00'), nights];
@@ -158,10 +171,18 @@ describe('bad input', () => {
   it.each<[string, () => unknown, string]>([
     ['an unknown time zone', () => who('Europe/Atlantis', layers, '2026-07-01T00:00:00Z'), 'unknown time zone "Europe/Atlantis"'],
     ['a layer without users', () => who('UTC', [{ ...layers[0], users: [] }], '2026-07-01T00:00:00Z'), 'layers[0].users: must name at least one user'],
-    ['a zero-length rotation', () => who('UTC', [{ ...layers[0], rotation: { unit: 'days', length: 0 } }], '2026-07-01T00:00:00Z'), 'layers[0].rotation.length: must be at least 1'],
+    [
+      'a zero-length rotation',
+      () => who('UTC', [{ ...layers[0], rotation: { unit: 'days', length: 0 } }], '2026-07-01T00:00:00Z'),
+      'layers[0].rotation.length: must be at least 1',
+    ],
     ['a bad handoff time', () => who('UTC', [{ ...layers[0], handoff_time: '25:00' }], '2026-07-01T00:00:00Z'), 'layers[0].handoff_time: must be a local time'],
     ['an invalid instant', () => who('UTC', layers, 'yesterday'), 'at must be a valid date'],
-    ['an override ending before it starts', () => who('UTC', layers, '2026-07-01T00:00:00Z', [{ userId: N, from: new Date('2026-07-02'), to: new Date('2026-07-01') }]), 'overrides[0]: from must be before to'],
+    [
+      'an override ending before it starts',
+      () => who('UTC', layers, '2026-07-01T00:00:00Z', [{ userId: N, from: new Date('2026-07-02'), to: new Date('2026-07-01') }]),
+      'overrides[0]: from must be before to',
+    ],
   ])('when given %s, then a clear error', (_name, fn, message) => {
     expect(fn).toThrow(message);
   });

@@ -1,4 +1,14 @@
-import { BUCKET_BOUNDS_MS, bucketIndex, emptyBuckets, mean, mergeInto, observe, quantile, STORED_BOUNDS_MS, totalCount } from '../../../src/services/status/histogram';
+import {
+  BUCKET_BOUNDS_MS,
+  bucketIndex,
+  emptyBuckets,
+  mean,
+  mergeInto,
+  observe,
+  quantile,
+  STORED_BOUNDS_MS,
+  totalCount,
+} from '../../../src/services/status/histogram';
 import { RequestRecorder } from '../../../src/services/status/request-metrics';
 import { summarize } from '../../../src/services/status/response-times';
 

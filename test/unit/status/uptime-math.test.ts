@@ -1,4 +1,12 @@
-import { checkAvailability, clipAndMerge, coveredMs, heartbeatAvailability, overlapMs, pausedSpans, windowStarts } from '../../../src/services/status/uptime-math';
+import {
+  checkAvailability,
+  clipAndMerge,
+  coveredMs,
+  heartbeatAvailability,
+  overlapMs,
+  pausedSpans,
+  windowStarts,
+} from '../../../src/services/status/uptime-math';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -28,7 +36,11 @@ describe('uptime windows and intervals', () => {
 
 describe('monitor availability', () => {
   it('when checks were counted per window, then it is ok ÷ all, and null for a window without checks', () => {
-    expect(checkAvailability({ '24h': { ok: 3, total: 4 }, '7d': { ok: 9, total: 10 }, '30d': { ok: 0, total: 0 } })).toEqual({ '24h': 0.75, '7d': 0.9, '30d': null });
+    expect(checkAvailability({ '24h': { ok: 3, total: 4 }, '7d': { ok: 9, total: 10 }, '30d': { ok: 0, total: 0 } })).toEqual({
+      '24h': 0.75,
+      '7d': 0.9,
+      '30d': null,
+    });
   });
 });
 

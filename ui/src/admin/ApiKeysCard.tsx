@@ -28,13 +28,16 @@ export function ApiKeysCard({ session }: { session: SessionView }) {
   const [shown, setShown] = useState<NewApiKey | null>(null);
   const managesAll = can(session.role, 'api_keys.manage_any');
 
-  const create = useAction((body: ReturnType<typeof keyBody>) => withStepUp(async () => (await api<NewApiKey>('POST', '/api-keys', body)).data, stepUp.confirm), {
-    invalidate: [['api-keys']],
-    onSuccess: (key) => {
-      setShown(key);
-      setName('');
+  const create = useAction(
+    (body: ReturnType<typeof keyBody>) => withStepUp(async () => (await api<NewApiKey>('POST', '/api-keys', body)).data, stepUp.confirm),
+    {
+      invalidate: [['api-keys']],
+      onSuccess: (key) => {
+        setShown(key);
+        setName('');
+      },
     },
-  });
+  );
   const revoke = useConfirmedAction((k: ApiKey) => api('DELETE', `/api-keys/${k.id}`), { invalidate: [['api-keys']] });
 
   const submit = (e: FormEvent) => {
@@ -52,7 +55,9 @@ export function ApiKeysCard({ session }: { session: SessionView }) {
     <Card withBorder>
       <Stack>
         <div>
-          <Title order={3} size="h4">API keys</Title>
+          <Title order={3} size="h4">
+            API keys
+          </Title>
           <Text size="sm" c="dimmed">
             Keys (<Code>klxk_…</Code>) for the legacy API, held by one person. {managesAll ? 'You see every key of the workspace.' : 'You see your own keys.'}
           </Text>
@@ -60,12 +65,25 @@ export function ApiKeysCard({ session }: { session: SessionView }) {
         {unverified && <VerifyEmailNotice what="create API keys" />}
         <Stack component="form" onSubmit={submit} aria-label="New API key" gap="xs">
           <Group align="flex-end" wrap="wrap">
-            <TextInput label="Key name" placeholder="deploy bot" maxLength={100} value={name} onChange={(e) => setName(e.currentTarget.value)} error={create.fieldError('name')} />
-            <Button type="submit" loading={create.isPending}>Create key</Button>
+            <TextInput
+              label="Key name"
+              placeholder="deploy bot"
+              maxLength={100}
+              value={name}
+              onChange={(e) => setName(e.currentTarget.value)}
+              error={create.fieldError('name')}
+            />
+            <Button type="submit" loading={create.isPending}>
+              Create key
+            </Button>
           </Group>
           {codeOf(create.error) !== 'email_unverified' && <FormError message={create.formError} />}
         </Stack>
-        {keys.isPending ? <Loading what="API keys" /> : keys.error ? <LoadError what="API keys" error={keys.error} /> : keys.data.length === 0 ? (
+        {keys.isPending ? (
+          <Loading what="API keys" />
+        ) : keys.error ? (
+          <LoadError what="API keys" error={keys.error} />
+        ) : keys.data.length === 0 ? (
           <Empty>No API keys yet. Create one above for a script that talks to the legacy API as you.</Empty>
         ) : (
           <Table.ScrollContainer minWidth={720}>
@@ -75,13 +93,21 @@ export function ApiKeysCard({ session }: { session: SessionView }) {
                 {keys.data.map((k) => (
                   <Table.Tr key={k.id}>
                     <Table.Td>{k.name}</Table.Td>
-                    <Table.Td style={NOWRAP}><Code>{k.prefix}</Code></Table.Td>
+                    <Table.Td style={NOWRAP}>
+                      <Code>{k.prefix}</Code>
+                    </Table.Td>
                     <Table.Td>{k.user.email}</Table.Td>
-                    <Table.Td style={NOWRAP}><Badge color={k.status === 'active' ? 'green' : 'red'} variant="light" styles={BADGE_STYLES}>{k.status}</Badge></Table.Td>
+                    <Table.Td style={NOWRAP}>
+                      <Badge color={k.status === 'active' ? 'green' : 'red'} variant="light" styles={BADGE_STYLES}>
+                        {k.status}
+                      </Badge>
+                    </Table.Td>
                     <Table.Td style={NOWRAP}>{when(k.last_used_at)}</Table.Td>
                     <Table.Td>
                       {k.status === 'active' && (managesAll || k.user.id === session.user.id) && (
-                        <Button size="compact-sm" variant="default" color="red" aria-label={`Revoke key ${credentialLabel(k)}`} onClick={() => revoke.ask(k)}>Revoke</Button>
+                        <Button size="compact-sm" variant="default" color="red" aria-label={`Revoke key ${credentialLabel(k)}`} onClick={() => revoke.ask(k)}>
+                          Revoke
+                        </Button>
                       )}
                     </Table.Td>
                   </Table.Tr>
@@ -94,7 +120,8 @@ export function ApiKeysCard({ session }: { session: SessionView }) {
       {stepUp.modal}
       <ShownOnceModal title="Your new API key" what="key" secrets={shown ? [shown.key] : null} onClose={closeShown} />
       <ConfirmModal {...revoke.modal} title={`Revoke key ${revoke.target ? credentialLabel(revoke.target) : ''}?`} confirmLabel="Revoke">
-        {revoke.target && revoke.target.user.id !== session.user.id ? `It belongs to ${revoke.target.user.email}. ` : ''}Anything using it is refused from now on. This cannot be undone.
+        {revoke.target && revoke.target.user.id !== session.user.id ? `It belongs to ${revoke.target.user.email}. ` : ''}Anything using it is refused from now
+        on. This cannot be undone.
       </ConfirmModal>
     </Card>
   );

@@ -11,8 +11,14 @@ export function CredentialsPage() {
   return (
     <Stack maw={960}>
       <Title order={2}>API tokens and keys</Title>
-      <Text size="sm" c="dimmed">Creating a token or a key asks you to confirm it is you. Its secret is shown once, when it is created.</Text>
-      {session.isPending ? <Loading what="your session" /> : session.error ? <LoadError what="your session" error={session.error} /> : (
+      <Text size="sm" c="dimmed">
+        Creating a token or a key asks you to confirm it is you. Its secret is shown once, when it is created.
+      </Text>
+      {session.isPending ? (
+        <Loading what="your session" />
+      ) : session.error ? (
+        <LoadError what="your session" error={session.error} />
+      ) : (
         <>
           {!session.data.user.verified && <VerifyEmailNotice what="create API tokens and keys" />}
           <TokensCard session={session.data} />

@@ -31,17 +31,44 @@ export function InvitationsCard({ session }: { session: SessionView }) {
   return (
     <Card withBorder>
       <Stack>
-        <Title order={3} size="h4">Invitations</Title>
+        <Title order={3} size="h4">
+          Invitations
+        </Title>
         {manages && (
           <Stack component="form" onSubmit={submit} aria-label="Invite someone" gap="xs">
             <Group align="flex-start" wrap="wrap">
-              <TextInput label="Email address" type="email" required value={form.email} onChange={(e) => setForm({ ...form, email: e.currentTarget.value })} error={invite.fieldError('email')} />
-              <Select label="Role" data={assignableRoles(session.role)} value={form.role} allowDeselect={false} onChange={(role) => role && setForm({ ...form, role: role as Role })} error={invite.fieldError('role')} w={190} />
+              <TextInput
+                label="Email address"
+                type="email"
+                required
+                value={form.email}
+                onChange={(e) => setForm({ ...form, email: e.currentTarget.value })}
+                error={invite.fieldError('email')}
+              />
+              <Select
+                label="Role"
+                data={assignableRoles(session.role)}
+                value={form.role}
+                allowDeselect={false}
+                onChange={(role) => role && setForm({ ...form, role: role as Role })}
+                error={invite.fieldError('role')}
+                w={190}
+              />
             </Group>
-            <Group><Button type="submit" loading={invite.isPending}>Send invitation</Button></Group>
-            {invite.isSuccess && <Text size="sm" role="status">{invite.data.message}</Text>}
+            <Group>
+              <Button type="submit" loading={invite.isPending}>
+                Send invitation
+              </Button>
+            </Group>
+            {invite.isSuccess && (
+              <Text size="sm" role="status">
+                {invite.data.message}
+              </Text>
+            )}
             {code === 'plan_limit_reached' ? (
-              <Alert color="red" title="No seat left on this plan" role="alert">{invite.errorMessage} Remove a member or revoke a pending invitation first, or move to a bigger plan.</Alert>
+              <Alert color="red" title="No seat left on this plan" role="alert">
+                {invite.errorMessage} Remove a member or revoke a pending invitation first, or move to a bigger plan.
+              </Alert>
             ) : code === 'email_unverified' ? (
               <VerifyEmailNotice what="invite people" />
             ) : (
@@ -49,8 +76,15 @@ export function InvitationsCard({ session }: { session: SessionView }) {
             )}
           </Stack>
         )}
-        {invitations.isPending ? <Loading what="invitations" /> : invitations.error ? <LoadError what="invitations" error={invitations.error} /> : invitations.data.length === 0 ? (
-          <Empty>No pending invitations.{manages ? ' Invite someone by email above: they get a link that works for 7 days.' : ' Billing Owners and Account Admins can invite people.'}</Empty>
+        {invitations.isPending ? (
+          <Loading what="invitations" />
+        ) : invitations.error ? (
+          <LoadError what="invitations" error={invitations.error} />
+        ) : invitations.data.length === 0 ? (
+          <Empty>
+            No pending invitations.
+            {manages ? ' Invite someone by email above: they get a link that works for 7 days.' : ' Billing Owners and Account Admins can invite people.'}
+          </Empty>
         ) : (
           <Table.ScrollContainer minWidth={560}>
             <Table aria-label="Pending invitations" verticalSpacing="xs">
@@ -62,7 +96,19 @@ export function InvitationsCard({ session }: { session: SessionView }) {
                     <Table.Td>{ROLE_LABELS[i.role]}</Table.Td>
                     <Table.Td>{i.invited_by?.email ?? '—'}</Table.Td>
                     <Table.Td>{new Date(i.expires_at).toLocaleDateString()}</Table.Td>
-                    <Table.Td>{manages && <Button size="compact-sm" variant="default" color="red" aria-label={`Revoke the invitation to ${i.email}`} onClick={() => revoke.ask(i)}>Revoke</Button>}</Table.Td>
+                    <Table.Td>
+                      {manages && (
+                        <Button
+                          size="compact-sm"
+                          variant="default"
+                          color="red"
+                          aria-label={`Revoke the invitation to ${i.email}`}
+                          onClick={() => revoke.ask(i)}
+                        >
+                          Revoke
+                        </Button>
+                      )}
+                    </Table.Td>
                   </Table.Tr>
                 ))}
               </Table.Tbody>

@@ -29,10 +29,10 @@ export function MembersCard({ session }: { session: SessionView }) {
     return true;
   };
   const [notice, setNotice] = useState<string | null>(null);
-  const changeRole = useAction(
-    async ({ member, role }: { member: Member; role: Role }) => api<Member>('PUT', `/members/${member.id}`, { role }),
-    { invalidate: [['members']], onSuccess: (res) => leaveIfSelf(res.data.id) || setNotice(res.message) },
-  );
+  const changeRole = useAction(async ({ member, role }: { member: Member; role: Role }) => api<Member>('PUT', `/members/${member.id}`, { role }), {
+    invalidate: [['members']],
+    onSuccess: (res) => leaveIfSelf(res.data.id) || setNotice(res.message),
+  });
   const remove = useConfirmedAction(async (member: Member) => api('DELETE', `/members/${member.id}`), {
     invalidate: [['members'], ['plan']],
     onSuccess: (res, member) => {
@@ -43,9 +43,19 @@ export function MembersCard({ session }: { session: SessionView }) {
   return (
     <Card withBorder>
       <Stack>
-        <Title order={3} size="h4">People in this workspace</Title>
-        {notice && <Text size="sm" role="status">{notice}</Text>}
-        {members.isPending ? <Loading what="members" /> : members.error ? <LoadError what="members" error={members.error} /> : members.data.length === 0 ? (
+        <Title order={3} size="h4">
+          People in this workspace
+        </Title>
+        {notice && (
+          <Text size="sm" role="status">
+            {notice}
+          </Text>
+        )}
+        {members.isPending ? (
+          <Loading what="members" />
+        ) : members.error ? (
+          <LoadError what="members" error={members.error} />
+        ) : members.data.length === 0 ? (
           <Empty>No members yet. Invite someone below.</Empty>
         ) : (
           <Table.ScrollContainer minWidth={620}>
@@ -58,9 +68,20 @@ export function MembersCard({ session }: { session: SessionView }) {
                   return (
                     <Table.Tr key={m.id}>
                       <Table.Td>
-                        <Text size="sm">{m.name ?? m.email}{m.id === session.user.id ? ' (you)' : ''}</Text>
-                        {m.name && <Text size="xs" c="dimmed">{m.email}</Text>}
-                        {!m.verified && <Badge size="xs" color="yellow" variant="light">unverified</Badge>}
+                        <Text size="sm">
+                          {m.name ?? m.email}
+                          {m.id === session.user.id ? ' (you)' : ''}
+                        </Text>
+                        {m.name && (
+                          <Text size="xs" c="dimmed">
+                            {m.email}
+                          </Text>
+                        )}
+                        {!m.verified && (
+                          <Badge size="xs" color="yellow" variant="light">
+                            unverified
+                          </Badge>
+                        )}
                       </Table.Td>
                       <Table.Td>
                         {editable ? (
@@ -78,10 +99,20 @@ export function MembersCard({ session }: { session: SessionView }) {
                           <Text size="sm">{ROLE_LABELS[m.role]}</Text>
                         )}
                       </Table.Td>
-                      <Table.Td><Badge color={m.two_factor_enabled ? 'green' : 'gray'} variant="light">{m.two_factor_enabled ? 'on' : 'off'}</Badge></Table.Td>
-                      <Table.Td><Text size="sm">{new Date(m.joined_at).toLocaleDateString()}</Text></Table.Td>
                       <Table.Td>
-                        {editable && <Button size="compact-sm" variant="default" color="red" aria-label={`Remove ${m.email}`} onClick={() => remove.ask(m)}>Remove</Button>}
+                        <Badge color={m.two_factor_enabled ? 'green' : 'gray'} variant="light">
+                          {m.two_factor_enabled ? 'on' : 'off'}
+                        </Badge>
+                      </Table.Td>
+                      <Table.Td>
+                        <Text size="sm">{new Date(m.joined_at).toLocaleDateString()}</Text>
+                      </Table.Td>
+                      <Table.Td>
+                        {editable && (
+                          <Button size="compact-sm" variant="default" color="red" aria-label={`Remove ${m.email}`} onClick={() => remove.ask(m)}>
+                            Remove
+                          </Button>
+                        )}
                       </Table.Td>
                     </Table.Tr>
                   );
@@ -90,10 +121,13 @@ export function MembersCard({ session }: { session: SessionView }) {
             </Table>
           </Table.ScrollContainer>
         )}
-        <Text size="xs" c="dimmed">A new role applies at the member’s next login: changing it logs them out of this workspace.</Text>
+        <Text size="xs" c="dimmed">
+          A new role applies at the member’s next login: changing it logs them out of this workspace.
+        </Text>
       </Stack>
       <ConfirmModal {...remove.modal} title={`Remove ${remove.target?.email ?? ''}?`} confirmLabel="Remove">
-        {remove.target?.id === session.user.id ? 'This is you: you will be logged out of this workspace. ' : ''}They leave this workspace and its teams; their sessions here end and their API tokens and API keys stop working. Their Klaxon account and other workspaces stay.
+        {remove.target?.id === session.user.id ? 'This is you: you will be logged out of this workspace. ' : ''}They leave this workspace and its teams; their
+        sessions here end and their API tokens and API keys stop working. Their Klaxon account and other workspaces stay.
       </ConfirmModal>
     </Card>
   );

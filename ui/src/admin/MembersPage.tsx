@@ -11,7 +11,11 @@ export function MembersPage() {
   return (
     <Stack maw={960}>
       <Title order={2}>Members</Title>
-      {session.isPending ? <Loading what="your session" /> : session.error ? <LoadError what="your session" error={session.error} /> : (
+      {session.isPending ? (
+        <Loading what="your session" />
+      ) : session.error ? (
+        <LoadError what="your session" error={session.error} />
+      ) : (
         <>
           <MembersCard session={session.data} />
           <InvitationsCard session={session.data} />

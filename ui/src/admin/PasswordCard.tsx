@@ -24,13 +24,38 @@ export function PasswordCard() {
   return (
     <Card withBorder>
       <Stack component="form" onSubmit={submit} aria-label="Change password" gap="sm">
-        <Title order={3} size="h4">Password</Title>
+        <Title order={3} size="h4">
+          Password
+        </Title>
         <Stack gap="xs" maw={360}>
-          <PasswordInput label="Current password" autoComplete="current-password" required value={form.current_password} onChange={(e) => setForm({ ...form, current_password: e.currentTarget.value })} error={change.fieldError('current_password')} />
-          <PasswordInput label="New password" description="At least 10 characters" autoComplete="new-password" required value={form.new_password} onChange={(e) => setForm({ ...form, new_password: e.currentTarget.value })} error={change.fieldError('new_password')} />
+          <PasswordInput
+            label="Current password"
+            autoComplete="current-password"
+            required
+            value={form.current_password}
+            onChange={(e) => setForm({ ...form, current_password: e.currentTarget.value })}
+            error={change.fieldError('current_password')}
+          />
+          <PasswordInput
+            label="New password"
+            description="At least 10 characters"
+            autoComplete="new-password"
+            required
+            value={form.new_password}
+            onChange={(e) => setForm({ ...form, new_password: e.currentTarget.value })}
+            error={change.fieldError('new_password')}
+          />
         </Stack>
-        <Group><Button type="submit" loading={change.isPending}>Change password</Button></Group>
-        {change.isSuccess && <Text size="sm" role="status">{change.data.message}</Text>}
+        <Group>
+          <Button type="submit" loading={change.isPending}>
+            Change password
+          </Button>
+        </Group>
+        {change.isSuccess && (
+          <Text size="sm" role="status">
+            {change.data.message}
+          </Text>
+        )}
         <FormError message={change.formError} />
       </Stack>
     </Card>

@@ -22,11 +22,15 @@ describe('two-factor on the Security page', () => {
     setCsrfToken('csrf-old');
     const api = fakeApi({
       'GET /auth/2fa': [OFF, OFF, ON],
-      'POST /auth/2fa/setup': [refused(403, 'step_up_required', 'confirm it is you'), ok({ otpauth_uri: `otpauth://totp/Klaxon:ada?secret=${SECRET}`, secret: SECRET, qr_svg: SVG })],
+      'POST /auth/2fa/setup': [
+        refused(403, 'step_up_required', 'confirm it is you'),
+        ok({ otpauth_uri: `otpauth://totp/Klaxon:ada?secret=${SECRET}`, secret: SECRET, qr_svg: SVG }),
+      ],
       'POST /auth/step-up': ok({ stepped_up_at: '2026-11-30T09:58:12.000Z', fresh_until: '2026-11-30T10:03:12.000Z' }),
-      'POST /auth/2fa/confirm': (body) => ((body as { code: string }).code === '492039'
-        ? ok({ ...sessionAs('BILLING_OWNER'), csrf_token: 'csrf-new', recovery_codes: CODES })
-        : refused(400, 'totp_invalid', 'code: is not the current code of the authenticator app')),
+      'POST /auth/2fa/confirm': (body) =>
+        (body as { code: string }).code === '492039'
+          ? ok({ ...sessionAs('BILLING_OWNER'), csrf_token: 'csrf-new', recovery_codes: CODES })
+          : refused(400, 'totp_invalid', 'code: is not the current code of the authenticator app'),
       'POST /auth/password': refused(400, 'invalid_request', 'current_password: is not the current password'),
     });
     renderWithApp(<SecurityPage />);

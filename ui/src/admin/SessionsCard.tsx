@@ -20,11 +20,30 @@ export function SessionsCard() {
   return (
     <Card withBorder>
       <Stack gap="sm" align="flex-start">
-        <Title order={3} size="h4">Sessions</Title>
+        <Title order={3} size="h4">
+          Sessions
+        </Title>
         <Text size="sm">Lost a phone or used a shared computer? End every session of your account, on every device.</Text>
-        <Button variant="default" color="red" onClick={() => { end.reset(); setAsking(true); }}>Log out everywhere</Button>
+        <Button
+          variant="default"
+          color="red"
+          onClick={() => {
+            end.reset();
+            setAsking(true);
+          }}
+        >
+          Log out everywhere
+        </Button>
       </Stack>
-      <ConfirmModal opened={asking} title="Log out everywhere?" confirmLabel="Log out of every device" onConfirm={() => end.mutate()} onCancel={() => setAsking(false)} loading={end.isPending} error={end.errorMessage}>
+      <ConfirmModal
+        opened={asking}
+        title="Log out everywhere?"
+        confirmLabel="Log out of every device"
+        onConfirm={() => end.mutate()}
+        onCancel={() => setAsking(false)}
+        loading={end.isPending}
+        error={end.errorMessage}
+      >
         Every session of your account ends, this one included: you will log in again here.
       </ConfirmModal>
     </Card>

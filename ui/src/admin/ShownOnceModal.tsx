@@ -13,10 +13,16 @@ export function ShownOnceModal({ title, what, secrets, onClose }: { title: strin
           <Alert color="yellow" title="Copy it now">
             The {what} will not be shown again. Keep {secrets.length > 1 ? 'them' : 'it'} somewhere safe, such as a password manager.
           </Alert>
-          <Code block aria-label={`The ${what}`} style={{ overflowWrap: 'anywhere', whiteSpace: 'pre-wrap' }}>{text}</Code>
+          <Code block aria-label={`The ${what}`} style={{ overflowWrap: 'anywhere', whiteSpace: 'pre-wrap' }}>
+            {text}
+          </Code>
           <Group justify="flex-end" wrap="wrap">
             <CopyButton value={text}>
-              {({ copied, copy }) => <Button variant="default" onClick={copy}>{copied ? 'Copied' : `Copy the ${what}`}</Button>}
+              {({ copied, copy }) => (
+                <Button variant="default" onClick={copy}>
+                  {copied ? 'Copied' : `Copy the ${what}`}
+                </Button>
+              )}
             </CopyButton>
             <Button onClick={onClose}>Done</Button>
           </Group>

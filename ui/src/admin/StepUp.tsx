@@ -48,10 +48,25 @@ function StepUpModal({ opened, reason, onDone }: { opened: boolean; reason: stri
     <Modal opened={opened} onClose={() => finish(false)} title="Confirm it is you" centered>
       <Stack component="form" onSubmit={submit} aria-label="Confirm it is you">
         <Text size="sm">{reason}. You will not be asked again for 5 minutes.</Text>
-        <FactorInput twoFactor={twoFactor.data?.enabled ?? false} kind={kind} onKind={(k) => { setKind(k); setValue(''); stepUp.reset(); }} value={value} onValue={setValue} error={stepUp.errorMessage} />
+        <FactorInput
+          twoFactor={twoFactor.data?.enabled ?? false}
+          kind={kind}
+          onKind={(k) => {
+            setKind(k);
+            setValue('');
+            stepUp.reset();
+          }}
+          value={value}
+          onValue={setValue}
+          error={stepUp.errorMessage}
+        />
         <Group justify="flex-end" wrap="wrap">
-          <Button variant="default" onClick={() => finish(false)}>Cancel</Button>
-          <Button type="submit" loading={stepUp.isPending}>Confirm</Button>
+          <Button variant="default" onClick={() => finish(false)}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={stepUp.isPending}>
+            Confirm
+          </Button>
         </Group>
       </Stack>
     </Modal>

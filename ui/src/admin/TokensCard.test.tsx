@@ -9,9 +9,31 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const PRO_PLAN = ok({ plan: 'PRO', limits: { users: null, sources: null, alerts_per_month: null, sms_per_user_per_month: 100, voice_per_user_per_month: 50, history_days: 365, api_access: true }, usage: { users: 1, pending_invitations: 0, sources: 0, alerts_this_month: 0, alerts_limit: null, resets_at: '2026-12-01T00:00:00.000Z' } });
+const PRO_PLAN = ok({
+  plan: 'PRO',
+  limits: {
+    users: null,
+    sources: null,
+    alerts_per_month: null,
+    sms_per_user_per_month: 100,
+    voice_per_user_per_month: 50,
+    history_days: 365,
+    api_access: true,
+  },
+  usage: { users: 1, pending_invitations: 0, sources: 0, alerts_this_month: 0, alerts_limit: null, resets_at: '2026-12-01T00:00:00.000Z' },
+});
 const PLAINTEXT = 'klx_Ab3xSECRETsecretSECRETsecretSECRETsecret12';
-const grafana = { id: '5b0c0000-0000-4000-8000-000000000001', name: 'grafana', prefix: 'klx_Ab3x', access: 'READ_ONLY', user: { id: 'u1', email: 'ada@example.test' }, status: 'active', created_at: '2026-11-30T10:01:00.000Z', expires_at: '2026-12-07T10:01:00.000Z', revoked_at: null };
+const grafana = {
+  id: '5b0c0000-0000-4000-8000-000000000001',
+  name: 'grafana',
+  prefix: 'klx_Ab3x',
+  access: 'READ_ONLY',
+  user: { id: 'u1', email: 'ada@example.test' },
+  status: 'active',
+  created_at: '2026-11-30T10:01:00.000Z',
+  expires_at: '2026-12-07T10:01:00.000Z',
+  revoked_at: null,
+};
 
 function createGrafana() {
   fireEvent.change(screen.getByRole('textbox', { name: 'Token name' }), { target: { value: 'grafana' } });
@@ -24,8 +46,18 @@ describe('TokensCard', () => {
       'GET /tokens': [ok([]), ok([grafana])],
       'GET /plan': PRO_PLAN,
       'GET /auth/2fa': ok({ enabled: false, enabled_at: null, recovery_codes_left: 0 }),
-      'POST /tokens': [refused(403, 'step_up_required', 'confirm it is you first: send a factor or POST /api/auth/step-up'), ok({ id: grafana.id, token: PLAINTEXT, name: 'grafana', access: 'READ_ONLY', expires_at: grafana.expires_at }, 'copy the token now: it is not shown again', 201)],
-      'POST /auth/step-up': (body) => ((body as { password?: string }).password === 'correct horse battery' ? ok({ stepped_up_at: '', fresh_until: '' }) : refused(403, 'step_up_failed', 'the password or code is not right')),
+      'POST /tokens': [
+        refused(403, 'step_up_required', 'confirm it is you first: send a factor or POST /api/auth/step-up'),
+        ok(
+          { id: grafana.id, token: PLAINTEXT, name: 'grafana', access: 'READ_ONLY', expires_at: grafana.expires_at },
+          'copy the token now: it is not shown again',
+          201,
+        ),
+      ],
+      'POST /auth/step-up': (body) =>
+        (body as { password?: string }).password === 'correct horse battery'
+          ? ok({ stepped_up_at: '', fresh_until: '' })
+          : refused(403, 'step_up_failed', 'the password or code is not right'),
     });
     renderWithApp(<TokensCard session={sessionAs('BILLING_OWNER')} />);
     await screen.findByText(/No API tokens yet/);
@@ -46,7 +78,10 @@ describe('TokensCard', () => {
     expect(within(shown).getByText(/will not be shown again/)).toBeTruthy();
     expect(within(shown).getByRole('button', { name: 'Copy the token' })).toBeTruthy();
     // The retry is the same request: the factor went to /auth/step-up, not into the token's body.
-    expect(api.calls('POST /tokens')).toEqual([{ access: 'READ_ONLY', days: 7, name: 'grafana' }, { access: 'READ_ONLY', days: 7, name: 'grafana' }]);
+    expect(api.calls('POST /tokens')).toEqual([
+      { access: 'READ_ONLY', days: 7, name: 'grafana' },
+      { access: 'READ_ONLY', days: 7, name: 'grafana' },
+    ]);
     expect(api.calls('POST /auth/step-up')).toEqual([{ password: 'wrong' }, { password: 'correct horse battery' }]);
 
     fireEvent.click(within(shown).getByRole('button', { name: 'Done' }));
@@ -91,7 +126,11 @@ describe('TokensCard', () => {
   });
 
   it('when a token is revoked, then a confirmation comes first and only then the DELETE', async () => {
-    const api = fakeApi({ 'GET /tokens': ok([grafana]), 'GET /plan': PRO_PLAN, [`DELETE /tokens/${grafana.id}`]: ok({ id: grafana.id, revoked: true }, 'token revoked') });
+    const api = fakeApi({
+      'GET /tokens': ok([grafana]),
+      'GET /plan': PRO_PLAN,
+      [`DELETE /tokens/${grafana.id}`]: ok({ id: grafana.id, revoked: true }, 'token revoked'),
+    });
     renderWithApp(<TokensCard session={sessionAs('BILLING_OWNER')} />);
     fireEvent.click(await screen.findByRole('button', { name: 'Revoke token grafana' }));
     const dialog = await screen.findByRole('dialog', { name: 'Revoke token grafana?' });

@@ -28,7 +28,12 @@ export function TwoFactorCard() {
   const refresh = [['two-factor'], ['members']];
 
   // The server asks for a step-up first (a borrowed session must not enrol its holder's authenticator).
-  const start = useAction(() => withStepUp(async () => (await api<TwoFactorSetup>('POST', '/auth/2fa/setup', {})).data, setupStepUp.confirm), { onSuccess: (s) => { setSetup(s); setCode(''); } });
+  const start = useAction(() => withStepUp(async () => (await api<TwoFactorSetup>('POST', '/auth/2fa/setup', {})).data, setupStepUp.confirm), {
+    onSuccess: (s) => {
+      setSetup(s);
+      setCode('');
+    },
+  });
   const confirm = useAction(async (c: string) => (await api<SessionView & { recovery_codes: string[] }>('POST', '/auth/2fa/confirm', { code: c })).data, {
     invalidate: refresh,
     onSuccess: ({ recovery_codes, ...view }) => {
@@ -37,10 +42,13 @@ export function TwoFactorCard() {
       setCodes(recovery_codes);
     },
   });
-  const regenerate = useAction(() => withStepUp(async () => (await api<{ recovery_codes: string[] }>('POST', '/auth/2fa/recovery-codes', {})).data, stepUp.confirm), {
-    invalidate: refresh,
-    onSuccess: (res) => setCodes(res.recovery_codes),
-  });
+  const regenerate = useAction(
+    () => withStepUp(async () => (await api<{ recovery_codes: string[] }>('POST', '/auth/2fa/recovery-codes', {})).data, stepUp.confirm),
+    {
+      invalidate: refresh,
+      onSuccess: (res) => setCodes(res.recovery_codes),
+    },
+  );
   const closeCodes = () => {
     setCodes(null);
     confirm.reset();
@@ -55,20 +63,42 @@ export function TwoFactorCard() {
     <Card withBorder>
       <Stack>
         <Group gap="xs">
-          <Title order={3} size="h4">Two-factor authentication</Title>
-          {status.data && <Badge color={status.data.enabled ? 'green' : 'gray'} variant="light">{status.data.enabled ? 'on' : 'off'}</Badge>}
+          <Title order={3} size="h4">
+            Two-factor authentication
+          </Title>
+          {status.data && (
+            <Badge color={status.data.enabled ? 'green' : 'gray'} variant="light">
+              {status.data.enabled ? 'on' : 'off'}
+            </Badge>
+          )}
         </Group>
-        {status.isPending ? <Loading what="two-factor status" /> : status.error ? <LoadError what="two-factor status" error={status.error} /> : status.data.enabled ? (
+        {status.isPending ? (
+          <Loading what="two-factor status" />
+        ) : status.error ? (
+          <LoadError what="two-factor status" error={status.error} />
+        ) : status.data.enabled ? (
           <>
             <Text size="sm">
-              On since {status.data.enabled_at ? new Date(status.data.enabled_at).toLocaleDateString() : '—'}. Logging in asks for a code from your authenticator app.
-              {' '}{status.data.recovery_codes_left} of 10 recovery codes left.
+              On since {status.data.enabled_at ? new Date(status.data.enabled_at).toLocaleDateString() : '—'}. Logging in asks for a code from your
+              authenticator app. {status.data.recovery_codes_left} of 10 recovery codes left.
             </Text>
             <Group wrap="wrap">
-              <Button variant="default" loading={regenerate.isPending} onClick={() => regenerate.mutate(undefined, { onError: (err) => err instanceof StepUpCancelled && regenerate.reset() })}>New recovery codes</Button>
-              <Button variant="default" color="red" onClick={() => setDisabling(true)}>Turn off two-factor</Button>
+              <Button
+                variant="default"
+                loading={regenerate.isPending}
+                onClick={() => regenerate.mutate(undefined, { onError: (err) => err instanceof StepUpCancelled && regenerate.reset() })}
+              >
+                New recovery codes
+              </Button>
+              <Button variant="default" color="red" onClick={() => setDisabling(true)}>
+                Turn off two-factor
+              </Button>
             </Group>
-            {regenerate.errorMessage && !(regenerate.error instanceof StepUpCancelled) && <Text size="sm" c="red" role="alert">{regenerate.errorMessage}</Text>}
+            {regenerate.errorMessage && !(regenerate.error instanceof StepUpCancelled) && (
+              <Text size="sm" c="red" role="alert">
+                {regenerate.errorMessage}
+              </Text>
+            )}
           </>
         ) : setup ? (
           <Stack component="form" onSubmit={submitCode} aria-label="Confirm two-factor" gap="sm">
@@ -76,23 +106,51 @@ export function TwoFactorCard() {
             <Image src={svgSource(setup.qr_svg)} alt="QR code to scan with your authenticator app" w={200} h={200} fit="contain" bg="white" p={4} />
             <Text size="sm">Or enter this key by hand:</Text>
             <Group gap="xs" wrap="wrap">
-              <Code aria-label="Secret key" style={{ overflowWrap: 'anywhere' }}>{setup.secret}</Code>
-              <CopyButton value={setup.secret}>{({ copied, copy }) => <Button size="compact-sm" variant="default" onClick={copy}>{copied ? 'Copied' : 'Copy the key'}</Button>}</CopyButton>
+              <Code aria-label="Secret key" style={{ overflowWrap: 'anywhere' }}>
+                {setup.secret}
+              </Code>
+              <CopyButton value={setup.secret}>
+                {({ copied, copy }) => (
+                  <Button size="compact-sm" variant="default" onClick={copy}>
+                    {copied ? 'Copied' : 'Copy the key'}
+                  </Button>
+                )}
+              </CopyButton>
             </Group>
             <Text size="sm">2. Enter the 6-digit code the app shows.</Text>
             <Group align="flex-start" wrap="wrap">
-              <TextInput label="Code from your authenticator app" autoComplete="one-time-code" inputMode="numeric" required value={code} onChange={(e) => setCode(e.currentTarget.value)} error={confirm.errorMessage} />
+              <TextInput
+                label="Code from your authenticator app"
+                autoComplete="one-time-code"
+                inputMode="numeric"
+                required
+                value={code}
+                onChange={(e) => setCode(e.currentTarget.value)}
+                error={confirm.errorMessage}
+              />
             </Group>
             <Group wrap="wrap">
-              <Button type="submit" loading={confirm.isPending}>Turn on two-factor</Button>
-              <Button variant="default" onClick={() => setSetup(null)}>Cancel</Button>
+              <Button type="submit" loading={confirm.isPending}>
+                Turn on two-factor
+              </Button>
+              <Button variant="default" onClick={() => setSetup(null)}>
+                Cancel
+              </Button>
             </Group>
           </Stack>
         ) : (
           <>
             <Text size="sm">Two-factor is off: your password alone logs you in. Turn it on to be asked for a code from an authenticator app as well.</Text>
-            <Group><Button onClick={() => start.mutate(undefined, { onError: (err) => err instanceof StepUpCancelled && start.reset() })} loading={start.isPending}>Set up two-factor</Button></Group>
-            {start.errorMessage && !(start.error instanceof StepUpCancelled) && <Text size="sm" c="red" role="alert">{start.errorMessage}</Text>}
+            <Group>
+              <Button onClick={() => start.mutate(undefined, { onError: (err) => err instanceof StepUpCancelled && start.reset() })} loading={start.isPending}>
+                Set up two-factor
+              </Button>
+            </Group>
+            {start.errorMessage && !(start.error instanceof StepUpCancelled) && (
+              <Text size="sm" c="red" role="alert">
+                {start.errorMessage}
+              </Text>
+            )}
           </>
         )}
       </Stack>
@@ -108,7 +166,10 @@ export function TwoFactorCard() {
 function DisableModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const [kind, setKind] = useState<FactorKind>('password');
   const [value, setValue] = useState('');
-  const disable = useAction((body: FactorBody) => api('POST', '/auth/2fa/disable', body), { invalidate: [['two-factor'], ['members']], onSuccess: () => close() });
+  const disable = useAction((body: FactorBody) => api('POST', '/auth/2fa/disable', body), {
+    invalidate: [['two-factor'], ['members']],
+    onSuccess: () => close(),
+  });
   const close = () => {
     setValue('');
     disable.reset();
@@ -122,10 +183,25 @@ function DisableModal({ opened, onClose }: { opened: boolean; onClose: () => voi
     <Modal opened={opened} onClose={close} title="Turn off two-factor?" centered>
       <Stack component="form" onSubmit={submit} aria-label="Turn off two-factor">
         <Text size="sm">Logging in will need only your password, and your recovery codes are deleted. Confirm it is you:</Text>
-        <FactorInput twoFactor kind={kind} onKind={(k) => { setKind(k); setValue(''); disable.reset(); }} value={value} onValue={setValue} error={disable.errorMessage} />
+        <FactorInput
+          twoFactor
+          kind={kind}
+          onKind={(k) => {
+            setKind(k);
+            setValue('');
+            disable.reset();
+          }}
+          value={value}
+          onValue={setValue}
+          error={disable.errorMessage}
+        />
         <Group justify="flex-end" wrap="wrap">
-          <Button variant="default" onClick={close}>Cancel</Button>
-          <Button type="submit" color="red" loading={disable.isPending}>Turn off</Button>
+          <Button variant="default" onClick={close}>
+            Cancel
+          </Button>
+          <Button type="submit" color="red" loading={disable.isPending}>
+            Turn off
+          </Button>
         </Group>
       </Stack>
     </Modal>

@@ -9,9 +9,19 @@ export function VerifyEmailNotice({ what }: { what: string }) {
     <Alert color="yellow" title="Verify your email address first">
       <Stack gap="xs" align="flex-start">
         <Text size="sm">You can {what} once your email address is verified. Open the link we emailed you when you signed up, or ask for a new one.</Text>
-        <Button size="compact-sm" variant="default" onClick={() => resend.mutate()} loading={resend.isPending} disabled={resend.isSuccess}>Resend verification</Button>
-        {resend.data && <Text size="sm" role="status">{resend.data.message}</Text>}
-        {resend.errorMessage && <Text size="sm" c="red" role="alert">{resend.errorMessage}</Text>}
+        <Button size="compact-sm" variant="default" onClick={() => resend.mutate()} loading={resend.isPending} disabled={resend.isSuccess}>
+          Resend verification
+        </Button>
+        {resend.data && (
+          <Text size="sm" role="status">
+            {resend.data.message}
+          </Text>
+        )}
+        {resend.errorMessage && (
+          <Text size="sm" c="red" role="alert">
+            {resend.errorMessage}
+          </Text>
+        )}
       </Stack>
     </Alert>
   );

@@ -42,7 +42,12 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
   if (!res.ok) {
     const err = json as ApiErrorBody | undefined;
     const retryAfter = Number(res.headers.get('Retry-After'));
-    throw new ApiError(res.status, err?.code ?? 'error', err?.error ?? `the server answered ${res.status}`, Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined);
+    throw new ApiError(
+      res.status,
+      err?.code ?? 'error',
+      err?.error ?? `the server answered ${res.status}`,
+      Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined,
+    );
   }
   return json;
 }

@@ -49,7 +49,11 @@ describe('live incident updates', () => {
     expect(keys()).toEqual([]);
     await vi.advanceTimersByTimeAsync(500);
     expect(keys().filter((k) => k === '["incidents"]')).toHaveLength(1);
-    expect(keys().filter((k) => k.startsWith('["incident",')).sort()).toEqual(['["incident","i0"]', '["incident","i1"]', '["incident","i2"]']);
+    expect(
+      keys()
+        .filter((k) => k.startsWith('["incident",'))
+        .sort(),
+    ).toEqual(['["incident","i0"]', '["incident","i1"]', '["incident","i2"]']);
   });
 
   it('when events keep coming, then each moment gets its own fetch; a resync fetches the lists', async () => {

@@ -17,7 +17,11 @@ function Rows() {
   const remove = useConfirmedAction((name: string) => api('DELETE', `/things/${name}`));
   return (
     <>
-      {['alpha', 'beta'].map((name) => <Button key={name} onClick={() => remove.ask(name)} aria-label={`Delete ${name}`}>Delete</Button>)}
+      {['alpha', 'beta'].map((name) => (
+        <Button key={name} onClick={() => remove.ask(name)} aria-label={`Delete ${name}`}>
+          Delete
+        </Button>
+      ))}
       <ConfirmModal {...remove.modal} title={`Delete ${remove.target ?? ''}?`} confirmLabel="Delete" cancelLabel="Keep it">
         It goes for good.
       </ConfirmModal>

@@ -7,7 +7,17 @@ import { FormError } from './PageStates';
  * server's refusal (a 409 such as `policy_in_use` or `last_billing_owner`) is shown inside, where
  * the person is looking, and the dialog stays open so they can read it.
  */
-export function ConfirmModal({ opened, title, children, confirmLabel, cancelLabel = 'Cancel', onConfirm, onCancel, loading, error }: {
+export function ConfirmModal({
+  opened,
+  title,
+  children,
+  confirmLabel,
+  cancelLabel = 'Cancel',
+  onConfirm,
+  onCancel,
+  loading,
+  error,
+}: {
   opened: boolean;
   /** The dialog's accessible name: say what goes ("Delete monitor Klaxon itself?"). */
   title: string;
@@ -29,8 +39,12 @@ export function ConfirmModal({ opened, title, children, confirmLabel, cancelLabe
         <Text size="sm">{children}</Text>
         <FormError message={error} />
         <Group justify="flex-end" wrap="wrap">
-          <Button variant="default" onClick={onCancel}>{cancelLabel}</Button>
-          <Button color="red" loading={loading} onClick={onConfirm}>{confirmLabel}</Button>
+          <Button variant="default" onClick={onCancel}>
+            {cancelLabel}
+          </Button>
+          <Button color="red" loading={loading} onClick={onConfirm}>
+            {confirmLabel}
+          </Button>
         </Group>
       </Stack>
     </Modal>

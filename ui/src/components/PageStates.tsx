@@ -9,14 +9,20 @@ export function Loading({ what }: { what: string }) {
 /** A query that failed: the server's message, titled with what could not be loaded. */
 export function LoadError({ what, error }: { what: string; error: Error | null | undefined }) {
   if (!error) return null;
-  return <Alert color="red" title={`Could not load ${what}`}>{error.message}</Alert>;
+  return (
+    <Alert color="red" title={`Could not load ${what}`}>
+      {error.message}
+    </Alert>
+  );
 }
 
 /** An empty list: says so, and what to do next. */
 export function Empty({ children }: { children: ReactNode }) {
   return (
     <Paper withBorder p="md" radius="md">
-      <Text c="dimmed" size="sm">{children}</Text>
+      <Text c="dimmed" size="sm">
+        {children}
+      </Text>
     </Paper>
   );
 }
@@ -24,5 +30,9 @@ export function Empty({ children }: { children: ReactNode }) {
 /** A change the server refused without naming a field. */
 export function FormError({ message }: { message: string | undefined }) {
   if (!message) return null;
-  return <Alert color="red" title="Not done" role="alert">{message}</Alert>;
+  return (
+    <Alert color="red" title="Not done" role="alert">
+      {message}
+    </Alert>
+  );
 }

@@ -49,20 +49,44 @@ export function Shell({ session, children }: { session: SessionView; children: R
           <Group gap="sm" wrap="nowrap">
             <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Menu" />
             <Title order={3}>Klaxon</Title>
-            <Text c="dimmed" visibleFrom="xs" truncate>{session.organization.name}</Text>
+            <Text c="dimmed" visibleFrom="xs" truncate>
+              {session.organization.name}
+            </Text>
           </Group>
           <Group gap="xs" wrap="nowrap">
-            <Badge component={Link} to="/notifications" style={{ cursor: 'pointer' }} aria-label={`${unread.data ?? 0} unread notifications`} variant={unread.data ? 'filled' : 'light'} color="red">{unread.data ?? 0}</Badge>
-            <ActionIcon variant="default" aria-label={scheme === 'dark' ? 'Light mode' : 'Dark mode'} onClick={() => setColorScheme(scheme === 'dark' ? 'light' : 'dark')}>
+            <Badge
+              component={Link}
+              to="/notifications"
+              style={{ cursor: 'pointer' }}
+              aria-label={`${unread.data ?? 0} unread notifications`}
+              variant={unread.data ? 'filled' : 'light'}
+              color="red"
+            >
+              {unread.data ?? 0}
+            </Badge>
+            <ActionIcon
+              variant="default"
+              aria-label={scheme === 'dark' ? 'Light mode' : 'Dark mode'}
+              onClick={() => setColorScheme(scheme === 'dark' ? 'light' : 'dark')}
+            >
               {scheme === 'dark' ? '☀' : '☾'}
             </ActionIcon>
-            <Button variant="subtle" size="compact-sm" onClick={logout}>Log out</Button>
+            <Button variant="subtle" size="compact-sm" onClick={logout}>
+              Log out
+            </Button>
           </Group>
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="xs">
         {NAV.map((item) => (
-          <NavLink key={item.to} component={Link} to={item.to} label={item.label} active={item.to === '/' ? location.pathname === '/' || location.pathname.startsWith('/incidents') : location.pathname.startsWith(item.to)} onClick={close} />
+          <NavLink
+            key={item.to}
+            component={Link}
+            to={item.to}
+            label={item.label}
+            active={item.to === '/' ? location.pathname === '/' || location.pathname.startsWith('/incidents') : location.pathname.startsWith(item.to)}
+            onClick={close}
+          />
         ))}
       </AppShell.Navbar>
       <AppShell.Main>{children}</AppShell.Main>

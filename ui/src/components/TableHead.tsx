@@ -14,9 +14,17 @@ export function TableHead({ columns, actions = false }: { columns: Column[]; act
       <Table.Tr>
         {columns.map((c) => {
           const { label, style } = typeof c === 'string' ? { label: c, style: undefined } : c;
-          return <Table.Th key={label} style={style}>{label}</Table.Th>;
+          return (
+            <Table.Th key={label} style={style}>
+              {label}
+            </Table.Th>
+          );
         })}
-        {actions && <Table.Th><VisuallyHidden>Actions</VisuallyHidden></Table.Th>}
+        {actions && (
+          <Table.Th>
+            <VisuallyHidden>Actions</VisuallyHidden>
+          </Table.Th>
+        )}
       </Table.Tr>
     </Table.Thead>
   );

@@ -6,9 +6,23 @@ import { renderWithApp } from '../test/render';
 import { IncidentPage } from './IncidentPage';
 
 const incident: IncidentDetail = {
-  id: 'i1', number: 7, title: 'Checkout is down', description: null, severity: 'CRITICAL', status: 'TRIGGERED', service_id: null, owning_team_id: 't1',
-  alert_count: 1, created_at: '2026-11-24T03:00:00.000Z', acknowledged_at: null, resolved_at: null, closed_at: null,
-  links: { temporal_ui: 'http://localhost:8233/namespaces/default/workflows/incident-i1' }, alerts: [], timeline: [], pages: [],
+  id: 'i1',
+  number: 7,
+  title: 'Checkout is down',
+  description: null,
+  severity: 'CRITICAL',
+  status: 'TRIGGERED',
+  service_id: null,
+  owning_team_id: 't1',
+  alert_count: 1,
+  created_at: '2026-11-24T03:00:00.000Z',
+  acknowledged_at: null,
+  resolved_at: null,
+  closed_at: null,
+  links: { temporal_ui: 'http://localhost:8233/namespaces/default/workflows/incident-i1' },
+  alerts: [],
+  timeline: [],
+  pages: [],
 };
 
 const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });

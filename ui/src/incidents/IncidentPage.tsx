@@ -32,7 +32,10 @@ export function IncidentPage() {
     },
     onSettled: () => client.invalidateQueries({ queryKey: ['incident', id] }),
   });
-  const escalate = useMutation({ mutationFn: () => api('POST', `/incidents/${id}/escalate`), onSettled: () => client.invalidateQueries({ queryKey: ['incident', id] }) });
+  const escalate = useMutation({
+    mutationFn: () => api('POST', `/incidents/${id}/escalate`),
+    onSettled: () => client.invalidateQueries({ queryKey: ['incident', id] }),
+  });
   const allowed = incident.data ? allowedOperations(incident.data.status) : [];
   useHotkeys([
     ['a', () => allowed.includes('acknowledge') && move.mutate('acknowledge')],
@@ -40,34 +43,81 @@ export function IncidentPage() {
   ]);
 
   if (incident.isPending) return <Loader aria-label="Loading the incident" />;
-  if (incident.error) return <Alert color="red" title="Could not load the incident">{incident.error.message}</Alert>;
+  if (incident.error)
+    return (
+      <Alert color="red" title="Could not load the incident">
+        {incident.error.message}
+      </Alert>
+    );
   const i = incident.data;
   return (
     <Stack maw={900}>
       <Group justify="space-between" wrap="wrap" gap="xs">
-        <Title order={2} style={{ overflowWrap: 'anywhere' }}>#{i.number} {i.title}</Title>
-        <Badge size="lg" color={STATUS_COLORS[i.status]}>{i.status}</Badge>
+        <Title order={2} style={{ overflowWrap: 'anywhere' }}>
+          #{i.number} {i.title}
+        </Title>
+        <Badge size="lg" color={STATUS_COLORS[i.status]}>
+          {i.status}
+        </Badge>
       </Group>
-      <Text size="sm" c="dimmed">{i.severity} · opened {new Date(i.created_at).toLocaleString()}{i.links.temporal_ui && <> · <Anchor href={i.links.temporal_ui} target="_blank" rel="noreferrer">Workflow in Temporal</Anchor></>}</Text>
-      {move.error && <Alert color="red" title="Not done">{move.error.message}</Alert>}
+      <Text size="sm" c="dimmed">
+        {i.severity} · opened {new Date(i.created_at).toLocaleString()}
+        {i.links.temporal_ui && (
+          <>
+            {' '}
+            ·{' '}
+            <Anchor href={i.links.temporal_ui} target="_blank" rel="noreferrer">
+              Workflow in Temporal
+            </Anchor>
+          </>
+        )}
+      </Text>
+      {move.error && (
+        <Alert color="red" title="Not done">
+          {move.error.message}
+        </Alert>
+      )}
       <Group gap="xs" wrap="wrap">
         {allowed.map((op) => (
-          <Button key={op} onClick={() => move.mutate(op)} loading={move.isPending && move.variables === op} variant={op === 'acknowledge' || op === 'resolve' ? 'filled' : 'default'}>
+          <Button
+            key={op}
+            onClick={() => move.mutate(op)}
+            loading={move.isPending && move.variables === op}
+            variant={op === 'acknowledge' || op === 'resolve' ? 'filled' : 'default'}
+          >
             {OPERATION_LABELS[op]}
           </Button>
         ))}
-        {i.status === 'TRIGGERED' && <Button variant="default" onClick={() => escalate.mutate()} loading={escalate.isPending}>Escalate now</Button>}
+        {i.status === 'TRIGGERED' && (
+          <Button variant="default" onClick={() => escalate.mutate()} loading={escalate.isPending}>
+            Escalate now
+          </Button>
+        )}
       </Group>
       <Title order={3}>Alerts</Title>
       {i.alerts.length === 0 && <Text c="dimmed">No alerts: this incident was opened by hand.</Text>}
       {i.alerts.map((a) => (
         <Card key={a.id} withBorder padding="sm">
-          <Text fw={600} style={{ overflowWrap: 'anywhere' }}>{a.title}</Text>
-          {a.message && <Text size="sm" style={{ overflowWrap: 'anywhere' }}>{a.message}</Text>}
+          <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
+            {a.title}
+          </Text>
+          {a.message && (
+            <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+              {a.message}
+            </Text>
+          )}
           <Group gap={4} mt={4} wrap="wrap">
-            {Object.entries(a.tags ?? {}).map(([k, v]) => <Badge key={k} variant="outline">{k}: {v}</Badge>)}
+            {Object.entries(a.tags ?? {}).map(([k, v]) => (
+              <Badge key={k} variant="outline">
+                {k}: {v}
+              </Badge>
+            ))}
           </Group>
-          {a.url && <Anchor href={a.url} target="_blank" rel="noreferrer" size="sm" style={{ overflowWrap: 'anywhere' }}>{a.url}</Anchor>}
+          {a.url && (
+            <Anchor href={a.url} target="_blank" rel="noreferrer" size="sm" style={{ overflowWrap: 'anywhere' }}>
+              {a.url}
+            </Anchor>
+          )}
         </Card>
       ))}
       <Title order={3}>Timeline</Title>

@@ -24,7 +24,10 @@ export function IncidentsPage() {
           aria-label="Status"
           value={filters.status ?? 'ALL'}
           onChange={(v) => setFilters({ ...filters, status: v === 'ALL' ? undefined : v })}
-          data={[{ value: 'ALL', label: `All ${Object.values(counts).reduce((a, b) => a + b, 0)}` }, ...STATUSES.map((s) => ({ value: s, label: `${s[0]}${s.slice(1).toLowerCase()} ${counts[s] ?? 0}` }))]}
+          data={[
+            { value: 'ALL', label: `All ${Object.values(counts).reduce((a, b) => a + b, 0)}` },
+            ...STATUSES.map((s) => ({ value: s, label: `${s[0]}${s.slice(1).toLowerCase()} ${counts[s] ?? 0}` })),
+          ]}
           style={{ maxWidth: '100%', overflowX: 'auto' }}
         />
         <Select
@@ -52,12 +55,19 @@ export function IncidentsPage() {
           clearable
           value={filters.assigned ?? null}
           onChange={(v) => setFilters({ ...filters, assigned: (v as IncidentFilters['assigned']) ?? undefined })}
-          data={[{ value: 'me', label: 'Assigned to me' }, { value: 'my_teams', label: 'My teams' }]}
+          data={[
+            { value: 'me', label: 'Assigned to me' },
+            { value: 'my_teams', label: 'My teams' },
+          ]}
           w={180}
         />
       </Group>
       {incidents.isPending && <Loader aria-label="Loading incidents" />}
-      {incidents.error && <Alert color="red" title="Could not load incidents">{incidents.error.message}</Alert>}
+      {incidents.error && (
+        <Alert color="red" title="Could not load incidents">
+          {incidents.error.message}
+        </Alert>
+      )}
       {incidents.data && shown.length === 0 && <Text c="dimmed">No incidents here. When an alert arrives it shows up at once.</Text>}
       <Stack gap="xs" role="list" aria-label="Incidents">
         {shown.map((i) => (
@@ -65,10 +75,18 @@ export function IncidentsPage() {
           <div key={i.id} role="listitem" aria-label={`#${i.number} ${i.title}`}>
             <Card withBorder padding="sm" component={Link} to={`/incidents/${i.id}`}>
               <Group justify="space-between" wrap="nowrap" gap="xs">
-                <Text fw={600} style={{ minWidth: 0, overflowWrap: 'anywhere' }}>#{i.number} {i.title}</Text>
-                <Badge color={STATUS_COLORS[i.status]} style={{ flexShrink: 0 }}>{i.status}</Badge>
+                <Text fw={600} style={{ minWidth: 0, overflowWrap: 'anywhere' }}>
+                  #{i.number} {i.title}
+                </Text>
+                <Badge color={STATUS_COLORS[i.status]} style={{ flexShrink: 0 }}>
+                  {i.status}
+                </Badge>
               </Group>
-              <Text size="sm" c="dimmed">{i.severity}{i.service_id && serviceNames.has(i.service_id) ? ` · ${serviceNames.get(i.service_id)}` : ''} · {i.alert_count} alert(s) · opened {new Date(i.created_at).toLocaleString()}</Text>
+              <Text size="sm" c="dimmed">
+                {i.severity}
+                {i.service_id && serviceNames.has(i.service_id) ? ` · ${serviceNames.get(i.service_id)}` : ''} · {i.alert_count} alert(s) · opened{' '}
+                {new Date(i.created_at).toLocaleString()}
+              </Text>
             </Card>
           </div>
         ))}

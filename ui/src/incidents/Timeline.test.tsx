@@ -8,8 +8,15 @@ import { Timeline } from './Timeline';
 afterEach(cleanup);
 
 const entry = (over: Partial<TimelineEntry>): TimelineEntry => ({
-  seq: 1, type: 'status_change', at: '2026-11-24T03:00:00.000Z', message: 'Incident opened', from_status: null, to_status: 'TRIGGERED',
-  actor: { type: 'system', id: null, email: null, via: 'ingest' }, data: null, ...over,
+  seq: 1,
+  type: 'status_change',
+  at: '2026-11-24T03:00:00.000Z',
+  message: 'Incident opened',
+  from_status: null,
+  to_status: 'TRIGGERED',
+  actor: { type: 'system', id: null, email: null, via: 'ingest' },
+  data: null,
+  ...over,
 });
 
 describe('Timeline', () => {
@@ -20,15 +27,58 @@ describe('Timeline', () => {
         seq: 2,
         type: 'paging_decision',
         message: 'Step 1 of policy Pager: paging ada@example.test',
-        data: { paged: [{ email: 'ada@example.test', pages: [{ channel: 'sms', delay_seconds: 0 }, { channel: 'voice', delay_seconds: 120 }] }], skipped: [{ email: 'bob@example.test', reason: 'no_usable_contact_method' }] },
+        data: {
+          paged: [
+            {
+              email: 'ada@example.test',
+              pages: [
+                { channel: 'sms', delay_seconds: 0 },
+                { channel: 'voice', delay_seconds: 120 },
+              ],
+            },
+          ],
+          skipped: [{ email: 'bob@example.test', reason: 'no_usable_contact_method' }],
+        },
       }),
-      entry({ seq: 3, type: 'status_change', message: 'Acknowledged', to_status: 'ACKNOWLEDGED', actor: { type: 'user', id: 'u1', email: 'ada@example.test', via: 'sms' } }),
+      entry({
+        seq: 3,
+        type: 'status_change',
+        message: 'Acknowledged',
+        to_status: 'ACKNOWLEDGED',
+        actor: { type: 'user', id: 'u1', email: 'ada@example.test', via: 'sms' },
+      }),
     ];
     const pages: Page[] = [
-      { id: 'p1', at: '2026-11-24T03:00:01.000Z', channel: 'sms', to: '+15550100', user: { id: 'u1', email: 'ada@example.test' }, status: 'delivered', error: null, fallback_reason: null, escalation_step: 0, provider: 'twilio' },
-      { id: 'p2', at: '2026-11-24T03:00:02.000Z', channel: 'email', to: 'bob@example.test', user: null, status: 'failed', error: 'mailbox unavailable', fallback_reason: 'the FREE plan pages by email only; sent by email instead', escalation_step: 0, provider: 'sendgrid' },
+      {
+        id: 'p1',
+        at: '2026-11-24T03:00:01.000Z',
+        channel: 'sms',
+        to: '+15550100',
+        user: { id: 'u1', email: 'ada@example.test' },
+        status: 'delivered',
+        error: null,
+        fallback_reason: null,
+        escalation_step: 0,
+        provider: 'twilio',
+      },
+      {
+        id: 'p2',
+        at: '2026-11-24T03:00:02.000Z',
+        channel: 'email',
+        to: 'bob@example.test',
+        user: null,
+        status: 'failed',
+        error: 'mailbox unavailable',
+        fallback_reason: 'the FREE plan pages by email only; sent by email instead',
+        escalation_step: 0,
+        provider: 'sendgrid',
+      },
     ];
-    render(<MantineProvider><Timeline entries={entries} pages={pages} /></MantineProvider>);
+    render(
+      <MantineProvider>
+        <Timeline entries={entries} pages={pages} />
+      </MantineProvider>,
+    );
 
     expect(screen.getByText('Paged ada@example.test: sms, voice after 120s')).toBeTruthy();
     expect(screen.getByText('Not paged bob@example.test: no usable contact method')).toBeTruthy();

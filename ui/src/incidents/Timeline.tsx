@@ -11,10 +11,14 @@ function Decision({ data }: { data: PagingDecisionData }) {
   return (
     <Stack gap={2} mt={4}>
       {data.paged?.map((p) => (
-        <Text size="sm" key={`p-${p.email}`}>Paged {p.email}: {p.pages.map((pg) => `${pg.channel}${pg.delay_seconds ? ` after ${pg.delay_seconds}s` : ''}`).join(', ') || 'no channel'}</Text>
+        <Text size="sm" key={`p-${p.email}`}>
+          Paged {p.email}: {p.pages.map((pg) => `${pg.channel}${pg.delay_seconds ? ` after ${pg.delay_seconds}s` : ''}`).join(', ') || 'no channel'}
+        </Text>
       ))}
       {data.skipped?.map((s) => (
-        <Text size="sm" c="dimmed" key={`s-${s.email}`}>Not paged {s.email}: {s.reason.replace(/_/g, ' ')}</Text>
+        <Text size="sm" c="dimmed" key={`s-${s.email}`}>
+          Not paged {s.email}: {s.reason.replace(/_/g, ' ')}
+        </Text>
       ))}
     </Stack>
   );
@@ -42,10 +46,20 @@ export function Timeline({ entries, pages }: { entries: TimelineEntry[]; pages: 
         {pages.map((p) => (
           <Group key={p.id} gap="xs" wrap="wrap" role="listitem" aria-label={`${p.channel} to ${p.user?.email ?? p.to}: ${p.status}`}>
             <Badge variant="light">{p.channel}</Badge>
-            <Text size="sm" style={{ overflowWrap: 'anywhere' }}>{p.user?.email ?? p.to}</Text>
+            <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+              {p.user?.email ?? p.to}
+            </Text>
             <Badge color={DELIVERY_COLORS[p.status] ?? 'gray'}>{p.status}</Badge>
-            {p.fallback_reason && <Text size="xs" c="dimmed">{p.fallback_reason}</Text>}
-            {p.error && <Text size="xs" c="red">{p.error}</Text>}
+            {p.fallback_reason && (
+              <Text size="xs" c="dimmed">
+                {p.fallback_reason}
+              </Text>
+            )}
+            {p.error && (
+              <Text size="xs" c="red">
+                {p.error}
+              </Text>
+            )}
           </Group>
         ))}
       </Stack>

@@ -23,24 +23,46 @@ export function DeliveriesLog({ hook }: { hook: OutgoingWebhook }) {
             const status = deliveryStatus(d);
             return (
               <Table.Tr key={d.id}>
-                <Table.Td><Text size="sm" ff="monospace">{d.type}</Text></Table.Td>
+                <Table.Td>
+                  <Text size="sm" ff="monospace">
+                    {d.type}
+                  </Text>
+                </Table.Td>
                 <Table.Td style={NOWRAP}>
-                  <Badge color={STATUS_COLORS[status]} variant="light" styles={{ label: { overflow: 'visible' } }}>{status}</Badge>
-                  {d.last_error && <Text size="xs" c="dimmed">{d.last_error}</Text>}
+                  <Badge color={STATUS_COLORS[status]} variant="light" styles={{ label: { overflow: 'visible' } }}>
+                    {status}
+                  </Badge>
+                  {d.last_error && (
+                    <Text size="xs" c="dimmed">
+                      {d.last_error}
+                    </Text>
+                  )}
                 </Table.Td>
                 <Table.Td>{d.last_status_code ?? '—'}</Table.Td>
                 <Table.Td style={NOWRAP}>{d.latency_ms === null ? '—' : `${d.latency_ms} ms`}</Table.Td>
                 <Table.Td style={NOWRAP}>{when(d.delivered_at ?? d.next_attempt_at)}</Table.Td>
                 <Table.Td>{d.attempts}</Table.Td>
                 <Table.Td>
-                  <Button size="compact-sm" variant="default" aria-label={`Redeliver ${d.type} ${d.event_id}`} loading={redeliver.isPending && redeliver.variables?.deliveryId === d.id} onClick={() => redeliver.mutate({ id: hook.id, deliveryId: d.id })}>Redeliver</Button>
+                  <Button
+                    size="compact-sm"
+                    variant="default"
+                    aria-label={`Redeliver ${d.type} ${d.event_id}`}
+                    loading={redeliver.isPending && redeliver.variables?.deliveryId === d.id}
+                    onClick={() => redeliver.mutate({ id: hook.id, deliveryId: d.id })}
+                  >
+                    Redeliver
+                  </Button>
                 </Table.Td>
               </Table.Tr>
             );
           })}
         </Table.Tbody>
       </Table>
-      {redeliver.errorMessage && <Text c="red" size="sm" role="alert">{redeliver.errorMessage}</Text>}
+      {redeliver.errorMessage && (
+        <Text c="red" size="sm" role="alert">
+          {redeliver.errorMessage}
+        </Text>
+      )}
     </Table.ScrollContainer>
   );
 }

@@ -11,9 +11,37 @@ afterEach(() => {
 });
 
 const SECRET = 'whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LXNlY3JldCE=';
-const hook = { id: '6a1f0000-0000-4000-8000-000000000001', url: 'https://hooks.example.test/klaxon', description: 'our bus', event_types: [...INCIDENT_EVENT_TYPES], service_ids: [], enabled: true, created_at: '2026-12-05T09:00:00.000Z' };
-const ping = { id: 'd0000000-0000-4000-8000-000000000001', event_id: 'e0000000-0000-4000-8000-000000000001', type: 'ping', attempts: 0, last_status_code: null, last_error: null, latency_ms: null, delivered_at: null, next_attempt_at: '2026-12-05T09:00:01.000Z' };
-const delivered = { ...ping, id: 'd0000000-0000-4000-8000-000000000002', event_id: 'e0000000-0000-4000-8000-000000000002', type: 'incident.triggered', attempts: 1, last_status_code: 200, latency_ms: 42, delivered_at: '2026-12-05T09:00:02.000Z', next_attempt_at: null };
+const hook = {
+  id: '6a1f0000-0000-4000-8000-000000000001',
+  url: 'https://hooks.example.test/klaxon',
+  description: 'our bus',
+  event_types: [...INCIDENT_EVENT_TYPES],
+  service_ids: [],
+  enabled: true,
+  created_at: '2026-12-05T09:00:00.000Z',
+};
+const ping = {
+  id: 'd0000000-0000-4000-8000-000000000001',
+  event_id: 'e0000000-0000-4000-8000-000000000001',
+  type: 'ping',
+  attempts: 0,
+  last_status_code: null,
+  last_error: null,
+  latency_ms: null,
+  delivered_at: null,
+  next_attempt_at: '2026-12-05T09:00:01.000Z',
+};
+const delivered = {
+  ...ping,
+  id: 'd0000000-0000-4000-8000-000000000002',
+  event_id: 'e0000000-0000-4000-8000-000000000002',
+  type: 'incident.triggered',
+  attempts: 1,
+  last_status_code: 200,
+  latency_ms: 42,
+  delivered_at: '2026-12-05T09:00:02.000Z',
+  next_attempt_at: null,
+};
 const SERVICES = ok([{ id: 's1', name: 'Payments API' }]);
 const session = (role: Parameters<typeof sessionAs>[0], plan = 'PRO') => ok({ ...sessionAs(role), organization: { id: 'o1', name: 'Acme', plan } });
 
@@ -35,7 +63,9 @@ describe('OutgoingWebhooksPage', () => {
     const shown = await screen.findByRole('dialog', { name: /signing secret/ });
     expect(within(shown).getByText(SECRET)).toBeTruthy();
     expect(within(shown).getByRole('button', { name: 'Copy the signing secret' })).toBeTruthy();
-    expect(api.calls('POST /outgoing-webhooks')).toEqual([{ url: 'https://hooks.example.test/klaxon', description: 'our bus', event_types: null, service_ids: null }]);
+    expect(api.calls('POST /outgoing-webhooks')).toEqual([
+      { url: 'https://hooks.example.test/klaxon', description: 'our bus', event_types: null, service_ids: null },
+    ]);
     fireEvent.click(within(shown).getByRole('button', { name: 'Done' }));
     await waitFor(() => expect(document.body.textContent).not.toContain(SECRET));
     expect(await screen.findByRole('article', { name: `Outgoing webhook ${hook.url}` })).toBeTruthy();
@@ -65,7 +95,11 @@ describe('OutgoingWebhooksPage', () => {
       'GET /outgoing-webhooks': ok([hook]),
       [`POST /outgoing-webhooks/${hook.id}/test`]: ok(ping, 'queued', 202),
       [`GET /outgoing-webhooks/${hook.id}/deliveries?limit=50`]: ok([ping, delivered]),
-      [`POST /outgoing-webhooks/${hook.id}/deliveries/${delivered.id}/redeliver`]: ok({ ...delivered, id: 'new', attempts: 0, delivered_at: null }, 'queued', 202),
+      [`POST /outgoing-webhooks/${hook.id}/deliveries/${delivered.id}/redeliver`]: ok(
+        { ...delivered, id: 'new', attempts: 0, delivered_at: null },
+        'queued',
+        202,
+      ),
     });
     renderWithApp(<OutgoingWebhooksPage />);
     fireEvent.click(await screen.findByRole('button', { name: 'Send test' }));
@@ -95,12 +129,16 @@ describe('OutgoingWebhooksPage', () => {
     const edit = await screen.findByRole('dialog', { name: 'Edit outgoing webhook' });
     fireEvent.change(within(edit).getByRole('textbox', { name: 'Description' }), { target: { value: 'renamed' } });
     fireEvent.click(within(edit).getByRole('button', { name: 'Save' }));
-    await waitFor(() => expect(api.calls(`PUT /outgoing-webhooks/${hook.id}`)[1]).toEqual({ url: hook.url, description: 'renamed', event_types: null, service_ids: null }));
+    await waitFor(() =>
+      expect(api.calls(`PUT /outgoing-webhooks/${hook.id}`)[1]).toEqual({ url: hook.url, description: 'renamed', event_types: null, service_ids: null }),
+    );
 
     fireEvent.click(screen.getByRole('button', { name: `Delete outgoing webhook ${hook.url}` }));
     const confirm = await screen.findByRole('dialog', { name: `Delete outgoing webhook ${hook.url}?` });
     fireEvent.click(within(confirm).getByRole('button', { name: 'Delete' }));
-    await waitFor(() => expect(api.fetch.mock.calls.some(([url, init]) => url === `/api/outgoing-webhooks/${hook.id}` && init?.method === 'DELETE')).toBe(true));
+    await waitFor(() =>
+      expect(api.fetch.mock.calls.some(([url, init]) => url === `/api/outgoing-webhooks/${hook.id}` && init?.method === 'DELETE')).toBe(true),
+    );
   });
 
   it('when a Member opens the page, then it says who may, and asks the server nothing about subscriptions', async () => {

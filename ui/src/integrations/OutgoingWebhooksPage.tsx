@@ -45,8 +45,8 @@ export function OutgoingWebhooksPage() {
     <Stack gap={4}>
       <Title order={2}>Outgoing webhooks</Title>
       <Text size="sm" c="dimmed">
-        Your endpoints that receive every change of an incident as it happens, signed with the subscription’s secret (<Code>webhook-signature</Code>, Standard Webhooks).
-        Not to be confused with the webhooks on “Set up”, which are alert sources.
+        Your endpoints that receive every change of an incident as it happens, signed with the subscription’s secret (<Code>webhook-signature</Code>, Standard
+        Webhooks). Not to be confused with the webhooks on “Set up”, which are alert sources.
       </Text>
     </Stack>
   );
@@ -77,14 +77,26 @@ export function OutgoingWebhooksPage() {
   return (
     <Stack gap="lg" maw={1200}>
       {header}
-      {free && <Alert color="yellow" title="Not on the FREE plan">Outgoing webhooks come with STARTER and above (STARTER 5, PRO 20, BUSINESS 100).</Alert>}
+      {free && (
+        <Alert color="yellow" title="Not on the FREE plan">
+          Outgoing webhooks come with STARTER and above (STARTER 5, PRO 20, BUSINESS 100).
+        </Alert>
+      )}
       <Card withBorder>
         <Stack component="form" onSubmit={submit} aria-label="New outgoing webhook" gap="xs">
-          <Title order={3} size="h4">New outgoing webhook</Title>
-          {role === 'TEAM_MANAGER' && <Text size="sm" c="dimmed">As a Team Manager, choose services your teams own.</Text>}
+          <Title order={3} size="h4">
+            New outgoing webhook
+          </Title>
+          {role === 'TEAM_MANAGER' && (
+            <Text size="sm" c="dimmed">
+              As a Team Manager, choose services your teams own.
+            </Text>
+          )}
           <SubscriptionFields form={form} onChange={setForm} services={services.data ?? []} action={create} />
           <Group>
-            <Button type="submit" loading={create.isPending} disabled={free}>Create outgoing webhook</Button>
+            <Button type="submit" loading={create.isPending} disabled={free}>
+              Create outgoing webhook
+            </Button>
           </Group>
           <FormError message={create.formError} />
         </Stack>
@@ -92,34 +104,64 @@ export function OutgoingWebhooksPage() {
       <LoadError what="outgoing webhooks" error={hooks.error} />
       {update.formError && !editing && <FormError message={update.formError} />}
       {test.errorMessage && <FormError message={test.errorMessage} />}
-      {hooks.isPending ? <Loading what="outgoing webhooks" /> : !hooks.data?.length ? (
+      {hooks.isPending ? (
+        <Loading what="outgoing webhooks" />
+      ) : !hooks.data?.length ? (
         <Empty>No outgoing webhooks yet. Create one above to send incident events to your own systems.</Empty>
       ) : (
         <Stack aria-label="Outgoing webhooks" component="section">
           {hooks.data.map((h) => (
-              <Card key={h.id} withBorder aria-label={`Outgoing webhook ${h.url}`} component="article">
-                <Stack gap="xs">
-                  <Group justify="space-between" wrap="wrap" align="flex-start">
-                    <Stack gap={2} style={{ minWidth: 0, flex: 1 }}>
-                      <Text fw={600} style={{ overflowWrap: 'anywhere' }}>{h.url}</Text>
-                      {h.description && <Text size="sm" c="dimmed">{h.description}</Text>}
-                      <Group gap={6} wrap="wrap">
-                        <Badge variant="light" color={h.enabled ? 'green' : 'gray'}>{h.enabled ? 'enabled' : 'disabled'}</Badge>
-                        <Badge variant="outline">{takesAllEvents(h) ? 'all events' : h.event_types.join(', ')}</Badge>
-                        <Badge variant="outline">{h.service_ids.length ? h.service_ids.map((id) => serviceName.get(id) ?? id).join(', ') : 'all services'}</Badge>
-                      </Group>
-                    </Stack>
-                    <Group gap="xs" wrap="wrap">
-                      <Switch label="Enabled" checked={h.enabled} aria-label={`Enabled: ${h.url}`} onChange={(e) => setEnabled(h, e.currentTarget.checked)} />
-                      <Button size="compact-sm" variant="default" loading={test.isPending && test.variables === h.id} onClick={() => test.mutate(h.id, { onSuccess: () => setOpen(h.id) })}>Send test</Button>
-                      <Button size="compact-sm" variant="default" aria-expanded={open === h.id} onClick={() => setOpen(open === h.id ? null : h.id)}>Deliveries</Button>
-                      <Button size="compact-sm" variant="default" onClick={() => { update.reset(); setEditing({ hook: h, form: formOf(h) }); }}>Edit</Button>
-                      <Button size="compact-sm" variant="default" color="red" aria-label={`Delete outgoing webhook ${h.url}`} onClick={() => remove.ask(h)}>Delete</Button>
+            <Card key={h.id} withBorder aria-label={`Outgoing webhook ${h.url}`} component="article">
+              <Stack gap="xs">
+                <Group justify="space-between" wrap="wrap" align="flex-start">
+                  <Stack gap={2} style={{ minWidth: 0, flex: 1 }}>
+                    <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
+                      {h.url}
+                    </Text>
+                    {h.description && (
+                      <Text size="sm" c="dimmed">
+                        {h.description}
+                      </Text>
+                    )}
+                    <Group gap={6} wrap="wrap">
+                      <Badge variant="light" color={h.enabled ? 'green' : 'gray'}>
+                        {h.enabled ? 'enabled' : 'disabled'}
+                      </Badge>
+                      <Badge variant="outline">{takesAllEvents(h) ? 'all events' : h.event_types.join(', ')}</Badge>
+                      <Badge variant="outline">{h.service_ids.length ? h.service_ids.map((id) => serviceName.get(id) ?? id).join(', ') : 'all services'}</Badge>
                     </Group>
+                  </Stack>
+                  <Group gap="xs" wrap="wrap">
+                    <Switch label="Enabled" checked={h.enabled} aria-label={`Enabled: ${h.url}`} onChange={(e) => setEnabled(h, e.currentTarget.checked)} />
+                    <Button
+                      size="compact-sm"
+                      variant="default"
+                      loading={test.isPending && test.variables === h.id}
+                      onClick={() => test.mutate(h.id, { onSuccess: () => setOpen(h.id) })}
+                    >
+                      Send test
+                    </Button>
+                    <Button size="compact-sm" variant="default" aria-expanded={open === h.id} onClick={() => setOpen(open === h.id ? null : h.id)}>
+                      Deliveries
+                    </Button>
+                    <Button
+                      size="compact-sm"
+                      variant="default"
+                      onClick={() => {
+                        update.reset();
+                        setEditing({ hook: h, form: formOf(h) });
+                      }}
+                    >
+                      Edit
+                    </Button>
+                    <Button size="compact-sm" variant="default" color="red" aria-label={`Delete outgoing webhook ${h.url}`} onClick={() => remove.ask(h)}>
+                      Delete
+                    </Button>
                   </Group>
-                  {open === h.id && <DeliveriesLog hook={h} />}
-                </Stack>
-              </Card>
+                </Group>
+                {open === h.id && <DeliveriesLog hook={h} />}
+              </Stack>
+            </Card>
           ))}
         </Stack>
       )}
@@ -130,8 +172,12 @@ export function OutgoingWebhooksPage() {
             <SubscriptionFields form={editing.form} onChange={(f) => setEditing({ ...editing, form: f })} services={services.data ?? []} action={update} />
             <FormError message={update.formError} />
             <Group justify="flex-end">
-              <Button variant="default" onClick={() => setEditing(null)}>Cancel</Button>
-              <Button type="submit" loading={update.isPending}>Save</Button>
+              <Button variant="default" onClick={() => setEditing(null)}>
+                Cancel
+              </Button>
+              <Button type="submit" loading={update.isPending}>
+                Save
+              </Button>
             </Group>
           </Stack>
         )}

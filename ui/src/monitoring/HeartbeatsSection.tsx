@@ -41,17 +41,35 @@ export function HeartbeatsSection({ services, uptime }: { services: Service[]; u
                 return (
                   <Table.Tr key={hb.id}>
                     <Table.Td>
-                      <Text fw={600} size="sm">{hb.name}</Text>
-                      <Text size="xs" c="dimmed">{serviceName(hb.service_id)}</Text>
+                      <Text fw={600} size="sm">
+                        {hb.name}
+                      </Text>
+                      <Text size="xs" c="dimmed">
+                        {serviceName(hb.service_id)}
+                      </Text>
                     </Table.Td>
-                    <Table.Td><Badge color={state.color} variant="light" style={{ minWidth: 'max-content' }}>{state.label}</Badge></Table.Td>
-                    <Table.Td><Text size="sm">{hb.last_ping_at ? new Date(hb.last_ping_at).toLocaleString() : 'never'}</Text></Table.Td>
-                    <Table.Td><Text size="sm">{formatSeconds(hb.period_seconds)}, grace {formatSeconds(hb.grace_seconds) || '0 s'}</Text></Table.Td>
-                    <Table.Td><UptimeBar name={hb.name} figures={uptime.get(hb.id)} createdAt={hb.created_at} now={now} /></Table.Td>
+                    <Table.Td>
+                      <Badge color={state.color} variant="light" style={{ minWidth: 'max-content' }}>
+                        {state.label}
+                      </Badge>
+                    </Table.Td>
+                    <Table.Td>
+                      <Text size="sm">{hb.last_ping_at ? new Date(hb.last_ping_at).toLocaleString() : 'never'}</Text>
+                    </Table.Td>
+                    <Table.Td>
+                      <Text size="sm">
+                        {formatSeconds(hb.period_seconds)}, grace {formatSeconds(hb.grace_seconds) || '0 s'}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td>
+                      <UptimeBar name={hb.name} figures={uptime.get(hb.id)} createdAt={hb.created_at} now={now} />
+                    </Table.Td>
                     <Table.Td>
                       <Group gap="xs" wrap="nowrap" justify="flex-end">
                         <PauseButton item={hb} toggle={toggle} />
-                        <Button size="compact-sm" variant="default" color="red" onClick={() => remove.ask(hb)} aria-label={`Delete ${hb.name}`}>Delete</Button>
+                        <Button size="compact-sm" variant="default" color="red" onClick={() => remove.ask(hb)} aria-label={`Delete ${hb.name}`}>
+                          Delete
+                        </Button>
                       </Group>
                     </Table.Td>
                   </Table.Tr>
@@ -62,11 +80,7 @@ export function HeartbeatsSection({ services, uptime }: { services: Service[]; u
         </Table.ScrollContainer>
       )}
       {services.length === 0 ? <Empty>Heartbeats belong to a service: create one in Set up first.</Empty> : <HeartbeatForm services={services} />}
-      <ConfirmModal
-        {...remove.modal}
-        title={`Delete heartbeat ${remove.target?.name ?? ''}?`}
-        confirmLabel="Delete"
-      >
+      <ConfirmModal {...remove.modal} title={`Delete heartbeat ${remove.target?.name ?? ''}?`} confirmLabel="Delete">
         Its ping URL will answer 404 and nothing will watch it any more. An open missed-check-in incident stays for people to resolve.
       </ConfirmModal>
     </Stack>

@@ -6,11 +6,19 @@ import { MonitoringPage } from './MonitoringPage';
 import type { Heartbeat, UptimeView } from './types';
 
 const backup: Heartbeat = {
-  id: '4f0e0b0a-0000-4000-8000-000000000001', name: 'nightly backup', service_id: 's1', period_seconds: 86_400, grace_seconds: 600,
-  status: 'ACTIVE', last_ping_at: new Date().toISOString(), created_at: '2026-01-01T00:00:00.000Z',
+  id: '4f0e0b0a-0000-4000-8000-000000000001',
+  name: 'nightly backup',
+  service_id: 's1',
+  period_seconds: 86_400,
+  grace_seconds: 600,
+  status: 'ACTIVE',
+  last_ping_at: new Date().toISOString(),
+  created_at: '2026-01-01T00:00:00.000Z',
 };
 const uptime: UptimeView = {
-  process_uptime_seconds: 1, system_uptime_seconds: 1, monitors: [],
+  process_uptime_seconds: 1,
+  system_uptime_seconds: 1,
+  monitors: [],
   heartbeats: [{ id: backup.id, name: backup.name, paused: false, availability: { '24h': 1, '7d': 0.99, '30d': 0.947222 }, daily: [] }],
 };
 

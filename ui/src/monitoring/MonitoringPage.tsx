@@ -12,14 +12,19 @@ export function MonitoringPage() {
   const uptime = useApiQuery<UptimeView>(['uptime'], '/uptime', { refetchInterval: 60_000 });
   // One map of availability by id: heartbeat and monitor ids are UUIDs, so they never collide.
   const availability = useMemo(
-    () => new Map<string, UptimeFigures>([...(uptime.data?.monitors ?? []), ...(uptime.data?.heartbeats ?? [])].map((u) => [u.id, { availability: u.availability, daily: u.daily }])),
+    () =>
+      new Map<string, UptimeFigures>(
+        [...(uptime.data?.monitors ?? []), ...(uptime.data?.heartbeats ?? [])].map((u) => [u.id, { availability: u.availability, daily: u.daily }]),
+      ),
     [uptime.data],
   );
   return (
     <Stack gap="xl" maw={1200}>
       <Stack gap={4}>
         <Title order={2}>Heartbeats and monitors</Title>
-        <Text size="sm" c="dimmed">What checks in and what is checked; each opens an incident on its service when it goes quiet or fails.</Text>
+        <Text size="sm" c="dimmed">
+          What checks in and what is checked; each opens an incident on its service when it goes quiet or fails.
+        </Text>
       </Stack>
       <LoadError what="services" error={services.error} />
       <LoadError what="uptime" error={uptime.error} />

@@ -38,14 +38,18 @@ export function MonitorsSection({ services, uptime }: { services: Service[]; upt
     <Stack gap="sm">
       <Group justify="space-between" wrap="wrap">
         <Title order={3}>HTTP monitors</Title>
-        <Button onClick={() => setEditing(null)} disabled={services.length === 0}>Add monitor</Button>
+        <Button onClick={() => setEditing(null)} disabled={services.length === 0}>
+          Add monitor
+        </Button>
       </Group>
       <LoadError what="monitors" error={monitors.error} />
       <FormError message={toggle.errorMessage} />
       {monitors.isPending && <Loading what="monitors" />}
       {monitors.data?.length === 0 && (
         <Empty>
-          {services.length === 0 ? 'Monitors belong to a service: create one in Set up first.' : 'No monitors yet. Use Add monitor to check a URL on an interval: an incident opens when it fails several times in a row.'}
+          {services.length === 0
+            ? 'Monitors belong to a service: create one in Set up first.'
+            : 'No monitors yet. Use Add monitor to check a URL on an interval: an incident opens when it fails several times in a row.'}
         </Empty>
       )}
       {monitors.data && monitors.data.length > 0 && (
@@ -56,23 +60,51 @@ export function MonitorsSection({ services, uptime }: { services: Service[]; upt
               {monitors.data.map((m) => (
                 <Table.Tr key={m.id}>
                   <Table.Td maw={260}>
-                    <Text fw={600} size="sm">{m.name}</Text>
-                    <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>{m.method} {m.url}</Text>
-                    <Text size="xs" c="dimmed">{serviceName(m.service_id)}</Text>
+                    <Text fw={600} size="sm">
+                      {m.name}
+                    </Text>
+                    <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                      {m.method} {m.url}
+                    </Text>
+                    <Text size="xs" c="dimmed">
+                      {serviceName(m.service_id)}
+                    </Text>
                   </Table.Td>
                   <Table.Td>
-                    <Badge color={STATE_COLORS[m.state]} variant="light" style={{ minWidth: 'max-content' }}>{m.state}</Badge>
-                    {m.consecutive_failures > 0 && m.state !== 'DOWN' && <Text size="xs" c="orange">{m.consecutive_failures} of {m.failure_threshold} failed</Text>}
-                    {m.open_incident_id && <Anchor component={Link} to={`/incidents/${m.open_incident_id}`} size="xs" display="block">Open incident</Anchor>}
+                    <Badge color={STATE_COLORS[m.state]} variant="light" style={{ minWidth: 'max-content' }}>
+                      {m.state}
+                    </Badge>
+                    {m.consecutive_failures > 0 && m.state !== 'DOWN' && (
+                      <Text size="xs" c="orange">
+                        {m.consecutive_failures} of {m.failure_threshold} failed
+                      </Text>
+                    )}
+                    {m.open_incident_id && (
+                      <Anchor component={Link} to={`/incidents/${m.open_incident_id}`} size="xs" display="block">
+                        Open incident
+                      </Anchor>
+                    )}
                   </Table.Td>
-                  <Table.Td maw={240}><Text size="sm" c={m.last_check && !m.last_check.ok ? 'red' : undefined} style={{ overflowWrap: 'anywhere' }}>{lastCheck(m)}</Text></Table.Td>
-                  <Table.Td><Text size="sm">{formatSeconds(m.interval_seconds)}</Text></Table.Td>
-                  <Table.Td><UptimeBar name={m.name} figures={uptime.get(m.id)} createdAt={m.created_at} now={now} /></Table.Td>
+                  <Table.Td maw={240}>
+                    <Text size="sm" c={m.last_check && !m.last_check.ok ? 'red' : undefined} style={{ overflowWrap: 'anywhere' }}>
+                      {lastCheck(m)}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="sm">{formatSeconds(m.interval_seconds)}</Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <UptimeBar name={m.name} figures={uptime.get(m.id)} createdAt={m.created_at} now={now} />
+                  </Table.Td>
                   <Table.Td>
                     <Group gap="xs" wrap="nowrap" justify="flex-end">
-                      <Button size="compact-sm" variant="default" onClick={() => setEditing(m)} aria-label={`Edit ${m.name}`}>Edit</Button>
+                      <Button size="compact-sm" variant="default" onClick={() => setEditing(m)} aria-label={`Edit ${m.name}`}>
+                        Edit
+                      </Button>
                       <PauseButton item={m} toggle={toggle} />
-                      <Button size="compact-sm" variant="default" color="red" onClick={() => remove.ask(m)} aria-label={`Delete ${m.name}`}>Delete</Button>
+                      <Button size="compact-sm" variant="default" color="red" onClick={() => remove.ask(m)} aria-label={`Delete ${m.name}`}>
+                        Delete
+                      </Button>
                     </Group>
                   </Table.Td>
                 </Table.Tr>
@@ -81,12 +113,10 @@ export function MonitorsSection({ services, uptime }: { services: Service[]; upt
           </Table>
         </Table.ScrollContainer>
       )}
-      {editing !== undefined && <MonitorForm key={editing?.id ?? 'new'} monitor={editing ?? undefined} services={services} opened onClose={() => setEditing(undefined)} />}
-      <ConfirmModal
-        {...remove.modal}
-        title={`Delete monitor ${remove.target?.name ?? ''}?`}
-        confirmLabel="Delete"
-      >
+      {editing !== undefined && (
+        <MonitorForm key={editing?.id ?? 'new'} monitor={editing ?? undefined} services={services} opened onClose={() => setEditing(undefined)} />
+      )}
+      <ConfirmModal {...remove.modal} title={`Delete monitor ${remove.target?.name ?? ''}?`} confirmLabel="Delete">
         Its checks stop and its recorded checks are deleted. An incident it opened stays for people to resolve.
       </ConfirmModal>
     </Stack>

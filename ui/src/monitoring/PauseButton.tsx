@@ -19,7 +19,13 @@ export function usePauseToggle(collection: 'monitors' | 'heartbeats', invalidate
 export function PauseButton({ item, toggle }: { item: Pausable; toggle: ReturnType<typeof usePauseToggle> }) {
   const verb = item.status === 'PAUSED' ? 'Resume' : 'Pause';
   return (
-    <Button size="compact-sm" variant="default" loading={toggle.isPending && toggle.variables?.id === item.id} onClick={() => toggle.mutate(item)} aria-label={`${verb} ${item.name}`}>
+    <Button
+      size="compact-sm"
+      variant="default"
+      loading={toggle.isPending && toggle.variables?.id === item.id}
+      onClick={() => toggle.mutate(item)}
+      aria-label={`${verb} ${item.name}`}
+    >
       {verb}
     </Button>
   );

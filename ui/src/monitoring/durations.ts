@@ -2,7 +2,12 @@
 export function formatSeconds(seconds: number): string {
   if (!Number.isFinite(seconds) || seconds < 0) return '';
   if (seconds < 60) return `${Math.round(seconds * 10) / 10} s`;
-  const units: Array<[string, number]> = [['d', 86_400], ['h', 3_600], ['min', 60], ['s', 1]];
+  const units: Array<[string, number]> = [
+    ['d', 86_400],
+    ['h', 3_600],
+    ['min', 60],
+    ['s', 1],
+  ];
   const parts: string[] = [];
   let rest = Math.round(seconds);
   for (const [unit, size] of units) {

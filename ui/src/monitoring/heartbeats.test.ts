@@ -14,8 +14,17 @@ describe('heartbeats', () => {
   });
 
   it('when grace is emptied, then it is left out so the server applies its default', () => {
-    expect(heartbeatBody({ name: 'backup', service_id: 's1', period_seconds: 86400, grace_seconds: '' })).toEqual({ name: 'backup', service_id: 's1', period_seconds: 86400 });
-    expect(heartbeatBody({ name: 'backup', service_id: 's1', period_seconds: 86400, grace_seconds: 0 })).toEqual({ name: 'backup', service_id: 's1', period_seconds: 86400, grace_seconds: 0 });
+    expect(heartbeatBody({ name: 'backup', service_id: 's1', period_seconds: 86400, grace_seconds: '' })).toEqual({
+      name: 'backup',
+      service_id: 's1',
+      period_seconds: 86400,
+    });
+    expect(heartbeatBody({ name: 'backup', service_id: 's1', period_seconds: 86400, grace_seconds: 0 })).toEqual({
+      name: 'backup',
+      service_id: 's1',
+      period_seconds: 86400,
+      grace_seconds: 0,
+    });
   });
 
   it('when seconds are shown, then they read as the largest two units', () => {

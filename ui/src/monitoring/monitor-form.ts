@@ -31,13 +31,28 @@ export interface MonitorBody {
 
 /** A new monitor's starting values: the server's defaults, and the FREE plan's shortest interval. */
 export const NEW_MONITOR: MonitorFormValues = {
-  name: '', service_id: '', url: 'https://', method: 'GET', interval_seconds: 300, timeout_seconds: 10, expected_status_codes: '', keyword: '', failure_threshold: 3,
+  name: '',
+  service_id: '',
+  url: 'https://',
+  method: 'GET',
+  interval_seconds: 300,
+  timeout_seconds: 10,
+  expected_status_codes: '',
+  keyword: '',
+  failure_threshold: 3,
 };
 
 export function formOfMonitor(m: Monitor): MonitorFormValues {
   return {
-    name: m.name, service_id: m.service_id, url: m.url, method: m.method, interval_seconds: m.interval_seconds, timeout_seconds: m.timeout_seconds,
-    expected_status_codes: m.expected_status_codes?.join(', ') ?? '', keyword: m.keyword ?? '', failure_threshold: m.failure_threshold,
+    name: m.name,
+    service_id: m.service_id,
+    url: m.url,
+    method: m.method,
+    interval_seconds: m.interval_seconds,
+    timeout_seconds: m.timeout_seconds,
+    expected_status_codes: m.expected_status_codes?.join(', ') ?? '',
+    keyword: m.keyword ?? '',
+    failure_threshold: m.failure_threshold,
   };
 }
 
@@ -52,7 +67,8 @@ export function parseStatusCodes(text: string): number[] | null | FormProblem {
   const tokens = text.split(/[\s,]+/).filter(Boolean);
   if (tokens.length === 0) return null;
   const bad = tokens.find((t) => !/^\d{3}$/.test(t));
-  if (bad !== undefined) return { field: 'expected_status_codes', message: `expected_status_codes: "${bad}" is not an HTTP status (three digits, e.g. 200, 204)` };
+  if (bad !== undefined)
+    return { field: 'expected_status_codes', message: `expected_status_codes: "${bad}" is not an HTTP status (three digits, e.g. 200, 204)` };
   return tokens.map(Number);
 }
 

@@ -5,11 +5,16 @@ const NOW = new Date('2026-12-01T12:00:00.000Z');
 const DAY = 86_400_000;
 const daysAgo = (n: number) => new Date(NOW.getTime() - n * DAY).toISOString();
 /** What GET /api/uptime answers as `daily`: 30 blocks of 24 h, oldest first, the last ending now. */
-const daily = (availability: (i: number) => number | null) => Array.from({ length: 30 }, (_, i) => ({ from: daysAgo(30 - i), to: daysAgo(29 - i), availability: availability(i) }));
+const daily = (availability: (i: number) => number | null) =>
+  Array.from({ length: 30 }, (_, i) => ({ from: daysAgo(30 - i), to: daysAgo(29 - i), availability: availability(i) }));
 
 describe('uptimeDays', () => {
   it('when the API gives 30 daily blocks, then the bar shows each block’s own figure, oldest first, the newest being the last 24 hours', () => {
-    const days = uptimeDays(daily((i) => (i === 20 ? 0.5 : 1)), daysAgo(60), NOW);
+    const days = uptimeDays(
+      daily((i) => (i === 20 ? 0.5 : 1)),
+      daysAgo(60),
+      NOW,
+    );
     expect(days).toHaveLength(30);
     expect(days[29]).toEqual({ end: NOW, availability: 1, watched: true, latest: true });
     expect(days[20].availability).toBe(0.5);
@@ -18,13 +23,21 @@ describe('uptimeDays', () => {
   });
 
   it('when a heartbeat was created three and a half days ago, then the blocks before it are not watched and not coloured', () => {
-    const days = uptimeDays(daily((i) => (i >= 26 ? 1 : null)), daysAgo(3.5), NOW);
+    const days = uptimeDays(
+      daily((i) => (i >= 26 ? 1 : null)),
+      daysAgo(3.5),
+      NOW,
+    );
     expect(days.filter((d) => d.watched)).toHaveLength(4);
     expect(days.slice(0, 26).every((d) => !d.watched && uptimeColor(d.availability) === 'gray')).toBe(true);
   });
 
   it('when a block has no figure (nothing observed), then it is null, not 100 %', () => {
-    const days = uptimeDays(daily((i) => (i === 29 ? null : 1)), daysAgo(60), NOW);
+    const days = uptimeDays(
+      daily((i) => (i === 29 ? null : 1)),
+      daysAgo(60),
+      NOW,
+    );
     expect(days[29].availability).toBeNull();
     expect(dayTitle(days[29])).toBe('Last 24 hours: no data');
   });
@@ -56,10 +69,18 @@ describe('colours and words', () => {
   });
 
   it('when a block is hovered, then its title gives the 24 hours it covers and its figure', () => {
-    const days = uptimeDays(daily((i) => (i === 28 ? 0.99871 : 1)), daysAgo(60), NOW);
+    const days = uptimeDays(
+      daily((i) => (i === 28 ? 0.99871 : 1)),
+      daysAgo(60),
+      NOW,
+    );
     expect(dayTitle(days[29])).toBe('Last 24 hours: 100 %');
     expect(dayTitle(days[28])).toMatch(new RegExp(`^24 h to ${localDay(days[28].end)} \\d\\d:\\d\\d: 99.87 %$`));
-    const young = uptimeDays(daily(() => null), daysAgo(1.5), NOW);
+    const young = uptimeDays(
+      daily(() => null),
+      daysAgo(1.5),
+      NOW,
+    );
     expect(dayTitle(young[0])).toMatch(/: not watched yet$/);
   });
 });

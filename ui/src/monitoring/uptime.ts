@@ -23,7 +23,9 @@ export interface UptimeDay {
 /** The bar's days, oldest first, ending now; grey blocks up to now while the figures load. */
 export function uptimeDays(daily: readonly DailyAvailability[] | undefined, createdAt: string, now: Date, days = UPTIME_DAYS): UptimeDay[] {
   const created = new Date(createdAt).getTime();
-  const blocks = daily?.length ? daily.map((d) => ({ end: new Date(d.to), availability: d.availability })) : Array.from({ length: days }, (_, i) => ({ end: new Date(now.getTime() - (days - 1 - i) * DAY_MS), availability: null }));
+  const blocks = daily?.length
+    ? daily.map((d) => ({ end: new Date(d.to), availability: d.availability }))
+    : Array.from({ length: days }, (_, i) => ({ end: new Date(now.getTime() - (days - 1 - i) * DAY_MS), availability: null }));
   return blocks.map((b, i) => ({ ...b, watched: b.end.getTime() > created, latest: i === blocks.length - 1 }));
 }
 

@@ -26,27 +26,54 @@ export function NotificationsPage() {
           Mark all read
         </Button>
       </Group>
-      <SegmentedControl aria-label="Which notifications" value={which} onChange={(v) => setWhich(v as 'unread' | 'all')} data={[{ value: 'unread', label: 'Unread' }, { value: 'all', label: 'All' }]} w="fit-content" />
+      <SegmentedControl
+        aria-label="Which notifications"
+        value={which}
+        onChange={(v) => setWhich(v as 'unread' | 'all')}
+        data={[
+          { value: 'unread', label: 'Unread' },
+          { value: 'all', label: 'All' },
+        ]}
+        w="fit-content"
+      />
       <FormError message={markAll.errorMessage} />
       {list.isPending && <Loading what="notifications" />}
       <LoadError what="notifications" error={list.error} />
-      {list.data?.items.length === 0 && <Empty>{which === 'unread' ? 'Nothing unread. Each page you receive is listed here too.' : 'No notifications yet. Each page you receive is listed here.'}</Empty>}
+      {list.data?.items.length === 0 && (
+        <Empty>
+          {which === 'unread' ? 'Nothing unread. Each page you receive is listed here too.' : 'No notifications yet. Each page you receive is listed here.'}
+        </Empty>
+      )}
       <Stack gap="xs" role="list" aria-label="Notifications">
         {list.data?.items.map((n) => (
           <Card key={n.id} withBorder padding="sm" role="listitem" aria-label={n.title}>
             <Group justify="space-between" wrap="nowrap" gap="xs">
               {n.incident ? (
-                <Anchor component={Link} to={`/incidents/${n.incident.id}`} fw={600} style={{ minWidth: 0, overflowWrap: 'anywhere' }}>{n.title}</Anchor>
+                <Anchor component={Link} to={`/incidents/${n.incident.id}`} fw={600} style={{ minWidth: 0, overflowWrap: 'anywhere' }}>
+                  {n.title}
+                </Anchor>
               ) : (
-                <Text fw={600} style={{ minWidth: 0, overflowWrap: 'anywhere' }}>{n.title}</Text>
+                <Text fw={600} style={{ minWidth: 0, overflowWrap: 'anywhere' }}>
+                  {n.title}
+                </Text>
               )}
-              {!n.read && <Badge color="red" style={{ flexShrink: 0 }}>unread</Badge>}
+              {!n.read && (
+                <Badge color="red" style={{ flexShrink: 0 }}>
+                  unread
+                </Badge>
+              )}
             </Group>
-            <Text size="sm" c="dimmed">{n.body} · {new Date(n.created_at).toLocaleString()}</Text>
+            <Text size="sm" c="dimmed">
+              {n.body} · {new Date(n.created_at).toLocaleString()}
+            </Text>
           </Card>
         ))}
       </Stack>
-      {list.data && list.data.total > list.data.items.length && <Text size="sm" c="dimmed">Showing the newest {list.data.items.length} of {list.data.total}.</Text>}
+      {list.data && list.data.total > list.data.items.length && (
+        <Text size="sm" c="dimmed">
+          Showing the newest {list.data.items.length} of {list.data.total}.
+        </Text>
+      )}
     </Stack>
   );
 }

@@ -39,17 +39,38 @@ export function LoginPage() {
 
   return (
     <Container size={420} my={60}>
-      <Title order={1} ta="center">Klaxon</Title>
+      <Title order={1} ta="center">
+        Klaxon
+      </Title>
       <Paper withBorder shadow="sm" p="lg" mt="lg" radius="md" component="form" onSubmit={submit}>
         <Stack>
-          {error && <Alert color="red" title="Could not log in">{error}</Alert>}
+          {error && (
+            <Alert color="red" title="Could not log in">
+              {error}
+            </Alert>
+          )}
           <TextInput label="Email" type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.currentTarget.value)} />
           <PasswordInput label="Password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.currentTarget.value)} />
-          {needsCode && <TextInput label="Authentication code" inputMode="numeric" autoComplete="one-time-code" required value={totp} onChange={(e) => setTotp(e.currentTarget.value)} />}
-          <Button type="submit" loading={busy}>Log in</Button>
+          {needsCode && (
+            <TextInput
+              label="Authentication code"
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              required
+              value={totp}
+              onChange={(e) => setTotp(e.currentTarget.value)}
+            />
+          )}
+          <Button type="submit" loading={busy}>
+            Log in
+          </Button>
           <Group justify="space-between">
-            <Anchor component={Link} to="/signup" size="sm">Create a workspace</Anchor>
-            <Anchor component={Link} to="/reset-password" size="sm">Forgot your password?</Anchor>
+            <Anchor component={Link} to="/signup" size="sm">
+              Create a workspace
+            </Anchor>
+            <Anchor component={Link} to="/reset-password" size="sm">
+              Forgot your password?
+            </Anchor>
           </Group>
         </Stack>
       </Paper>

@@ -21,9 +21,29 @@ export function VerifyPage() {
       (err) => setState(messageOf(err)),
     );
   }, [token]);
-  if (state === 'working') return <AuthCard title="Verifying your email"><Loader aria-label="Verifying" /></AuthCard>;
-  if (state === 'done') return <AuthCard title="Email verified"><Text>Your address is verified. <Anchor component={Link} to="/login">Log in</Anchor>.</Text></AuthCard>;
-  return <AuthCard title="This link does not work" error={state} errorTitle="Not verified"><Text>Log in and ask for a new link.</Text></AuthCard>;
+  if (state === 'working')
+    return (
+      <AuthCard title="Verifying your email">
+        <Loader aria-label="Verifying" />
+      </AuthCard>
+    );
+  if (state === 'done')
+    return (
+      <AuthCard title="Email verified">
+        <Text>
+          Your address is verified.{' '}
+          <Anchor component={Link} to="/login">
+            Log in
+          </Anchor>
+          .
+        </Text>
+      </AuthCard>
+    );
+  return (
+    <AuthCard title="This link does not work" error={state} errorTitle="Not verified">
+      <Text>Log in and ask for a new link.</Text>
+    </AuthCard>
+  );
 }
 
 /** `/reset-password`: ask for a link; with `?token=…` (the emailed link), choose the new password. */
@@ -44,13 +64,43 @@ export function ResetPasswordPage() {
       setError(messageOf(err));
     }
   }
-  if (done) return <AuthCard title={token ? 'Password changed' : 'Check your email'}><Text>{token ? <>Log in with your new password. <Anchor component={Link} to="/login">Log in</Anchor></> : 'If an account has this address, a reset link is on its way.'}</Text></AuthCard>;
+  if (done)
+    return (
+      <AuthCard title={token ? 'Password changed' : 'Check your email'}>
+        <Text>
+          {token ? (
+            <>
+              Log in with your new password.{' '}
+              <Anchor component={Link} to="/login">
+                Log in
+              </Anchor>
+            </>
+          ) : (
+            'If an account has this address, a reset link is on its way.'
+          )}
+        </Text>
+      </AuthCard>
+    );
   return (
     <AuthCard title={token ? 'Choose a new password' : 'Reset your password'} onSubmit={submit} error={fieldOf(error) ? null : error}>
       {token ? (
-        <PasswordInput label="New password" autoComplete="new-password" required value={value} onChange={(e) => setValue(e.currentTarget.value)} error={fieldOf(error) ? error : undefined} />
+        <PasswordInput
+          label="New password"
+          autoComplete="new-password"
+          required
+          value={value}
+          onChange={(e) => setValue(e.currentTarget.value)}
+          error={fieldOf(error) ? error : undefined}
+        />
       ) : (
-        <TextInput label="Email" type="email" required value={value} onChange={(e) => setValue(e.currentTarget.value)} error={fieldOf(error) ? error : undefined} />
+        <TextInput
+          label="Email"
+          type="email"
+          required
+          value={value}
+          onChange={(e) => setValue(e.currentTarget.value)}
+          error={fieldOf(error) ? error : undefined}
+        />
       )}
       <Button type="submit">{token ? 'Set password' : 'Send reset link'}</Button>
     </AuthCard>
@@ -68,17 +118,39 @@ export function AcceptInvitationPage() {
     event.preventDefault();
     setError(null);
     try {
-      const { data } = await api<{ organization?: { name: string } }>('POST', '/invitations/accept', { token: params.get('token') ?? '', password, ...(name ? { name } : {}) });
+      const { data } = await api<{ organization?: { name: string } }>('POST', '/invitations/accept', {
+        token: params.get('token') ?? '',
+        password,
+        ...(name ? { name } : {}),
+      });
       setJoined(data.organization?.name ?? 'the workspace');
     } catch (err) {
       setError(messageOf(err));
     }
   }
-  if (joined) return <AuthCard title="You are in"><Text>You joined {joined}. <Anchor component={Link} to="/login">Log in</Anchor>.</Text></AuthCard>;
+  if (joined)
+    return (
+      <AuthCard title="You are in">
+        <Text>
+          You joined {joined}.{' '}
+          <Anchor component={Link} to="/login">
+            Log in
+          </Anchor>
+          .
+        </Text>
+      </AuthCard>
+    );
   return (
     <AuthCard title="Join a workspace" onSubmit={submit} error={fieldOf(error) ? null : error} errorTitle="Could not join">
       <TextInput label="Your name (new accounts)" value={name} onChange={(e) => setName(e.currentTarget.value)} />
-      <PasswordInput label="Password" description="A new password for a new account, or your current one" required value={password} onChange={(e) => setPassword(e.currentTarget.value)} error={fieldOf(error) === 'password' ? error : undefined} />
+      <PasswordInput
+        label="Password"
+        description="A new password for a new account, or your current one"
+        required
+        value={password}
+        onChange={(e) => setPassword(e.currentTarget.value)}
+        error={fieldOf(error) === 'password' ? error : undefined}
+      />
       <Button type="submit">Join</Button>
     </AuthCard>
   );

@@ -6,10 +6,24 @@ import { useAction } from '../api/hooks';
 import { Empty, FormError } from '../components/PageStates';
 import { ConfirmModal } from '../components/ConfirmModal';
 import { useConfirmedAction } from '../components/useConfirmedAction';
-import { addressHint, addressLabel, CONTACT_TYPE_OPTIONS, CONTACTS, RULES, describeMethod, methodState, type ContactMethod, type NotificationRule } from './contact-methods';
+import {
+  addressHint,
+  addressLabel,
+  CONTACT_TYPE_OPTIONS,
+  CONTACTS,
+  RULES,
+  describeMethod,
+  methodState,
+  type ContactMethod,
+  type NotificationRule,
+} from './contact-methods';
 import { VerifyPhone } from './VerifyPhone';
 
-const STATE_BADGE = { verified: { color: 'green', text: 'Verified' }, unverified: { color: 'yellow', text: 'Unverified' }, disabled: { color: 'gray', text: 'Disabled' } } as const;
+const STATE_BADGE = {
+  verified: { color: 'green', text: 'Verified' },
+  unverified: { color: 'yellow', text: 'Unverified' },
+  disabled: { color: 'gray', text: 'Disabled' },
+} as const;
 
 /** My contact methods: the list with each one's state, phone verification, removal; and the form to add one. */
 export function ContactMethods({ methods, rules }: { methods: ContactMethod[]; rules: NotificationRule[] }) {
@@ -29,12 +43,22 @@ export function ContactMethods({ methods, rules }: { methods: ContactMethod[]; r
               <Paper key={m.id} withBorder p="sm" radius="md" role="listitem" aria-label={describeMethod(m)}>
                 <Group justify="space-between" wrap="wrap" gap="xs">
                   <Group gap="xs" wrap="wrap" style={{ minWidth: 0 }}>
-                    <Text fw={600} style={{ overflowWrap: 'anywhere' }}>{describeMethod(m)}</Text>
-                    <Badge color={STATE_BADGE[state].color} variant="light">{STATE_BADGE[state].text}</Badge>
+                    <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
+                      {describeMethod(m)}
+                    </Text>
+                    <Badge color={STATE_BADGE[state].color} variant="light">
+                      {STATE_BADGE[state].text}
+                    </Badge>
                   </Group>
-                  <Button size="compact-sm" variant="subtle" color="red" onClick={() => remove.ask(m)} aria-label={`Delete ${describeMethod(m)}`}>Delete</Button>
+                  <Button size="compact-sm" variant="subtle" color="red" onClick={() => remove.ask(m)} aria-label={`Delete ${describeMethod(m)}`}>
+                    Delete
+                  </Button>
                 </Group>
-                {state === 'disabled' && <Text size="sm" c="dimmed">Not paged: {m.disabled_reason ?? 'the provider reported the address unusable'}. Delete it and add it again once it works.</Text>}
+                {state === 'disabled' && (
+                  <Text size="sm" c="dimmed">
+                    Not paged: {m.disabled_reason ?? 'the provider reported the address unusable'}. Delete it and add it again once it works.
+                  </Text>
+                )}
                 {state === 'unverified' && <VerifyPhone method={m} />}
               </Paper>
             );
@@ -42,12 +66,9 @@ export function ContactMethods({ methods, rules }: { methods: ContactMethod[]; r
         </Stack>
       )}
       <AddContactMethod />
-      <ConfirmModal
-        {...remove.modal}
-        title="Delete this contact method?"
-        confirmLabel="Delete contact method"
-      >
-        {remove.target && `Klaxon will no longer page you at ${describeMethod(remove.target)}.${rulesOf(remove.target) ? ` Its ${rulesOf(remove.target)} notification rule(s) go with it.` : ''}`}
+      <ConfirmModal {...remove.modal} title="Delete this contact method?" confirmLabel="Delete contact method">
+        {remove.target &&
+          `Klaxon will no longer page you at ${describeMethod(remove.target)}.${rulesOf(remove.target) ? ` Its ${rulesOf(remove.target)} notification rule(s) go with it.` : ''}`}
       </ConfirmModal>
     </Stack>
   );
@@ -75,12 +96,37 @@ function AddContactMethod() {
         <Title order={4}>Add a contact method</Title>
         <FormError message={add.formError} />
         <Group align="start" wrap="wrap">
-          <Select label="Type" data={CONTACT_TYPE_OPTIONS} value={type} onChange={(v) => v && setType(v as ChannelId)} allowDeselect={false} error={add.fieldError('type')} w={180} />
-          <TextInput label={addressLabel(type)} description={addressHint(type)} required value={address} onChange={(e) => setAddress(e.currentTarget.value)} error={add.fieldError('address')} style={{ flex: '1 1 220px' }} />
-          <TextInput label="Label" description="Optional, e.g. work phone" value={label} onChange={(e) => setLabel(e.currentTarget.value)} error={add.fieldError('label')} style={{ flex: '1 1 160px' }} />
+          <Select
+            label="Type"
+            data={CONTACT_TYPE_OPTIONS}
+            value={type}
+            onChange={(v) => v && setType(v as ChannelId)}
+            allowDeselect={false}
+            error={add.fieldError('type')}
+            w={180}
+          />
+          <TextInput
+            label={addressLabel(type)}
+            description={addressHint(type)}
+            required
+            value={address}
+            onChange={(e) => setAddress(e.currentTarget.value)}
+            error={add.fieldError('address')}
+            style={{ flex: '1 1 220px' }}
+          />
+          <TextInput
+            label="Label"
+            description="Optional, e.g. work phone"
+            value={label}
+            onChange={(e) => setLabel(e.currentTarget.value)}
+            error={add.fieldError('label')}
+            style={{ flex: '1 1 160px' }}
+          />
         </Group>
         <Group>
-          <Button type="submit" loading={add.isPending}>Add contact method</Button>
+          <Button type="submit" loading={add.isPending}>
+            Add contact method
+          </Button>
         </Group>
       </Stack>
     </Paper>

@@ -20,7 +20,9 @@ export function NotificationRules({ methods, rules }: { methods: ContactMethod[]
   return (
     <Stack gap="sm">
       <Title order={3}>Notification rules</Title>
-      <Text size="sm" c="dimmed">When you are paged, each rule uses its contact method this long after the page starts.</Text>
+      <Text size="sm" c="dimmed">
+        When you are paged, each rule uses its contact method this long after the page starts.
+      </Text>
       {rules.length === 0 ? (
         <Empty>No notification rule yet: when you are paged, Klaxon emails you at once. Add a rule below to be texted or called, and say when.</Empty>
       ) : (
@@ -33,9 +35,16 @@ export function NotificationRules({ methods, rules }: { methods: ContactMethod[]
                 <Group justify="space-between" wrap="wrap" gap="xs">
                   <Text style={{ overflowWrap: 'anywhere' }}>
                     {describe(r)}
-                    {waiting && <Text span c="dimmed" size="sm"> (pages once the number is {m.disabled_at ? 'usable again' : 'verified'})</Text>}
+                    {waiting && (
+                      <Text span c="dimmed" size="sm">
+                        {' '}
+                        (pages once the number is {m.disabled_at ? 'usable again' : 'verified'})
+                      </Text>
+                    )}
                   </Text>
-                  <Button size="compact-sm" variant="subtle" color="red" onClick={() => remove.ask(r)} aria-label={`Delete rule ${describe(r)}`}>Delete</Button>
+                  <Button size="compact-sm" variant="subtle" color="red" onClick={() => remove.ask(r)} aria-label={`Delete rule ${describe(r)}`}>
+                    Delete
+                  </Button>
                 </Group>
               </Paper>
             );
@@ -43,11 +52,7 @@ export function NotificationRules({ methods, rules }: { methods: ContactMethod[]
         </Stack>
       )}
       <AddRule methods={methods} />
-      <ConfirmModal
-        {...remove.modal}
-        title="Delete this notification rule?"
-        confirmLabel="Delete rule"
-      >
+      <ConfirmModal {...remove.modal} title="Delete this notification rule?" confirmLabel="Delete rule">
         {remove.target && `${describe(remove.target)}: Klaxon will no longer page you this way.`}
       </ConfirmModal>
     </Stack>
@@ -59,7 +64,9 @@ function AddRule({ methods }: { methods: ContactMethod[] }) {
   const [methodId, setMethodId] = useState<string | null>(null);
   const [minutes, setMinutes] = useState('0');
   const [typed, setTyped] = useState<string | undefined>();
-  const add = useAction((body: { contact_method_id: string; delay_seconds: number }) => api<NotificationRule>('POST', '/notification-rules', body), { invalidate: [RULES] });
+  const add = useAction((body: { contact_method_id: string; delay_seconds: number }) => api<NotificationRule>('POST', '/notification-rules', body), {
+    invalidate: [RULES],
+  });
   const chosen = methodId ?? methods[0]?.id ?? null;
 
   function submit(e: FormEvent) {
@@ -71,14 +78,18 @@ function AddRule({ methods }: { methods: ContactMethod[] }) {
   // The server's 409 names the method by id; say it the way the list does.
   const duplicate = add.error instanceof ApiError && add.error.code === 'duplicate_notification_rule' && add.variables;
   const duplicateMethod = duplicate ? methods.find((m) => m.id === duplicate.contact_method_id) : undefined;
-  const formError = duplicate ? `There is already a rule for ${duplicateMethod ? describeMethod(duplicateMethod) : 'this contact method'} ${ruleTiming(duplicate.delay_seconds).toLowerCase()}.` : add.formError;
+  const formError = duplicate
+    ? `There is already a rule for ${duplicateMethod ? describeMethod(duplicateMethod) : 'this contact method'} ${ruleTiming(duplicate.delay_seconds).toLowerCase()}.`
+    : add.formError;
 
   return (
     <Paper withBorder p="sm" radius="md" component="form" onSubmit={submit} aria-label="Add a notification rule">
       <Stack gap="xs">
         <Title order={4}>Add a notification rule</Title>
         {methods.length === 0 ? (
-          <Text size="sm" c="dimmed">Add a contact method first.</Text>
+          <Text size="sm" c="dimmed">
+            Add a contact method first.
+          </Text>
         ) : (
           <>
             <FormError message={formError} />
@@ -103,7 +114,9 @@ function AddRule({ methods }: { methods: ContactMethod[] }) {
               />
             </Group>
             <Group>
-              <Button type="submit" loading={add.isPending}>Add rule</Button>
+              <Button type="submit" loading={add.isPending}>
+                Add rule
+              </Button>
             </Group>
           </>
         )}

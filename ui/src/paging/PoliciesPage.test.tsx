@@ -12,7 +12,14 @@ afterEach(() => {
 
 const ADA = '11111111-1111-4111-8111-111111111111';
 const CART = '66666666-6666-4666-8666-666666666666';
-const policy: ListedPolicy = { id: 'p1', name: 'Checkout', repeat: 0, ack_timeout_seconds: null, service_ids: [CART], steps: [{ delay_seconds: 300, targets: [{ type: 'user', id: ADA }] }] };
+const policy: ListedPolicy = {
+  id: 'p1',
+  name: 'Checkout',
+  repeat: 0,
+  ack_timeout_seconds: null,
+  service_ids: [CART],
+  steps: [{ delay_seconds: 300, targets: [{ type: 'user', id: ADA }] }],
+};
 const DELETE = 'DELETE /escalation-policies/p1';
 
 /** A fake /api for a signed-in role: one policy used by one service, and the answer to a DELETE. */
@@ -41,7 +48,10 @@ describe('PoliciesPage', () => {
   });
 
   it('when a service still pages with a policy, then deleting it asks first and shows the server’s policy_in_use refusal', async () => {
-    const { calls } = serve('BILLING_OWNER', refused(409, 'policy_in_use', 'escalation policy Checkout is used by 1 service(s): Cart; give them another policy first'));
+    const { calls } = serve(
+      'BILLING_OWNER',
+      refused(409, 'policy_in_use', 'escalation policy Checkout is used by 1 service(s): Cart; give them another policy first'),
+    );
     fireEvent.click(await screen.findByRole('button', { name: 'Delete Checkout' }));
     const dialog = await screen.findByRole('dialog');
     expect(calls(DELETE)).toHaveLength(0);

@@ -35,7 +35,8 @@ export function PoliciesPage() {
   // 'new', the policy being edited (or, read-only, viewed), or nothing open.
   const [open, setOpen] = useState<'new' | Policy | null>(null);
   const save = useAction(
-    ({ id, body }: { id?: string; body: PolicyBody }) => (id ? api<Policy>('PUT', `/escalation-policies/${id}`, body) : api<Policy>('POST', '/escalation-policies', body)),
+    ({ id, body }: { id?: string; body: PolicyBody }) =>
+      id ? api<Policy>('PUT', `/escalation-policies/${id}`, body) : api<Policy>('POST', '/escalation-policies', body),
     { invalidate: [POLICIES], onSuccess: () => setOpen(null) },
   );
   const remove = useConfirmedAction((p: ListedPolicy) => api('DELETE', `/escalation-policies/${p.id}`), {
@@ -56,7 +57,9 @@ export function PoliciesPage() {
         {canManage && open === null && <Button onClick={() => show('new')}>New policy</Button>}
       </Group>
       {session.data && !canManage && (
-        <Alert color="gray" title="Read only">Billing Owners and Account Admins change escalation policies; you can read them here.</Alert>
+        <Alert color="gray" title="Read only">
+          Billing Owners and Account Admins change escalation policies; you can read them here.
+        </Alert>
       )}
       {open !== null && (
         <Card withBorder>
@@ -97,11 +100,17 @@ export function PoliciesPage() {
                     <Group gap="xs" wrap="nowrap">
                       {canManage ? (
                         <>
-                          <Button size="compact-sm" variant="default" onClick={() => show(p)} aria-label={`Edit ${p.name}`}>Edit</Button>
-                          <Button size="compact-sm" variant="subtle" color="red" onClick={() => remove.ask(p)} aria-label={`Delete ${p.name}`}>Delete</Button>
+                          <Button size="compact-sm" variant="default" onClick={() => show(p)} aria-label={`Edit ${p.name}`}>
+                            Edit
+                          </Button>
+                          <Button size="compact-sm" variant="subtle" color="red" onClick={() => remove.ask(p)} aria-label={`Delete ${p.name}`}>
+                            Delete
+                          </Button>
                         </>
                       ) : (
-                        <Button size="compact-sm" variant="default" onClick={() => show(p)} aria-label={`View ${p.name}`}>View</Button>
+                        <Button size="compact-sm" variant="default" onClick={() => show(p)} aria-label={`View ${p.name}`}>
+                          View
+                        </Button>
                       )}
                     </Group>
                   </Table.Td>
@@ -111,11 +120,7 @@ export function PoliciesPage() {
           </Table>
         </Table.ScrollContainer>
       )}
-      <ConfirmModal
-        {...remove.modal}
-        title={`Delete ${remove.target?.name ?? 'policy'}?`}
-        confirmLabel="Delete policy"
-      >
+      <ConfirmModal {...remove.modal} title={`Delete ${remove.target?.name ?? 'policy'}?`} confirmLabel="Delete policy">
         {remove.target?.service_ids.length
           ? `Services page with this policy (${remove.target.service_ids.map((id) => serviceName.get(id) ?? id).join(', ')}); give them another policy first, or the server will refuse.`
           : 'No service pages with this policy. It is removed for good.'}

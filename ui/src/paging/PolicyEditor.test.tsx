@@ -12,7 +12,10 @@ const BOB = '22222222-2222-4222-8222-222222222222';
 const PRIMARY = '33333333-3333-4333-8333-333333333333';
 const OPS = '44444444-4444-4444-8444-444444444444';
 const directory: Directory = {
-  users: [{ id: ADA, email: 'ada@example.test', name: 'Ada' }, { id: BOB, email: 'bob@example.test', name: null }],
+  users: [
+    { id: ADA, email: 'ada@example.test', name: 'Ada' },
+    { id: BOB, email: 'bob@example.test', name: null },
+  ],
   schedules: [{ id: PRIMARY, name: 'Primary' }],
   teams: [{ id: OPS, name: 'Ops' }],
 };
@@ -23,7 +26,13 @@ const existing: Policy = {
   ack_timeout_seconds: 900,
   steps: [
     { delay_seconds: 300, targets: [{ type: 'schedule', id: PRIMARY }] },
-    { delay_seconds: 90, targets: [{ type: 'team', id: OPS }, { type: 'user', id: BOB }] },
+    {
+      delay_seconds: 90,
+      targets: [
+        { type: 'team', id: OPS },
+        { type: 'user', id: BOB },
+      ],
+    },
   ],
 };
 
@@ -64,7 +73,13 @@ describe('PolicyEditor', () => {
       repeat: 0,
       ack_timeout_seconds: 1800,
       steps: [
-        { delay_seconds: 150, targets: [{ type: 'user', id: ADA }, { type: 'schedule', id: PRIMARY }] },
+        {
+          delay_seconds: 150,
+          targets: [
+            { type: 'user', id: ADA },
+            { type: 'schedule', id: PRIMARY },
+          ],
+        },
         { delay_seconds: 600, targets: [{ type: 'team', id: OPS }] },
       ],
     });
@@ -85,7 +100,13 @@ describe('PolicyEditor', () => {
       repeat: 1,
       ack_timeout_seconds: null,
       steps: [
-        { delay_seconds: 90, targets: [{ type: 'team', id: OPS }, { type: 'user', id: BOB }] },
+        {
+          delay_seconds: 90,
+          targets: [
+            { type: 'team', id: OPS },
+            { type: 'user', id: BOB },
+          ],
+        },
         { delay_seconds: 300, targets: [{ type: 'schedule', id: PRIMARY }] },
       ],
     });
@@ -109,7 +130,10 @@ describe('PolicyEditor', () => {
   });
 
   it('when the server names a step’s delay or target, then the message is shown in that step and not in the others', () => {
-    renderEditor({ initial: existing, serverError: 'steps.1.delay_seconds: must be at most 86400 seconds; steps[0].targets[0]: schedule 3333 is not a schedule of this workspace' });
+    renderEditor({
+      initial: existing,
+      serverError: 'steps.1.delay_seconds: must be at most 86400 seconds; steps[0].targets[0]: schedule 3333 is not a schedule of this workspace',
+    });
     expect(within(step(2)).getByText('steps.1.delay_seconds: must be at most 86400 seconds')).toBeTruthy();
     expect(within(step(1)).getByText(/^steps\[0\]\.targets\[0\]: schedule 3333 is not a schedule/)).toBeTruthy();
     expect(within(step(1)).queryByText(/delay_seconds/)).toBeNull();

@@ -44,7 +44,8 @@ function PolicyFormView({ initial, directory, saving, serverError, onSave, onCan
   const [checked, setChecked] = useState<PolicyErrors | undefined>();
   const errors = checked ?? (serverError ? placeServerError(serverError) : { step: {} });
   const set = (changes: Partial<PolicyForm>) => setForm((f) => ({ ...f, ...changes }));
-  const setStep = (index: number, changes: Partial<StepForm>) => setForm((f) => ({ ...f, steps: f.steps.map((s, i) => (i === index ? { ...s, ...changes } : s)) }));
+  const setStep = (index: number, changes: Partial<StepForm>) =>
+    setForm((f) => ({ ...f, steps: f.steps.map((s, i) => (i === index ? { ...s, ...changes } : s)) }));
 
   function submit(e: FormEvent) {
     e.preventDefault();
@@ -56,7 +57,9 @@ function PolicyFormView({ initial, directory, saving, serverError, onSave, onCan
   const title = initial ? `Edit ${initial.name}` : 'New escalation policy';
   return (
     <Stack component="form" onSubmit={submit} aria-label={title} gap="sm">
-      <Title order={3} size="h4">{title}</Title>
+      <Title order={3} size="h4">
+        {title}
+      </Title>
       <FormError message={errors.form} />
       <TextInput label="Name" required value={form.name} onChange={(e) => set({ name: e.currentTarget.value })} error={errors.name} maw={480} />
       {form.steps.map((step, i) => (
@@ -75,28 +78,78 @@ function PolicyFormView({ initial, directory, saving, serverError, onSave, onCan
             />
             <TextInput
               label="Delay (minutes)"
-              description={i < form.steps.length - 1 ? 'Wait this long for an acknowledgement before the next step' : form.repeat === '0' ? 'Wait this long before the list ends' : 'Wait this long before running the list again'}
+              description={
+                i < form.steps.length - 1
+                  ? 'Wait this long for an acknowledgement before the next step'
+                  : form.repeat === '0'
+                    ? 'Wait this long before the list ends'
+                    : 'Wait this long before running the list again'
+              }
               inputMode="decimal"
               value={step.delayMinutes}
               onChange={(e) => setStep(i, { delayMinutes: e.currentTarget.value })}
               error={errors.step[i]?.delay}
               maw={320}
             />
-            {errors.step[i]?.other && <Text c="red" size="sm" role="alert">{errors.step[i].other}</Text>}
+            {errors.step[i]?.other && (
+              <Text c="red" size="sm" role="alert">
+                {errors.step[i].other}
+              </Text>
+            )}
             <Group gap="xs" wrap="wrap">
-              <Button size="compact-sm" variant="default" disabled={i === 0} onClick={() => set({ steps: moveStep(form.steps, i, -1) })} aria-label={`Move step ${i + 1} up`}>Up</Button>
-              <Button size="compact-sm" variant="default" disabled={i === form.steps.length - 1} onClick={() => set({ steps: moveStep(form.steps, i, 1) })} aria-label={`Move step ${i + 1} down`}>Down</Button>
-              <Button size="compact-sm" variant="subtle" color="red" disabled={form.steps.length === 1} onClick={() => set({ steps: form.steps.filter((_, j) => j !== i) })} aria-label={`Remove step ${i + 1}`}>Remove</Button>
+              <Button
+                size="compact-sm"
+                variant="default"
+                disabled={i === 0}
+                onClick={() => set({ steps: moveStep(form.steps, i, -1) })}
+                aria-label={`Move step ${i + 1} up`}
+              >
+                Up
+              </Button>
+              <Button
+                size="compact-sm"
+                variant="default"
+                disabled={i === form.steps.length - 1}
+                onClick={() => set({ steps: moveStep(form.steps, i, 1) })}
+                aria-label={`Move step ${i + 1} down`}
+              >
+                Down
+              </Button>
+              <Button
+                size="compact-sm"
+                variant="subtle"
+                color="red"
+                disabled={form.steps.length === 1}
+                onClick={() => set({ steps: form.steps.filter((_, j) => j !== i) })}
+                aria-label={`Remove step ${i + 1}`}
+              >
+                Remove
+              </Button>
             </Group>
           </Stack>
         </Fieldset>
       ))}
-      {errors.steps && <Text c="red" size="sm" role="alert">{errors.steps}</Text>}
+      {errors.steps && (
+        <Text c="red" size="sm" role="alert">
+          {errors.steps}
+        </Text>
+      )}
       <Group>
-        <Button variant="default" onClick={() => set({ steps: [...form.steps, newStep()] })}>Add step</Button>
+        <Button variant="default" onClick={() => set({ steps: [...form.steps, newStep()] })}>
+          Add step
+        </Button>
       </Group>
       <Group align="start" wrap="wrap">
-        <Select label="Repeat" description="How many more times the whole list runs" data={REPEAT_OPTIONS} value={form.repeat} onChange={(v) => set({ repeat: v ?? '0' })} allowDeselect={false} error={errors.repeat} w={220} />
+        <Select
+          label="Repeat"
+          description="How many more times the whole list runs"
+          data={REPEAT_OPTIONS}
+          value={form.repeat}
+          onChange={(v) => set({ repeat: v ?? '0' })}
+          allowDeselect={false}
+          error={errors.repeat}
+          w={220}
+        />
         <TextInput
           label="Acknowledgement timeout (minutes)"
           description="An acknowledged incident returns to triggered after this long; empty: never"
@@ -109,8 +162,14 @@ function PolicyFormView({ initial, directory, saving, serverError, onSave, onCan
         />
       </Group>
       <Group>
-        <Button type="submit" loading={saving}>{initial ? 'Save changes' : 'Create policy'}</Button>
-        {onCancel && <Button variant="default" onClick={onCancel}>Cancel</Button>}
+        <Button type="submit" loading={saving}>
+          {initial ? 'Save changes' : 'Create policy'}
+        </Button>
+        {onCancel && (
+          <Button variant="default" onClick={onCancel}>
+            Cancel
+          </Button>
+        )}
       </Group>
     </Stack>
   );
@@ -121,7 +180,9 @@ function PolicyView({ policy, directory, onClose }: { policy: Policy; directory:
   const nameOf = targetNamer(directory, { short: true });
   return (
     <Stack gap="xs" aria-label={policy.name} role="region">
-      <Title order={3} size="h4">{policy.name}</Title>
+      <Title order={3} size="h4">
+        {policy.name}
+      </Title>
       <List type="ordered" spacing="xs">
         {policy.steps.map((s, i) => (
           <List.Item key={i}>
@@ -132,11 +193,15 @@ function PolicyView({ policy, directory, onClose }: { policy: Policy; directory:
       </List>
       <Text size="sm">{policy.repeat ? `Then runs the list ${policy.repeat} more time(s).` : 'Runs the list once.'}</Text>
       <Text size="sm">
-        {policy.ack_timeout_seconds === null ? 'An acknowledged incident stays acknowledged.' : `An acknowledged incident returns to triggered after ${formatDuration(policy.ack_timeout_seconds)}.`}
+        {policy.ack_timeout_seconds === null
+          ? 'An acknowledged incident stays acknowledged.'
+          : `An acknowledged incident returns to triggered after ${formatDuration(policy.ack_timeout_seconds)}.`}
       </Text>
       {onClose && (
         <Group>
-          <Button variant="default" onClick={onClose}>Close</Button>
+          <Button variant="default" onClick={onClose}>
+            Close
+          </Button>
         </Group>
       )}
     </Stack>

@@ -11,8 +11,15 @@ afterEach(() => {
 });
 
 const phone: ContactMethod = {
-  id: 'c1', user_id: 'u1', type: 'sms', address: '+15550100', label: 'work phone',
-  disabled_at: null, disabled_reason: null, verified_at: null, created_at: '2026-11-24T10:00:00.000Z',
+  id: 'c1',
+  user_id: 'u1',
+  type: 'sms',
+  address: '+15550100',
+  label: 'work phone',
+  disabled_at: null,
+  disabled_reason: null,
+  verified_at: null,
+  created_at: '2026-11-24T10:00:00.000Z',
 };
 const email: ContactMethod = { ...phone, id: 'c2', type: 'email', address: 'ada@example.test', label: null, verified_at: '2026-11-24T10:00:00.000Z' };
 /** A fake /api: the session, the lists, and whatever the test answers to changes. */
@@ -29,10 +36,13 @@ function serve(lists: { methods: ContactMethod[]; rules: NotificationRule[] }, c
 
 describe('ProfilePage', () => {
   it('when a wrong code is typed, then the server’s message is next to the code field; a resend within a minute shows when to ask again', async () => {
-    const { calls } = serve({ methods: [phone, email], rules: [] }, {
-      'POST /contact-methods/c1/verify': refused(400, 'code_invalid', 'code: wrong code; 4 attempt(s) left'),
-      'POST /contact-methods/c1/resend': refused(429, 'rate_limited', 'a code was sent less than a minute ago; ask again in 42 s'),
-    });
+    const { calls } = serve(
+      { methods: [phone, email], rules: [] },
+      {
+        'POST /contact-methods/c1/verify': refused(400, 'code_invalid', 'code: wrong code; 4 attempt(s) left'),
+        'POST /contact-methods/c1/resend': refused(429, 'rate_limited', 'a code was sent less than a minute ago; ask again in 42 s'),
+      },
+    );
     const form = await screen.findByRole('form', { name: 'Verify +15550100' });
     expect(within(screen.getByRole('listitem', { name: 'SMS +15550100 (work phone)' })).getByText('Unverified')).toBeTruthy();
     expect(within(screen.getByRole('listitem', { name: 'Email ada@example.test' })).getByText('Verified')).toBeTruthy();
@@ -48,7 +58,10 @@ describe('ProfilePage', () => {
   });
 
   it('when a rule is added, then its delay goes out in seconds; a duplicate is said in words, naming the method', async () => {
-    const { calls } = serve({ methods: [phone], rules: [] }, { 'POST /notification-rules': refused(409, 'duplicate_notification_rule', 'contact method c1 already has a rule at 120 seconds') });
+    const { calls } = serve(
+      { methods: [phone], rules: [] },
+      { 'POST /notification-rules': refused(409, 'duplicate_notification_rule', 'contact method c1 already has a rule at 120 seconds') },
+    );
     const form = await screen.findByRole('form', { name: 'Add a notification rule' });
     expect(screen.getByText(/No notification rule yet: when you are paged, Klaxon emails you at once/)).toBeTruthy();
     fireEvent.change(within(form).getByRole('textbox', { name: /^Delay \(minutes\)/ }), { target: { value: '2' } });

@@ -14,7 +14,12 @@ export function ProfilePage() {
   return (
     <Stack maw={820}>
       <Title order={2}>My profile</Title>
-      {user && <Text c="dimmed" style={{ overflowWrap: 'anywhere' }}>{user.name ? `${user.name} · ` : ''}{user.email}</Text>}
+      {user && (
+        <Text c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+          {user.name ? `${user.name} · ` : ''}
+          {user.email}
+        </Text>
+      )}
       {(methods.isPending || rules.isPending) && <Loading what="your contact methods and rules" />}
       <LoadError what="your contact methods" error={methods.error} />
       <LoadError what="your notification rules" error={rules.error} />

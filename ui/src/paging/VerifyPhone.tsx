@@ -36,14 +36,30 @@ export function VerifyPhone({ method }: { method: ContactMethod }) {
           w={160}
         />
         <Group gap="xs" wrap="wrap">
-          <Button type="submit" size="sm" loading={verify.isPending}>Verify</Button>
-          <Button variant="default" size="sm" loading={resend.isPending} onClick={() => { verify.reset(); resend.mutate(); }}>Send a new code</Button>
+          <Button type="submit" size="sm" loading={verify.isPending}>
+            Verify
+          </Button>
+          <Button
+            variant="default"
+            size="sm"
+            loading={resend.isPending}
+            onClick={() => {
+              verify.reset();
+              resend.mutate();
+            }}
+          >
+            Send a new code
+          </Button>
         </Group>
       </Group>
       <FormError message={verify.formError} />
       {/* A 429 says when to ask again ("ask again in 42 s"); the server's words are shown as they are. */}
       <FormError message={resend.errorMessage} />
-      {sent && <Text size="sm" c="green" role="status">A new code is on its way; it works until {new Date(sent.expires_at).toLocaleTimeString()}. The previous one no longer does.</Text>}
+      {sent && (
+        <Text size="sm" c="green" role="status">
+          A new code is on its way; it works until {new Date(sent.expires_at).toLocaleTimeString()}. The previous one no longer does.
+        </Text>
+      )}
     </Stack>
   );
 }

@@ -51,10 +51,12 @@ export function addressHint(type: ChannelId): string {
 }
 
 /** An address as shown: a device token is close to a credential, so only its start. */
-export const shownAddress = (m: Pick<ContactMethod, 'type' | 'address'>) => (m.type.startsWith('push') && m.address.length > 12 ? `${m.address.slice(0, 8)}…` : m.address);
+export const shownAddress = (m: Pick<ContactMethod, 'type' | 'address'>) =>
+  m.type.startsWith('push') && m.address.length > 12 ? `${m.address.slice(0, 8)}…` : m.address;
 
 /** "SMS +14155550100 (work phone)": a method in one line, as its row and its rules name it. */
-export const describeMethod = (m: Pick<ContactMethod, 'type' | 'address' | 'label'>) => `${CHANNELS[m.type].label} ${shownAddress(m)}${m.label ? ` (${m.label})` : ''}`;
+export const describeMethod = (m: Pick<ContactMethod, 'type' | 'address' | 'label'>) =>
+  `${CHANNELS[m.type].label} ${shownAddress(m)}${m.label ? ` (${m.label})` : ''}`;
 
 export type MethodState = 'verified' | 'unverified' | 'disabled';
 

@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { formatDuration, formFromPolicy, formToBody, minutesToSeconds, moveStep, newStep, placeServerError, secondsToMinutes, summariseSteps, type Policy } from './policy-form';
+import {
+  formatDuration,
+  formFromPolicy,
+  formToBody,
+  minutesToSeconds,
+  moveStep,
+  newStep,
+  placeServerError,
+  secondsToMinutes,
+  summariseSteps,
+  type Policy,
+} from './policy-form';
 
 const policy: Policy = {
   id: 'p1',
@@ -8,7 +19,13 @@ const policy: Policy = {
   ack_timeout_seconds: null,
   steps: [
     { delay_seconds: 300, targets: [{ type: 'user', id: 'u1' }] },
-    { delay_seconds: 100, targets: [{ type: 'team', id: 't1' }, { type: 'schedule', id: 's1' }] },
+    {
+      delay_seconds: 100,
+      targets: [
+        { type: 'team', id: 't1' },
+        { type: 'schedule', id: 's1' },
+      ],
+    },
   ],
 };
 
@@ -59,7 +76,9 @@ describe('form ↔ body', () => {
 
 describe('placeServerError', () => {
   it('when the server names steps in either path style, then each message goes to its step and input', () => {
-    const errors = placeServerError('steps.1.delay_seconds: must be at least 1 seconds; steps[0].targets[1]: team t9 is not a team of this workspace; steps.0.targets: needs at least one target');
+    const errors = placeServerError(
+      'steps.1.delay_seconds: must be at least 1 seconds; steps[0].targets[1]: team t9 is not a team of this workspace; steps.0.targets: needs at least one target',
+    );
     expect(errors.step[1]).toEqual({ delay: 'steps.1.delay_seconds: must be at least 1 seconds' });
     expect(errors.step[0]).toEqual({ targets: 'steps[0].targets[1]: team t9 is not a team of this workspace; steps.0.targets: needs at least one target' });
     expect(errors.form).toBeUndefined();

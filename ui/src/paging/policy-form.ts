@@ -119,7 +119,11 @@ export function formToBody(form: PolicyForm): { body: PolicyBody; errors?: undef
 const join = (a: string | undefined, b: string) => (a ? `${a}; ${b}` : b);
 
 /** `steps[0].targets[1]` and `steps.0.targets.1` alike → ['steps', '0', 'targets', '1']. */
-const segments = (path: string) => path.replace(/\[(\d+)\]/g, '.$1').split('.').filter(Boolean);
+const segments = (path: string) =>
+  path
+    .replace(/\[(\d+)\]/g, '.$1')
+    .split('.')
+    .filter(Boolean);
 
 /**
  * Sorts a server message into the places of the form. The server joins several issues with "; "
@@ -159,7 +163,5 @@ export type NameOf = (target: Target) => string;
 
 /** "Ada, Ops team → after 5 min → Primary schedule": what a policy does, in one line. */
 export function summariseSteps(steps: PolicyStep[], nameOf: NameOf): string {
-  return steps
-    .map((s, i) => `${s.targets.map(nameOf).join(', ')}${i < steps.length - 1 ? ` → after ${formatDuration(s.delay_seconds)} →` : ''}`)
-    .join(' ');
+  return steps.map((s, i) => `${s.targets.map(nameOf).join(', ')}${i < steps.length - 1 ? ` → after ${formatDuration(s.delay_seconds)} →` : ''}`).join(' ');
 }

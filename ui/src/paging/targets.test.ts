@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { targetFromValue, targetNamer, targetOptions, targetValue, type Directory } from './targets';
 
 const directory: Directory = {
-  users: [{ id: 'u1', email: 'ada@example.test', name: 'Ada' }, { id: 'u2', email: 'bob@example.test', name: null }],
+  users: [
+    { id: 'u1', email: 'ada@example.test', name: 'Ada' },
+    { id: 'u2', email: 'bob@example.test', name: null },
+  ],
   schedules: [],
   teams: [{ id: 't1', name: 'Ops' }],
 };
@@ -18,7 +21,11 @@ describe('targets', () => {
     expect(nameOf({ type: 'user', id: 'u2' })).toBe('bob@example.test');
     expect(nameOf({ type: 'schedule', id: '0123456789abcdef' })).toBe('schedule 01234567');
     const short = targetNamer(directory, { short: true });
-    expect([short({ type: 'user', id: 'u1' }), short({ type: 'user', id: 'u2' }), short({ type: 'team', id: 't1' })]).toEqual(['Ada', 'bob@example.test', 'team Ops']);
+    expect([short({ type: 'user', id: 'u1' }), short({ type: 'user', id: 'u2' }), short({ type: 'team', id: 't1' })]).toEqual([
+      'Ada',
+      'bob@example.test',
+      'team Ops',
+    ]);
   });
 
   it('when a chosen target is not in the directory, then it is still offered, so saving keeps it; empty groups are left out', () => {

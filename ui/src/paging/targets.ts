@@ -9,7 +9,11 @@ export interface Directory {
 }
 
 const KIND: Record<TargetType, string> = { user: 'person', schedule: 'schedule', team: 'team' };
-const GROUPS: Array<[TargetType, string]> = [['user', 'People'], ['schedule', 'Schedules'], ['team', 'Teams']];
+const GROUPS: Array<[TargetType, string]> = [
+  ['user', 'People'],
+  ['schedule', 'Schedules'],
+  ['team', 'Teams'],
+];
 
 /** One select value per target: `user:<id>`. */
 export const targetValue = (t: Target): string => `${t.type}:${t.id}`;

@@ -13,8 +13,12 @@ const NEUTRAL = '#228be6';
 function ChartFrame({ title, children }: { title: string; children: ReactElement }) {
   return (
     <Paper withBorder p="sm" radius="md" component="figure" aria-label={title} m={0} miw={0}>
-      <Text component="figcaption" fw={600} size="sm" mb="xs">{title}</Text>
-      <ResponsiveContainer width="100%" height={240}>{children}</ResponsiveContainer>
+      <Text component="figcaption" fw={600} size="sm" mb="xs">
+        {title}
+      </Text>
+      <ResponsiveContainer width="100%" height={240}>
+        {children}
+      </ResponsiveContainer>
     </Paper>
   );
 }
@@ -50,7 +54,13 @@ export function ReportCharts({ report }: { report: Report }) {
             <Tooltip />
             <Legend />
             {daily.keys.map((k) => (
-              <Bar key={k} dataKey={k} name={k === 'incidents' ? 'Incidents' : k} stackId="day" fill={k in SEVERITY_COLORS ? SEVERITY_COLORS[k as Severity] : NEUTRAL} />
+              <Bar
+                key={k}
+                dataKey={k}
+                name={k === 'incidents' ? 'Incidents' : k}
+                stackId="day"
+                fill={k in SEVERITY_COLORS ? SEVERITY_COLORS[k as Severity] : NEUTRAL}
+              />
             ))}
           </BarChart>
         </ChartFrame>
@@ -63,7 +73,9 @@ export function ReportCharts({ report }: { report: Report }) {
             <YAxis allowDecimals={false} width={32} />
             <Tooltip />
             <Bar dataKey="count" name="Incidents">
-              {report.by_severity.map((s) => <Cell key={s.severity} fill={SEVERITY_COLORS[s.severity]} />)}
+              {report.by_severity.map((s) => (
+                <Cell key={s.severity} fill={SEVERITY_COLORS[s.severity]} />
+              ))}
             </Bar>
           </BarChart>
         </ChartFrame>
@@ -81,7 +93,10 @@ export function ReportCharts({ report }: { report: Report }) {
         </ChartFrame>
       )}
       {report.per_service && report.per_service.length > 0 && (
-        <PerformanceChart title="Mean MTTA and MTTR per service (minutes)" rows={report.per_service.map((s) => ({ name: s.service, mtta: s.mtta, mttr: s.mttr }))} />
+        <PerformanceChart
+          title="Mean MTTA and MTTR per service (minutes)"
+          rows={report.per_service.map((s) => ({ name: s.service, mtta: s.mtta, mttr: s.mttr }))}
+        />
       )}
       {report.per_team && report.per_team.length > 0 && (
         <PerformanceChart title="Mean MTTA and MTTR per team (minutes)" rows={report.per_team.map((t) => ({ name: t.team, mtta: t.mtta, mttr: t.mttr }))} />

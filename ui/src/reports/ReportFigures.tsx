@@ -9,15 +9,28 @@ export const duration = (s: number | null | undefined) => (s === null || s === u
 function Figure({ label, value, detail }: { label: string; value: string; detail?: string }) {
   return (
     <Paper withBorder p="sm" radius="md" role="group" aria-label={label}>
-      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>{label}</Text>
-      <Text fw={700} size="xl">{value}</Text>
-      {detail && <Text size="xs" c="dimmed">{detail}</Text>}
+      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+        {label}
+      </Text>
+      <Text fw={700} size="xl">
+        {value}
+      </Text>
+      {detail && (
+        <Text size="xs" c="dimmed">
+          {detail}
+        </Text>
+      )}
     </Paper>
   );
 }
 
 const stats = (label: string, s: DurationStats) => (
-  <Figure key={label} label={label} value={duration(s.mean)} detail={s.count ? `p50 ${duration(s.p50)} · p90 ${duration(s.p90)} · ${s.count} counted` : 'no incident counted'} />
+  <Figure
+    key={label}
+    label={label}
+    value={duration(s.mean)}
+    detail={s.count ? `p50 ${duration(s.p50)} · p90 ${duration(s.p90)} · ${s.count} counted` : 'no incident counted'}
+  />
 );
 
 /** The headline numbers: totals and MTTA/MTTR (mean, p50, p90), whichever the report has. */

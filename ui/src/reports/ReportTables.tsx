@@ -39,12 +39,23 @@ export function ReportTables({ report }: { report: Report }) {
     <Stack gap="lg">
       {report.per_service && report.per_service.length > 0 && (
         <DataTable title="Per service" head={['Service', 'Team', ...PERFORMANCE_HEAD]}>
-          {report.per_service.map((s) => <Table.Tr key={`${s.service_id}-${s.team_id}`}><Table.Td>{s.service}</Table.Td><Table.Td>{s.team}</Table.Td>{performanceCells(s)}</Table.Tr>)}
+          {report.per_service.map((s) => (
+            <Table.Tr key={`${s.service_id}-${s.team_id}`}>
+              <Table.Td>{s.service}</Table.Td>
+              <Table.Td>{s.team}</Table.Td>
+              {performanceCells(s)}
+            </Table.Tr>
+          ))}
         </DataTable>
       )}
       {report.per_team && report.per_team.length > 0 && (
         <DataTable title="Per team" head={['Team', ...PERFORMANCE_HEAD]}>
-          {report.per_team.map((t) => <Table.Tr key={t.team_id}><Table.Td>{t.team}</Table.Td>{performanceCells(t)}</Table.Tr>)}
+          {report.per_team.map((t) => (
+            <Table.Tr key={t.team_id}>
+              <Table.Td>{t.team}</Table.Td>
+              {performanceCells(t)}
+            </Table.Tr>
+          ))}
         </DataTable>
       )}
       {incidents.length > 0 && (
@@ -63,15 +74,32 @@ export function ReportTables({ report }: { report: Report }) {
           ))}
         </DataTable>
       )}
-      {incidents.length > INCIDENT_ROWS_SHOWN && <Text size="sm" c="dimmed">The first {INCIDENT_ROWS_SHOWN} of {incidents.length} incidents; the CSV download lists them all.</Text>}
+      {incidents.length > INCIDENT_ROWS_SHOWN && (
+        <Text size="sm" c="dimmed">
+          The first {INCIDENT_ROWS_SHOWN} of {incidents.length} incidents; the CSV download lists them all.
+        </Text>
+      )}
       {report.night_pages && report.night_pages.length > 0 && (
         <DataTable title="Night-time pages (22:00–06:59 on their clock)" head={['Person', 'Time zone', 'Pages', 'At night']}>
-          {report.night_pages.map((p) => <Table.Tr key={p.user_id}><Table.Td>{p.name ?? p.email}</Table.Td><Table.Td>{p.time_zone}</Table.Td><Table.Td>{p.pages}</Table.Td><Table.Td>{p.night_pages}</Table.Td></Table.Tr>)}
+          {report.night_pages.map((p) => (
+            <Table.Tr key={p.user_id}>
+              <Table.Td>{p.name ?? p.email}</Table.Td>
+              <Table.Td>{p.time_zone}</Table.Td>
+              <Table.Td>{p.pages}</Table.Td>
+              <Table.Td>{p.night_pages}</Table.Td>
+            </Table.Tr>
+          ))}
         </DataTable>
       )}
       {report.noisy_sources && report.noisy_sources.length > 0 && (
         <DataTable title="Noisiest sources" head={['Source', 'Service', 'Alerts']}>
-          {report.noisy_sources.map((s) => <Table.Tr key={s.source_id}><Table.Td>{s.source}</Table.Td><Table.Td>{s.service ?? '—'}</Table.Td><Table.Td>{s.alerts}</Table.Td></Table.Tr>)}
+          {report.noisy_sources.map((s) => (
+            <Table.Tr key={s.source_id}>
+              <Table.Td>{s.source}</Table.Td>
+              <Table.Td>{s.service ?? '—'}</Table.Td>
+              <Table.Td>{s.alerts}</Table.Td>
+            </Table.Tr>
+          ))}
         </DataTable>
       )}
     </Stack>

@@ -30,7 +30,12 @@ export function ReportsPage() {
   const shown = report.data;
   // The downloads repeat the report on screen: its type and its resolved days.
   const download = useMutation({
-    mutationFn: (format: 'csv' | 'pdf') => downloadReport({ type: shown!.type, dateRange: `${shown!.range.from} to ${shown!.range.to}` } satisfies ReportRequest, format, session.data?.csrf_token ?? ''),
+    mutationFn: (format: 'csv' | 'pdf') =>
+      downloadReport(
+        { type: shown!.type, dateRange: `${shown!.range.from} to ${shown!.range.to}` } satisfies ReportRequest,
+        format,
+        session.data?.csrf_token ?? '',
+      ),
   });
 
   const problem = isRangeProblem(request) ? request.message : undefined;
@@ -53,13 +58,33 @@ export function ReportsPage() {
           inputWrapperOrder={['label', 'input', 'description', 'error']}
           w={{ base: '100%', sm: 300 }}
         />
-        <TextInput label="From" type="date" value={from} max={to || undefined} onChange={(e) => setRange({ from: e.currentTarget.value, to })} error={rangeError ? true : undefined} w={170} />
-        <TextInput label="To" type="date" value={to} min={from || undefined} onChange={(e) => setRange({ from, to: e.currentTarget.value })} error={rangeError} w={{ base: 170, sm: 300 }} />
+        <TextInput
+          label="From"
+          type="date"
+          value={from}
+          max={to || undefined}
+          onChange={(e) => setRange({ from: e.currentTarget.value, to })}
+          error={rangeError ? true : undefined}
+          w={170}
+        />
+        <TextInput
+          label="To"
+          type="date"
+          value={to}
+          min={from || undefined}
+          onChange={(e) => setRange({ from, to: e.currentTarget.value })}
+          error={rangeError}
+          w={{ base: 170, sm: 300 }}
+        />
       </Group>
       {shown && (
         <Group gap="sm" wrap="wrap">
-          <Button variant="default" onClick={() => download.mutate('csv')} loading={download.isPending && download.variables === 'csv'}>Download CSV</Button>
-          <Button variant="default" onClick={() => download.mutate('pdf')} loading={download.isPending && download.variables === 'pdf'}>Download PDF</Button>
+          <Button variant="default" onClick={() => download.mutate('csv')} loading={download.isPending && download.variables === 'csv'}>
+            Download CSV
+          </Button>
+          <Button variant="default" onClick={() => download.mutate('pdf')} loading={download.isPending && download.variables === 'pdf'}>
+            Download PDF
+          </Button>
           <Text size="xs" c="dimmed">
             {shown.range.from} to {shown.range.to}, days in {shown.range.time_zone}
             {shown.range.time_zone_source === 'default_utc' ? ' (set your time zone in My profile)' : ''}
@@ -72,7 +97,9 @@ export function ReportsPage() {
       {shown && (
         <Stack gap="lg" aria-busy={report.isFetching} style={{ opacity: report.isPlaceholderData ? 0.6 : 1 }}>
           {incidentCount(shown) === 0 ? (
-            <Empty>No incidents were opened from {shown.range.from} to {shown.range.to}. Pick a wider range, or another one.</Empty>
+            <Empty>
+              No incidents were opened from {shown.range.from} to {shown.range.to}. Pick a wider range, or another one.
+            </Empty>
           ) : (
             <>
               <ReportFigures report={shown} />

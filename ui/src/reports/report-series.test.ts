@@ -4,13 +4,24 @@ import { dailySeries, dayIn, daysOf, incidentCount, performanceSeries } from './
 
 const range = { from: '2026-12-01', to: '2026-12-03', time_zone: 'Asia/Tokyo', time_zone_source: 'user' as const };
 const row = (created_at: string, severity: 'CRITICAL' | 'HIGH' | 'LOW') => ({
-  number: 1, title: 't', service: 'API', severity, status: 'RESOLVED' as const, created_at, acknowledged_at: null, resolved_at: null, tta: null, ttr: null,
+  number: 1,
+  title: 't',
+  service: 'API',
+  severity,
+  status: 'RESOLVED' as const,
+  created_at,
+  acknowledged_at: null,
+  resolved_at: null,
+  tta: null,
+  ttr: null,
 });
 
 describe('dailySeries', () => {
-  it('when a report lists its incidents, then each day of the range is a row stacked by the severities present, days read in the report\'s zone', () => {
+  it("when a report lists its incidents, then each day of the range is a row stacked by the severities present, days read in the report's zone", () => {
     const report: Report = {
-      type: 'incidents', range, generated_at: '2026-12-03T10:00:00.000Z',
+      type: 'incidents',
+      range,
+      generated_at: '2026-12-03T10:00:00.000Z',
       // 2026-12-01T20:00Z is already 12-02 in Tokyo.
       incidents: [row('2026-12-01T01:00:00.000Z', 'CRITICAL'), row('2026-12-01T20:00:00.000Z', 'HIGH'), row('2026-12-02T03:00:00.000Z', 'HIGH')],
     };
@@ -26,7 +37,14 @@ describe('dailySeries', () => {
 
   it('when a summary has only counts per day, then those are the one series, missing days as zero', () => {
     const report: Report = { type: 'summary', range, generated_at: '', incidents_per_day: [{ day: '2026-12-02', count: 4 }] };
-    expect(dailySeries(report)).toEqual({ keys: ['incidents'], rows: [{ day: '2026-12-01', incidents: 0 }, { day: '2026-12-02', incidents: 4 }, { day: '2026-12-03', incidents: 0 }] });
+    expect(dailySeries(report)).toEqual({
+      keys: ['incidents'],
+      rows: [
+        { day: '2026-12-01', incidents: 0 },
+        { day: '2026-12-02', incidents: 4 },
+        { day: '2026-12-03', incidents: 0 },
+      ],
+    });
   });
 
   it('when a performance report has no per-day part, then there is no daily chart', () => {
@@ -43,14 +61,25 @@ describe('helpers', () => {
 
   it('when MTTA and MTTR are charted, then means become minutes and uncounted figures stay null', () => {
     const stats = (mean: number | null) => ({ count: mean === null ? 0 : 1, mean, p50: mean, p90: mean });
-    expect(performanceSeries([{ name: 'API', mtta: stats(260), mttr: stats(2000) }, { name: 'Web', mtta: stats(30), mttr: stats(null) }])).toEqual([
+    expect(
+      performanceSeries([
+        { name: 'API', mtta: stats(260), mttr: stats(2000) },
+        { name: 'Web', mtta: stats(30), mttr: stats(null) },
+      ]),
+    ).toEqual([
       { name: 'API', mtta: 4.3, mttr: 33.3 },
       { name: 'Web', mtta: 0.5, mttr: null },
     ]);
   });
 
   it('when a report has no totals, then its incidents are counted from the part it has', () => {
-    const perTeam = { team_id: 't', team: 'Ops', incidents: 3, mtta: { count: 0, mean: null, p50: null, p90: null }, mttr: { count: 0, mean: null, p50: null, p90: null } };
+    const perTeam = {
+      team_id: 't',
+      team: 'Ops',
+      incidents: 3,
+      mtta: { count: 0, mean: null, p50: null, p90: null },
+      mttr: { count: 0, mean: null, p50: null, p90: null },
+    };
     expect(incidentCount({ type: 'performance', range, generated_at: '', per_team: [perTeam, { ...perTeam, incidents: 2 }] })).toBe(5);
     expect(incidentCount({ type: 'incidents', range, generated_at: '', incidents: [] })).toBe(0);
   });

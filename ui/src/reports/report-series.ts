@@ -14,7 +14,8 @@ export function dayIn(iso: string, timeZone: string): string {
 /** Every day from `from` to `to`, both included. */
 export function daysOf(from: string, to: string): string[] {
   const days: string[] = [];
-  for (let d = new Date(`${from}T00:00:00Z`); d.toISOString().slice(0, 10) <= to; d = new Date(d.getTime() + 86_400_000)) days.push(d.toISOString().slice(0, 10));
+  for (let d = new Date(`${from}T00:00:00Z`); d.toISOString().slice(0, 10) <= to; d = new Date(d.getTime() + 86_400_000))
+    days.push(d.toISOString().slice(0, 10));
   return days;
 }
 
@@ -51,7 +52,9 @@ export function dailySeries(report: Report): Series | null {
 const minutes = (s: DurationStats) => (s.mean === null ? null : Math.round((s.mean / 60) * 10) / 10);
 
 /** Mean MTTA and MTTR in minutes per service or team (null where nothing counted: no bar). */
-export function performanceSeries(rows: Array<{ name: string; mtta: DurationStats; mttr: DurationStats }>): Array<{ name: string; mtta: number | null; mttr: number | null }> {
+export function performanceSeries(
+  rows: Array<{ name: string; mtta: DurationStats; mttr: DurationStats }>,
+): Array<{ name: string; mtta: number | null; mttr: number | null }> {
   return rows.map((r) => ({ name: r.name, mtta: minutes(r.mtta), mttr: minutes(r.mttr) }));
 }
 

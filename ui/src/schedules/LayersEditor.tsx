@@ -10,22 +10,62 @@ const LAYER_FIELDS = new Set(['name', 'users', 'rotation', 'handoff_time', 'star
  * The rotation layers of a schedule, lowest first (the highest layer with someone on call wins).
  * `error` is the server's last message; each field shows it when it names that field.
  */
-export function LayersEditor({ layers, onChange, members, error, today }: { layers: LayerDraft[]; onChange: (layers: LayerDraft[]) => void; members: Member[]; error?: string; today: string }) {
+export function LayersEditor({
+  layers,
+  onChange,
+  members,
+  error,
+  today,
+}: {
+  layers: LayerDraft[];
+  onChange: (layers: LayerDraft[]) => void;
+  members: Member[];
+  error?: string;
+  today: string;
+}) {
   const set = (i: number, layer: LayerDraft) => onChange(layers.map((l, j) => (j === i ? layer : l)));
   return (
     <Stack gap="sm">
       {layers.map((layer, i) => (
-        <LayerFields key={i} index={i} layer={layer} onChange={(l) => set(i, l)} onRemove={layers.length > 1 ? () => onChange(layers.filter((_, j) => j !== i)) : undefined} members={members} error={error} />
+        <LayerFields
+          key={i}
+          index={i}
+          layer={layer}
+          onChange={(l) => set(i, l)}
+          onRemove={layers.length > 1 ? () => onChange(layers.filter((_, j) => j !== i)) : undefined}
+          members={members}
+          error={error}
+        />
       ))}
       <Group>
-        <Button variant="default" onClick={() => onChange([...layers, newLayer(today)])}>Add layer</Button>
-        {layers.length > 1 && <Text size="xs" c="dimmed">Later layers win over earlier ones when both have someone on call.</Text>}
+        <Button variant="default" onClick={() => onChange([...layers, newLayer(today)])}>
+          Add layer
+        </Button>
+        {layers.length > 1 && (
+          <Text size="xs" c="dimmed">
+            Later layers win over earlier ones when both have someone on call.
+          </Text>
+        )}
       </Group>
     </Stack>
   );
 }
 
-function LayerFields({ index, layer, onChange, onRemove, members, error }: { index: number; layer: LayerDraft; onChange: (l: LayerDraft) => void; onRemove?: () => void; members: Member[]; error?: string }) {
+function LayerFields({
+  index,
+  layer,
+  onChange,
+  onRemove,
+  members,
+  error,
+}: {
+  index: number;
+  layer: LayerDraft;
+  onChange: (l: LayerDraft) => void;
+  onRemove?: () => void;
+  members: Member[];
+  error?: string;
+}) {
   const field = (name: string) => messageFor(error, `layers.${index}.${name}`);
   // A message about this layer that names none of the fields shown (an unknown key, the layer as a whole).
   const named = fieldOf(error)?.split('.');
@@ -37,8 +77,18 @@ function LayerFields({ index, layer, onChange, onRemove, members, error }: { ind
   return (
     <Fieldset legend={legend}>
       <Stack gap="xs">
-        {layerError && <Text size="sm" c="red" role="alert">{layerError}</Text>}
-        <TextInput label="Layer name" description="Optional" value={layer.name} onChange={(e) => onChange({ ...layer, name: e.currentTarget.value })} error={field('name')} />
+        {layerError && (
+          <Text size="sm" c="red" role="alert">
+            {layerError}
+          </Text>
+        )}
+        <TextInput
+          label="Layer name"
+          description="Optional"
+          value={layer.name}
+          onChange={(e) => onChange({ ...layer, name: e.currentTarget.value })}
+          error={field('name')}
+        />
         <Select
           label="Add to rotation"
           placeholder="Pick a member"
@@ -49,31 +99,94 @@ function LayerFields({ index, layer, onChange, onRemove, members, error }: { ind
           nothingFoundMessage="Everyone is in this rotation"
         />
         {layer.users.length === 0 ? (
-          <Text size="sm" c="dimmed">Nobody yet: add the people who take turns, in order.</Text>
+          <Text size="sm" c="dimmed">
+            Nobody yet: add the people who take turns, in order.
+          </Text>
         ) : (
           <Stack component="ol" gap={4} m={0} pl="md" aria-label={`Rotation order of layer ${index + 1}`}>
             {layer.users.map((id, j) => (
               <li key={id}>
                 <Group gap={4} wrap="wrap">
-                  <Text size="sm" style={{ overflowWrap: 'anywhere' }}>{who(id)}</Text>
-                  <ActionIcon variant="subtle" size="sm" aria-label={`Move ${who(id)} earlier`} disabled={j === 0} onClick={() => setUsers(moved(layer.users, j, -1))}>↑</ActionIcon>
-                  <ActionIcon variant="subtle" size="sm" aria-label={`Move ${who(id)} later`} disabled={j === layer.users.length - 1} onClick={() => setUsers(moved(layer.users, j, 1))}>↓</ActionIcon>
-                  <ActionIcon variant="subtle" size="sm" color="red" aria-label={`Remove ${who(id)} from the rotation`} onClick={() => setUsers(layer.users.filter((u) => u !== id))}>✕</ActionIcon>
+                  <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+                    {who(id)}
+                  </Text>
+                  <ActionIcon
+                    variant="subtle"
+                    size="sm"
+                    aria-label={`Move ${who(id)} earlier`}
+                    disabled={j === 0}
+                    onClick={() => setUsers(moved(layer.users, j, -1))}
+                  >
+                    ↑
+                  </ActionIcon>
+                  <ActionIcon
+                    variant="subtle"
+                    size="sm"
+                    aria-label={`Move ${who(id)} later`}
+                    disabled={j === layer.users.length - 1}
+                    onClick={() => setUsers(moved(layer.users, j, 1))}
+                  >
+                    ↓
+                  </ActionIcon>
+                  <ActionIcon
+                    variant="subtle"
+                    size="sm"
+                    color="red"
+                    aria-label={`Remove ${who(id)} from the rotation`}
+                    onClick={() => setUsers(layer.users.filter((u) => u !== id))}
+                  >
+                    ✕
+                  </ActionIcon>
                 </Group>
               </li>
             ))}
           </Stack>
         )}
         <Group grow wrap="wrap" align="start">
-          <NumberInput label="Rotation length" min={1} value={layer.length} onChange={(v) => onChange({ ...layer, length: v })} error={field('rotation.length') ?? (field('rotation') && !field('rotation.unit') ? field('rotation') : undefined)} miw={120} />
-          <Select label="Rotation unit" data={ROTATION_UNITS} value={layer.unit} allowDeselect={false} onChange={(v) => v && onChange({ ...layer, unit: v as RotationUnit })} error={field('rotation.unit')} miw={120} />
+          <NumberInput
+            label="Rotation length"
+            min={1}
+            value={layer.length}
+            onChange={(v) => onChange({ ...layer, length: v })}
+            error={field('rotation.length') ?? (field('rotation') && !field('rotation.unit') ? field('rotation') : undefined)}
+            miw={120}
+          />
+          <Select
+            label="Rotation unit"
+            data={ROTATION_UNITS}
+            value={layer.unit}
+            allowDeselect={false}
+            onChange={(v) => v && onChange({ ...layer, unit: v as RotationUnit })}
+            error={field('rotation.unit')}
+            miw={120}
+          />
         </Group>
         <Group grow wrap="wrap" align="start">
-          <TextInput type="time" label="Hand-off time" description="On the schedule's clock" value={layer.handoffTime} onChange={(e) => onChange({ ...layer, handoffTime: e.currentTarget.value })} error={field('handoff_time')} miw={140} />
-          <TextInput type="date" label="Start date" description="The first shift starts here" value={layer.start} onChange={(e) => onChange({ ...layer, start: e.currentTarget.value })} error={field('start')} miw={140} />
+          <TextInput
+            type="time"
+            label="Hand-off time"
+            description="On the schedule's clock"
+            value={layer.handoffTime}
+            onChange={(e) => onChange({ ...layer, handoffTime: e.currentTarget.value })}
+            error={field('handoff_time')}
+            miw={140}
+          />
+          <TextInput
+            type="date"
+            label="Start date"
+            description="The first shift starts here"
+            value={layer.start}
+            onChange={(e) => onChange({ ...layer, start: e.currentTarget.value })}
+            error={field('start')}
+            miw={140}
+          />
         </Group>
         <Restrictions layer={layer} index={index} onChange={onChange} error={field('restrictions')} />
-        {onRemove && <Button variant="subtle" color="red" size="compact-sm" onClick={onRemove} aria-label={`Remove layer ${index + 1}`} style={{ alignSelf: 'start' }}>Remove layer</Button>}
+        {onRemove && (
+          <Button variant="subtle" color="red" size="compact-sm" onClick={onRemove} aria-label={`Remove layer ${index + 1}`} style={{ alignSelf: 'start' }}>
+            Remove layer
+          </Button>
+        )}
       </Stack>
     </Fieldset>
   );
@@ -84,17 +197,53 @@ function Restrictions({ layer, index, onChange, error }: { layer: LayerDraft; in
   const set = (restrictions: LayerDraft['restrictions']) => onChange({ ...layer, restrictions });
   return (
     <Stack gap={4}>
-      <Text size="sm" fw={500}>Only at certain hours</Text>
-      {layer.restrictions.length === 0 && <Text size="xs" c="dimmed">All day, every day.</Text>}
+      <Text size="sm" fw={500}>
+        Only at certain hours
+      </Text>
+      {layer.restrictions.length === 0 && (
+        <Text size="xs" c="dimmed">
+          All day, every day.
+        </Text>
+      )}
       {layer.restrictions.map((r, j) => (
         <Group key={j} gap="xs" wrap="wrap" align="end">
-          <TextInput type="time" label={`Window ${j + 1} from`} value={r.from} onChange={(e) => set(layer.restrictions.map((x, k) => (k === j ? { ...x, from: e.currentTarget.value } : x)))} />
-          <TextInput type="time" label={`Window ${j + 1} to`} value={r.to} onChange={(e) => set(layer.restrictions.map((x, k) => (k === j ? { ...x, to: e.currentTarget.value } : x)))} />
-          <Button variant="subtle" color="red" size="compact-sm" aria-label={`Remove window ${j + 1} of layer ${index + 1}`} onClick={() => set(layer.restrictions.filter((_, k) => k !== j))}>Remove</Button>
+          <TextInput
+            type="time"
+            label={`Window ${j + 1} from`}
+            value={r.from}
+            onChange={(e) => set(layer.restrictions.map((x, k) => (k === j ? { ...x, from: e.currentTarget.value } : x)))}
+          />
+          <TextInput
+            type="time"
+            label={`Window ${j + 1} to`}
+            value={r.to}
+            onChange={(e) => set(layer.restrictions.map((x, k) => (k === j ? { ...x, to: e.currentTarget.value } : x)))}
+          />
+          <Button
+            variant="subtle"
+            color="red"
+            size="compact-sm"
+            aria-label={`Remove window ${j + 1} of layer ${index + 1}`}
+            onClick={() => set(layer.restrictions.filter((_, k) => k !== j))}
+          >
+            Remove
+          </Button>
         </Group>
       ))}
-      {error && <Text size="sm" c="red" role="alert">{error}</Text>}
-      <Button variant="default" size="compact-sm" style={{ alignSelf: 'start' }} onClick={() => set([...layer.restrictions, { from: '09:00', to: '17:00' }])} aria-label={`Add a window to layer ${index + 1}`}>Add window</Button>
+      {error && (
+        <Text size="sm" c="red" role="alert">
+          {error}
+        </Text>
+      )}
+      <Button
+        variant="default"
+        size="compact-sm"
+        style={{ alignSelf: 'start' }}
+        onClick={() => set([...layer.restrictions, { from: '09:00', to: '17:00' }])}
+        aria-label={`Add a window to layer ${index + 1}`}
+      >
+        Add window
+      </Button>
     </Stack>
   );
 }

@@ -13,12 +13,24 @@ export function OnCallPage() {
   return (
     <Stack maw={960}>
       <Title order={2}>On call</Title>
-      <Text size="sm" c="dimmed">Times on your clock ({zone}).</Text>
+      <Text size="sm" c="dimmed">
+        Times on your clock ({zone}).
+      </Text>
       <You zone={zone} />
-      <Title order={3} size="h4">Every schedule</Title>
+      <Title order={3} size="h4">
+        Every schedule
+      </Title>
       <LoadError what="the schedules" error={schedules.error} />
       {schedules.isPending && <Loading what="the schedules" />}
-      {schedules.data?.length === 0 && <Empty>No schedules yet. <Anchor component={Link} to="/schedules">Create one</Anchor> to say who is on call.</Empty>}
+      {schedules.data?.length === 0 && (
+        <Empty>
+          No schedules yet.{' '}
+          <Anchor component={Link} to="/schedules">
+            Create one
+          </Anchor>{' '}
+          to say who is on call.
+        </Empty>
+      )}
       {!!schedules.data?.length && <ScheduleCards schedules={schedules.data} zone={zone} />}
     </Stack>
   );
@@ -29,24 +41,43 @@ function You({ zone }: { zone: string }) {
   const range = (i: { start: string; end: string }) => `${formatInstant(i.start, zone)} – ${formatInstant(i.end, zone)}`;
   const now = me.data?.schedules.filter((s) => s.current) ?? [];
   // The soonest next shift over every schedule.
-  const next = me.data?.schedules.flatMap((s) => (s.next ? [{ schedule: s.schedule, shift: s.next }] : [])).sort((a, b) => a.shift.start.localeCompare(b.shift.start))[0];
+  const next = me.data?.schedules
+    .flatMap((s) => (s.next ? [{ schedule: s.schedule, shift: s.next }] : []))
+    .sort((a, b) => a.shift.start.localeCompare(b.shift.start))[0];
   return (
     <Card withBorder padding="md" aria-label="You">
-      <Title order={3} size="h4">You</Title>
+      <Title order={3} size="h4">
+        You
+      </Title>
       <LoadError what="your on-call" error={me.error} />
       {me.isPending && <Loading what="your on-call" />}
       {me.data && (
         <Stack gap="xs" mt="xs">
           <Group gap="xs">
-            <Badge color={me.data.on_call_now ? 'red' : 'gray'} size="lg">{me.data.on_call_now ? 'On call now' : 'Not on call'}</Badge>
+            <Badge color={me.data.on_call_now ? 'red' : 'gray'} size="lg">
+              {me.data.on_call_now ? 'On call now' : 'Not on call'}
+            </Badge>
           </Group>
           {now.map((s) => (
             <Text key={s.schedule.id} size="sm">
-              <Anchor component={Link} to={`/schedules/${s.schedule.id}`}>{s.schedule.name}</Anchor> until {formatInstant(s.current!.end, zone)}
+              <Anchor component={Link} to={`/schedules/${s.schedule.id}`}>
+                {s.schedule.name}
+              </Anchor>{' '}
+              until {formatInstant(s.current!.end, zone)}
             </Text>
           ))}
           <Text size="sm">
-            {next ? <>Your next shift: <Anchor component={Link} to={`/schedules/${next.schedule.id}`}>{next.schedule.name}</Anchor>, {range(next.shift)}</> : 'No shift for you in the next 90 days.'}
+            {next ? (
+              <>
+                Your next shift:{' '}
+                <Anchor component={Link} to={`/schedules/${next.schedule.id}`}>
+                  {next.schedule.name}
+                </Anchor>
+                , {range(next.shift)}
+              </>
+            ) : (
+              'No shift for you in the next 90 days.'
+            )}
           </Text>
         </Stack>
       )}

@@ -18,14 +18,25 @@ export function Overrides({ scheduleId, zone, canManage }: { scheduleId: string;
   const overrides = useApiQuery<ScheduleOverride[]>(['schedules', scheduleId, 'overrides'], `/schedules/${scheduleId}/overrides`);
   const members = useMembers();
   const who = (o: ScheduleOverride) => members.label(o.user_id, o.email);
-  const remove = useConfirmedAction((o: ScheduleOverride) => api('DELETE', `/schedules/${scheduleId}/overrides/${o.id}`), { invalidate: [['schedules', scheduleId], ['on-call']] });
+  const remove = useConfirmedAction((o: ScheduleOverride) => api('DELETE', `/schedules/${scheduleId}/overrides/${o.id}`), {
+    invalidate: [['schedules', scheduleId], ['on-call']],
+  });
   return (
     <Stack gap="sm">
-      <Title order={3} size="h4">Overrides</Title>
-      <Text size="sm" c="dimmed">Someone on call for a while instead of the rotation. Times on your clock ({zone}).</Text>
+      <Title order={3} size="h4">
+        Overrides
+      </Title>
+      <Text size="sm" c="dimmed">
+        Someone on call for a while instead of the rotation. Times on your clock ({zone}).
+      </Text>
       <LoadError what="the overrides" error={overrides.error} />
       {overrides.isPending && <Loading what="the overrides" />}
-      {overrides.data?.length === 0 && <Empty>No overrides coming up. {canManage ? 'Add one below when someone swaps a shift or covers for a colleague.' : 'A Billing Owner or Account Admin can add one.'}</Empty>}
+      {overrides.data?.length === 0 && (
+        <Empty>
+          No overrides coming up.{' '}
+          {canManage ? 'Add one below when someone swaps a shift or covers for a colleague.' : 'A Billing Owner or Account Admin can add one.'}
+        </Empty>
+      )}
       {!!overrides.data?.length && (
         <Table.ScrollContainer minWidth={420}>
           <Table aria-label="Overrides">
@@ -38,7 +49,15 @@ export function Overrides({ scheduleId, zone, canManage }: { scheduleId: string;
                   <Table.Td>{formatInstant(o.to, zone)}</Table.Td>
                   {canManage && (
                     <Table.Td>
-                      <Button size="compact-sm" variant="subtle" color="red" aria-label={`Delete the override for ${who(o)} from ${formatInstant(o.from, zone)}`} onClick={() => remove.ask(o)}>Delete</Button>
+                      <Button
+                        size="compact-sm"
+                        variant="subtle"
+                        color="red"
+                        aria-label={`Delete the override for ${who(o)} from ${formatInstant(o.from, zone)}`}
+                        onClick={() => remove.ask(o)}
+                      >
+                        Delete
+                      </Button>
                     </Table.Td>
                   )}
                 </Table.Tr>
@@ -49,7 +68,8 @@ export function Overrides({ scheduleId, zone, canManage }: { scheduleId: string;
       )}
       {canManage && <NewOverride scheduleId={scheduleId} zone={zone} members={members.data ?? []} />}
       <ConfirmModal {...remove.modal} title="Delete this override?" confirmLabel="Delete override" cancelLabel="Keep it">
-        {remove.target && `${who(remove.target)} will no longer be on call from ${formatInstant(remove.target.from, zone)} until ${formatInstant(remove.target.to, zone)}; the rotation decides again.`}
+        {remove.target &&
+          `${who(remove.target)} will no longer be on call from ${formatInstant(remove.target.from, zone)} until ${formatInstant(remove.target.to, zone)}; the rotation decides again.`}
       </ConfirmModal>
     </Stack>
   );
@@ -61,7 +81,11 @@ function NewOverride({ scheduleId, zone, members }: { scheduleId: string; zone: 
     now.setMinutes(0, 0, 0);
     return now.getTime() + HOUR_MS;
   };
-  const blank = () => ({ userId: null as string | null, from: isoToLocalInput(new Date(start()), zone), to: isoToLocalInput(new Date(start() + 8 * HOUR_MS), zone) });
+  const blank = () => ({
+    userId: null as string | null,
+    from: isoToLocalInput(new Date(start()), zone),
+    to: isoToLocalInput(new Date(start() + 8 * HOUR_MS), zone),
+  });
   const [form, setForm] = useState(blank);
   const [local, setLocal] = useState<{ from?: string; to?: string }>({});
   const add = useAction((body: { user_id: string | undefined; from: string; to: string }) => api('POST', `/schedules/${scheduleId}/overrides`, body), {
@@ -92,11 +116,29 @@ function NewOverride({ scheduleId, zone, members }: { scheduleId: string; zone: 
           error={add.fieldError('user_id') ?? add.fieldError('email')}
           miw={180}
         />
-        <TextInput type="datetime-local" label="From" required value={form.from} onChange={(e) => setForm({ ...form, from: e.currentTarget.value })} error={local.from ?? add.fieldError('from')} miw={180} />
-        <TextInput type="datetime-local" label="Until" required value={form.to} onChange={(e) => setForm({ ...form, to: e.currentTarget.value })} error={local.to ?? add.fieldError('to')} miw={180} />
+        <TextInput
+          type="datetime-local"
+          label="From"
+          required
+          value={form.from}
+          onChange={(e) => setForm({ ...form, from: e.currentTarget.value })}
+          error={local.from ?? add.fieldError('from')}
+          miw={180}
+        />
+        <TextInput
+          type="datetime-local"
+          label="Until"
+          required
+          value={form.to}
+          onChange={(e) => setForm({ ...form, to: e.currentTarget.value })}
+          error={local.to ?? add.fieldError('to')}
+          miw={180}
+        />
       </Group>
       <Group>
-        <Button type="submit" loading={add.isPending}>Add override</Button>
+        <Button type="submit" loading={add.isPending}>
+          Add override
+        </Button>
       </Group>
     </Stack>
   );

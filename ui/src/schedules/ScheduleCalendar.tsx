@@ -16,9 +16,20 @@ const whoOf = (shift: Shift) => (shift.users.length ? shift.users.map((u) => per
  * and, for each, the person and the local start–end of its part of the day. Each day and each
  * entry is a list item named in words, so screen readers and tests read the same thing.
  */
-export function ScheduleCalendar({ shifts, days, zone, overrides = [] }: { shifts: readonly Shift[]; days: readonly CalendarDay[]; zone: string; overrides?: readonly ScheduleOverride[] }) {
+export function ScheduleCalendar({
+  shifts,
+  days,
+  zone,
+  overrides = [],
+}: {
+  shifts: readonly Shift[];
+  days: readonly CalendarDay[];
+  zone: string;
+  overrides?: readonly ScheduleOverride[];
+}) {
   const order = [...new Set(shifts.flatMap((s) => s.user_ids))];
-  const colorOf = (s: Shift) => (s.user_ids.length ? `var(--mantine-color-${COLORS[order.indexOf(s.user_ids[0]) % COLORS.length]}-4)` : 'var(--mantine-color-gray-3)');
+  const colorOf = (s: Shift) =>
+    s.user_ids.length ? `var(--mantine-color-${COLORS[order.indexOf(s.user_ids[0]) % COLORS.length]}-4)` : 'var(--mantine-color-gray-3)';
   return (
     <Stack component="ol" aria-label="On call, day by day" gap="xs" p={0} m={0} style={{ listStyle: 'none' }}>
       {days.map((day) => {
@@ -27,15 +38,25 @@ export function ScheduleCalendar({ shifts, days, zone, overrides = [] }: { shift
         return (
           <Paper component="li" key={day.key} withBorder p="xs" radius="sm" aria-label={day.label}>
             <Group justify="space-between" wrap="wrap" gap="xs">
-              <Text fw={600} size="sm">{day.label}</Text>
-              {change && <Badge variant="light" color="yellow">{change}</Badge>}
+              <Text fw={600} size="sm">
+                {day.label}
+              </Text>
+              {change && (
+                <Badge variant="light" color="yellow">
+                  {change}
+                </Badge>
+              )}
             </Group>
             <DayBar entries={entries} day={day} colorOf={colorOf} />
             {entries.length === 0 ? (
-              <Text size="sm" c="dimmed">No shifts</Text>
+              <Text size="sm" c="dimmed">
+                No shifts
+              </Text>
             ) : (
               <Stack component="ul" gap={2} p={0} m={0} style={{ listStyle: 'none' }} aria-label={`Shifts on ${day.label}`}>
-                {entries.map((e) => <Entry key={e.shift.start} entry={e} override={isOverride(e.shift, overrides)} color={colorOf(e.shift)} />)}
+                {entries.map((e) => (
+                  <Entry key={e.shift.start} entry={e} override={isOverride(e.shift, overrides)} color={colorOf(e.shift)} />
+                ))}
               </Stack>
             )}
           </Paper>
@@ -51,9 +72,19 @@ function Entry({ entry, override, color }: { entry: DayEntry; override: boolean;
   return (
     <Group component="li" gap="xs" wrap="wrap" aria-label={name}>
       <Box w={10} h={10} style={{ background: color, borderRadius: 2, flex: 'none' }} aria-hidden />
-      <Text size="sm" ff="monospace" aria-hidden>{entry.continuedFrom ? '… ' : ''}{entry.from}–{entry.to}{entry.continues ? ' …' : ''}</Text>
-      <Text size="sm" fw={500} c={entry.shift.users.length ? undefined : 'red'} aria-hidden>{who}</Text>
-      {override && <Badge size="xs" variant="outline" aria-hidden>override</Badge>}
+      <Text size="sm" ff="monospace" aria-hidden>
+        {entry.continuedFrom ? '… ' : ''}
+        {entry.from}–{entry.to}
+        {entry.continues ? ' …' : ''}
+      </Text>
+      <Text size="sm" fw={500} c={entry.shift.users.length ? undefined : 'red'} aria-hidden>
+        {who}
+      </Text>
+      {override && (
+        <Badge size="xs" variant="outline" aria-hidden>
+          override
+        </Badge>
+      )}
     </Group>
   );
 }
@@ -63,7 +94,9 @@ function DayBar({ entries, day, colorOf }: { entries: DayEntry[]; day: CalendarD
   if (entries.length === 0) return null;
   return (
     <Group gap={1} wrap="nowrap" my={4} h={8} aria-hidden style={{ borderRadius: 4, overflow: 'hidden' }}>
-      {entries.map((e) => <Box key={e.shift.start} h="100%" style={{ width: `${(e.hours / day.hours) * 100}%`, background: colorOf(e.shift) }} />)}
+      {entries.map((e) => (
+        <Box key={e.shift.start} h="100%" style={{ width: `${(e.hours / day.hours) * 100}%`, background: colorOf(e.shift) }} />
+      ))}
     </Group>
   );
 }

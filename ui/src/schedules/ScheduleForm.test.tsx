@@ -7,11 +7,31 @@ import type { Member } from './types';
 
 afterEach(cleanup);
 
-const members: Member[] = [{ id: 'u-ann', email: 'ann@example.test', name: 'Ann' }, { id: 'u-bob', email: 'bob@example.test', name: null }];
-const initial: ScheduleDraft = { name: 'Primary', timeZone: 'Europe/Berlin', layers: [{ ...newLayer('2026-12-01'), users: ['u-ann', 'u-bob'] }, newLayer('2026-12-01')] };
+const members: Member[] = [
+  { id: 'u-ann', email: 'ann@example.test', name: 'Ann' },
+  { id: 'u-bob', email: 'bob@example.test', name: null },
+];
+const initial: ScheduleDraft = {
+  name: 'Primary',
+  timeZone: 'Europe/Berlin',
+  layers: [{ ...newLayer('2026-12-01'), users: ['u-ann', 'u-bob'] }, newLayer('2026-12-01')],
+};
 
 function show(error?: string, onSubmit = vi.fn()) {
-  render(<MantineProvider><ScheduleForm label="New schedule" initial={initial} members={members} today="2026-12-01" submitLabel="Create schedule" pending={false} error={error} onSubmit={onSubmit} /></MantineProvider>);
+  render(
+    <MantineProvider>
+      <ScheduleForm
+        label="New schedule"
+        initial={initial}
+        members={members}
+        today="2026-12-01"
+        submitLabel="Create schedule"
+        pending={false}
+        error={error}
+        onSubmit={onSubmit}
+      />
+    </MantineProvider>,
+  );
   return onSubmit;
 }
 
@@ -49,7 +69,11 @@ describe('ScheduleForm', () => {
   it('when Bob is moved earlier and the form is sent, then the rotation order sent is Bob, Ann', () => {
     const onSubmit = show();
     fireEvent.click(layer(1).getByRole('button', { name: 'Move bob@example.test earlier' }));
-    expect(within(screen.getByRole('list', { name: 'Rotation order of layer 1' })).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['bob@example.test↑↓✕', 'Ann↑↓✕']);
+    expect(
+      within(screen.getByRole('list', { name: 'Rotation order of layer 1' }))
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['bob@example.test↑↓✕', 'Ann↑↓✕']);
     fireEvent.click(screen.getByRole('button', { name: 'Create schedule' }));
     expect(scheduleBody(onSubmit.mock.calls[0][0]).layers[0].users).toEqual(['u-bob', 'u-ann']);
   });

@@ -13,7 +13,16 @@ const SHOWN = /^(name|time_zone|layers)(\.|$)/;
  * A schedule's name, time zone and layers, for creating one or changing it. `error` is the
  * server's refusal: next to the field it names, else above the form.
  */
-export function ScheduleForm({ initial, members, today, submitLabel, pending, error, onSubmit, label }: {
+export function ScheduleForm({
+  initial,
+  members,
+  today,
+  submitLabel,
+  pending,
+  error,
+  onSubmit,
+  label,
+}: {
   initial: ScheduleDraft;
   members: Member[];
   today: string;
@@ -35,7 +44,14 @@ export function ScheduleForm({ initial, members, today, submitLabel, pending, er
     <Stack component="form" onSubmit={submit} aria-label={label} gap="sm">
       <FormError message={field && SHOWN.test(field) ? undefined : error} />
       <Group grow wrap="wrap" align="start">
-        <TextInput label="Name" required value={draft.name} onChange={(e) => setDraft({ ...draft, name: e.currentTarget.value })} error={messageFor(error, 'name')} miw={200} />
+        <TextInput
+          label="Name"
+          required
+          value={draft.name}
+          onChange={(e) => setDraft({ ...draft, name: e.currentTarget.value })}
+          error={messageFor(error, 'name')}
+          miw={200}
+        />
         <Select
           label="Time zone"
           description="Hand-offs follow this clock, summer time included"
@@ -53,7 +69,9 @@ export function ScheduleForm({ initial, members, today, submitLabel, pending, er
       {layersError && <FormError message={layersError} />}
       <LayersEditor layers={draft.layers} onChange={(layers) => setDraft({ ...draft, layers })} members={members} error={error} today={today} />
       <Group>
-        <Button type="submit" loading={pending}>{submitLabel}</Button>
+        <Button type="submit" loading={pending}>
+          {submitLabel}
+        </Button>
       </Group>
     </Stack>
   );

@@ -24,17 +24,39 @@ export function SchedulePage() {
   const canManage = useCanManageSchedules();
   const viewer = viewerZone();
   if (schedule.isPending) return <Loading what="the schedule" />;
-  if (schedule.error) return <Stack><LoadError what="the schedule" error={schedule.error} /><Anchor component={Link} to="/schedules">All schedules</Anchor></Stack>;
+  if (schedule.error)
+    return (
+      <Stack>
+        <LoadError what="the schedule" error={schedule.error} />
+        <Anchor component={Link} to="/schedules">
+          All schedules
+        </Anchor>
+      </Stack>
+    );
   const s = schedule.data;
   return (
     <Stack maw={960}>
-      <Anchor component={Link} to="/schedules" size="sm">← All schedules</Anchor>
-      <Title order={2} style={{ overflowWrap: 'anywhere' }}>{s.name}</Title>
-      <Text size="sm" c="dimmed">Hand-offs on {s.time_zone} time · {s.layers.length} layer(s)</Text>
-      <Card withBorder padding="sm"><OnCallNow scheduleId={s.id} zone={viewer} /></Card>
+      <Anchor component={Link} to="/schedules" size="sm">
+        ← All schedules
+      </Anchor>
+      <Title order={2} style={{ overflowWrap: 'anywhere' }}>
+        {s.name}
+      </Title>
+      <Text size="sm" c="dimmed">
+        Hand-offs on {s.time_zone} time · {s.layers.length} layer(s)
+      </Text>
+      <Card withBorder padding="sm">
+        <OnCallNow scheduleId={s.id} zone={viewer} />
+      </Card>
       <TwoWeeks schedule={s} viewer={viewer} />
       <Overrides scheduleId={s.id} zone={viewer} canManage={canManage} />
-      {canManage ? <EditSchedule schedule={s} /> : <Text size="sm" c="dimmed">Only Billing Owners and Account Admins change schedules.</Text>}
+      {canManage ? (
+        <EditSchedule schedule={s} />
+      ) : (
+        <Text size="sm" c="dimmed">
+          Only Billing Owners and Account Admins change schedules.
+        </Text>
+      )}
     </Stack>
   );
 }
@@ -53,7 +75,9 @@ function TwoWeeks({ schedule, viewer }: { schedule: Schedule; viewer: string }) 
   return (
     <Stack gap="sm">
       <Group justify="space-between" wrap="wrap" gap="xs">
-        <Title order={3} size="h4">Next two weeks</Title>
+        <Title order={3} size="h4">
+          Next two weeks
+        </Title>
         <SegmentedControl
           aria-label="Show times in"
           value={choice}
@@ -67,7 +91,11 @@ function TwoWeeks({ schedule, viewer }: { schedule: Schedule; viewer: string }) 
         />
       </Group>
       <LoadError what="the shifts" error={shifts.error} />
-      {shifts.isPending ? <Loading what="the shifts" /> : shifts.data && <ScheduleCalendar shifts={shifts.data} days={days} zone={zone} overrides={overrides.data ?? []} />}
+      {shifts.isPending ? (
+        <Loading what="the shifts" />
+      ) : (
+        shifts.data && <ScheduleCalendar shifts={shifts.data} days={days} zone={zone} overrides={overrides.data ?? []} />
+      )}
     </Stack>
   );
 }
@@ -77,19 +105,40 @@ function EditSchedule({ schedule }: { schedule: Schedule }) {
   const members = useMembers();
   const navigate = useNavigate();
   const save = useAction((draft: ScheduleDraft) => api('PUT', `/schedules/${schedule.id}`, scheduleBody(draft)), { invalidate: [['schedules'], ['on-call']] });
-  const remove = useConfirmedAction((s: Schedule) => api('DELETE', `/schedules/${s.id}`), { invalidate: [['schedules'], ['on-call']], onSuccess: () => navigate('/schedules') });
+  const remove = useConfirmedAction((s: Schedule) => api('DELETE', `/schedules/${s.id}`), {
+    invalidate: [['schedules'], ['on-call']],
+    onSuccess: () => navigate('/schedules'),
+  });
   const initial: ScheduleDraft = { name: schedule.name, timeZone: schedule.time_zone, layers: schedule.layers.map(draftOfLayer) };
   return (
     <Stack gap="sm">
-      <Title order={3} size="h4">Rotation</Title>
+      <Title order={3} size="h4">
+        Rotation
+      </Title>
       {members.isPending ? (
         <Loading what="the members" />
       ) : (
-        <ScheduleForm key={JSON.stringify(initial)} label="Edit schedule" initial={initial} members={members.data ?? []} today={localDate(new Date(), schedule.time_zone)} submitLabel="Save changes" pending={save.isPending} error={save.errorMessage} onSubmit={(d) => save.mutate(d)} />
+        <ScheduleForm
+          key={JSON.stringify(initial)}
+          label="Edit schedule"
+          initial={initial}
+          members={members.data ?? []}
+          today={localDate(new Date(), schedule.time_zone)}
+          submitLabel="Save changes"
+          pending={save.isPending}
+          error={save.errorMessage}
+          onSubmit={(d) => save.mutate(d)}
+        />
       )}
-      {save.isSuccess && <Text size="sm" c="green" role="status">Saved.</Text>}
+      {save.isSuccess && (
+        <Text size="sm" c="green" role="status">
+          Saved.
+        </Text>
+      )}
       <Group>
-        <Button variant="outline" color="red" onClick={() => remove.ask(schedule)}>Delete schedule</Button>
+        <Button variant="outline" color="red" onClick={() => remove.ask(schedule)}>
+          Delete schedule
+        </Button>
       </Group>
       <ConfirmModal {...remove.modal} title={`Delete ${schedule.name}?`} confirmLabel={`Delete ${schedule.name}`} cancelLabel="Keep it">
         The schedule and its overrides go. A schedule an escalation policy pages cannot be deleted: change the policy first.

@@ -18,11 +18,17 @@ export function SchedulesPage() {
   return (
     <Stack maw={960}>
       <Title order={2}>Schedules</Title>
-      <Text size="sm" c="dimmed">Times on your clock ({zone}).</Text>
+      <Text size="sm" c="dimmed">
+        Times on your clock ({zone}).
+      </Text>
       <LoadError what="the schedules" error={schedules.error} />
       {schedules.isPending && <Loading what="the schedules" />}
       {schedules.data?.length === 0 && (
-        <Empty>{canManage ? 'No schedules yet. Create one below: the people who take turns, how often they hand over, and when.' : 'No schedules yet. A Billing Owner or Account Admin can create one.'}</Empty>
+        <Empty>
+          {canManage
+            ? 'No schedules yet. Create one below: the people who take turns, how often they hand over, and when.'
+            : 'No schedules yet. A Billing Owner or Account Admin can create one.'}
+        </Empty>
       )}
       {!!schedules.data?.length && <ScheduleCards schedules={schedules.data} zone={zone} />}
       {canManage && <NewSchedule zone={zone} />}
@@ -40,11 +46,22 @@ function NewSchedule({ zone }: { zone: string }) {
   const today = localDate(new Date(), zone);
   return (
     <Stack gap="sm">
-      <Title order={3} size="h4">New schedule</Title>
+      <Title order={3} size="h4">
+        New schedule
+      </Title>
       {members.isPending ? (
         <Loading what="the members" />
       ) : (
-        <ScheduleForm label="New schedule" initial={{ name: '', timeZone: zone, layers: [newLayer(today)] }} members={members.data ?? []} today={today} submitLabel="Create schedule" pending={create.isPending} error={create.errorMessage} onSubmit={(d) => create.mutate(d)} />
+        <ScheduleForm
+          label="New schedule"
+          initial={{ name: '', timeZone: zone, layers: [newLayer(today)] }}
+          members={members.data ?? []}
+          today={today}
+          submitLabel="Create schedule"
+          pending={create.isPending}
+          error={create.errorMessage}
+          onSubmit={(d) => create.mutate(d)}
+        />
       )}
     </Stack>
   );

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { calendarDays, clockTime, dayChange, entriesOfDay, formatInstant, isoToLocalInput, localInputToIso } from './calendar';
 import type { Shift } from './types';
 
-const shift = (start: string, end: string, who = 'ann'): Shift => ({ start, end, user_ids: [who], users: [{ id: who, email: `${who}@example.test`, name: null }] });
+const shift = (start: string, end: string, who = 'ann'): Shift => ({
+  start,
+  end,
+  user_ids: [who],
+  users: [{ id: who, email: `${who}@example.test`, name: null }],
+});
 
 describe('calendarDays', () => {
   it('when the two weeks hold the end of summer time in Berlin, then 25 October lasts 25 hours and every day starts at local midnight', () => {
@@ -17,7 +22,11 @@ describe('calendarDays', () => {
 
   it('when spring comes in New York, then 8 March 2026 lasts 23 hours', () => {
     const days = calendarDays(new Date('2026-03-07T17:00:00Z'), 'America/New_York', 3);
-    expect(days.map((d) => [d.key, d.hours])).toEqual([['2026-03-07', 24], ['2026-03-08', 23], ['2026-03-09', 24]]);
+    expect(days.map((d) => [d.key, d.hours])).toEqual([
+      ['2026-03-07', 24],
+      ['2026-03-08', 23],
+      ['2026-03-09', 24],
+    ]);
     expect(dayChange(days[1])).toBe('23-hour day: clocks go forward');
   });
 
@@ -33,7 +42,9 @@ describe('entriesOfDay', () => {
     const long = shift('2026-10-24T07:00:00Z', '2026-10-25T08:00:00Z');
     const next = shift('2026-10-25T08:00:00Z', '2026-10-26T08:00:00Z', 'bob');
     const [d24, d25] = calendarDays(new Date('2026-10-24T12:00:00Z'), 'Europe/Berlin', 2);
-    expect(entriesOfDay([long, next], d24, 'Europe/Berlin').map((e) => [e.from, e.to, e.continuedFrom, e.continues, e.hours])).toEqual([['09:00', '24:00', false, true, 15]]);
+    expect(entriesOfDay([long, next], d24, 'Europe/Berlin').map((e) => [e.from, e.to, e.continuedFrom, e.continues, e.hours])).toEqual([
+      ['09:00', '24:00', false, true, 15],
+    ]);
     expect(entriesOfDay([long, next], d25, 'Europe/Berlin').map((e) => [e.shift.user_ids[0], e.from, e.to, e.hours])).toEqual([
       ['ann', '00:00 UTC+02:00', '09:00 UTC+01:00', 10],
       ['bob', '09:00 UTC+01:00', '24:00', 15],

@@ -31,7 +31,13 @@ export function calendarDays(now: Date, zone: string, count = 14): CalendarDay[]
     // plus({days}) moves the calendar date and keeps local midnight, whatever the offset does.
     const start = first.plus({ days: i }).startOf('day');
     const end = first.plus({ days: i + 1 }).startOf('day');
-    return { key: start.toFormat('yyyy-MM-dd'), label: start.toFormat('ccc d LLL'), start: start.toJSDate(), end: end.toJSDate(), hours: Math.round(end.diff(start).as('hours')) };
+    return {
+      key: start.toFormat('yyyy-MM-dd'),
+      label: start.toFormat('ccc d LLL'),
+      start: start.toJSDate(),
+      end: end.toJSDate(),
+      hours: Math.round(end.diff(start).as('hours')),
+    };
   });
 }
 
@@ -70,14 +76,16 @@ export function entriesOfDay(shifts: readonly Shift[], day: CalendarDay, zone: s
     if (!(start < dayEnd && end > dayStart)) return [];
     const from = Math.max(start, dayStart);
     const to = Math.min(end, dayEnd);
-    return [{
-      shift,
-      from: clockTime(new Date(from), zone, withOffset),
-      to: to === dayEnd ? '24:00' : clockTime(new Date(to), zone, withOffset),
-      continuedFrom: start < dayStart,
-      continues: end > dayEnd,
-      hours: Math.round(((to - from) / HOUR_MS) * 10) / 10,
-    }];
+    return [
+      {
+        shift,
+        from: clockTime(new Date(from), zone, withOffset),
+        to: to === dayEnd ? '24:00' : clockTime(new Date(to), zone, withOffset),
+        continuedFrom: start < dayStart,
+        continues: end > dayEnd,
+        hours: Math.round(((to - from) / HOUR_MS) * 10) / 10,
+      },
+    ];
   });
 }
 

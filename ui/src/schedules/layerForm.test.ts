@@ -4,7 +4,14 @@ import type { Layer } from './types';
 
 describe('layer form ↔ body', () => {
   it('when a stored layer is edited unchanged, then the body sent is the layer again', () => {
-    const layer: Layer = { name: 'Primary', users: ['a', 'b'], rotation: { unit: 'weeks', length: 2 }, handoff_time: '09:30', start: '2026-12-01', restrictions: [{ from: '22:00', to: '06:00' }] };
+    const layer: Layer = {
+      name: 'Primary',
+      users: ['a', 'b'],
+      rotation: { unit: 'weeks', length: 2 },
+      handoff_time: '09:30',
+      start: '2026-12-01',
+      restrictions: [{ from: '22:00', to: '06:00' }],
+    };
     expect(layerBody(draftOfLayer(layer))).toEqual(layer);
   });
 

@@ -5,7 +5,12 @@ import { formatDuration } from '../paging/policy-form';
 import type { PolicyStep } from '../paging/policy-form';
 import type { Service, Team } from './types';
 
-interface PolicyWithSteps { id: string; name: string; steps: PolicyStep[]; repeat: number }
+interface PolicyWithSteps {
+  id: string;
+  name: string;
+  steps: PolicyStep[];
+  repeat: number;
+}
 
 /**
  * A new workspace comes ready to page (sign-up made its team, "Default service" and "Default"
@@ -21,13 +26,20 @@ export function ReadyNotice() {
   const policy = policies.data?.find((p) => p.id === service?.escalation_policy_id);
   const team = teams.data?.find((t) => t.id === service?.owning_team_id);
   if (!service || !policy || !team || webhooks.data?.length !== 0) return null;
-  const again = policy.repeat > 0 ? `, again every ${formatDuration(policy.steps.at(-1)!.delay_seconds)} (${policy.repeat} more time${policy.repeat > 1 ? 's' : ''}) until someone acknowledges` : '';
+  const again =
+    policy.repeat > 0
+      ? `, again every ${formatDuration(policy.steps.at(-1)!.delay_seconds)} (${policy.repeat} more time${policy.repeat > 1 ? 's' : ''}) until someone acknowledges`
+      : '';
   return (
     <Alert color="green" title="Your workspace is ready to page" role="status">
       <Text size="sm">
-        Alerts on {service.name} page the team {team.name} ({team.member_count} {team.member_count === 1 ? 'person' : 'people'}) through the escalation policy “{policy.name}”: at once{again}. Each person is reached by their own notification rules: yours start with your email at once (add a phone in My profile to be texted or called).
+        Alerts on {service.name} page the team {team.name} ({team.member_count} {team.member_count === 1 ? 'person' : 'people'}) through the escalation policy “
+        {policy.name}”: at once{again}. Each person is reached by their own notification rules: yours start with your email at once (add a phone in My profile
+        to be texted or called).
       </Text>
-      <Text size="sm" mt="xs">Next: create a webhook below, copy its URL and post an alert to it.</Text>
+      <Text size="sm" mt="xs">
+        Next: create a webhook below, copy its URL and post an alert to it.
+      </Text>
     </Alert>
   );
 }

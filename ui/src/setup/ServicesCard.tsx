@@ -13,23 +13,65 @@ export function ServicesCard() {
   const policies = useApiQuery<Policy[]>(['escalation-policies'], '/escalation-policies');
   const [form, setForm] = useState({ name: '', team_id: '', escalation_policy_id: '' });
   const create = useAction(
-    () => api('POST', '/services', { name: form.name, team_id: form.team_id, ...(form.escalation_policy_id ? { escalation_policy_id: form.escalation_policy_id } : {}) }),
+    () =>
+      api('POST', '/services', {
+        name: form.name,
+        team_id: form.team_id,
+        ...(form.escalation_policy_id ? { escalation_policy_id: form.escalation_policy_id } : {}),
+      }),
     { invalidate: [['services'], ['teams']], onSuccess: () => setForm({ ...form, name: '' }) },
   );
-  const setPolicy = useAction((v: { id: string; policy: string | null }) => api('PUT', `/services/${v.id}`, { escalation_policy_id: v.policy }), { invalidate: [['services'], ['escalation-policies']] });
+  const setPolicy = useAction((v: { id: string; policy: string | null }) => api('PUT', `/services/${v.id}`, { escalation_policy_id: v.policy }), {
+    invalidate: [['services'], ['escalation-policies']],
+  });
   const teamOptions = (teams.data ?? []).map((t) => ({ value: t.id, label: t.name }));
   const policyOptions = (policies.data ?? []).map((p) => ({ value: p.id, label: p.name }));
   const teamName = new Map((teams.data ?? []).map((t) => [t.id, t.name]));
   return (
-    <Card withBorder component="form" onSubmit={(e) => { e.preventDefault(); create.mutate(); }} aria-label="New service">
-      <Title order={3} size="h4">Services</Title>
-      {services.data?.length === 0 && <Text size="sm" c="dimmed">No service yet. Alerts arrive on a service; its escalation policy says who is paged.</Text>}
+    <Card
+      withBorder
+      component="form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        create.mutate();
+      }}
+      aria-label="New service"
+    >
+      <Title order={3} size="h4">
+        Services
+      </Title>
+      {services.data?.length === 0 && (
+        <Text size="sm" c="dimmed">
+          No service yet. Alerts arrive on a service; its escalation policy says who is paged.
+        </Text>
+      )}
       <FormError message={create.formError ?? setPolicy.errorMessage} />
       <Group align="end" mt="xs" wrap="wrap">
-        <TextInput label="Service name" value={form.name} onChange={(e) => setForm({ ...form, name: e.currentTarget.value })} error={create.fieldError('name')} />
-        <Select label="Owning team" data={teamOptions} value={form.team_id || null} onChange={(v) => setForm({ ...form, team_id: v ?? '' })} error={create.fieldError('team_id')} />
-        <Select label="Escalation policy" placeholder="Nobody is paged" data={policyOptions} value={form.escalation_policy_id || null} onChange={(v) => setForm({ ...form, escalation_policy_id: v ?? '' })} clearable error={create.fieldError('escalation_policy_id')} />
-        <Button type="submit" loading={create.isPending}>Create service</Button>
+        <TextInput
+          label="Service name"
+          value={form.name}
+          onChange={(e) => setForm({ ...form, name: e.currentTarget.value })}
+          error={create.fieldError('name')}
+        />
+        <Select
+          label="Owning team"
+          data={teamOptions}
+          value={form.team_id || null}
+          onChange={(v) => setForm({ ...form, team_id: v ?? '' })}
+          error={create.fieldError('team_id')}
+        />
+        <Select
+          label="Escalation policy"
+          placeholder="Nobody is paged"
+          data={policyOptions}
+          value={form.escalation_policy_id || null}
+          onChange={(v) => setForm({ ...form, escalation_policy_id: v ?? '' })}
+          clearable
+          error={create.fieldError('escalation_policy_id')}
+        />
+        <Button type="submit" loading={create.isPending}>
+          Create service
+        </Button>
       </Group>
       {!!services.data?.length && (
         <Table.ScrollContainer minWidth={420} mt="md">

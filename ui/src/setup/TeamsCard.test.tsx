@@ -10,11 +10,29 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const ada = { id: '00000000-0000-4000-8000-000000000001', email: 'ada@example.test', name: 'Ada', role: 'BILLING_OWNER', verified: true, two_factor_enabled: false, joined_at: '2026-11-01T09:00:00.000Z' };
-const lin = { id: '00000000-0000-4000-8000-000000000002', email: 'lin@example.test', name: null, role: 'MEMBER', verified: true, two_factor_enabled: false, joined_at: '2026-11-20T14:12:03.000Z' };
+const ada = {
+  id: '00000000-0000-4000-8000-000000000001',
+  email: 'ada@example.test',
+  name: 'Ada',
+  role: 'BILLING_OWNER',
+  verified: true,
+  two_factor_enabled: false,
+  joined_at: '2026-11-01T09:00:00.000Z',
+};
+const lin = {
+  id: '00000000-0000-4000-8000-000000000002',
+  email: 'lin@example.test',
+  name: null,
+  role: 'MEMBER',
+  verified: true,
+  two_factor_enabled: false,
+  joined_at: '2026-11-20T14:12:03.000Z',
+};
 const db = { id: '00000000-0000-4000-8000-0000000000d1', name: 'Database', member_count: 1, service_count: 0, created_at: '2026-11-02T08:00:00.000Z' };
 const dbDetail = {
-  id: db.id, name: 'Database', created_at: db.created_at,
+  id: db.id,
+  name: 'Database',
+  created_at: db.created_at,
   members: [{ id: ada.id, email: ada.email, name: 'Ada', role: 'BILLING_OWNER', added_at: '2026-11-02T08:00:00.000Z' }],
   services: [],
 };
@@ -29,10 +47,12 @@ const routes = (role: Parameters<typeof sessionAs>[0], over: Parameters<typeof f
 
 describe('TeamsCard', () => {
   it('when an admin opens a team, then its members are listed, someone else can be added and a member taken out', async () => {
-    const api = fakeApi(routes('ACCOUNT_ADMIN', {
-      [`POST /teams/${db.id}/members`]: ok({ team_id: db.id, user_id: lin.id, email: lin.email, added: true }, 'lin@example.test added to the team'),
-      [`DELETE /teams/${db.id}/members/${ada.id}`]: ok({ team_id: db.id, user_id: ada.id, removed: true }),
-    }));
+    const api = fakeApi(
+      routes('ACCOUNT_ADMIN', {
+        [`POST /teams/${db.id}/members`]: ok({ team_id: db.id, user_id: lin.id, email: lin.email, added: true }, 'lin@example.test added to the team'),
+        [`DELETE /teams/${db.id}/members/${ada.id}`]: ok({ team_id: db.id, user_id: ada.id, removed: true }),
+      }),
+    );
     renderWithApp(<TeamsCard />);
     fireEvent.click(await screen.findByRole('button', { name: 'Members of Database' }));
     const dialog = await screen.findByRole('dialog', { name: 'Team Database' });
@@ -48,9 +68,15 @@ describe('TeamsCard', () => {
   });
 
   it('when a team an escalation policy pages is deleted, then the server’s refusal naming the policy stays in the dialog', async () => {
-    const api = fakeApi(routes('BILLING_OWNER', {
-      [`DELETE /teams/${db.id}`]: refused(409, 'team_in_use', 'team Database is a target of 1 escalation policy(ies): Storage; remove it from their steps first'),
-    }));
+    const api = fakeApi(
+      routes('BILLING_OWNER', {
+        [`DELETE /teams/${db.id}`]: refused(
+          409,
+          'team_in_use',
+          'team Database is a target of 1 escalation policy(ies): Storage; remove it from their steps first',
+        ),
+      }),
+    );
     renderWithApp(<TeamsCard />);
     fireEvent.click(await screen.findByRole('button', { name: 'Delete team Database' }));
     const dialog = await screen.findByRole('dialog', { name: 'Delete team Database?' });

@@ -25,8 +25,14 @@ export function TeamsCard() {
   const remove = useConfirmedAction((team: Team) => api('DELETE', `/teams/${team.id}`), { invalidate: [['teams']] });
   return (
     <Card withBorder>
-      <Title order={3} size="h4">Teams</Title>
-      {teams.data?.length === 0 && <Text size="sm" c="dimmed">No team yet: a service belongs to a team.</Text>}
+      <Title order={3} size="h4">
+        Teams
+      </Title>
+      {teams.data?.length === 0 && (
+        <Text size="sm" c="dimmed">
+          No team yet: a service belongs to a team.
+        </Text>
+      )}
       {!!teams.data?.length && (
         <Table.ScrollContainer minWidth={360} mt="xs">
           <Table aria-label="Teams">
@@ -39,8 +45,14 @@ export function TeamsCard() {
                   <Table.Td>{t.service_count}</Table.Td>
                   <Table.Td>
                     <Group gap="xs" wrap="nowrap" justify="flex-end">
-                      <Button size="xs" variant="default" aria-label={`Members of ${t.name}`} onClick={() => setShown(t)}>Members</Button>
-                      {manage && <Button size="xs" variant="subtle" color="red" aria-label={`Delete team ${t.name}`} onClick={() => remove.ask(t)}>Delete</Button>}
+                      <Button size="xs" variant="default" aria-label={`Members of ${t.name}`} onClick={() => setShown(t)}>
+                        Members
+                      </Button>
+                      {manage && (
+                        <Button size="xs" variant="subtle" color="red" aria-label={`Delete team ${t.name}`} onClick={() => remove.ask(t)}>
+                          Delete
+                        </Button>
+                      )}
                     </Group>
                   </Table.Td>
                 </Table.Tr>
@@ -50,17 +62,26 @@ export function TeamsCard() {
         </Table.ScrollContainer>
       )}
       {manage && (
-        <form onSubmit={(e) => { e.preventDefault(); create.mutate(name); }} aria-label="New team">
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            create.mutate(name);
+          }}
+          aria-label="New team"
+        >
           <FormError message={create.formError} />
           <Group align="end" mt="xs">
             <TextInput label="Team name" value={name} onChange={(e) => setName(e.currentTarget.value)} error={create.fieldError('name')} />
-            <Button type="submit" loading={create.isPending}>Create team</Button>
+            <Button type="submit" loading={create.isPending}>
+              Create team
+            </Button>
           </Group>
         </form>
       )}
       {shown && session.data && <TeamMembersModal team={shown} session={session.data} onClose={() => setShown(null)} />}
       <ConfirmModal {...remove.modal} title={`Delete team ${remove.target?.name ?? ''}?`} confirmLabel="Delete team">
-        Its member list goes; the people stay in the workspace. A team that owns services, or that an escalation policy pages, stays until they no longer need it.
+        Its member list goes; the people stay in the workspace. A team that owns services, or that an escalation policy pages, stays until they no longer need
+        it.
       </ConfirmModal>
     </Card>
   );

@@ -36,19 +36,46 @@ export function WebhooksCard() {
   const ask = (key: string, run: () => void) => (confirming === key ? run() : setConfirming(key));
 
   return (
-    <Card withBorder component="form" onSubmit={(e) => { e.preventDefault(); create.mutate(); }} aria-label="New webhook">
-      <Title order={3} size="h4">Webhooks</Title>
+    <Card
+      withBorder
+      component="form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        create.mutate();
+      }}
+      aria-label="New webhook"
+    >
+      <Title order={3} size="h4">
+        Webhooks
+      </Title>
       <FormError message={create.formError ?? pause.errorMessage ?? rotate.errorMessage ?? remove.errorMessage} />
       <Group align="end" mt="xs" wrap="wrap">
-        <TextInput label="Webhook name" value={form.name} onChange={(e) => setForm({ ...form, name: e.currentTarget.value })} error={create.fieldError('name')} />
+        <TextInput
+          label="Webhook name"
+          value={form.name}
+          onChange={(e) => setForm({ ...form, name: e.currentTarget.value })}
+          error={create.fieldError('name')}
+        />
         <Checkbox.Group label="Notify by" value={form.types} onChange={(types) => setForm({ ...form, types })} error={create.fieldError('notificationTypes')}>
           <Group gap="sm" mt={6}>
-            {NOTIFICATION_TYPES.map((t) => <Checkbox key={t.value} value={t.value} label={t.label} />)}
+            {NOTIFICATION_TYPES.map((t) => (
+              <Checkbox key={t.value} value={t.value} label={t.label} />
+            ))}
           </Group>
         </Checkbox.Group>
         {/* With one service the server takes it: the placeholder says which. */}
-        <Select label="Service" placeholder={services.data?.length === 1 ? services.data[0].name : 'Choose one'} data={serviceOptions} value={form.service_id || null} onChange={(v) => setForm({ ...form, service_id: v ?? '' })} clearable error={create.fieldError('service_id')} />
-        <Button type="submit" loading={create.isPending}>Create webhook</Button>
+        <Select
+          label="Service"
+          placeholder={services.data?.length === 1 ? services.data[0].name : 'Choose one'}
+          data={serviceOptions}
+          value={form.service_id || null}
+          onChange={(v) => setForm({ ...form, service_id: v ?? '' })}
+          clearable
+          error={create.fieldError('service_id')}
+        />
+        <Button type="submit" loading={create.isPending}>
+          Create webhook
+        </Button>
       </Group>
       {webhooks.data?.length === 0 && <Empty>No webhook yet. Create one and post alerts to its URL.</Empty>}
       <Table.ScrollContainer minWidth={640} mt="md">
@@ -59,27 +86,69 @@ export function WebhooksCard() {
               return (
                 <Table.Tr key={w.id}>
                   <Table.Td>
-                    {w.name} {w.status === 'PAUSED' && <Badge color="gray" size="sm">paused</Badge>}
+                    {w.name}{' '}
+                    {w.status === 'PAUSED' && (
+                      <Badge color="gray" size="sm">
+                        paused
+                      </Badge>
+                    )}
                   </Table.Td>
                   <Table.Td>{w.notification_types.join(', ')}</Table.Td>
                   <Table.Td>
                     <Group gap={4} wrap="wrap">
                       {w.webhook_url && (
                         <CopyButton value={w.webhook_url}>
-                          {({ copied, copy }) => <Button size="compact-sm" variant="default" onClick={copy} aria-label={`Copy the ingestion URL of ${w.name}`}>{copied ? 'Copied' : 'Copy URL'}</Button>}
+                          {({ copied, copy }) => (
+                            <Button size="compact-sm" variant="default" onClick={copy} aria-label={`Copy the ingestion URL of ${w.name}`}>
+                              {copied ? 'Copied' : 'Copy URL'}
+                            </Button>
+                          )}
                         </CopyButton>
                       )}
-                      <Button size="compact-sm" variant="default" onClick={() => test.mutate(w.id)} aria-label={`Send a test notification for ${w.name}`}>Test</Button>
-                      <Button size="compact-sm" variant="default" onClick={() => pause.mutate(w)} aria-label={`${w.status === 'ACTIVE' ? 'Pause' : 'Resume'} ${w.name}`}>{w.status === 'ACTIVE' ? 'Pause' : 'Resume'}</Button>
-                      <Button size="compact-sm" variant={confirming === `rotate:${w.id}` ? 'filled' : 'default'} color="orange" onClick={() => ask(`rotate:${w.id}`, () => rotate.mutate(w.id))} aria-label={confirming === `rotate:${w.id}` ? `Confirm: rotate the URL of ${w.name}` : `Rotate the URL of ${w.name}`}>
+                      <Button size="compact-sm" variant="default" onClick={() => test.mutate(w.id)} aria-label={`Send a test notification for ${w.name}`}>
+                        Test
+                      </Button>
+                      <Button
+                        size="compact-sm"
+                        variant="default"
+                        onClick={() => pause.mutate(w)}
+                        aria-label={`${w.status === 'ACTIVE' ? 'Pause' : 'Resume'} ${w.name}`}
+                      >
+                        {w.status === 'ACTIVE' ? 'Pause' : 'Resume'}
+                      </Button>
+                      <Button
+                        size="compact-sm"
+                        variant={confirming === `rotate:${w.id}` ? 'filled' : 'default'}
+                        color="orange"
+                        onClick={() => ask(`rotate:${w.id}`, () => rotate.mutate(w.id))}
+                        aria-label={confirming === `rotate:${w.id}` ? `Confirm: rotate the URL of ${w.name}` : `Rotate the URL of ${w.name}`}
+                      >
                         {confirming === `rotate:${w.id}` ? 'Old URL stops at once: rotate?' : 'Rotate URL'}
                       </Button>
-                      <Button size="compact-sm" variant={confirming === `delete:${w.id}` ? 'filled' : 'default'} color="red" onClick={() => ask(`delete:${w.id}`, () => remove.mutate(w.id))} aria-label={confirming === `delete:${w.id}` ? `Confirm: delete ${w.name}` : `Delete ${w.name}`}>
+                      <Button
+                        size="compact-sm"
+                        variant={confirming === `delete:${w.id}` ? 'filled' : 'default'}
+                        color="red"
+                        onClick={() => ask(`delete:${w.id}`, () => remove.mutate(w.id))}
+                        aria-label={confirming === `delete:${w.id}` ? `Confirm: delete ${w.name}` : `Delete ${w.name}`}
+                      >
                         {confirming === `delete:${w.id}` ? 'Delete for good?' : 'Delete'}
                       </Button>
                     </Group>
-                    {testError[w.id] && <Text size="xs" c="red">{testError[w.id]}</Text>}
-                    {Array.isArray(results) && results.map((r) => <Text size="xs" key={r.notification_type}>{r.notification_type}: {r.status}{r.to ? ` to ${r.to}` : ''}{r.channel !== r.notification_type.toLowerCase() ? ` (by ${r.channel})` : ''}{r.error ? ` (${r.error})` : ''}</Text>)}
+                    {testError[w.id] && (
+                      <Text size="xs" c="red">
+                        {testError[w.id]}
+                      </Text>
+                    )}
+                    {Array.isArray(results) &&
+                      results.map((r) => (
+                        <Text size="xs" key={r.notification_type}>
+                          {r.notification_type}: {r.status}
+                          {r.to ? ` to ${r.to}` : ''}
+                          {r.channel !== r.notification_type.toLowerCase() ? ` (by ${r.channel})` : ''}
+                          {r.error ? ` (${r.error})` : ''}
+                        </Text>
+                      ))}
                   </Table.Td>
                 </Table.Tr>
               );

@@ -1,6 +1,27 @@
 /** The catalog objects the Set up page edits (docs/api/services-sources-heartbeats.md, webhooks.md). */
 export type { TeamDetail, TeamSummary as Team } from '../../../src/services/workspace/teams';
-export interface Service { id: string; name: string; owning_team_id: string; escalation_policy_id: string | null }
-export interface Policy { id: string; name: string }
-export interface Webhook { id: string; name: string; status: 'ACTIVE' | 'PAUSED'; webhook_url: string | null; notification_types: string[]; service_id?: string | null }
-export interface TestResult { notification_type: string; channel: string; to: string | null; status: string; error?: string | null }
+export interface Service {
+  id: string;
+  name: string;
+  owning_team_id: string;
+  escalation_policy_id: string | null;
+}
+export interface Policy {
+  id: string;
+  name: string;
+}
+export interface Webhook {
+  id: string;
+  name: string;
+  status: 'ACTIVE' | 'PAUSED';
+  webhook_url: string | null;
+  notification_types: string[];
+  service_id?: string | null;
+}
+export interface TestResult {
+  notification_type: string;
+  channel: string;
+  to: string | null;
+  status: string;
+  error?: string | null;
+}

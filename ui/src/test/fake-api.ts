@@ -10,7 +10,10 @@ export type Route = Answer | Answer[] | ((body: unknown) => Answer);
 /** A success: `{ success: true, data, message }`. */
 export const ok = (data: unknown, message = 'ok', status = 200): Answer => ({ status, body: { success: true, data, message } });
 /** A refusal in the server's error envelope: `{ success: false, error, code }`. */
-export const refused = (status: number, code: string, error: string): Answer => ({ status, body: { success: false, error, code, timestamp: '2026-11-30T10:00:00.000Z' } });
+export const refused = (status: number, code: string, error: string): Answer => ({
+  status,
+  body: { success: false, error, code, timestamp: '2026-11-30T10:00:00.000Z' },
+});
 
 const keyOf = (url: string, init: RequestInit | undefined) => `${init?.method ?? 'GET'} ${url.replace(/^\/api/, '')}`;
 const bodyOf = (init: RequestInit | undefined): unknown => (typeof init?.body === 'string' ? JSON.parse(init.body) : undefined);

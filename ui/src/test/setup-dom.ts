@@ -1,5 +1,14 @@
 // jsdom lacks matchMedia and ResizeObserver, which Mantine reads.
-window.matchMedia ??= ((query: string) => ({ matches: false, media: query, onchange: null, addEventListener() {}, removeEventListener() {}, addListener() {}, removeListener() {}, dispatchEvent: () => false })) as never;
+window.matchMedia ??= ((query: string) => ({
+  matches: false,
+  media: query,
+  onchange: null,
+  addEventListener() {},
+  removeEventListener() {},
+  addListener() {},
+  removeListener() {},
+  dispatchEvent: () => false,
+})) as never;
 globalThis.ResizeObserver ??= class {
   observe() {}
   unobserve() {}

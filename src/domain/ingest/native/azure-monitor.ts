@@ -10,7 +10,9 @@ export const azureMonitorSender: NativeSender = {
   normalise: (body) => {
     const essentials = at(body, 'data', 'essentials');
     // The common schema's configurationItems are resource names: strings are kept, anything else is not read.
-    const targets = firstEntries(at(essentials, 'configurationItems'))?.map(text).filter((t): t is string => t !== undefined);
+    const targets = firstEntries(at(essentials, 'configurationItems'))
+      ?.map(text)
+      .filter((t): t is string => t !== undefined);
     return [
       compact<NormalisedEvent>({
         source: 'azure-monitor',

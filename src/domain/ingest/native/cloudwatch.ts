@@ -15,9 +15,7 @@ export function isCloudWatchAlarm(value: unknown): value is JsonObject {
 export function normaliseAlarm(alarm: JsonObject): NormalisedEvent {
   const name = text(alarm.AlarmName);
   const state = text(alarm.NewStateValue)?.toUpperCase();
-  const fallbackKey = [text(alarm.AWSAccountId), text(alarm.Region), name].every(Boolean)
-    ? `${text(alarm.AWSAccountId)}:${text(alarm.Region)}:${name}`
-    : null;
+  const fallbackKey = [text(alarm.AWSAccountId), text(alarm.Region), name].every(Boolean) ? `${text(alarm.AWSAccountId)}:${text(alarm.Region)}:${name}` : null;
   return compact<NormalisedEvent>({
     source: 'aws-cloudwatch',
     action: state === 'OK' ? 'resolve' : 'trigger',

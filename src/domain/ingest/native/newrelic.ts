@@ -24,7 +24,11 @@ export const newRelicSender: NativeSender = {
         title: text(at(body, 'title')) ?? 'New Relic issue',
         severity: Object.hasOwn(PRIORITY, priority) ? PRIORITY[priority] : 'warning',
         dedupKey: text(at(body, 'id')) ?? null,
-        message: joinText(namesLine('Conditions', at(body, 'alertConditionNames')), namesLine('Policies', at(body, 'alertPolicyNames')), text(at(body, 'issueUrl'))),
+        message: joinText(
+          namesLine('Conditions', at(body, 'alertConditionNames')),
+          namesLine('Policies', at(body, 'alertPolicyNames')),
+          text(at(body, 'issueUrl')),
+        ),
         links: presentEntries({ issue: text(at(body, 'issueUrl')) }),
         metadata: presentEntries({ state: state || undefined, priority: priority || undefined, workflow: text(at(body, 'workflowName')) }),
       }),

@@ -38,7 +38,11 @@ function normaliseEventAlert(body: unknown): NormalisedEvent {
     dedupKey: text(at(event, 'issue_id')) ?? null,
     message: joinText(text(at(event, 'culprit')), text(at(event, 'web_url'))),
     links: presentEntries({ event: text(at(event, 'web_url')) }),
-    metadata: presentEntries({ rule: text(at(body, 'data', 'triggered_rule')), environment: text(at(event, 'environment')), release: text(at(event, 'release')) }),
+    metadata: presentEntries({
+      rule: text(at(body, 'data', 'triggered_rule')),
+      environment: text(at(event, 'environment')),
+      release: text(at(event, 'release')),
+    }),
   });
 }
 

@@ -44,9 +44,5 @@ export function parseSnsEnvelope(body: unknown): SnsEnvelope | undefined {
 
 /** True for a body shaped like an envelope (detection step 1 without the header). */
 export function looksLikeSnsEnvelope(body: unknown): boolean {
-  return (
-    isObject(body) &&
-    isSnsMessageType(body.Type) &&
-    ['TopicArn', 'SignatureVersion', 'SigningCertURL'].every((key) => key in body)
-  );
+  return isObject(body) && isSnsMessageType(body.Type) && ['TopicArn', 'SignatureVersion', 'SigningCertURL'].every((key) => key in body);
 }

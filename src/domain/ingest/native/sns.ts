@@ -31,7 +31,13 @@ function normaliseEnvelope(envelope: SnsEnvelope): NormalisedEvent {
   const base = { source: 'aws-sns', severity: 'info', dedupKey: envelope.MessageId } as const;
   switch (envelope.Type) {
     case 'SubscriptionConfirmation':
-      return compact<NormalisedEvent>({ ...base, action: 'confirm', title: 'SNS subscription confirmation', message: envelope.Message, confirmUrl: envelope.SubscribeURL });
+      return compact<NormalisedEvent>({
+        ...base,
+        action: 'confirm',
+        title: 'SNS subscription confirmation',
+        message: envelope.Message,
+        confirmUrl: envelope.SubscribeURL,
+      });
     case 'UnsubscribeConfirmation':
       return { ...base, action: 'ignore', title: 'SNS unsubscribe confirmation', message: envelope.Message };
     case 'Notification':

@@ -23,7 +23,7 @@ export const uptimeRobotSender: NativeSender = {
     if (!hasKeys(body, KEYS)) return [];
     const fields = body;
     const alertType = text(fields.alertType) ?? '';
-    const mapped = Object.hasOwn(ALERT_TYPE, alertType) ? ALERT_TYPE[alertType] : { action: 'trigger', severity: 'warning' } as const;
+    const mapped = Object.hasOwn(ALERT_TYPE, alertType) ? ALERT_TYPE[alertType] : ({ action: 'trigger', severity: 'warning' } as const);
     return [
       compact<NormalisedEvent>({
         source: 'uptimerobot',

@@ -33,7 +33,13 @@ export const zabbixSender: NativeSender = {
         message: field('alert_message'),
         description: field('trigger_description'),
         links: presentEntries({ zabbix: field('zabbix_url') }),
-        metadata: presentEntries({ host: field('host_name'), hostIp: field('host_ip'), tags: field('event_tags'), opdata: field('event_opdata'), recoveryEventId: field('event_recovery_id') }),
+        metadata: presentEntries({
+          host: field('host_name'),
+          hostIp: field('host_ip'),
+          tags: field('event_tags'),
+          opdata: field('event_opdata'),
+          recoveryEventId: field('event_recovery_id'),
+        }),
       }),
     ];
   },

@@ -14,13 +14,20 @@ const gcp = (extra: Record<string, unknown>) => {
 
 describe('Azure Monitor and Google Cloud Monitoring', () => {
   it.each([
-    ['Sev0', 'critical'], ['Sev1', 'critical'], ['Sev2', 'warning'], ['Sev3', 'info'], ['Sev4', 'info'],
+    ['Sev0', 'critical'],
+    ['Sev1', 'critical'],
+    ['Sev2', 'warning'],
+    ['Sev3', 'info'],
+    ['Sev4', 'info'],
   ])('when Azure severity is %s, then the severity is %s', (severity, expected) => {
     expect(azure(severity).severity).toBe(expected);
   });
 
   it.each([
-    ['Critical', 'critical'], ['Error', 'critical'], ['Warning', 'warning'], ['No severity', 'warning'],
+    ['Critical', 'critical'],
+    ['Error', 'critical'],
+    ['Warning', 'warning'],
+    ['No severity', 'warning'],
   ])('when GCP severity is %s, then the severity is %s', (severity, expected) => {
     expect(gcp({ severity }).severity).toBe(expected);
   });

@@ -1,7 +1,10 @@
 import { cloudwatchRawSender, normaliseAlarm } from '../../../../src/domain/ingest/native/cloudwatch';
 import { fixtureBody } from '../native-fixtures';
 
-const alarm = (extra: Record<string, unknown> = {}) => ({ ...(JSON.parse(fixtureBody('sns/cloudwatch_alarm.json').Message as string) as Record<string, unknown>), ...extra });
+const alarm = (extra: Record<string, unknown> = {}) => ({
+  ...(JSON.parse(fixtureBody('sns/cloudwatch_alarm.json').Message as string) as Record<string, unknown>),
+  ...extra,
+});
 
 describe('CloudWatch alarms', () => {
   it('when the alarm state is INSUFFICIENT_DATA, then it is a warning trigger', () => {
@@ -20,6 +23,10 @@ describe('CloudWatch alarms', () => {
   });
 
   it('when raw message delivery posts an OK alarm, then it resolves as aws-cloudwatch', () => {
-    expect(cloudwatchRawSender.normalise(alarm({ NewStateValue: 'OK' }), {})[0]).toMatchObject({ source: 'aws-cloudwatch', action: 'resolve', severity: 'info' });
+    expect(cloudwatchRawSender.normalise(alarm({ NewStateValue: 'OK' }), {})[0]).toMatchObject({
+      source: 'aws-cloudwatch',
+      action: 'resolve',
+      severity: 'info',
+    });
   });
 });

@@ -7,7 +7,11 @@ const withTitle = (title: string, extra: Record<string, unknown> = {}) => ({ ...
 
 describe('Datadog default payload', () => {
   it('when the title has a transition and scope, then both are split off the monitor name', () => {
-    expect(parseDatadogTitle('[Triggered on {host:web-07}] Root volume almost full')).toEqual({ transition: 'Triggered', scope: 'host:web-07', base: 'Root volume almost full' });
+    expect(parseDatadogTitle('[Triggered on {host:web-07}] Root volume almost full')).toEqual({
+      transition: 'Triggered',
+      scope: 'host:web-07',
+      base: 'Root volume almost full',
+    });
     expect(parseDatadogTitle('[P1] [Warn on {host:a,device:/dev/x}] Disk')).toEqual({ transition: 'Warn', scope: 'host:a,device:/dev/x', base: 'Disk' });
     expect(parseDatadogTitle('[No Data] Heartbeat')).toEqual({ transition: 'No Data', base: 'Heartbeat' });
     expect(parseDatadogTitle('Plain title')).toEqual({ base: 'Plain title' });
@@ -24,7 +28,12 @@ describe('Datadog default payload', () => {
   });
 
   it.each([
-    ['Warn', 'warning', 'trigger'], ['No Data', 'warning', 'trigger'], ['Re-Triggered', 'critical', 'trigger'], ['Triggered', 'critical', 'trigger'], ['Recovered', 'info', 'resolve'], ['Warn Recovered', 'info', 'resolve'],
+    ['Warn', 'warning', 'trigger'],
+    ['No Data', 'warning', 'trigger'],
+    ['Re-Triggered', 'critical', 'trigger'],
+    ['Triggered', 'critical', 'trigger'],
+    ['Recovered', 'info', 'resolve'],
+    ['Warn Recovered', 'info', 'resolve'],
   ])('when the transition is %s, then severity is %s and action %s', (transition, severity, action) => {
     expect(normalise(withTitle(`[${transition} on {host:web-07}] Root volume almost full`))).toMatchObject({ severity, action });
   });

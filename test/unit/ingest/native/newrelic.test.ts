@@ -5,13 +5,22 @@ const normalise = (extra: Record<string, unknown>) => newRelicSender.normalise({
 
 describe('New Relic workflow payload', () => {
   it.each([
-    ['ACTIVATED', 'trigger'], ['CREATED', 'trigger'], ['CLOSED', 'resolve'], ['ACKNOWLEDGED', 'ignore'], ['INVESTIGATING', 'ignore'], ['closed', 'resolve'],
+    ['ACTIVATED', 'trigger'],
+    ['CREATED', 'trigger'],
+    ['CLOSED', 'resolve'],
+    ['ACKNOWLEDGED', 'ignore'],
+    ['INVESTIGATING', 'ignore'],
+    ['closed', 'resolve'],
   ])('when the issue state is %s, then the action is %s', (state, action) => {
     expect(normalise({ state }).action).toBe(action);
   });
 
   it.each([
-    ['CRITICAL', 'critical'], ['HIGH', 'warning'], ['MEDIUM', 'warning'], ['LOW', 'info'], ['SOMETHING', 'warning'],
+    ['CRITICAL', 'critical'],
+    ['HIGH', 'warning'],
+    ['MEDIUM', 'warning'],
+    ['LOW', 'info'],
+    ['SOMETHING', 'warning'],
   ])('when the priority is %s, then the severity is %s (New Relic HIGH is below CRITICAL)', (priority, severity) => {
     expect(normalise({ priority }).severity).toBe(severity);
   });

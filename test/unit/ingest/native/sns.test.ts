@@ -69,7 +69,15 @@ describe('SNS notifications that are not CloudWatch alarms', () => {
   it('when the Message is plain text, then it triggers with the Subject as title, keyed by MessageId', () => {
     const body = { ...fixtureBody('sns/cloudwatch_alarm.json'), Subject: 'Backup job failed', Message: 'nightly backup exited 2' };
     expect(snsSender.normalise(body, {})).toEqual([
-      { source: 'aws-sns', action: 'trigger', title: 'Backup job failed', severity: 'warning', dedupKey: 'ef7bb482-aebf-4f3d-b3c2-667985b4d842', message: 'nightly backup exited 2', metadata: { topicArn: 'arn:aws:sns:eu-west-1:318442907165:prod-cloudwatch-alarms' } },
+      {
+        source: 'aws-sns',
+        action: 'trigger',
+        title: 'Backup job failed',
+        severity: 'warning',
+        dedupKey: 'ef7bb482-aebf-4f3d-b3c2-667985b4d842',
+        message: 'nightly backup exited 2',
+        metadata: { topicArn: 'arn:aws:sns:eu-west-1:318442907165:prod-cloudwatch-alarms' },
+      },
     ]);
   });
 

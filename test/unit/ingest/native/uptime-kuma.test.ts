@@ -20,7 +20,10 @@ describe('Uptime Kuma webhook', () => {
   });
 
   it.each([
-    [0, 'trigger', 'critical'], [1, 'resolve', 'info'], [2, 'ignore', 'warning'], [3, 'ignore', 'info'],
+    [0, 'trigger', 'critical'],
+    [1, 'resolve', 'info'],
+    [2, 'ignore', 'warning'],
+    [3, 'ignore', 'info'],
   ])('when heartbeat status is %s, then action is %s and severity %s', (status, action, severity) => {
     expect(normalise(withStatus(status))[0]).toMatchObject({ action, severity, dedupKey: '17', title: 'billing-portal (public)' });
   });

@@ -31,7 +31,12 @@ describe('Zabbix media type', () => {
   });
 
   it.each([
-    ['0', 'info'], ['1', 'info'], ['2', 'warning'], ['3', 'warning'], ['4', 'critical'], ['5', 'critical'],
+    ['0', 'info'],
+    ['1', 'info'],
+    ['2', 'warning'],
+    ['3', 'warning'],
+    ['4', 'critical'],
+    ['5', 'critical'],
   ])('when event_nseverity is %s, then severity is %s', (level, severity) => {
     expect(normalise(problem({ event_nseverity: level })).severity).toBe(severity);
   });
