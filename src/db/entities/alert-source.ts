@@ -7,6 +7,8 @@ export interface AlertSource {
   serviceId: string;
   name: string;
   tokenHash: string;
+  /** The key of the PagerDuty/Opsgenie-compatible intakes (docs/compat-intake.md): 32 lowercase hex, shown on every surface. */
+  routingKey: string;
   /** PAUSED: its senders hear 423 and nothing is stored; REVOKED: gone (its URLs answer 404). */
   status: 'ACTIVE' | 'PAUSED' | 'REVOKED';
   alias: string | null;
@@ -41,6 +43,7 @@ export const AlertSourceSchema = new EntitySchema<AlertSource>({
     serviceId: { type: 'uuid', index: true },
     name: { type: 'string', length: 255 },
     tokenHash: { type: 'string', length: 64, unique: true },
+    routingKey: { type: 'string', length: 32, unique: true },
     status: { type: 'string', length: 16, default: 'ACTIVE' },
     channels: { type: 'json', nullable: true },
     targetChannels: { type: 'json', nullable: true },

@@ -2,11 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { Knex, MikroORM } from '@mikro-orm/postgresql';
 import { hashSecret } from '../../domain/api-token';
 import { isUuid, looksLikeUrlSecret, newUrlSecret } from '../../domain/ids';
+import { isRoutingKey, newRoutingKey, normaliseRoutingKey } from '../../domain/routing-key';
 import { parseSourceChannels } from '../../domain/paging/form-b-channels';
 import { getService, workspaceOfService } from '../workspace/catalog';
 import { knexOf } from '../../db/knex';
 import { PLAN_LIMITS, type Plan } from '../../domain/plans';
-import { forbidden, invalid, notFound } from '../errors';
+import { conflict, forbidden, invalid, notFound } from '../errors';
 
 /**
  * Alert sources: secret ingestion URLs owned by a service. Only the SHA-256 of the secret is
@@ -19,6 +20,8 @@ export interface SourceWithUrl {
   name: string;
   service_id: string;
   ingest_url: string;
+  /** The key of the PagerDuty/Opsgenie-compatible intakes (docs/compat-intake.md). */
+  routing_key: string;
   /** Form B: the channels it pages (by the severity default table) instead of the service's policy. */
   channels?: string[] | null;
 }
@@ -49,8 +52,11 @@ export async function createSource(
     channels?: string[];
     webhook?: WebhookFields;
     seal?: (plaintext: string) => string;
+    /** A routing key to keep (an imported PagerDuty integration key); a new one when absent. */
+    routingKey?: string;
   },
 ): Promise<SourceWithUrl> {
+  if (input.routingKey !== undefined && !isRoutingKey(input.routingKey)) throw invalid('routing_key must be 32 lowercase hexadecimal characters');
   const parsed = input.channels ? parseSourceChannels(input.channels) : undefined;
   if (parsed && !parsed.ok) throw invalid(`channels: ${parsed.message}`);
   const channels = parsed?.ok ? parsed.channels : null;
@@ -64,6 +70,7 @@ export async function createSource(
     service_id: input.serviceId,
     name: input.name,
     token_hash: hashSecret(secret),
+    routing_key: input.routingKey ?? newRoutingKey(),
     status: 'ACTIVE',
     channels: channels && JSON.stringify(channels),
     alias: w.alias ?? null,
@@ -82,20 +89,31 @@ export async function createSource(
       const [{ n }] = await trx('alert_sources').count({ n: '*' }).where({ organization_id: input.organizationId }).whereIn('status', ['ACTIVE', 'PAUSED']);
       if (Number(n) >= limit) throw forbidden(`the ${org.plan} plan allows ${limit} alert sources and webhooks; this workspace has ${n}`, 'plan_limit_reached');
     }
+    if (input.routingKey !== undefined && (await trx('alert_sources').where({ routing_key: input.routingKey }).first('id'))) {
+      throw conflict('routing_key: another alert source already has this routing key', 'routing_key_taken');
+    }
     await trx('alert_sources').insert(row);
   });
-  return { id: row.id, name: row.name, service_id: row.service_id, ingest_url: `${input.ingestBaseUrl}/${secret}`, channels };
+  return { id: row.id, name: row.name, service_id: row.service_id, ingest_url: `${input.ingestBaseUrl}/${secret}`, routing_key: row.routing_key, channels };
 }
 
 /** Creates a source on a service, whichever workspace it is in (the CLI names only the service). */
 export async function createSourceForService(
   orm: MikroORM,
-  input: { serviceId: string; name: string; ingestBaseUrl: string; channels?: string[]; webhook?: WebhookFields; seal?: (plaintext: string) => string },
+  input: {
+    serviceId: string;
+    name: string;
+    ingestBaseUrl: string;
+    channels?: string[];
+    webhook?: WebhookFields;
+    seal?: (plaintext: string) => string;
+    routingKey?: string;
+  },
 ): Promise<SourceWithUrl> {
   return createSource(orm, { ...input, organizationId: await workspaceOfService(orm, input.serviceId) });
 }
 
-/** Replaces a source's secret: the old URL stops working at once, the new one is returned once. */
+/** Replaces a source's secret and routing key: the old URL and key stop working at once, the new URL is returned once. */
 export async function rotateSource(
   orm: MikroORM,
   input: { sourceId: string; ingestBaseUrl: string; seal?: (plaintext: string) => string },
@@ -104,12 +122,44 @@ export async function rotateSource(
   const secret = newUrlSecret();
   // Without a sealer the old sealed URL would be stale: it is dropped (reads show none until the next rotation with one).
   const [row] = await knexOf(orm)('alert_sources')
-    .update({ token_hash: hashSecret(secret), url_secret_sealed: input.seal ? input.seal(secret) : null, updated_at: new Date() })
+    .update({ token_hash: hashSecret(secret), routing_key: newRoutingKey(), url_secret_sealed: input.seal ? input.seal(secret) : null, updated_at: new Date() })
     .where({ id: input.sourceId })
     .whereIn('status', ['ACTIVE', 'PAUSED'])
-    .returning(['id', 'name', 'service_id']);
+    .returning(['id', 'name', 'service_id', 'routing_key']);
   if (!row) throw notFound(`active source ${input.sourceId} not found`);
-  return { id: row.id, name: row.name, service_id: row.service_id, ingest_url: `${input.ingestBaseUrl}/${secret}` };
+  return { id: row.id, name: row.name, service_id: row.service_id, ingest_url: `${input.ingestBaseUrl}/${secret}`, routing_key: row.routing_key };
+}
+
+/**
+ * Sets a live source's routing key (an importer re-run keeping a PagerDuty integration key);
+ * 409 `routing_key_taken` when another source has it.
+ */
+export async function setSourceRoutingKey(orm: MikroORM, sourceId: string, routingKey: string): Promise<void> {
+  if (!isRoutingKey(routingKey)) throw invalid('routing_key must be 32 lowercase hexadecimal characters');
+  await knexOf(orm).transaction(async (trx) => {
+    const other = await trx('alert_sources').where({ routing_key: routingKey }).whereNot({ id: sourceId }).first('id');
+    if (other) throw conflict('routing_key: another alert source already has this routing key', 'routing_key_taken');
+    const n = await trx('alert_sources')
+      .update({ routing_key: routingKey, updated_at: new Date() })
+      .where({ id: sourceId })
+      .whereIn('status', ['ACTIVE', 'PAUSED']);
+    if (n === 0) throw notFound(`active source ${sourceId} not found`);
+  });
+}
+
+/** A live source found by a presented routing key (or an Opsgenie UUID-form key), with its token hash; undefined when none. */
+export async function findSourceByRoutingKey(
+  orm: MikroORM,
+  presented: string,
+): Promise<{ id: string; organizationId: string; serviceId: string; tokenHash: string; status: 'ACTIVE' | 'PAUSED' } | undefined> {
+  const key = normaliseRoutingKey(presented);
+  if (key === undefined) return undefined;
+  const row = await knexOf(orm)('alert_sources')
+    .select('id', 'organization_id', 'service_id', 'token_hash', 'status')
+    .where({ routing_key: key })
+    .whereIn('status', ['ACTIVE', 'PAUSED'])
+    .first();
+  return row ? { id: row.id, organizationId: row.organization_id, serviceId: row.service_id, tokenHash: row.token_hash, status: row.status } : undefined;
 }
 
 /** The active source an ingestion secret belongs to, or undefined (unknown, rotated away, revoked). */
@@ -162,6 +212,7 @@ const retired = () => {
     revoked_at: now,
     updated_at: now,
     token_hash: hashSecret(newUrlSecret()),
+    routing_key: newRoutingKey(),
     url_secret_sealed: null,
     signing_secret_sealed: null,
     ip_allowlist: null,
