@@ -177,7 +177,9 @@ function targetOf(rule: OgEscalation['rules'][number], known: { users: Set<strin
   if (rule.condition !== 'if-not-acked')
     return { ok: false, why: `its condition ${rule.condition}: Klaxon escalates only while nobody has acknowledged (if-not-acked)` };
   const needs = (set: Set<string>, type: PlannedTarget['type']): Mapped<PlannedTarget> =>
-    r.id && set.has(r.id) ? { ok: true, value: { type, externalId: r.id } } : { ok: false, why: `its recipient ${what} is not among what Opsgenie listed` };
+    r.id && set.has(r.id)
+      ? { ok: true, value: { type, externalId: r.id } }
+      : { ok: false, why: `its recipient ${what} was not brought in (see its own entry, if Opsgenie listed it)` };
   if (r.type === 'user') return rule.notifyType === 'default' ? needs(known.users, 'user') : { ok: false, why: `notifyType ${rule.notifyType} for a user` };
   if (r.type === 'schedule') {
     if (rule.notifyType === 'default') return needs(known.schedules, 'schedule');

@@ -158,7 +158,7 @@ function policyOf(ep: PdEscalationPolicy, known: { users: Set<string>; schedules
         return [];
       }
       if (!(type === 'user' ? known.users : known.schedules).has(t.id)) {
-        skip(`${ep.id}/${rule.id}/${t.id}`, ruleName, `its ${type} ${t.id} is not among what PagerDuty listed`);
+        skip(`${ep.id}/${rule.id}/${t.id}`, ruleName, `its ${type} ${t.id} was not brought in (see its own entry, if PagerDuty listed it)`);
         return [];
       }
       return [{ type, externalId: t.id }];
