@@ -51,7 +51,8 @@ export function registerScheduleCommands(program: Command, getConfig: () => Conf
     .requiredOption('--time-zone <tz>', 'IANA time zone of handoffs, e.g. Europe/Berlin')
     .requiredOption(
       '--layers <json>',
-      '[{"name","users":[email or id],"rotation":{"unit":"hours|days|weeks","length":1},"handoff_time":"09:00","start":"2026-11-01"}]',
+      '[{"name","users":[email or id],"rotation":{"unit":"hours|days|weeks","length":1},"handoff_time":"09:00","start":"2026-11-01",' +
+        '"restrictions"?:[{"type":"daily|weekly","start_day"?:1-7 (weekly, 1 = Monday),"start_time":"09:00","duration_seconds":28800}]}]',
     )
     .option('--json', 'print one JSON object')
     .action(async (raw) => {

@@ -113,4 +113,61 @@ describe('schedules in Chromium', () => {
       await phone.close();
     }
   }, 120_000);
+
+  it('when an admin restricts a layer to a weekly window, then the calendar shows the window and, around it, the gaps where nobody is on call', async () => {
+    const owner = await signUpAndLogIn(app(), suite.stack.orm);
+    await logInInBrowser(suite.page, app(), owner);
+    await suite.page.getByRole('link', { name: 'Schedules' }).click();
+    // The schedule is on the viewer's clock (the form's default zone), so the calendar shows the window's own times.
+    const form = suite.page.getByRole('form', { name: 'New schedule' });
+    await form.getByRole('textbox', { name: /^Name/ }).fill('Wednesdays');
+    await form.getByRole('combobox', { name: /^Add to rotation/ }).click();
+    await suite.page.getByRole('option', { name: 'Ada Owner' }).click();
+    await form.getByRole('button', { name: 'Add a window to layer 1' }).click();
+    const window1 = form.getByRole('group', { name: 'Window 1 of layer 1' });
+    await window1.getByRole('combobox', { name: 'Repeats' }).click();
+    await suite.page.getByRole('option', { name: 'Once a week' }).click();
+    await window1.getByRole('combobox', { name: 'On' }).click();
+    await suite.page.getByRole('option', { name: 'Wednesday' }).click();
+    await window1.getByLabel('From').fill('09:00');
+    await window1.getByRole('textbox', { name: 'For hours' }).fill('8');
+    await window1.getByText('Wed 09:00 for 8h').waitFor();
+    await form.getByRole('button', { name: 'Create schedule' }).click();
+
+    await suite.page.getByRole('heading', { name: 'Wednesdays' }).waitFor();
+    const calendar = suite.page.getByRole('list', { name: 'On call, day by day' });
+    await calendar
+      .getByRole('listitem', { name: /^Ada Owner, / })
+      .first()
+      .waitFor();
+    const entriesOf = (day: string) =>
+      calendar
+        .getByRole('listitem', { name: day, exact: true })
+        .getByRole('list')
+        .getByRole('listitem')
+        .evaluateAll((items) => items.map((li) => li.getAttribute('aria-label')));
+    const days = await calendar.locator(':scope > li').evaluateAll((items) => items.map((li) => li.getAttribute('aria-label') ?? ''));
+    const wednesdays = days.filter((d) => d.startsWith('Wed '));
+    expect(wednesdays).toHaveLength(2);
+    for (const day of wednesdays) {
+      expect(await entriesOf(day)).toEqual(['Nobody on call, 00:00 to 09:00', 'Ada Owner, 09:00 to 17:00', 'Nobody on call, 17:00 to 24:00']);
+    }
+    expect(await entriesOf(days.find((d) => d.startsWith('Thu '))!)).toEqual(['Nobody on call, 00:00 to 24:00']);
+    await saveScreenshot(suite.page, 'schedule-restrictions');
+
+    // The editor reads the window back from the server as it was set.
+    const editor = suite.page.getByRole('form', { name: 'Edit schedule' });
+    await editor.getByRole('group', { name: 'Window 1 of layer 1' }).getByText('Wed 09:00 for 8h').waitFor();
+
+    // The window's fields wrap on a phone instead of widening the page.
+    const phone = await suite.browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, timezoneId: VIEWER_ZONE });
+    try {
+      await logInInBrowser(phone, app(), owner);
+      await phone.goto(suite.page.url());
+      await phone.getByRole('group', { name: 'Window 1 of layer 1' }).waitFor();
+      expect(await sidewaysOverflow(phone)).toBeLessThanOrEqual(0);
+    } finally {
+      await phone.close();
+    }
+  }, 120_000);
 });

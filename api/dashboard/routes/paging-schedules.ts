@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LIMITS, ROTATION_UNITS } from '../../../src/domain/schedule';
+import { LIMITS, RESTRICTION_TYPES, ROTATION_UNITS } from '../../../src/domain/schedule';
 import {
   addScheduleOverride,
   createSchedule,
@@ -17,7 +17,36 @@ import {
 import { defineRoute, type RouteSpec } from '../../http/route-spec';
 import { ADMIN_ERRORS, adminActorOf, auditActorOf, IdParams, type AdminDeps, authorizedActor } from '../admin-kit';
 
-const Window = z.object({ from: z.string().max(5).describe('HH:mm'), to: z.string().max(5).describe('HH:mm') }).strict();
+const RESTRICTION_DOC =
+  'a window on the schedule’s clock in which the layer applies; outside every window the layer gives nobody and the layers below show. ' +
+  'It opens at start_time (on start_day for a weekly one) and lasts duration_seconds of local wall time, so 09:00 for 8 h is 09:00–17:00 local on a clock-change day too; it may run past midnight, or past Sunday into Monday';
+const RestrictionFields = {
+  type: z.enum(RESTRICTION_TYPES).describe('daily: every day; weekly: once a week, on start_day'),
+  start_day: z.number().int().optional().describe('ISO weekday, 1 = Monday … 7 = Sunday: required for weekly windows, refused for daily ones'),
+  start_time: z.string().max(5).describe('local time "HH:mm" the window opens, 00:00 to 23:59'),
+  duration_seconds: z.number().int().describe('how long it lasts: 1 to 86400 (a whole day) for daily windows, 1 to 604800 for weekly ones'),
+};
+/** What answers show: only today's shape. */
+const Restriction = z.object(RestrictionFields).describe(RESTRICTION_DOC);
+/**
+ * What requests may send: today's shape, or the old daily window {from, to} (converted). Every key
+ * is optional here so that src/domain/schedule names what is missing, field by field.
+ */
+const RestrictionBody = z
+  .object({
+    type: RestrictionFields.type.optional(),
+    start_day: RestrictionFields.start_day,
+    start_time: RestrictionFields.start_time.optional(),
+    duration_seconds: RestrictionFields.duration_seconds.optional(),
+    from: z
+      .string()
+      .max(5)
+      .optional()
+      .describe('deprecated, with `to`: the old daily window "HH:mm"–"HH:mm" (to <= from wraps past midnight), taken as a daily window'),
+    to: z.string().max(5).optional().describe('deprecated, with `from`'),
+  })
+  .strict()
+  .describe(`${RESTRICTION_DOC}. Give type, start_time, duration_seconds (and start_day when weekly)`);
 
 /** A rotation layer; formats (emails, HH:mm, dates) are checked by src/domain/schedule with messages naming the field. */
 const LayerBody = z
@@ -27,7 +56,7 @@ const LayerBody = z
     rotation: z.object({ unit: z.enum(ROTATION_UNITS), length: z.number().int().min(1).max(LIMITS.rotationLength) }).strict(),
     handoff_time: z.string().max(5).optional().describe('local "HH:mm" of every hand-off (default 00:00)'),
     start: z.string().max(16).describe('local date "YYYY-MM-DD" (or "YYYY-MM-DDTHH:mm") the rotation counts from'),
-    restrictions: z.array(Window).max(LIMITS.restrictions).optional().describe('daily local windows in which the layer applies'),
+    restrictions: z.array(RestrictionBody).max(LIMITS.restrictions).optional().describe('when the layer applies (none: always)'),
   })
   .strict();
 
@@ -47,7 +76,7 @@ const StoredLayer = z.object({
   rotation: z.object({ unit: z.enum(ROTATION_UNITS), length: z.number().int() }),
   handoff_time: z.string(),
   start: z.string(),
-  restrictions: z.array(z.object({ from: z.string(), to: z.string() })).optional(),
+  restrictions: z.array(Restriction).optional().describe('when the layer applies (absent: always)'),
 });
 const ScheduleSchema = z.object({ id: z.uuid(), organization_id: z.uuid(), name: z.string(), time_zone: z.string(), layers: z.array(StoredLayer) });
 const Person = z.object({ id: z.uuid(), email: z.string() });

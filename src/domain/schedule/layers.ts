@@ -3,16 +3,12 @@ import { z } from 'zod';
 import { formatPath } from '../issue-path';
 import { isUuid } from '../ids';
 import { ScheduleInputError } from './errors';
+import { hhmm, notAnObject } from './fields';
+import { currentRestriction, restrictionSchema, type LegacyWindow, type Restriction } from './restrictions';
 
 /** Rotation units, all counted on the schedule's local clock (a day is a calendar day). */
 export const ROTATION_UNITS = ['hours', 'days', 'weeks'] as const;
 export type RotationUnit = (typeof ROTATION_UNITS)[number];
-
-/** A daily local time window ("22:00"–"06:00" wraps past midnight) in which a layer applies. */
-export interface Restriction {
-  from: string;
-  to: string;
-}
 
 /** One rotation layer, as stored: `users` are user ids once the service has resolved emails. */
 export interface Layer {
@@ -23,16 +19,16 @@ export interface Layer {
   handoff_time: string;
   /** Local date from which the rotation counts: its first shift starts there at handoff_time. */
   start: string;
+  /** When the layer applies; outside every window it gives nobody. None: always. */
   restrictions?: Restriction[];
 }
 
+/** A layer as a row may hold it: written before weekly windows, its restrictions may be `{from, to}`. */
+export type StoredLayer = Omit<Layer, 'restrictions'> & { restrictions?: Array<Restriction | LegacyWindow> };
+
 export const LIMITS = { layers: 20, usersPerLayer: 100, rotationLength: 1000, restrictions: 10 } as const;
 
-const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$/;
-const hhmm = z.string({ message: 'must be a time "HH:mm"' }).regex(HH_MM, 'must be a local time "HH:mm" (00:00 to 23:59)');
 const isDate = (s: string) => DateTime.fromISO(s, { zone: 'utc' }).isValid;
-// Only a wrong type gets our wording; unknown keys keep zod's "Unrecognized key" message.
-const notAnObject = (text: string) => ({ error: (issue: { code?: string }) => (issue.code === 'invalid_type' ? text : undefined) });
 
 const userRef = z
   .string({ message: 'must be an email or a user id' })
@@ -70,10 +66,7 @@ const layerSchema = z
       handoff_time: hhmm.optional(),
       start,
       restrictions: z
-        .array(
-          z.strictObject({ from: hhmm, to: hhmm }, notAnObject('must be an object {"from", "to"}')).refine((r) => r.from !== r.to, 'from and to must differ'),
-          { message: 'must be a list of {"from", "to"} windows' },
-        )
+        .array(restrictionSchema, { message: 'must be a list of {"type", "start_day"?, "start_time", "duration_seconds"} windows' })
         .max(LIMITS.restrictions, `must have at most ${LIMITS.restrictions} windows`)
         .optional(),
     },
@@ -91,7 +84,8 @@ const layersSchema = z
 
 /**
  * Validates layers and normalises them: a missing name becomes "layer N", a date-time start is
- * split into start + handoff_time, handoff_time defaults to midnight. Users are kept as given.
+ * split into start + handoff_time, handoff_time defaults to midnight, an old `{from, to}` window
+ * becomes a daily restriction. Users are kept as given.
  */
 export function parseLayers(input: unknown): Layer[] {
   const parsed = layersSchema.safeParse(input);
@@ -107,3 +101,7 @@ export function parseLayers(input: unknown): Layer[] {
     ...(l.restrictions ? { restrictions: l.restrictions } : {}),
   }));
 }
+
+/** Stored layers in today's shape, without checking them again (they were checked when written). */
+export const currentLayers = (layers: readonly StoredLayer[]): Layer[] =>
+  layers.map(({ restrictions, ...l }) => (restrictions ? { ...l, restrictions: restrictions.map(currentRestriction) } : l));

@@ -9,6 +9,11 @@ import { ScheduleInputError } from './errors';
 
 const DAY_MS = 86_400_000;
 
+/** What the clock maths needs of a zone: its offset from UTC, in minutes, at an instant (an IANAZone, or zone-table.ts). */
+export interface Zone {
+  offset(ts: number): number;
+}
+
 /** The IANA zone, or a ScheduleInputError that names it. */
 export function zoneOf(name: string): IANAZone {
   if (typeof name !== 'string' || !IANAZone.isValidZone(name)) {
@@ -18,7 +23,7 @@ export function zoneOf(name: string): IANAZone {
 }
 
 /** What the local clock reads at an instant, in wall ms. */
-export const instantToWall = (at: number, zone: IANAZone): number => at + zone.offset(at) * 60_000;
+export const instantToWall = (at: number, zone: Zone): number => at + zone.offset(at) * 60_000;
 
 /**
  * The first instant at which the local clock reads `wall` or later. So that every handoff
@@ -28,7 +33,7 @@ export const instantToWall = (at: number, zone: IANAZone): number => at + zone.o
  * - a time the clocks read twice (01:30 on a fall-back day) is its first occurrence
  *   (01:30 EDT, before the clocks go back).
  */
-export function wallToInstant(wall: number, zone: IANAZone): number {
+export function wallToInstant(wall: number, zone: Zone): number {
   // Any transition that matters lies within 14 h of `wall`; sampling a day either side picks
   // up the offsets before and after it (zones change offset at most once a day).
   const offsets = [...new Set([wall - DAY_MS, wall, wall + DAY_MS].map((t) => zone.offset(t) * 60_000))];
@@ -44,8 +49,5 @@ export function wallToInstant(wall: number, zone: IANAZone): number {
   }
   return hi;
 }
-
-/** Start of the local calendar day that contains `wall`, in wall ms. */
-export const wallDayStart = (wall: number): number => Math.floor(wall / DAY_MS) * DAY_MS;
 
 export { DAY_MS };

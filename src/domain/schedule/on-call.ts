@@ -1,8 +1,9 @@
-import type { IANAZone } from 'luxon';
 import { ScheduleInputError } from './errors';
-import { parseLayers, type Layer } from './layers';
-import { zoneOf } from './local-time';
-import { compileLayer, layerUserAt, shiftStart, shiftIndexAt, windowEdges, type CompiledLayer } from './rotation';
+import { parseLayers, type StoredLayer } from './layers';
+import { DAY_MS, zoneOf, type Zone } from './local-time';
+import { compileLayer, layerUserAt, shiftStart, shiftIndexAt, type CompiledLayer } from './rotation';
+import { windowEdges } from './windows';
+import { tabulated } from './zone-table';
 
 /** Someone on call in [from, to) instead of the layers. */
 export interface Override {
@@ -11,10 +12,10 @@ export interface Override {
   to: Date;
 }
 
-/** What on-call resolution needs: a zone, layers (lowest first) and overrides. */
+/** What on-call resolution needs: a zone, layers (lowest first; as given or as stored) and overrides. */
 export interface ScheduleSpec {
   timeZone: string;
-  layers: readonly Layer[];
+  layers: readonly StoredLayer[];
   overrides: readonly Override[];
 }
 
@@ -26,15 +27,20 @@ export interface OnCallSpan {
 }
 
 interface Compiled {
-  zone: IANAZone;
+  zone: Zone;
   layers: CompiledLayer[];
   overrides: Array<{ userId: string; from: number; to: number }>;
 }
 
-const MAX_SPAN_MS = 366 * 86_400_000;
+const MAX_SPAN_MS = 366 * DAY_MS;
+// How far beyond a range the clock maths looks: a weekly window that began a week earlier, plus
+// the day either side wallToInstant samples.
+const MARGIN_MS = 9 * DAY_MS;
 
-function compile(schedule: ScheduleSpec): Compiled {
-  const zone = zoneOf(schedule.timeZone);
+/** With a range, the zone's offsets over it are tabulated once (zone-table.ts). */
+function compile(schedule: ScheduleSpec, range?: { from: number; to: number }): Compiled {
+  const iana = zoneOf(schedule.timeZone);
+  const zone = range ? tabulated(iana, range.from - MARGIN_MS, range.to + MARGIN_MS) : iana;
   const layers = parseLayers(schedule.layers).map(compileLayer);
   const overrides = schedule.overrides.map((o, i) => {
     const from = o.from.getTime();
@@ -75,7 +81,7 @@ export function shiftsBetween(schedule: ScheduleSpec, from: Date, to: Date): OnC
   const end = checkInstant('to', to);
   if (!(start < end)) throw new ScheduleInputError('from must be before to');
   if (end - start > MAX_SPAN_MS) throw new ScheduleInputError('at most 366 days at a time');
-  const s = compile(schedule);
+  const s = compile(schedule, { from: start, to: end });
   const points = new Set<number>([start]);
   for (const layer of s.layers) {
     for (let k = Math.max(shiftIndexAt(layer, s.zone, start), 0); ; k++) {
@@ -83,7 +89,7 @@ export function shiftsBetween(schedule: ScheduleSpec, from: Date, to: Date): OnC
       if (t >= end) break;
       points.add(t);
     }
-    for (const t of windowEdges(layer, s.zone, start, end)) points.add(t);
+    for (const t of windowEdges(layer.windows, s.zone, start, end)) points.add(t);
   }
   for (const o of s.overrides) points.add(o.from).add(o.to);
   const sorted = [...points].filter((t) => t >= start && t < end).sort((a, b) => a - b);

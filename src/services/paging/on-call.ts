@@ -2,7 +2,7 @@ import type { Knex, MikroORM } from '@mikro-orm/postgresql';
 import { onCallAt, shiftsBetween, type Layer, type OnCallSpan, type Override } from '../../domain/schedule';
 import { knexOf } from '../../db/knex';
 import { invalid } from '../errors';
-import { getSchedule, validated, validDate, type ScheduleRow } from './schedule-rows';
+import { currentRow, getSchedule, validated, validDate, type ScheduleRow } from './schedule-rows';
 
 /** Who is on call on a schedule, and when that changes (src/domain/schedule decides). */
 
@@ -162,10 +162,12 @@ export async function myOnCall(
 ): Promise<{ at: string; on_call_now: boolean; schedules: MyScheduleOnCall[] }> {
   if (!validDate(input.at)) throw invalid('at: must be a valid instant');
   const knex = knexOf(orm);
-  const rows: ScheduleRow[] = await knex('schedules')
-    .select('id', 'organization_id', 'name', 'time_zone', 'layers')
-    .where({ organization_id: input.organizationId })
-    .orderBy([{ column: 'name' }, { column: 'id' }]);
+  const rows: ScheduleRow[] = (
+    await knex('schedules')
+      .select('id', 'organization_id', 'name', 'time_zone', 'layers')
+      .where({ organization_id: input.organizationId })
+      .orderBy([{ column: 'name' }, { column: 'id' }])
+  ).map(currentRow);
   const until = new Date(input.at.getTime() + HANDOFF_HORIZON_MS);
   // Looked at from a little earlier, so the current shift starts when it really started.
   const since = new Date(input.at.getTime() - LOOKBACK_MS);

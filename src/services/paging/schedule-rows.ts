@@ -1,6 +1,6 @@
 import type { Knex } from '@mikro-orm/postgresql';
 import { isUuid } from '../../domain/ids';
-import { ScheduleInputError, type Layer } from '../../domain/schedule';
+import { currentLayers, ScheduleInputError, type Layer, type StoredLayer } from '../../domain/schedule';
 import { invalid, notFound } from '../errors';
 
 /** What the schedule services share: the row, its lookup, and member references (not exported by the package index). */
@@ -12,6 +12,9 @@ export interface ScheduleRow {
   time_zone: string;
   layers: Layer[];
 }
+
+/** A row as read: layers written before weekly windows are shown in today's shape (old `{from, to}` windows as daily ones). */
+export const currentRow = (raw: Omit<ScheduleRow, 'layers'> & { layers: StoredLayer[] }): ScheduleRow => ({ ...raw, layers: currentLayers(raw.layers) });
 
 /** Runs a domain step, reporting its input errors as `invalid`. */
 export function validated<T>(fn: () => T): T {
@@ -51,7 +54,7 @@ export async function getSchedule(knex: Knex, id: string, organizationId?: strin
     .where({ id, ...(organizationId ? { organization_id: organizationId } : {}) })
     .first();
   if (!row) throw notFound(`schedule ${id} not found`);
-  return row as ScheduleRow;
+  return currentRow(row);
 }
 
 export const validDate = (d: Date) => d instanceof Date && !Number.isNaN(d.getTime());

@@ -9,7 +9,7 @@ import { invalid } from '../errors';
 import { getOrganization } from '../workspace/workspaces';
 import type { ChangeOptions } from './changes';
 import { refuseWhileTargeted } from './escalation-policies';
-import { getSchedule, membersByRef, validated, type ScheduleRow } from './schedule-rows';
+import { currentRow, getSchedule, membersByRef, validated, type ScheduleRow } from './schedule-rows';
 
 /** On-call schedules: creation, changes and deletion (src/domain/schedule validates layers); overrides and on-call are re-exported. */
 
@@ -88,7 +88,7 @@ export async function listSchedules(orm: MikroORM, organizationId: string): Prom
     .select('id', 'organization_id', 'name', 'time_zone', 'layers')
     .where({ organization_id: organizationId })
     .orderBy([{ column: 'name' }, { column: 'id' }]);
-  return rows.map(scheduleJson);
+  return rows.map((r) => scheduleJson(currentRow(r)));
 }
 
 /** Changes a schedule's name, zone or layers (absent fields keep their value), checked as on creation. */

@@ -62,7 +62,37 @@ describe('klaxon schedule create', () => {
     expect(row.layers).toEqual(res.json.layers);
   });
 
+  it('when a layer has daily and weekly restrictions (one in the old {from, to} shape), then --json and the row show them in the new shape, and oncall follows them', async () => {
+    // Bob covers weekends (Friday 18:00 to Monday 09:00) and every night from 22:00 for 8 hours; 2026-06-05 is a Friday (EDT).
+    const weekends = { type: 'weekly', start_day: 5, start_time: '18:00', duration_seconds: 63 * 3600 };
+    const upper = { name: 'cover', users: [email('bob')], rotation: { unit: 'weeks', length: 1 }, handoff_time: '09:00', start: '2026-06-01' };
+    const res = await createSchedule([
+      { ...dailyLayers()[0], users: [email('alice')] },
+      { ...upper, restrictions: [weekends, { from: '22:00', to: '06:00' }] },
+    ]);
+    expect(res.code).toBe(0);
+    const windows = [weekends, { type: 'daily', start_time: '22:00', duration_seconds: 8 * 3600 }];
+    expect(res.json.layers[1]).toEqual({ ...upper, users: [people.bob.id], restrictions: windows });
+    expect((await knexOf(orm)('schedules').where({ id: res.json.id }).first()).layers[1].restrictions).toEqual(windows);
+    const at = async (iso: string) => (await oncall(res.json.id, iso)).json;
+    expect(await at('2026-06-05T21:59:59.999Z')).toEqual({ users: [user('alice')] }); // Friday 17:59
+    expect(await at('2026-06-05T22:00:00Z')).toEqual({ users: [user('bob')] }); // Friday 18:00
+    expect(await at('2026-06-08T12:59:59.999Z')).toEqual({ users: [user('bob')] }); // Monday 08:59
+    expect(await at('2026-06-08T13:00:00Z')).toEqual({ users: [user('alice')] }); // Monday 09:00
+    expect(await at('2026-06-09T03:00:00Z')).toEqual({ users: [user('bob')] }); // Monday 23:00
+  });
+
   it.each([
+    [
+      'a weekly restriction without a start day',
+      () => createSchedule([{ ...dailyLayers()[0], restrictions: [{ type: 'weekly', start_time: '18:00', duration_seconds: 3600 }] }]),
+      /layers\[0\]\.restrictions\[0\]\.start_day: is required for a weekly window: 1 \(Monday\) to 7 \(Sunday\)/,
+    ],
+    [
+      'a daily restriction longer than a day',
+      () => createSchedule([{ ...dailyLayers()[0], restrictions: [{ type: 'daily', start_time: '18:00', duration_seconds: 90_000 }] }]),
+      /layers\[0\]\.restrictions\[0\]\.duration_seconds: must be at most 86400 \(a whole day\) for a daily window/,
+    ],
     ['an unknown time zone', () => createSchedule(dailyLayers(), 'Europe/Atlantis'), /unknown time zone "Europe\/Atlantis"/],
     [
       'layers that are not JSON',

@@ -23,8 +23,9 @@ describe('parseLayers', () => {
     expect(parseLayers([{ ...rest, start: '2026-11-01T21:30' }])[0]).toMatchObject({ start: '2026-11-01', handoff_time: '21:30' });
   });
 
-  it('when restrictions are given, then they are kept', () => {
-    expect(parseLayers([{ ...valid, restrictions: [{ from: '22:00', to: '06:00' }] }])[0].restrictions).toEqual([{ from: '22:00', to: '06:00' }]);
+  it('when restrictions are given, then they are kept (restrictions.test.ts has the rest)', () => {
+    const restrictions = [{ type: 'daily', start_time: '22:00', duration_seconds: 28_800 }];
+    expect(parseLayers([{ ...valid, restrictions }])[0].restrictions).toEqual(restrictions);
   });
 
   it.each([

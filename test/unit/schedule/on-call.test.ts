@@ -131,7 +131,7 @@ describe('layers and overrides', () => {
     rotation: { unit: 'weeks', length: 1 },
     handoff_time: '00:00',
     start: '2026-01-01',
-    restrictions: [{ from: '22:00', to: '06:00' }],
+    restrictions: [{ type: 'daily', start_time: '22:00', duration_seconds: 8 * 3600 }],
   };
 
   it('when an upper layer has someone on call, then it wins; outside its window the layer below shows through', () => {

@@ -30,7 +30,7 @@ describe('shiftsBetween', () => {
           rotation: { unit: 'weeks', length: 1 },
           handoff_time: '00:00',
           start: '2026-07-01',
-          restrictions: [{ from: '22:00', to: '06:00' }],
+          restrictions: [{ type: 'daily', start_time: '22:00', duration_seconds: 8 * 3600 }],
         },
       ],
       overrides: [{ userId: A, from: new Date('2026-07-01T21:00:00Z'), to: new Date('2026-07-01T23:00:00Z') }],
@@ -61,6 +61,16 @@ describe('shiftsBetween', () => {
 const hhmm = fc
   .tuple(fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 }))
   .map(([h, m]) => `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}`);
+// Short and long windows, daily and weekly, some wrapping past midnight or past Sunday.
+const restriction = fc.oneof(
+  fc.record({ type: fc.constant('daily' as const), start_time: hhmm, duration_seconds: fc.integer({ min: 1, max: 86_400 }) }),
+  fc.record({
+    type: fc.constant('weekly' as const),
+    start_day: fc.integer({ min: 1, max: 7 }),
+    start_time: hhmm,
+    duration_seconds: fc.oneof(fc.integer({ min: 1, max: 86_400 }), fc.integer({ min: 1, max: 604_800 })),
+  }),
+);
 const layer = fc.record({
   name: fc.constant('l'),
   users: fc.array(fc.constantFrom(A, B, N), { minLength: 1, maxLength: 4 }),
@@ -69,13 +79,7 @@ const layer = fc.record({
   start: fc
     .date({ min: new Date('2025-06-01T00:00:00Z'), max: new Date('2026-12-31T00:00:00Z'), noInvalidDate: true })
     .map((d) => d.toISOString().slice(0, 10)),
-  restrictions: fc.option(
-    fc.array(
-      fc.record({ from: hhmm, to: hhmm }).filter((r) => r.from !== r.to),
-      { minLength: 1, maxLength: 2 },
-    ),
-    { nil: undefined },
-  ),
+  restrictions: fc.option(fc.array(restriction, { minLength: 1, maxLength: 2 }), { nil: undefined }),
 }) as fc.Arbitrary<Layer>;
 // Windows around the 2026 changes of each zone, where mistakes would hide.
 const windowStart = fc

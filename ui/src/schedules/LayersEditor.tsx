@@ -2,6 +2,7 @@ import { ActionIcon, Button, Fieldset, Group, NumberInput, Select, Stack, Text, 
 import { fieldOf, messageFor } from '../api/field-errors';
 import { moved, newLayer, ROTATION_UNITS, type LayerDraft } from './layerForm';
 import { personLabel } from '../components/people';
+import { RestrictionsEditor } from './RestrictionsEditor';
 import type { Member, RotationUnit } from './types';
 
 const LAYER_FIELDS = new Set(['name', 'users', 'rotation', 'handoff_time', 'start', 'restrictions']);
@@ -181,7 +182,12 @@ function LayerFields({
             miw={140}
           />
         </Group>
-        <Restrictions layer={layer} index={index} onChange={onChange} error={field('restrictions')} />
+        <RestrictionsEditor
+          restrictions={layer.restrictions}
+          layerIndex={index}
+          onChange={(restrictions) => onChange({ ...layer, restrictions })}
+          error={field('restrictions')}
+        />
         {onRemove && (
           <Button variant="subtle" color="red" size="compact-sm" onClick={onRemove} aria-label={`Remove layer ${index + 1}`} style={{ alignSelf: 'start' }}>
             Remove layer
@@ -189,61 +195,5 @@ function LayerFields({
         )}
       </Stack>
     </Fieldset>
-  );
-}
-
-/** Daily local windows in which the layer applies ("22:00"–"06:00" wraps past midnight); none: all day. */
-function Restrictions({ layer, index, onChange, error }: { layer: LayerDraft; index: number; onChange: (l: LayerDraft) => void; error?: string }) {
-  const set = (restrictions: LayerDraft['restrictions']) => onChange({ ...layer, restrictions });
-  return (
-    <Stack gap={4}>
-      <Text size="sm" fw={500}>
-        Only at certain hours
-      </Text>
-      {layer.restrictions.length === 0 && (
-        <Text size="xs" c="dimmed">
-          All day, every day.
-        </Text>
-      )}
-      {layer.restrictions.map((r, j) => (
-        <Group key={j} gap="xs" wrap="wrap" align="end">
-          <TextInput
-            type="time"
-            label={`Window ${j + 1} from`}
-            value={r.from}
-            onChange={(e) => set(layer.restrictions.map((x, k) => (k === j ? { ...x, from: e.currentTarget.value } : x)))}
-          />
-          <TextInput
-            type="time"
-            label={`Window ${j + 1} to`}
-            value={r.to}
-            onChange={(e) => set(layer.restrictions.map((x, k) => (k === j ? { ...x, to: e.currentTarget.value } : x)))}
-          />
-          <Button
-            variant="subtle"
-            color="red"
-            size="compact-sm"
-            aria-label={`Remove window ${j + 1} of layer ${index + 1}`}
-            onClick={() => set(layer.restrictions.filter((_, k) => k !== j))}
-          >
-            Remove
-          </Button>
-        </Group>
-      ))}
-      {error && (
-        <Text size="sm" c="red" role="alert">
-          {error}
-        </Text>
-      )}
-      <Button
-        variant="default"
-        size="compact-sm"
-        style={{ alignSelf: 'start' }}
-        onClick={() => set([...layer.restrictions, { from: '09:00', to: '17:00' }])}
-        aria-label={`Add a window to layer ${index + 1}`}
-      >
-        Add window
-      </Button>
-    </Stack>
   );
 }

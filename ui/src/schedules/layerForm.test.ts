@@ -10,7 +10,10 @@ describe('layer form ↔ body', () => {
       rotation: { unit: 'weeks', length: 2 },
       handoff_time: '09:30',
       start: '2026-12-01',
-      restrictions: [{ from: '22:00', to: '06:00' }],
+      restrictions: [
+        { type: 'daily', start_time: '22:00', duration_seconds: 8 * 3600 },
+        { type: 'weekly', start_day: 7, start_time: '20:00', duration_seconds: 12 * 3600 + 30 * 60 + 15 },
+      ],
     };
     expect(layerBody(draftOfLayer(layer))).toEqual(layer);
   });

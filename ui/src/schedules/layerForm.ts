@@ -1,4 +1,5 @@
-import type { Layer, Restriction, RotationUnit } from './types';
+import { draftOfRestriction, restrictionBody, type RestrictionDraft } from './restrictionForm';
+import type { Layer, RotationUnit } from './types';
 
 /** The schedule form's state and its conversion to and from the API's bodies. */
 
@@ -11,7 +12,7 @@ export interface LayerDraft {
   length: number | string;
   handoffTime: string;
   start: string;
-  restrictions: Restriction[];
+  restrictions: RestrictionDraft[];
 }
 
 export interface ScheduleDraft {
@@ -37,7 +38,7 @@ export const draftOfLayer = (layer: Layer): LayerDraft => ({
   length: layer.rotation.length,
   handoffTime: layer.handoff_time,
   start: layer.start,
-  restrictions: layer.restrictions ? layer.restrictions.map((r) => ({ ...r })) : [],
+  restrictions: (layer.restrictions ?? []).map(draftOfRestriction),
 });
 
 /**
@@ -53,7 +54,7 @@ export function layerBody(d: LayerDraft): Record<string, unknown> {
     rotation: { unit: d.unit, length },
     handoff_time: d.handoffTime,
     start: d.start,
-    ...(d.restrictions.length ? { restrictions: d.restrictions } : {}),
+    ...(d.restrictions.length ? { restrictions: d.restrictions.map(restrictionBody) } : {}),
   };
 }
 

@@ -4,8 +4,10 @@
  */
 import type { MemberJson } from '../../../src/services/workspace/members';
 
-/** Layers, their rotation and restrictions (src/domain/schedule/layers.ts). */
-export type { Layer, Restriction, RotationUnit } from '../../../src/domain/schedule/layers';
+/** Layers and their rotation (src/domain/schedule/layers.ts). */
+export type { Layer, RotationUnit } from '../../../src/domain/schedule/layers';
+/** Restriction windows: when a layer applies (src/domain/schedule/restrictions.ts). */
+export type { Restriction, RestrictionType } from '../../../src/domain/schedule/restrictions';
 /** A schedule with its layers (POST/PUT/GET /schedules). */
 export type { ScheduleJson as Schedule } from '../../../src/services/paging/schedules';
 /** GET /schedules/{id}/shifts: a stretch with the same people on call (none: an uncovered gap). */
