@@ -100,7 +100,9 @@ describe('import from Opsgenie', () => {
 
   it('when API integrations are imported, then each is a source of its team’s service keeping its key without dashes', async () => {
     const knex = knexOf(orm);
-    const source = await knex('alert_sources').where({ id: mappedId(report, 'source', idOf('integrations.json', 'Alertmanager')) }).first();
+    const source = await knex('alert_sources')
+      .where({ id: mappedId(report, 'source', idOf('integrations.json', 'Alertmanager')) })
+      .first();
     expect(source.routing_key).toBe('3f1e9a448c2b4d719b1a2e6c5d7f8a90');
     expect(source.service_id).toBe(mappedId(report, 'service', idOf('services.json', 'Edge')));
     const edge = await getServiceDetail(orm, organizationId, source.service_id);
