@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Card, Code, Group, PasswordInput, SegmentedControl, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Card, Code, Group, PasswordInput, SegmentedControl, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { can } from '../../../src/domain/permissions';
 import { api } from '../api/client';
@@ -136,9 +136,7 @@ function ReportView({ report, dryRun, label }: { report: ImportReport; dryRun: b
             <Table.Tbody>
               {report.skipped.map((s, i) => (
                 <Table.Tr key={`${s.external_id}-${i}`}>
-                  <Table.Td>
-                    <Badge variant="light">{KIND_LABELS[s.kind]}</Badge>
-                  </Table.Td>
+                  <Table.Td>{KIND_LABELS[s.kind]}</Table.Td>
                   <Table.Td>{s.name}</Table.Td>
                   <Table.Td>
                     <Code>{s.external_id}</Code>
