@@ -63,6 +63,17 @@ describe('POST /api/import/{system}', () => {
     }
   });
 
+  it('when an unverified Billing Owner imports for real, then 403 email_unverified (it invites people); a preview is allowed', async () => {
+    const ws = await workspace();
+    await knexOf(stack.orm)('users').where({ id: ws.owner.userId }).update({ verified: false });
+    const body = { api_token: pd.token, api_url: pd.url };
+    const real = await dashboard(stack.urls.app, 'POST', '/import/pagerduty', { session: ws.owner, body: { ...body, dry_run: false } });
+    expect({ status: real.status, code: real.body.code }).toEqual({ status: 403, code: 'email_unverified' });
+    const preview = await dashboard(stack.urls.app, 'POST', '/import/pagerduty', { session: ws.owner, body: { ...body, dry_run: true } });
+    expect(preview.status).toBe(200);
+    expect(await knexOf(stack.orm)('import_mappings').where({ organization_id: ws.organizationId }).count({ n: '*' })).toEqual([{ n: '0' }]);
+  });
+
   it('when the token is refused, then 400 source_token_refused, and the token is in no answer, log line or table', async () => {
     const ws = await workspace();
     const token = 'u+refused-token-kept-out-of-everything';
