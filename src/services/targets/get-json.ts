@@ -43,7 +43,7 @@ export async function getJson(url: string, opts: GetJsonOptions): Promise<GetJso
   try {
     const headers = { 'User-Agent': 'Klaxon-Importer/1', Accept: 'application/json', ...opts.headers };
     const res = await exchange(target, { method: 'GET', headers, maxBodyBytes: maxBytes + 1 }, guard, signal);
-    if (res.truncated) return fail(`answer larger than ${maxBytes} bytes`, res.status, res.headers);
+    if (res.truncated || Buffer.byteLength(res.body) > maxBytes) return fail(`answer larger than ${maxBytes} bytes`, res.status, res.headers);
     if (res.status >= 300 && res.status < 400) return fail(`redirect (${res.status}) not followed`, res.status, res.headers);
     let body: unknown;
     try {
