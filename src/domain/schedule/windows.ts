@@ -42,8 +42,8 @@ export function inWindows(windows: readonly CompiledWindow[], zone: Zone, at: nu
     const p = periodStart(wall, w.period);
     // The clock reads less than a window's close before it closes, and at most a day less than its
     // opening once it has opened (a clock set back); so only these occurrences can hold `at`:
-    // the last period's (running into this one), this one's, and the next one's, opened early
-    // when the clock is set back across a period's start (midnight back to 23:00).
+    // the last period's (running into this one), this one's, and the next one's, already open
+    // when a clock set back crosses a period's start (Goose Bay until 2011: 00:01 back to 23:01).
     for (const open of [p - w.period + w.offset, p + w.offset, p + w.period + w.offset]) {
       if (open - DAY_MS <= wall && wall < open + w.length && holds(open, w, zone, at)) return true;
     }

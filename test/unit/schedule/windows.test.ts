@@ -1,4 +1,7 @@
+import fc from 'fast-check';
 import { onCallAt, shiftsBetween, type Layer, type Restriction } from '../../../src/domain/schedule';
+import { instantToWall, wallToInstant, zoneOf } from '../../../src/domain/schedule/local-time';
+import { compileWindow, inWindows } from '../../../src/domain/schedule/windows';
 
 // Restriction windows on the schedule's clock: A is always on call in the lower layer, N in the
 // upper, restricted one; so N means "inside a window" and A "outside every window".
@@ -116,6 +119,13 @@ describe('windows across clock changes (a window lasts its duration of local wal
     expect(who('America/New_York', late, '2026-11-01T06:15:00.000Z')).toEqual([A]); // 01:15 EST: the clock reads inside, but the window has closed
   });
 
+  it('when a clock set back crosses midnight (Goose Bay, 2010: 00:01 ADT back to 23:01 AST), then the new day’s window, opened before, stays open', () => {
+    const layer = { ...upper([{ type: 'daily', start_time: '00:00', duration_seconds: 30 * 60 }]), start: '2010-01-01' };
+    const at = (iso: string) => onCallAt({ timeZone: 'America/Goose_Bay', layers: [layer], overrides: [] }, new Date(iso));
+    expect(['2010-11-07T02:59:59.999Z', '2010-11-07T03:00:00Z', '2010-11-07T04:29:59.999Z', '2010-11-07T04:30:00Z'].map(at)).toEqual([[], [N], [N], []]);
+    expect(at('2010-11-07T03:30:00Z')).toEqual([N]); // 23:30 AST on the 6th, the second time
+  });
+
   // Berlin: 29 March 2026 02:00 CET → 03:00 CEST; 25 October 2026 03:00 CEST → 02:00 CET.
   it('when Berlin springs forward, then a night window 22:00 for 8 hours ends at 06:00 CEST (7 real hours), and a whole Sunday is 23 hours', () => {
     expectWindow('Europe/Berlin', [{ type: 'daily', start_time: '22:00', duration_seconds: 8 * HOUR }], '2026-03-28T21:00:00.000Z', '2026-03-29T04:00:00.000Z');
@@ -191,5 +201,51 @@ describe('shiftsBetween with windows', () => {
     const year = shiftsBetween({ timeZone: 'America/New_York', layers, overrides: [] }, new Date('2026-01-01T00:00:00Z'), new Date('2027-01-01T00:00:00Z'));
     expect(year.length).toBeGreaterThanOrEqual(365 * 20); // a window a span at least, every two hours
     expect(performance.now() - started).toBeLessThan(3000);
+  });
+});
+
+describe('inWindows against the rule itself', () => {
+  const DAY_MS = 86_400_000;
+  const MONDAY = Date.UTC(1970, 0, 5); // wall ms of a Monday midnight
+  /** The rule, checked over a fortnight of occurrences around `at` with no shortcut. */
+  function naive(r: Restriction, zone: ReturnType<typeof zoneOf>, at: number): boolean {
+    const period = r.type === 'weekly' ? 7 * DAY_MS : DAY_MS;
+    const [h, m] = r.start_time.split(':').map(Number);
+    const offset = (r.type === 'weekly' ? (r.start_day - 1) * DAY_MS : 0) + (h * 60 + m) * 60_000;
+    const here = Math.floor((instantToWall(at, zone) - MONDAY) / period) * period + MONDAY;
+    for (let p = here - 14 * DAY_MS; p <= here + 14 * DAY_MS; p += period) {
+      const open = p + offset;
+      if (wallToInstant(open, zone) <= at && at < wallToInstant(open + r.duration_seconds * 1000, zone)) return true;
+    }
+    return false;
+  }
+  const time = fc
+    .tuple(fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 }))
+    .map(([h, m]) => `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}`);
+  const restriction: fc.Arbitrary<Restriction> = fc.oneof(
+    fc.record({ type: fc.constant('daily' as const), start_time: time, duration_seconds: fc.integer({ min: 1, max: 86_400 }) }),
+    fc.record({
+      type: fc.constant('weekly' as const),
+      start_day: fc.integer({ min: 1, max: 7 }),
+      start_time: time,
+      duration_seconds: fc.integer({ min: 1, max: 604_800 }),
+    }),
+  );
+  // Instants near 2026's clock changes (Santiago changes at midnight, Lord Howe by half an hour).
+  const near = fc
+    .tuple(
+      fc.constantFrom('2026-03-08T07:00Z', '2026-04-05T03:00Z', '2026-09-06T04:00Z', '2026-10-25T01:00Z', '2026-11-01T06:00Z', '2026-04-04T15:00Z'),
+      fc.integer({ min: -3 * DAY_MS, max: 3 * DAY_MS }),
+    )
+    .map(([iso, d]) => Date.parse(iso) + d);
+
+  it('when any window is asked about any instant near a clock change, then it answers as the rule does', () => {
+    fc.assert(
+      fc.property(fc.constantFrom('America/New_York', 'Europe/Berlin', 'America/Santiago', 'Australia/Lord_Howe', 'UTC'), restriction, near, (name, r, at) => {
+        const zone = zoneOf(name);
+        expect(inWindows([compileWindow(r)], zone, at)).toBe(naive(r, zone, at));
+      }),
+      { numRuns: 3000 },
+    );
   });
 });
