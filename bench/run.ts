@@ -7,7 +7,8 @@
  * 10,000 incidents in Chromium, and the bundle size), `--logins-only` only concurrent logins
  * (logins/: 500 wrong logins for one account at once, how many passwords were checked),
  * `--hostile-only` only the hostile payloads (hostile/: parse time of the adversarial corpus, no
- * stack needed).
+ * stack needed), `--import-only` only the importer (import/: a generated PagerDuty account of
+ * 200 users, 50 schedules, 50 policies and 100 services through its wire fake).
  * One folder per scenario (paging/, lifecycle/, ingest/, logins/, hostile/; each index.ts says what it measures),
  * all on harness/ (stack, load generator, CPU accounting, report).
  */
@@ -24,10 +25,11 @@ import { benchDashboard } from './dashboard';
 import { benchHostile } from './hostile';
 import { benchReports } from './reports';
 import { benchLogins } from './logins';
+import { benchImport } from './import';
 
 const say = (line: string) => process.stdout.write(`[bench] ${line}\n`);
 
-type Only = 'ingest' | 'paging' | 'reports' | 'dashboard' | 'logins' | 'hostile' | undefined;
+type Only = 'ingest' | 'paging' | 'reports' | 'dashboard' | 'logins' | 'hostile' | 'import' | undefined;
 
 /**
  * Paging runs first: its memory figure needs a worker whose workflow cache is not already full
@@ -46,9 +48,11 @@ async function measure(stack: BenchStack, only: Only, fake: TwilioFakeProcess | 
   const dashboard = only === undefined || only === 'dashboard' ? await benchDashboard(stack, say) : undefined;
   if (only === undefined || only === 'logins') say('Logins');
   const logins = only === undefined || only === 'logins' ? await benchLogins(stack, say) : undefined;
+  if (only === undefined || only === 'import') say('Import');
+  const imported = only === undefined || only === 'import' ? await benchImport(stack, say) : undefined;
   if (only === undefined) say('Hostile payloads');
   const hostile = only === undefined ? await benchHostile(say) : undefined;
-  const parts = [paging, ingestion, reports, dashboard, logins, hostile].filter((f): f is Findings => f !== undefined);
+  const parts = [paging, ingestion, reports, dashboard, logins, imported, hostile].filter((f): f is Findings => f !== undefined);
   return {
     figures: [...(paging?.figures ?? []), ...(api?.figures ?? []), ...(ingestion?.figures ?? []), ...(reports?.figures ?? [])],
     rates: parts.flatMap((f) => f.rates),
@@ -103,7 +107,7 @@ function printReport(findings: Findings, started: number, loadAtStart: number, w
 async function main(): Promise<void> {
   const started = Date.now();
   const [loadAtStart] = os.loadavg();
-  const flag = (['ingest', 'paging', 'reports', 'dashboard', 'logins', 'hostile'] as const).find((name) => process.argv.includes(`--${name}-only`));
+  const flag = (['ingest', 'paging', 'reports', 'dashboard', 'logins', 'hostile', 'import'] as const).find((name) => process.argv.includes(`--${name}-only`));
   const only: Only = flag;
   // Parsing needs no stack: the hostile payloads run alone without starting one.
   if (only === 'hostile') return printReport(await benchHostile(say), started, loadAtStart, false);

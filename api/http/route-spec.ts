@@ -22,7 +22,7 @@ export interface RouteSpec<P extends z.ZodObject = z.ZodObject, Q extends z.ZodO
   /** Success status and the schema of `data`. */
   success: { status: 200 | 201 | 202; description: string; schema: z.ZodType; downloads?: string[] };
   /** Error statuses this route can answer, with why. */
-  errors: Partial<Record<400 | 401 | 403 | 404 | 405 | 409 | 415 | 423 | 429 | 503, string>>;
+  errors: Partial<Record<400 | 401 | 403 | 404 | 405 | 409 | 415 | 423 | 429 | 502 | 503, string>>;
   handler: (ctx: ParameterizedContext, input: { params: z.infer<P>; query: z.infer<Q>; body: z.infer<B> }) => Promise<RouteResult>;
 }
 

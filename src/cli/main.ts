@@ -8,6 +8,7 @@ import { FORM_B_CHANNEL_LIST } from '../domain/paging/form-b-channels';
 import { registerApiKeyCommands } from './apikey-commands';
 import { audited } from './audit';
 import { SYSTEM_CLI } from '../services/audit';
+import { registerImportCommands } from './import-commands';
 import { registerInboxCommands } from './inbox-commands';
 import { registerOutboxCommands } from './outbox-commands';
 import { registerPagingCommands } from './paging-commands';
@@ -285,6 +286,7 @@ export function buildProgram(getConfig: () => Config): Command {
   registerApiKeyCommands(program, getConfig);
   registerRetentionCommands(program, getConfig);
   registerOutboxCommands(program, getConfig);
+  registerImportCommands(program, getConfig);
   return program;
 }
 

@@ -16,6 +16,7 @@ import { AcceptInvitationPage, ResetPasswordPage, VerifyPage } from './pages/Tok
 // not wait for editors and charts it does not show.
 const page = <K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) => lazy(async () => ({ default: (await load())[name] }));
 const SetupPage = page(() => import('./setup/SetupPage'), 'SetupPage');
+const ImportPage = page(() => import('./settings/ImportPage'), 'ImportPage');
 const ProfilePage = page(() => import('./paging/ProfilePage'), 'ProfilePage');
 const PoliciesPage = page(() => import('./paging/PoliciesPage'), 'PoliciesPage');
 const SchedulesPage = page(() => import('./schedules/SchedulesPage'), 'SchedulesPage');
@@ -169,6 +170,14 @@ export function App() {
               element={
                 <SignedIn>
                   <OutgoingWebhooksPage />
+                </SignedIn>
+              }
+            />
+            <Route
+              path="/settings/import"
+              element={
+                <SignedIn>
+                  <ImportPage />
                 </SignedIn>
               }
             />

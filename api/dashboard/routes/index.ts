@@ -5,6 +5,7 @@ import { catalogRoutes } from './catalog';
 import { credentialsRoutes } from './credentials';
 import { devInboxRoutes } from './dev-inbox';
 import { eventRoutes } from './events';
+import { importRoutes } from './imports';
 import { incidentRoutes } from './incidents';
 import { invitationPublicRoutes, membersRoutes } from './members';
 import { monitorRoutes } from './monitors';
@@ -34,6 +35,7 @@ export const sessionRoutes = (deps: AdminDeps): RouteSpec[] => [
   ...reportsRoutes(deps),
   ...statusRoutes(deps),
   ...auditRoutes(deps),
+  ...importRoutes(deps),
 ];
 
 /** Routes under /api that need no session (an invitation's link, …). */

@@ -37,6 +37,7 @@ import { IncidentEventSchema } from './incident-event';
 import { IncidentEventConsumerSchema } from './incident-event-consumer';
 import { OutgoingWebhookSchema } from './outgoing-webhook';
 import { OutgoingWebhookDeliverySchema } from './outgoing-webhook-delivery';
+import { ImportMappingSchema } from './import-mapping';
 
 export * from './alert';
 export * from './alert-source';
@@ -77,6 +78,7 @@ export * from './incident-event';
 export * from './incident-event-consumer';
 export * from './outgoing-webhook';
 export * from './outgoing-webhook-delivery';
+export * from './import-mapping';
 
 /** Every entity the ORM knows; migrations are checked against exactly this list. */
 export const ENTITIES = [
@@ -119,4 +121,5 @@ export const ENTITIES = [
   IncidentEventConsumerSchema,
   OutgoingWebhookSchema,
   OutgoingWebhookDeliverySchema,
+  ImportMappingSchema,
 ];

@@ -147,6 +147,20 @@ export async function setSourceRoutingKey(orm: MikroORM, sourceId: string, routi
   });
 }
 
+/** A live (active or paused) source of the workspace: its name, service and routing key; undefined when gone. */
+export async function getLiveSource(
+  orm: MikroORM,
+  organizationId: string,
+  id: string,
+): Promise<{ id: string; name: string; service_id: string; routing_key: string } | undefined> {
+  if (!isUuid(id)) return undefined;
+  return knexOf(orm)('alert_sources')
+    .select('id', 'name', 'service_id', 'routing_key')
+    .where({ id, organization_id: organizationId })
+    .whereIn('status', ['ACTIVE', 'PAUSED'])
+    .first();
+}
+
 /** A live source found by a presented routing key (or an Opsgenie UUID-form key), with its token hash; undefined when none. */
 export async function findSourceByRoutingKey(
   orm: MikroORM,

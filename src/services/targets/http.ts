@@ -67,13 +67,17 @@ export interface ExchangeRequest {
   maxBodyBytes: number;
 }
 
-/** One HTTP exchange over the guarded lookup, no redirect followed: status, Location and (bounded) body. */
-export function exchange(
-  url: URL,
-  req: ExchangeRequest,
-  guard: AddressGuard,
-  signal: AbortSignal,
-): Promise<{ status: number; location: string | null; body: string }> {
+/** What an exchange answers: status, Location, headers and the body (at most `maxBodyBytes`, `truncated` when there was more). */
+export interface ExchangeResponse {
+  status: number;
+  location: string | null;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  truncated: boolean;
+}
+
+/** One HTTP exchange over the guarded lookup, no redirect followed: status, Location, headers and (bounded) body. */
+export function exchange(url: URL, req: ExchangeRequest, guard: AddressGuard, signal: AbortSignal): Promise<ExchangeResponse> {
   const lookup = guardedLookup(guard);
   return new Promise((resolve, reject) => {
     const send = url.protocol === 'https:' ? https.request : http.request;
@@ -82,16 +86,26 @@ export function exchange(
       const chunks: Buffer[] = [];
       let size = 0;
       let settled = false;
+      let truncated = false;
       const done = () => {
         if (settled) return;
         settled = true;
-        resolve({ status: res.statusCode ?? 0, location: res.headers.location ?? null, body: Buffer.concat(chunks).toString('utf8') });
+        const body = Buffer.concat(chunks);
+        resolve({
+          status: res.statusCode ?? 0,
+          location: res.headers.location ?? null,
+          headers: res.headers,
+          body: body.subarray(0, req.maxBodyBytes).toString('utf8'),
+          truncated,
+        });
       };
       res.on('data', (chunk: Buffer) => {
         if (size >= req.maxBodyBytes) return;
         chunks.push(chunk);
         size += chunk.length;
         if (size >= req.maxBodyBytes) {
+          // One byte past the cap is how we know there was more.
+          truncated = size > req.maxBodyBytes;
           res.destroy();
           done();
         }

@@ -54,7 +54,8 @@ export async function listInvitations(orm: MikroORM, organizationId: string): Pr
 /** The inviter: verification and the Billing-Owner rule are checked here whatever the surface. */
 export interface Inviter {
   organizationId: string;
-  userId: string;
+  /** null: the system (an import run from the CLI). */
+  userId: string | null;
   role: Role;
   audit: AuditActor;
 }

@@ -17,6 +17,7 @@ const NAV = [
   { to: '/members', label: 'Members' },
   { to: '/credentials', label: 'API tokens and keys' },
   { to: '/outgoing-webhooks', label: 'Outgoing webhooks' },
+  { to: '/settings/import', label: 'Import' },
   { to: '/profile', label: 'My profile' },
   { to: '/security', label: 'Security' },
 ];

@@ -1,0 +1,33 @@
+import { IMPORT_KINDS, type ImportKind, type ImportReport, type ImportSystem } from '../../domain/importers/plan';
+
+/** An import's report for people: counts per kind, then everything skipped with why. */
+
+const LABELS: Record<ImportKind, [string, string]> = {
+  user: ['user', 'users'],
+  team: ['team', 'teams'],
+  schedule: ['schedule', 'schedules'],
+  escalation_policy: ['escalation policy', 'escalation policies'],
+  service: ['service', 'services'],
+  source: ['source', 'sources'],
+};
+const SYSTEM_NAMES: Record<ImportSystem, string> = { pagerduty: 'PagerDuty', opsgenie: 'Opsgenie' };
+
+const counts = (c: Record<ImportKind, number>) =>
+  IMPORT_KINDS.filter((k) => c[k] > 0)
+    .map((k) => `${c[k]} ${LABELS[k][c[k] === 1 ? 0 : 1]}`)
+    .join(', ') || 'nothing';
+
+export function reportText(system: ImportSystem, report: ImportReport, dryRun: boolean): string {
+  const lines = [
+    dryRun ? `Import from ${SYSTEM_NAMES[system]}: the plan (dry run, nothing was written)` : `Import from ${SYSTEM_NAMES[system]}: done`,
+    `${dryRun ? 'Would create' : 'Created'}: ${counts(report.created)}${report.created.user ? ' (users are invited by email)' : ''}`,
+    `${dryRun ? 'Would update' : 'Updated'}: ${counts(report.updated)}`,
+    `In Klaxon: ${report.mapping.length} object(s) mapped from ${SYSTEM_NAMES[system]}`,
+  ];
+  if (report.skipped.length === 0) lines.push('Skipped: nothing');
+  else {
+    lines.push(`Skipped or changed on the way (${report.skipped.length}):`);
+    for (const s of report.skipped) lines.push(`  - ${LABELS[s.kind][0]} "${s.name}" (${s.external_id}): ${s.why}`);
+  }
+  return lines.join('\n') + '\n';
+}

@@ -1,0 +1,63 @@
+/** Settings → Import's form and report, as pure helpers (docs/importers.md). */
+
+export type ImportSystem = 'pagerduty' | 'opsgenie';
+
+export const KINDS = ['user', 'team', 'schedule', 'escalation_policy', 'service', 'source'] as const;
+export type ImportKind = (typeof KINDS)[number];
+
+/** The report both routes answer with (and the CLI prints with --json). */
+export interface ImportReport {
+  created: Record<ImportKind, number>;
+  updated: Record<ImportKind, number>;
+  skipped: Array<{ kind: ImportKind; external_id: string; name: string; why: string }>;
+  mapping: Array<{ kind: ImportKind; external_id: string; id: string | null; name: string }>;
+}
+
+export interface ImportForm {
+  system: ImportSystem;
+  credential: string;
+  apiUrl: string;
+}
+
+export const EMPTY_FORM: ImportForm = { system: 'pagerduty', credential: '', apiUrl: '' };
+
+export const SYSTEMS: Record<ImportSystem, { label: string; credential: string; credentialHelp: string; defaultUrl: string }> = {
+  pagerduty: {
+    label: 'PagerDuty',
+    credential: 'API token',
+    credentialHelp: 'A REST API token (read-only is enough): PagerDuty → Integrations → API Access Keys',
+    defaultUrl: 'https://api.pagerduty.com',
+  },
+  opsgenie: {
+    label: 'Opsgenie',
+    credential: 'API key',
+    credentialHelp: 'The key of an API integration with read access: Opsgenie → Settings → Integrations',
+    defaultUrl: 'https://api.opsgenie.com',
+  },
+};
+
+export const KIND_LABELS: Record<ImportKind, string> = {
+  user: 'People',
+  team: 'Teams',
+  schedule: 'Schedules',
+  escalation_policy: 'Escalation policies',
+  service: 'Services',
+  source: 'Sources (integration keys)',
+};
+
+/** The request body: the credential under the system's field name, the URL only when given. */
+export function bodyOf(form: ImportForm, dryRun: boolean): Record<string, unknown> {
+  const key = form.system === 'pagerduty' ? 'api_token' : 'api_key';
+  const url = form.apiUrl.trim();
+  return { [key]: form.credential.trim(), ...(url ? { api_url: url } : {}), dry_run: dryRun };
+}
+
+/** What a mapped object is in Klaxon: its id, or why it has none yet. */
+export function klaxonIdOf(entry: ImportReport['mapping'][number], dryRun: boolean): string {
+  if (entry.id) return entry.id;
+  if (entry.kind === 'user') return 'invited';
+  return dryRun ? 'new' : '—';
+}
+
+/** Everything created and updated, for a one-line summary. */
+export const total = (counts: Record<ImportKind, number>): number => KINDS.reduce((n, k) => n + counts[k], 0);
