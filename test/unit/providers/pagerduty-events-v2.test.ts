@@ -173,6 +173,12 @@ describe('parseEventsV2: every refusal names its field as PagerDuty does', () =>
     ]);
   });
 
+  it('when a 512 KiB body holds 40,000 bad links, then it is one error, found at once', () => {
+    const started = performance.now();
+    expect(errorsOf(trigger({ links: Array.from({ length: 40_000 }, () => ({})) }))).toEqual(["'links' has too many entries (maximum is 50)"]);
+    expect(performance.now() - started).toBeLessThan(500);
+  });
+
   it('when the body is not an object, then that is the one error', () => {
     for (const body of [null, [], 'x', 3]) expect(errorsOf(body)).toEqual(['the event must be a JSON object']);
   });
