@@ -19,7 +19,7 @@ export interface Actor {
   via: string;
 }
 
-/** Ingestion as an actor: opens incidents from alerts and resolves them when the sender does. */
+/** Ingestion as an actor: opens incidents from alerts, and acknowledges and resolves them when the sender does. */
 export const INGEST_ACTOR: Actor = { type: 'system', id: null, via: 'ingest' };
 
 /** The system as an actor when a RESOLVED incident closes by itself after AUTO_CLOSE_HOURS. */
@@ -64,15 +64,19 @@ export interface AlertReceived {
   eventId: string;
   /**
    * `opened` made the incident; `attached` joined an open one by dedup_key; `resolved`: the
-   * sender resolved the incident's last active alert, so the incident resolves.
+   * sender resolved the incident's last active alert, so the incident resolves; `acknowledged`:
+   * the sender acknowledged it (PagerDuty's and Opsgenie's senders, docs/compat-intake.md), so a
+   * TRIGGERED incident acknowledges. Runs from before `acknowledged` attached it as an alert.
    */
-  kind: 'opened' | 'attached' | 'resolved';
+  kind: 'opened' | 'attached' | 'resolved' | 'acknowledged';
   title: string;
   /**
    * For `resolved`: the incident's last timeline seq when the resolve was accepted. A reopen
    * written after that seq makes the resolve stale: it must not resolve the reopened incident.
    */
   acceptedAtSeq?: number;
+  /** For `acknowledged`: how the sender asked (`via PagerDuty Events API`), said on the timeline. */
+  detail?: string;
 }
 
 /** A fact: an alert was accepted for this incident. Delivered at least once; applied once. */

@@ -49,6 +49,9 @@ export const WebhookSchema = z
       .nullable()
       .openapi({ description: 'its secret ingestion URL (Form A and native payloads); null until rotated for a source made before URLs were kept' }),
     receiver_url: z.string().url().openapi({ description: 'its Form B receiver: POST {legacy_api_url}/webhook/{id}' }),
+    routing_key: z.string().openapi({
+      description: 'its PagerDuty Events API v2 routing_key and Opsgenie GenieKey (32 lowercase hex): POST {ingest_url}/v2/enqueue, {ingest_url}/v2/alerts',
+    }),
     service_id: z.string().uuid(),
     channels: z.array(z.string()),
     notification_types: z.array(z.string()).openapi({ description: 'the channels as the dashboard names them: SMS, CALL, EMAIL, PUSH_NOTIF' }),

@@ -69,7 +69,12 @@ export function customerErrors(): Middleware {
   };
 }
 
-function toErrorBody(err: unknown): { status: number; body: ErrorBody; headers: Record<string, string> } {
+/**
+ * What any failure answers on this surface: status, `{message, code?}` and headers. Exported for
+ * the ingest listener's compatible intakes, which say the same in PagerDuty's and Opsgenie's
+ * bodies (api/ingest/compat-answers.ts).
+ */
+export function toErrorBody(err: unknown): { status: number; body: ErrorBody; headers: Record<string, string> } {
   if (err instanceof HttpError) return { status: err.status, body: withCode(err.message, err.code), headers: err.headers };
   if (err instanceof AlertQuotaReached || err instanceof Throttled) return { status: err.status, body: withCode(err.message, err.code), headers: err.headers };
   if (err instanceof DomainError)

@@ -10,6 +10,7 @@ import { hashSecret } from '../../src/domain/api-token';
 import { requestLog } from '../http/request-log';
 import { healthRouter } from '../app';
 import { ingestBody } from './body';
+import { createCompatRouter, type CompatDeps } from './compat';
 
 export interface IngestDeps {
   logger: Logger;
@@ -22,9 +23,14 @@ export interface IngestDeps {
   eventsPerSecondPerSource: number;
   /** Counts every call to a source's URL, by its answer (webhook statistics). */
   stats: SourceCallStats;
+  /** The lookups of the PagerDuty- and Opsgenie-compatible intakes. */
+  compat: Pick<CompatDeps, 'findSource' | 'createdAlert'>;
 }
 
-/** The ingestion listener (:3001): alerts by secret URL (docs/architecture.md, "Ingestion"). */
+/**
+ * The ingestion listener (:3001): alerts by secret URL (docs/architecture.md, "Ingestion"), and
+ * PagerDuty's and Opsgenie's APIs by routing key (docs/compat-intake.md).
+ */
 export function createIngestListener(deps: IngestDeps): Koa {
   const app = new Koa();
   app.use(requestLog(deps.logger, 'ingest'));
@@ -75,6 +81,10 @@ export function createIngestListener(deps: IngestDeps): Koa {
       ctx.body = answer;
     },
   );
+  // PagerDuty's and Opsgenie's APIs, at the root and under each ingestion URL (docs/compat-intake.md).
+  const compat = createCompatRouter({ ...deps.compat, ingestion: deps.ingestion, rateLimit, stats: deps.stats });
+  app.use(compat.routes());
+  app.use(compat.allowedMethods());
   app.use(router.routes());
   app.use(router.allowedMethods());
   return app;

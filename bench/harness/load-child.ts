@@ -41,6 +41,25 @@ function bodyMaker(spec: Exclude<RequestSpec, { kind: 'lifecycle' }>): MakeBody 
         return { title, body, headers: spec.signingSecret ? { 'x-service-signature': signBody(spec.signingSecret, body) } : undefined };
       };
     }
+    case 'pagerduty': {
+      let n = 0;
+      return () => {
+        const i = ++n;
+        const title = `${spec.prefix} ${i}`;
+        const dedup = spec.dedupKeys ? { dedup_key: `${spec.prefix}-k${i % spec.dedupKeys}` } : {};
+        const payload = { summary: title, source: 'bench', severity: 'warning', custom_details: { n: i } };
+        return { title, body: JSON.stringify({ routing_key: spec.routingKey, event_action: 'trigger', payload, ...dedup }) };
+      };
+    }
+    case 'opsgenie': {
+      let n = 0;
+      return () => {
+        const i = ++n;
+        const title = `${spec.prefix} ${i}`;
+        const alias = spec.dedupKeys ? { alias: `${spec.prefix}-k${i % spec.dedupKeys}` } : {};
+        return { title, body: JSON.stringify({ message: title, priority: 'P3', source: 'bench', details: { n: String(i) }, ...alias }) };
+      };
+    }
   }
 }
 

@@ -32,6 +32,10 @@ export type RequestSpec =
   | { kind: 'alert'; prefix: string; dedupKeys?: number }
   /** Form B events (API-key surface receiver), titled and keyed as `alert`; signed with `signingSecret` when given. */
   | { kind: 'form-b'; prefix: string; dedupKeys?: number; signingSecret?: string }
+  /** PagerDuty Events API v2 triggers for `routingKey`, titled (summary) and keyed as `alert`. */
+  | { kind: 'pagerduty'; prefix: string; dedupKeys?: number; routingKey: string }
+  /** Opsgenie Alert API creates, titled (message) and aliased as `alert` keys them; the GenieKey goes in the headers. */
+  | { kind: 'opsgenie'; prefix: string; dedupKeys?: number }
   /**
    * POST `<basePath>/<id>/<operation>`, each request on an incident borrowed from a pool of
    * `incidents` (bench/harness/pool.ts) and returned with the status it answered; after a failure the

@@ -1,8 +1,9 @@
 /**
  * Ingestion (issue 4): how fast the ingest API accepts first-time events (alert storm, new
  * incidents) and duplicate replays, how long an accepted event takes to be applied by its
- * workflow (202 → applied at a steady 100/s), the API-key surface's Form B intake beside Form A
- * (intake.ts), and bare Temporal signalWithStart in the same shapes, for the ratios. Each phase has a service and source of its own (bench.ts).
+ * workflow (202 → applied at a steady 100/s), the API-key surface's Form B intake and the
+ * PagerDuty- and Opsgenie-compatible intakes beside Form A (intake.ts), and bare Temporal
+ * signalWithStart in the same shapes, for the ratios. Each phase has a service and source of its own (bench.ts).
  */
 import type { Findings } from '../harness/report';
 import type { BenchStack, Say } from '../harness/stack';

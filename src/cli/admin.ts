@@ -130,7 +130,7 @@ export async function bootstrap(orm: MikroORM, config: Config, opts: z.infer<typ
     team_id: ready.team_id,
     service_id: ready.service_id,
     escalation_policy_id: ready.escalation_policy_id,
-    source: { id: source.id, ingest_url: source.ingest_url },
+    source: { id: source.id, ingest_url: source.ingest_url, routing_key: source.routing_key },
     token: { id: token.id, token: token.token, access: token.access, expires_at: token.expires_at },
     paging: ready.owner,
   };
@@ -153,6 +153,15 @@ export async function createCliSource(orm: MikroORM, config: Config, o: z.infer<
     webhook: signingSecret ? { signingSecretSealed: sealer.seal(signingSecret) } : undefined,
   });
   return signingSecret ? { ...created, signing_secret: signingSecret } : created;
+}
+
+/**
+ * `klaxon source rotate`: a new URL secret and routing key, the old ones dead at once; the new
+ * URL is sealed as the dashboard's are, so the dashboard still shows it.
+ */
+export async function rotateCliSource(orm: MikroORM, config: Config, sourceId: string) {
+  const sealer = createSealer(resolveSecret(config));
+  return rotateSource(orm, { sourceId, ingestBaseUrl: config.urls.ingest, seal: (s) => sealer.seal(s) });
 }
 
 export const admin = {

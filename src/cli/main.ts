@@ -3,7 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { createHeartbeat, setHeartbeatPaused } from '../services/ingest';
 import { loadConfig, type Config } from '../config';
 import { DomainError } from '../services/errors';
-import { admin, bootstrap, createCliSource, output, parseOptions, schemas, withDatabase } from './admin';
+import { admin, bootstrap, createCliSource, output, parseOptions, rotateCliSource, schemas, withDatabase } from './admin';
 import { FORM_B_CHANNEL_LIST } from '../domain/paging/form-b-channels';
 import { registerApiKeyCommands } from './apikey-commands';
 import { audited } from './audit';
@@ -211,15 +211,13 @@ export function buildProgram(getConfig: () => Config): Command {
     });
   source
     .command('rotate <id>')
-    .description('replace the secret: the old URL stops working at once')
+    .description('replace the secret and the routing key: the old URL and key stop working at once')
     .option('--json', 'print one JSON object')
     .action(async (id: string, raw) => {
       const config = getConfig();
       output(
         await withDatabase(config, (orm) =>
-          audited(orm, { action: 'source.rotate', targetType: 'source', table: 'alert_sources', id }, () =>
-            admin.rotateSource(orm, { sourceId: id, ingestBaseUrl: config.urls.ingest }),
-          ),
+          audited(orm, { action: 'source.rotate', targetType: 'source', table: 'alert_sources', id }, () => rotateCliSource(orm, config, id)),
         ),
         raw.json,
       );

@@ -11,7 +11,7 @@ import { createApiKeyListener } from '../../api/api-key/app';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { checkReadiness } from '../readiness';
-import { createSnsVerifier, Ingestion, pingHeartbeat } from '../services/ingest';
+import { createdAlert, createSnsVerifier, findCompatSource, Ingestion, pingHeartbeat } from '../services/ingest';
 import { SourceCallStats } from '../services/ingest/call-stats';
 import { createSealer } from '../services/inbound-webhooks';
 import { processRequestMetrics, RequestMetricsFlusher } from '../services/status/request-metrics';
@@ -135,6 +135,10 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; leg
       eventsPerSecondPerSource: config.ingest.eventsPerSecondPerSource,
       stats,
       ping: async (secret) => (await pingHeartbeat(deps.orm, deps.temporal, config.temporal.taskQueue, secret)) !== undefined,
+      compat: {
+        findSource: (presented) => findCompatSource(deps.orm, presented),
+        createdAlert: (sourceId, eventId) => createdAlert(deps.orm, sourceId, eventId),
+      },
     }),
     legacy: createApiKeyListener({
       logger: deps.logger,

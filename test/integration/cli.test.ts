@@ -22,7 +22,8 @@ describe('klaxon bootstrap', () => {
     const out = res.json;
     expect(Object.keys(out).sort()).toEqual(['escalation_policy_id', 'organization_id', 'paging', 'service_id', 'source', 'team_id', 'token', 'user']);
     expect(out.user).toEqual({ id: expect.any(String), email });
-    expect(Object.keys(out.source).sort()).toEqual(['id', 'ingest_url']);
+    expect(Object.keys(out.source).sort()).toEqual(['id', 'ingest_url', 'routing_key']);
+    expect(out.source.routing_key).toMatch(/^[0-9a-f]{32}$/);
     expect(out.source.ingest_url).toMatch(new RegExp(`^${INGEST_URL}/[A-Za-z0-9_-]{20,}$`));
     expect(Object.keys(out.token).sort()).toEqual(['access', 'expires_at', 'id', 'token']);
     expect(out.token.access).toBe('READ_WRITE');

@@ -49,3 +49,25 @@ describe('planAlertBatch and a sender resolve', () => {
     ]);
   });
 });
+
+describe('planAlertBatch and a sender acknowledge', () => {
+  it('when an acknowledge sits between attached alerts, then it is a step of its own with how the sender asked', () => {
+    const batch: AlertReceived[] = [ev('a'), { eventId: 'k', kind: 'acknowledged', title: 't', detail: 'via PagerDuty Events API' }, ev('b')];
+    expect(planAlertBatch(batch, new AppliedEvents())).toEqual([
+      { kind: 'attach', alerts: alerts('a') },
+      { kind: 'acknowledge', eventId: 'k', detail: 'via PagerDuty Events API' },
+      { kind: 'attach', alerts: alerts('b') },
+    ]);
+  });
+
+  it('when a run predates sender acknowledges (replay without the patch), then an acknowledge is attached as that code did', () => {
+    const batch: AlertReceived[] = [ev('a'), { eventId: 'k', kind: 'acknowledged', title: 't-k' }, ev('b')];
+    expect(planAlertBatch(batch, new AppliedEvents(), { senderAcknowledge: false })).toEqual([{ kind: 'attach', alerts: alerts('a', 'k', 'b') }]);
+  });
+
+  it('when an acknowledge was applied before, then a redelivery plans nothing', () => {
+    const applied = new AppliedEvents();
+    expect(planAlertBatch([ev('k', 'acknowledged')], applied)).toEqual([{ kind: 'acknowledge', eventId: 'k' }]);
+    expect(planAlertBatch([ev('k', 'acknowledged')], applied)).toEqual([]);
+  });
+});

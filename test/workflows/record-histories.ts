@@ -23,9 +23,10 @@ import { recordPagingHistories } from './record-paging-histories';
  * its escalation, and the paging scenarios; v6: a page's first attempt as a local activity under
  * patched('page-local-first-attempt'); v7: paging decisions on the timeline, auto-close of
  * RESOLVED incidents, the lifecycle Update's write budget and the run seeded from the projection
- * after a finished run, each under its patch), and keep the older files: they prove old runs replay.
+ * after a finished run, each under its patch; v8: a sender's acknowledge under
+ * patched('sender-acknowledge'), and its scenario), and keep the older files: they prove old runs replay.
  */
-const VERSION = 'v7';
+const VERSION = 'v8';
 
 async function main() {
   const infra = await startTestInfra();
@@ -95,6 +96,22 @@ async function main() {
     await request('POST', url(`/incidents/${batched}/close`), { token: ws.tokens.readWrite });
     await handle4.result();
     save(`${VERSION}-incident-batch-resolved-by-sender.json`, await handle4.fetchHistory());
+
+    // A PagerDuty sender triggers, acknowledges (the incident acknowledges as ingestion, under
+    // patched('sender-acknowledge')) and resolves through the compatible intake; then a person closes.
+    const enqueue = (event: Record<string, unknown>) =>
+      request('POST', `${source.ingest_url}/v2/enqueue`, { body: { routing_key: source.routing_key, dedup_key: 'recorded-ack', ...event } });
+    await enqueue({ event_action: 'trigger', payload: { summary: 'acknowledged by its sender', source: 'recorder', severity: 'critical' } });
+    const acked = (await knexOf(stack.orm)('alerts').where({ source_id: source.id, dedup_key: 'recorded-ack' }).first()).incident_id;
+    const handle5 = stack.temporal.workflow.getHandle(incidentWorkflowId(acked));
+    await waitFor(async () => (await handle5.query(incidentStateQuery)).seq >= 2);
+    await enqueue({ event_action: 'acknowledge' });
+    await waitFor(async () => (await handle5.query(incidentStateQuery)).status === 'ACKNOWLEDGED');
+    await enqueue({ event_action: 'resolve' });
+    await waitFor(async () => (await handle5.query(incidentStateQuery)).status === 'RESOLVED');
+    await request('POST', url(`/incidents/${acked}/close`), { token: ws.tokens.readWrite });
+    await handle5.result();
+    save(`${VERSION}-incident-sender-acknowledged.json`, await handle5.fetchHistory());
 
     await recordPagingHistories(stack, (scenario, history) => save(`${VERSION}-incident-${scenario}.json`, history));
   } finally {

@@ -5,7 +5,7 @@ import { Worker } from '@temporalio/worker';
 
 const HISTORIES = path.join(__dirname, '..', 'histories');
 const files = readdirSync(HISTORIES).filter((f) => f.endsWith('.json'));
-const LIFECYCLE_VERSIONS = ['v1', 'v2', 'v3', 'v4', 'v5', 'v6', 'v7'];
+const LIFECYCLE_VERSIONS = ['v1', 'v2', 'v3', 'v4', 'v5', 'v6', 'v7', 'v8'];
 const PAGING_SCENARIOS = ['two-steps-acknowledged', 'ack-timeout-retriggered', 'escalate-now', 'continued-first-run', 'continued-second-run'];
 /** v5: every page attempt a remote activity; v6 on: a page's first attempt is a local activity. */
 const versionOf = (file: string) => Number(/^v(\d+)-/.exec(file)![1]);
@@ -38,9 +38,11 @@ describe('replay of recorded incident histories', () => {
     expect(files).toEqual(
       expect.arrayContaining([
         ...LIFECYCLE_VERSIONS.flatMap((v) => [`${v}-incident-lifecycle-closed.json`, `${v}-incident-reopened-run.json`]),
-        ...['v3', 'v4', 'v5', 'v6', 'v7'].map((v) => `${v}-incident-from-alerts.json`),
-        ...['v4', 'v5', 'v6', 'v7'].map((v) => `${v}-incident-batch-resolved-by-sender.json`),
-        ...['v5', 'v6', 'v7'].flatMap((v) => PAGING_SCENARIOS.map((scenario) => paging(scenario, v))),
+        ...['v3', 'v4', 'v5', 'v6', 'v7', 'v8'].map((v) => `${v}-incident-from-alerts.json`),
+        ...['v4', 'v5', 'v6', 'v7', 'v8'].map((v) => `${v}-incident-batch-resolved-by-sender.json`),
+        ...['v5', 'v6', 'v7', 'v8'].flatMap((v) => PAGING_SCENARIOS.map((scenario) => paging(scenario, v))),
+        'v7-incident-sender-acknowledged-unpatched.json',
+        'v8-incident-sender-acknowledged.json',
       ]),
     );
   });
@@ -132,5 +134,31 @@ describe('what the recorded paging histories exercise', () => {
     expect(local(second, 'stepRecipients')).toHaveLength(1);
     expect(named(second, 'sendPage').map((a) => a.input.step)).toContain(1);
     expect(second.last).toMatch(/WORKFLOW_EXECUTION_COMPLETED/);
+  });
+});
+
+// A sender's acknowledge (docs/compat-intake.md): v8 applies it under its patch; a v7 run that heard
+// one (an API process already sending them, its worker not yet upgraded) attached it as an alert,
+// and must replay that way. That history was recorded once by the v7 code (commit aeb451e) with
+// stub activities: an acknowledged event, then a person's resolve and close.
+describe('what the recorded sender-acknowledge histories exercise', () => {
+  it('when a v8 run heard its sender acknowledge, then it holds the patch and moved ACKNOWLEDGED, RESOLVED (sender), CLOSED', () => {
+    const s = summary('v8-incident-sender-acknowledged.json');
+    expect(s.patches).toContain('sender-acknowledge');
+    expect(s.signals).toEqual(['alertsReceived', 'alertsReceived', 'alertsReceived']);
+    expect(local(s, 'recordTransition').map((a) => a.result.status)).toEqual(['ACKNOWLEDGED', 'RESOLVED', 'CLOSED']);
+    expect(local(s, 'recordAlertsAttached')).toEqual([]);
+  });
+
+  it('when a v7 run heard an acknowledged event, then it has no patch and attached the event as an alert', () => {
+    const s = summary('v7-incident-sender-acknowledged-unpatched.json');
+    expect(s.patches).not.toContain('sender-acknowledge');
+    expect(local(s, 'recordAlertsAttached')).toHaveLength(1);
+    expect(local(s, 'recordTransition').map((a) => a.result.status)).toEqual(['RESOLVED', 'CLOSED']);
+  });
+
+  it('when any other history is read, then it holds no sender-acknowledge patch (only events that hold one ask for it)', () => {
+    for (const file of files.filter((f) => !f.includes('sender-acknowledged')))
+      expect({ file, patched: summary(file).patches.includes('sender-acknowledge') }).toEqual({ file, patched: false });
   });
 });

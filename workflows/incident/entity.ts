@@ -1,4 +1,4 @@
-import { ApplicationFailure, upsertSearchAttributes } from '@temporalio/workflow';
+import { ApplicationFailure, patched, upsertSearchAttributes } from '@temporalio/workflow';
 import {
   decideAckTimeout,
   decideAutoClose,
@@ -20,7 +20,7 @@ import {
   type IncidentStateResult,
 } from '../definitions';
 import type { AlertReceived, AlertsReceived, IncidentWorkflowInput, LifecycleUpdateInput } from '../definitions';
-import { planAlertBatch, type AttachedAlert, type SenderResolve } from './alert-batch';
+import { planAlertBatch, type AlertBatchStep, type AttachedAlert, type SenderAcknowledge, type SenderResolve } from './alert-batch';
 import { AppliedEvents } from './applied-events';
 import { HandlerLock } from './lock';
 import { projections } from './projections';
@@ -28,6 +28,16 @@ import { UpdateWriteBudget } from './update-writes';
 
 /** Who re-triggers an acknowledgement that timed out. */
 const ACK_TIMEOUT_ACTOR: Actor = { type: 'system', id: null, via: 'ack_timeout' };
+
+/**
+ * Patch id recorded in histories: never rename. Before it, an `acknowledged` event was attached
+ * as an alert (the else branch of the batch plan); with it, the sender's acknowledge moves the
+ * incident. Asked only for events that hold one, so other runs' histories stay as they were.
+ */
+export const SENDER_ACKNOWLEDGE_PATCH = 'sender-acknowledge';
+
+/** Whether this run applies senders' acknowledges: asked once an event holds one (replay-safe). */
+const sendersAcknowledge = (events: readonly AlertReceived[]): boolean => events.some((e) => e.kind === 'acknowledged') && patched(SENDER_ACKNOWLEDGE_PATCH);
 
 /**
  * The incident as its workflow holds it (status, timeline seq, alert events applied) and every
@@ -138,8 +148,10 @@ export class IncidentEntity {
    */
   alertReceived(alert: AlertReceived): Promise<void> {
     return this.lock.run(async () => {
+      const acknowledge = sendersAcknowledge([alert]);
       if (!this.applied.add(alert.eventId) || alert.kind === 'opened') return;
       if (alert.kind === 'resolved') return this.resolveForSender(alert);
+      if (alert.kind === 'acknowledged' && acknowledge) return this.acknowledgeForSender(alert);
       const seq = this.lastSeq + 1;
       await projections().recordAlertAttached({ incidentId: this.incidentId, seq, eventId: alert.eventId, title: alert.title, at: new Date().toISOString() });
       this.wrote(seq);
@@ -152,8 +164,15 @@ export class IncidentEntity {
    */
   alertsReceived({ events }: AlertsReceived): Promise<void> {
     return this.lock.run(async () => {
-      for (const step of planAlertBatch(events, this.applied)) await (step.kind === 'resolve' ? this.resolveForSender(step) : this.attach(step.alerts));
+      for (const step of planAlertBatch(events, this.applied, { senderAcknowledge: sendersAcknowledge(events) })) await this.applyStep(step);
     });
+  }
+
+  /** One step of a batch plan: a run of attached alerts, or a sender's resolve or acknowledge. */
+  private applyStep(step: AlertBatchStep): Promise<void> {
+    if (step.kind === 'resolve') return this.resolveForSender(step);
+    if (step.kind === 'acknowledge') return this.acknowledgeForSender(step);
+    return this.attach(step.alerts);
   }
 
   /**
@@ -232,6 +251,16 @@ export class IncidentEntity {
     if (acceptedAtSeq !== undefined && acceptedAtSeq < this.reopenedAtSeq) return;
     const outcome = decideTransition(this.currentStatus, 'resolve');
     if (outcome.kind === 'move') await this.move('resolve', outcome.from, outcome.to, INGEST_ACTOR, { eventId });
+  }
+
+  /**
+   * The sender acknowledged (docs/compat-intake.md): a TRIGGERED incident moves as ingestion, the
+   * entry saying how the sender asked; any other status ignores it (a person was faster, or it
+   * is resolved), as an acknowledge of PagerDuty's ignores an alert that is not triggered.
+   */
+  private async acknowledgeForSender({ eventId, detail }: SenderAcknowledge): Promise<void> {
+    const outcome = decideTransition(this.currentStatus, 'acknowledge');
+    if (outcome.kind === 'move') await this.move('acknowledge', outcome.from, outcome.to, INGEST_ACTOR, { eventId, ...(detail ? { detail } : {}) });
   }
 
   /** One timeline entry per alert, all in one write. */

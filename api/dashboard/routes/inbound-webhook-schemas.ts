@@ -37,6 +37,10 @@ export const CreateWebhookBody = z
   })
   .strict();
 
+/** What every dashboard schema says of a source's routing key (docs/compat-intake.md). */
+export const ROUTING_KEY_DESCRIPTION =
+  'its PagerDuty Events API v2 routing_key and Opsgenie GenieKey (32 lowercase hex): POST {ingest_url}/v2/enqueue or {ingest_url}/v2/alerts; rotating the source replaces it';
+
 export const WebhookSchema = z.object({
   id: z.uuid(),
   name: z.string(),
@@ -48,6 +52,7 @@ export const WebhookSchema = z.object({
     .nullable()
     .describe('its secret ingestion URL (null for a webhook made before URLs were kept: rotate it under /api/sources to see one)'),
   receiver_url: z.string().describe('its Form B receiver'),
+  routing_key: z.string().describe(ROUTING_KEY_DESCRIPTION),
   service_id: z.uuid(),
   channels: z.array(z.string()).nullable().describe('Form B names: sms, voice, email, push'),
   notification_types: z.array(z.string()).describe('EMAIL, SMS, PUSH_NOTIF, CALL'),

@@ -12,6 +12,7 @@ import {
   updateInboundWebhook,
 } from '../../../src/services/inbound-webhooks';
 import { defineRoute, type RouteSpec } from '../../http/route-spec';
+import { ROUTING_KEY_DESCRIPTION } from './inbound-webhook-schemas';
 import { ADMIN_ERRORS, adminActorOf, auditActorOf, IdParams, PageQuery, pageMeta, type AdminActor, type AdminDeps, authorizedActor } from '../admin-kit';
 
 const name = z
@@ -62,6 +63,7 @@ const SourceSchema = z.object({
   status: z.enum(WEBHOOK_STATUSES),
   webhook_url: z.string().nullable().describe('its secret ingestion URL; null for a source made before URLs were kept: rotate it to see one'),
   receiver_url: z.string().describe('its Form B receiver (sources with channels)'),
+  routing_key: z.string().describe(ROUTING_KEY_DESCRIPTION),
   service_id: z.uuid(),
   channels: z.array(z.string()).nullable().describe('null: it pages its service’s escalation policy'),
   notification_types: z.array(z.string()),
@@ -180,16 +182,16 @@ export function sourcesRoutes(deps: AdminDeps): RouteSpec[] {
       method: 'post',
       access: 'write',
       path: '/sources/{id}/rotate',
-      summary: `New ingestion URL; the old one answers 404 at once (${MANAGE})`,
+      summary: `New ingestion URL and routing key; the old ones stop working at once (${MANAGE})`,
       operationId: 'rotateSource',
       params: IdParams,
-      success: { status: 200, description: 'the source with its new ingestion URL', schema: SourceSchema },
+      success: { status: 200, description: 'the source with its new ingestion URL and routing key', schema: SourceSchema },
       errors: MANAGE_ERRORS,
       handler: async (ctx, { params }) => {
         const actor = adminActorOf(ctx);
         const rotated = await rotateWebhookUrl(w, actor, params.id, 'all');
         await audit(actor, 'source.rotate', rotated.id, { name: rotated.name });
-        return { data: rotated, message: 'ingestion URL rotated; the old one no longer works' };
+        return { data: rotated, message: 'ingestion URL and routing key rotated; the old ones no longer work' };
       },
     }),
     defineRoute({

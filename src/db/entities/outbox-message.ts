@@ -10,9 +10,11 @@ export interface OutboxMessage {
   incidentId: string;
   /** The alert this message carries; the workflow ignores one it has already applied. */
   eventId: string;
-  kind: 'opened' | 'attached' | 'resolved';
+  kind: 'opened' | 'attached' | 'resolved' | 'acknowledged';
   /** For a resolve: the incident's last seq when it was accepted (a later reopen makes it stale). */
   incidentSeq: number | null;
+  /** For a sender's acknowledge: how it asked (`via PagerDuty Events API`), said on the timeline. */
+  detail: string | null;
   attempts: number;
   lastError: string | null;
   createdAt: Date;
@@ -63,6 +65,7 @@ export const OutboxMessageSchema = new EntitySchema<OutboxMessage>({
     eventId: { type: 'uuid' },
     kind: { type: 'string', length: 16 },
     incidentSeq: { type: 'integer', nullable: true },
+    detail: { type: 'string', length: 200, nullable: true },
     attempts: { type: 'integer', default: 0 },
     lastError: { type: 'text', nullable: true },
     createdAt: { type: 'Date', columnType: 'timestamptz' },

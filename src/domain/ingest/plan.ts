@@ -7,9 +7,14 @@ import { toIncidentSeverity } from './severity';
 import { storableJson, storableText } from './storable-text';
 import type { IngestHeaders } from './types';
 
-/** One thing an ingestion request asks for, on the incident scale. */
+/**
+ * One thing an ingestion request asks for, on the incident scale: a trigger stores an alert; a
+ * resolve resolves the sender's active alerts with its key; an acknowledge (PagerDuty's and
+ * Opsgenie's senders may send one, docs/compat-intake.md) acknowledges the open incident holding
+ * its key. Resolves and acknowledges store no alert: their text fields are unused.
+ */
 export interface IngestItem {
-  action: 'trigger' | 'resolve';
+  action: 'trigger' | 'resolve' | 'acknowledge';
   title: string;
   message: string | null;
   description: string | null;
@@ -21,6 +26,13 @@ export interface IngestItem {
   /** Form B's key-value tags and link, kept on the alert. */
   tags?: Record<string, string> | null;
   url?: string | null;
+  /**
+   * A resolve or acknowledge of one alert by its id (Opsgenie's `identifierType=id`) instead of
+   * by key; null when the sender named an id that cannot be one of ours (nothing matches).
+   */
+  alertId?: string | null;
+  /** How the sender asked, said on the timeline after an acknowledge's move (`via PagerDuty Events API`). */
+  detail?: string;
 }
 
 /** Which form a body that no native sender claims is read as: A on ingestion URLs, B on the API-key surface's receiver. */

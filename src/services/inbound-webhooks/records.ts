@@ -20,6 +20,7 @@ export const WEBHOOK_COLUMNS = [
   'organization_id',
   'service_id',
   'name',
+  'routing_key',
   'alias',
   'description',
   'status',
@@ -40,6 +41,7 @@ export interface WebhookRow {
   organization_id: string;
   service_id: string;
   name: string;
+  routing_key: string;
   alias: string | null;
   description: string | null;
   status: 'ACTIVE' | 'PAUSED';
@@ -60,7 +62,9 @@ export interface WebhookRow {
 /**
  * A webhook as every surface shows it (spec "Webhook", docs/architecture.md, "Inbound webhooks"): never its signing secret,
  * only whether it has one. `webhook_url` is its secret ingestion URL (null for a source created
- * before URLs were kept sealed: rotate it to see one); `receiver_url` its Form B receiver.
+ * before URLs were kept sealed: rotate it to see one); `receiver_url` its Form B receiver;
+ * `routing_key` its PagerDuty routing key / Opsgenie API key, shown on every read as PagerDuty
+ * shows integration keys (docs/security.md, "Routing keys").
  */
 export function webhookRecord(deps: Pick<InboundWebhookDeps, 'sealer' | 'urls'>, r: WebhookRow) {
   const urlSecret = r.url_secret_sealed ? deps.sealer.open(r.url_secret_sealed) : undefined;
@@ -72,6 +76,8 @@ export function webhookRecord(deps: Pick<InboundWebhookDeps, 'sealer' | 'urls'>,
     status: r.status,
     webhook_url: urlSecret ? `${deps.urls.ingest}/${urlSecret}` : null,
     receiver_url: `${deps.urls.legacy}/webhook/${r.id}`,
+    // The key of the PagerDuty- and Opsgenie-compatible intakes (docs/compat-intake.md).
+    routing_key: r.routing_key,
     service_id: r.service_id,
     channels: r.channels,
     notification_types: notificationTypesOf(r.channels ?? []),

@@ -60,6 +60,7 @@ const pendingRow = (row: OpenedRow, message: { id: string; event_id: string }): 
   event_id: message.event_id,
   kind: 'opened',
   incident_seq: null,
+  detail: null,
   attempts: 0,
   incident_id: row.id,
   organization_id: row.organization_id,

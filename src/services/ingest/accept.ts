@@ -94,6 +94,16 @@ export class Ingestion {
     return this.accept(input.tokenHash, input, 'B');
   }
 
+  /**
+   * Accepts items a compatible intake already read (PagerDuty's Events API, Opsgenie's Alert API:
+   * docs/compat-intake.md) for the source a routing key named, by its token hash: the same
+   * idempotency (keyed on `fingerprintOf`, what the request said, its route included), group
+   * commit and answers as `ingest`.
+   */
+  async ingestItems(input: { tokenHash: string; items: IngestItem[]; fingerprintOf: unknown; idempotencyKey?: string }): Promise<IngestAnswer> {
+    return this.commit(input.tokenHash, input.items, input.fingerprintOf, input.idempotencyKey);
+  }
+
   private async accept(tokenHash: string, input: Omit<IngestInput, 'secret'>, form: PlainForm): Promise<IngestAnswer> {
     const plan = await planInTurns(input.body, input.headers ?? {}, form);
     if (!plan.ok || plan.sender === 'aws-sns') {
@@ -109,14 +119,17 @@ export class Ingestion {
         return { status: 'confirmed', event_id: null, incident_id: null, duplicate: false };
       }
     }
-    const key = input.idempotencyKey;
+    return this.commit(tokenHash, plan.items, input.body, input.idempotencyKey);
+  }
+
+  /** Idempotency, then the group commit: a replay is answered from its stored record with one read, outside any batch. */
+  private async commit(tokenHash: string, items: IngestItem[], fingerprintOf: unknown, key: string | undefined): Promise<IngestAnswer> {
     if (key !== undefined && (key.length === 0 || key.length > 255)) throw invalid('Idempotency-Key must be 1 to 255 characters');
     // Canonical JSON of a large body takes a while: on a turn of its own, after planning's.
     if (key !== undefined) await nextTurn();
-    const idempotency = key === undefined ? undefined : { key, fingerprint: payloadFingerprint(input.body) };
-    // A replay is answered from its stored record with one read, outside any batch.
+    const idempotency = key === undefined ? undefined : { key, fingerprint: payloadFingerprint(fingerprintOf) };
     const replay = idempotency && (await this.storedAnswer(tokenHash, idempotency));
-    const outcome = replay ?? (await this.commits.submit({ tokenHash, items: plan.items, idempotency }));
+    const outcome = replay ?? (await this.commits.submit({ tokenHash, items, idempotency }));
     return answerOf(outcome);
   }
 

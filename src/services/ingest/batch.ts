@@ -5,6 +5,7 @@ import type { Plan } from '../../domain/plans';
 import { isDatabaseUnavailable } from '../../db/knex';
 import { chargeAlerts, type QuotaRefusal, type UsageNotice } from '../plans/alert-quota';
 import { lockDedupKeys, storeResolve, storeTriggers, type SourceRef, type TriggerRow } from './routing';
+import { storeAcknowledge } from './acknowledge';
 
 /** One accepted-looking request, parsed and validated, waiting for its transaction. */
 export interface AcceptRequest {
@@ -22,7 +23,7 @@ export interface AcceptedEvent {
 
 /** What became of a request once its batch committed (or failed). */
 export type AcceptOutcome =
-  | { kind: 'accepted'; events: AcceptedEvent[]; /** It opened an incident or resolved one: deliver without waiting. */ urgent: boolean }
+  | { kind: 'accepted'; events: AcceptedEvent[]; /** It opened, resolved or acknowledged an incident: deliver without waiting. */ urgent: boolean }
   | { kind: 'duplicate'; event_id: string | null; incident_id: string | null }
   | { kind: 'unknown_source' }
   | { kind: 'paused' }
@@ -115,8 +116,8 @@ async function writeBatch(trx: Knex.Transaction, requests: AcceptRequest[], ttlM
     ),
   );
 
-  // Alerts in request order; a resolve ends a run of triggers, so "firing, then resolved" in one
-  // batch resolves what fired.
+  // Alerts in request order; a resolve (or a sender's acknowledge) ends a run of triggers, so
+  // "firing, then resolved" in one batch resolves what fired.
   const incidentOf = requests.map((r) => r.items.map((): string | null => null));
   const urgent = requests.map(() => false);
   let run: Array<{ row: TriggerRow; at: [number, number] }> = [];
@@ -147,7 +148,8 @@ async function writeBatch(trx: Knex.Transaction, requests: AcceptRequest[], ttlM
         continue;
       }
       await flushRun();
-      incidentOf[r][i] = await storeResolve(trx, source, item, eventIds[r][i], now);
+      const store = item.action === 'resolve' ? storeResolve : storeAcknowledge;
+      incidentOf[r][i] = await store(trx, source, item, eventIds[r][i], now);
       urgent[r] ||= incidentOf[r][i] !== null;
     }
   }

@@ -8,5 +8,6 @@
 export { Ingestion, type IngestAnswer, type IngestInput, type IngestOptions } from './accept';
 export * from './heartbeats';
 export * from './sources';
+export { createdAlert, findCompatSource, type CompatSource } from './compat-sources';
 export { createSnsVerifier, type SnsOptions, type SnsVerifier } from './sns';
 export { OPEN_STATUSES, storeResolve, storeTriggers, type SourceRef, type TriggerRow } from './routing';

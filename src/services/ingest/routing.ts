@@ -162,17 +162,26 @@ insert into ingest_outbox (id, incident_id, event_id, kind, created_at)
 select id, incident_id, event_id, kind, created_at from json_to_recordset(:outbox::json) as r(id uuid, incident_id uuid, event_id uuid, kind text, created_at timestamptz)`;
 
 /**
- * Resolves the source's active alerts with the item's key. When that leaves an open incident with
+ * Resolves the source's active alerts with the item's key (or the one alert it names by id). When that leaves an open incident with
  * no active alert, its workflow is asked (through the outbox) to resolve it, and the incident
  * stops taking alerts: a re-fire of the key opens a new incident, so it pages again whatever
  * order the resolve and the re-fire reach the workflows in. The caller holds the key's lock
  * (lockDedupKeys). Returns that incident.
  */
 export async function storeResolve(trx: Knex.Transaction, source: SourceRef, item: IngestItem, eventId: string, now = new Date()): Promise<string | null> {
-  if (item.dedupKey === null) return null;
+  // By id (Opsgenie's identifierType=id): that one alert of the source, whoever sent it.
+  const match: Record<string, string> | null =
+    item.alertId !== undefined
+      ? item.alertId === null
+        ? null
+        : { source_id: source.id, id: item.alertId }
+      : item.dedupKey === null
+        ? null
+        : { source_id: source.id, sender: item.sender, dedup_key: item.dedupKey };
+  if (match === null) return null;
   const touched: Array<{ incident_id: string }> = await trx('alerts')
     .update({ status: 'RESOLVED', resolved_at: now })
-    .where({ source_id: source.id, sender: item.sender, dedup_key: item.dedupKey, status: 'ACTIVE' })
+    .where({ ...match, status: 'ACTIVE' })
     .returning('incident_id');
   let resolved: string | null = null;
   for (const incidentId of new Set(touched.map((t) => t.incident_id))) {

@@ -24,7 +24,7 @@ import type { PendingRow } from './outbox-rows';
  */
 const CLAIM_SQL = `
 with claimed as (
-  select o.id, o.seq, o.event_id, o.kind, o.incident_seq, o.attempts, o.incident_id, i.organization_id, i.service_id,
+  select o.id, o.seq, o.event_id, o.kind, o.incident_seq, o.detail, o.attempts, o.incident_id, i.organization_id, i.service_id,
          i.severity, i.status, i.last_seq, coalesce(a.title, i.title) as title
   from ingest_outbox o
   join incidents i on i.id = o.incident_id
@@ -52,7 +52,7 @@ deliverable as (
   select l.*, bool_and(l.follows_previous) over (partition by l.incident_id order by l.seq) as in_order
   from in_line l
 )
-select id, event_id, kind, incident_seq, attempts, incident_id, organization_id, service_id, severity, status, last_seq, title
+select id, event_id, kind, incident_seq, detail, attempts, incident_id, organization_id, service_id, severity, status, last_seq, title
 from deliverable
 where in_order
 order by seq`;

@@ -34,6 +34,7 @@ export async function deliverBatch({ temporal, taskQueue, eagerStart, autoCloseH
     kind: row.kind,
     title: row.title,
     ...(row.incident_seq === null ? {} : { acceptedAtSeq: row.incident_seq }),
+    ...(row.detail === null || row.detail === undefined ? {} : { detail: row.detail }),
   }));
   // A deadline, so a call stuck on a half-dead connection cannot wedge the relay.
   await temporal.withDeadline(Date.now() + DELIVERY_DEADLINE_MS, async () => {

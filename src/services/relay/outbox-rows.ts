@@ -7,9 +7,11 @@ import type { AfterFailure } from './retry-policy';
 export interface PendingRow {
   id: string;
   event_id: string;
-  kind: 'opened' | 'attached' | 'resolved';
+  kind: 'opened' | 'attached' | 'resolved' | 'acknowledged';
   /** For a resolve: the incident's last seq when it was accepted. */
   incident_seq: number | null;
+  /** For a sender's acknowledge: how it asked, for the timeline (`via PagerDuty Events API`). */
+  detail: string | null;
   /** Failed deliveries counted so far (outages do not count). */
   attempts: number;
   incident_id: string;
@@ -27,7 +29,11 @@ export interface FailedRow extends AfterFailure {
   error: string;
 }
 
-/** Of these incidents, the ones with an undelivered row that is not an attached alert (an opening or a resolve). */
+/**
+ * Of these incidents, the ones with an undelivered row that is not an attached alert: an opening,
+ * a resolve or a sender's acknowledge, which must not wait for the incident's signal pacing
+ * (an acknowledge stops its paging).
+ */
 export async function incidentsWithUrgentRows(orm: MikroORM, incidentIds: string[]): Promise<Set<string>> {
   const rows: Array<{ incident_id: string }> = await knexOf(orm)('ingest_outbox')
     .distinct('incident_id')

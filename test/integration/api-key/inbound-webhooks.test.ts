@@ -43,6 +43,8 @@ describe('/v1/webhooks', () => {
     expect(hook.signing_secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
     expect(hook.webhook_url).toMatch(new RegExp(`^${stack.urls.ingest}/[A-Za-z0-9_-]+$`));
     expect(hook.receiver_url).toBe(`${stack.urls.legacy}/webhook/${hook.id}`);
+    expect(hook.routing_key).toBe((await knexOf(stack.orm)('alert_sources').where({ id: hook.id }).first()).routing_key);
+    expect(hook.routing_key).toMatch(/^[0-9a-f]{32}$/);
 
     const read = await request('GET', v1(`/webhooks/${hook.id}`), { token: adminKey });
     expect(read.status).toBe(200);

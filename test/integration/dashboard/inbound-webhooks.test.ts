@@ -71,6 +71,8 @@ describe('GET /api/webhooks', () => {
       expect(listed.status).toBe('ACTIVE');
       expect(listed.webhook_url).toBe(hook.webhook_url);
       expect(listed.webhook_url.startsWith(`${fx.stack.urls.ingest}/`)).toBe(true);
+      expect(listed.routing_key).toMatch(/^[0-9a-f]{32}$/);
+      expect(listed.routing_key).toBe(hook.routing_key);
       expect(listed.notification_types).toEqual(['EMAIL', 'SMS']);
       expect(listed.statistics).toEqual({ total_calls: 0, successful_calls: 0, failed_calls: 0 });
       expect(JSON.stringify(res.body)).not.toContain(hook.signing_secret);

@@ -85,6 +85,20 @@ describe('an alert source’s ingestion URL', () => {
     expect((await api('GET', `/sources/${source.id}`, { session: ws.as.MEMBER })).body.data.webhook_url).toBe(rotated.body.data.webhook_url);
   });
 
+  it('when created, read, listed and rotated, then every answer shows its routing key, and a rotation replaces it', async () => {
+    const source = await newSource();
+    const stored = (await knexOf(fx.stack.orm)('alert_sources').where({ id: source.id }).first()).routing_key;
+    expect(source.routing_key).toMatch(/^[0-9a-f]{32}$/);
+    expect(source.routing_key).toBe(stored);
+    expect((await api('GET', `/sources/${source.id}`, { session: ws.as.MEMBER })).body.data.routing_key).toBe(stored);
+    const listed = await api('GET', '/sources?limit=100', { session: ws.as.MEMBER });
+    expect(listed.body.data.find((s: { id: string }) => s.id === source.id).routing_key).toBe(stored);
+    const rotated = await api('POST', `/sources/${source.id}/rotate`, { session: admin() });
+    expect(rotated.body.data.routing_key).toMatch(/^[0-9a-f]{32}$/);
+    expect(rotated.body.data.routing_key).not.toBe(stored);
+    expect((await knexOf(fx.stack.orm)('alert_sources').where({ id: source.id }).first()).routing_key).toBe(rotated.body.data.routing_key);
+  });
+
   it('when paused, then its URL answers 423 and stores nothing; set ACTIVE again, it takes alerts', async () => {
     const source = await newSource();
     const paused = await api('PUT', `/sources/${source.id}`, { session: admin(), body: { status: 'PAUSED' } });

@@ -1,6 +1,6 @@
 import { openOrm, type MikroORM } from '../../../src/db/orm';
 import { knexOf } from '../../../src/db/knex';
-import { createSource, findActiveSource, rotateSource } from '../../../src/services/ingest/sources';
+import { createSource, findActiveSource, findSourceByRoutingKey, rotateSource } from '../../../src/services/ingest/sources';
 import { klaxon } from '../../support/cli';
 import { seedWorkspace, type SeededWorkspace } from '../../support/workspace';
 
@@ -26,13 +26,17 @@ describe('alert sources', () => {
     expect(await findActiveSource(orm, 'short')).toBeUndefined();
   });
 
-  it('when a source is rotated, then the old secret stops matching at once and the new one matches', async () => {
+  it('when a source is rotated, then the old secret and routing key stop matching at once and the new ones match', async () => {
     const src = await createSource(orm, { organizationId: ws.organizationId, serviceId: ws.serviceId, name: 'grafana', ingestBaseUrl: BASE });
     const rotated = await rotateSource(orm, { sourceId: src.id, ingestBaseUrl: BASE });
     expect(rotated.id).toBe(src.id);
     expect(rotated.ingest_url).not.toBe(src.ingest_url);
+    expect(rotated.routing_key).toMatch(/^[0-9a-f]{32}$/);
+    expect(rotated.routing_key).not.toBe(src.routing_key);
     expect(await findActiveSource(orm, secretOf(src.ingest_url))).toBeUndefined();
     expect((await findActiveSource(orm, secretOf(rotated.ingest_url)))?.id).toBe(src.id);
+    expect(await findSourceByRoutingKey(orm, src.routing_key)).toBeUndefined();
+    expect((await findSourceByRoutingKey(orm, rotated.routing_key))?.id).toBe(src.id);
   });
 
   it('when a source is revoked, then its secret no longer matches and it cannot be rotated', async () => {
@@ -42,7 +46,7 @@ describe('alert sources', () => {
     await expect(rotateSource(orm, { sourceId: src.id, ingestBaseUrl: BASE })).rejects.toThrow(/not found/);
   });
 
-  it('when the CLI creates and rotates a source, then it prints the URLs under INGEST_URL and refuses bad ids', async () => {
+  it('when the CLI creates and rotates a source, then it prints the URLs under INGEST_URL and the routing keys, and refuses bad ids', async () => {
     const created = await klaxon(['source', 'create', '--service', ws.serviceId, '--name', 'cli source', '--json'], { INGEST_URL: BASE });
     expect(created.code).toBe(0);
     expect(created.json).toEqual({
@@ -50,10 +54,21 @@ describe('alert sources', () => {
       name: 'cli source',
       service_id: ws.serviceId,
       ingest_url: expect.stringMatching(new RegExp(`^${BASE}/[A-Za-z0-9_-]{32}$`)),
+      routing_key: expect.stringMatching(/^[0-9a-f]{32}$/),
       channels: null,
     });
     const rotated = await klaxon(['source', 'rotate', created.json.id, '--json'], { INGEST_URL: BASE });
+    expect(rotated.json).toEqual({
+      id: created.json.id,
+      name: 'cli source',
+      service_id: ws.serviceId,
+      ingest_url: expect.stringMatching(new RegExp(`^${BASE}/[A-Za-z0-9_-]{32}$`)),
+      routing_key: expect.stringMatching(/^[0-9a-f]{32}$/),
+    });
     expect(rotated.json.ingest_url).not.toBe(created.json.ingest_url);
+    expect(rotated.json.routing_key).not.toBe(created.json.routing_key);
+    // Sealed as the dashboard seals it, so the dashboard still shows the rotated URL.
+    expect((await knexOf(orm)('alert_sources').where({ id: created.json.id }).first()).url_secret_sealed).toEqual(expect.any(String));
     expect(await findActiveSource(orm, secretOf(created.json.ingest_url))).toBeUndefined();
     const bad = await klaxon(['source', 'create', '--service', 'nope', '--name', 'x', '--json']);
     expect(bad.code).not.toBe(0);

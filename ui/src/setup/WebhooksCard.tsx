@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { api } from '../api/client';
 import { useAction, useApiQuery } from '../api/hooks';
 import { useWebhooks } from './webhooks-query';
+import { CompatIntake } from './CompatIntake';
 import { Empty, FormError } from '../components/PageStates';
 import type { Service, TestResult, Webhook } from './types';
 
@@ -13,7 +14,10 @@ const NOTIFICATION_TYPES = [
   { value: 'CALL', label: 'Voice call' },
 ];
 
-/** Webhooks (alert sources): create, copy the ingestion URL, test, pause, rotate, delete. */
+/**
+ * Webhooks (alert sources): create, copy the ingestion URL (and the routing key and URLs of the
+ * PagerDuty- and Opsgenie-compatible intakes), test, pause, rotate, delete.
+ */
 export function WebhooksCard() {
   const services = useApiQuery<Service[]>(['services'], '/services');
   const webhooks = useWebhooks();
@@ -123,7 +127,7 @@ export function WebhooksCard() {
                         onClick={() => ask(`rotate:${w.id}`, () => rotate.mutate(w.id))}
                         aria-label={confirming === `rotate:${w.id}` ? `Confirm: rotate the URL of ${w.name}` : `Rotate the URL of ${w.name}`}
                       >
-                        {confirming === `rotate:${w.id}` ? 'Old URL stops at once: rotate?' : 'Rotate URL'}
+                        {confirming === `rotate:${w.id}` ? 'Old URL and key stop at once: rotate?' : 'Rotate URL'}
                       </Button>
                       <Button
                         size="compact-sm"
@@ -135,6 +139,7 @@ export function WebhooksCard() {
                         {confirming === `delete:${w.id}` ? 'Delete for good?' : 'Delete'}
                       </Button>
                     </Group>
+                    {w.routing_key && <CompatIntake name={w.name} routingKey={w.routing_key} webhookUrl={w.webhook_url} />}
                     {testError[w.id] && (
                       <Text size="xs" c="red">
                         {testError[w.id]}

@@ -15,6 +15,8 @@ export interface Webhook {
   name: string;
   status: 'ACTIVE' | 'PAUSED';
   webhook_url: string | null;
+  /** The PagerDuty routing_key / Opsgenie GenieKey of the compatible intakes (docs/compat-intake.md). */
+  routing_key: string;
   notification_types: string[];
   service_id?: string | null;
 }
