@@ -5,8 +5,8 @@ import path from 'node:path';
 import { freePort } from '../../src/net';
 import { findGo, TOOLS_BIN_DIR } from '../../src/temporal/cli-binary';
 
-/** Pinned as the Temporal CLI is: the compat tests drive this Alertmanager (docs/compat-intake.md). */
-export const ALERTMANAGER_VERSION = 'v0.35.0';
+/** Pinned as the Temporal CLI is: the compat tests drive this Alertmanager (docs/compat-intake.md). Later module zips lack the UI assets they embed: `go install` cannot build them. */
+export const ALERTMANAGER_VERSION = 'v0.28.1';
 export const ALERTMANAGER_MODULE = `github.com/prometheus/alertmanager/cmd/alertmanager@${ALERTMANAGER_VERSION}`;
 
 const isExecutable = (file: string): boolean => {
