@@ -5,7 +5,7 @@ import path from 'node:path';
 import { freePort } from '../../src/net';
 import { findGo, TOOLS_BIN_DIR } from '../../src/temporal/cli-binary';
 
-/** Pinned as the Temporal CLI is: the compat tests drive this Alertmanager (docs/compat-intake.md). Later module zips lack the UI assets they embed: `go install` cannot build them. */
+/** Pinned as the Temporal CLI is: the compat tests drive this Alertmanager (docs/compat-intake.md). v0.35.0's module zip lacks the UI assets its code embeds: `go install` cannot build it. */
 export const ALERTMANAGER_VERSION = 'v0.28.1';
 export const ALERTMANAGER_MODULE = `github.com/prometheus/alertmanager/cmd/alertmanager@${ALERTMANAGER_VERSION}`;
 
