@@ -5,6 +5,7 @@
  * timeline entries, pages, alerts) over the last 30 days: no workflow is needed to read them.
  * Target: each report under 2 s.
  */
+import { newRoutingKey } from '../src/domain/routing-key';
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { knexOf } from '../src/db/knex';
@@ -48,6 +49,7 @@ export async function seedReportWorkspace(stack: BenchStack): Promise<{ organiza
     service_id: serviceId,
     name: `source-${i}`,
     token_hash: randomUUID().replace(/-/g, '').padEnd(64, '0'),
+    routing_key: newRoutingKey(),
     created_at: new Date(),
   }));
   await db('alert_sources').insert(sources);

@@ -1,3 +1,4 @@
+import { newRoutingKey } from '../../src/domain/routing-key';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { knexOf } from '../../src/db/knex';
@@ -51,6 +52,7 @@ export class ReportSeed {
       service_id: serviceId,
       name,
       token_hash: randomBytes(32).toString('hex'),
+      routing_key: newRoutingKey(),
       created_at: new Date(),
     });
     return id;

@@ -36,6 +36,8 @@ import { ThrottleCountSchema } from './throttle-count';
 import { IncidentEventSchema } from './incident-event';
 import { IncidentEventConsumerSchema } from './incident-event-consumer';
 import { OutgoingWebhookSchema } from './outgoing-webhook';
+import { ServiceChatSettingsSchema } from './service-chat-settings';
+import { SlackInstallationSchema } from './slack-installation';
 import { OutgoingWebhookDeliverySchema } from './outgoing-webhook-delivery';
 import { ImportMappingSchema } from './import-mapping';
 
@@ -77,6 +79,8 @@ export * from './throttle-count';
 export * from './incident-event';
 export * from './incident-event-consumer';
 export * from './outgoing-webhook';
+export * from './service-chat-settings';
+export * from './slack-installation';
 export * from './outgoing-webhook-delivery';
 export * from './import-mapping';
 
@@ -121,5 +125,7 @@ export const ENTITIES = [
   IncidentEventConsumerSchema,
   OutgoingWebhookSchema,
   OutgoingWebhookDeliverySchema,
+  SlackInstallationSchema,
+  ServiceChatSettingsSchema,
   ImportMappingSchema,
 ];
