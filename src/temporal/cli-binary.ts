@@ -10,7 +10,8 @@ export const TEMPORAL_CLI_MODULE = `github.com/temporalio/cli/cmd/temporal@${TEM
 /** The project's tool folder, beside package.json: survives `.klaxon/` being wiped. */
 export const TOOLS_BIN_DIR = path.join(PROJECT_ROOT, '.tools', 'bin');
 
-const isExecutable = (file: string): boolean => {
+/** True for a file this process may run. */
+export const isExecutable = (file: string): boolean => {
   try {
     accessSync(file, constants.X_OK);
     return true;

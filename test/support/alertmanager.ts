@@ -1,22 +1,13 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { accessSync, constants, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../src/net';
-import { findGo, TOOLS_BIN_DIR } from '../../src/temporal/cli-binary';
+import { findGo, isExecutable, TOOLS_BIN_DIR } from '../../src/temporal/cli-binary';
 
 /** Pinned as the Temporal CLI is: the compat tests drive this Alertmanager (docs/compat-intake.md). v0.35.0's module zip lacks the UI assets its code embeds: `go install` cannot build it. */
 export const ALERTMANAGER_VERSION = 'v0.28.1';
 export const ALERTMANAGER_MODULE = `github.com/prometheus/alertmanager/cmd/alertmanager@${ALERTMANAGER_VERSION}`;
-
-const isExecutable = (file: string): boolean => {
-  try {
-    accessSync(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /**
  * The alertmanager binary: ALERTMANAGER_PATH, else the project's tool folder (.tools/bin, where
