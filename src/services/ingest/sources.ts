@@ -56,7 +56,7 @@ export async function createSource(
     routingKey?: string;
   },
 ): Promise<SourceWithUrl> {
-  if (input.routingKey !== undefined && !isRoutingKey(input.routingKey)) throw invalid('routing_key must be 32 lowercase hexadecimal characters');
+  if (input.routingKey !== undefined) checkRoutingKey(input.routingKey);
   const parsed = input.channels ? parseSourceChannels(input.channels) : undefined;
   if (parsed && !parsed.ok) throw invalid(`channels: ${parsed.message}`);
   const channels = parsed?.ok ? parsed.channels : null;
@@ -89,9 +89,7 @@ export async function createSource(
       const [{ n }] = await trx('alert_sources').count({ n: '*' }).where({ organization_id: input.organizationId }).whereIn('status', ['ACTIVE', 'PAUSED']);
       if (Number(n) >= limit) throw forbidden(`the ${org.plan} plan allows ${limit} alert sources and webhooks; this workspace has ${n}`, 'plan_limit_reached');
     }
-    if (input.routingKey !== undefined && (await trx('alert_sources').where({ routing_key: input.routingKey }).first('id'))) {
-      throw conflict('routing_key: another alert source already has this routing key', 'routing_key_taken');
-    }
+    if (input.routingKey !== undefined) await assertRoutingKeyFree(trx, input.routingKey);
     await trx('alert_sources').insert(row);
   });
   return { id: row.id, name: row.name, service_id: row.service_id, ingest_url: `${input.ingestBaseUrl}/${secret}`, routing_key: row.routing_key, channels };
@@ -130,15 +128,26 @@ export async function rotateSource(
   return { id: row.id, name: row.name, service_id: row.service_id, ingest_url: `${input.ingestBaseUrl}/${secret}`, routing_key: row.routing_key };
 }
 
+/** Refuses a routing key that is not 32 lowercase hex (400 naming the field). */
+function checkRoutingKey(routingKey: string): void {
+  if (!isRoutingKey(routingKey)) throw invalid('routing_key must be 32 lowercase hexadecimal characters');
+}
+
+/** 409 `routing_key_taken` when a source other than `exceptId` holds the key (tombstones included: the column is unique). */
+async function assertRoutingKeyFree(trx: Knex.Transaction, routingKey: string, exceptId?: string): Promise<void> {
+  const q = trx('alert_sources').where({ routing_key: routingKey });
+  if (exceptId !== undefined) q.whereNot({ id: exceptId });
+  if (await q.first('id')) throw conflict('routing_key: another alert source already has this routing key', 'routing_key_taken');
+}
+
 /**
  * Sets a live source's routing key (an importer re-run keeping a PagerDuty integration key);
  * 409 `routing_key_taken` when another source has it.
  */
 export async function setSourceRoutingKey(orm: MikroORM, sourceId: string, routingKey: string): Promise<void> {
-  if (!isRoutingKey(routingKey)) throw invalid('routing_key must be 32 lowercase hexadecimal characters');
+  checkRoutingKey(routingKey);
   await knexOf(orm).transaction(async (trx) => {
-    const other = await trx('alert_sources').where({ routing_key: routingKey }).whereNot({ id: sourceId }).first('id');
-    if (other) throw conflict('routing_key: another alert source already has this routing key', 'routing_key_taken');
+    await assertRoutingKeyFree(trx, routingKey, sourceId);
     const n = await trx('alert_sources')
       .update({ routing_key: routingKey, updated_at: new Date() })
       .where({ id: sourceId })
