@@ -4,6 +4,7 @@ import { fail, trimSlash } from './config-env';
 import { apnsConfig, apnsEnv, type ApnsConfig } from './providers/apns/config';
 import { fcmConfig, fcmEnv, type FcmConfig, type FcmServiceAccount } from './providers/fcm/config';
 import { sendgridConfig, sendgridEnv } from './providers/sendgrid/config';
+import { slackConfig, slackEnv, type SlackConfig } from './providers/slack/config';
 import { smtpEnv } from './providers/smtp/config';
 import { twilioConfig, twilioEnv, type TwilioConfig } from './providers/twilio/config';
 import { parseCidrs } from './domain/cidr';
@@ -85,6 +86,8 @@ const envSchema = z.object({
   ...smtpEnv.shape,
   ...apnsEnv.shape,
   ...fcmEnv.shape,
+  // Chat (docs/chat.md): the Slack app's credentials; none set means Slack is not offered.
+  ...slackEnv.shape,
   // Outbound targets (monitors, outgoing webhooks, …): private addresses refused unless allowed (SSRF); metadata endpoints always refused.
   ALLOW_PRIVATE_TARGETS: z.enum(['true', 'false', '1', '0']).default('false'),
   // HTTP monitors: MONITOR_ALLOW_PRIVATE is the older name of ALLOW_PRIVATE_TARGETS; the interval floor is lowered only by tests.
@@ -171,6 +174,8 @@ export interface NotifyConfig {
   email: { from: string; smtpUrl?: string; sendgrid?: { apiKey: string; apiBaseUrl?: string } };
   apns?: ApnsConfig;
   fcm?: FcmConfig;
+  /** The Slack app (chat messages, interactivity and Slack DMs); undefined: not configured. */
+  slack?: SlackConfig;
 }
 
 function tlsFiles(e: Env): LegacyConfig['tls'] {
@@ -260,5 +265,6 @@ function notifyConfig(e: Env): NotifyConfig {
     email: { from: e.EMAIL_FROM, smtpUrl: e.SMTP_URL, sendgrid: sendgridConfig(e) },
     apns: apnsConfig(e),
     fcm: fcmConfig(e),
+    slack: slackConfig(e),
   };
 }
