@@ -30,6 +30,8 @@ export const ACTIONS = {
   /** Legacy API keys: every member holds and revokes their own; these roles list and revoke anyone's. */
   'api_keys.manage_any': { roles: ['BILLING_OWNER', 'ACCOUNT_ADMIN'], teamManagerOwnTeam: false },
   'audit_log.read': { roles: ['BILLING_OWNER', 'ACCOUNT_ADMIN'], teamManagerOwnTeam: false },
+  /** Chat (docs/chat.md): connect or disconnect the workspace's Slack app (a service's channel is services.manage). */
+  'integrations.manage': { roles: ['BILLING_OWNER', 'ACCOUNT_ADMIN'], teamManagerOwnTeam: false },
   /** Imports from PagerDuty or Opsgenie (docs/importers.md): they invite people and create across the workspace. */
   'import.run': { roles: ['BILLING_OWNER', 'ACCOUNT_ADMIN'], teamManagerOwnTeam: false },
   'plan.change': { roles: ['BILLING_OWNER'], teamManagerOwnTeam: false },

@@ -16,6 +16,8 @@ export interface PlanLimits {
   monitorMinIntervalSeconds: number;
   /** Outgoing webhook subscriptions a workspace may hold (docs/api/outgoing-webhooks.md); 0: none. */
   outgoingWebhooks: number;
+  /** Slack and Microsoft Teams (docs/chat.md): connecting Slack, chat destinations per service, Slack DMs. */
+  chat: boolean;
 }
 
 export const PLAN_LIMITS: Readonly<Record<Plan, PlanLimits>> = {
@@ -30,6 +32,7 @@ export const PLAN_LIMITS: Readonly<Record<Plan, PlanLimits>> = {
     apiAccess: false,
     monitorMinIntervalSeconds: 300,
     outgoingWebhooks: 0,
+    chat: false,
   },
   STARTER: {
     users: 25,
@@ -42,6 +45,7 @@ export const PLAN_LIMITS: Readonly<Record<Plan, PlanLimits>> = {
     apiAccess: false,
     monitorMinIntervalSeconds: 60,
     outgoingWebhooks: 5,
+    chat: true,
   },
   PRO: {
     users: null,
@@ -54,6 +58,7 @@ export const PLAN_LIMITS: Readonly<Record<Plan, PlanLimits>> = {
     apiAccess: true,
     monitorMinIntervalSeconds: 30,
     outgoingWebhooks: 20,
+    chat: true,
   },
   BUSINESS: {
     users: null,
@@ -66,8 +71,12 @@ export const PLAN_LIMITS: Readonly<Record<Plan, PlanLimits>> = {
     apiAccess: true,
     monitorMinIntervalSeconds: 30,
     outgoingWebhooks: 100,
+    chat: true,
   },
 };
+
+/** The cheapest plan with chat (the plan-limit message names it). */
+export const CHAT_MIN_PLAN: Plan = 'STARTER';
 
 /** The floor under every plan's monitor interval (MONITOR_MIN_INTERVAL_SECONDS's default). */
 export const MONITOR_INTERVAL_FLOOR_SECONDS = 30;

@@ -18,6 +18,7 @@ const MATRIX: Record<Action, string> = {
   'api_tokens.manage': 'B A',
   'api_keys.manage_any': 'B A',
   'audit_log.read': 'B A',
+  'integrations.manage': 'B A',
   'import.run': 'B A',
   'plan.change': 'B',
 };
