@@ -73,18 +73,18 @@ const HEADLINES: Record<TeamsEventType, string> = {
 };
 
 /** A status's color in Adaptive Card terms. */
-export function statusColor(status: string): 'attention' | 'warning' | 'good' | 'default' {
+export function statusColor(status: string): 'Attention' | 'Warning' | 'Good' | 'Default' {
   switch (status) {
     case 'TRIGGERED':
-      return 'attention';
+      return 'Attention';
     case 'ACKNOWLEDGED':
     case 'INVESTIGATING':
-      return 'warning';
+      return 'Warning';
     case 'RESOLVED':
     case 'CLOSED':
-      return 'good';
+      return 'Good';
     default:
-      return 'default';
+      return 'Default';
   }
 }
 
