@@ -5,7 +5,14 @@ import type { IncidentEventBody } from '../../domain/incident-events';
 import { PLAN_LIMITS } from '../../domain/plans';
 import type { Logger } from '../../logger';
 import { getServiceChat } from '../../services/chat/service-chat';
-import { fanOutTeamsEvents, planOfWorkspace, SKIPPED_NO_CHAT, skipTeamsDelivery, TEAMS_DELIVERIES, teamsCardContext } from '../../services/chat/teams-deliveries';
+import {
+  fanOutTeamsEvents,
+  planOfWorkspace,
+  SKIPPED_NO_CHAT,
+  skipTeamsDelivery,
+  TEAMS_DELIVERIES,
+  teamsCardContext,
+} from '../../services/chat/teams-deliveries';
 import { claimDue, recordAttempt, type AttemptOutcome, type DueDelivery } from '../../services/incident-feed/delivery-queue';
 import { PassLoop } from '../../services/relay/pass-loop';
 import { afterScheduledFailure } from '../../services/relay/retry-policy';
@@ -90,7 +97,10 @@ export class TeamsDeliverer {
         : afterScheduledFailure(row.attempts, RETRY_SCHEDULE_MS);
     await recordAttempt(knex, TEAMS_DELIVERIES, row, outcome, next);
     if (!outcome.delivered && next.park) {
-      this.deps.logger.warn({ service_id: row.target_id, event_id: row.event_id, status: outcome.statusCode, error: outcome.error }, 'a Microsoft Teams card was given up');
+      this.deps.logger.warn(
+        { service_id: row.target_id, event_id: row.event_id, status: outcome.statusCode, error: outcome.error },
+        'a Microsoft Teams card was given up',
+      );
     }
   }
 

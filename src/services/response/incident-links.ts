@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { knexOf } from '../../db/knex';
+import { decideTransition, type IncidentStatus } from '../../domain/incident-lifecycle';
 import { verifyIncidentAction, type IncidentActionClaim, type PageAction } from './action-tokens';
 import { act, once, type PageResponse, type PageResponseDeps, type PageRow } from './page-responses';
 
@@ -26,12 +27,17 @@ export async function readIncidentLink(deps: Pick<PageResponseDeps, 'orm' | 'lin
 /**
  * An incident-scoped action link (a Microsoft Teams card's button): acts once per token, as the
  * system `via` the link's origin (an unauthenticated link names no member). A second use, or a
- * move the incident is past (already resolved), changes nothing.
+ * move the incident is past (already acknowledged or resolved), changes nothing.
  */
 export async function respondByIncidentToken(deps: PageResponseDeps, token: string, via: string): Promise<IncidentLinkAnswer> {
   const link = await readIncidentLink(deps, token);
   if (!link) return INVALID;
   const { claim, incident } = link;
+  // A move the incident is past (acknowledging or resolving a resolved incident) would be answered
+  // as success by the workflow: here it changed nothing, and says so.
+  if (decideTransition(incident.status as IncidentStatus, claim.action).kind !== 'move') {
+    return { done: false, invalid: false, message: `Incident #${incident.number} is already ${incident.status.toLowerCase()}.` };
+  }
   const page: PageRow = { id: claim.incidentId, incident_id: incident.id, organization_id: incident.organization_id, user_id: null, number: incident.number };
   const key = `incident-token:${createHash('sha256').update(token).digest('hex')}`;
   const used = { done: false, message: `This link was already used; incident #${incident.number} was ${PAST[claim.action]} with it.` };

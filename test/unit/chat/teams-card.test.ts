@@ -23,13 +23,19 @@ const input = (over: Partial<IncidentCardInput> = {}): IncidentCardInput => ({
   paging: { stepNumber: 1, people: ['ada@example.test'] },
   actorName: 'ingest',
   at: '2026-11-27T05:20:31.000Z',
-  links: { incident: 'https://klaxon.example/incidents/i1', acknowledge: 'https://klaxon.example/hooks/teams/action/a', resolve: 'https://klaxon.example/hooks/teams/action/r' },
+  links: {
+    incident: 'https://klaxon.example/incidents/i1',
+    acknowledge: 'https://klaxon.example/hooks/teams/action/a',
+    resolve: 'https://klaxon.example/hooks/teams/action/r',
+  },
   ...over,
 });
 
-const texts = (m: ReturnType<typeof incidentCard>) => m.attachments[0].content.body.map((b) => b.text).filter(Boolean);
+const texts = (m: ReturnType<typeof incidentCard>) => m.attachments[0].content.body.map((b) => b.text as string).filter(Boolean);
 const facts = (m: ReturnType<typeof incidentCard>) =>
-  Object.fromEntries((m.attachments[0].content.body.find((b) => b.type === 'FactSet')!.facts as Array<{ title: string; value: string }>).map((f) => [f.title, f.value]));
+  Object.fromEntries(
+    (m.attachments[0].content.body.find((b) => b.type === 'FactSet')!.facts as Array<{ title: string; value: string }>).map((f) => [f.title, f.value]),
+  );
 
 describe('the Microsoft Teams card', () => {
   it('when an incident opens, then the card is an Adaptive Card 1.4 in the Workflows envelope with its title, severity, service, colored status, who is paged, the time and three buttons', () => {
