@@ -31,7 +31,15 @@ export async function fanOutTeamsEvents(trx: Knex.Transaction, limit: number, ty
   const rows = events
     .map((e, ord) => ({ ord, e }))
     .filter(({ e }) => types.includes(e.type) && e.incident.service_id)
-    .map(({ ord, e }) => ({ ord, id: e.id, organization_id: e.organization_id, incident_id: e.incident_id, service_id: e.incident.service_id, type: e.type, body: eventBody(e) }));
+    .map(({ ord, e }) => ({
+      ord,
+      id: e.id,
+      organization_id: e.organization_id,
+      incident_id: e.incident_id,
+      service_id: e.incident.service_id,
+      type: e.type,
+      body: eventBody(e),
+    }));
   if (rows.length === 0) return events.length;
   // lane_seq follows the insert's order: the feed's order, which is each incident's.
   await trx.raw(

@@ -32,7 +32,12 @@ export async function sendTeamsTestCard(deps: TeamsTestDeps, service: { id: stri
   const { teamsWebhookUrl } = await getServiceChat(deps.orm, deps.sealer, service.id);
   if (!teamsWebhookUrl) throw conflict('the service has no Microsoft Teams webhook URL: set one first', 'teams_not_configured');
   const body = JSON.stringify(testCard({ serviceName: service.name, appUrl: deps.appUrl, at: new Date().toISOString() }));
-  const res = await postJson(teamsWebhookUrl, { headers: { 'User-Agent': 'Klaxon-Teams/1' }, body, timeoutMs: TEAMS_TEST_TIMEOUT_MS, allowPrivate: deps.allowPrivate });
+  const res = await postJson(teamsWebhookUrl, {
+    headers: { 'User-Agent': 'Klaxon-Teams/1' },
+    body,
+    timeoutMs: TEAMS_TEST_TIMEOUT_MS,
+    allowPrivate: deps.allowPrivate,
+  });
   const delivered = res.status !== null && res.status >= 200 && res.status < 300;
   return { delivered, status_code: res.status, error: delivered ? null : (res.error ?? `answered ${res.status}`) };
 }
