@@ -36,6 +36,8 @@ export interface IncidentCardInput {
   actorName: string | null;
   /** The escalation step of an `incident.escalated` event. */
   stepNumber?: number | null;
+  /** The event's `data.operation`: `ack_timeout` makes an `incident.triggered` a return, not a new incident. */
+  operation?: string | null;
   /** When the change happened (ISO). */
   at: string;
   links: {
@@ -129,7 +131,12 @@ const card = (body: Element[], actions: Element[]): AdaptiveCard => ({
 /** The card of one incident event: headline, title, colored status, facts, and the buttons that still apply. */
 export function incidentCard(input: IncidentCardInput): TeamsMessage {
   const { incident } = input;
-  const headline = input.type === 'incident.escalated' && input.stepNumber ? `Escalated to step ${input.stepNumber}` : HEADLINES[input.type];
+  const headline =
+    input.type === 'incident.escalated' && input.stepNumber
+      ? `Escalated to step ${input.stepNumber}`
+      : input.type === 'incident.triggered' && input.operation === 'ack_timeout'
+        ? 'Triggered again: the acknowledgement timed out'
+        : HEADLINES[input.type];
   const facts: Array<{ title: string; value: string }> = [
     { title: 'Severity', value: incident.severity },
     { title: 'Service', value: input.serviceName ?? '(no service)' },

@@ -114,6 +114,7 @@ export class TeamsDeliverer {
         ...context,
         actorName: event.actor?.name ?? null,
         stepNumber: typeof event.data.step_number === 'number' ? event.data.step_number : null,
+        operation: typeof event.data.operation === 'string' ? event.data.operation : null,
         at: event.created_at,
         links: this.links(event.incident.id, event.incident.status),
       }),

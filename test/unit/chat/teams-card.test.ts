@@ -89,6 +89,10 @@ describe('the Microsoft Teams card', () => {
     expect(facts(message)['Paging now']).toBe('grace@example.test (step 2)');
   });
 
+  it('when an acknowledgement timed out, then the card says the incident is triggered again, not new', () => {
+    expect(texts(incidentCard(input({ operation: 'ack_timeout' })))[0]).toBe('Triggered again: the acknowledgement timed out · #42');
+  });
+
   it('when a title is longer than the card shows, then it is cut with an ellipsis', () => {
     const message = incidentCard(input({ incident: { number: 1, title: 'x'.repeat(5000), severity: 'LOW', status: 'TRIGGERED' } }));
     expect(texts(message)[1]).toHaveLength(CARD_TITLE_MAX);
