@@ -13,11 +13,15 @@ export interface IncidentLink {
 /** What acting on a link did: `invalid` for a forged, altered or expired token (or a deleted incident). */
 export type IncidentLinkAnswer = PageResponse & { invalid: boolean };
 
+/** Longer than any token signIncidentAction makes (about 150 characters): refused unread. */
+const MAX_TOKEN_LENGTH = 512;
+
 const PAST: Record<PageAction, string> = { acknowledge: 'acknowledged', resolve: 'resolved' };
 const INVALID: IncidentLinkAnswer = { done: false, invalid: true, message: 'This link is not valid or has expired.' };
 
 /** The link's claim and incident, reading only (the GET that shows the confirm button); undefined when invalid. */
 export async function readIncidentLink(deps: Pick<PageResponseDeps, 'orm' | 'linkSecret'>, token: string): Promise<IncidentLink | undefined> {
+  if (token.length > MAX_TOKEN_LENGTH) return undefined;
   const claim = verifyIncidentAction(deps.linkSecret, token, Math.floor(Date.now() / 1000));
   if (!claim) return undefined;
   const incident = await knexOf(deps.orm)('incidents').where({ id: claim.incidentId }).first('id', 'organization_id', 'number', 'title', 'status');
