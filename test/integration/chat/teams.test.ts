@@ -235,7 +235,7 @@ describe('the action links of a Teams card', () => {
     const now = Math.floor(Date.now() / 1000);
     const forged = signIncidentAction('another-secret-that-is-at-least-32-characters', { incidentId, action: 'acknowledge', expiresAt: now + 3600 });
     const expired = signIncidentAction(TEST_SECRET, { incidentId, action: 'acknowledge', expiresAt: now - 1 });
-    for (const token of [forged, expired, 'not-a-token']) {
+    for (const token of [forged, expired, 'not-a-token', 'x'.repeat(600)]) {
       const url = `${stack.urls.app}/hooks/teams/action/${token}`;
       expect((await html('GET', url)).status).toBe(403);
       const res = await html('POST', url);

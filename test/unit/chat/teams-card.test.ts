@@ -12,6 +12,7 @@ import {
   type IncidentCardInput,
 } from '../../../src/domain/chat/teams-card';
 import { signAction, signIncidentAction, verifyAction, verifyIncidentAction } from '../../../src/services/response/action-tokens';
+import { isPermanentRefusal } from '../../../src/providers/teams/deliverer';
 
 const validate = new Ajv({ allErrors: true, strict: true }).compile(cardSchema);
 
@@ -160,5 +161,12 @@ describe('incident-scoped action tokens', () => {
     const incidentToken = signIncidentAction(secret, { incidentId: 'i1', action: 'acknowledge', expiresAt: now + 60 });
     expect(verifyIncidentAction(secret, pageToken, now)).toBeNull();
     expect(verifyAction(secret, incidentToken, now)).toBeNull();
+  });
+});
+
+describe('which Teams answers give a card up at once', () => {
+  it('a 4xx but 408 and 429 is given up; no answer, 5xx, 408 and 429 are retried', () => {
+    expect([400, 401, 403, 404, 410, 413].map(isPermanentRefusal)).toEqual([true, true, true, true, true, true]);
+    expect([null, 302, 408, 429, 500, 502, 503].map(isPermanentRefusal)).toEqual([false, false, false, false, false, false, false]);
   });
 });
