@@ -22,6 +22,7 @@ export const PURGED_TABLES = [
   'throttle_counts',
   'incident_events',
   'outgoing_webhook_deliveries',
+  'teams_deliveries',
 ] as const;
 export type PurgedTable = (typeof PURGED_TABLES)[number];
 

@@ -38,6 +38,8 @@ export interface RetentionCutoffs {
   incidentEventsBefore: Date;
   /** Outgoing webhook deliveries, delivered or given up, created before this (the delivery log). */
   webhookDeliveriesBefore: Date;
+  /** Microsoft Teams card deliveries, delivered or given up, created before this. */
+  teamsDeliveriesBefore: Date;
   /** Per plan: a CLOSED incident closed before this goes, with everything that belongs to it. */
   incidentsClosedBefore: Record<Plan, Date>;
 }
@@ -65,6 +67,7 @@ export function retentionCutoffs(now: Date, ages: RetentionAges = DEFAULT_RETENT
     throttleWindowsEndedBefore: now,
     incidentEventsBefore: ago(30 * DAY_MS),
     webhookDeliveriesBefore: ago(30 * DAY_MS),
+    teamsDeliveriesBefore: ago(30 * DAY_MS),
     incidentsClosedBefore: Object.fromEntries(PLANS.map((plan) => [plan, ago(PLAN_LIMITS[plan].historyDays * DAY_MS)])) as Record<Plan, Date>,
   };
 }

@@ -104,6 +104,8 @@ export interface FeedConsumerDeps {
   appUrl: string;
   /** ALLOW_PRIVATE_TARGETS: for the shared SSRF guard (src/services/targets). */
   allowPrivateTargets: boolean;
+  /** Signing action links posted to chat (KLAXON_SECRET) and how long they work (PAGE_LINK_TTL_HOURS). */
+  actionLinks: { secret: string; ttlSeconds: number };
 }
 
 /** A running consumer: started once, stopped at shutdown. */

@@ -81,6 +81,7 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; leg
     mailer: accountMailer(accountEmail),
     appUrl: config.urls.app,
     allowPrivateTargets: config.targets.allowPrivate,
+    actionLinks: { secret: deps.secret, ttlSeconds: config.pageLinkTtlSeconds },
   });
   return {
     app: createAppListener({

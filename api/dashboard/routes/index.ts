@@ -9,6 +9,7 @@ import { importRoutes } from './imports';
 import { incidentRoutes } from './incidents';
 import { invitationPublicRoutes, membersRoutes } from './members';
 import { monitorRoutes } from './monitors';
+import { microsoftTeamsRoutes } from './microsoft-teams';
 import { inAppNotificationsRoutes } from './in-app-notifications';
 import { outgoingWebhookRoutes } from './outgoing-webhooks';
 import { reportsRoutes } from './reports';
@@ -31,6 +32,7 @@ export const sessionRoutes = (deps: AdminDeps): RouteSpec[] => [
   ...monitorRoutes(deps),
   ...inboundWebhooksRoutes(deps),
   ...outgoingWebhookRoutes(deps),
+  ...microsoftTeamsRoutes(deps),
   ...inAppNotificationsRoutes(deps),
   ...reportsRoutes(deps),
   ...statusRoutes(deps),

@@ -40,6 +40,7 @@ import { ServiceChatSettingsSchema } from './service-chat-settings';
 import { SlackInstallationSchema } from './slack-installation';
 import { OutgoingWebhookDeliverySchema } from './outgoing-webhook-delivery';
 import { ImportMappingSchema } from './import-mapping';
+import { TeamsDeliverySchema } from './teams-delivery';
 
 export * from './alert';
 export * from './alert-source';
@@ -83,6 +84,7 @@ export * from './service-chat-settings';
 export * from './slack-installation';
 export * from './outgoing-webhook-delivery';
 export * from './import-mapping';
+export * from './teams-delivery';
 
 /** Every entity the ORM knows; migrations are checked against exactly this list. */
 export const ENTITIES = [
@@ -128,4 +130,5 @@ export const ENTITIES = [
   SlackInstallationSchema,
   ServiceChatSettingsSchema,
   ImportMappingSchema,
+  TeamsDeliverySchema,
 ];

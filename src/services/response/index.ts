@@ -7,3 +7,4 @@
  */
 export * from './action-tokens';
 export * from './page-responses';
+export * from './incident-links';

@@ -57,6 +57,7 @@ export async function purgeExpired(k: Knex, cutoffs: RetentionCutoffs, opts: Pur
     ['incident_events', 'created_at < ?', [cutoffs.incidentEventsBefore]],
     // A delivery still being tried stays, whatever its age: the log shows it until it ends.
     ['outgoing_webhook_deliveries', 'created_at < ? and (delivered_at is not null or parked_at is not null)', [cutoffs.webhookDeliveriesBefore]],
+    ['teams_deliveries', 'created_at < ? and (delivered_at is not null or parked_at is not null)', [cutoffs.teamsDeliveriesBefore]],
   ];
   for (const [table, where, bindings] of steps) {
     if (!(await purge.rows(table, where, bindings))) return purge.result(false);

@@ -1,0 +1,45 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { escapeMarkup as html } from '../../domain/markup';
+import { readIncidentLink, respondByIncidentToken, type PageResponseDeps } from '../../services/response';
+
+/** How an action taken through a Teams card's link is recorded: no member is known, only the link's origin. */
+export const TEAMS_LINK_VIA = 'Microsoft Teams link';
+
+const VERBS = { acknowledge: 'Acknowledge', resolve: 'Resolve' } as const;
+
+const page = (ctx: Context, status: number, title: string, body: string) => {
+  ctx.status = status;
+  ctx.type = 'text/html';
+  ctx.set('Referrer-Policy', 'no-referrer'); // the token is in the path: keep it out of Referer headers
+  ctx.set('Cache-Control', 'no-store');
+  ctx.body = `<!doctype html><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${html(title)}</title><h1>${html(title)}</h1>${body}`;
+};
+
+/**
+ * The Acknowledge and Resolve buttons of Microsoft Teams cards: `/hooks/teams/action/:token`.
+ * Opening the link only shows the incident and a button (link previews and scanners fetch links;
+ * a GET must not act); the POST acts, once, recorded "via Microsoft Teams link".
+ */
+export function createTeamsHooksRouter(deps: PageResponseDeps): Router {
+  const router = new Router({ prefix: '/hooks/teams' });
+  router.get('/action/:token', async (ctx) => {
+    ctx.state.routePattern = '/hooks/teams/action/:token';
+    const link = await readIncidentLink(deps, ctx.params.token);
+    if (!link) return page(ctx, 403, 'Link not valid', '<p>This link is not valid or has expired.</p>');
+    const verb = VERBS[link.claim.action];
+    page(
+      ctx,
+      200,
+      `${verb} incident #${link.incident.number}?`,
+      `<p>${html(link.incident.title)}</p><p>Status: ${html(link.incident.status)}</p><form method="post"><button type="submit">${verb}</button></form>`,
+    );
+  });
+  router.post('/action/:token', async (ctx) => {
+    ctx.state.routePattern = '/hooks/teams/action/:token';
+    const answer = await respondByIncidentToken(deps, ctx.params.token, TEAMS_LINK_VIA);
+    if (answer.invalid) return page(ctx, 403, 'Link not valid', `<p>${html(answer.message)}</p>`);
+    page(ctx, answer.done ? 200 : 409, answer.done ? 'Done' : 'Nothing changed', `<p>${html(answer.message)}</p>`);
+  });
+  return router;
+}
