@@ -11,6 +11,7 @@ import { apns } from './apns';
 import { createDevInboxSender } from './dev-inbox';
 import { fcm } from './fcm';
 import { sendgrid } from './sendgrid';
+import { slack } from './slack';
 import { smtp } from './smtp';
 import { outgoingWebhooks } from './outgoing-webhooks';
 import { twilio } from './twilio';
@@ -27,6 +28,7 @@ const PROVIDERS: Readonly<Record<ProviderKey, ProviderModule & { senders: Channe
   apns,
   fcm,
   'outgoing-webhooks': outgoingWebhooks,
+  slack,
 };
 
 /** A channel's provider once chosen: its registry key, configured. */

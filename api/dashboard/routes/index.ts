@@ -10,12 +10,14 @@ import { incidentRoutes } from './incidents';
 import { invitationPublicRoutes, membersRoutes } from './members';
 import { monitorRoutes } from './monitors';
 import { inAppNotificationsRoutes } from './in-app-notifications';
+import { integrationRoutes } from './integrations';
 import { outgoingWebhookRoutes } from './outgoing-webhooks';
 import { reportsRoutes } from './reports';
 import { statusRoutes } from './status';
 import { inboundWebhooksRoutes } from './inbound-webhooks';
 import { pagingRoutes } from './paging';
 import { securityRoutes } from './security';
+import { serviceChatRoutes } from './service-chat';
 import { teamsRoutes } from './teams';
 
 /** Every route under /api that needs a session (and, when it changes state, the CSRF header). */
@@ -31,6 +33,8 @@ export const sessionRoutes = (deps: AdminDeps): RouteSpec[] => [
   ...monitorRoutes(deps),
   ...inboundWebhooksRoutes(deps),
   ...outgoingWebhookRoutes(deps),
+  ...integrationRoutes(deps),
+  ...serviceChatRoutes(deps),
   ...inAppNotificationsRoutes(deps),
   ...reportsRoutes(deps),
   ...statusRoutes(deps),
