@@ -4,6 +4,7 @@
  * function; `deploy/slack/manifest.json` is the same with a placeholder URL (a unit test keeps
  * the two in step).
  */
+import { trimSlash } from '../../config-env';
 
 /** The bot scopes Klaxon asks for when a workspace installs the app. */
 export const SLACK_BOT_SCOPES = [
@@ -21,11 +22,11 @@ export const SLACK_BOT_SCOPES = [
 export const MANIFEST_PLACEHOLDER_URL = 'https://klaxon.example.com';
 
 /** Where Slack sends the browser back after the install (`/hooks/slack/oauth`). */
-export const slackRedirectUri = (appUrl: string): string => `${appUrl.replace(/\/+$/, '')}/hooks/slack/oauth`;
+export const slackRedirectUri = (appUrl: string): string => `${trimSlash(appUrl)}/hooks/slack/oauth`;
 
 /** The manifest for a Klaxon at `appUrl` (no trailing slash needed). */
 export function slackManifest(appUrl: string) {
-  const base = appUrl.replace(/\/+$/, '');
+  const base = trimSlash(appUrl);
   return {
     display_information: {
       name: 'Klaxon',

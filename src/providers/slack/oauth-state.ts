@@ -37,7 +37,13 @@ const mac = (key: Buffer, body: string) => createHmac('sha256', key).update(body
 
 /** A fresh state for one install, valid SLACK_STATE_TTL_MS from `now`. */
 export function signSlackState(key: Buffer, who: SlackStateBinding, now = Date.now()): string {
-  const payload = { n: randomBytes(16).toString('base64url'), o: who.organizationId, u: who.userId, s: sessionDigest(who.sessionId), x: now + SLACK_STATE_TTL_MS };
+  const payload = {
+    n: randomBytes(16).toString('base64url'),
+    o: who.organizationId,
+    u: who.userId,
+    s: sessionDigest(who.sessionId),
+    x: now + SLACK_STATE_TTL_MS,
+  };
   const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
   return `${body}.${mac(key, body)}`;
 }

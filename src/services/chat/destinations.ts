@@ -70,7 +70,8 @@ export async function changeServiceChat(
   where: { organizationId: string; serviceId: string; audit: AuditActor },
   input: ServiceChatInput,
 ): Promise<ServiceChatJson> {
-  const setting = (input.slackChannelId !== undefined && input.slackChannelId !== null) || (input.teamsWebhookUrl !== undefined && input.teamsWebhookUrl !== null);
+  const setting =
+    (input.slackChannelId !== undefined && input.slackChannelId !== null) || (input.teamsWebhookUrl !== undefined && input.teamsWebhookUrl !== null);
   if (setting) await assertChatPlan(knexOf(deps.orm), where.organizationId);
   if (input.teamsWebhookUrl) checkTeamsUrl(input.teamsWebhookUrl, deps.allowPrivate);
   const change: ServiceChatChange = {};

@@ -37,7 +37,10 @@ export type IntegrationJson = SlackIntegrationJson | TeamsIntegrationJson;
 export async function listIntegrations(deps: { orm: MikroORM; slack: SlackConfig | undefined }, organizationId: string): Promise<IntegrationJson[]> {
   const [installation, teams] = await Promise.all([findSlackInstallation(deps.orm, organizationId), countTeamsWebhooks(deps.orm, organizationId)]);
   const installer = installation?.installedBy
-    ? await knexOf(deps.orm)('users').select('id', 'name', 'email').where({ id: installation.installedBy }).first<{ id: string; name: string | null; email: string } | undefined>()
+    ? await knexOf(deps.orm)('users')
+        .select('id', 'name', 'email')
+        .where({ id: installation.installedBy })
+        .first<{ id: string; name: string | null; email: string } | undefined>()
     : undefined;
   const slack: SlackIntegrationJson = {
     provider: 'slack',

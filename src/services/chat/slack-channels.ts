@@ -61,7 +61,8 @@ export async function findSlackChannel(deps: SlackWorkspaceDeps, organizationId:
   try {
     channel = (await client.conversations.info({ channel: channelId })).channel as SlackChannel | undefined;
   } catch (err) {
-    if (UNKNOWN_CHANNEL.has(slackErrorCode(err))) throw invalid(`${field}: no channel ${channelId} in the connected Slack workspace (private channels need the Klaxon app invited)`);
+    if (UNKNOWN_CHANNEL.has(slackErrorCode(err)))
+      throw invalid(`${field}: no channel ${channelId} in the connected Slack workspace (private channels need the Klaxon app invited)`);
     throw slackUnavailable(err);
   }
   if (!channel?.id) throw invalid(`${field}: no channel ${channelId} in the connected Slack workspace`);

@@ -27,7 +27,8 @@ export const slackNotConfigured = () =>
 export const slackNotConnected = (why = 'this workspace has not connected Slack: connect it on the Integrations page') => conflict(why, 'slack_not_connected');
 
 /** 503 `slack_unavailable`: Slack refused or could not be reached; nothing was changed. Slack's error code only, never a token. */
-export const slackUnavailable = (err: unknown) => new DomainError('unavailable', `Slack could not be reached or refused the call (${slackErrorCode(err)}); try again later`, 'slack_unavailable');
+export const slackUnavailable = (err: unknown) =>
+  new DomainError('unavailable', `Slack could not be reached or refused the call (${slackErrorCode(err)}); try again later`, 'slack_unavailable');
 
 /** The Slack app's variables, or 409 `slack_not_configured`. */
 export function configuredSlack(slack: SlackConfig | undefined): SlackConfig {

@@ -34,7 +34,12 @@ export async function getManual(url: string, session?: Pick<DashboardSession, 'c
 
 /** The session row id of a signed-in client (what the state binds). */
 export async function sessionIdOf(stack: TestStack, session: Pick<DashboardSession, 'cookie'>): Promise<string> {
-  return (await knexOf(stack.orm)('sessions').select('id').where({ token_hash: sha256Hex(session.cookie) }).first()).id;
+  return (
+    await knexOf(stack.orm)('sessions')
+      .select('id')
+      .where({ token_hash: sha256Hex(session.cookie) })
+      .first()
+  ).id;
 }
 
 /**

@@ -39,7 +39,10 @@ describe('PUT /api/services/{id}/chat', () => {
     expect(createSealer(TEST_SECRET).open(stored.teams_webhook_url_sealed)).toBe(TEAMS_URL);
     expect(await chat()).toEqual(res.body.data);
     const [entry] = await auditLog(fx.stack, admin(), 'service.chat_update');
-    expect(entry).toMatchObject({ target: { type: 'service', id: service }, details: { slack_channel_id: 'C0ALERTS01', slack_channel_name: 'alerts', teams_webhook_url: 'set' } });
+    expect(entry).toMatchObject({
+      target: { type: 'service', id: service },
+      details: { slack_channel_id: 'C0ALERTS01', slack_channel_name: 'alerts', teams_webhook_url: 'set' },
+    });
     expect(JSON.stringify(entry)).not.toContain('s3cr3t');
   });
 
@@ -50,7 +53,11 @@ describe('PUT /api/services/{id}/chat', () => {
       slack_channel_name: 'secret-ops',
       teams_webhook_url: TEAMS_URL,
     });
-    expect((await put({ teams_webhook_url: null })).body.data).toEqual({ slack_channel_id: 'C0SECRET03', slack_channel_name: 'secret-ops', teams_webhook_url: null });
+    expect((await put({ teams_webhook_url: null })).body.data).toEqual({
+      slack_channel_id: 'C0SECRET03',
+      slack_channel_name: 'secret-ops',
+      teams_webhook_url: null,
+    });
     expect((await put({ slack_channel_id: null })).body.data).toEqual({ slack_channel_id: null, slack_channel_name: null, teams_webhook_url: null });
     expect((await put({})).status).toBe(200);
   });
@@ -147,7 +154,11 @@ describe('GET /api/services/{id}/chat', () => {
     for (const session of [ws.as.MEMBER, ws.as.OTHER_TEAM_MANAGER]) {
       const res = await api('GET', `/services/${service}/chat`, { session });
       expect(res.status).toBe(200);
-      expect(res.body.data).toEqual({ slack_channel_id: 'C0ALERTS01', slack_channel_name: 'alerts', teams_webhook_url: 'https://prod-01.westeurope.logic.azure.com/…' });
+      expect(res.body.data).toEqual({
+        slack_channel_id: 'C0ALERTS01',
+        slack_channel_name: 'alerts',
+        teams_webhook_url: 'https://prod-01.westeurope.logic.azure.com/…',
+      });
       expect(JSON.stringify(res.body)).not.toContain('s3cr3t');
     }
   });

@@ -148,7 +148,10 @@ describe('GET /hooks/slack/oauth', () => {
     const badCode = await callback({ code: 'code-not-issued', state: stateOf((await install(c.as.ACCOUNT_ADMIN)).location!) }, c.as.ACCOUNT_ADMIN);
     expect(outcome(badCode.location)).toBe('/integrations?slack=error&reason=invalid_code');
     fx.fake.errors['oauth.v2.access'] = ['invalid_team_for_non_distributed_app'];
-    const refused = await callback({ code: fx.fake.issueCode(redirectUri()), state: stateOf((await install(c.as.ACCOUNT_ADMIN)).location!) }, c.as.ACCOUNT_ADMIN);
+    const refused = await callback(
+      { code: fx.fake.issueCode(redirectUri()), state: stateOf((await install(c.as.ACCOUNT_ADMIN)).location!) },
+      c.as.ACCOUNT_ADMIN,
+    );
     expect(outcome(refused.location)).toBe('/integrations?slack=error&reason=invalid_team_for_non_distributed_app');
     const odd = await callback({ error: '<script>', state: 'x' }, c.as.ACCOUNT_ADMIN);
     expect(outcome(odd.location)).toBe('/integrations?slack=error&reason=slack_error');
@@ -178,7 +181,10 @@ describe('GET /api/integrations and DELETE /api/integrations/slack', () => {
     });
     await connectSlack(fx.stack, c.as.ACCOUNT_ADMIN);
     const service = (await api('POST', '/services', { session: c.as.ACCOUNT_ADMIN, body: { name: 'Payments API', team_id: c.team.id } })).body.data.id;
-    await api('PUT', `/services/${service}/chat`, { session: c.as.ACCOUNT_ADMIN, body: { teams_webhook_url: 'https://example.webhook.office.com/workflows/abc?sig=s3cret' } });
+    await api('PUT', `/services/${service}/chat`, {
+      session: c.as.ACCOUNT_ADMIN,
+      body: { teams_webhook_url: 'https://example.webhook.office.com/workflows/abc?sig=s3cret' },
+    });
     const after = await api('GET', '/integrations', { session: c.as.MEMBER });
     expect(after.body.data.integrations).toEqual([
       {
@@ -230,7 +236,11 @@ describe('GET /api/integrations/slack/channels', () => {
     const c = await catalogWorkspace(fx.stack, { plan: 'STARTER' });
     expectDashboardError(await api('GET', '/integrations/slack/channels', { session: c.as.MEMBER }), 409, 'slack_not_connected');
     await connectSlack(fx.stack, c.as.ACCOUNT_ADMIN);
-    fx.fake.channels.push({ id: 'C0ARCHIVE4', name: 'old', is_archived: true }, { id: 'C0INCIDNT5', name: 'incidents' }, { id: 'G0PRIVATE6', name: 'leads', is_private: true });
+    fx.fake.channels.push(
+      { id: 'C0ARCHIVE4', name: 'old', is_archived: true },
+      { id: 'C0INCIDNT5', name: 'incidents' },
+      { id: 'G0PRIVATE6', name: 'leads', is_private: true },
+    );
     const before = fx.fake.callsOf('conversations.list').length;
     const res = await api('GET', '/integrations/slack/channels', { session: c.as.MEMBER });
     expect(res.status).toBe(200);

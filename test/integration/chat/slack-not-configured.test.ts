@@ -23,8 +23,15 @@ describe('Slack not configured', () => {
       installed_by: null,
     });
     const service = (await api('POST', '/services', { session: ws.as.ACCOUNT_ADMIN, body: { name: 'Web', team_id: ws.team.id } })).body.data.id;
-    expectDashboardError(await api('PUT', `/services/${service}/chat`, { session: ws.as.ACCOUNT_ADMIN, body: { slack_channel_id: 'C0ALERTS01' } }), 409, 'slack_not_configured');
-    const teams = await api('PUT', `/services/${service}/chat`, { session: ws.as.ACCOUNT_ADMIN, body: { teams_webhook_url: 'https://example.webhook.office.com/x' } });
+    expectDashboardError(
+      await api('PUT', `/services/${service}/chat`, { session: ws.as.ACCOUNT_ADMIN, body: { slack_channel_id: 'C0ALERTS01' } }),
+      409,
+      'slack_not_configured',
+    );
+    const teams = await api('PUT', `/services/${service}/chat`, {
+      session: ws.as.ACCOUNT_ADMIN,
+      body: { teams_webhook_url: 'https://example.webhook.office.com/x' },
+    });
     expect(teams.status).toBe(200);
   });
 

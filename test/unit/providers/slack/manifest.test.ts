@@ -14,7 +14,11 @@ describe('the Slack app manifest', () => {
     expect(m.display_information.name).toBe('Klaxon');
     expect(m.features.bot_user).toEqual({ display_name: 'Klaxon', always_online: true });
     expect(m.features.slash_commands).toEqual([
-      expect.objectContaining({ command: '/klaxon', url: 'https://klaxon.acme.test/hooks/slack/commands', usage_hint: 'oncall [schedule] | incidents | ack N | resolve N' }),
+      expect.objectContaining({
+        command: '/klaxon',
+        url: 'https://klaxon.acme.test/hooks/slack/commands',
+        usage_hint: 'oncall [schedule] | incidents | ack N | resolve N',
+      }),
     ]);
     expect(m.oauth_config).toEqual({ redirect_urls: ['https://klaxon.acme.test/hooks/slack/oauth'], scopes: { bot: [...SLACK_BOT_SCOPES] } });
     expect(m.settings).toEqual({
@@ -23,6 +27,15 @@ describe('the Slack app manifest', () => {
       socket_mode_enabled: false,
       token_rotation_enabled: false,
     });
-    expect([...SLACK_BOT_SCOPES]).toEqual(['chat:write', 'chat:write.public', 'commands', 'channels:read', 'groups:read', 'users:read', 'users:read.email', 'im:write']);
+    expect([...SLACK_BOT_SCOPES]).toEqual([
+      'chat:write',
+      'chat:write.public',
+      'commands',
+      'channels:read',
+      'groups:read',
+      'users:read',
+      'users:read.email',
+      'im:write',
+    ]);
   });
 });

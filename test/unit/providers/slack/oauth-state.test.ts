@@ -22,7 +22,9 @@ describe('the Slack install state', () => {
     expect(readSlackState(key, state, { ...who, userId: 'user-2' }, now)).toBeUndefined();
     expect(readSlackState(key, state, { ...who, organizationId: 'org-2' }, now)).toBeUndefined();
     expect(readSlackState(slackStateKey('another-secret-that-is-at-least-32-characters'), state, who, now)).toBeUndefined();
-    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(body, 'base64url').toString()), x: now + 10 * SLACK_STATE_TTL_MS })).toString('base64url');
+    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(body, 'base64url').toString()), x: now + 10 * SLACK_STATE_TTL_MS })).toString(
+      'base64url',
+    );
     expect(readSlackState(key, `${forged}.${mac}`, who, now)).toBeUndefined();
     for (const bad of ['', 'x', `${body}.`, `.${mac}`, `${state}.x`, `${body}.${mac.slice(1)}`, 'a'.repeat(5000)]) {
       expect(readSlackState(key, bad, who, now)).toBeUndefined();
