@@ -33,8 +33,7 @@ export function IntegrationsPage() {
       <Stack gap={4}>
         <Title order={2}>Integrations</Title>
         <Text size="sm" c="dimmed">
-          Incidents in your team chat: each service posts to its own Slack channel or Microsoft Teams channel. Choose them under “Chat” on the Set up
-          page.
+          Incidents in your team chat: each service posts to its own Slack channel or Microsoft Teams channel. Choose them under “Chat” on the Set up page.
         </Text>
       </Stack>
       {notice && (
@@ -57,8 +56,8 @@ export function IntegrationsPage() {
         </>
       )}
       <ConfirmModal {...disconnect.modal} title={`Disconnect Slack${slack?.team_name ? ` (${slack.team_name})` : ''}?`} confirmLabel="Disconnect">
-        Klaxon forgets the Slack token and every service’s Slack channel; nothing more is posted to Slack. Teams URLs stay. To revoke the app in
-        Slack too, remove it there.
+        Klaxon forgets the Slack token and every service’s Slack channel; nothing more is posted to Slack. Teams URLs stay. To revoke the app in Slack too,
+        remove it there.
       </ConfirmModal>
     </Stack>
   );
@@ -147,8 +146,8 @@ function TeamsCard({ teams }: { teams: TeamsIntegrationJson }) {
           </Badge>
         </Group>
         <Text size="sm">
-          Teams needs no app. In the Teams channel, add a workflow from the template “Post to a channel when a webhook request is received”, copy its
-          URL, and paste it under “Chat” for the service on the Set up page. “Send test card” there checks it.
+          Teams needs no app. In the Teams channel, add a workflow from the template “Post to a channel when a webhook request is received”, copy its URL, and
+          paste it under “Chat” for the service on the Set up page. “Send test card” there checks it.
         </Text>
       </Stack>
     </Card>

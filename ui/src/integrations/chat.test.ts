@@ -25,7 +25,15 @@ describe('the Chat dialog’s body', () => {
   });
 
   it('offers none, the channels (private ones marked), and the saved channel even when Slack no longer lists it', () => {
-    expect(channelOptions([{ id: 'C0OPS00002', name: 'ops', is_private: false }, { id: 'G1', name: 'leads', is_private: true }], saved)).toEqual([
+    expect(
+      channelOptions(
+        [
+          { id: 'C0OPS00002', name: 'ops', is_private: false },
+          { id: 'G1', name: 'leads', is_private: true },
+        ],
+        saved,
+      ),
+    ).toEqual([
       { value: NONE, label: 'None' },
       { value: 'C0OPS00002', label: '#ops' },
       { value: 'G1', label: '🔒leads' },

@@ -44,7 +44,14 @@ function ServiceChatForm({ serviceId, onClose }: { serviceId: string; onClose: (
       </>
     );
   }
-  return <ChatFields serviceId={serviceId} saved={chat.data} connected={integrationsOf(integrations.data?.integrations).slack?.connected === true} onClose={onClose} />;
+  return (
+    <ChatFields
+      serviceId={serviceId}
+      saved={chat.data}
+      connected={integrationsOf(integrations.data?.integrations).slack?.connected === true}
+      onClose={onClose}
+    />
+  );
 }
 
 function ChatFields({ serviceId, saved, connected, onClose }: { serviceId: string; saved: ServiceChatJson; connected: boolean; onClose: () => void }) {
@@ -79,7 +86,11 @@ function ChatFields({ serviceId, saved, connected, onClose }: { serviceId: strin
         />
       ) : (
         <Text size="sm" c="dimmed">
-          Slack is not connected. <Anchor component={Link} to="/integrations">Connect it on the Integrations page</Anchor> to choose a channel.
+          Slack is not connected.{' '}
+          <Anchor component={Link} to="/integrations">
+            Connect it on the Integrations page
+          </Anchor>{' '}
+          to choose a channel.
         </Text>
       )}
       <TextInput
