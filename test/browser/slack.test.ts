@@ -50,7 +50,7 @@ describe('Slack in Chromium', () => {
       slack_channel_id: 'C0ALERTS01',
       slack_channel_name: 'alerts',
     });
-    const api = await page.evaluate(async (id) => (await fetch(`/api/services/${id}/chat`)).json(), service.id);
+    const api = (await page.evaluate(async (id) => (await fetch(`/api/services/${id}/chat`)).json(), service.id)) as { data: unknown };
     expect(api.data).toEqual({ slack_channel_id: 'C0ALERTS01', slack_channel_name: 'alerts', teams_webhook_url: null });
   }, 120_000);
 });
