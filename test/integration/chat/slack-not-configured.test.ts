@@ -48,4 +48,15 @@ describe('Slack not configured', () => {
     expect(res.body.oauth_config.redirect_urls).toEqual([`${fx.stack.urls.app}/hooks/slack/oauth`]);
     expect(res.body.settings.interactivity.request_url).toBe(`${fx.stack.urls.app}/hooks/slack/interactions`);
   });
+
+  it('then the routes are in /api/openapi.json: the install a 302, the disconnect a 204 with no body, the chat routes with their schemas', async () => {
+    const doc = (await api('GET', '/openapi.json')).body;
+    expect(Object.keys(doc.paths['/api/integrations/slack/install'].get.responses)).toEqual(expect.arrayContaining(['302', '403', '409']));
+    expect(doc.paths['/api/integrations/slack'].delete.responses['204']).toEqual({ description: expect.any(String) });
+    expect(Object.keys(doc.paths['/api/integrations/slack/channels'].get.responses)).toEqual(expect.arrayContaining(['200', '409', '503']));
+    expect(doc.paths['/api/integrations'].get.operationId).toBe('listIntegrations');
+    expect(doc.paths['/api/integrations/slack/manifest'].get.operationId).toBe('getSlackManifest');
+    expect(doc.paths['/api/services/{id}/chat'].put.requestBody.content['application/json'].schema.properties).toHaveProperty('teams_webhook_url');
+    expect(doc.paths['/api/services/{id}/chat'].get.operationId).toBe('getServiceChat');
+  });
 });
