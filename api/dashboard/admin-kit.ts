@@ -49,6 +49,8 @@ export interface AdminDeps {
   monitors?: { allowPrivate: boolean; minIntervalSeconds: number };
   /** The shared SSRF guard: private targets allowed? (ALLOW_PRIVATE_TARGETS; metadata endpoints never). */
   targets?: { allowPrivate: boolean };
+  /** Signs the Slack install's state (slackStateKey(KLAXON_SECRET), docs/chat.md). */
+  slackStateKey: Buffer;
 }
 
 /** The signed-in member acting on their session's workspace. */

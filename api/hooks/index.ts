@@ -6,9 +6,11 @@
 import type Router from '@koa/router';
 import { providerHooks } from '../../src/providers/registry';
 import type { ProviderHookDeps } from '../../src/providers/types';
+import { sessionCookieOf } from '../dashboard/cookies';
 import { createPageActionsRouter } from './page-actions';
 
 /** Every hooks router, in mounting order. */
 export function createHooksRouters(deps: ProviderHookDeps): Router[] {
-  return [...providerHooks(deps), createPageActionsRouter(deps)];
+  // The dashboard's session cookie, for a provider whose callback a signed-in browser makes (Slack's install).
+  return [...providerHooks({ ...deps, sessionCookieOf }), createPageActionsRouter(deps)];
 }

@@ -20,7 +20,7 @@ export interface RouteSpec<P extends z.ZodObject = z.ZodObject, Q extends z.ZodO
   query?: Q;
   body?: B;
   /** Success status and the schema of `data`. */
-  success: { status: 200 | 201 | 202; description: string; schema: z.ZodType; downloads?: string[] };
+  success: { status: 200 | 201 | 202 | 204 | 302; description: string; schema: z.ZodType; downloads?: string[] };
   /** Error statuses this route can answer, with why. */
   errors: Partial<Record<400 | 401 | 403 | 404 | 405 | 409 | 415 | 423 | 429 | 502 | 503, string>>;
   handler: (ctx: ParameterizedContext, input: { params: z.infer<P>; query: z.infer<Q>; body: z.infer<B> }) => Promise<RouteResult>;
@@ -37,6 +37,8 @@ export interface RouteResult {
   file?: { body: Buffer | string; contentType: string; filename: string };
   /** The handler answered itself (a Server-Sent Events stream): leave the response alone. */
   streamed?: true;
+  /** A 302 to this address (the Slack install): no body. */
+  redirect?: string;
 }
 
 /** The customer API's success body: `{data, meta?}` (docs/architecture.md, "Error envelopes"). */
@@ -77,8 +79,14 @@ export function mountRoutes(
       const body = route.body ? route.body.parse(bodiless && opts.emptyBodyIsObject ? {} : (ctx.request as { body?: unknown }).body) : undefined;
       const result = await route.handler(ctx, { params, query, body } as never);
       if (result.streamed) return;
+      if (result.redirect !== undefined) {
+        ctx.redirect(result.redirect);
+        return;
+      }
       ctx.status = route.success.status;
-      if (result.file) {
+      if (route.success.status === 204) {
+        ctx.body = null;
+      } else if (result.file) {
         ctx.type = result.file.contentType;
         ctx.set('Content-Disposition', `attachment; filename="${result.file.filename.replace(/[^\w.-]/g, '_')}"`);
         ctx.body = result.file.body;
@@ -97,15 +105,18 @@ export function registerRoutes(
   shared: { errorSchema: z.ZodType; security: RouteConfig['security'] },
 ): void {
   for (const route of routes) {
+    const bodiless = route.success.status === 204 || route.success.status === 302;
     const responses: RouteConfig['responses'] = {
-      [route.success.status]: {
-        description: route.success.description,
-        content: {
-          'application/json': { schema: route.success.schema },
-          // Other representations the route answers as a file (CSV, PDF), by the request's `format`.
-          ...Object.fromEntries((route.success.downloads ?? []).map((type) => [type, { schema: z.string() }])),
-        },
-      },
+      [route.success.status]: bodiless
+        ? { description: route.success.description }
+        : {
+            description: route.success.description,
+            content: {
+              'application/json': { schema: route.success.schema },
+              // Other representations the route answers as a file (CSV, PDF), by the request's `format`.
+              ...Object.fromEntries((route.success.downloads ?? []).map((type) => [type, { schema: z.string() }])),
+            },
+          },
     };
     for (const [status, description] of Object.entries(route.errors)) {
       responses[status] = { description, content: { 'application/json': { schema: shared.errorSchema } } };

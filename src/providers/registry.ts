@@ -11,6 +11,7 @@ import { apns } from './apns';
 import { createDevInboxSender } from './dev-inbox';
 import { fcm } from './fcm';
 import { sendgrid } from './sendgrid';
+import { slack } from './slack';
 import { smtp } from './smtp';
 import { outgoingWebhooks } from './outgoing-webhooks';
 import { teams } from './teams';
@@ -29,6 +30,7 @@ const PROVIDERS: Readonly<Record<ProviderKey, ProviderModule & { senders: Channe
   fcm,
   'outgoing-webhooks': outgoingWebhooks,
   teams,
+  slack,
 };
 
 /** A channel's provider once chosen: its registry key, configured. */

@@ -3,6 +3,7 @@
  * worker's send activity renders a page, picks the channel's sender and calls `send`.
  */
 import type Router from '@koa/router';
+import type { Context } from 'koa';
 import { ApplicationFailure } from '@temporalio/common';
 import type { NotifyConfig } from '../config';
 import type { ChannelId } from '../domain/channels';
@@ -81,6 +82,8 @@ export interface ProviderHookDeps extends PageResponseDeps {
   /** The public base URL providers call (APP_URL): signatures are computed over it. */
   appUrl: string;
   notify: NotifyConfig;
+  /** The dashboard's session cookie value, for hooks a signed-in browser comes back to (the Slack install's callback). */
+  sessionCookieOf?: (ctx: Context) => string | undefined;
 }
 
 /**

@@ -18,6 +18,7 @@ import { processRequestMetrics, RequestMetricsFlusher } from '../services/status
 import { proxyTrust } from '../../api/http/client-address';
 import { createThrottles } from '../services/throttles';
 import { createChannelSender, startFeedConsumers } from '../providers/registry';
+import { slackStateKey } from '../providers/slack/oauth-state';
 import { accountMailer } from '../services/accounts';
 import { IncidentLiveUpdates } from '../services/live-updates/incident-live-updates';
 import type { ChannelId } from '../domain/channels';
@@ -118,6 +119,7 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; leg
         },
         monitors: config.monitors,
         targets: config.targets,
+        slackStateKey: slackStateKey(deps.secret),
       },
       hooks: {
         orm: deps.orm,

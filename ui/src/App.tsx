@@ -29,6 +29,7 @@ const MonitoringPage = page(() => import('./monitoring/MonitoringPage'), 'Monito
 const ReportsPage = page(() => import('./reports/ReportsPage'), 'ReportsPage');
 const NotificationsPage = page(() => import('./notifications/NotificationsPage'), 'NotificationsPage');
 const OutgoingWebhooksPage = page(() => import('./integrations/OutgoingWebhooksPage'), 'OutgoingWebhooksPage');
+const IntegrationsPage = page(() => import('./integrations/IntegrationsPage'), 'IntegrationsPage');
 
 // Indigo, not red: red is for errors and triggered incidents, and a focused field must not look refused.
 const theme = createTheme({ primaryColor: 'indigo' });
@@ -170,6 +171,14 @@ export function App() {
               element={
                 <SignedIn>
                   <OutgoingWebhooksPage />
+                </SignedIn>
+              }
+            />
+            <Route
+              path="/integrations"
+              element={
+                <SignedIn>
+                  <IntegrationsPage />
                 </SignedIn>
               }
             />

@@ -11,12 +11,14 @@ import { invitationPublicRoutes, membersRoutes } from './members';
 import { monitorRoutes } from './monitors';
 import { microsoftTeamsRoutes } from './microsoft-teams';
 import { inAppNotificationsRoutes } from './in-app-notifications';
+import { integrationRoutes } from './integrations';
 import { outgoingWebhookRoutes } from './outgoing-webhooks';
 import { reportsRoutes } from './reports';
 import { statusRoutes } from './status';
 import { inboundWebhooksRoutes } from './inbound-webhooks';
 import { pagingRoutes } from './paging';
 import { securityRoutes } from './security';
+import { serviceChatRoutes } from './service-chat';
 import { teamsRoutes } from './teams';
 
 /** Every route under /api that needs a session (and, when it changes state, the CSRF header). */
@@ -33,6 +35,8 @@ export const sessionRoutes = (deps: AdminDeps): RouteSpec[] => [
   ...inboundWebhooksRoutes(deps),
   ...outgoingWebhookRoutes(deps),
   ...microsoftTeamsRoutes(deps),
+  ...integrationRoutes(deps),
+  ...serviceChatRoutes(deps),
   ...inAppNotificationsRoutes(deps),
   ...reportsRoutes(deps),
   ...statusRoutes(deps),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { deleteServiceChat } from '../../../src/services/chat/service-chat';
 import { deleteHeartbeatsOfService } from '../../../src/services/ingest/heartbeats';
 import { retireSourcesOfService } from '../../../src/services/ingest/sources';
 import { createService, deleteService, getServiceDetail, listServiceDetails, updateService } from '../../../src/services/workspace/catalog';
@@ -140,10 +141,14 @@ export function servicesRoutes(deps: AdminDeps): RouteSpec[] {
         const actor = adminActorOf(ctx);
         const service = await getServiceDetail(deps.orm, actor.organizationId, params.id);
         await authorize(deps.orm, actor, 'services.manage', service.owning_team_id);
-        const dependents = async (trx: Parameters<typeof retireSourcesOfService>[0], serviceId: string) => ({
-          sources_retired: await retireSourcesOfService(trx, serviceId),
-          heartbeats_deleted: await deleteHeartbeatsOfService(trx, deps.temporal, serviceId),
-        });
+        const dependents = async (trx: Parameters<typeof retireSourcesOfService>[0], serviceId: string) => {
+          // Its chat destinations (a Slack channel, a sealed Teams URL) go with it.
+          await deleteServiceChat(trx, serviceId);
+          return {
+            sources_retired: await retireSourcesOfService(trx, serviceId),
+            heartbeats_deleted: await deleteHeartbeatsOfService(trx, deps.temporal, serviceId),
+          };
+        };
         return {
           data: await deleteService(deps.orm, { organizationId: actor.organizationId, id: service.id }, dependents, auditActorOf(actor)),
           message: 'service deleted',

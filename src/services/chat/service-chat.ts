@@ -4,7 +4,7 @@
  * (sealed: the URL is its own credential). Checking what may be stored (plan, channel exists,
  * SSRF) is the caller's; this module only keeps it.
  */
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Knex, MikroORM } from '@mikro-orm/postgresql';
 import { knexOf } from '../../db/knex';
 import type { Sealer } from '../sealing/seal';
 
@@ -76,7 +76,13 @@ export async function clearSlackChannels(orm: MikroORM, organizationId: string):
   await knexOf(orm)(TABLE).where({ organization_id: organizationId }).update({ slack_channel_id: null, slack_channel_name: null, updated_at: new Date() });
 }
 
-/** Removes a deleted service's row. */
-export async function deleteServiceChat(orm: MikroORM, serviceId: string): Promise<void> {
-  await knexOf(orm)(TABLE).where({ service_id: serviceId }).delete();
+/** Removes a deleted service's row (in the deleting transaction when given one). */
+export async function deleteServiceChat(db: MikroORM | Knex, serviceId: string): Promise<void> {
+  await ('em' in db ? knexOf(db) : db)(TABLE).where({ service_id: serviceId }).delete();
+}
+
+/** How many of a workspace's services send to a Teams Workflows URL. */
+export async function countTeamsWebhooks(orm: MikroORM, organizationId: string): Promise<number> {
+  const [{ n }] = await knexOf(orm)(TABLE).where({ organization_id: organizationId }).whereNotNull('teams_webhook_url_sealed').count({ n: '*' });
+  return Number(n);
 }

@@ -16,6 +16,7 @@ const NAV = [
   { to: '/reports', label: 'Reports' },
   { to: '/members', label: 'Members' },
   { to: '/credentials', label: 'API tokens and keys' },
+  { to: '/integrations', label: 'Integrations' },
   { to: '/outgoing-webhooks', label: 'Outgoing webhooks' },
   { to: '/settings/import', label: 'Import' },
   { to: '/profile', label: 'My profile' },

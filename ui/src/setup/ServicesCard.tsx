@@ -5,6 +5,7 @@ import { useAction, useApiQuery } from '../api/hooks';
 import { FormError } from '../components/PageStates';
 import type { Policy, Service, Team } from './types';
 import { TableHead } from '../components/TableHead';
+import { ServiceChatModal } from './ServiceChatModal';
 
 /** Services: who owns each and which escalation policy pages for it (none: nobody is paged). */
 export function ServicesCard() {
@@ -12,6 +13,7 @@ export function ServicesCard() {
   const services = useApiQuery<Service[]>(['services'], '/services');
   const policies = useApiQuery<Policy[]>(['escalation-policies'], '/escalation-policies');
   const [form, setForm] = useState({ name: '', team_id: '', escalation_policy_id: '' });
+  const [chatFor, setChatFor] = useState<Service | null>(null);
   const create = useAction(
     () =>
       api('POST', '/services', {
@@ -76,7 +78,7 @@ export function ServicesCard() {
       {!!services.data?.length && (
         <Table.ScrollContainer minWidth={420} mt="md">
           <Table aria-label="Services">
-            <TableHead columns={['Service', 'Team', 'Escalation policy']} />
+            <TableHead columns={['Service', 'Team', 'Escalation policy', 'Chat']} />
             <Table.Tbody>
               {services.data.map((s) => (
                 <Table.Tr key={s.id}>
@@ -93,12 +95,18 @@ export function ServicesCard() {
                       size="xs"
                     />
                   </Table.Td>
+                  <Table.Td>
+                    <Button size="compact-sm" variant="default" aria-label={`Chat for ${s.name}`} onClick={() => setChatFor(s)}>
+                      Chat
+                    </Button>
+                  </Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>
           </Table>
         </Table.ScrollContainer>
       )}
+      <ServiceChatModal service={chatFor} onClose={() => setChatFor(null)} />
     </Card>
   );
 }

@@ -34,7 +34,9 @@ export function fakeApi(routes: FakeRoutes) {
     if (!route) return new Response(JSON.stringify({ success: false, error: `no fake for ${key}`, code: 'not_found' }), { status: 404 });
     const n = (served[key] = (served[key] ?? 0) + 1);
     const answer = typeof route === 'function' ? route(bodyOf(init)) : Array.isArray(route) ? route[Math.min(n, route.length) - 1] : route;
-    return new Response(JSON.stringify(answer.body), { status: answer.status, headers: { 'content-type': 'application/json' } });
+    // A 204 has no body (DELETE /integrations/slack).
+    const body = answer.status === 204 ? null : JSON.stringify(answer.body);
+    return new Response(body, { status: answer.status, headers: { 'content-type': 'application/json' } });
   });
   vi.stubGlobal('fetch', fetch);
   /** The calls made to one route, with their parsed bodies. */

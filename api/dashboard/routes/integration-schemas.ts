@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { MAX_TARGET_URL } from '../../../src/domain/targets';
+
+/** The answers and bodies of /api/integrations and /api/services/{id}/chat (docs/chat.md). */
+
+const SlackIntegrationSchema = z.object({
+  provider: z.literal('slack'),
+  configured: z.boolean().describe('SLACK_CLIENT_ID, SLACK_CLIENT_SECRET and SLACK_SIGNING_SECRET are set'),
+  connected: z.boolean().describe('the workspace installed the Slack app'),
+  team_id: z.string().nullable(),
+  team_name: z.string().nullable(),
+  installed_at: z.iso.datetime().nullable().describe('when the workspace first connected this Slack'),
+  installed_by: z.object({ id: z.uuid(), name: z.string().nullable(), email: z.string() }).nullable().describe('null when not connected or the member left'),
+});
+
+const TeamsIntegrationSchema = z.object({
+  provider: z.literal('teams'),
+  configured: z.literal(true).describe('Teams needs no app: each service takes a Workflows webhook URL'),
+  connected: z.boolean().describe('at least one service has a Teams Workflows URL'),
+  services_with_webhook: z.number().int(),
+});
+
+export const IntegrationsSchema = z.object({ integrations: z.array(z.union([SlackIntegrationSchema, TeamsIntegrationSchema])) });
+
+export const SlackChannelsSchema = z.object({
+  channels: z.array(z.object({ id: z.string(), name: z.string(), is_private: z.boolean() })).describe('by name; at most 2000'),
+});
+
+export const SlackManifestSchema = z.record(z.string(), z.unknown()).describe('the Slack app manifest with this Klaxon’s URLs (not in the envelope)');
+
+/** Slack channel ids: C (public), G (private), D (direct message); linear regex. */
+export const SLACK_CHANNEL_ID = /^[CGD][A-Z0-9]{2,30}$/;
+
+export const ServiceChatSchema = z.object({
+  slack_channel_id: z.string().nullable(),
+  slack_channel_name: z.string().nullable().describe('the channel’s name when it was chosen'),
+  teams_webhook_url: z.string().nullable().describe('in full for members who may change the service (services.manage); others see `https://host/…`'),
+});
+
+export const UpdateServiceChatBody = z
+  .object({
+    slack_channel_id: z
+      .string()
+      .trim()
+      .max(32, 'must be at most 32 characters')
+      .regex(SLACK_CHANNEL_ID, 'must be a Slack channel id (C…, G… or D…)')
+      .nullable()
+      .optional()
+      .describe('a channel of the connected Slack; null clears it; left out keeps it'),
+    teams_webhook_url: z
+      .string()
+      .trim()
+      .min(1, 'must not be empty (null clears it)')
+      .max(MAX_TARGET_URL, `must be at most ${MAX_TARGET_URL} characters`)
+      .nullable()
+      .optional()
+      .describe('a Teams Workflows webhook URL: https:// (http:// only with ALLOW_PRIVATE_TARGETS), never a private or cloud metadata address; null clears it'),
+  })
+  .strict();
