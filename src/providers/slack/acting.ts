@@ -1,0 +1,48 @@
+/**
+ * What a Slack member's click or command does to an incident (docs/chat.md, "Acting from
+ * Slack"): the dashboard's own service calls (a Workflow Update, or the escalate-now signal), as
+ * the member, `via: slack`, so the timeline reads "via Slack by <member>". Answers in words.
+ */
+import type { PageResponseDeps } from '../../services/response';
+import { escalateIncidentNow, getIncident, transitionIncident } from '../../services/incident';
+import { lastMovedBy, type SlackActingMember } from '../../services/chat/slack-lookups';
+import { DomainError } from '../../services/errors';
+import type { Actor } from '../../../workflows/definitions';
+import type { SlackAction } from './messages/blocks';
+
+/** What a stranger (no verified member with their Slack email) is told; nothing changes. */
+export const linkAccountText = (appUrl: string): string =>
+  `Link your Klaxon account to act from Slack: your Slack profile's email must be the verified email of your Klaxon login in this workspace (${appUrl}).`;
+
+const DONE: Record<SlackAction, string> = { acknowledge: 'acknowledged', resolve: 'resolved', escalate: 'escalated' };
+
+/** Statuses in which an action has already happened (a second click changes nothing). */
+const ALREADY: Record<Exclude<SlackAction, 'escalate'>, string[]> = {
+  acknowledge: ['ACKNOWLEDGED', 'INVESTIGATING', 'RESOLVED', 'CLOSED'],
+  resolve: ['RESOLVED', 'CLOSED'],
+};
+
+/** Acts on an incident of the member's workspace; the answer says what happened (or why nothing did). */
+export async function actAsSlackMember(
+  deps: PageResponseDeps,
+  input: { organizationId: string; incidentId: string; action: SlackAction; member: SlackActingMember },
+): Promise<string> {
+  const actor: Actor = { type: 'user', id: input.member.id, via: 'slack' };
+  const incident = await getIncident(deps, input.organizationId, input.incidentId);
+  const label = `Incident #${incident.number}`;
+  try {
+    if (input.action === 'escalate') {
+      await escalateIncidentNow(deps, { organizationId: input.organizationId, incidentId: incident.id, actor });
+      return `${label}: escalating to the next step now.`;
+    }
+    if (ALREADY[input.action].includes(incident.status)) {
+      const moved = await lastMovedBy(deps.orm, incident.id, incident.status);
+      return `${label} is already ${incident.status.toLowerCase()}${moved?.who ? ` by ${moved.who}` : ''}.`;
+    }
+    const after = await transitionIncident(deps, { organizationId: input.organizationId, incidentId: incident.id, operation: input.action, actor });
+    return `${label} ${DONE[input.action]} by ${input.member.name ?? input.member.email} (now ${after.status.toLowerCase()}).`;
+  } catch (err) {
+    if (err instanceof DomainError && (err.kind === 'conflict' || err.kind === 'not_found')) return `${label}: ${err.message}.`;
+    throw err;
+  }
+}
