@@ -19,8 +19,8 @@ export interface RouteSpec<P extends z.ZodObject = z.ZodObject, Q extends z.ZodO
   params?: P;
   query?: Q;
   body?: B;
-  /** Success status and the schema of `data`. */
-  success: { status: 200 | 201 | 202; description: string; schema: z.ZodType; downloads?: string[] };
+  /** Success status and the schema of `data` (204: no body at all). */
+  success: { status: 200 | 201 | 202 | 204; description: string; schema: z.ZodType; downloads?: string[] };
   /** Error statuses this route can answer, with why. */
   errors: Partial<Record<400 | 401 | 403 | 404 | 405 | 409 | 415 | 423 | 429 | 502 | 503, string>>;
   handler: (ctx: ParameterizedContext, input: { params: z.infer<P>; query: z.infer<Q>; body: z.infer<B> }) => Promise<RouteResult>;
@@ -78,6 +78,10 @@ export function mountRoutes(
       const result = await route.handler(ctx, { params, query, body } as never);
       if (result.streamed) return;
       ctx.status = route.success.status;
+      if (route.success.status === 204) {
+        ctx.body = null;
+        return;
+      }
       if (result.file) {
         ctx.type = result.file.contentType;
         ctx.set('Content-Disposition', `attachment; filename="${result.file.filename.replace(/[^\w.-]/g, '_')}"`);
@@ -100,7 +104,7 @@ export function registerRoutes(
     const responses: RouteConfig['responses'] = {
       [route.success.status]: {
         description: route.success.description,
-        content: {
+        content: route.success.status === 204 ? undefined : {
           'application/json': { schema: route.success.schema },
           // Other representations the route answers as a file (CSV, PDF), by the request's `format`.
           ...Object.fromEntries((route.success.downloads ?? []).map((type) => [type, { schema: z.string() }])),
