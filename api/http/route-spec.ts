@@ -104,11 +104,14 @@ export function registerRoutes(
     const responses: RouteConfig['responses'] = {
       [route.success.status]: {
         description: route.success.description,
-        content: route.success.status === 204 ? undefined : {
-          'application/json': { schema: route.success.schema },
-          // Other representations the route answers as a file (CSV, PDF), by the request's `format`.
-          ...Object.fromEntries((route.success.downloads ?? []).map((type) => [type, { schema: z.string() }])),
-        },
+        content:
+          route.success.status === 204
+            ? undefined
+            : {
+                'application/json': { schema: route.success.schema },
+                // Other representations the route answers as a file (CSV, PDF), by the request's `format`.
+                ...Object.fromEntries((route.success.downloads ?? []).map((type) => [type, { schema: z.string() }])),
+              },
       },
     };
     for (const [status, description] of Object.entries(route.errors)) {

@@ -52,7 +52,9 @@ function apnsDeviceToken(value: string, channel: string): AddressResult {
 
 /** A Slack member id (`U…`, or `W…` on Enterprise Grid): what a Slack DM is addressed to. */
 function slackUserId(value: string): AddressResult {
-  return /^[UW][A-Z0-9]{2,30}$/.test(value) ? { ok: true, address: value } : { ok: false, message: 'must be a Slack member id for slack (U followed by letters and digits)' };
+  return /^[UW][A-Z0-9]{2,30}$/.test(value)
+    ? { ok: true, address: value }
+    : { ok: false, message: 'must be a Slack member id for slack (U followed by letters and digits)' };
 }
 
 /** A plan limit that counts pages per user per calendar month (UTC). */

@@ -36,7 +36,8 @@ const answer = (text: string): CommandAnswer => ({ response_type: 'ephemeral', t
 
 export async function answerCommand(ctx: SlackHookContext, form: CommandForm): Promise<CommandAnswer> {
   const command = parseSlackCommand(form.text);
-  if (command.kind === 'help') return answer(command.unknown ? `Klaxon does not know \`${escapeMrkdwn(command.unknown)}\`.\n${SLACK_COMMAND_USAGE}` : SLACK_COMMAND_USAGE);
+  if (command.kind === 'help')
+    return answer(command.unknown ? `Klaxon does not know \`${escapeMrkdwn(command.unknown)}\`.\n${SLACK_COMMAND_USAGE}` : SLACK_COMMAND_USAGE);
   const acting = await slackUserActing(ctx, form.team_id, form.user_id);
   if (!acting) return answer(linkAccountText(ctx.appUrl));
   switch (command.kind) {
@@ -52,7 +53,8 @@ export async function answerCommand(ctx: SlackHookContext, form: CommandForm): P
 async function whoIsOnCall(ctx: SlackHookContext, acting: SlackActing, name: string | null): Promise<string> {
   const all = await listSchedules(ctx.orm, acting.organizationId);
   const wanted = name === null ? all : all.filter((s) => s.name.toLowerCase() === name.toLowerCase());
-  if (name !== null && wanted.length === 0) return `No schedule is called “${escapeMrkdwn(name)}”. Schedules: ${all.map((s) => escapeMrkdwn(s.name)).join(', ') || 'none'}.`;
+  if (name !== null && wanted.length === 0)
+    return `No schedule is called “${escapeMrkdwn(name)}”. Schedules: ${all.map((s) => escapeMrkdwn(s.name)).join(', ') || 'none'}.`;
   if (wanted.length === 0) return 'This workspace has no on-call schedules.';
   const now = new Date();
   const lines = await Promise.all(

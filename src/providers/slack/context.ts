@@ -45,7 +45,11 @@ export interface SlackActing {
  * The first workspace connected to this Slack workspace (oldest installation first) in which the
  * Slack user is a verified member; undefined: a stranger everywhere (or nothing is connected).
  */
-export async function slackUserActing(deps: { orm: MikroORM; apiUrl: string; sealer: Sealer }, slackTeamId: string, slackUserId: string): Promise<SlackActing | undefined> {
+export async function slackUserActing(
+  deps: { orm: MikroORM; apiUrl: string; sealer: Sealer },
+  slackTeamId: string,
+  slackUserId: string,
+): Promise<SlackActing | undefined> {
   const installations = (await findSlackInstallationsByTeam(deps.orm, slackTeamId)).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
   for (const installation of installations) {
     const botToken = openBotToken(deps.sealer, installation);

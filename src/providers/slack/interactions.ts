@@ -23,7 +23,10 @@ export const InteractionPayload = z.object({
   team: z.object({ id: SlackId }).nullish(),
   user: z.object({ id: SlackId }).nullish(),
   response_url: z.string().max(2000).optional(),
-  actions: z.array(z.object({ action_id: z.string().max(255), value: z.string().max(2000).optional() })).max(25).optional(),
+  actions: z
+    .array(z.object({ action_id: z.string().max(255), value: z.string().max(2000).optional() }))
+    .max(25)
+    .optional(),
 });
 export type InteractionPayload = z.infer<typeof InteractionPayload>;
 

@@ -61,7 +61,14 @@ export async function linkSlackAccount(deps: SlackLinkDeps, input: { organizatio
     if (existing[0]) return readdressContactMethod(trx, { id: existing[0].id, address: address.address }, { actor: input.actor });
     return writeContactMethod(
       trx,
-      { organizationId: input.organizationId, userId: member.id, email: member.email, type: 'slack', address: address.address, label: installation.slackTeamName },
+      {
+        organizationId: input.organizationId,
+        userId: member.id,
+        email: member.email,
+        type: 'slack',
+        address: address.address,
+        label: installation.slackTeamName,
+      },
       { actor: input.actor },
     );
   });

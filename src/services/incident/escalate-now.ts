@@ -14,7 +14,8 @@ export async function escalateIncidentNow(
   input: { organizationId: string; incidentId: string; actor: Actor },
 ): Promise<IncidentSnapshot> {
   const incident = await getIncident(deps, input.organizationId, input.incidentId);
-  if (incident.status !== 'TRIGGERED') throw conflict(`incident #${incident.number} is ${incident.status}: only a triggered incident escalates`, 'invalid_transition');
+  if (incident.status !== 'TRIGGERED')
+    throw conflict(`incident #${incident.number} is ${incident.status}: only a triggered incident escalates`, 'invalid_transition');
   await withinDeadline(deps.temporal, TEMPORAL_CALL_MS, () =>
     deps.temporal.workflow.getHandle(incidentWorkflowId(incident.id)).signal(escalateNowSignal, { actor: input.actor }),
   );

@@ -128,7 +128,8 @@ export async function addMemberContactMethod(
   opts: ChangeOptions & { sendCode: SendVerificationCode },
 ): Promise<ContactMethodJson> {
   // A Slack member id is only stored by linking (POST /api/me/slack/link, docs/chat.md): Slack vouches for it.
-  if (input.type === 'slack') throw invalid('type: slack is added by linking Slack (POST /api/me/slack/link), not by typing a member id', 'slack_link_required');
+  if (input.type === 'slack')
+    throw invalid('type: slack is added by linking Slack (POST /api/me/slack/link), not by typing a member id', 'slack_link_required');
   const user = await memberOf(orm, input.organizationId, input.userId);
   const parsed = parseWith(contactInputSchema, {
     email: user.email,

@@ -61,7 +61,12 @@ async function command(teamId: string, userId: string, text: string, opts: { sig
   const tookMs = Date.now() - started;
   await slackWorkSettled();
   const later = slack.responsesTo(responseUrl).map((r) => String(r.text));
-  return { res, tookMs, body: res.status === 200 ? (res.json() as { response_type: string; text: string }) : undefined, all: () => [res.text, ...later].join('\n') };
+  return {
+    res,
+    tookMs,
+    body: res.status === 200 ? (res.json() as { response_type: string; text: string }) : undefined,
+    all: () => [res.text, ...later].join('\n'),
+  };
 }
 
 describe('/klaxon', () => {

@@ -20,7 +20,8 @@ beforeAll(async () => {
 
 afterAll(() => Promise.all([stack?.stop(), slack?.stop()]));
 
-const api = (method: string, path: string, session: { cookie: string; csrf: string }, body?: unknown) => dashboard(stack.urls.app, method, path, { session, body });
+const api = (method: string, path: string, session: { cookie: string; csrf: string }, body?: unknown) =>
+  dashboard(stack.urls.app, method, path, { session, body });
 
 /** A signed-in member of a fresh workspace (connected to Slack unless told otherwise), with a Slack account of their email unless told otherwise. */
 async function signedInMember(opts: { plan?: Plan; connected?: boolean; onSlack?: boolean } = {}) {

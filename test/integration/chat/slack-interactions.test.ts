@@ -47,11 +47,19 @@ async function connectedIncident() {
 }
 
 /** One signed click; waits for the work done after the answer. */
-async function click(input: { teamId: string; userId: string; action: keyof typeof SLACK_ACTION_IDS | string; incidentId: string }, opts: { at?: number; signature?: string } = {}) {
+async function click(
+  input: { teamId: string; userId: string; action: keyof typeof SLACK_ACTION_IDS | string; incidentId: string },
+  opts: { at?: number; signature?: string } = {},
+) {
   const responseUrl = slack.responseUrl();
   const actionId = input.action in SLACK_ACTION_IDS ? SLACK_ACTION_IDS[input.action as keyof typeof SLACK_ACTION_IDS] : input.action;
   const started = Date.now();
-  const res = await postSigned(hook(), clickPayload({ teamId: input.teamId, userId: input.userId, actionId, value: input.incidentId, responseUrl }), slack.signingSecret, opts);
+  const res = await postSigned(
+    hook(),
+    clickPayload({ teamId: input.teamId, userId: input.userId, actionId, value: input.incidentId, responseUrl }),
+    slack.signingSecret,
+    opts,
+  );
   const tookMs = Date.now() - started;
   await slackWorkSettled();
   return { res, tookMs, answers: () => slack.responsesTo(responseUrl) as Array<{ response_type: string; replace_original: boolean; text: string }> };
@@ -67,7 +75,11 @@ describe('acting on an incident from its Slack buttons', () => {
     expect(res.text).toBe('');
     expect(tookMs).toBeLessThan(3000);
     expect(await statusOf(stack.orm, incidentId)).toBe('ACKNOWLEDGED');
-    expect((await statusChanges(incidentId)).find((e) => e.to_status === 'ACKNOWLEDGED')).toMatchObject({ actor_type: 'user', actor_id: member.id, via: 'slack' });
+    expect((await statusChanges(incidentId)).find((e) => e.to_status === 'ACKNOWLEDGED')).toMatchObject({
+      actor_type: 'user',
+      actor_id: member.id,
+      via: 'slack',
+    });
     // The feed (chat messages, outgoing webhooks) names the member: "Acknowledged via Slack by <member>".
     const event = await knexOf(stack.orm)('incident_events').where({ incident_id: incidentId, type: 'incident.acknowledged' }).first();
     expect(event.actor).toEqual({ type: 'user', id: member.id, name: member.email });

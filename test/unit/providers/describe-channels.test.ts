@@ -44,7 +44,16 @@ describe('describeChannels', () => {
       'Paging Android   FCM, project acme-prod',
       "Paging Slack DM  Slack app 1111.2222 (each workspace's installation), via https://slack.com/api/",
     ]);
-    for (const secret of ['tw-secret-token', 'SG.secret-key', 'smtp-secret-pw', 'mailer', 'apns-secret', 'fcm-secret-key', 'slack-client-secret', 'slack-signing-secret'])
+    for (const secret of [
+      'tw-secret-token',
+      'SG.secret-key',
+      'smtp-secret-pw',
+      'mailer',
+      'apns-secret',
+      'fcm-secret-key',
+      'slack-client-secret',
+      'slack-signing-secret',
+    ])
       expect(lines.join('\n')).not.toContain(secret);
   });
 
