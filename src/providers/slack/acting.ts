@@ -3,9 +3,9 @@
  * Slack"): the dashboard's own service calls (a Workflow Update, or the escalate-now signal), as
  * the member, `via: slack`, so the timeline reads "via Slack by <member>". Answers in words.
  */
-import type { PageResponseDeps } from '../../services/response';
+import { once, type PageResponseDeps } from '../../services/response';
 import { escalateIncidentNow, getIncident, transitionIncident } from '../../services/incident';
-import { lastMovedBy, type SlackActingMember } from '../../services/chat/slack-lookups';
+import { lastMovedBy, lastSeqOf, type SlackActingMember } from '../../services/chat/slack-lookups';
 import { DomainError } from '../../services/errors';
 import type { Actor } from '../../../workflows/definitions';
 import type { SlackAction } from './messages/blocks';
@@ -32,8 +32,14 @@ export async function actAsSlackMember(
   const label = `Incident #${incident.number}`;
   try {
     if (input.action === 'escalate') {
-      await escalateIncidentNow(deps, { organizationId: input.organizationId, incidentId: incident.id, actor });
-      return `${label}: escalating to the next step now.`;
+      // A double click escalates one step: the key holds until the incident's timeline moves on.
+      const key = `slack-escalate:${incident.id}:${await lastSeqOf(deps.orm, incident.id)}`;
+      const seen = { done: false, message: `${label}: the next step is already being paged.` };
+      const answer = await once(deps.orm, key, seen, async () => {
+        await escalateIncidentNow(deps, { organizationId: input.organizationId, incidentId: incident.id, actor });
+        return { done: true, message: `${label}: escalating to the next step now.` };
+      });
+      return answer.message;
     }
     if (ALREADY[input.action].includes(incident.status)) {
       const moved = await lastMovedBy(deps.orm, incident.id, incident.status);

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { incidentByNumber, memberNames, openIncidents } from '../../services/chat/slack-lookups';
 import { listSchedules, onCall } from '../../services/paging';
 import { actAsSlackMember, linkAccountText } from './acting';
+import { COULD_NOT } from './interactions';
 import { MAX_COMMAND_TEXT, parseSlackCommand, SLACK_COMMAND_USAGE } from './command-text';
 import { afterAnswer, slackUserActing, type SlackActing, type SlackHookContext } from './context';
 import { escapeMrkdwn } from './messages/blocks';
@@ -17,7 +18,11 @@ import { ephemeral, postToResponseUrl } from './response-url';
 export const CommandForm = z.object({
   team_id: z.string().min(1).max(64),
   user_id: z.string().min(1).max(64),
-  text: z.string().max(MAX_COMMAND_TEXT).default(''),
+  // Longer texts are read as unknown (help) by the parser, which caps what it looks at.
+  text: z
+    .string()
+    .max(8 * MAX_COMMAND_TEXT)
+    .default(''),
   response_url: z.string().max(2000).optional(),
 });
 export type CommandForm = z.infer<typeof CommandForm>;
@@ -83,7 +88,13 @@ async function listOpen(ctx: SlackHookContext, acting: SlackActing): Promise<str
 async function act(ctx: SlackHookContext, acting: SlackActing, form: CommandForm, action: 'acknowledge' | 'resolve', number: number): Promise<CommandAnswer> {
   const incident = await incidentByNumber(ctx.orm, acting.organizationId, number);
   if (!incident) return answer(`There is no incident #${number} in this workspace.`);
-  const work = actAsSlackMember(ctx, { organizationId: acting.organizationId, incidentId: incident.id, action, member: acting.member });
+  const work = actAsSlackMember(ctx, { organizationId: acting.organizationId, incidentId: incident.id, action, member: acting.member }).catch(
+    (err: unknown) => {
+      // Postgres or Temporal away: nothing changed, and the user may send it again.
+      ctx.logger?.error({ err: err instanceof Error ? err.message : String(err) }, 'a /klaxon command could not act');
+      return COULD_NOT;
+    },
+  );
   let timer: NodeJS.Timeout | undefined;
   const slow = new Promise<undefined>((resolve) => (timer = setTimeout(resolve, SYNC_ACT_MS, undefined)));
   const quick = await Promise.race([work, slow]).finally(() => clearTimeout(timer));

@@ -38,6 +38,11 @@ async function signedForm(ctx: Context, signingSecret: string | undefined): Prom
     return undefined;
   }
   let rawBody: string;
+  if (Number(ctx.get('content-length') || 0) > SLACK_MAX_BODY_BYTES) {
+    ctx.status = 413;
+    ctx.body = { message: `body larger than ${SLACK_MAX_BODY_BYTES} bytes` };
+    return undefined;
+  }
   try {
     rawBody = await readRawBody(ctx);
   } catch (err) {
@@ -67,7 +72,9 @@ const badRequest = (ctx: Context, message: string) => {
 export function createSlackHooksRouter(deps: ProviderHookDeps): Router {
   const router = new Router({ prefix: '/hooks/slack' });
   const slack = deps.notify.slack;
-  const context = (): SlackHookContext => ({ ...deps, apiUrl: slack!.apiUrl, sealer: createSealer(deps.linkSecret) });
+  // Bot tokens are sealed under KLAXON_SECRET, the key that also signs page links.
+  const sealer = createSealer(deps.linkSecret);
+  const context = (): SlackHookContext => ({ ...deps, apiUrl: slack!.apiUrl, sealer });
 
   router.post('/interactions', async (ctx) => {
     const form = await signedForm(ctx, slack?.signingSecret);

@@ -45,10 +45,19 @@ export function requestedActions(payload: InteractionPayload): RequestedAction[]
   });
 }
 
+export const COULD_NOT = 'Klaxon could not do that just now: nothing changed, try again in a moment.';
+
 /** Does what the clicks ask, one after the other, answering each on the response_url. */
 export async function runInteraction(ctx: SlackHookContext, payload: InteractionPayload, actions: RequestedAction[]): Promise<void> {
   for (const requested of actions) {
-    const answer = await answerClick(ctx, payload.team!.id, payload.user!.id, requested);
+    let answer: string;
+    try {
+      answer = await answerClick(ctx, payload.team!.id, payload.user!.id, requested);
+    } catch (err) {
+      // Postgres or Temporal away: the click changed nothing, and the user may click again.
+      ctx.logger?.error({ err: err instanceof Error ? err.message : String(err) }, 'a Slack click could not be acted on');
+      answer = COULD_NOT;
+    }
     await postToResponseUrl(payload.response_url, ctx.apiUrl, ephemeral(answer));
   }
 }

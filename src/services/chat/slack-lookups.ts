@@ -19,8 +19,8 @@ export async function verifiedMemberByEmail(orm: MikroORM, organizationId: strin
   const row = await knexOf(orm)('users as u')
     .join('memberships as m', 'm.user_id', 'u.id')
     .select('u.id', 'u.email', 'u.name')
-    .where({ 'm.organization_id': organizationId, 'u.verified': true })
-    .whereRaw('lower(u.email) = lower(?)', [email])
+    // Logins are stored trimmed and lower-cased (signup's normaliseEmail): the unique index finds it.
+    .where({ 'm.organization_id': organizationId, 'u.verified': true, 'u.email': email.trim().toLowerCase() })
     .first();
   return row ? { id: row.id as string, email: row.email as string, name: (row.name as string | null) ?? null } : undefined;
 }
@@ -66,6 +66,12 @@ export async function lastMovedBy(orm: MikroORM, incidentId: string, status: str
     .orderBy('t.seq', 'desc')
     .first();
   return row ? { who: (row.name as string | null) ?? (row.email as string | null) ?? null, via: (row.via as string | null) ?? null } : undefined;
+}
+
+/** The incident's last timeline seq: an escalate-now click counts once until the incident moves on. */
+export async function lastSeqOf(orm: MikroORM, incidentId: string): Promise<number> {
+  const row = (await knexOf(orm)('incidents').select('last_seq').where({ id: incidentId }).first()) as { last_seq: number } | undefined;
+  return Number(row?.last_seq ?? 0);
 }
 
 /** Names of members by id (on-call answers), name else email. */
