@@ -14,6 +14,9 @@ import type { SlackAction } from './messages/blocks';
 export const linkAccountText = (appUrl: string): string =>
   `Link your Klaxon account to act from Slack: your Slack profile's email must be the verified email of your Klaxon login in this workspace (${appUrl}).`;
 
+/** What Slack hears when Postgres or Temporal cannot be reached: nothing changed. */
+export const COULD_NOT = 'Klaxon could not do that just now: nothing changed, try again in a moment.';
+
 const DONE: Record<SlackAction, string> = { acknowledge: 'acknowledged', resolve: 'resolved', escalate: 'escalated' };
 
 /** Statuses in which an action has already happened (a second click changes nothing). */

@@ -7,8 +7,7 @@
 import { z } from 'zod';
 import { incidentByNumber, memberNames, openIncidents } from '../../services/chat/slack-lookups';
 import { listSchedules, onCall } from '../../services/paging';
-import { actAsSlackMember, linkAccountText } from './acting';
-import { COULD_NOT } from './interactions';
+import { actAsSlackMember, COULD_NOT, linkAccountText } from './acting';
 import { MAX_COMMAND_TEXT, parseSlackCommand, SLACK_COMMAND_USAGE } from './command-text';
 import { afterAnswer, slackUserActing, type SlackActing, type SlackHookContext } from './context';
 import { escapeMrkdwn } from './messages/blocks';

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { isUuid } from '../../domain/ids';
 import { findSlackInstallationsByTeam, openBotToken } from '../../services/chat/slack-installations';
 import { incidentOfWorkspaces } from '../../services/chat/slack-lookups';
-import { actAsSlackMember, linkAccountText } from './acting';
+import { actAsSlackMember, COULD_NOT, linkAccountText } from './acting';
 import type { SlackHookContext } from './context';
 import { memberForSlackUser } from './identity';
 import { slackActionOf, type SlackAction } from './messages/blocks';
@@ -44,8 +44,6 @@ export function requestedActions(payload: InteractionPayload): RequestedAction[]
     return action && a.value !== undefined ? [{ action, incidentId: a.value }] : [];
   });
 }
-
-export const COULD_NOT = 'Klaxon could not do that just now: nothing changed, try again in a moment.';
 
 /** Does what the clicks ask, one after the other, answering each on the response_url. */
 export async function runInteraction(ctx: SlackHookContext, payload: InteractionPayload, actions: RequestedAction[]): Promise<void> {

@@ -118,6 +118,16 @@ describe('acting on an incident from its Slack buttons', () => {
     expect(await statusOf(stack.orm, incidentId)).toBe('TRIGGERED');
   });
 
+  it('when Escalate is clicked twice at once, then one step is escalated and the other click hears it is already being paged', async () => {
+    const { teamId, incidentId, member } = await connectedIncident();
+    const clicks = await Promise.all([
+      click({ teamId, userId: member.slackUserId, action: 'escalate', incidentId }),
+      click({ teamId, userId: member.slackUserId, action: 'escalate', incidentId }),
+    ]);
+    const texts = clicks.map((c) => c.answers()[0].text).sort();
+    expect(texts).toEqual([expect.stringMatching(/escalating to the next step now/), expect.stringMatching(/already being paged/)]);
+  });
+
   it('when the signature is wrong or missing, then 401 and nothing changes', async () => {
     const { teamId, incidentId, member } = await connectedIncident();
     const before = await timelineOf(stack.orm, incidentId);
