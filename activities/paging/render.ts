@@ -1,3 +1,4 @@
+import type { IncidentStatus } from '../../src/domain/incident-lifecycle';
 import type { Severity } from '../../src/domain/severity';
 import { emailBody, pageSubject, type PageSubject } from '../../src/domain/paging/messages';
 import { smsText, voiceTwiml } from '../../src/providers/twilio/messages';
@@ -19,6 +20,8 @@ interface IncidentRow {
   title: string;
   severity: string;
   service_name: string | null;
+  status: string;
+  organization_id: string;
 }
 
 /** Renders one page in its channel's format: texts, TwiML, signed links and push actions. */
@@ -58,6 +61,25 @@ export function renderPage(opts: {
         ...base,
         text: `${incident.severity} incident #${incident.number}`,
         push: { category: 'KLAXON_INCIDENT', data: { incident_id: incident.id, acknowledge_token: action('acknowledge'), resolve_token: action('resolve') } },
+      };
+    case 'chat':
+      // The Slack DM: the channel message's Block Kit with its buttons (src/providers/slack/messages/blocks.ts).
+      return {
+        ...base,
+        text: pageSubject(subject),
+        slack: {
+          organizationId: incident.organization_id,
+          view: {
+            id: incident.id,
+            number: incident.number,
+            title: incident.title,
+            severity: incident.severity as Severity,
+            status: incident.status as IncidentStatus,
+            serviceName: incident.service_name,
+            pagingNow: [],
+            url: subject.url,
+          },
+        },
       };
   }
 }

@@ -50,6 +50,13 @@ function apnsDeviceToken(value: string, channel: string): AddressResult {
   return token.ok && /^[0-9a-f]+$/i.test(token.address) ? { ok: true, address: token.address.toLowerCase() } : token;
 }
 
+/** A Slack member id (`U…`, or `W…` on Enterprise Grid): what a Slack DM is addressed to. */
+function slackUserId(value: string): AddressResult {
+  return /^[UW][A-Z0-9]{2,30}$/.test(value)
+    ? { ok: true, address: value }
+    : { ok: false, message: 'must be a Slack member id for slack (U followed by letters and digits)' };
+}
+
 /** A plan limit that counts pages per user per calendar month (UTC). */
 export type MonthlyPageLimit = Extract<keyof PlanLimits, `${string}PerUserPerMonth`>;
 
@@ -62,7 +69,9 @@ export type PageFormat =
   /** Plain text and HTML with signed acknowledge/resolve links. */
   | 'email'
   /** A title and body with signed action tokens for the app's buttons. */
-  | 'push';
+  | 'push'
+  /** A chat message with the incident and its buttons (Slack Block Kit). */
+  | 'chat';
 
 /** Everything Klaxon knows about one channel. */
 export interface ChannelSpec<Provider extends string = string> {
@@ -141,6 +150,17 @@ const REGISTRY = {
     quota: null,
     providers: ['fcm'],
     credentials: 'FCM_SERVICE_ACCOUNT',
+  },
+  // A DM from the workspace's Slack app (docs/chat.md, "Slack DMs"): linked with POST /api/me/slack/link.
+  slack: {
+    label: 'Slack',
+    bannerLabel: 'Slack DM',
+    normalise: slackUserId,
+    format: 'chat',
+    formB: null,
+    quota: null,
+    providers: ['slack'],
+    credentials: 'SLACK_CLIENT_ID, SLACK_CLIENT_SECRET, SLACK_SIGNING_SECRET',
   },
 } as const satisfies Record<string, ChannelSpec>;
 

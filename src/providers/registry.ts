@@ -16,7 +16,7 @@ import { smtp } from './smtp';
 import { outgoingWebhooks } from './outgoing-webhooks';
 import { teams } from './teams';
 import { twilio } from './twilio';
-import type { ChannelProvider, ChannelSender, ConfiguredProvider, FeedConsumerDeps, ProviderHookDeps, ProviderModule } from './types';
+import type { ChannelProvider, ChannelSender, ConfiguredProvider, FeedConsumerDeps, ProviderHookDeps, ProviderModule, SenderDeps } from './types';
 
 /**
  * The registry: one entry per provider folder. The type makes every provider key the channel
@@ -28,9 +28,9 @@ const PROVIDERS: Readonly<Record<ProviderKey, ProviderModule & { senders: Channe
   smtp,
   apns,
   fcm,
+  slack,
   'outgoing-webhooks': outgoingWebhooks,
   teams,
-  slack,
 };
 
 /** A channel's provider once chosen: its registry key, configured. */
@@ -57,13 +57,14 @@ export function channelProviders(notify: NotifyConfig): Record<ChannelId, Provid
 }
 
 /** One sender per channel: the real provider when its credentials are configured, else the dev inbox. */
-export function createChannelSenders(notify: NotifyConfig, { orm }: { orm: MikroORM }): Record<ChannelId, ChannelSender> {
+export function createChannelSenders(notify: NotifyConfig, deps: SenderDeps): Record<ChannelId, ChannelSender> {
+  const { orm } = deps;
   // Each provider connects once: SMS and voice share one Twilio client.
   const connected = new Map<ProviderKey, Partial<Record<ChannelId, ChannelSender>>>();
   return perChannel((channel) => {
     const chosen = chooseProvider(notify, channel);
     if (!chosen) return createDevInboxSender(orm, channel);
-    if (!connected.has(chosen.key)) connected.set(chosen.key, chosen.provider.connect());
+    if (!connected.has(chosen.key)) connected.set(chosen.key, chosen.provider.connect(deps));
     const sender = connected.get(chosen.key)![channel];
     if (!sender) throw new Error(`provider ${chosen.key} has no sender for ${channel}, though the channel registry lists it`);
     return sender;
@@ -71,10 +72,10 @@ export function createChannelSenders(notify: NotifyConfig, { orm }: { orm: Mikro
 }
 
 /** The sender of one channel alone (the API's account emails), connecting only that channel's provider. */
-export function createChannelSender(notify: NotifyConfig, orm: MikroORM, channel: ChannelId): ChannelSender {
+export function createChannelSender(notify: NotifyConfig, orm: MikroORM, channel: ChannelId, sealer?: SenderDeps['sealer']): ChannelSender {
   const chosen = chooseProvider(notify, channel);
   if (!chosen) return createDevInboxSender(orm, channel);
-  const sender = chosen.provider.connect()[channel];
+  const sender = chosen.provider.connect({ orm, sealer })[channel];
   if (!sender) throw new Error(`provider ${chosen.key} has no sender for ${channel}, though the channel registry lists it`);
   return sender;
 }

@@ -12,6 +12,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from '../logger';
 import type { AccountMailer } from '../services/accounts/mailer';
 import type { Sealer } from '../services/sealing/seal';
+import type { SlackIncidentView } from './slack/messages/blocks';
 
 /** A page, rendered and addressed: what a provider needs, nothing it must look up. */
 export interface OutgoingPage {
@@ -32,6 +33,8 @@ export interface OutgoingPage {
   statusCallbackUrl?: string;
   /** Push only: data the app gets with the notification, and the action category (acknowledge/resolve buttons). */
   push?: { category: string; data: Record<string, string> };
+  /** Slack DMs only: the workspace whose Slack installation sends it, and the incident as the message shows it. */
+  slack?: { organizationId: string; view: SlackIncidentView };
 }
 
 /** What a provider accepted. */
@@ -66,7 +69,14 @@ export interface ConfiguredProvider {
   /** Where it sends, for the startup banner; never a credential. */
   description: string;
   /** Opens its senders, one per channel it serves, sharing one client (called once per worker). */
-  connect(): Partial<Record<ChannelId, ChannelSender>>;
+  connect(deps: SenderDeps): Partial<Record<ChannelId, ChannelSender>>;
+}
+
+/** What a sender may read besides its page: the database and the sealer of stored secrets (a Slack installation's bot token). */
+export interface SenderDeps {
+  orm: MikroORM;
+  /** Absent where only email is sent (account emails); a sender that needs it fails clearly without it. */
+  sealer?: Sealer;
 }
 
 /** ApplicationFailure type of an error retrying cannot fix (invalid number, unregistered device). */
@@ -84,6 +94,8 @@ export interface ProviderHookDeps extends PageResponseDeps {
   notify: NotifyConfig;
   /** The dashboard's session cookie value, for hooks a signed-in browser comes back to (the Slack install's callback). */
   sessionCookieOf?: (ctx: Context) => string | undefined;
+  /** Where work done after the answer (Slack interactions) reports what failed. */
+  logger?: Logger;
 }
 
 /**

@@ -4,12 +4,15 @@ import type { ChannelSender } from '../providers/types';
 import type { ChannelId } from '../domain/channels';
 import type { PageLinks } from '../../activities/paging/render';
 import type { Config } from '../config';
+import { createSealer } from '../services/sealing/seal';
 import { resolveSecret } from './secret';
 
 /** What the worker's paging activities need: a sender per channel and the links people act on. */
 export function pagingDeps(config: Config, orm: MikroORM): { senders: Record<ChannelId, ChannelSender>; links: PageLinks } {
+  const secret = resolveSecret(config);
   return {
-    senders: createChannelSenders(config.notify, { orm }),
-    links: { appUrl: config.urls.app, secret: resolveSecret(config), ttlSeconds: config.pageLinkTtlSeconds },
+    // The sealer opens a Slack installation's bot token for Slack DMs.
+    senders: createChannelSenders(config.notify, { orm, sealer: createSealer(secret) }),
+    links: { appUrl: config.urls.app, secret, ttlSeconds: config.pageLinkTtlSeconds },
   };
 }

@@ -67,7 +67,9 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; leg
   });
   // Every channel for the dashboard (phone verification codes, webhook test notifications), each
   // provider connected on first use; email shares the account emails' sender.
-  const senders = lazyChannelSenders((channel) => (channel === 'email' ? accountEmail : createChannelSender(config.notify, deps.orm, channel)));
+  const senders = lazyChannelSenders((channel) =>
+    channel === 'email' ? accountEmail : createChannelSender(config.notify, deps.orm, channel, createSealer(deps.secret)),
+  );
   // Live incident events for the dashboard: one LISTEN connection, opened by the first stream.
   const events = new IncidentLiveUpdates(deps.orm.config.get('clientUrl')!, deps.logger);
   const webhooks = { orm: deps.orm, sealer: createSealer(deps.secret), urls: { ingest: config.urls.ingest, legacy: config.urls.legacy } };
@@ -129,6 +131,7 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; leg
         linkSecret: deps.secret,
         appUrl: config.urls.app,
         notify: config.notify,
+        logger: deps.logger,
       },
     }),
     ingest: createIngestListener({

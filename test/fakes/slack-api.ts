@@ -11,6 +11,7 @@ import { close, listen, readBody } from './http-util';
  *
  * Methods: oauth.v2.access, auth.test, chat.postMessage, chat.update, chat.postEphemeral,
  * users.info, users.lookupByEmail, conversations.list, conversations.open, conversations.info.
+ * Response URLs (`responseUrl()`) take what Klaxon answers to interactions and slash commands.
  */
 
 export interface FakeSlackUser {
@@ -62,6 +63,8 @@ export class SlackApiFake {
   ];
   readonly messages: FakeSlackMessage[] = [];
   readonly calls: SlackCall[] = [];
+  /** What Klaxon posted to response URLs this fake handed out (`responseUrl()`), oldest first. */
+  readonly responses: Array<{ path: string; body: Record<string, unknown> }> = [];
   /** Valid tokens; `revoke` empties it. */
   readonly tokens = new Set<string>();
   /** While set, every Web API call answers this HTTP status (Slack down: 503). */
@@ -111,6 +114,17 @@ export class SlackApiFake {
     return code;
   }
 
+  /** A response_url as an interaction or a slash command carries: answers posted to it land in `responses`. */
+  responseUrl(): string {
+    return `${this.url}/response/${randomBytes(8).toString('hex')}`;
+  }
+
+  /** What was posted to one response URL. */
+  responsesTo(responseUrl: string): Array<Record<string, unknown>> {
+    const path = new URL(responseUrl).pathname;
+    return this.responses.filter((r) => r.path === path).map((r) => r.body);
+  }
+
   /** Makes the bot token invalid (the app uninstalled in Slack). */
   revoke(): void {
     this.tokens.clear();
@@ -143,6 +157,12 @@ export class SlackApiFake {
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', this.url);
     if (req.method === 'GET' && url.pathname === '/oauth/v2/authorize') return this.authorize(url, res);
+    if (req.method === 'POST' && url.pathname.startsWith('/response/')) {
+      const raw = await readBody(req);
+      this.responses.push({ path: url.pathname, body: parseArgs(raw, req.headers['content-type'] ?? '') });
+      res.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok');
+      return;
+    }
     const match = /^\/api\/([\w.]+)$/.exec(url.pathname);
     if (req.method !== 'POST' || !match) {
       res.writeHead(404).end();

@@ -8,8 +8,18 @@ import { SEVERITIES } from '../../src/domain/severity';
 const failure = (r: { ok: boolean; message?: string }) => (r.ok ? 'accepted' : r.message);
 
 describe('channel registry', () => {
-  it('when the registry is listed, then it holds the five channels in the order people see them', () => {
-    expect(CHANNEL_IDS).toEqual(['sms', 'voice', 'email', 'push_ios', 'push_android']);
+  it('when the registry is listed, then it holds the six channels in the order people see them', () => {
+    expect(CHANNEL_IDS).toEqual(['sms', 'voice', 'email', 'push_ios', 'push_android', 'slack']);
+  });
+
+  it('when a Slack address is checked, then only a Slack member id (U…, W…) passes, and the message never repeats it', () => {
+    expect(normaliseAddress('slack', ' U0ABC12345 ')).toEqual({ ok: true, address: 'U0ABC12345' });
+    expect(normaliseAddress('slack', 'W0ENTERPRISE1')).toEqual({ ok: true, address: 'W0ENTERPRISE1' });
+    for (const bad of ['u0abc123', '<@U0ABC123>', 'C0ALERTS01', 'U1', `U${'A'.repeat(31)}`, 'ada@example.test']) {
+      const result = normaliseAddress('slack', bad);
+      expect(result.ok).toBe(false);
+      if (!result.ok) expect(result.message).not.toContain(bad);
+    }
   });
 
   it.each(CHANNEL_IDS)('when %s is read, then it has labels, a provider, the credentials that enable it and a known quota', (id) => {
@@ -30,6 +40,7 @@ describe('channel registry', () => {
       'Email to +14155550100 sent',
       'iOS push to +14155550100 sent',
       'Android push to +14155550100 sent',
+      'Slack to +14155550100 sent',
     ]);
     expect(describePage({ ...outcome, channel: 'sms', provider: DEV_INBOX }, 'ann@example.test')).toBe(
       'SMS to ann@example.test (+14155550100) stored in the dev inbox',

@@ -19,6 +19,7 @@ import { inboundWebhooksRoutes } from './inbound-webhooks';
 import { pagingRoutes } from './paging';
 import { securityRoutes } from './security';
 import { serviceChatRoutes } from './service-chat';
+import { slackLinkRoutes } from './slack-link';
 import { teamsRoutes } from './teams';
 
 /** Every route under /api that needs a session (and, when it changes state, the CSRF header). */
@@ -42,6 +43,7 @@ export const sessionRoutes = (deps: AdminDeps): RouteSpec[] => [
   ...statusRoutes(deps),
   ...auditRoutes(deps),
   ...importRoutes(deps),
+  ...slackLinkRoutes(deps),
 ];
 
 /** Routes under /api that need no session (an invitation's link, …). */

@@ -1,22 +1,35 @@
 /**
- * Slack (docs/chat.md): the app's variables (config.ts), the one Web API client (web-api.ts),
- * its manifest (manifest.ts), the install's signed state (oauth-state.ts) and the OAuth
- * callback on `/hooks/slack/oauth` (oauth-hooks.ts).
+ * Slack (docs/chat.md): the app's variables (config.ts), the one Web API client (web-api.ts), its
+ * manifest (manifest.ts); the install's signed state (oauth-state.ts) and OAuth callback
+ * (oauth-hooks.ts); Slack DMs as a paging channel (sender.ts); and Slack's requests on
+ * `/hooks/slack/*`: button clicks (interactions.ts) and the `/klaxon` command (commands.ts),
+ * signed with the app's signing secret (signature.ts).
  */
+import Router from '@koa/router';
 import { createSealer } from '../../services/sealing/seal';
 import type { ProviderModule } from '../types';
+import { createSlackHooksRouter } from './hooks';
 import { slackStateKey } from './oauth-state';
 import { createSlackOAuthRouter } from './oauth-hooks';
+import { slackProvider } from './sender';
 
-/** The registry's `slack` entry: for now its hooks (the OAuth callback). */
+export { slackWorkSettled } from './context';
+
+/** The registry's `slack` entry: Slack DMs, and the OAuth callback, interactions and commands hooks. */
 export const slack = {
-  hooks: (deps) =>
-    createSlackOAuthRouter({
+  senders: slackProvider,
+  hooks: (deps) => {
+    const oauth = createSlackOAuthRouter({
       orm: deps.orm,
       sealer: createSealer(deps.linkSecret),
       slack: deps.notify.slack,
       appUrl: deps.appUrl,
       stateKey: slackStateKey(deps.linkSecret),
       sessionCookieOf: deps.sessionCookieOf,
-    }),
+    });
+    const requests = createSlackHooksRouter(deps);
+    const router = new Router();
+    router.use(oauth.routes(), requests.routes());
+    return router;
+  },
 } satisfies ProviderModule;

@@ -6,6 +6,7 @@
  * started after earlier ones completed resumes from.
  */
 export * from './incidents';
+export { escalateIncidentNow } from './escalate-now';
 export { toSnapshot, INCIDENT_COLUMNS, type IncidentRow } from './view';
 export { incidentStartOptions } from './workflow-start';
 export { readRunSeed, type RunSeed } from './run-seed';

@@ -127,6 +127,9 @@ export async function addMemberContactMethod(
   input: { organizationId: string; userId: string; type: string; address: string; label?: string | null },
   opts: ChangeOptions & { sendCode: SendVerificationCode },
 ): Promise<ContactMethodJson> {
+  // A Slack member id is only stored by linking (POST /api/me/slack/link, docs/chat.md): Slack vouches for it.
+  if (input.type === 'slack')
+    throw invalid('type: slack is added by linking Slack (POST /api/me/slack/link), not by typing a member id', 'slack_link_required');
   const user = await memberOf(orm, input.organizationId, input.userId);
   const parsed = parseWith(contactInputSchema, {
     email: user.email,
@@ -200,6 +203,27 @@ export async function removeContactMethod(orm: MikroORM, input: { id: string; em
     });
     return { id: contact.id, removed: true, rules_removed: rules };
   });
+}
+
+/**
+ * Points a contact method at a new address and enables it again, keeping its notification rules
+ * (a Slack link made again: the same person, perhaps another Slack member id). Audited.
+ */
+export async function readdressContactMethod(trx: Knex, input: { id: string; address: string }, opts: ChangeOptions = {}): Promise<ContactMethodJson> {
+  const [row] = (await trx('contact_methods')
+    .where({ id: input.id })
+    .update({ address: input.address, disabled_at: null, disabled_reason: null, verified_at: new Date() })
+    .returning(CONTACT_COLUMNS)) as ContactRow[];
+  if (!row) throw notFound(`contact method ${input.id} not found`);
+  await recordAudit(trx, {
+    organizationId: row.organization_id,
+    actor: opts.actor ?? SYSTEM_CLI,
+    action: 'contact_method.update',
+    targetType: 'contact_method',
+    targetId: row.id,
+    details: { user_id: row.user_id, type: row.type, readdressed: true },
+  });
+  return contactJson(row);
 }
 
 /** A provider refused this contact method for good (bad number, unregistered device): it is not paged again until edited. */

@@ -73,6 +73,7 @@ const ADDRESSES: Record<ChannelId, string> = {
   email: 'ops@example.test',
   push_ios: 'ab'.repeat(32),
   push_android: 'android-token-1',
+  slack: 'U0SLACK001',
 };
 const page = (channel: ChannelId, tag: string): OutgoingPage => ({
   notificationId: crypto.randomUUID(),
@@ -100,7 +101,8 @@ describe('createChannelSenders', () => {
 
   it('when every provider is configured, then each channel reaches its own provider and nothing lands in the dev inbox', async () => {
     const senders = sendersFor(everyProvider());
-    const sent = await Promise.all(CHANNEL_IDS.map((c) => senders[c].send(page(c, 'all'))));
+    // Slack DMs need a workspace's installation: test/integration/chat/slack-dm.test.ts sends them.
+    const sent = await Promise.all(CHANNEL_IDS.filter((c) => c !== 'slack').map((c) => senders[c].send(page(c, 'all'))));
     expect(sent.map((s) => s.provider)).toEqual(['twilio', 'twilio', 'sendgrid', 'apns', 'fcm']);
     expect(await inboxRows('all')).toEqual([]);
     expect(fakes.twilio.messages().some((m) => m.params.Body === 'Body all')).toBe(true);

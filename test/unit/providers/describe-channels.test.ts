@@ -12,6 +12,7 @@ describe('describeChannels', () => {
       'Paging email     dev inbox (set SENDGRID_API_KEY or SMTP_URL to send for real; see `klaxon inbox list`)',
       'Paging iOS push  dev inbox (set APNS_KEY, APNS_KEY_ID, APNS_TEAM_ID, APNS_TOPIC to send for real; see `klaxon inbox list`)',
       'Paging Android   dev inbox (set FCM_SERVICE_ACCOUNT to send for real; see `klaxon inbox list`)',
+      'Paging Slack DM  dev inbox (set SLACK_CLIENT_ID, SLACK_CLIENT_SECRET, SLACK_SIGNING_SECRET to send for real; see `klaxon inbox list`)',
     ]);
   });
 
@@ -30,6 +31,9 @@ describe('describeChannels', () => {
       APNS_TOPIC: 'com.example.klaxon',
       APNS_PRODUCTION: 'true',
       FCM_SERVICE_ACCOUNT: JSON.stringify({ client_email: 'a@b.test', private_key: 'fcm-secret-key', project_id: 'acme-prod' }),
+      SLACK_CLIENT_ID: '1111.2222',
+      SLACK_CLIENT_SECRET: 'slack-client-secret',
+      SLACK_SIGNING_SECRET: 'slack-signing-secret',
     };
     const lines = describeChannels(notify(env));
     expect(lines).toEqual([
@@ -38,8 +42,18 @@ describe('describeChannels', () => {
       'Paging email     SMTP relay smtps://mail.example.test:465, from Pager <p@example.test>',
       'Paging iOS push  APNs production, topic com.example.klaxon',
       'Paging Android   FCM, project acme-prod',
+      "Paging Slack DM  Slack app 1111.2222 (each workspace's installation), via https://slack.com/api/",
     ]);
-    for (const secret of ['tw-secret-token', 'SG.secret-key', 'smtp-secret-pw', 'mailer', 'apns-secret', 'fcm-secret-key'])
+    for (const secret of [
+      'tw-secret-token',
+      'SG.secret-key',
+      'smtp-secret-pw',
+      'mailer',
+      'apns-secret',
+      'fcm-secret-key',
+      'slack-client-secret',
+      'slack-signing-secret',
+    ])
       expect(lines.join('\n')).not.toContain(secret);
   });
 
@@ -50,6 +64,7 @@ describe('describeChannels', () => {
       email: 'sendgrid',
       push_ios: 'dev_inbox',
       push_android: 'dev_inbox',
+      slack: 'dev_inbox',
     });
   });
 });

@@ -33,7 +33,8 @@ export const RULES = ['notification-rules'];
 /** A rule may fire at most an hour after the page (the server's limit, in minutes). */
 export const MAX_RULE_DELAY_MINUTES = 60;
 
-export const CONTACT_TYPE_OPTIONS = CHANNEL_IDS.map((id) => ({ value: id, label: CHANNELS[id].label }));
+/** What a person may type an address for; a Slack DM comes from linking Slack (POST /api/me/slack/link), never typed. */
+export const CONTACT_TYPE_OPTIONS = CHANNEL_IDS.filter((id) => id !== 'slack').map((id) => ({ value: id, label: CHANNELS[id].label }));
 
 /** Phone numbers are verified with a texted code; other types are verified at once. */
 export const isPhone = (type: ChannelId) => type === 'sms' || type === 'voice';

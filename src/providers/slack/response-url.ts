@@ -1,0 +1,45 @@
+/**
+ * Answers on a `response_url` (docs/chat.md): Slack's hooks.slack.com over HTTPS only, or the
+ * origin of SLACK_API_URL when that points elsewhere (the test fake). Any other URL a payload
+ * carries is never called: the payload is signed by Slack, but a URL is still not ours to trust.
+ */
+
+export const SLACK_HOOKS_HOST = 'hooks.slack.com';
+const DEFAULT_API_ORIGIN = 'https://slack.com';
+
+/** The URL when Klaxon may post to it, else undefined. */
+export function allowedResponseUrl(raw: string | undefined, apiUrl: string): URL | undefined {
+  if (!raw || raw.length > 2000) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return undefined;
+  }
+  if (url.username || url.password) return undefined;
+  if (url.protocol === 'https:' && url.hostname === SLACK_HOOKS_HOST && (url.port === '' || url.port === '443')) return url;
+  const api = new URL(apiUrl);
+  return api.origin !== DEFAULT_API_ORIGIN && url.origin === api.origin ? url : undefined;
+}
+
+/** An ephemeral answer only the clicking user sees; the message itself stays. */
+export const ephemeral = (text: string) => ({ response_type: 'ephemeral' as const, replace_original: false, text });
+
+/** Posts an answer to a response_url (5 s, no redirect followed); false when the URL is not allowed or the post failed. */
+export async function postToResponseUrl(raw: string | undefined, apiUrl: string, body: object): Promise<boolean> {
+  const url = allowedResponseUrl(raw, apiUrl);
+  if (!url) return false;
+  try {
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+      redirect: 'manual',
+      signal: AbortSignal.timeout(5_000),
+    });
+    await res.body?.cancel();
+    return res.ok;
+  } catch {
+    return false;
+  }
+}
