@@ -142,7 +142,7 @@ describe('Microsoft Teams cards from the incident feed', () => {
     const [row] = await waitFor(
       async () => {
         const rows = await deliveriesOf(ws.serviceId);
-        return rows[0]?.parked_at && rows;
+        return rows[0]?.parked_at ? rows : undefined;
       },
       20_000,
       'the card given up',
