@@ -14,6 +14,7 @@ import { sendgrid } from './sendgrid';
 import { smtp } from './smtp';
 import { outgoingWebhooks } from './outgoing-webhooks';
 import { twilio } from './twilio';
+import { webPush } from './web-push';
 import type { ChannelProvider, ChannelSender, ConfiguredProvider, FeedConsumerDeps, ProviderHookDeps, ProviderModule } from './types';
 
 /**
@@ -26,6 +27,7 @@ const PROVIDERS: Readonly<Record<ProviderKey, ProviderModule & { senders: Channe
   smtp,
   apns,
   fcm,
+  'web-push': webPush,
   'outgoing-webhooks': outgoingWebhooks,
 };
 

@@ -8,8 +8,8 @@ import { SEVERITIES } from '../../src/domain/severity';
 const failure = (r: { ok: boolean; message?: string }) => (r.ok ? 'accepted' : r.message);
 
 describe('channel registry', () => {
-  it('when the registry is listed, then it holds the five channels in the order people see them', () => {
-    expect(CHANNEL_IDS).toEqual(['sms', 'voice', 'email', 'push_ios', 'push_android']);
+  it('when the registry is listed, then it holds the six channels in the order people see them', () => {
+    expect(CHANNEL_IDS).toEqual(['sms', 'voice', 'email', 'push_ios', 'push_android', 'push_web']);
   });
 
   it.each(CHANNEL_IDS)('when %s is read, then it has labels, a provider, the credentials that enable it and a known quota', (id) => {
@@ -30,6 +30,8 @@ describe('channel registry', () => {
       'Email to +14155550100 sent',
       'iOS push to +14155550100 sent',
       'Android push to +14155550100 sent',
+      // A web push subscription is never shown: it holds keys and a capability URL.
+      'Web push to browser sent',
     ]);
     expect(describePage({ ...outcome, channel: 'sms', provider: DEV_INBOX }, 'ann@example.test')).toBe(
       'SMS to ann@example.test (+14155550100) stored in the dev inbox',
@@ -102,11 +104,11 @@ describe('Form B names', () => {
   it("when a source lists every channel, then each severity pages the spec's defaults, and push always", () => {
     const all = ['sms', 'voice', 'email', 'push'];
     expect(Object.fromEntries(SEVERITIES.map((s) => [s, formBChannels(s, all)]))).toEqual({
-      CRITICAL: ['sms', 'voice', 'email', 'push_ios', 'push_android'],
-      HIGH: ['sms', 'email', 'push_ios', 'push_android'],
-      MEDIUM: ['sms', 'email', 'push_ios', 'push_android'],
-      LOW: ['email', 'push_ios', 'push_android'],
-      INFO: ['email', 'push_ios', 'push_android'],
+      CRITICAL: ['sms', 'voice', 'email', 'push_ios', 'push_android', 'push_web'],
+      HIGH: ['sms', 'email', 'push_ios', 'push_android', 'push_web'],
+      MEDIUM: ['sms', 'email', 'push_ios', 'push_android', 'push_web'],
+      LOW: ['email', 'push_ios', 'push_android', 'push_web'],
+      INFO: ['email', 'push_ios', 'push_android', 'push_web'],
     });
   });
 });
