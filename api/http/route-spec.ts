@@ -37,6 +37,8 @@ export interface RouteResult {
   file?: { body: Buffer | string; contentType: string; filename: string };
   /** The handler answered itself (a Server-Sent Events stream): leave the response alone. */
   streamed?: true;
+  /** Another success status than the route's (an idempotent create that found the thing: 200, not 201). */
+  status?: 200 | 201 | 202;
 }
 
 /** The customer API's success body: `{data, meta?}` (docs/architecture.md, "Error envelopes"). */
@@ -77,7 +79,7 @@ export function mountRoutes(
       const body = route.body ? route.body.parse(bodiless && opts.emptyBodyIsObject ? {} : (ctx.request as { body?: unknown }).body) : undefined;
       const result = await route.handler(ctx, { params, query, body } as never);
       if (result.streamed) return;
-      ctx.status = route.success.status;
+      ctx.status = result.status ?? route.success.status;
       if (result.file) {
         ctx.type = result.file.contentType;
         ctx.set('Content-Disposition', `attachment; filename="${result.file.filename.replace(/[^\w.-]/g, '_')}"`);
