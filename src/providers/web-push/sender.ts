@@ -175,6 +175,6 @@ export function createWebPushSender(config: WebPushConfig): ChannelSender {
 
 /** The registry's `web-push` provider: always configured (its keys exist or are generated). */
 export const webPushProvider: ChannelProvider = ({ webPush: config }) => ({
-  description: `Web Push (VAPID, subject ${config.subject})`,
+  description: `Web Push, VAPID keys ${config.keys ? 'from WEB_PUSH_VAPID_*' : 'in the data folder'}, subject ${config.subject}`,
   connect: () => ({ push_web: createWebPushSender(config) }),
 });
