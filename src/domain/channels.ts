@@ -53,6 +53,13 @@ function apnsDeviceToken(value: string, channel: string): AddressResult {
 /** A Web Push subscription's endpoint is a URL of the browser's push service; its longest accepted length. */
 export const MAX_WEB_PUSH_ENDPOINT_LENGTH = 2048;
 
+/** A base64url value without its `=` padding (a loop: `/=+$/` is quadratic on a run of `=`). */
+function unpad(value: string): string {
+  let end = value.length;
+  while (end > 0 && value[end - 1] === '=') end--;
+  return value.slice(0, end);
+}
+
 /**
  * A browser's PushSubscription (`{"endpoint","keys":{"p256dh","auth"}}`, as JSON text), stored as
  * canonical JSON of those three fields only. p256dh is an uncompressed P-256 point (65 bytes, 87
@@ -71,13 +78,13 @@ function webPushSubscription(value: string, channel: string): AddressResult {
   }
   const sub = (parsed ?? {}) as { endpoint?: unknown; keys?: { p256dh?: unknown; auth?: unknown } | null };
   const { endpoint } = sub;
-  if (typeof endpoint !== 'string' || !/^https:\/\/[^\s/?#]+[^\s]*$/i.test(endpoint) || endpoint.length > MAX_WEB_PUSH_ENDPOINT_LENGTH) {
+  if (typeof endpoint !== 'string' || !/^https:\/\/[^\s/?#]\S*$/i.test(endpoint) || endpoint.length > MAX_WEB_PUSH_ENDPOINT_LENGTH) {
     return refuse(`endpoint must be an https:// URL of at most ${MAX_WEB_PUSH_ENDPOINT_LENGTH} characters`);
   }
   const { p256dh, auth } = sub.keys ?? {};
   if (typeof p256dh !== 'string' || !/^[A-Za-z0-9_-]{80,100}={0,2}$/.test(p256dh)) return refuse('keys.p256dh must be 80 to 100 base64url characters');
   if (typeof auth !== 'string' || !/^[A-Za-z0-9_-]{16,32}={0,2}$/.test(auth)) return refuse('keys.auth must be 16 to 32 base64url characters');
-  return { ok: true, address: JSON.stringify({ endpoint, keys: { p256dh: p256dh.replace(/=+$/, ''), auth: auth.replace(/=+$/, '') } }) };
+  return { ok: true, address: JSON.stringify({ endpoint, keys: { p256dh: unpad(p256dh), auth: unpad(auth) } }) };
 }
 
 /** A plan limit that counts pages per user per calendar month (UTC). */

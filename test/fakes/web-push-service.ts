@@ -5,7 +5,6 @@ import { close, listen, waitUntil } from './http-util';
 import type { TestCert } from './tls-cert';
 
 // `http_ece` is web-push's own dependency (RFC 8188): the fake decrypts with it as a browser would.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const ece = require('http_ece') as { decrypt(buffer: Buffer, params: Record<string, unknown>): Buffer };
 
 /** A browser's subscription, made by the test: the JSON Klaxon stores, and the private half the fake decrypts with. */
@@ -52,7 +51,12 @@ function readRaw(req: Readable): Promise<Buffer> {
 
 /** Checks `vapid t=<jwt>, k=<key>` (RFC 8292 §3): ES256 over header.payload with k, aud, exp, sub. */
 export function checkVapid(header: string | undefined, origin: string, now = Date.now()): VapidCheck {
-  const fail = (problem: string, publicKey: string | null = null, claims: VapidCheck['claims'] = null): VapidCheck => ({ valid: false, problem, publicKey, claims });
+  const fail = (problem: string, publicKey: string | null = null, claims: VapidCheck['claims'] = null): VapidCheck => ({
+    valid: false,
+    problem,
+    publicKey,
+    claims,
+  });
   const t = /(?:^|[\s,])t=([\w-]+\.[\w-]+\.[\w-]+)/.exec(header ?? '')?.[1];
   const k = /(?:^|[\s,])k=([\w-]+)/.exec(header ?? '')?.[1] ?? null;
   if (!/^vapid /i.test(header ?? '') || !t || !k) return fail('no `vapid t=…, k=…` Authorization', k);
@@ -67,7 +71,10 @@ export function checkVapid(header: string | undefined, origin: string, now = Dat
   }
   const point = Buffer.from(k, 'base64url');
   if (point.length !== 65 || point[0] !== 4) return fail('k is not an uncompressed P-256 point', k, claims);
-  const key = createPublicKey({ key: { kty: 'EC', crv: 'P-256', x: point.subarray(1, 33).toString('base64url'), y: point.subarray(33).toString('base64url') }, format: 'jwk' });
+  const key = createPublicKey({
+    key: { kty: 'EC', crv: 'P-256', x: point.subarray(1, 33).toString('base64url'), y: point.subarray(33).toString('base64url') },
+    format: 'jwk',
+  });
   if (!verify('sha256', Buffer.from(`${h}.${p}`), { key, dsaEncoding: 'ieee-p1363' }, Buffer.from(sig, 'base64url'))) return fail('bad signature', k, claims);
   if (claims?.aud !== origin) return fail(`aud ${claims?.aud} is not ${origin}`, k, claims);
   const exp = claims.exp;

@@ -53,7 +53,9 @@ const ContactBody = z
   .object({
     type: z.enum(CHANNEL_IDS, { error: `must be one of ${CHANNEL_IDS.join(', ')}` }),
     address: z
-      .union([z.string().min(1).max(MAX_DEVICE_TOKEN_LENGTH), PushSubscriptionBody], { error: 'must be a string, or a browser push subscription object for push_web' })
+      .union([z.string().min(1).max(MAX_DEVICE_TOKEN_LENGTH), PushSubscriptionBody], {
+        error: 'must be a string, or a browser push subscription object for push_web',
+      })
       .describe(
         'E.164 number (sms, voice), email address, device token (push_ios, push_android), or a browser PushSubscription (push_web: the object or its JSON text; stored as canonical JSON)',
       ),

@@ -40,7 +40,7 @@ export interface WebPushConfig {
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
 /** The mailbox of an EMAIL_FROM (`Klaxon <ops@example.com>` or a bare address). */
-const mailboxOf = (from: string): string => (/<([^<>\s]+@[^<>\s]+)>/.exec(from)?.[1] ?? from).trim();
+const mailboxOf = (from: string): string => (/<([^<>\s@]+@[^<>\s]+)>/.exec(from)?.[1] ?? from).trim();
 
 /**
  * The VAPID subject when unset: the public app URL when it is https (push services want a way to

@@ -137,7 +137,11 @@ export async function deliverWebPush(
     if (status === 404 || status === 410)
       return { kind: 'gone', status, error: `push to ${host} refused: the browser subscription has expired or was unsubscribed (HTTP ${status})` };
     if (status === 429 || status >= 500) return { kind: 'not_accepted', status, error: `push to ${host} not accepted: HTTP ${status}` };
-    return { kind: 'rejected', status, error: `push to ${host} refused: HTTP ${status}${status === 403 ? ' (the VAPID key does not match the subscription’s)' : ''}` };
+    return {
+      kind: 'rejected',
+      status,
+      error: `push to ${host} refused: HTTP ${status}${status === 403 ? ' (the VAPID key does not match the subscription’s)' : ''}`,
+    };
   }
 }
 

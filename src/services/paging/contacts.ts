@@ -123,7 +123,11 @@ function assertPushEndpoint(type: string, address: string, allowPrivate: boolean
 }
 
 /** Adds a contact method to a user (the CLI: the operator vouches for it, so it is verified); the same user, type and address twice is a conflict. */
-export async function addContactMethod(orm: MikroORM, input: ContactInput, opts: ChangeOptions & { allowPrivateTargets?: boolean } = {}): Promise<ContactMethodJson> {
+export async function addContactMethod(
+  orm: MikroORM,
+  input: ContactInput,
+  opts: ChangeOptions & { allowPrivateTargets?: boolean } = {},
+): Promise<ContactMethodJson> {
   const parsed = parseWith(contactInputSchema, input);
   if (!parsed.ok) throw invalid(parsed.message);
   const c = parsed.value;

@@ -23,7 +23,8 @@ export interface TestPushResult {
  * or 410 means the browser dropped the subscription: the contact method is disabled, as a page would.
  */
 export async function sendTestPush(orm: MikroORM, contact: ContactMethodJson, config: WebPushConfig): Promise<TestPushResult> {
-  if (contact.type !== 'push_web') throw conflict(`a test push is sent to browser push (push_web) contact methods only, not ${contact.type}`, 'test_not_supported');
+  if (contact.type !== 'push_web')
+    throw conflict(`a test push is sent to browser push (push_web) contact methods only, not ${contact.type}`, 'test_not_supported');
   const outcome = await deliverWebPush(config, parseSubscription(contact.address), {
     incident_id: null,
     title: 'Klaxon test push',
@@ -57,7 +58,10 @@ export async function registerDevice(
   if (!token.ok) throw invalid(`token: ${token.message}`);
   await memberOf(orm, input.organizationId, input.userId);
   const existing = async () =>
-    knexOf(orm)('contact_methods').select(CONTACT_COLUMNS).where({ organization_id: input.organizationId, user_id: input.userId, type, address: token.address }).first();
+    knexOf(orm)('contact_methods')
+      .select(CONTACT_COLUMNS)
+      .where({ organization_id: input.organizationId, user_id: input.userId, type, address: token.address })
+      .first();
   const found = await existing();
   if (found) return { contact: contactJson(found), created: false };
   try {
@@ -78,6 +82,7 @@ export async function registerDevice(
 
 /** Removes an app device (a push_ios or push_android contact method) and its notification rules. */
 export async function removeDevice(orm: MikroORM, contact: ContactMethodJson, opts: ChangeOptions) {
-  if (contact.type !== 'push_ios' && contact.type !== 'push_android') throw notFound(`device ${contact.id} not found (contact method ${contact.id} is ${contact.type})`);
+  if (contact.type !== 'push_ios' && contact.type !== 'push_android')
+    throw notFound(`device ${contact.id} not found (contact method ${contact.id} is ${contact.type})`);
   return removeContactMethod(orm, { id: contact.id, organizationId: contact.organization_id }, opts);
 }

@@ -17,7 +17,8 @@ let dataDir: string;
 const senders: ChannelSender[] = [];
 
 const configFor = (env: Record<string, string> = {}): WebPushConfig =>
-  loadConfig({ KLAXON_DATA_DIR: dataDir, APP_URL: 'https://klaxon.example.test', ALLOW_PRIVATE_TARGETS: 'true', WEB_PUSH_CA_FILE: cert.certFile, ...env }).notify.webPush;
+  loadConfig({ KLAXON_DATA_DIR: dataDir, APP_URL: 'https://klaxon.example.test', ALLOW_PRIVATE_TARGETS: 'true', WEB_PUSH_CA_FILE: cert.certFile, ...env })
+    .notify.webPush;
 const sender = (config = configFor()) => {
   const s = createWebPushSender(config);
   senders.push(s);
@@ -55,7 +56,11 @@ describe('the push_web sender through web-push', () => {
     const sub = fake.subscribe();
     await expect(sender().send(page(sub))).resolves.toEqual({ provider: 'web-push', providerMessageId: null });
     const [got] = fake.requests.filter((r) => r.subscriptionId === sub.id);
-    expect(got.vapid).toMatchObject({ valid: true, publicKey: vapidKeys(configFor()).publicKey, claims: { aud: fake.origin, sub: 'https://klaxon.example.test' } });
+    expect(got.vapid).toMatchObject({
+      valid: true,
+      publicKey: vapidKeys(configFor()).publicKey,
+      claims: { aud: fake.origin, sub: 'https://klaxon.example.test' },
+    });
     expect(got.headers).toEqual({ urgency: 'high', ttl: '3600', topic: INCIDENT.replace(/-/g, ''), contentEncoding: 'aes128gcm' });
     expect(got.decryptError).toBeNull();
     expect(got.payload).toEqual({
@@ -67,12 +72,19 @@ describe('the push_web sender through web-push', () => {
     });
   });
 
-  it.each([410, 404])('when the service answers %i, then the failure is permanent (the contact method is disabled), naming the host, not the path', async (status) => {
-    const sub = fake.subscribe();
-    fake.failWith(sub.id, status);
-    const err = await expectPermanent(sender().send(page(sub)), new RegExp(`web-push: push to 127\\.0\\.0\\.1:${fake.port} refused: .*expired.*\\(HTTP ${status}\\)`), [sub.id, sub.keys.auth]);
-    expect(keepsContactMethod(err)).toBe(false);
-  });
+  it.each([410, 404])(
+    'when the service answers %i, then the failure is permanent (the contact method is disabled), naming the host, not the path',
+    async (status) => {
+      const sub = fake.subscribe();
+      fake.failWith(sub.id, status);
+      const err = await expectPermanent(
+        sender().send(page(sub)),
+        new RegExp(`web-push: push to 127\\.0\\.0\\.1:${fake.port} refused: .*expired.*\\(HTTP ${status}\\)`),
+        [sub.id, sub.keys.auth],
+      );
+      expect(keepsContactMethod(err)).toBe(false);
+    },
+  );
 
   it('when the service answers 400, then the page fails for good but the contact method stays', async () => {
     const sub = fake.subscribe();

@@ -73,10 +73,18 @@ describe('paging a browser', () => {
       url: `${stack.urls.app}/incidents/${incidentId}`,
       action_token: expect.any(String),
     });
-    const ack = await fetch(`${stack.urls.app}/hooks/push/action`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: got.payload.action_token }) });
+    const ack = await fetch(`${stack.urls.app}/hooks/push/action`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token: got.payload.action_token }),
+    });
     expect(ack.status).toBe(200);
     expect(await statusOf(stack.orm, incidentId)).toBe('ACKNOWLEDGED');
-    const again = await fetch(`${stack.urls.app}/hooks/push/action`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: got.payload.action_token }) });
+    const again = await fetch(`${stack.urls.app}/hooks/push/action`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token: got.payload.action_token }),
+    });
     expect(again.status).toBe(409);
     expect((await timelineOf(stack.orm, incidentId)).filter((e) => e.to_status === 'ACKNOWLEDGED')).toHaveLength(1);
     expect(fake.requests.filter((r) => r.subscriptionId === sub.id)).toHaveLength(1);
@@ -97,7 +105,9 @@ describe('paging a browser', () => {
       20_000,
       'the failed page on the timeline',
     );
-    expect(line).toMatch(/^Web push to .* failed: web-push: push to 127\.0\.0\.1:\d+ refused: the browser subscription has expired or was unsubscribed \(HTTP 410\)/);
+    expect(line).toMatch(
+      /^Web push to .* failed: web-push: push to 127\.0\.0\.1:\d+ refused: the browser subscription has expired or was unsubscribed \(HTTP 410\)/,
+    );
     const contact = await db()('contact_methods').where({ id: me.contactId }).first();
     expect(contact.disabled_at).not.toBeNull();
     expect(contact.disabled_reason).toMatch(/HTTP 410/);
@@ -163,7 +173,13 @@ describe('push_web contact methods', () => {
     expect(ok.status).toBe(200);
     expect(ok.body.data).toEqual({ delivered: true, status_code: 201, error: null });
     const got = fake.requests.filter((r) => r.subscriptionId === sub.id).at(-1)!;
-    expect(got.payload).toEqual({ incident_id: null, title: 'Klaxon test push', body: expect.any(String), url: `${stack.urls.app}/profile`, action_token: null });
+    expect(got.payload).toEqual({
+      incident_id: null,
+      title: 'Klaxon test push',
+      body: expect.any(String),
+      url: `${stack.urls.app}/profile`,
+      action_token: null,
+    });
     expect(got.vapid.valid).toBe(true);
 
     fake.failWith(sub.id, 410);
@@ -206,7 +222,8 @@ describe('VAPID keys', () => {
     try {
       const given = vapidKeys(loadConfig({ KLAXON_DATA_DIR: dir }).notify.webPush);
       const other = mkdtempSync(path.join(os.tmpdir(), 'klaxon-web-push-env-'));
-      const config = loadConfig({ KLAXON_DATA_DIR: other, WEB_PUSH_VAPID_PUBLIC_KEY: given.publicKey, WEB_PUSH_VAPID_PRIVATE_KEY: given.privateKey }).notify.webPush;
+      const config = loadConfig({ KLAXON_DATA_DIR: other, WEB_PUSH_VAPID_PUBLIC_KEY: given.publicKey, WEB_PUSH_VAPID_PRIVATE_KEY: given.privateKey }).notify
+        .webPush;
       expect(vapidKeys(config)).toEqual(given);
       expect(() => statSync(path.join(other, 'vapid-keys.json'))).toThrow();
       rmSync(other, { recursive: true, force: true });
@@ -223,7 +240,13 @@ describe('app devices', () => {
     const me = await member();
     const created = await api('POST', '/devices', { session: me, body: { platform: 'ios', token: IOS, name: 'Ann’s iPhone' } });
     expect(created.status).toBe(201);
-    expect(created.body.data).toMatchObject({ type: 'push_ios', address: IOS.toLowerCase(), label: 'Ann’s iPhone', user_id: me.userId, verified_at: expect.any(String) });
+    expect(created.body.data).toMatchObject({
+      type: 'push_ios',
+      address: IOS.toLowerCase(),
+      label: 'Ann’s iPhone',
+      user_id: me.userId,
+      verified_at: expect.any(String),
+    });
     const again = await api('POST', '/devices', { session: me, body: { platform: 'ios', token: IOS, name: 'Ann’s iPhone' } });
     expect(again.status).toBe(200);
     expect(again.body.data.id).toBe(created.body.data.id);

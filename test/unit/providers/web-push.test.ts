@@ -71,7 +71,13 @@ describe('web push topic and payload', () => {
       },
       'https://klaxon.example.test',
     );
-    expect(payload).toEqual({ incident_id: 'i-3', title: '#3 Disk full', body: 'HIGH incident #3', url: 'https://klaxon.example.test/incidents/i-3', action_token: 'ack' });
+    expect(payload).toEqual({
+      incident_id: 'i-3',
+      title: '#3 Disk full',
+      body: 'HIGH incident #3',
+      url: 'https://klaxon.example.test/incidents/i-3',
+      action_token: 'ack',
+    });
   });
 
   it('when no subject is configured, then an https app URL is the subject, else mailto: the EMAIL_FROM mailbox', () => {
