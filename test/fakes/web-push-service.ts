@@ -97,6 +97,8 @@ export async function startWebPushFake(opts: { cert: TestCert }) {
 
   const server = https.createServer({ key: opts.cert.key, cert: opts.cert.cert }, async (req, res) => {
     const body = await readRaw(req);
+    // Arrival: the whole request read, before the fake's own checks and decryption.
+    const at = Date.now();
     const id = /^\/push\/([\w-]+)$/.exec(req.url ?? '')?.[1];
     const sub = id ? subscriptions.get(id) : undefined;
     if (req.method !== 'POST' || !id || !sub) {
@@ -120,7 +122,7 @@ export async function startWebPushFake(opts: { cert: TestCert }) {
       payload,
       decryptError,
       status,
-      at: Date.now(),
+      at,
     });
     res.writeHead(status, status === 201 ? { Location: `${origin}/message/${randomUUID()}` } : {}).end();
   });
