@@ -17,7 +17,7 @@ export interface OutgoingPage {
   /** The notifications row this attempt belongs to; providers that take a reference get it. */
   notificationId: string;
   channel: ChannelId;
-  /** E.164 number (sms, voice), email address (email) or device token (push). */
+  /** E.164 number (sms, voice), email address (email), device token (push_ios, push_android) or subscription JSON (push_web). */
   to: string;
   /** Email subject, push title. */
   subject: string;

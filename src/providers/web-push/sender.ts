@@ -13,7 +13,7 @@ import { PROVIDER_CALL_TIMEOUT_MS } from '../../domain/paging/attempt-timeouts';
 import { addressGuard, guardedLookup, METADATA_TARGET_ERROR, PRIVATE_TARGET_ERROR } from '../../services/targets/http';
 import { describeError, notAcceptedFailure, permanentFailure, rejectedFailure, retryableFailure } from '../failures';
 import type { ChannelProvider, ChannelSender, OutgoingPage, SentPage } from '../types';
-import type { WebPushConfig } from './config';
+import type { VapidKeys, WebPushConfig } from './config';
 import { vapidKeys } from './keys';
 
 export type { WebPushConfig };
@@ -113,12 +113,12 @@ export async function deliverWebPush(
   config: WebPushConfig,
   subscription: WebPushSubscription,
   payload: WebPushPayload,
-  opts: { agent?: https.Agent; topic?: string } = {},
+  opts: { agent?: https.Agent; topic?: string; keys?: VapidKeys } = {},
 ): Promise<WebPushOutcome> {
   const host = endpointHost(subscription.endpoint);
   const verdict = checkTargetUrl(subscription.endpoint, { allowPrivate: config.allowPrivate, who: 'web push reaches' });
   if (!verdict.ok) return { kind: 'rejected', status: null, error: `push to ${host} not sent: the endpoint ${verdict.message}` };
-  const keys = vapidKeys(config);
+  const keys = opts.keys ?? vapidKeys(config);
   const secrets = [subscription.endpoint, new URL(subscription.endpoint).pathname, subscription.keys.auth, subscription.keys.p256dh, keys.privateKey];
   try {
     const res = await webpush.sendNotification(subscription, JSON.stringify(payload), {
@@ -148,6 +148,7 @@ export async function deliverWebPush(
 /** The `push_web` sender: one guarded keep-alive agent, keys read (or generated) on the first push. */
 export function createWebPushSender(config: WebPushConfig): ChannelSender {
   const agent = guardedAgent(config);
+  let keys: VapidKeys | undefined;
   return {
     provider: 'web-push',
     async send(page: OutgoingPage): Promise<SentPage> {
@@ -158,7 +159,9 @@ export function createWebPushSender(config: WebPushConfig): ChannelSender {
         throw permanentFailure('web-push', 'the contact method does not hold a browser push subscription');
       }
       const topic = webPushTopic(page.push?.data.incident_id);
-      const outcome = await deliverWebPush(config, subscription, pagePayload(page, config.appUrl), { agent, topic });
+      // Read (or generated) once per worker: the pair never changes while it runs.
+      keys ??= vapidKeys(config);
+      const outcome = await deliverWebPush(config, subscription, pagePayload(page, config.appUrl), { agent, topic, keys });
       switch (outcome.kind) {
         case 'delivered':
           return { provider: 'web-push', providerMessageId: null };
