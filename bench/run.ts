@@ -21,6 +21,7 @@ import { benchIngestion } from './ingest';
 import { benchLifecycle, LISTED_INCIDENTS, LIVE_INCIDENTS } from './lifecycle';
 import { benchPaging } from './paging';
 import { TwilioFakeProcess } from './paging/twilio';
+import { WebPushService } from './paging/web-push';
 import { benchDashboard } from './dashboard';
 import { benchHostile } from './hostile';
 import { benchReports } from './reports';
@@ -35,9 +36,9 @@ type Only = 'ingest' | 'paging' | 'reports' | 'dashboard' | 'logins' | 'hostile'
  * Paging runs first: its memory figure needs a worker whose workflow cache is not already full
  * of the thousands of incidents the ingestion phases leave open.
  */
-async function measure(stack: BenchStack, only: Only, fake: TwilioFakeProcess | undefined): Promise<Findings> {
+async function measure(stack: BenchStack, only: Only, fake: TwilioFakeProcess | undefined, push: WebPushService | undefined): Promise<Findings> {
   if (fake) say('Paging');
-  const paging = fake ? await benchPaging(stack, fake, say) : undefined;
+  const paging = fake ? await benchPaging(stack, fake, say, push) : undefined;
   const ws = only === undefined || only === 'ingest' ? await seedWorkspace(stack.orm) : undefined;
   const api = ws && only !== 'ingest' ? await benchLifecycle(stack, ws, say) : undefined;
   if (ws) say('Ingestion');
@@ -113,21 +114,24 @@ async function main(): Promise<void> {
   if (only === 'hostile') return printReport(await benchHostile(say), started, loadAtStart, false);
   // Paging pages through the real Twilio SDK to a wire fake in a process of its own.
   const fake = only === undefined || only === 'paging' ? await TwilioFakeProcess.start() : undefined;
+  // Browser pushes go to a push service fake in this process (paging/web-push.ts).
+  const push = fake ? await WebPushService.start() : undefined;
   say('Starting the stack in a temporary data folder');
-  const stack = await startBenchStack(say, fake?.env).catch(async (err) => {
-    await fake?.close();
+  const stack = await startBenchStack(say, { ...fake?.env, ...push?.env }).catch(async (err) => {
+    await Promise.all([fake?.close(), push?.close()]);
     throw err;
   });
   // Ctrl-C must not leave Postgres and the Temporal server running in a temp folder.
-  const onSignal = () => void Promise.all([stack.stop(), fake?.close()]).finally(() => process.exit(130));
+  const onSignal = () => void Promise.all([stack.stop(), fake?.close(), push?.close()]).finally(() => process.exit(130));
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
-    printReport(await measure(stack, only, fake), started, loadAtStart);
+    printReport(await measure(stack, only, fake, push), started, loadAtStart);
   } finally {
     say('Stopping the stack');
     await stack.stop();
     await fake?.close();
+    await push?.close();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }

@@ -7,6 +7,7 @@ import { sendgridConfig, sendgridEnv } from './providers/sendgrid/config';
 import { slackConfig, slackEnv, type SlackConfig } from './providers/slack/config';
 import { smtpEnv } from './providers/smtp/config';
 import { twilioConfig, twilioEnv, type TwilioConfig } from './providers/twilio/config';
+import { webPushConfig, webPushEnv, type WebPushConfig } from './providers/web-push/config';
 import { parseCidrs } from './domain/cidr';
 import { DEFAULT_AUTO_CLOSE_HOURS } from './domain/incident-lifecycle';
 import { DEFAULT_RETENTION_AGES, type RetentionAges } from './domain/retention';
@@ -86,6 +87,8 @@ const envSchema = z.object({
   ...smtpEnv.shape,
   ...apnsEnv.shape,
   ...fcmEnv.shape,
+  // Web Push (docs/web-push.md): VAPID keys, generated into the data folder when unset.
+  ...webPushEnv.shape,
   // Chat (docs/chat.md): the Slack app's credentials; none set means Slack is not offered.
   ...slackEnv.shape,
   // Outbound targets (monitors, outgoing webhooks, …): private addresses refused unless allowed (SSRF); metadata endpoints always refused.
@@ -174,6 +177,8 @@ export interface NotifyConfig {
   email: { from: string; smtpUrl?: string; sendgrid?: { apiKey: string; apiBaseUrl?: string } };
   apns?: ApnsConfig;
   fcm?: FcmConfig;
+  /** Browser push (push_web): always configured, its VAPID keys given or generated into the data folder. */
+  webPush: WebPushConfig;
   /** The Slack app (chat messages, interactivity and Slack DMs); undefined: not configured. */
   slack?: SlackConfig;
 }
@@ -265,6 +270,12 @@ function notifyConfig(e: Env): NotifyConfig {
     email: { from: e.EMAIL_FROM, smtpUrl: e.SMTP_URL, sendgrid: sendgridConfig(e) },
     apns: apnsConfig(e),
     fcm: fcmConfig(e),
+    webPush: webPushConfig(e, {
+      dataDir: path.resolve(e.KLAXON_DATA_DIR),
+      appUrl: trimSlash(e.APP_URL ?? `http://localhost:${e.APP_PORT}`),
+      emailFrom: e.EMAIL_FROM,
+      allowPrivate: allowPrivateTargets(e),
+    }),
     slack: slackConfig(e),
   };
 }

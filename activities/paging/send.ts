@@ -6,7 +6,7 @@ import type { PageOutcome } from '../../src/domain/paging/page-outcome';
 import { providerDidNotAccept } from '../../src/providers/failures';
 import { callProvider } from '../../src/providers/provider-call';
 import { nextReplyCode } from '../../src/providers/twilio';
-import { PERMANENT_DELIVERY_FAILURE, type ChannelSender, type SentPage } from '../../src/providers/types';
+import { keepsContactMethod, PERMANENT_DELIVERY_FAILURE, type ChannelSender, type SentPage } from '../../src/providers/types';
 import {
   claimAttempt,
   claimWithinQuota,
@@ -75,7 +75,7 @@ export function createPagingSendActivities({ orm, senders, links }: PagingSendDe
       const status = permanent ? 'failed' : providerDidNotAccept(err) ? 'queued' : 'sending';
       await markAttemptFailed(k, input.notificationId, status, message);
       if (!permanent) throw err; // retried with backoff by the activity's retry policy
-      if (input.job.contactMethodId) await disableContactMethod(k, input.job.contactMethodId, message);
+      if (input.job.contactMethodId && !keepsContactMethod(err)) await disableContactMethod(k, input.job.contactMethodId, message);
       return outcome({ ...base, status: 'failed', error: message });
     }
     // A crash from here until the row says `sent` leaves it `sending`: the retry sends again, marked.

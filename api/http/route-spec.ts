@@ -39,6 +39,8 @@ export interface RouteResult {
   streamed?: true;
   /** A 302 to this address (the Slack install): no body. */
   redirect?: string;
+  /** Another success status than the route's (an idempotent create that found the thing: 200, not 201). */
+  status?: 200 | 201 | 202;
 }
 
 /** The customer API's success body: `{data, meta?}` (docs/architecture.md, "Error envelopes"). */
@@ -83,7 +85,7 @@ export function mountRoutes(
         ctx.redirect(result.redirect);
         return;
       }
-      ctx.status = route.success.status;
+      ctx.status = result.status ?? route.success.status;
       if (route.success.status === 204) {
         ctx.body = null;
       } else if (result.file) {

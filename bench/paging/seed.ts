@@ -41,7 +41,7 @@ export async function smsResponder(orm: MikroORM, ws: BenchWorkspace): Promise<S
 export async function pagingService(
   orm: MikroORM,
   ws: BenchWorkspace,
-  opts: { name: string; ingestBaseUrl: string; steps: SmsResponder[]; delays: number[] },
+  opts: { name: string; ingestBaseUrl: string; steps: Array<{ id: string }>; delays: number[] },
 ): Promise<{ serviceId: string; sourceId: string; url: string }> {
   const service = await createService(orm, { organizationId: ws.organizationId, teamId: ws.teamId, name: `bench paging: ${opts.name}` });
   const steps = opts.steps.map((r, i) => ({ delay_seconds: opts.delays[i], targets: [{ type: 'user' as const, id: r.id }] }));

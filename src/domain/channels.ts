@@ -57,6 +57,43 @@ function slackUserId(value: string): AddressResult {
     : { ok: false, message: 'must be a Slack member id for slack (U followed by letters and digits)' };
 }
 
+/** A Web Push subscription's endpoint is a URL of the browser's push service; its longest accepted length. */
+export const MAX_WEB_PUSH_ENDPOINT_LENGTH = 2048;
+
+/** A base64url value without its `=` padding (a loop: `/=+$/` is quadratic on a run of `=`). */
+function unpad(value: string): string {
+  let end = value.length;
+  while (end > 0 && value[end - 1] === '=') end--;
+  return value.slice(0, end);
+}
+
+/**
+ * A browser's PushSubscription (`{"endpoint","keys":{"p256dh","auth"}}`, as JSON text), stored as
+ * canonical JSON of those three fields only. p256dh is an uncompressed P-256 point (65 bytes, 87
+ * base64url characters), auth 16 bytes (22). The keys are close to a credential: messages never echo them.
+ */
+function webPushSubscription(value: string, channel: string): AddressResult {
+  const refuse = (why: string): AddressResult => ({
+    ok: false,
+    message: `must be a browser push subscription for ${channel}, {"endpoint","keys":{"p256dh","auth"}}: ${why}`,
+  });
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    return refuse('not JSON');
+  }
+  const sub = (parsed ?? {}) as { endpoint?: unknown; keys?: { p256dh?: unknown; auth?: unknown } | null };
+  const { endpoint } = sub;
+  if (typeof endpoint !== 'string' || !/^https:\/\/[^\s/?#]\S*$/i.test(endpoint) || endpoint.length > MAX_WEB_PUSH_ENDPOINT_LENGTH) {
+    return refuse(`endpoint must be an https:// URL of at most ${MAX_WEB_PUSH_ENDPOINT_LENGTH} characters`);
+  }
+  const { p256dh, auth } = sub.keys ?? {};
+  if (typeof p256dh !== 'string' || !/^[A-Za-z0-9_-]{80,100}={0,2}$/.test(p256dh)) return refuse('keys.p256dh must be 80 to 100 base64url characters');
+  if (typeof auth !== 'string' || !/^[A-Za-z0-9_-]{16,32}={0,2}$/.test(auth)) return refuse('keys.auth must be 16 to 32 base64url characters');
+  return { ok: true, address: JSON.stringify({ endpoint, keys: { p256dh: unpad(p256dh), auth: unpad(auth) } }) };
+}
+
 /** A plan limit that counts pages per user per calendar month (UTC). */
 export type MonthlyPageLimit = Extract<keyof PlanLimits, `${string}PerUserPerMonth`>;
 
@@ -151,6 +188,16 @@ const REGISTRY = {
     providers: ['fcm'],
     credentials: 'FCM_SERVICE_ACCOUNT',
   },
+  push_web: {
+    label: 'Web push',
+    bannerLabel: 'web push',
+    normalise: webPushSubscription,
+    format: 'push',
+    formB: { name: 'push', aliases: ['push_notif'], minSeverity: 'INFO' },
+    quota: null,
+    providers: ['web-push'],
+    credentials: 'WEB_PUSH_VAPID_PUBLIC_KEY, WEB_PUSH_VAPID_PRIVATE_KEY (optional: generated into the data folder)',
+  },
   // A DM from the workspace's Slack app (docs/chat.md, "Slack DMs"): linked with POST /api/me/slack/link.
   slack: {
     label: 'Slack',
@@ -187,4 +234,18 @@ export function isChannelId(value: string): value is ChannelId {
 /** Checks and normalises an address for its channel; messages never repeat a device token. */
 export function normaliseAddress(channel: ChannelId, raw: string): AddressResult {
   return CHANNELS[channel].normalise(raw.trim(), channel);
+}
+
+/**
+ * An address as people read it (timeline, trace, skipped-contact notes). A web push subscription
+ * holds its keys and a capability URL, so only its push service's host is shown.
+ */
+export function displayAddress(channel: string, address: string): string {
+  if (channel !== 'push_web') return address;
+  try {
+    const host = /^https:\/\/([^/?#\s]+)/i.exec((JSON.parse(address) as { endpoint?: unknown }).endpoint as string)?.[1];
+    return host ? `browser via ${host}` : 'browser';
+  } catch {
+    return 'browser';
+  }
 }

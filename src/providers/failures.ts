@@ -17,6 +17,11 @@ export function permanentFailure(provider: string, detail: string, secrets: Read
   return permanentDeliveryFailure(scrub(`${provider}: ${detail}`, secrets));
 }
 
+/** The provider refused this page for good (a 4xx that retrying repeats) but the address may still work: the page fails, the contact method stays. */
+export function rejectedFailure(provider: string, detail: string, secrets: ReadonlyArray<string | undefined> = []): Error {
+  return permanentDeliveryFailure(scrub(`${provider}: ${detail}`, secrets), { keepContact: true });
+}
+
 /**
  * A plain error: the send activity retries it with backoff. Its outcome is unknown (a timeout, a
  * connection lost mid-request: the provider may have taken the page), so the retry is marked.

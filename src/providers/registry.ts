@@ -16,6 +16,7 @@ import { smtp } from './smtp';
 import { outgoingWebhooks } from './outgoing-webhooks';
 import { teams } from './teams';
 import { twilio } from './twilio';
+import { webPush } from './web-push';
 import type { ChannelProvider, ChannelSender, ConfiguredProvider, FeedConsumerDeps, ProviderHookDeps, ProviderModule, SenderDeps } from './types';
 
 /**
@@ -29,6 +30,7 @@ const PROVIDERS: Readonly<Record<ProviderKey, ProviderModule & { senders: Channe
   apns,
   fcm,
   slack,
+  'web-push': webPush,
   'outgoing-webhooks': outgoingWebhooks,
   teams,
 };

@@ -19,7 +19,7 @@ export interface OutgoingPage {
   /** The notifications row this attempt belongs to; providers that take a reference get it. */
   notificationId: string;
   channel: ChannelId;
-  /** E.164 number (sms, voice), email address (email) or device token (push). */
+  /** E.164 number (sms, voice), email address (email), device token (push_ios, push_android) or subscription JSON (push_web). */
   to: string;
   /** Email subject, push title. */
   subject: string;
@@ -39,7 +39,7 @@ export interface OutgoingPage {
 
 /** What a provider accepted. */
 export interface SentPage {
-  /** The provider's registry key (twilio, sendgrid, smtp, apns, fcm) or dev_inbox. */
+  /** The provider's registry key (twilio, sendgrid, smtp, apns, fcm, web-push) or dev_inbox. */
   provider: string;
   providerMessageId: string | null;
 }
@@ -82,9 +82,20 @@ export interface SenderDeps {
 /** ApplicationFailure type of an error retrying cannot fix (invalid number, unregistered device). */
 export const PERMANENT_DELIVERY_FAILURE = 'PermanentDeliveryFailure';
 
-/** A non-retryable failure: the send activity stops, the timeline shows `message`. */
-export function permanentDeliveryFailure(message: string): ApplicationFailure {
-  return ApplicationFailure.create({ type: PERMANENT_DELIVERY_FAILURE, message, nonRetryable: true });
+/**
+ * A non-retryable failure: the send activity stops, the timeline shows `message`. The contact
+ * method is disabled (the address is dead) unless `keepContact`: this page was refused, the address may still work.
+ */
+export function permanentDeliveryFailure(message: string, opts: { keepContact?: boolean } = {}): ApplicationFailure {
+  return ApplicationFailure.create({ type: PERMANENT_DELIVERY_FAILURE, message, nonRetryable: true, details: opts.keepContact ? [KEEP_CONTACT] : [] });
+}
+
+/** The detail marking a permanent failure that leaves the contact method enabled. */
+const KEEP_CONTACT = 'keepContactMethod';
+
+/** True for a permanent failure that refused the page, not the address (permanentDeliveryFailure's `keepContact`). */
+export function keepsContactMethod(err: ApplicationFailure): boolean {
+  return err.details?.includes(KEEP_CONTACT) ?? false;
 }
 
 /** What a provider's inbound hooks need: how to act on an answer, the public URL, the configuration. */

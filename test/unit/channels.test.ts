@@ -9,7 +9,7 @@ const failure = (r: { ok: boolean; message?: string }) => (r.ok ? 'accepted' : r
 
 describe('channel registry', () => {
   it('when the registry is listed, then it holds the six channels in the order people see them', () => {
-    expect(CHANNEL_IDS).toEqual(['sms', 'voice', 'email', 'push_ios', 'push_android', 'slack']);
+    expect(CHANNEL_IDS).toEqual(['sms', 'voice', 'email', 'push_ios', 'push_android', 'push_web', 'slack']);
   });
 
   it('when a Slack address is checked, then only a Slack member id (U…, W…) passes, and the message never repeats it', () => {
@@ -40,6 +40,8 @@ describe('channel registry', () => {
       'Email to +14155550100 sent',
       'iOS push to +14155550100 sent',
       'Android push to +14155550100 sent',
+      // A web push subscription is never shown: it holds keys and a capability URL.
+      'Web push to browser sent',
       'Slack to +14155550100 sent',
     ]);
     expect(describePage({ ...outcome, channel: 'sms', provider: DEV_INBOX }, 'ann@example.test')).toBe(
@@ -113,11 +115,11 @@ describe('Form B names', () => {
   it("when a source lists every channel, then each severity pages the spec's defaults, and push always", () => {
     const all = ['sms', 'voice', 'email', 'push'];
     expect(Object.fromEntries(SEVERITIES.map((s) => [s, formBChannels(s, all)]))).toEqual({
-      CRITICAL: ['sms', 'voice', 'email', 'push_ios', 'push_android'],
-      HIGH: ['sms', 'email', 'push_ios', 'push_android'],
-      MEDIUM: ['sms', 'email', 'push_ios', 'push_android'],
-      LOW: ['email', 'push_ios', 'push_android'],
-      INFO: ['email', 'push_ios', 'push_android'],
+      CRITICAL: ['sms', 'voice', 'email', 'push_ios', 'push_android', 'push_web'],
+      HIGH: ['sms', 'email', 'push_ios', 'push_android', 'push_web'],
+      MEDIUM: ['sms', 'email', 'push_ios', 'push_android', 'push_web'],
+      LOW: ['email', 'push_ios', 'push_android', 'push_web'],
+      INFO: ['email', 'push_ios', 'push_android', 'push_web'],
     });
   });
 });

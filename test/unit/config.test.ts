@@ -65,6 +65,15 @@ describe('paging provider configuration', () => {
       email: { from: 'Klaxon <klaxon@localhost>', smtpUrl: undefined, sendgrid: undefined },
       apns: undefined,
       fcm: undefined,
+      // Web push is always there: its VAPID keys are generated into the data folder on first use.
+      webPush: {
+        subject: 'mailto:klaxon@localhost',
+        keys: undefined,
+        keyFile: path.resolve('.klaxon', 'vapid-keys.json'),
+        appUrl: 'http://localhost:3000',
+        allowPrivate: false,
+        ca: undefined,
+      },
     });
   });
 

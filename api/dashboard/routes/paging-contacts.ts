@@ -13,6 +13,7 @@ import {
   removeContactMethod,
   removeNotificationRule,
   resendVerificationCode,
+  sendTestPush,
   verifyContactMethod,
   VerificationThrottled,
   type SendVerificationCode,
@@ -21,7 +22,7 @@ import { HttpError } from '../../http/customer-errors';
 import { defineRoute, type RouteSpec } from '../../http/route-spec';
 import { ADMIN_ERRORS, adminActorOf, auditActorOf, authorize, IdParams, type AdminActor, type AdminDeps } from '../admin-kit';
 
-const ContactSchema = z.object({
+export const ContactSchema = z.object({
   id: z.uuid(),
   organization_id: z.uuid(),
   user_id: z.uuid(),
@@ -38,10 +39,26 @@ const RuleSchema = z.object({ id: z.uuid(), user_id: z.uuid(), contact_method_id
 const WhoseQuery = z
   .object({ user_id: z.uuid('must be a UUID').optional().describe('another member’s (Billing Owner, Account Admin); default: mine') })
   .strict();
+/** A browser's `PushSubscription.toJSON()` (push_web); the channel registry checks its fields and lengths. */
+const PushSubscriptionBody = z
+  .object({ endpoint: z.string(), keys: z.object({ p256dh: z.string(), auth: z.string() }).loose(), expirationTime: z.number().nullish() })
+  .loose()
+  .describe('PushSubscription: endpoint (https URL of the browser’s push service, ≤ 2048), keys.p256dh (87 base64url), keys.auth (22 base64url)');
+const TestPushSchema = z.object({
+  delivered: z.boolean().describe('the push service took the push'),
+  status_code: z.number().int().nullable().describe('the push service’s HTTP status; null when none came'),
+  error: z.string().nullable().describe('why not delivered (never the endpoint’s path or keys)'),
+});
 const ContactBody = z
   .object({
     type: z.enum(CHANNEL_IDS, { error: `must be one of ${CHANNEL_IDS.join(', ')}` }),
-    address: z.string().min(1).max(MAX_DEVICE_TOKEN_LENGTH).describe('E.164 number (sms, voice), email address, or device token (push)'),
+    address: z
+      .union([z.string().min(1).max(MAX_DEVICE_TOKEN_LENGTH), PushSubscriptionBody], {
+        error: 'must be a string, or a browser push subscription object for push_web',
+      })
+      .describe(
+        'E.164 number (sms, voice), email address, device token (push_ios, push_android), or a browser PushSubscription (push_web: the object or its JSON text; stored as canonical JSON)',
+      ),
     label: z.string().max(255).nullish(),
     user_id: z.uuid('must be a UUID').optional().describe('a member’s (Billing Owner, Account Admin); default: mine'),
   })
@@ -132,8 +149,14 @@ export function contactRoutes(deps: AdminDeps): RouteSpec[] {
         const created = await throttled(
           addMemberContactMethod(
             deps.orm,
-            { organizationId: actor.organizationId, userId, type: body.type, address: body.address, label: body.label },
-            { actor: auditActorOf(actor), sendCode: smsCode(deps) },
+            {
+              organizationId: actor.organizationId,
+              userId,
+              type: body.type,
+              address: typeof body.address === 'string' ? body.address : JSON.stringify(body.address),
+              label: body.label,
+            },
+            { actor: auditActorOf(actor), sendCode: smsCode(deps), allowPrivateTargets: deps.notify.webPush.allowPrivate },
           ),
         );
         return {
@@ -188,6 +211,25 @@ export function contactRoutes(deps: AdminDeps): RouteSpec[] {
         const { actor, contact } = await ownedContact(ctx, params.id);
         const sent = await throttled(resendVerificationCode(deps.orm, { id: contact.id, organizationId: actor.organizationId }, smsCode(deps)));
         return { data: sent, message: 'a new code is on its way' };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      access: 'write',
+      path: '/contact-methods/{id}/test',
+      summary: `Send a test push now to a browser push (push_web) contact method (${SELF_OR_ADMIN})`,
+      operationId: 'testContactMethod',
+      params: IdParams,
+      success: {
+        status: 200,
+        description: 'what the push service answered; a 404 or 410 (subscription gone) also disables the contact method',
+        schema: TestPushSchema,
+      },
+      errors: { ...ADMIN_ERRORS, ...NOT_FOUND, 409: 'test_not_supported: only push_web contact methods take a test push' },
+      handler: async (ctx, { params }) => {
+        const { contact } = await ownedContact(ctx, params.id);
+        const result = await sendTestPush(deps.orm, contact, deps.notify.webPush);
+        return { data: result, message: result.delivered ? 'test push delivered to the push service' : `test push not delivered: ${result.error}` };
       },
     }),
     defineRoute({

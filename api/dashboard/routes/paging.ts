@@ -3,8 +3,9 @@ import type { AdminDeps } from '../admin-kit';
 import { contactRoutes } from './paging-contacts';
 import { policyRoutes } from './paging-policies';
 import { scheduleRoutes } from './paging-schedules';
+import { pushDeviceRoutes } from './push-devices';
 
-/** Escalation policies, schedules and overrides, contact methods and notification rules under /api. */
+/** Escalation policies, schedules and overrides, contact methods, push devices and notification rules under /api. */
 export function pagingRoutes(deps: AdminDeps): RouteSpec[] {
-  return [...policyRoutes(deps), ...scheduleRoutes(deps), ...contactRoutes(deps)];
+  return [...policyRoutes(deps), ...scheduleRoutes(deps), ...contactRoutes(deps), ...pushDeviceRoutes(deps)];
 }

@@ -1,5 +1,5 @@
 /** How one page went, and the line the timeline shows for it. Pure: no I/O. */
-import { CHANNELS, DEV_INBOX, isChannelId } from '../channels';
+import { CHANNELS, DEV_INBOX, displayAddress, isChannelId } from '../channels';
 
 /**
  * `sending`: an attempt claimed the page and called (or is calling) its provider; a later attempt
@@ -25,7 +25,8 @@ export const UNKNOWN_OUTCOME_NOTE = "retried: the previous attempt's outcome is 
 
 /** One line a person can read on the timeline. */
 export function describePage(o: PageOutcome, who: string | null): string {
-  const what = `${isChannelId(o.channel) ? CHANNELS[o.channel].label : o.channel} to ${who ? `${who} (${o.target})` : o.target}`;
+  const target = displayAddress(o.channel, o.target);
+  const what = `${isChannelId(o.channel) ? CHANNELS[o.channel].label : o.channel} to ${who ? `${who} (${target})` : target}`;
   const why = o.fallbackReason ? ` (${o.fallbackReason})` : '';
   const retried = o.unknownOutcomeRetries ? `; ${UNKNOWN_OUTCOME_NOTE}` : '';
   switch (o.status) {
@@ -57,7 +58,7 @@ export function pageEntryData(o: PageOutcome, userId: string | null): PageEntryD
     kind: 'page',
     status: o.status,
     channel: o.channel,
-    target: o.target,
+    target: displayAddress(o.channel, o.target),
     user_id: userId,
     provider: o.provider ?? null,
     error: o.error,

@@ -1,4 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
+import { displayAddress } from '../../domain/channels';
 import { knexOf } from '../../db/knex';
 import { iso } from '../../db/timestamps';
 import type { PageJson, TimelineEntryJson } from '../../domain/incident-trace';
@@ -49,7 +50,7 @@ export async function incidentTrace(orm: MikroORM, incidentId: string): Promise<
       id: p.id,
       at: iso(p.created_at),
       channel: p.channel,
-      to: p.target,
+      to: displayAddress(p.channel, p.target),
       user: p.user_id ? { id: p.user_id, email: p.email } : null,
       status: p.status,
       error: p.error,

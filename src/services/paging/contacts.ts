@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Knex, MikroORM } from '@mikro-orm/postgresql';
 import { contactInputSchema, emailField, parseWith, uuidField, type ContactInput } from '../../domain/paging/config';
 import { isUuid } from '../../domain/ids';
+import { checkTargetUrl } from '../../domain/targets';
 import { isUniqueViolation, knexOf } from '../../db/knex';
 import { recordAudit, SYSTEM_CLI } from '../audit';
 import { conflict, invalid, notFound } from '../errors';
@@ -84,6 +85,7 @@ export async function writeContactMethod(
     created_at: now,
   };
   if (code) await checkNewNumberAllowance(trx, { organizationId: row.organization_id, userId: row.user_id }, now);
+  if (row.type === 'push_web') await refuseSecondSubscription(trx, c);
   await trx('contact_methods').insert({ ...row, ...(code ? code.columns : {}) });
   await recordAudit(trx, {
     organizationId: row.organization_id,
@@ -97,11 +99,39 @@ export async function writeContactMethod(
   return contactJson(row);
 }
 
+/**
+ * One contact method per browser: a subscription whose endpoint this person already has (the
+ * browser re-subscribed with new keys) is a duplicate too, not only the same JSON.
+ */
+async function refuseSecondSubscription(trx: Knex, c: NewContactMethod): Promise<void> {
+  const { endpoint } = JSON.parse(c.address) as { endpoint: string };
+  const existing = await trx('contact_methods')
+    .where({ user_id: c.userId, type: 'push_web' })
+    .andWhereRaw(`(address::jsonb ->> 'endpoint') = ?`, [endpoint])
+    .first('id');
+  if (existing) throw conflict(`${c.email} already has this browser (push_web endpoint) as contact method ${existing.id}`, 'duplicate_contact_method');
+}
+
+/**
+ * A browser push endpoint is a URL the browser chose: refused as written if the SSRF guard refuses
+ * it (400 naming `address`; never the subscription itself), checked again at each push.
+ */
+function assertPushEndpoint(type: string, address: string, allowPrivate: boolean): void {
+  if (type !== 'push_web') return;
+  const verdict = checkTargetUrl((JSON.parse(address) as { endpoint: string }).endpoint, { allowPrivate, who: 'web push reaches' });
+  if (!verdict.ok) throw invalid(`address: the push subscription's endpoint ${verdict.message}`);
+}
+
 /** Adds a contact method to a user (the CLI: the operator vouches for it, so it is verified); the same user, type and address twice is a conflict. */
-export async function addContactMethod(orm: MikroORM, input: ContactInput, opts: ChangeOptions = {}): Promise<ContactMethodJson> {
+export async function addContactMethod(
+  orm: MikroORM,
+  input: ContactInput,
+  opts: ChangeOptions & { allowPrivateTargets?: boolean } = {},
+): Promise<ContactMethodJson> {
   const parsed = parseWith(contactInputSchema, input);
   if (!parsed.ok) throw invalid(parsed.message);
   const c = parsed.value;
+  assertPushEndpoint(c.type, c.address, opts.allowPrivateTargets ?? false);
   const user = await userByEmail(orm, c.email);
   const organizationId = await workspaceOfUser(orm, user, c.organizationId);
   return insertContactMethod(orm, { organizationId, userId: user.id, email: user.email, type: c.type, address: c.address, label: c.label }, opts);
@@ -125,7 +155,7 @@ export async function memberOf(orm: MikroORM, organizationId: string, userId: st
 export async function addMemberContactMethod(
   orm: MikroORM,
   input: { organizationId: string; userId: string; type: string; address: string; label?: string | null },
-  opts: ChangeOptions & { sendCode: SendVerificationCode },
+  opts: ChangeOptions & { sendCode: SendVerificationCode; allowPrivateTargets?: boolean },
 ): Promise<ContactMethodJson> {
   // A Slack member id is only stored by linking (POST /api/me/slack/link, docs/chat.md): Slack vouches for it.
   if (input.type === 'slack')
@@ -140,6 +170,7 @@ export async function addMemberContactMethod(
   });
   if (!parsed.ok) throw invalid(parsed.message);
   const c = parsed.value;
+  assertPushEndpoint(c.type, c.address, opts.allowPrivateTargets ?? false);
   return insertContactMethod(
     orm,
     { organizationId: input.organizationId, userId: user.id, email: user.email, type: c.type, address: c.address, label: c.label },

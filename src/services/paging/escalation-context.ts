@@ -3,6 +3,7 @@
  * or Form B channels, a webhook's member targets, target names and disabled contacts for the
  * paging decision on the timeline.
  */
+import { displayAddress } from '../../domain/channels';
 import type { Knex } from '@mikro-orm/postgresql';
 import { ApplicationFailure } from '@temporalio/common';
 import type { EscalationStep } from '../../db/entities/escalation-policy';
@@ -101,7 +102,7 @@ export async function disabledContacts(k: Knex, userIds: string[], organizationI
     .orderBy([{ column: 'created_at' }, { column: 'id' }]);
   for (const r of rows) {
     const reason = r.disabled_at ? r.disabled_reason : UNVERIFIED;
-    out.set(r.user_id, [...(out.get(r.user_id) ?? []), { channel: r.type, address: r.address, reason }]);
+    out.set(r.user_id, [...(out.get(r.user_id) ?? []), { channel: r.type, address: displayAddress(r.type, r.address), reason }]);
   }
   return out;
 }

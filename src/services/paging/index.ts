@@ -16,3 +16,4 @@ export * from './changes';
 export * from './pages';
 export * from './page-quota';
 export * from './escalation-context';
+export * from './push-devices';

@@ -73,8 +73,11 @@ const ADDRESSES: Record<ChannelId, string> = {
   email: 'ops@example.test',
   push_ios: 'ab'.repeat(32),
   push_android: 'android-token-1',
+  push_web: JSON.stringify({ endpoint: 'https://push.example.test/send/abc', keys: { p256dh: 'B'.repeat(87), auth: 'A'.repeat(22) } }),
   slack: 'U0SLACK001',
 };
+/** Web push is always configured (its VAPID keys are generated): never the dev inbox; test/integration/web-push covers it. */
+const INBOX_CAPABLE = CHANNEL_IDS.filter((c) => c !== 'push_web');
 const page = (channel: ChannelId, tag: string): OutgoingPage => ({
   notificationId: crypto.randomUUID(),
   channel,
@@ -89,10 +92,11 @@ const inboxRows = (tag: string) => knexOf(orm)('dev_deliveries').where('body', `
 describe('createChannelSenders', () => {
   it('when no provider is configured, then every channel stores its page in the dev inbox and returns the row id', async () => {
     const senders = sendersFor({});
-    const sent = await Promise.all(CHANNEL_IDS.map((c) => senders[c].send(page(c, 'none'))));
+    const sent = await Promise.all(INBOX_CAPABLE.map((c) => senders[c].send(page(c, 'none'))));
     const rows = await inboxRows('none');
-    expect(sent.map((s) => s.provider)).toEqual(CHANNEL_IDS.map(() => 'dev_inbox'));
-    expect(rows.map((r) => r.channel)).toEqual([...CHANNEL_IDS].sort());
+    expect(sent.map((s) => s.provider)).toEqual(INBOX_CAPABLE.map(() => 'dev_inbox'));
+    expect(senders.push_web.provider).toBe('web-push');
+    expect(rows.map((r) => r.channel)).toEqual([...INBOX_CAPABLE].sort());
     expect(rows.map((r) => r.id).sort()).toEqual(sent.map((s) => s.providerMessageId).sort());
     const voice = rows.find((r) => r.channel === 'voice');
     expect(voice).toMatchObject({ to: ADDRESSES.voice, subject: 'Subject none', body: 'Body none' });
@@ -102,8 +106,9 @@ describe('createChannelSenders', () => {
   it('when every provider is configured, then each channel reaches its own provider and nothing lands in the dev inbox', async () => {
     const senders = sendersFor(everyProvider());
     // Slack DMs need a workspace's installation: test/integration/chat/slack-dm.test.ts sends them.
-    const sent = await Promise.all(CHANNEL_IDS.filter((c) => c !== 'slack').map((c) => senders[c].send(page(c, 'all'))));
+    const sent = await Promise.all(INBOX_CAPABLE.filter((c) => c !== 'slack').map((c) => senders[c].send(page(c, 'all'))));
     expect(sent.map((s) => s.provider)).toEqual(['twilio', 'twilio', 'sendgrid', 'apns', 'fcm']);
+    expect(senders.push_web.provider).toBe('web-push');
     expect(await inboxRows('all')).toEqual([]);
     expect(fakes.twilio.messages().some((m) => m.params.Body === 'Body all')).toBe(true);
     expect(fakes.twilio.calls().some((c) => c.params.To === ADDRESSES.voice)).toBe(true);

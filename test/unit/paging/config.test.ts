@@ -14,7 +14,7 @@ describe('contact inputs', () => {
 
   it('when a contact input has an unknown type or a bad workspace id, then each field is named', () => {
     expect(failure(parseWith(contactInputSchema, { email: 'a@example.test', type: 'pager', address: 'x' }))).toMatch(
-      /^type: must be one of sms, voice, email, push_ios, push_android, slack$/,
+      /^type: must be one of sms, voice, email, push_ios, push_android, push_web, slack$/,
     );
     expect(failure(parseWith(contactInputSchema, { email: 'a@example.test', type: 'sms', address: '+14155550100', organizationId: 'acme' }))).toMatch(
       /organizationId: must be a workspace id \(UUID\)/,

@@ -26,7 +26,7 @@ describe('Form B channels', () => {
     expect(formBChannels('MEDIUM', ['SMS', 'email', 'voice'])).toEqual(['sms', 'email']);
     expect(formBChannels('INFO', ['sms', 'email'])).toEqual(['email']);
     expect(formBChannels('INFO', ['sms'])).toEqual([]);
-    expect(formBChannels('LOW', ['push'])).toEqual(['push_ios', 'push_android']);
+    expect(formBChannels('LOW', ['push'])).toEqual(['push_ios', 'push_android', 'push_web']);
   });
 });
 

@@ -12,6 +12,7 @@ describe('describeChannels', () => {
       'Paging email     dev inbox (set SENDGRID_API_KEY or SMTP_URL to send for real; see `klaxon inbox list`)',
       'Paging iOS push  dev inbox (set APNS_KEY, APNS_KEY_ID, APNS_TEAM_ID, APNS_TOPIC to send for real; see `klaxon inbox list`)',
       'Paging Android   dev inbox (set FCM_SERVICE_ACCOUNT to send for real; see `klaxon inbox list`)',
+      'Paging web push  Web Push, VAPID keys in the data folder, subject mailto:klaxon@localhost',
       'Paging Slack DM  dev inbox (set SLACK_CLIENT_ID, SLACK_CLIENT_SECRET, SLACK_SIGNING_SECRET to send for real; see `klaxon inbox list`)',
     ]);
   });
@@ -42,6 +43,7 @@ describe('describeChannels', () => {
       'Paging email     SMTP relay smtps://mail.example.test:465, from Pager <p@example.test>',
       'Paging iOS push  APNs production, topic com.example.klaxon',
       'Paging Android   FCM, project acme-prod',
+      'Paging web push  Web Push, VAPID keys in the data folder, subject mailto:p@example.test',
       "Paging Slack DM  Slack app 1111.2222 (each workspace's installation), via https://slack.com/api/",
     ]);
     for (const secret of [
@@ -64,6 +66,7 @@ describe('describeChannels', () => {
       email: 'sendgrid',
       push_ios: 'dev_inbox',
       push_android: 'dev_inbox',
+      push_web: 'web-push',
       slack: 'dev_inbox',
     });
   });
