@@ -1,0 +1,120 @@
+/**
+ * The dashboard's service worker (docs/pwa.md), built by vite-plugin-pwa (injectManifest) into
+ * ui/dist/sw.js and served at /sw.js, scope `/`:
+ * - Workbox precaches the app shell (index.html, every script and style chunk, the icons) that
+ *   the build lists in `self.__WB_MANIFEST`, and answers page navigations with the cached
+ *   index.html, so the dashboard opens offline.
+ * - Nothing else is routed: /api, /hooks, /ingest (and anything not precached) never reach a
+ *   cache, the browser fetches them from the network as if there were no worker.
+ * - A push is a page: shown at once, one notification per incident, with Acknowledge where the
+ *   browser shows buttons; a tap opens the incident.
+ * A new build's worker takes over at once (skipWaiting, clientsClaim) and deletes the old
+ * precache; the page reloads itself when it does (src/pwa/register.ts).
+ *
+ * TypeScript sees this file with the DOM library (ui/tsconfig.json) and without the WebWorker
+ * one (the two conflict), so the few worker types used here are declared below.
+ */
+import { clientsClaim } from 'workbox-core';
+import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
+import { NavigationRoute, registerRoute } from 'workbox-routing';
+import { ACKNOWLEDGE, ACTION_HOOK, absoluteUrl, acknowledgeOutcome, acknowledgeRequest, pageNotification, parsePush, type PageData } from './pwa/push';
+
+interface SwExtendableEvent extends Event {
+  waitUntil(promise: Promise<unknown>): void;
+}
+interface SwPushEvent extends SwExtendableEvent {
+  readonly data: { json(): unknown; text(): string } | null;
+}
+interface SwNotificationEvent extends SwExtendableEvent {
+  readonly action: string;
+  readonly notification: Notification & { data: PageData | null };
+}
+interface SwWindowClient {
+  readonly url: string;
+  focus(): Promise<SwWindowClient>;
+  navigate(url: string): Promise<SwWindowClient | null>;
+}
+interface SwGlobal {
+  readonly registration: ServiceWorkerRegistration;
+  readonly location: Location;
+  readonly clients: {
+    matchAll(options: { type: 'window'; includeUncontrolled: boolean }): Promise<SwWindowClient[]>;
+    openWindow(url: string): Promise<SwWindowClient | null>;
+  };
+  skipWaiting(): Promise<void>;
+  addEventListener(type: 'push', listener: (event: SwPushEvent) => void): void;
+  addEventListener(type: 'notificationclick', listener: (event: SwNotificationEvent) => void): void;
+  __WB_MANIFEST: Array<{ url: string; revision: string | null } | string>;
+}
+declare const self: SwGlobal;
+
+// Updates: the new worker does not wait for every tab to close.
+void self.skipWaiting();
+clientsClaim();
+
+precacheAndRoute(self.__WB_MANIFEST);
+cleanupOutdatedCaches();
+// A page of the dashboard (any path the router draws) is the cached shell. Server paths are
+// not pages: a link to /hooks/… (an email's Acknowledge) or /api/… goes to the server.
+registerRoute(
+  new NavigationRoute(createHandlerBoundToURL('index.html'), {
+    denylist: [/^\/(api|hooks|ingest|healthz|readyz|metrics)(\/|$)/, /^\/sw\.js$/, /^\/manifest\.webmanifest$/, /^\/(icons|assets)\//],
+  }),
+);
+
+/** Whether this browser draws notification buttons (Chrome, Edge, Firefox on desktop and Android do; Safari does not). */
+const supportsActions = () => typeof Notification !== 'undefined' && 'actions' in Notification.prototype && (Notification.maxActions ?? 0) > 0;
+
+self.addEventListener('push', (event) => {
+  const { title, options } = pageNotification(parsePush(event.data), supportsActions());
+  event.waitUntil(self.registration.showNotification(title, options as NotificationOptions));
+});
+
+self.addEventListener('notificationclick', (event) => {
+  const data: PageData = event.notification.data ?? { incident_id: null, url: '/', action_token: null };
+  event.notification.close();
+  if (event.action === ACKNOWLEDGE && data.action_token) event.waitUntil(acknowledge(data));
+  else event.waitUntil(openPage(absoluteUrl(data.url, self.location.origin)));
+});
+
+/** Acknowledge from the notification: the token is the authority (no session), then a short confirmation. */
+async function acknowledge(data: PageData & { action_token: string }) {
+  let status: number | null = null;
+  let body: unknown;
+  try {
+    const res = await fetch(ACTION_HOOK, acknowledgeRequest(data.action_token));
+    status = res.status;
+    body = await res.json().catch(() => undefined);
+  } catch {
+    // Offline: said below, and the tap opens the incident.
+  }
+  const outcome = acknowledgeOutcome(status, body);
+  const confirmation = {
+    body: outcome.body,
+    tag: data.incident_id ?? 'klaxon-ack',
+    renotify: false,
+    requireInteraction: !outcome.ok,
+    icon: '/icons/icon-192.png',
+    // A tap on the confirmation opens the incident; it has no token, so it cannot acknowledge twice.
+    data: { incident_id: data.incident_id, url: data.url, action_token: null } satisfies PageData,
+  };
+  await self.registration.showNotification(outcome.title, confirmation as NotificationOptions);
+}
+
+/** Focuses an open dashboard window and shows the incident there, or opens one. */
+async function openPage(url: string) {
+  const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+  const ours = windows.find((w) => new URL(w.url).origin === self.location.origin);
+  if (ours && new URL(url).origin === self.location.origin) {
+    const focused = await ours.focus();
+    // navigate() needs a window this worker controls; an uncontrolled one is only focused.
+    await focused.navigate(url).catch(() => undefined);
+    return;
+  }
+  await self.clients.openWindow(url);
+}
+
+// pushsubscriptionchange (a browser renewing the subscription) is not handled: re-registering
+// needs the signed-in session's CSRF token, which the worker does not have. The next page to the
+// old subscription fails with 404/410, the server disables that contact method, and the profile
+// page shows the device as no longer enabled (docs/pwa.md).
