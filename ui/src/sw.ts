@@ -63,7 +63,8 @@ registerRoute(
 );
 
 /** Whether this browser draws notification buttons (Chrome, Edge, Firefox on desktop and Android do; Safari does not). */
-const supportsActions = () => typeof Notification !== 'undefined' && 'actions' in Notification.prototype && (Notification.maxActions ?? 0) > 0;
+const supportsActions = () =>
+  typeof Notification !== 'undefined' && 'actions' in Notification.prototype && ((Notification as unknown as { maxActions?: number }).maxActions ?? 0) > 0;
 
 self.addEventListener('push', (event) => {
   const { title, options } = pageNotification(parsePush(event.data), supportsActions());
@@ -73,16 +74,16 @@ self.addEventListener('push', (event) => {
 self.addEventListener('notificationclick', (event) => {
   const data: PageData = event.notification.data ?? { incident_id: null, url: '/', action_token: null };
   event.notification.close();
-  if (event.action === ACKNOWLEDGE && data.action_token) event.waitUntil(acknowledge(data));
+  if (event.action === ACKNOWLEDGE && data.action_token) event.waitUntil(acknowledge(data, data.action_token));
   else event.waitUntil(openPage(absoluteUrl(data.url, self.location.origin)));
 });
 
 /** Acknowledge from the notification: the token is the authority (no session), then a short confirmation. */
-async function acknowledge(data: PageData & { action_token: string }) {
+async function acknowledge(data: PageData, token: string) {
   let status: number | null = null;
   let body: unknown;
   try {
-    const res = await fetch(ACTION_HOOK, acknowledgeRequest(data.action_token));
+    const res = await fetch(ACTION_HOOK, acknowledgeRequest(token));
     status = res.status;
     body = await res.json().catch(() => undefined);
   } catch {

@@ -5,6 +5,7 @@ import type { ReactNode } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { api } from '../api/client';
 import type { SessionView } from '../api/types';
+import { InstallButton, IosInstallHint } from '../pwa/InstallHint';
 
 const NAV = [
   { to: '/', label: 'Incidents' },
@@ -55,6 +56,7 @@ export function Shell({ session, children }: { session: SessionView; children: R
             </Text>
           </Group>
           <Group gap="xs" wrap="nowrap">
+            <InstallButton />
             <Badge
               component={Link}
               to="/notifications"
@@ -90,7 +92,10 @@ export function Shell({ session, children }: { session: SessionView; children: R
           />
         ))}
       </AppShell.Navbar>
-      <AppShell.Main>{children}</AppShell.Main>
+      <AppShell.Main>
+        <IosInstallHint />
+        {children}
+      </AppShell.Main>
     </AppShell>
   );
 }

@@ -96,7 +96,8 @@ export const acknowledgeRequest = (token: string): RequestInit => ({
 export function acknowledgeOutcome(status: number | null, body: unknown): { ok: boolean; title: string; body: string } {
   const o = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
   const said = typeof o.message === 'string' ? o.message : typeof o.error === 'string' ? o.error : '';
-  if (status !== null && status >= 200 && status < 300) return { ok: true, title: 'Acknowledged', body: said || 'The incident is acknowledged: escalation stops.' };
+  if (status !== null && status >= 200 && status < 300)
+    return { ok: true, title: 'Acknowledged', body: said || 'The incident is acknowledged: escalation stops.' };
   if (status === null) return { ok: false, title: 'Not acknowledged', body: 'Klaxon could not be reached. Tap to open the incident.' };
   return { ok: false, title: 'Not acknowledged', body: `${said || `The server answered ${status}.`} Tap to open the incident.` };
 }

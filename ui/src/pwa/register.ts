@@ -7,7 +7,9 @@ const CHECK_FOR_UPDATES_MS = 60 * 60 * 1000;
 /** Whether someone is typing: a reload now would lose what they typed. */
 const typing = () => {
   const el = document.activeElement;
-  return !!el && (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement || (el as HTMLElement).isContentEditable);
+  return (
+    !!el && (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement || (el as HTMLElement).isContentEditable)
+  );
 };
 
 /**
