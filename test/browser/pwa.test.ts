@@ -10,6 +10,29 @@ import { signUpAndLogIn } from '../support/dashboard';
 // opening offline while /api does not, and a push delivered through the DevTools protocol shown
 // as the page notification with its Acknowledge button.
 const suite = dashboardInBrowser();
+
+// The browser's globals the functions below use inside the page (the root tsconfig has no DOM library).
+interface ShownNotification {
+  title: string;
+  body: string;
+  tag: string;
+  requireInteraction: boolean;
+  data: unknown;
+  actions: Array<{ action: string; title: string }>;
+}
+interface PageWorker {
+  state: string;
+  scriptURL: string;
+  addEventListener(type: 'statechange', listener: () => void): void;
+}
+declare const navigator: {
+  serviceWorker: {
+    ready: Promise<{ scope: string; active: PageWorker | null; getNotifications(): Promise<ShownNotification[]> }>;
+    controller: PageWorker | null;
+    addEventListener(type: 'controllerchange', listener: () => void, options: { once: boolean }): void;
+  };
+};
+declare const Notification: { permission: string; maxActions?: number };
 const app = () => suite.app;
 
 interface Manifest {
@@ -176,15 +199,15 @@ describe('the installable dashboard in Chromium', () => {
     const shown = await suite.page.waitForFunction(
       async () => {
         const list = await (await navigator.serviceWorker.ready).getNotifications();
-        const maxActions = (Notification as unknown as { maxActions?: number }).maxActions ?? 0;
+        const maxActions = Notification.maxActions ?? 0;
         return list.length
           ? list.map((n) => ({
               title: n.title,
               body: n.body,
               tag: n.tag,
               requireInteraction: n.requireInteraction,
-              data: n.data as unknown,
-              actions: (n as unknown as { actions: Array<{ action: string; title: string }> }).actions.map((a) => ({ action: a.action, title: a.title })),
+              data: n.data,
+              actions: n.actions.map((a) => ({ action: a.action, title: a.title })),
               maxActions,
             }))
           : null;
