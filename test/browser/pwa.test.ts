@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type CDPSession, type Page } from 'playwright-core';
-import { CHROMIUM, dashboardInBrowser, logInInBrowser, sidewaysOverflow } from '../support/browser';
+import { CHROMIUM, dashboardInBrowser, logInInBrowser, saveScreenshot, sidewaysOverflow } from '../support/browser';
 import { signUpAndLogIn } from '../support/dashboard';
 
 // The dashboard as an installable app (docs/pwa.md) in a real Chromium against the real stack:
@@ -246,7 +246,7 @@ describe('the installable dashboard in Chromium', () => {
     // covered by ui/src/pwa/push.test.ts rather than here.
   }, 90_000);
 
-  it('when My profile is opened on a 390 px phone, then Push on this device offers enabling, says its limits and nothing scrolls sideways', async () => {
+  it('when My profile is opened on a 390 px phone, then Push on this device offers enabling and says its limits, the Install button fits, and nothing scrolls sideways', async () => {
     const owner = await signUpAndLogIn(app(), suite.stack.orm);
     await suite.page.setViewportSize({ width: 390, height: 844 });
     await logInInBrowser(suite.page, app(), owner);
@@ -258,5 +258,24 @@ describe('the installable dashboard in Chromium', () => {
     await push.getByText('Keep an SMS or a phone call as a later step in your notification rules for night pages.').waitFor();
     expect(await suite.page.evaluate(() => Notification.permission)).toBe('default');
     expect(await sidewaysOverflow(suite.page)).toBeLessThanOrEqual(0);
+
+    // Where Chromium offers installing (not in Playwright's incognito contexts: the offer is
+    // dispatched here as the browser would), the Install offer fits the phone too.
+    await suite.page.evaluate(`(() => {
+      const offer = new Event('beforeinstallprompt', { cancelable: true });
+      offer.prompt = async () => { window.__klaxonPrompted = true; };
+      offer.userChoice = Promise.resolve({ outcome: 'accepted' });
+      window.dispatchEvent(offer);
+    })()`);
+    const install = suite.page.getByRole('button', { name: 'Install Klaxon' });
+    await install.waitFor();
+    expect(await sidewaysOverflow(suite.page)).toBeLessThanOrEqual(0);
+    // On a phone it is a line above the page: the header keeps all of its buttons in view.
+    const logOut = (await suite.page.getByRole('button', { name: 'Log out' }).boundingBox())!;
+    expect(logOut.x + logOut.width).toBeLessThanOrEqual(390);
+    await saveScreenshot(suite.page, 'profile-push-390');
+    await install.click();
+    await install.waitFor({ state: 'detached' });
+    expect(await suite.page.evaluate('window.__klaxonPrompted')).toBe(true);
   }, 60_000);
 });

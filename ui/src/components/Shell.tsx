@@ -56,7 +56,7 @@ export function Shell({ session, children }: { session: SessionView; children: R
             </Text>
           </Group>
           <Group gap="xs" wrap="nowrap">
-            <InstallButton />
+            <InstallButton layout="header" />
             <Badge
               component={Link}
               to="/notifications"
@@ -93,6 +93,7 @@ export function Shell({ session, children }: { session: SessionView; children: R
         ))}
       </AppShell.Navbar>
       <AppShell.Main>
+        <InstallButton layout="strip" />
         <IosInstallHint />
         {children}
       </AppShell.Main>

@@ -53,10 +53,12 @@ function useDismissed(): [boolean, () => void] {
 }
 
 /**
- * "Install Klaxon" in the header, where the browser offers installing (Chrome, Edge, Samsung
- * Internet on Android and desktop); closable. Elsewhere nothing.
+ * "Install Klaxon" where the browser offers installing (Chrome, Edge, Samsung Internet on Android
+ * and desktop); closable, and closed for good once closed. `header`: a button in the header, from
+ * tablet width up; `strip`: one line above the page on a phone, where the header has no room.
+ * Elsewhere nothing.
  */
-export function InstallButton() {
+export function InstallButton({ layout }: { layout: 'header' | 'strip' }) {
   const current = useSyncExternalStore(subscribe, () => offer);
   const [dismissed, dismiss] = useDismissed();
   if (!current || dismissed) return null;
@@ -67,14 +69,28 @@ export function InstallButton() {
     offer = null; // one prompt per offer
     changed();
   }
-  return (
-    <Group gap={2} wrap="nowrap">
+  const buttons = (
+    <>
       <Button size="compact-sm" variant="light" onClick={() => void install()} aria-label="Install Klaxon">
         Install
       </Button>
       <ActionIcon size="sm" variant="subtle" color="gray" onClick={dismiss} aria-label="Do not offer installing">
         ×
       </ActionIcon>
+    </>
+  );
+  if (layout === 'header')
+    return (
+      <Group gap={2} wrap="nowrap" visibleFrom="sm">
+        {buttons}
+      </Group>
+    );
+  return (
+    <Group gap="xs" wrap="nowrap" mb="sm" hiddenFrom="sm">
+      <Text size="sm" c="dimmed" style={{ flex: 1 }}>
+        Install Klaxon as an app on this phone.
+      </Text>
+      {buttons}
     </Group>
   );
 }
