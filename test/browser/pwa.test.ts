@@ -277,5 +277,12 @@ describe('the installable dashboard in Chromium', () => {
     await install.click();
     await install.waitFor({ state: 'detached' });
     expect(await suite.page.evaluate('window.__klaxonPrompted')).toBe(true);
+
+    // The responder's other pages keep fitting the phone with the worker in front (the incident
+    // list and an incident page: responder.test.ts).
+    await suite.page.getByRole('button', { name: 'Menu' }).click();
+    await suite.page.getByRole('link', { name: 'On call' }).click();
+    await suite.page.getByRole('heading', { name: 'On call', exact: true }).waitFor();
+    expect(await sidewaysOverflow(suite.page)).toBeLessThanOrEqual(0);
   }, 60_000);
 });
