@@ -17,7 +17,7 @@
 import { clientsClaim } from 'workbox-core';
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
-import { ACKNOWLEDGE, ACTION_HOOK, absoluteUrl, acknowledgeOutcome, acknowledgeRequest, pageNotification, parsePush, type PageData } from './pwa/push';
+import { onNotificationClick, pageNotification, parsePush, type PageData } from './pwa/push';
 
 interface SwExtendableEvent extends Event {
   waitUntil(promise: Promise<unknown>): void;
@@ -72,50 +72,19 @@ self.addEventListener('push', (event) => {
 });
 
 self.addEventListener('notificationclick', (event) => {
-  const data: PageData = event.notification.data ?? { incident_id: null, url: '/', action_token: null };
   event.notification.close();
-  if (event.action === ACKNOWLEDGE && data.action_token) event.waitUntil(acknowledge(data, data.action_token));
-  else event.waitUntil(openPage(absoluteUrl(data.url, self.location.origin)));
+  event.waitUntil(
+    onNotificationClick(event.action, event.notification.data, {
+      origin: self.location.origin,
+      fetch: (url, init) => fetch(url, init),
+      showNotification: (title, options) => self.registration.showNotification(title, options as NotificationOptions),
+      windows: () => self.clients.matchAll({ type: 'window', includeUncontrolled: true }),
+      openWindow: (url) => self.clients.openWindow(url),
+    }),
+  );
 });
-
-/** Acknowledge from the notification: the token is the authority (no session), then a short confirmation. */
-async function acknowledge(data: PageData, token: string) {
-  let status: number | null = null;
-  let body: unknown;
-  try {
-    const res = await fetch(ACTION_HOOK, acknowledgeRequest(token));
-    status = res.status;
-    body = await res.json().catch(() => undefined);
-  } catch {
-    // Offline: said below, and the tap opens the incident.
-  }
-  const outcome = acknowledgeOutcome(status, body);
-  const confirmation = {
-    body: outcome.body,
-    tag: data.incident_id ?? 'klaxon-ack',
-    renotify: false,
-    requireInteraction: !outcome.ok,
-    icon: '/icons/icon-192.png',
-    // A tap on the confirmation opens the incident; it has no token, so it cannot acknowledge twice.
-    data: { incident_id: data.incident_id, url: data.url, action_token: null } satisfies PageData,
-  };
-  await self.registration.showNotification(outcome.title, confirmation as NotificationOptions);
-}
-
-/** Focuses an open dashboard window and shows the incident there, or opens one. */
-async function openPage(url: string) {
-  const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
-  const ours = windows.find((w) => new URL(w.url).origin === self.location.origin);
-  if (ours && new URL(url).origin === self.location.origin) {
-    const focused = await ours.focus();
-    // navigate() needs a window this worker controls; an uncontrolled one is only focused.
-    await focused.navigate(url).catch(() => undefined);
-    return;
-  }
-  await self.clients.openWindow(url);
-}
 
 // pushsubscriptionchange (a browser renewing the subscription) is not handled: re-registering
 // needs the signed-in session's CSRF token, which the worker does not have. The next page to the
-// old subscription fails with 404/410, the server disables that contact method, and the profile
-// page shows the device as no longer enabled (docs/pwa.md).
+// old subscription fail at the push service (404/410, which Send test push shows on the profile
+// page); enabling push again on the device fixes it (docs/pwa.md).

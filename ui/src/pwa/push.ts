@@ -104,3 +104,65 @@ export function acknowledgeOutcome(status: number | null, body: unknown): { ok: 
 
 /** A notification's URL made absolute on this origin; another origin's URL is kept as it is. */
 export const absoluteUrl = (url: string, origin: string) => new URL(url || '/', origin).href;
+
+/** An open window, as the worker's `clients.matchAll` lists it. */
+export interface OpenWindow {
+  readonly url: string;
+  focus(): Promise<OpenWindow>;
+  navigate(url: string): Promise<OpenWindow | null>;
+}
+
+/** What a notification click needs from the worker (the real ones in sw.ts, fakes in tests). */
+export interface ClickDeps {
+  origin: string;
+  fetch(url: string, init: RequestInit): Promise<Response>;
+  showNotification(title: string, options: object): Promise<void>;
+  windows(): Promise<readonly OpenWindow[]>;
+  openWindow(url: string): Promise<unknown>;
+}
+
+/**
+ * A click on a page notification (it is already closed): Acknowledge posts the token and says
+ * how that went; any other click opens the incident.
+ */
+export async function onNotificationClick(action: string, raw: PageData | null | undefined, deps: ClickDeps): Promise<void> {
+  const data: PageData = raw ?? { incident_id: null, url: '/', action_token: null };
+  if (action === ACKNOWLEDGE && data.action_token) await acknowledge(data, data.action_token, deps);
+  else await openPage(absoluteUrl(data.url, deps.origin), deps);
+}
+
+/** Acknowledge from the notification: the token is the authority (no session), then a short confirmation. */
+async function acknowledge(data: PageData, token: string, deps: ClickDeps) {
+  let status: number | null = null;
+  let body: unknown;
+  try {
+    const res = await deps.fetch(ACTION_HOOK, acknowledgeRequest(token));
+    status = res.status;
+    body = await res.json().catch(() => undefined);
+  } catch {
+    // Offline: said below, and a tap on it opens the incident.
+  }
+  const outcome = acknowledgeOutcome(status, body);
+  await deps.showNotification(outcome.title, {
+    body: outcome.body,
+    // Replaces the page's notification; a test push has no incident.
+    tag: data.incident_id ?? TEST_TAG,
+    renotify: false,
+    requireInteraction: !outcome.ok,
+    icon: '/icons/icon-192.png',
+    // A tap on the confirmation opens the incident; it carries no token, so it cannot acknowledge again.
+    data: { incident_id: data.incident_id, url: data.url, action_token: null } satisfies PageData,
+  });
+}
+
+/** Focuses an open dashboard window and shows the incident there, or opens a window on it. */
+async function openPage(url: string, deps: ClickDeps) {
+  const ours = (await deps.windows()).find((w) => new URL(w.url).origin === deps.origin);
+  if (ours && new URL(url).origin === deps.origin) {
+    const focused = await ours.focus();
+    // navigate() needs a window this worker controls; an uncontrolled one is only focused.
+    await focused.navigate(url).catch(() => undefined);
+    return;
+  }
+  await deps.openWindow(url);
+}
