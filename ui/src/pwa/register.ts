@@ -20,7 +20,9 @@ const typing = () => {
 export function registerServiceWorker() {
   if (!('serviceWorker' in navigator)) return;
   registerSW({
-    immediate: true,
+    // After the page's load event: the first visit draws the incident list before the worker
+    // downloads the app shell for later.
+    immediate: false,
     onNeedReload() {
       if (!typing() || document.visibilityState === 'hidden') {
         window.location.reload();
