@@ -12,7 +12,7 @@ const ROOT = path.join(__dirname, '..');
 const UI = path.join(ROOT, 'ui');
 const STAMP = path.join(UI, 'dist', '.inputs');
 
-/** A hash of every file the UI is built from (sources, index.html, config, the lock file). */
+/** A hash of every file the UI is built from (sources, public files, index.html, config, the lock file). */
 function uiFingerprint() {
   const hash = createHash('sha256');
   const walk = (/** @type {string} */ dir) => {
@@ -23,6 +23,7 @@ function uiFingerprint() {
     }
   };
   walk(path.join(UI, 'src'));
+  if (existsSync(path.join(UI, 'public'))) walk(path.join(UI, 'public')); // the app icons
   for (const file of ['ui/index.html', 'ui/vite.config.mts', 'package-lock.json']) {
     if (existsSync(path.join(ROOT, file)))
       hash

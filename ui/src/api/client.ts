@@ -26,6 +26,9 @@ export function describeError(error: Error): string {
   return error.message;
 }
 
+/** The code of a call that got no answer (offline, server down). */
+export const OFFLINE = 'offline';
+
 let csrfToken: string | undefined;
 /** Remembered from login and GET /api/auth/session; sent on every state-changing call. */
 export const setCsrfToken = (token: string | undefined) => {
@@ -37,7 +40,14 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (method !== 'GET' && csrfToken) headers['X-CSRF-Token'] = csrfToken;
-  const res = await fetch(`/api${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: 'same-origin' });
+  let res: Response;
+  try {
+    res = await fetch(`/api${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: 'same-origin' });
+  } catch {
+    // No answer at all: offline, or the server is down. The installed app opens offline (its
+    // shell is cached), but /api never comes from a cache, so this is what it says then.
+    throw new ApiError(0, OFFLINE, 'Klaxon cannot be reached: you are offline or the server is down. Try again once connected.');
+  }
   const json = await res.json().catch(() => undefined);
   if (!res.ok) {
     const err = json as ApiErrorBody | undefined;

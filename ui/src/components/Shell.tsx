@@ -5,6 +5,7 @@ import type { ReactNode } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { api } from '../api/client';
 import type { SessionView } from '../api/types';
+import { InstallButton, IosInstallHint } from '../pwa/InstallHint';
 
 const NAV = [
   { to: '/', label: 'Incidents' },
@@ -56,6 +57,7 @@ export function Shell({ session, children }: { session: SessionView; children: R
             </Text>
           </Group>
           <Group gap="xs" wrap="nowrap">
+            <InstallButton layout="header" />
             <Badge
               component={Link}
               to="/notifications"
@@ -91,7 +93,11 @@ export function Shell({ session, children }: { session: SessionView; children: R
           />
         ))}
       </AppShell.Navbar>
-      <AppShell.Main>{children}</AppShell.Main>
+      <AppShell.Main>
+        <InstallButton layout="strip" />
+        <IosInstallHint />
+        {children}
+      </AppShell.Main>
     </AppShell>
   );
 }

@@ -13,6 +13,7 @@ import {
   CONTACTS,
   RULES,
   describeMethod,
+  isWebPush,
   methodState,
   type ContactMethod,
   type NotificationRule,
@@ -26,7 +27,9 @@ const STATE_BADGE = {
 } as const;
 
 /** My contact methods: the list with each one's state, phone verification, removal; and the form to add one. */
-export function ContactMethods({ methods, rules }: { methods: ContactMethod[]; rules: NotificationRule[] }) {
+export function ContactMethods({ methods: all, rules }: { methods: ContactMethod[]; rules: NotificationRule[] }) {
+  // Browsers with Web Push are listed in their own section (PushOnThisDevice), with a test push each.
+  const methods = all.filter((m) => !isWebPush(m));
   const remove = useConfirmedAction((m: ContactMethod) => api('DELETE', `/contact-methods/${m.id}`), { invalidate: [CONTACTS, RULES] });
   const rulesOf = (m: ContactMethod) => rules.filter((r) => r.contact_method_id === m.id).length;
 
@@ -34,7 +37,7 @@ export function ContactMethods({ methods, rules }: { methods: ContactMethod[]; r
     <Stack gap="sm">
       <Title order={3}>Contact methods</Title>
       {methods.length === 0 ? (
-        <Empty>No contact method yet. Add your phone number or email address below so Klaxon can reach you when you are paged.</Empty>
+        <Empty>No phone number or email address yet. Add your phone number or email address below so Klaxon can reach you when you are paged.</Empty>
       ) : (
         <Stack gap="xs" role="list" aria-label="Contact methods">
           {methods.map((m) => {

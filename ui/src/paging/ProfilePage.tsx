@@ -4,8 +4,9 @@ import { Loading, LoadError } from '../components/PageStates';
 import { CONTACTS, RULES, type ContactMethod, type NotificationRule } from './contact-methods';
 import { ContactMethods } from './ContactMethods';
 import { NotificationRules } from './NotificationRules';
+import { PushOnThisDevice } from './PushOnThisDevice';
 
-/** My profile: how Klaxon reaches me when I am paged (contact methods) and when (notification rules). */
+/** My profile: how Klaxon reaches me when I am paged (contact methods, pushes to this browser) and when (notification rules). */
 export function ProfilePage() {
   const session = useSession();
   const methods = useApiQuery<ContactMethod[]>(CONTACTS, '/contact-methods');
@@ -26,6 +27,7 @@ export function ProfilePage() {
       {methods.data && rules.data && (
         <>
           <ContactMethods methods={methods.data} rules={rules.data} />
+          <PushOnThisDevice methods={methods.data} rules={rules.data} />
           <NotificationRules methods={methods.data} rules={rules.data} />
         </>
       )}

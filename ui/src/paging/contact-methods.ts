@@ -6,11 +6,18 @@ import { formatDuration } from './policy-form';
  * type's address is called, a method's state, a rule's timing. Pure.
  */
 
+/** Web Push to a browser (the profile's "Push on this device"): its address is the browser's subscription. */
+export const WEB_PUSH = 'push_web' satisfies ChannelId;
+/** A contact method's type: a paging channel (Web Push is listed apart from the others, added from the device itself). */
+export type ContactType = ChannelId;
+export const isWebPush = (m: { type: string }) => m.type === WEB_PUSH;
+
 /** A contact method as `/api/contact-methods` answers it. */
 export interface ContactMethod {
   id: string;
   user_id: string;
-  type: ChannelId;
+  type: ContactType;
+  /** A phone number, an email address, a device token; a Web Push subscription (its endpoint, or its JSON). */
   address: string;
   label: string | null;
   disabled_at: string | null;
@@ -33,8 +40,11 @@ export const RULES = ['notification-rules'];
 /** A rule may fire at most an hour after the page (the server's limit, in minutes). */
 export const MAX_RULE_DELAY_MINUTES = 60;
 
-/** What a person may type an address for; a Slack DM comes from linking Slack (POST /api/me/slack/link), never typed. */
-export const CONTACT_TYPE_OPTIONS = CHANNEL_IDS.filter((id) => id !== 'slack').map((id) => ({ value: id, label: CHANNELS[id].label }));
+/**
+ * The types the "Add a contact method" form offers: a Slack DM comes from linking Slack
+ * (POST /api/me/slack/link) and Web Push from the device (it needs the browser's subscription).
+ */
+export const CONTACT_TYPE_OPTIONS = CHANNEL_IDS.filter((id) => id !== 'slack' && id !== WEB_PUSH).map((id) => ({ value: id, label: CHANNELS[id].label }));
 
 /** Phone numbers are verified with a texted code; other types are verified at once. */
 export const isPhone = (type: ChannelId) => type === 'sms' || type === 'voice';
@@ -55,9 +65,14 @@ export function addressHint(type: ChannelId): string {
 export const shownAddress = (m: Pick<ContactMethod, 'type' | 'address'>) =>
   m.type.startsWith('push') && m.address.length > 12 ? `${m.address.slice(0, 8)}…` : m.address;
 
-/** "SMS +14155550100 (work phone)": a method in one line, as its row and its rules name it. */
+/**
+ * "SMS +14155550100 (work phone)": a method in one line, as its row and its rules name it. A
+ * Web Push subscription is a long URL and keys: named by its device, "Web push · Chrome on Android".
+ */
 export const describeMethod = (m: Pick<ContactMethod, 'type' | 'address' | 'label'>) =>
-  `${CHANNELS[m.type].label} ${shownAddress(m)}${m.label ? ` (${m.label})` : ''}`;
+  isWebPush(m)
+    ? `Web push · ${m.label || 'a browser'}`
+    : `${CHANNELS[m.type as ChannelId]?.label ?? m.type} ${shownAddress(m)}${m.label ? ` (${m.label})` : ''}`;
 
 export type MethodState = 'verified' | 'unverified' | 'disabled';
 
