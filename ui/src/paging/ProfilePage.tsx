@@ -5,6 +5,7 @@ import { CONTACTS, RULES, type ContactMethod, type NotificationRule } from './co
 import { ContactMethods } from './ContactMethods';
 import { NotificationRules } from './NotificationRules';
 import { PushOnThisDevice } from './PushOnThisDevice';
+import { SlackDirectMessages } from './SlackDirectMessages';
 
 /** My profile: how Klaxon reaches me when I am paged (contact methods, pushes to this browser) and when (notification rules). */
 export function ProfilePage() {
@@ -28,6 +29,7 @@ export function ProfilePage() {
         <>
           <ContactMethods methods={methods.data} rules={rules.data} />
           <PushOnThisDevice methods={methods.data} rules={rules.data} />
+          <SlackDirectMessages methods={methods.data} />
           <NotificationRules methods={methods.data} rules={rules.data} />
         </>
       )}
