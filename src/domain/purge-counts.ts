@@ -22,6 +22,8 @@ export const PURGED_TABLES = [
   'throttle_counts',
   'incident_events',
   'outgoing_webhook_deliveries',
+  'slack_deliveries',
+  'slack_messages',
 ] as const;
 export type PurgedTable = (typeof PURGED_TABLES)[number];
 

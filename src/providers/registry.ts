@@ -13,6 +13,7 @@ import { fcm } from './fcm';
 import { sendgrid } from './sendgrid';
 import { smtp } from './smtp';
 import { outgoingWebhooks } from './outgoing-webhooks';
+import { slack } from './slack';
 import { twilio } from './twilio';
 import type { ChannelProvider, ChannelSender, ConfiguredProvider, FeedConsumerDeps, ProviderHookDeps, ProviderModule } from './types';
 
@@ -27,6 +28,7 @@ const PROVIDERS: Readonly<Record<ProviderKey, ProviderModule & { senders: Channe
   apns,
   fcm,
   'outgoing-webhooks': outgoingWebhooks,
+  slack,
 };
 
 /** A channel's provider once chosen: its registry key, configured. */

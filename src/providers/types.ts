@@ -104,6 +104,8 @@ export interface FeedConsumerDeps {
   appUrl: string;
   /** ALLOW_PRIVATE_TARGETS: for the shared SSRF guard (src/services/targets). */
   allowPrivateTargets: boolean;
+  /** The providers' configuration (a chat consumer's app credentials and API URL). */
+  notify: NotifyConfig;
 }
 
 /** A running consumer: started once, stopped at shutdown. */

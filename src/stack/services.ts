@@ -81,6 +81,7 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; leg
     mailer: accountMailer(accountEmail),
     appUrl: config.urls.app,
     allowPrivateTargets: config.targets.allowPrivate,
+    notify: config.notify,
   });
   return {
     app: createAppListener({

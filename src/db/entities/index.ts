@@ -38,6 +38,8 @@ import { IncidentEventConsumerSchema } from './incident-event-consumer';
 import { OutgoingWebhookSchema } from './outgoing-webhook';
 import { ServiceChatSettingsSchema } from './service-chat-settings';
 import { SlackInstallationSchema } from './slack-installation';
+import { SlackMessageSchema } from './slack-message';
+import { SlackDeliverySchema } from './slack-delivery';
 import { OutgoingWebhookDeliverySchema } from './outgoing-webhook-delivery';
 import { ImportMappingSchema } from './import-mapping';
 
@@ -81,6 +83,8 @@ export * from './incident-event-consumer';
 export * from './outgoing-webhook';
 export * from './service-chat-settings';
 export * from './slack-installation';
+export * from './slack-message';
+export * from './slack-delivery';
 export * from './outgoing-webhook-delivery';
 export * from './import-mapping';
 
@@ -128,4 +132,6 @@ export const ENTITIES = [
   SlackInstallationSchema,
   ServiceChatSettingsSchema,
   ImportMappingSchema,
+  SlackMessageSchema,
+  SlackDeliverySchema,
 ];
