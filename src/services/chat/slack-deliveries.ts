@@ -77,6 +77,25 @@ export async function parkSlackChannel(k: Knex, where: { organizationId: string;
     .update({ parked_at: k.fn.now(), leased_until: null, last_error: k.raw('coalesce(last_error, ?)', [reason]) });
 }
 
+/**
+ * Whether an earlier event of the row's lane (its incident in its channel) was given up for one
+ * of `reasons` (a permanent Slack error): the lane's later events then go without a call.
+ */
+export async function laneGaveUp(k: Knex, row: { id: string; channelId: string; incidentId: string | null }, reasons: readonly string[]): Promise<boolean> {
+  const found = await k('slack_deliveries')
+    .where({ channel_id: row.channelId, incident_id: row.incidentId, skipped: false })
+    .whereNot({ id: row.id })
+    .whereNotNull('parked_at')
+    .whereIn('last_error', [...reasons])
+    .first('id');
+  return found !== undefined;
+}
+
+/** Parks one row without an attempt (its lane was given up); quietly: the first one was logged. */
+export async function parkSlackDelivery(k: Knex, id: string, reason: string): Promise<void> {
+  await k('slack_deliveries').where({ id }).whereNull('delivered_at').update({ parked_at: k.fn.now(), leased_until: null, last_error: reason });
+}
+
 /** The thread reply a row posted, if it did (a retried attempt does not reply again). */
 export async function replyTsOf(k: Knex, id: string): Promise<string | null> {
   const row = await k('slack_deliveries').where({ id }).first<{ reply_ts: string | null } | undefined>('reply_ts');

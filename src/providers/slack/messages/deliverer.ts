@@ -17,7 +17,9 @@ import { planHasChat, pagingNow, serviceName, statusChangeVia } from '../../../s
 import { findSlackInstallation, openBotToken } from '../../../services/chat/slack-installations';
 import {
   fanOutSlackEvents,
+  laneGaveUp,
   parkSlackChannel,
+  parkSlackDelivery,
   recordReplyTs,
   replyTsOf,
   skipSlackDelivery,
@@ -26,7 +28,7 @@ import {
 import { findSlackMessage, keepSlackMessage, updatedSlackMessage } from '../../../services/chat/slack-messages';
 import { RETRY_SCHEDULE_MS } from '../../outgoing-webhooks/schedule';
 import type { FeedConsumer, FeedConsumerDeps } from '../../types';
-import { isPermanentSlackError, slackClient, slackErrorCode } from '../web-api';
+import { isPermanentSlackError, PERMANENT_SLACK_ERRORS, slackClient, slackErrorCode } from '../web-api';
 import { incidentMessage, type SlackMessage } from './blocks';
 import { afterSlackFailure, planAttempt, showsPagingNow, threadReply, wantsVia } from './changes';
 
@@ -47,6 +49,10 @@ const CLAIM_ROWS = 32;
 /** Longer than an attempt can take (three calls, each 3 s with two quick retries): a live process keeps its lease. */
 const LEASE_MS = 60_000;
 const SWEEP_MS = 250;
+/** Why a delivery parked without asking Slack when the bot token cannot be opened. */
+const TOKEN_UNREADABLE = 'the bot token cannot be opened (KLAXON_SECRET changed): reconnect Slack';
+/** Reasons that give up an incident's lane in a channel: its later events go without a call. */
+const LANE_GIVEN_UP = [...PERMANENT_SLACK_ERRORS, TOKEN_UNREADABLE];
 
 /** A Slack call that failed, with Slack's error code. */
 class SlackCallFailed extends Error {
@@ -93,7 +99,11 @@ export class SlackMessageDeliverer implements FeedConsumer {
     if (!installation) return skipSlackDelivery(knex, row.id, 'skipped: Slack is not connected');
     if (!(await planHasChat(knex, where.organizationId))) return skipSlackDelivery(knex, row.id, 'skipped: the plan has no chat');
     const token = openBotToken(this.deps.sealer, installation);
-    if (!token) return this.giveUp(row, where, 'the bot token cannot be opened (KLAXON_SECRET changed): reconnect Slack');
+    // An earlier event of this incident met a permanent error here: no call, no second log line.
+    if (await laneGaveUp(knex, { id: row.id, channelId: where.channelId, incidentId: row.incident_id }, LANE_GIVEN_UP)) {
+      return parkSlackDelivery(knex, row.id, 'parked: Slack refused an earlier event of this incident in this channel');
+    }
+    if (!token) return this.giveUp(row, where, TOKEN_UNREADABLE);
     const started = Date.now();
     try {
       await this.deliver(slackClient(this.deps.apiUrl, token), row, event);
