@@ -41,7 +41,15 @@ export async function fanOutSlackEvents(trx: Knex.Transaction, limit: number): P
   const events = await takeFeedEvents(trx, SLACK_FEED_CONSUMER, limit);
   const rows = events
     .filter((e) => SLACK_EVENT_TYPES.includes(e.type) && e.incident.service_id)
-    .map((e, ord) => ({ ord, id: e.id, organization_id: e.organization_id, incident_id: e.incident_id, service_id: e.incident.service_id, type: e.type, body: eventBody(e) }));
+    .map((e, ord) => ({
+      ord,
+      id: e.id,
+      organization_id: e.organization_id,
+      incident_id: e.incident_id,
+      service_id: e.incident.service_id,
+      type: e.type,
+      body: eventBody(e),
+    }));
   if (rows.length === 0) return events.length;
   // lane_seq follows the insert's order: the feed's order, which is each incident's.
   await trx.raw(
@@ -59,10 +67,7 @@ export async function fanOutSlackEvents(trx: Knex.Transaction, limit: number): P
 
 /** Parks a row without an attempt: Slack was disconnected or the plan lost chat since it was queued. */
 export async function skipSlackDelivery(k: Knex, id: string, reason: string): Promise<void> {
-  await k('slack_deliveries')
-    .where({ id })
-    .whereNull('delivered_at')
-    .update({ parked_at: k.fn.now(), skipped: true, leased_until: null, last_error: reason });
+  await k('slack_deliveries').where({ id }).whereNull('delivered_at').update({ parked_at: k.fn.now(), skipped: true, leased_until: null, last_error: reason });
 }
 
 /**

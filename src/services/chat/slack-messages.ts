@@ -16,7 +16,9 @@ export interface KeptSlackMessage {
 
 /** The incident's message in the channel, or undefined when none was posted there. */
 export async function findSlackMessage(k: Knex, incidentId: string, channelId: string): Promise<KeptSlackMessage | undefined> {
-  const row = await k(TABLE).where({ incident_id: incidentId, channel_id: channelId }).first<{ ts: string; content_hash: string | null } | undefined>('ts', 'content_hash');
+  const row = await k(TABLE)
+    .where({ incident_id: incidentId, channel_id: channelId })
+    .first<{ ts: string; content_hash: string | null } | undefined>('ts', 'content_hash');
   return row && { ts: row.ts, contentHash: row.content_hash };
 }
 

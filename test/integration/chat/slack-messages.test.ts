@@ -54,7 +54,8 @@ async function slackWorkspace(opts: { installed?: boolean; channel?: string | nu
   const ingestUrl = await pagingService(stack.orm, ws, { steps: [{ delay_seconds: 600, targets: [{ type: 'user', id: paged.id }] }] }, stack.urls.ingest);
   if (opts.installed !== false) await install(ws.organizationId);
   const channel = opts.channel === undefined ? newChannel() : opts.channel;
-  if (channel) await setServiceChat(stack.orm, sealer, { organizationId: ws.organizationId, serviceId: ws.serviceId }, { slackChannel: { id: channel, name: 'alerts' } });
+  if (channel)
+    await setServiceChat(stack.orm, sealer, { organizationId: ws.organizationId, serviceId: ws.serviceId }, { slackChannel: { id: channel, name: 'alerts' } });
   return { ws, paged, ingestUrl, channel: channel ?? '' };
 }
 
@@ -62,7 +63,8 @@ const act = (ws: SeededWorkspace, incidentId: string, action: 'acknowledge' | 'r
   request('POST', `${stack.urls.app}/api/v1/organizations/${ws.organizationId}/incidents/${incidentId}/${action}`, { token: ws.tokens.readWrite });
 
 /** The incident's top-level messages anywhere (its id is in the link and the buttons). */
-const postsOf = (incidentId: string): FakeSlackMessage[] => fake.messages.filter((m) => !m.thread_ts && JSON.stringify(m.versions[0].blocks).includes(incidentId));
+const postsOf = (incidentId: string): FakeSlackMessage[] =>
+  fake.messages.filter((m) => !m.thread_ts && JSON.stringify(m.versions[0].blocks).includes(incidentId));
 const messageOf = (incidentId: string) => waitFor(async () => postsOf(incidentId)[0], 20_000, `the message of ${incidentId}`);
 
 type Block = { type: string; text?: { text: string }; fields?: Array<{ text: string }>; elements?: Array<{ action_id: string; value: string }> };
@@ -94,7 +96,12 @@ describe('Slack messages', () => {
     expect(postsOf(incidentId)).toHaveLength(1);
     expect(fake.postsIn(channel)).toHaveLength(1);
     expect(fake.repliesTo(message)).toEqual([]);
-    expect(fake.callsOf('chat.postMessage').filter((c) => c.args.channel === channel).every((c) => c.token === fake.botToken)).toBe(true);
+    expect(
+      fake
+        .callsOf('chat.postMessage')
+        .filter((c) => c.args.channel === channel)
+        .every((c) => c.token === fake.botToken),
+    ).toBe(true);
     void ws;
   });
 
@@ -132,10 +139,14 @@ describe('Slack messages', () => {
       for (let i = 0; i < 3; i++) ids.push(await trigger(ingestUrl, `Outage ${i}`));
       // The pages went out (the dev inbox) while every Slack call failed.
       for (const id of ids) {
-        const pages = await waitFor(async () => {
-          const rows = await notificationsOf(stack.orm, id);
-          return rows.length > 0 && rows.every((r) => r.status === 'sent' || r.status === 'delivered') && rows;
-        }, 15_000, 'the page');
+        const pages = await waitFor(
+          async () => {
+            const rows = await notificationsOf(stack.orm, id);
+            return rows.length > 0 && rows.every((r) => r.status === 'sent' || r.status === 'delivered') && rows;
+          },
+          15_000,
+          'the page',
+        );
         expect(new Date(pages[0].updated_at).getTime() - opened).toBeLessThan(10_000);
       }
       expect(await db()('dev_deliveries').whereIn('to', [(await notificationsOf(stack.orm, ids[0]))[0].target])).not.toHaveLength(0);
@@ -148,7 +159,11 @@ describe('Slack messages', () => {
         'a failed attempt of each post',
       );
       for (const id of ids) expect((await act(ws, id, 'acknowledge')).status).toBe(200);
-      await waitFor(async () => (await db()('slack_deliveries').where({ channel_id: channel, type: 'incident.acknowledged' })).length === 3, 10_000, 'the acks queued');
+      await waitFor(
+        async () => (await db()('slack_deliveries').where({ channel_id: channel, type: 'incident.acknowledged' })).length === 3,
+        10_000,
+        'the acks queued',
+      );
       expect(fake.postsIn(channel)).toEqual([]);
       const failed = await db()('slack_deliveries').where({ channel_id: channel, type: 'incident.triggered' });
       expect(failed.every((r) => r.attempts >= 1 && r.delivered_at === null && r.parked_at === null && r.next_attempt_at !== null)).toBe(true);
@@ -176,10 +191,14 @@ describe('Slack messages', () => {
   it('when Slack answers channel_not_found, then the delivery is parked at once, logged once without the token, and not tried again', async () => {
     const { ingestUrl } = await slackWorkspace({ channel: 'C0GONE0404' });
     const incidentId = await trigger(ingestUrl);
-    const [row] = await waitFor(async () => {
-      const rows = await deliveriesOf(incidentId);
-      return !!rows[0]?.parked_at && rows;
-    }, 20_000, 'the parked delivery');
+    const [row] = await waitFor(
+      async () => {
+        const rows = await deliveriesOf(incidentId);
+        return !!rows[0]?.parked_at && rows;
+      },
+      20_000,
+      'the parked delivery',
+    );
     expect(row).toMatchObject({ attempts: 1, last_error: 'channel_not_found', delivered_at: null, skipped: false });
     await sleep(6_000);
     expect(fake.callsOf('chat.postMessage').filter((c) => c.args.channel === 'C0GONE0404')).toHaveLength(1);
@@ -225,10 +244,14 @@ describe('Slack messages', () => {
       fake.down = undefined;
     }
     await db()('slack_deliveries').where({ incident_id: incidentId }).update({ next_attempt_at: new Date() });
-    const [row] = await waitFor(async () => {
-      const rows = await deliveriesOf(incidentId);
-      return !!rows[0]?.parked_at && rows;
-    }, 15_000, 'the skipped delivery');
+    const [row] = await waitFor(
+      async () => {
+        const rows = await deliveriesOf(incidentId);
+        return !!rows[0]?.parked_at && rows;
+      },
+      15_000,
+      'the skipped delivery',
+    );
     expect(row).toMatchObject({ skipped: true, delivered_at: null, last_error: 'skipped: Slack is not connected' });
     expect(fake.postsIn(channel)).toEqual([]);
   });
@@ -237,7 +260,12 @@ describe('Slack messages', () => {
     const { ws, ingestUrl, channel } = await slackWorkspace();
     const policyId = (await db()('services').where({ id: ws.serviceId }).first()).escalation_policy_id;
     const quiet = await createService(stack.orm, { organizationId: ws.organizationId, teamId: ws.teamId, name: 'Quiet', escalationPolicyId: policyId });
-    const quietSource = await createSource(stack.orm, { organizationId: ws.organizationId, serviceId: quiet.id, name: 'quiet', ingestBaseUrl: stack.urls.ingest });
+    const quietSource = await createSource(stack.orm, {
+      organizationId: ws.organizationId,
+      serviceId: quiet.id,
+      name: 'quiet',
+      ingestBaseUrl: stack.urls.ingest,
+    });
     const quietIncident = await trigger(quietSource.ingest_url, 'Nobody watches this');
     await messageOf(await trigger(ingestUrl));
     expect(postsOf(quietIncident)).toEqual([]);

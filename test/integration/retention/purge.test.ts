@@ -155,7 +155,13 @@ describe('retention purge (real Postgres)', () => {
     const newDelivered = delivery(open, { created_at: daysAgo(1), delivered_at: daysAgo(1) });
     const ofPurged = delivery(purged, { created_at: daysAgo(8), delivered_at: daysAgo(8) });
     await db('slack_deliveries').insert([oldDelivered, oldParked, oldPending, newDelivered, ofPurged]);
-    const message = (incidentId: string) => ({ id: randomUUID(), incident_id: incidentId, organization_id: free.organizationId, channel_id: 'C0ALERTS01', ts: '1.000001' });
+    const message = (incidentId: string) => ({
+      id: randomUUID(),
+      incident_id: incidentId,
+      organization_id: free.organizationId,
+      channel_id: 'C0ALERTS01',
+      ts: '1.000001',
+    });
     await db('slack_messages').insert([message(purged), message(open)]);
 
     const { deleted } = await purgeAll();

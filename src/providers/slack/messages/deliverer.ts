@@ -139,7 +139,8 @@ export class SlackMessageDeliverer implements FeedConsumer {
     const reply = threadReply(event, via);
     const kept = await findSlackMessage(knex, incident.id, channel);
     const plan = planAttempt({ kept, contentHash, reply, repliedTs: reply === null ? null : await replyTsOf(knex, row.id) });
-    const keep = (ts: string) => keepSlackMessage(knex, { incidentId: incident.id, organizationId: event.organization_id, channelId: channel, ts, contentHash });
+    const keep = (ts: string) =>
+      keepSlackMessage(knex, { incidentId: incident.id, organizationId: event.organization_id, channelId: channel, ts, contentHash });
     let ts = kept?.ts;
     if (plan.message === 'post') {
       ts = await post(client, { channel, ...message });

@@ -24,7 +24,9 @@ describe('Slack thread replies', () => {
   });
 
   it('when an incident escalates, then the reply names the step (and the repeat)', () => {
-    expect(threadReply({ type: 'incident.escalated', actor: system('escalation'), data: { step_number: 2, pass_number: 1 } }, null)).toBe('Escalated to step 2');
+    expect(threadReply({ type: 'incident.escalated', actor: system('escalation'), data: { step_number: 2, pass_number: 1 } }, null)).toBe(
+      'Escalated to step 2',
+    );
     expect(threadReply({ type: 'incident.escalated', actor: system('escalation'), data: { step_number: 1, pass_number: 3 } }, null)).toBe(
       'Escalated to step 1 (repeat 2)',
     );
@@ -36,7 +38,9 @@ describe('Slack thread replies', () => {
   });
 
   it('when a name holds Slack markup, then the reply escapes it', () => {
-    expect(threadReply({ type: 'incident.acknowledged', actor: { ...dana, name: '<!channel> & co' }, data: {} }, null)).toBe('Acknowledged by &lt;!channel&gt; &amp; co');
+    expect(threadReply({ type: 'incident.acknowledged', actor: { ...dana, name: '<!channel> & co' }, data: {} }, null)).toBe(
+      'Acknowledged by &lt;!channel&gt; &amp; co',
+    );
   });
 
   it('when the surface matters, then only a person’s status move asks for it', () => {
@@ -69,7 +73,11 @@ describe('what an attempt does', () => {
     for (const code of ['channel_not_found', 'invalid_auth', 'not_in_channel', 'is_archived', 'token_revoked']) {
       expect(afterSlackFailure(code, 0, RETRY_SCHEDULE_MS, isPermanentSlackError)).toEqual({ retryInMs: null, park: true, permanent: true });
     }
-    expect(afterSlackFailure('slack_webapi_request_error', 0, RETRY_SCHEDULE_MS, isPermanentSlackError)).toEqual({ retryInMs: 5_000, park: false, permanent: false });
+    expect(afterSlackFailure('slack_webapi_request_error', 0, RETRY_SCHEDULE_MS, isPermanentSlackError)).toEqual({
+      retryInMs: 5_000,
+      park: false,
+      permanent: false,
+    });
     expect(afterSlackFailure('ratelimited', 1, RETRY_SCHEDULE_MS, isPermanentSlackError)).toEqual({ retryInMs: 300_000, park: false, permanent: false });
     expect(afterSlackFailure('internal_error', RETRY_SCHEDULE_MS.length, RETRY_SCHEDULE_MS, isPermanentSlackError)).toEqual({
       retryInMs: null,
