@@ -167,6 +167,7 @@ describe('Slack messages', () => {
       expect(fake.postsIn(channel)).toEqual([]);
       const failed = await db()('slack_deliveries').where({ channel_id: channel, type: 'incident.triggered' });
       expect(failed.every((r) => r.attempts >= 1 && r.delivered_at === null && r.parked_at === null && r.next_attempt_at !== null)).toBe(true);
+      expect(failed[0]).toMatchObject({ last_error: 'slack_webapi_http_error', last_status_code: 503 });
       // The acknowledgements wait behind their incident's post: never tried while it is not made.
       const acks = await db()('slack_deliveries').where({ channel_id: channel, type: 'incident.acknowledged' });
       expect(acks.every((r) => r.attempts === 0)).toBe(true);

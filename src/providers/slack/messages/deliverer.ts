@@ -56,7 +56,11 @@ const LANE_GIVEN_UP = [...PERMANENT_SLACK_ERRORS, TOKEN_UNREADABLE];
 
 /** A Slack call that failed, with Slack's error code. */
 class SlackCallFailed extends Error {
-  constructor(readonly code: string) {
+  constructor(
+    readonly code: string,
+    /** The HTTP status when Slack answered other than 200 (503 while it is down). */
+    readonly statusCode: number | null = null,
+  ) {
     super(code);
   }
 }
@@ -111,8 +115,9 @@ export class SlackMessageDeliverer implements FeedConsumer {
       await recordAttempt(knex, SLACK_DELIVERIES, row, outcome, { retryInMs: null, park: false });
     } catch (err) {
       const code = err instanceof SlackCallFailed ? err.code : slackErrorCode(err);
+      const statusCode = err instanceof SlackCallFailed ? err.statusCode : null;
       const next = afterSlackFailure(code, row.attempts, this.deps.retryScheduleMs ?? RETRY_SCHEDULE_MS, isPermanentSlackError);
-      const outcome: AttemptOutcome = { delivered: false, statusCode: null, error: code, latencyMs: Date.now() - started };
+      const outcome: AttemptOutcome = { delivered: false, statusCode, error: code, latencyMs: Date.now() - started };
       await recordAttempt(knex, SLACK_DELIVERIES, row, outcome, next);
       if (next.permanent) await this.giveUp(row, where, code);
       else if (next.park) this.deps.logger.warn({ ...logFields(row, where), error: code }, 'Slack message delivery given up after its retries');
@@ -184,7 +189,8 @@ async function call<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (err) {
-    throw new SlackCallFailed(slackErrorCode(err));
+    const status = (err as { statusCode?: unknown }).statusCode;
+    throw new SlackCallFailed(slackErrorCode(err), typeof status === 'number' ? status : null);
   }
 }
 
