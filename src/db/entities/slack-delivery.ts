@@ -47,6 +47,7 @@ export const SlackDeliverySchema = new EntitySchema<SlackDelivery>({
         'create index "slack_deliveries_lane_index" on "slack_deliveries" ("channel_id", "incident_id", "lane_seq") where "delivered_at" is null and "parked_at" is null',
     },
     { name: 'slack_deliveries_created_index', properties: ['createdAt'] },
+    { name: 'slack_deliveries_incident_index', properties: ['incidentId', 'channelId'] },
   ],
   properties: {
     id: { type: 'uuid', primary: true },

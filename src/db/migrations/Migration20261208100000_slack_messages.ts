@@ -53,6 +53,8 @@ export class Migration20261208100000_slack_messages extends Migration {
       `create index "slack_deliveries_lane_index" on "slack_deliveries" ("channel_id", "incident_id", "lane_seq") where "delivered_at" is null and "parked_at" is null;`,
     );
     this.addSql(`create index "slack_deliveries_created_index" on "slack_deliveries" ("created_at");`);
+    // An incident's rows: its lane's history (a permanent error gives the lane up) and its purge.
+    this.addSql(`create index "slack_deliveries_incident_index" on "slack_deliveries" ("incident_id", "channel_id");`);
   }
 
   override async down(): Promise<void> {

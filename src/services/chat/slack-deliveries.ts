@@ -35,7 +35,9 @@ const CHAT_PLANS = PLANS.filter((plan) => PLAN_LIMITS[plan].chat);
 
 /**
  * Takes the feed's next events and queues the ones worth showing, in the caller's transaction
- * with the feed position's move. Returns the events taken.
+ * with the feed position's move: for a service whose chat settings name a channel (set before
+ * the event), in a workspace with a Slack installation and a plan with chat. Returns the events
+ * taken.
  */
 export async function fanOutSlackEvents(trx: Knex.Transaction, limit: number): Promise<number> {
   const events = await takeFeedEvents(trx, SLACK_FEED_CONSUMER, limit);
@@ -48,15 +50,18 @@ export async function fanOutSlackEvents(trx: Knex.Transaction, limit: number): P
       incident_id: e.incident_id,
       service_id: e.incident.service_id,
       type: e.type,
+      created_at: e.created_at,
       body: eventBody(e),
     }));
   if (rows.length === 0) return events.length;
-  // lane_seq follows the insert's order: the feed's order, which is each incident's.
+  // lane_seq follows the insert's order: the feed's order, which is each incident's. Not what
+  // happened before the channel was set (a consumer starting behind, or catching up).
   await trx.raw(
     `insert into slack_deliveries (id, channel_id, organization_id, event_id, incident_id, type, event)
      select gen_random_uuid(), s.slack_channel_id, e.organization_id, e.id, e.incident_id, e.type, e.body
-     from json_to_recordset(?::json) as e(ord int, id uuid, organization_id uuid, incident_id uuid, service_id uuid, type text, body jsonb)
+     from json_to_recordset(?::json) as e(ord int, id uuid, organization_id uuid, incident_id uuid, service_id uuid, type text, created_at timestamptz, body jsonb)
      join service_chat_settings s on s.service_id = e.service_id and s.organization_id = e.organization_id and s.slack_channel_id is not null
+       and s.updated_at <= e.created_at
      join organizations o on o.id = e.organization_id and o.plan = any(?::text[])
      where exists (select 1 from slack_installations si where si.organization_id = e.organization_id)
      order by e.ord`,
