@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: paging, lifecycle-update, GET /incidents and ingestion figures on the embedded
  * stack, beside their targets. A benchmark, not a test: it prints and writes a report.
- * `npm run bench -- --ingest-only` runs only the ingestion phases, `--paging-only` only paging,
+ * `npm run bench -- --ingest-only` runs only the ingestion phases, `--paging-only` only paging
+ * (with the Slack message phase), `--slack-only` only the Slack message phase (paging/slack.ts),
  * `--reports-only` only reports (reports.ts: JSON, CSV and PDF over 10,000 incidents),
  * `--dashboard-only` only the dashboard (dashboard.ts: first render of the incident list with
  * 10,000 incidents in Chromium, and the bundle size), `--logins-only` only concurrent logins
@@ -22,6 +23,7 @@ import { benchLifecycle, LISTED_INCIDENTS, LIVE_INCIDENTS } from './lifecycle';
 import { benchPaging } from './paging';
 import { TwilioFakeProcess } from './paging/twilio';
 import { WebPushService } from './paging/web-push';
+import { SlackApiFake } from '../test/fakes/slack-api';
 import { benchDashboard } from './dashboard';
 import { benchHostile } from './hostile';
 import { benchReports } from './reports';
@@ -30,15 +32,23 @@ import { benchImport } from './import';
 
 const say = (line: string) => process.stdout.write(`[bench] ${line}\n`);
 
-type Only = 'ingest' | 'paging' | 'reports' | 'dashboard' | 'logins' | 'hostile' | 'import' | undefined;
+type Only = 'ingest' | 'paging' | 'slack' | 'reports' | 'dashboard' | 'logins' | 'hostile' | 'import' | undefined;
+
+/** The fakes the paging phases send to: Twilio in a process of its own, Slack's Web API and a push service in this one. */
+interface PagingFakes {
+  twilio: TwilioFakeProcess;
+  slack: SlackApiFake;
+  /** The push service fake: not started for `--slack-only`. */
+  push?: WebPushService;
+}
 
 /**
  * Paging runs first: its memory figure needs a worker whose workflow cache is not already full
  * of the thousands of incidents the ingestion phases leave open.
  */
-async function measure(stack: BenchStack, only: Only, fake: TwilioFakeProcess | undefined, push: WebPushService | undefined): Promise<Findings> {
-  if (fake) say('Paging');
-  const paging = fake ? await benchPaging(stack, fake, say, push) : undefined;
+async function measure(stack: BenchStack, only: Only, fakes: PagingFakes | undefined): Promise<Findings> {
+  if (fakes) say(only === 'slack' ? 'Slack messages' : 'Paging');
+  const paging = fakes ? await benchPaging(stack, fakes.twilio, say, fakes.slack, { slackOnly: only === 'slack', push: fakes.push }) : undefined;
   const ws = only === undefined || only === 'ingest' ? await seedWorkspace(stack.orm) : undefined;
   const api = ws && only !== 'ingest' ? await benchLifecycle(stack, ws, say) : undefined;
   if (ws) say('Ingestion');
@@ -108,30 +118,43 @@ function printReport(findings: Findings, started: number, loadAtStart: number, w
 async function main(): Promise<void> {
   const started = Date.now();
   const [loadAtStart] = os.loadavg();
-  const flag = (['ingest', 'paging', 'reports', 'dashboard', 'logins', 'hostile', 'import'] as const).find((name) => process.argv.includes(`--${name}-only`));
+  const flag = (['ingest', 'paging', 'slack', 'reports', 'dashboard', 'logins', 'hostile', 'import'] as const).find((name) =>
+    process.argv.includes(`--${name}-only`),
+  );
   const only: Only = flag;
   // Parsing needs no stack: the hostile payloads run alone without starting one.
   if (only === 'hostile') return printReport(await benchHostile(say), started, loadAtStart, false);
-  // Paging pages through the real Twilio SDK to a wire fake in a process of its own.
-  const fake = only === undefined || only === 'paging' ? await TwilioFakeProcess.start() : undefined;
-  // Browser pushes go to a push service fake in this process (paging/web-push.ts).
-  const push = fake ? await WebPushService.start() : undefined;
+  // Paging pages through the real Twilio SDK to a wire fake in a process of its own; browser pushes
+  // go to a push service fake and incidents are posted in Slack through the real Web API client to
+  // its wire fake, both in this process.
+  const fakes: PagingFakes | undefined =
+    only === undefined || only === 'paging' || only === 'slack'
+      ? {
+          twilio: await TwilioFakeProcess.start(),
+          slack: await new SlackApiFake().start(),
+          push: only === 'slack' ? undefined : await WebPushService.start(),
+        }
+      : undefined;
+  const closeFakes = async () => {
+    await fakes?.twilio.close();
+    await fakes?.slack.stop();
+    await fakes?.push?.close();
+  };
   say('Starting the stack in a temporary data folder');
-  const stack = await startBenchStack(say, { ...fake?.env, ...push?.env }).catch(async (err) => {
-    await Promise.all([fake?.close(), push?.close()]);
+  const stack = await startBenchStack(say, fakes && { ...fakes.twilio.env, ...fakes.slack.env(), ...fakes.push?.env }).catch(async (err) => {
+    await closeFakes();
     throw err;
   });
   // Ctrl-C must not leave Postgres and the Temporal server running in a temp folder.
-  const onSignal = () => void Promise.all([stack.stop(), fake?.close(), push?.close()]).finally(() => process.exit(130));
+  const onSignal = () => void Promise.all([stack.stop(), closeFakes()]).finally(() => process.exit(130));
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
-    printReport(await measure(stack, only, fake, push), started, loadAtStart);
+    printReport(await measure(stack, only, fakes), started, loadAtStart);
   } finally {
     say('Stopping the stack');
     await stack.stop();
-    await fake?.close();
-    await push?.close();
+    await closeFakes();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }

@@ -1,7 +1,8 @@
 /**
  * Paging (issue 5), through the real Twilio SDK to the wire fake in a process of its own
  * (twilio.ts, twilio-child.ts): 202 → first SMS at 10/s and 100/s, split down to each workflow
- * and activity task from the histories; 202 → first browser push (web-push.ts) at the same rates; escalation step lateness with 1,000 incidents open; worker
+ * and activity task from the histories; 202 → first browser push (web-push.ts) at the same rates; event → delivered to an
+ * outgoing webhook; incident opened → Slack message posted (slack.ts); escalation step lateness with 1,000 incidents open; worker
  * memory per open incident after a forced GC. Builds on the ingestion phases' IngestBench.
  */
 import type { Findings } from '../harness/report';
@@ -16,8 +17,10 @@ import { PagingProbe } from './probe';
 import { seedPagingWorkspace } from './seed';
 import { closeIncidents } from './stop';
 import { webhookLatency } from './webhooks';
+import { slackLatency } from './slack';
 import type { TwilioFakeProcess } from './twilio';
 import { firstPushSteady, type WebPushService } from './web-push';
+import type { SlackApiFake } from '../../test/fakes/slack-api';
 
 /**
  * 202 → first SMS at a rate 2 cores keep up with (the path's own latency), then at the 100/s the
@@ -33,17 +36,30 @@ const FIRST_PAGE_LOADS: FirstPageLoad[] = [
  * paging path up), then escalation lateness and worker memory with 1,000 incidents open. Each
  * phase's incidents are resolved and closed through the API before the next one starts.
  */
-export async function benchPaging(stack: BenchStack, fake: TwilioFakeProcess, say: Say, push?: WebPushService): Promise<Findings> {
+export async function benchPaging(
+  stack: BenchStack,
+  fake: TwilioFakeProcess,
+  say: Say,
+  slack: SlackApiFake,
+  opts: { slackOnly?: boolean; push?: WebPushService } = {},
+): Promise<Findings> {
   const ingestProbe = await IngestProbe.connect(stack.infra.databaseUrl);
   const probe = await PagingProbe.connect(stack.infra.databaseUrl);
   try {
     const ws = await seedPagingWorkspace(stack.orm);
     const p = new PagingBench(new IngestBench(stack, ws, ingestProbe, say), fake, probe);
+    // `--slack-only`: incident opened → Slack message posted, alone.
+    if (opts.slackOnly) {
+      await closeAll(p, await slackLatency(p, slack), 'the Slack message phase');
+      return p.b.out;
+    }
     for (const load of FIRST_PAGE_LOADS) await closeAll(p, await firstPageSteady(p, load), `the 202 → first SMS phase at ${load.rate}/s`);
     p.b.out.notes.push(FIRST_PAGE_METHOD);
     // 202 → first browser push, in the same run and at the same rates as the first SMS.
+    const { push } = opts;
     if (push) for (const load of FIRST_PAGE_LOADS) await closeAll(p, await firstPushSteady(p, push, load), `the 202 → first web push phase at ${load.rate}/s`);
     await closeAll(p, await webhookLatency(p), 'the outgoing webhook phase');
+    await closeAll(p, await slackLatency(p, slack), 'the Slack message phase');
     await closeAll(p, await escalationUnderLoad(p), 'the escalation phase');
     await p.b.workerCatchUp('after closing');
     const closed = await memoryAfterGc();

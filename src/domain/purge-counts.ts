@@ -23,6 +23,8 @@ export const PURGED_TABLES = [
   'incident_events',
   'outgoing_webhook_deliveries',
   'teams_deliveries',
+  'slack_deliveries',
+  'slack_messages',
 ] as const;
 export type PurgedTable = (typeof PURGED_TABLES)[number];
 

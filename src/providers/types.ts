@@ -132,6 +132,8 @@ export interface FeedConsumerDeps {
   allowPrivateTargets: boolean;
   /** Signing action links posted to chat (KLAXON_SECRET) and how long they work (PAGE_LINK_TTL_HOURS). */
   actionLinks: { secret: string; ttlSeconds: number };
+  /** The providers' configuration (a chat consumer's app credentials and API URL). */
+  notify: NotifyConfig;
 }
 
 /** A running consumer: started once, stopped at shutdown. */

@@ -85,6 +85,7 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; leg
     appUrl: config.urls.app,
     allowPrivateTargets: config.targets.allowPrivate,
     actionLinks: { secret: deps.secret, ttlSeconds: config.pageLinkTtlSeconds },
+    notify: config.notify,
   });
   return {
     app: createAppListener({

@@ -38,6 +38,8 @@ import { IncidentEventConsumerSchema } from './incident-event-consumer';
 import { OutgoingWebhookSchema } from './outgoing-webhook';
 import { ServiceChatSettingsSchema } from './service-chat-settings';
 import { SlackInstallationSchema } from './slack-installation';
+import { SlackMessageSchema } from './slack-message';
+import { SlackDeliverySchema } from './slack-delivery';
 import { OutgoingWebhookDeliverySchema } from './outgoing-webhook-delivery';
 import { ImportMappingSchema } from './import-mapping';
 import { TeamsDeliverySchema } from './teams-delivery';
@@ -82,6 +84,8 @@ export * from './incident-event-consumer';
 export * from './outgoing-webhook';
 export * from './service-chat-settings';
 export * from './slack-installation';
+export * from './slack-message';
+export * from './slack-delivery';
 export * from './outgoing-webhook-delivery';
 export * from './import-mapping';
 export * from './teams-delivery';
@@ -131,4 +135,6 @@ export const ENTITIES = [
   ServiceChatSettingsSchema,
   ImportMappingSchema,
   TeamsDeliverySchema,
+  SlackMessageSchema,
+  SlackDeliverySchema,
 ];

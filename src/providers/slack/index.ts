@@ -1,6 +1,7 @@
 /**
  * Slack (docs/chat.md): the app's variables (config.ts), the one Web API client (web-api.ts), its
- * manifest (manifest.ts); the install's signed state (oauth-state.ts) and OAuth callback
+ * manifest (manifest.ts); the incident messages a service's channel gets from the incident-event
+ * feed (messages/); the install's signed state (oauth-state.ts) and OAuth callback
  * (oauth-hooks.ts); Slack DMs as a paging channel (sender.ts); and Slack's requests on
  * `/hooks/slack/*`: button clicks (interactions.ts) and the `/klaxon` command (commands.ts),
  * signed with the app's signing secret (signature.ts).
@@ -9,14 +10,16 @@ import Router from '@koa/router';
 import { createSealer } from '../../services/sealing/seal';
 import type { ProviderModule } from '../types';
 import { createSlackHooksRouter } from './hooks';
+import { createSlackFeedConsumer } from './messages/deliverer';
 import { slackStateKey } from './oauth-state';
 import { createSlackOAuthRouter } from './oauth-hooks';
 import { slackProvider } from './sender';
 
 export { slackWorkSettled } from './context';
 
-/** The registry's `slack` entry: Slack DMs, and the OAuth callback, interactions and commands hooks. */
+/** The registry's `slack` entry: channel messages from the feed, Slack DMs, and the OAuth callback, interactions and commands hooks. */
 export const slack = {
+  feedConsumer: createSlackFeedConsumer,
   senders: slackProvider,
   hooks: (deps) => {
     const oauth = createSlackOAuthRouter({

@@ -30,7 +30,7 @@ export function slackErrorCode(err: unknown): string {
  * Errors that a retry will not fix: the token was revoked, the bot left the channel, the channel
  * is gone. A delivery that meets one parks at once instead of retrying for days.
  */
-const PERMANENT = new Set([
+export const PERMANENT_SLACK_ERRORS: readonly string[] = [
   'invalid_auth',
   'account_inactive',
   'token_revoked',
@@ -40,5 +40,6 @@ const PERMANENT = new Set([
   'not_in_channel',
   'user_not_found',
   'missing_scope',
-]);
+];
+const PERMANENT = new Set(PERMANENT_SLACK_ERRORS);
 export const isPermanentSlackError = (code: string): boolean => PERMANENT.has(code);

@@ -13,6 +13,8 @@ const INCIDENT_TABLES = [
   'user_notifications',
   'ingest_outbox',
   'incident_events',
+  'slack_deliveries',
+  'slack_messages',
 ] as const satisfies readonly PurgedTable[];
 
 /** What one purge did: rows deleted per table, and whether nothing expired is left. */
@@ -58,6 +60,8 @@ export async function purgeExpired(k: Knex, cutoffs: RetentionCutoffs, opts: Pur
     // A delivery still being tried stays, whatever its age: the log shows it until it ends.
     ['outgoing_webhook_deliveries', 'created_at < ? and (delivered_at is not null or parked_at is not null)', [cutoffs.webhookDeliveriesBefore]],
     ['teams_deliveries', 'created_at < ? and (delivered_at is not null or parked_at is not null)', [cutoffs.teamsDeliveriesBefore]],
+    // Slack messages' queue: finished rows after the webhook deliveries' age (their incident's purge takes the rest).
+    ['slack_deliveries', 'created_at < ? and (delivered_at is not null or parked_at is not null)', [cutoffs.webhookDeliveriesBefore]],
   ];
   for (const [table, where, bindings] of steps) {
     if (!(await purge.rows(table, where, bindings))) return purge.result(false);

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { knexOf } from '../../../src/db/knex';
 import { DEFAULT_RETENTION_AGES, noPurgeCounts } from '../../../src/domain/retention';
 import { purgeExpiredNow } from '../../../src/services/retention';
@@ -130,6 +131,46 @@ describe('retention purge (real Postgres)', () => {
     expect(await fx.seed.rowsOf(old)).toEqual(NO_ROWS);
     for (const kept of [closedLately, resolved, triggered]) expect(await fx.seed.rowsOf(kept)).toEqual(SEEDED_ROWS);
     expect(deleted).toEqual({ ...noPurgeCounts(), incidents: 1, alerts: 2, timeline_entries: 2, notifications: 1, user_notifications: 1, ingest_outbox: 1 });
+  });
+
+  it('when Slack messages and their deliveries are old, then finished deliveries go after 30 days and a purged incident takes its message and deliveries; pending or recent ones stay', async () => {
+    const db = knexOf(fx.orm);
+    const free = await fx.seed.workspace('FREE');
+    const purged = await fx.seed.incident(free, 'CLOSED', 10, 8);
+    const open = await fx.seed.incident(free, 'TRIGGERED', 40);
+    const daysAgo = (d: number) => new Date(Date.now() - d * 86_400_000);
+    const delivery = (incidentId: string, over: Record<string, unknown>) => ({
+      id: randomUUID(),
+      channel_id: 'C0ALERTS01',
+      organization_id: free.organizationId,
+      event_id: randomUUID(),
+      incident_id: incidentId,
+      type: 'incident.triggered',
+      event: JSON.stringify({}),
+      ...over,
+    });
+    const oldDelivered = delivery(open, { created_at: daysAgo(31), delivered_at: daysAgo(31) });
+    const oldParked = delivery(open, { created_at: daysAgo(31), parked_at: daysAgo(30) });
+    const oldPending = delivery(open, { created_at: daysAgo(31) });
+    const newDelivered = delivery(open, { created_at: daysAgo(1), delivered_at: daysAgo(1) });
+    const ofPurged = delivery(purged, { created_at: daysAgo(8), delivered_at: daysAgo(8) });
+    await db('slack_deliveries').insert([oldDelivered, oldParked, oldPending, newDelivered, ofPurged]);
+    const message = (incidentId: string) => ({
+      id: randomUUID(),
+      incident_id: incidentId,
+      organization_id: free.organizationId,
+      channel_id: 'C0ALERTS01',
+      ts: '1.000001',
+    });
+    await db('slack_messages').insert([message(purged), message(open)]);
+
+    const { deleted } = await purgeAll();
+
+    expect(deleted).toMatchObject({ slack_deliveries: 3, slack_messages: 1 });
+    const left = (await db('slack_deliveries').whereIn('incident_id', [open, purged]).select('id')).map((r) => r.id).sort();
+    expect(left).toEqual([oldPending.id, newDelivered.id].sort());
+    expect(await exists('slack_messages', { incident_id: purged })).toBe(false);
+    expect(await exists('slack_messages', { incident_id: open })).toBe(true);
   });
 
   it('when two workspaces on different plans hold incidents closed as long ago, then the longer plan keeps what FREE loses', async () => {
