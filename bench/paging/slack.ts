@@ -7,6 +7,7 @@ import { resolveSecret } from '../../src/stack/secret';
 import { valuesRun } from '../harness/load';
 import type { PagingBench } from './bench';
 import { pagingService, smsResponder } from './seed';
+import { slackClickLatency } from './slack-click';
 
 /** The rate and length of the Slack phase. */
 const RATE = 10;
@@ -18,7 +19,8 @@ const CHANNEL = { id: 'C0BENCH001', name: 'bench-incidents' };
  * paging one responder by SMS, on a service whose chat settings name a channel of the Slack Web
  * API fake (test/fakes/slack-api.ts, in this process, the real `@slack/web-api` client talking to
  * it); per incident, from its `created_at` (the store's clock, with its `incident.triggered`
- * event) to the fake receiving the `chat.postMessage` that posts it.
+ * event) to the fake receiving the `chat.postMessage` that posts it. Then the click phase
+ * (slack-click.ts) acknowledges them from Slack.
  */
 export async function slackLatency(p: PagingBench, slack: SlackApiFake): Promise<string[]> {
   const { b } = p;
@@ -68,5 +70,7 @@ export async function slackLatency(p: PagingBench, slack: SlackApiFake): Promise
   b.out.notes.push(
     `Slack messages: ${RATE} new incidents/s for ${DURATION_S} s, each paging by SMS, on a service posting in a channel of the Slack Web API fake (in the bench process, the real @slack/web-api client); opened → posted is from the incident's created_at (written with its incident.triggered event) to the fake receiving the chat.postMessage. ${posted.size} of ${ids.length} posted, ${slack.calls.length} Slack calls in all (updates and replies as pages were delivered included).`,
   );
+  // Then click → acknowledged on those incidents, as the responder acting from Slack.
+  await slackClickLatency(p, slack, ids, responder.email, slack.teamId);
   return ids;
 }
