@@ -44,8 +44,10 @@ describe('GET /api/status', () => {
       workers: { polling: true },
       outbox: { pending: expect.any(Number), parked: 0 },
     });
-    // No provider credentials in tests: every channel goes to the dev inbox.
-    expect(res.body.data.channels.map((c: { channel: string; provider: string }) => c.provider)).toEqual(res.body.data.channels.map(() => 'dev_inbox'));
+    // No provider credentials in tests: every channel goes to the dev inbox, but browser push, whose VAPID keys are generated.
+    expect(res.body.data.channels.map((c: { channel: string; provider: string }) => c.provider)).toEqual(
+      res.body.data.channels.map((c: { channel: string }) => (c.channel === 'push_web' ? 'web-push' : 'dev_inbox')),
+    );
     expect(res.body.data.channels.map((c: { channel: string }) => c.channel)).toEqual(expect.arrayContaining(['sms', 'voice', 'email']));
   });
 
