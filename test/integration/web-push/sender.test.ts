@@ -1,3 +1,5 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -115,5 +117,31 @@ describe('the push_web sender through web-push', () => {
     expect(err).toBeInstanceOf(ApplicationFailure);
     expect(keepsContactMethod(err)).toBe(true);
     expect(fake.requests.length).toBe(before);
+  });
+
+  it('when the push service has a private CA given by NODE_EXTRA_CA_CERTS (no WEB_PUSH_CA_FILE), then the sender trusts it and the push is delivered', async () => {
+    const sub = fake.subscribe();
+    // Asynchronously: the fake answers from this process, whose event loop must keep running.
+    const run = async (extraCa: string | undefined) => {
+      const env = { ...process.env, NODE_EXTRA_CA_CERTS: extraCa };
+      if (extraCa === undefined) delete env.NODE_EXTRA_CA_CERTS;
+      const child = await promisify(execFile)(
+        process.execPath,
+        [path.resolve('bin/run-ts.js'), path.join(__dirname, 'extra-ca-child.ts'), dataDir, addressOf(sub)],
+        {
+          encoding: 'utf8',
+          env,
+          timeout: 60_000,
+        },
+      );
+      return JSON.parse(child.stdout.trim().split('\n').pop() ?? '{}') as { sent?: unknown; error?: string };
+    };
+    // Without the variable the fake's certificate is unknown: nothing reaches it.
+    expect((await run(undefined)).error).toMatch(/not sent/);
+    expect(fake.requests.filter((r) => r.subscriptionId === sub.id)).toHaveLength(0);
+    expect(await run(cert.certFile)).toEqual({ sent: { provider: 'web-push', providerMessageId: null } });
+    const [got] = fake.requests.filter((r) => r.subscriptionId === sub.id);
+    expect(got.vapid.valid).toBe(true);
+    expect(got.payload).toMatchObject({ title: 'Trusted by NODE_EXTRA_CA_CERTS', body: 'ca' });
   });
 });
