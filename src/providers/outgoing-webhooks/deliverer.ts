@@ -1,9 +1,8 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Knex, MikroORM } from '@mikro-orm/postgresql';
 import { knexOf } from '../../db/knex';
 import type { Logger } from '../../logger';
 import type { AccountMailer } from '../../services/accounts/mailer';
-import { claimDue, parkTarget, recordAttempt, type AttemptOutcome, type DeliveryTable, type DueDelivery } from '../../services/incident-feed/delivery-queue';
-import { PassLoop } from '../../services/relay/pass-loop';
+import { FeedQueueConsumer, parkTarget, recordAttempt, type AttemptOutcome, type DeliveryTable, type DueDelivery } from '../../services/incident-feed';
 import { afterScheduledFailure } from '../../services/relay/retry-policy';
 import type { Sealer } from '../../services/sealing/seal';
 import { adminEmails, disableBySystem, fanOutEvents, markFailing, markSucceeded } from '../../services/outgoing-webhooks';
@@ -33,12 +32,10 @@ export const DELIVERIES: DeliveryTable = {
   eligible: `c.type = 'ping' or exists (select 1 from outgoing_webhooks w where w.id = c.webhook_id and w.enabled)`,
 };
 
-/** Events taken from the feed per pass, and deliveries attempted at once. */
-const FAN_OUT_EVENTS = 500;
+/** Deliveries attempted at once. */
 const CLAIM_ROWS = 64;
 /** Longer than an attempt can take: a live process never loses its lease. */
 const LEASE_MS = ATTEMPT_TIMEOUT_MS * 3;
-const SWEEP_MS = 250;
 
 /**
  * Delivers the incident-event feed to outgoing webhooks, in every API process: each pass moves
@@ -47,37 +44,17 @@ const SWEEP_MS = 250;
  * admins are emailed. Paging never waits for it: it shares nothing with the paging path but the
  * database.
  */
-export class OutgoingWebhookDeliverer {
-  private readonly loop: PassLoop;
-
+export class OutgoingWebhookDeliverer extends FeedQueueConsumer {
   constructor(private readonly deps: DelivererDeps) {
-    this.loop = new PassLoop(() => this.drain(), deps.logger, 'outgoing webhook delivery');
+    super({ name: 'outgoing webhook delivery', orm: deps.orm, logger: deps.logger, queue: DELIVERIES, claimRows: CLAIM_ROWS, leaseMs: LEASE_MS });
   }
 
-  start(intervalMs = SWEEP_MS): void {
-    this.loop.start(intervalMs);
-  }
-
-  kick(): void {
-    this.loop.kick();
-  }
-
-  stop(): Promise<void> {
-    return this.loop.stop();
-  }
-
-  private async drain(): Promise<void> {
-    const knex = knexOf(this.deps.orm);
-    for (;;) {
-      const taken = await knex.transaction((trx) => fanOutEvents(trx, FAN_OUT_EVENTS));
-      const due = await claimDue(knex, DELIVERIES, { limit: CLAIM_ROWS, leaseMs: LEASE_MS });
-      await Promise.all(due.map((row) => this.attempt(row)));
-      if (taken < FAN_OUT_EVENTS && due.length < CLAIM_ROWS) return;
-    }
+  protected fanOut(trx: Knex.Transaction, limit: number): Promise<number> {
+    return fanOutEvents(trx, limit);
   }
 
   /** One attempt of one delivery, and what follows from it. */
-  private async attempt(row: DueDelivery): Promise<void> {
+  protected async attempt(row: DueDelivery): Promise<void> {
     const knex = knexOf(this.deps.orm);
     const hook = await knex('outgoing_webhooks').where({ id: row.target_id }).first('id', 'organization_id', 'url', 'secret_sealed', 'description');
     const secret = hook && this.deps.sealer.open(hook.secret_sealed);

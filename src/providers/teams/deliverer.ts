@@ -1,4 +1,4 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Knex, MikroORM } from '@mikro-orm/postgresql';
 import { knexOf } from '../../db/knex';
 import { incidentCard, isTeamsEventType, offeredActions, TEAMS_EVENT_TYPES } from '../../domain/chat/teams-card';
 import type { IncidentEventBody } from '../../domain/incident-events';
@@ -13,8 +13,7 @@ import {
   TEAMS_DELIVERIES,
   teamsCardContext,
 } from '../../services/chat/teams-deliveries';
-import { claimDue, recordAttempt, type AttemptOutcome, type DueDelivery } from '../../services/incident-feed/delivery-queue';
-import { PassLoop } from '../../services/relay/pass-loop';
+import { FeedQueueConsumer, recordAttempt, type AttemptOutcome, type DueDelivery } from '../../services/incident-feed';
 import { afterScheduledFailure } from '../../services/relay/retry-policy';
 import { signIncidentAction } from '../../services/response/action-tokens';
 import type { Sealer } from '../../services/sealing/seal';
@@ -32,12 +31,10 @@ export interface TeamsDelivererDeps {
   actionLinks: { secret: string; ttlSeconds: number };
 }
 
-/** Events taken from the feed per pass, and deliveries attempted at once. */
-const FAN_OUT_EVENTS = 500;
+/** Deliveries attempted at once. */
 const CLAIM_ROWS = 32;
 /** Longer than an attempt can take: a live process never loses its lease. */
 const LEASE_MS = ATTEMPT_TIMEOUT_MS * 3;
-const SWEEP_MS = 250;
 
 /** A 4xx Teams will answer again however often it is asked (a deleted flow, a bad signature); 408 and 429 heal. */
 export const isPermanentRefusal = (status: number | null): boolean => status !== null && status >= 400 && status < 500 && status !== 408 && status !== 429;
@@ -49,37 +46,17 @@ export const isPermanentRefusal = (status: number | null): boolean => status !==
  * Teams refuses for good. Paging never waits for it: it shares nothing with the paging path but
  * the database. The URL is a credential: it is never logged nor recorded.
  */
-export class TeamsDeliverer {
-  private readonly loop: PassLoop;
-
+export class TeamsDeliverer extends FeedQueueConsumer {
   constructor(private readonly deps: TeamsDelivererDeps) {
-    this.loop = new PassLoop(() => this.drain(), deps.logger, 'Microsoft Teams delivery');
+    super({ name: 'Microsoft Teams delivery', orm: deps.orm, logger: deps.logger, queue: TEAMS_DELIVERIES, claimRows: CLAIM_ROWS, leaseMs: LEASE_MS });
   }
 
-  start(intervalMs = SWEEP_MS): void {
-    this.loop.start(intervalMs);
-  }
-
-  kick(): void {
-    this.loop.kick();
-  }
-
-  stop(): Promise<void> {
-    return this.loop.stop();
-  }
-
-  private async drain(): Promise<void> {
-    const knex = knexOf(this.deps.orm);
-    for (;;) {
-      const taken = await knex.transaction((trx) => fanOutTeamsEvents(trx, FAN_OUT_EVENTS, TEAMS_EVENT_TYPES));
-      const due = await claimDue(knex, TEAMS_DELIVERIES, { limit: CLAIM_ROWS, leaseMs: LEASE_MS });
-      await Promise.all(due.map((row) => this.attempt(row)));
-      if (taken < FAN_OUT_EVENTS && due.length < CLAIM_ROWS) return;
-    }
+  protected fanOut(trx: Knex.Transaction, limit: number): Promise<number> {
+    return fanOutTeamsEvents(trx, limit, TEAMS_EVENT_TYPES);
   }
 
   /** One attempt of one delivery, and what follows from it. */
-  private async attempt(row: DueDelivery): Promise<void> {
+  protected async attempt(row: DueDelivery): Promise<void> {
     const knex = knexOf(this.deps.orm);
     const event = row.event as unknown as IncidentEventBody;
     const plan = await planOfWorkspace(knex, event.organization_id);

@@ -1,7 +1,9 @@
 /**
  * The incident-event feed's consumer side (docs/integrations.md): taking the feed by position
- * (feed.ts) and the delivery queue every consumer's rows go through (delivery-queue.ts). The feed
- * itself is written by the incident store (src/services/incident/), its one writer.
+ * (feed.ts), the delivery queue every consumer's rows go through (delivery-queue.ts) and the pass
+ * loop that drains one (queue-consumer.ts). The feed itself is written by the incident store
+ * (src/services/incident/), its one writer.
  */
 export { eventBody, feedLag, takeFeedEvents, type FeedEvent } from './feed';
 export { claimDue, parkTarget, recordAttempt, type AttemptOutcome, type DeliveryTable, type DueDelivery } from './delivery-queue';
+export { FeedQueueConsumer, type QueueSettings } from './queue-consumer';

@@ -5,13 +5,12 @@
  * paging but the database, and a Slack outage only makes its own queue wait.
  */
 import { createHash } from 'node:crypto';
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Knex, MikroORM } from '@mikro-orm/postgresql';
 import type { WebClient } from '@slack/web-api';
 import { knexOf } from '../../../db/knex';
 import type { IncidentEventBody } from '../../../domain/incident-events';
 import type { Logger } from '../../../logger';
-import { claimDue, recordAttempt, type AttemptOutcome, type DueDelivery } from '../../../services/incident-feed';
-import { PassLoop } from '../../../services/relay/pass-loop';
+import { FeedQueueConsumer, recordAttempt, type AttemptOutcome, type DueDelivery } from '../../../services/incident-feed';
 import type { Sealer } from '../../../services/sealing/seal';
 import { planHasChat, pagingNow, serviceName, statusChangeVia } from '../../../services/chat/message-context';
 import { findSlackInstallation, openBotToken } from '../../../services/chat/slack-installations';
@@ -44,11 +43,9 @@ export interface SlackDelivererDeps {
   retryScheduleMs?: readonly number[];
 }
 
-const FAN_OUT_EVENTS = 500;
 const CLAIM_ROWS = 32;
 /** Longer than an attempt can take (three calls, each 3 s with two quick retries): a live process keeps its lease. */
 const LEASE_MS = 60_000;
-const SWEEP_MS = 250;
 /** Why a delivery parked without asking Slack when the bot token cannot be opened. */
 const TOKEN_UNREADABLE = 'the bot token cannot be opened (KLAXON_SECRET changed): reconnect Slack';
 /** Reasons that give up an incident's lane in a channel: its later events go without a call. */
@@ -65,37 +62,17 @@ class SlackCallFailed extends Error {
   }
 }
 
-export class SlackMessageDeliverer implements FeedConsumer {
-  private readonly loop: PassLoop;
-
+export class SlackMessageDeliverer extends FeedQueueConsumer implements FeedConsumer {
   constructor(private readonly deps: SlackDelivererDeps) {
-    this.loop = new PassLoop(() => this.drain(), deps.logger, 'Slack message delivery');
+    super({ name: 'Slack message delivery', orm: deps.orm, logger: deps.logger, queue: SLACK_DELIVERIES, claimRows: CLAIM_ROWS, leaseMs: LEASE_MS });
   }
 
-  start(intervalMs = SWEEP_MS): void {
-    this.loop.start(intervalMs);
-  }
-
-  kick(): void {
-    this.loop.kick();
-  }
-
-  stop(): Promise<void> {
-    return this.loop.stop();
-  }
-
-  private async drain(): Promise<void> {
-    const knex = knexOf(this.deps.orm);
-    for (;;) {
-      const taken = await knex.transaction((trx) => fanOutSlackEvents(trx, FAN_OUT_EVENTS));
-      const due = await claimDue(knex, SLACK_DELIVERIES, { limit: CLAIM_ROWS, leaseMs: LEASE_MS });
-      await Promise.all(due.map((row) => this.attempt(row)));
-      if (taken < FAN_OUT_EVENTS && due.length < CLAIM_ROWS) return;
-    }
+  protected fanOut(trx: Knex.Transaction, limit: number): Promise<number> {
+    return fanOutSlackEvents(trx, limit);
   }
 
   /** One attempt of one delivery, and what follows from it. */
-  private async attempt(row: DueDelivery): Promise<void> {
+  protected async attempt(row: DueDelivery): Promise<void> {
     const knex = knexOf(this.deps.orm);
     const event = row.event as unknown as IncidentEventBody;
     const where = { organizationId: event.organization_id, channelId: row.target_id };
