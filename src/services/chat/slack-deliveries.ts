@@ -8,7 +8,7 @@
 import type { Knex } from '@mikro-orm/postgresql';
 import { PLAN_LIMITS, PLANS } from '../../domain/plans';
 import type { IncidentEventType } from '../../domain/incident-events';
-import { eventBody, takeFeedEvents, type DeliveryTable } from '../incident-feed';
+import { FEED_RECORDSET, feedRecords, takeFeedEvents, type DeliveryTable } from '../incident-feed';
 
 /** This consumer's name in `incident_event_consumers`. */
 export const SLACK_FEED_CONSUMER = 'slack-messages';
@@ -41,31 +41,20 @@ const CHAT_PLANS = PLANS.filter((plan) => PLAN_LIMITS[plan].chat);
  */
 export async function fanOutSlackEvents(trx: Knex.Transaction, limit: number): Promise<number> {
   const events = await takeFeedEvents(trx, SLACK_FEED_CONSUMER, limit);
-  const rows = events
-    .filter((e) => SLACK_EVENT_TYPES.includes(e.type) && e.incident.service_id)
-    .map((e, ord) => ({
-      ord,
-      id: e.id,
-      organization_id: e.organization_id,
-      incident_id: e.incident_id,
-      service_id: e.incident.service_id,
-      type: e.type,
-      created_at: e.created_at,
-      body: eventBody(e),
-    }));
-  if (rows.length === 0) return events.length;
+  const records = feedRecords(events, { types: SLACK_EVENT_TYPES, withService: true });
+  if (records === '[]') return events.length;
   // lane_seq follows the insert's order: the feed's order, which is each incident's. Not what
   // happened before the channel was set (a consumer starting behind, or catching up).
   await trx.raw(
     `insert into slack_deliveries (id, channel_id, organization_id, event_id, incident_id, type, event)
      select gen_random_uuid(), s.slack_channel_id, e.organization_id, e.id, e.incident_id, e.type, e.body
-     from json_to_recordset(?::json) as e(ord int, id uuid, organization_id uuid, incident_id uuid, service_id uuid, type text, created_at timestamptz, body jsonb)
+     from json_to_recordset(?::json) as ${FEED_RECORDSET}
      join service_chat_settings s on s.service_id = e.service_id and s.organization_id = e.organization_id and s.slack_channel_id is not null
        and s.updated_at <= e.created_at
      join organizations o on o.id = e.organization_id and o.plan = any(?::text[])
      where exists (select 1 from slack_installations si where si.organization_id = e.organization_id)
      order by e.ord`,
-    [JSON.stringify(rows), CHAT_PLANS],
+    [records, CHAT_PLANS],
   );
   return events.length;
 }

@@ -7,7 +7,7 @@
 import type { Knex } from '@mikro-orm/postgresql';
 import { PLAN_LIMITS, PLANS, type Plan } from '../../domain/plans';
 import type { DeliveryTable } from '../incident-feed/delivery-queue';
-import { eventBody, takeFeedEvents } from '../incident-feed/feed';
+import { FEED_RECORDSET, feedRecords, takeFeedEvents } from '../incident-feed/feed';
 
 /** This consumer's name in `incident_event_consumers`. */
 export const TEAMS_FEED_CONSUMER = 'teams';
@@ -28,29 +28,18 @@ export const SKIPPED_NO_CHAT = 'skipped: the workspace’s plan does not include
  */
 export async function fanOutTeamsEvents(trx: Knex.Transaction, limit: number, types: readonly string[]): Promise<number> {
   const events = await takeFeedEvents(trx, TEAMS_FEED_CONSUMER, limit);
-  const rows = events
-    .map((e, ord) => ({ ord, e }))
-    .filter(({ e }) => types.includes(e.type) && e.incident.service_id)
-    .map(({ ord, e }) => ({
-      ord,
-      id: e.id,
-      organization_id: e.organization_id,
-      incident_id: e.incident_id,
-      service_id: e.incident.service_id,
-      type: e.type,
-      body: eventBody(e),
-    }));
-  if (rows.length === 0) return events.length;
+  const records = feedRecords(events, { types, withService: true });
+  if (records === '[]') return events.length;
   // lane_seq follows the insert's order: the feed's order, which is each incident's.
   await trx.raw(
     `insert into teams_deliveries (id, service_id, organization_id, event_id, incident_id, type, event, parked_at, skipped_at, last_error)
      select gen_random_uuid(), s.service_id, e.organization_id, e.id, e.incident_id, e.type, e.body,
        case when o.plan = any(?::text[]) then now() end, case when o.plan = any(?::text[]) then now() end, case when o.plan = any(?::text[]) then ? end
-     from json_to_recordset(?::json) as e(ord int, id uuid, organization_id uuid, incident_id uuid, service_id uuid, type text, body jsonb)
+     from json_to_recordset(?::json) as ${FEED_RECORDSET}
      join service_chat_settings s on s.service_id = e.service_id and s.organization_id = e.organization_id and s.teams_webhook_url_sealed is not null
      join organizations o on o.id = e.organization_id
      order by e.ord`,
-    [PLANS_WITHOUT_CHAT, PLANS_WITHOUT_CHAT, PLANS_WITHOUT_CHAT, SKIPPED_NO_CHAT, JSON.stringify(rows)],
+    [PLANS_WITHOUT_CHAT, PLANS_WITHOUT_CHAT, PLANS_WITHOUT_CHAT, SKIPPED_NO_CHAT, records],
   );
   return events.length;
 }

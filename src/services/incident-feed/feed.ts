@@ -82,6 +82,30 @@ export function eventBody(event: FeedEvent): IncidentEventBody {
   };
 }
 
+/**
+ * Events as a JSON recordset for a consumer's fan-out insert: `json_to_recordset(?::json) as
+ * ${FEED_RECORDSET}` with `feedRecords(events)` as the parameter; `ord` keeps the feed's order
+ * (each incident's), which the insert's `order by e.ord` turns into lane order.
+ */
+export const FEED_RECORDSET = 'e(ord int, id uuid, organization_id uuid, incident_id uuid, service_id uuid, type text, created_at timestamptz, body jsonb)';
+
+/** The recordset's JSON: the events of an incident with a service when `withService`, every one otherwise. */
+export function feedRecords(events: FeedEvent[], opts: { types?: readonly string[]; withService?: boolean } = {}): string {
+  const rows = events
+    .filter((e) => (!opts.types || opts.types.includes(e.type)) && (!opts.withService || e.incident.service_id))
+    .map((e, ord) => ({
+      ord,
+      id: e.id,
+      organization_id: e.organization_id,
+      incident_id: e.incident_id,
+      service_id: e.incident.service_id,
+      type: e.type,
+      created_at: e.created_at,
+      body: eventBody(e),
+    }));
+  return JSON.stringify(rows);
+}
+
 /** How far behind a consumer is: events written that it has not taken (for `/api/status` and tests). */
 export async function feedLag(k: Knex, consumer: string): Promise<number> {
   const { rows } = (await k.raw(

@@ -4,6 +4,6 @@
  * loop that drains one (queue-consumer.ts). The feed itself is written by the incident store
  * (src/services/incident/), its one writer.
  */
-export { eventBody, feedLag, takeFeedEvents, type FeedEvent } from './feed';
+export { eventBody, FEED_RECORDSET, feedLag, feedRecords, takeFeedEvents, type FeedEvent } from './feed';
 export { claimDue, parkTarget, recordAttempt, type AttemptOutcome, type DeliveryTable, type DueDelivery } from './delivery-queue';
 export { FeedQueueConsumer, type QueueSettings } from './queue-consumer';

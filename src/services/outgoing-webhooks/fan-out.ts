@@ -1,5 +1,5 @@
 import type { Knex } from '@mikro-orm/postgresql';
-import { eventBody, takeFeedEvents } from '../incident-feed/feed';
+import { FEED_RECORDSET, feedRecords, takeFeedEvents } from '../incident-feed/feed';
 
 /** This consumer's name in `incident_event_consumers`. */
 export const FEED_CONSUMER = 'outgoing-webhooks';
@@ -12,26 +12,16 @@ export const FEED_CONSUMER = 'outgoing-webhooks';
 export async function fanOutEvents(trx: Knex.Transaction, limit: number): Promise<number> {
   const events = await takeFeedEvents(trx, FEED_CONSUMER, limit);
   if (events.length === 0) return 0;
-  const rows = events.map((e, ord) => ({
-    ord,
-    id: e.id,
-    organization_id: e.organization_id,
-    incident_id: e.incident_id,
-    service_id: e.incident.service_id,
-    type: e.type,
-    created_at: e.created_at,
-    body: eventBody(e),
-  }));
   // lane_seq follows the insert's order: the feed's order, which is each incident's.
   await trx.raw(
     `insert into outgoing_webhook_deliveries (id, webhook_id, organization_id, event_id, incident_id, type, event)
      select gen_random_uuid(), w.id, e.organization_id, e.id, e.incident_id, e.type, e.body
-     from json_to_recordset(?::json) as e(ord int, id uuid, organization_id uuid, incident_id uuid, service_id uuid, type text, created_at timestamptz, body jsonb)
+     from json_to_recordset(?::json) as ${FEED_RECORDSET}
      join outgoing_webhooks w on w.organization_id = e.organization_id and w.enabled and w.created_at <= e.created_at
        and (w.event_types is null or jsonb_exists(w.event_types, e.type))
        and (w.service_ids is null or jsonb_array_length(w.service_ids) = 0 or jsonb_exists(w.service_ids, e.service_id::text))
      order by e.ord, w.id`,
-    [JSON.stringify(rows)],
+    [feedRecords(events)],
   );
   return events.length;
 }
