@@ -15,24 +15,14 @@ const mac = (secret: string, body: string) => createHmac('sha256', secret).updat
 
 /** A token for an email link or a push action: the claim, HMAC-signed, expiring. */
 export function signAction(secret: string, claim: ActionClaim): string {
-  const body = b64(JSON.stringify({ n: claim.notificationId, a: claim.action, e: claim.expiresAt }));
-  return `${body}.${b64(mac(secret, body))}`;
+  return signClaim(secret, { n: claim.notificationId, a: claim.action, e: claim.expiresAt });
 }
 
 /** The claim of a valid, unexpired token; null for anything forged, altered or expired. */
 export function verifyAction(secret: string, token: string, nowSeconds: number): ActionClaim | null {
-  const [body, sig, extra] = token.split('.');
-  if (!body || !sig || extra !== undefined) return null;
-  const expected = mac(secret, body);
-  const given = Buffer.from(sig, 'base64url');
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
-  try {
-    const { n, a, e } = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as { n: unknown; a: unknown; e: unknown };
-    if (typeof n !== 'string' || (a !== 'acknowledge' && a !== 'resolve') || typeof e !== 'number' || e < nowSeconds) return null;
-    return { notificationId: n, action: a, expiresAt: e };
-  } catch {
-    return null;
-  }
+  const { n, a, e } = openClaim(secret, token) ?? {};
+  if (typeof n !== 'string' || !isAction(a) || typeof e !== 'number' || e < nowSeconds) return null;
+  return { notificationId: n, action: a, expiresAt: e };
 }
 
 /**
@@ -49,22 +39,35 @@ export interface IncidentActionClaim {
 
 /** A token for an incident-scoped action link: the claim, HMAC-signed, expiring. */
 export function signIncidentAction(secret: string, claim: IncidentActionClaim): string {
-  const body = b64(JSON.stringify({ k: 'i', i: claim.incidentId, a: claim.action, e: claim.expiresAt }));
-  return `${body}.${b64(mac(secret, body))}`;
+  return signClaim(secret, { k: 'i', i: claim.incidentId, a: claim.action, e: claim.expiresAt });
 }
 
 /** The claim of a valid, unexpired incident-action token; null for anything forged, altered, expired or of the other kind. */
 export function verifyIncidentAction(secret: string, token: string, nowSeconds: number): IncidentActionClaim | null {
+  const { k, i, a, e } = openClaim(secret, token) ?? {};
+  if (k !== 'i' || typeof i !== 'string' || !isAction(a) || typeof e !== 'number' || e < nowSeconds) return null;
+  return { incidentId: i, action: a, expiresAt: e };
+}
+
+/** An HMAC-signed token of a JSON claim: `base64url(claim).base64url(mac)`. */
+function signClaim(secret: string, claim: Record<string, unknown>): string {
+  const body = b64(JSON.stringify(claim));
+  return `${body}.${b64(mac(secret, body))}`;
+}
+
+/** A token's claim when its signature holds (compared in constant time), else null; expiry and shape are the caller's. */
+function openClaim(secret: string, token: string): Record<string, unknown> | null {
   const [body, sig, extra] = token.split('.');
   if (!body || !sig || extra !== undefined) return null;
   const expected = mac(secret, body);
   const given = Buffer.from(sig, 'base64url');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
   try {
-    const { k, i, a, e } = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as { k: unknown; i: unknown; a: unknown; e: unknown };
-    if (k !== 'i' || typeof i !== 'string' || (a !== 'acknowledge' && a !== 'resolve') || typeof e !== 'number' || e < nowSeconds) return null;
-    return { incidentId: i, action: a, expiresAt: e };
+    const claim: unknown = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
+    return typeof claim === 'object' && claim !== null ? (claim as Record<string, unknown>) : null;
   } catch {
     return null;
   }
 }
+
+const isAction = (a: unknown): a is PageAction => a === 'acknowledge' || a === 'resolve';
