@@ -1,16 +1,8 @@
 import Router from '@koa/router';
-import type { Context } from 'koa';
 import { koaBody } from 'koa-body';
 import { escapeMarkup as html } from '../../src/domain/markup';
 import { respondByToken, type PageResponseDeps } from '../../src/services/response';
-
-const page = (ctx: Context, status: number, title: string, body: string) => {
-  ctx.status = status;
-  ctx.type = 'text/html';
-  ctx.set('Referrer-Policy', 'no-referrer'); // the token is in the path: keep it out of Referer headers
-  ctx.set('Cache-Control', 'no-store');
-  ctx.body = `<!doctype html><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${html(title)}</title><h1>${html(title)}</h1>${body}`;
-};
+import { linkPage as page } from '../../src/providers/link-page';
 
 /**
  * Signed links in paging emails and actions on push notifications. Opening a link only shows a

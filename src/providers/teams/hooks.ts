@@ -1,20 +1,12 @@
 import Router from '@koa/router';
-import type { Context } from 'koa';
 import { escapeMarkup as html } from '../../domain/markup';
 import { readIncidentLink, respondByIncidentToken, type PageResponseDeps } from '../../services/response';
+import { linkPage as page } from '../link-page';
 
 /** How an action taken through a Teams card's link is recorded: no member is known, only the link's origin. */
 export const TEAMS_LINK_VIA = 'Microsoft Teams link';
 
 const VERBS = { acknowledge: 'Acknowledge', resolve: 'Resolve' } as const;
-
-const page = (ctx: Context, status: number, title: string, body: string) => {
-  ctx.status = status;
-  ctx.type = 'text/html';
-  ctx.set('Referrer-Policy', 'no-referrer'); // the token is in the path: keep it out of Referer headers
-  ctx.set('Cache-Control', 'no-store');
-  ctx.body = `<!doctype html><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${html(title)}</title><h1>${html(title)}</h1>${body}`;
-};
 
 /**
  * The Acknowledge and Resolve buttons of Microsoft Teams cards: `/hooks/teams/action/:token`.
