@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
+import type { SlackInstallation } from '../../db/entities/slack-installation';
 import { knexOf } from '../../db/knex';
 import type { Sealer } from '../sealing/seal';
 
@@ -21,17 +22,7 @@ export interface NewSlackInstallation {
 }
 
 /** An installation as read back: the token still sealed. */
-export interface SlackInstallationRow {
-  id: string;
-  organizationId: string;
-  slackTeamId: string;
-  slackTeamName: string;
-  botUserId: string;
-  botTokenSealed: string;
-  scopes: string;
-  installedBy: string | null;
-  createdAt: Date;
-}
+export type SlackInstallationRow = Omit<SlackInstallation, 'updatedAt'>;
 
 const COLUMNS = {
   id: 'id',
