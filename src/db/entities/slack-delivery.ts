@@ -4,13 +4,13 @@ import { DELIVERY_QUEUE_PROPERTIES, deliveryQueueIndexes, type DeliveryQueueRow 
 /**
  * One feed event to show in one Slack channel, and how its attempts went: the columns of
  * `outgoing_webhook_deliveries` (the shared delivery queue claims them in `laneSeq` order per
- * channel × incident), plus the thread reply's ts and whether it was skipped.
+ * channel × incident), plus the thread reply's ts and when it was skipped.
  */
 export interface SlackDelivery extends DeliveryQueueRow {
   /** The Slack channel (`C…`) the service's chat settings named when the event was taken. */
   channelId: string;
-  /** Parked without an attempt: Slack disconnected, or the plan has no chat. */
-  skipped: boolean;
+  /** Not sent: Slack disconnected, or the plan has no chat (parked too). */
+  skippedAt: Date | null;
   /** The thread reply's ts once posted: a retried attempt does not reply again. */
   replyTs: string | null;
 }
@@ -26,7 +26,7 @@ export const SlackDeliverySchema = new EntitySchema<SlackDelivery>({
   properties: {
     ...DELIVERY_QUEUE_PROPERTIES,
     channelId: { type: 'string', length: 32 },
-    skipped: { type: 'boolean', default: false },
+    skippedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
     replyTs: { type: 'string', length: 32, nullable: true },
   },
 });

@@ -10,7 +10,7 @@ import { Migration } from '@mikro-orm/migrations';
  * `slack_deliveries`: the queue, one row per feed event per incident per channel, with the
  * columns of `outgoing_webhook_deliveries` (the generic delivery queue of
  * src/services/incident-feed/ claims and retries them, in order per channel × incident lane),
- * plus the thread reply's `ts` (a retried attempt does not reply twice) and `skipped` (Slack
+ * plus the thread reply's `ts` (a retried attempt does not reply twice) and `skipped_at` (Slack
  * disconnected or the plan has no chat: parked without an attempt). Written only by
  * src/services/chat/slack-deliveries.ts. No foreign keys, like the other tables.
  */
@@ -42,7 +42,7 @@ export class Migration20261208100000_slack_messages extends Migration {
       "leased_until" timestamptz null,
       "delivered_at" timestamptz null,
       "parked_at" timestamptz null,
-      "skipped" boolean not null default false,
+      "skipped_at" timestamptz null,
       "reply_ts" varchar(32) null,
       "last_status_code" int null,
       "last_error" text null,

@@ -61,7 +61,10 @@ export async function fanOutSlackEvents(trx: Knex.Transaction, limit: number): P
 
 /** Parks a row without an attempt: Slack was disconnected or the plan lost chat since it was queued. */
 export async function skipSlackDelivery(k: Knex, id: string, reason: string): Promise<void> {
-  await k('slack_deliveries').where({ id }).whereNull('delivered_at').update({ parked_at: k.fn.now(), skipped: true, leased_until: null, last_error: reason });
+  await k('slack_deliveries')
+    .where({ id })
+    .whereNull('delivered_at')
+    .update({ parked_at: k.fn.now(), skipped_at: k.fn.now(), leased_until: null, last_error: reason });
 }
 
 /**
@@ -82,7 +85,8 @@ export async function parkSlackChannel(k: Knex, where: { organizationId: string;
  */
 export async function laneGaveUp(k: Knex, row: { id: string; channelId: string; incidentId: string | null }, reasons: readonly string[]): Promise<boolean> {
   const found = await k('slack_deliveries')
-    .where({ channel_id: row.channelId, incident_id: row.incidentId, skipped: false })
+    .where({ channel_id: row.channelId, incident_id: row.incidentId })
+    .whereNull('skipped_at')
     .whereNot({ id: row.id })
     .whereNotNull('parked_at')
     .whereIn('last_error', [...reasons])

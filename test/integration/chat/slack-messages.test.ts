@@ -208,7 +208,7 @@ describe('Slack messages', () => {
       20_000,
       'the parked delivery',
     );
-    expect(row).toMatchObject({ attempts: 1, last_error: 'channel_not_found', delivered_at: null, skipped: false });
+    expect(row).toMatchObject({ attempts: 1, last_error: 'channel_not_found', delivered_at: null, skipped_at: null });
     await sleep(6_000);
     expect(fake.callsOf('chat.postMessage').filter((c) => c.args.channel === 'C0GONE0404')).toHaveLength(1);
     const parked = await deliveriesOf(incidentId);
@@ -261,7 +261,7 @@ describe('Slack messages', () => {
       15_000,
       'the skipped delivery',
     );
-    expect(row).toMatchObject({ skipped: true, delivered_at: null, last_error: 'skipped: Slack is not connected' });
+    expect(row).toMatchObject({ skipped_at: expect.any(Date), delivered_at: null, last_error: 'skipped: Slack is not connected' });
     expect(fake.postsIn(channel)).toEqual([]);
   });
 
