@@ -32,7 +32,7 @@ import { benchImport } from './import';
 
 const say = (line: string) => process.stdout.write(`[bench] ${line}\n`);
 
-type Only = 'ingest' | 'paging' | 'slack' | 'reports' | 'dashboard' | 'logins' | 'hostile' | 'import' | undefined;
+type Only = 'ingest' | 'paging' | 'first-sms' | 'slack' | 'reports' | 'dashboard' | 'logins' | 'hostile' | 'import' | undefined;
 
 /** The fakes the paging phases send to: Twilio in a process of its own, Slack's Web API and a push service in this one. */
 interface PagingFakes {
@@ -48,7 +48,9 @@ interface PagingFakes {
  */
 async function measure(stack: BenchStack, only: Only, fakes: PagingFakes | undefined): Promise<Findings> {
   if (fakes) say(only === 'slack' ? 'Slack messages' : 'Paging');
-  const paging = fakes ? await benchPaging(stack, fakes.twilio, say, fakes.slack, { slackOnly: only === 'slack', push: fakes.push }) : undefined;
+  const paging = fakes
+    ? await benchPaging(stack, fakes.twilio, say, fakes.slack, { slackOnly: only === 'slack', firstSmsOnly: only === 'first-sms', push: fakes.push })
+    : undefined;
   const ws = only === undefined || only === 'ingest' ? await seedWorkspace(stack.orm) : undefined;
   const api = ws && only !== 'ingest' ? await benchLifecycle(stack, ws, say) : undefined;
   if (ws) say('Ingestion');
@@ -69,6 +71,8 @@ async function measure(stack: BenchStack, only: Only, fakes: PagingFakes | undef
     rates: parts.flatMap((f) => f.rates),
     cpu: parts.flatMap((f) => f.cpu ?? []),
     phases: Object.assign({}, ...parts.map((f) => f.phases ?? {})) as Record<string, unknown>,
+    perUnit: parts.flatMap((f) => f.perUnit ?? []),
+    componentCores: parts.flatMap((f) => f.componentCores ?? []),
     notes: [...notesOf(stack, ws, api?.notes), ...parts.flatMap((f) => f.notes), logNote(stack)],
   };
 }
@@ -118,7 +122,7 @@ function printReport(findings: Findings, started: number, loadAtStart: number, w
 async function main(): Promise<void> {
   const started = Date.now();
   const [loadAtStart] = os.loadavg();
-  const flag = (['ingest', 'paging', 'slack', 'reports', 'dashboard', 'logins', 'hostile', 'import'] as const).find((name) =>
+  const flag = (['ingest', 'paging', 'first-sms', 'slack', 'reports', 'dashboard', 'logins', 'hostile', 'import'] as const).find((name) =>
     process.argv.includes(`--${name}-only`),
   );
   const only: Only = flag;
@@ -128,11 +132,11 @@ async function main(): Promise<void> {
   // go to a push service fake and incidents are posted in Slack through the real Web API client to
   // its wire fake, both in this process.
   const fakes: PagingFakes | undefined =
-    only === undefined || only === 'paging' || only === 'slack'
+    only === undefined || only === 'paging' || only === 'first-sms' || only === 'slack'
       ? {
           twilio: await TwilioFakeProcess.start(),
           slack: await new SlackApiFake().start(),
-          push: only === 'slack' ? undefined : await WebPushService.start(),
+          push: only === 'slack' || only === 'first-sms' ? undefined : await WebPushService.start(),
         }
       : undefined;
   const closeFakes = async () => {

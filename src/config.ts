@@ -41,6 +41,8 @@ const envSchema = z.object({
   SNS_ALLOWED_HOST_PATTERN: z.string().default('^sns\\.[a-z0-9-]+\\.amazonaws\\.com(\\.cn)?$'),
   SNS_BASE_URL_OVERRIDE: z.string().url().optional(),
   INGEST_RATE_LIMIT_PER_SOURCE: z.coerce.number().int().positive().default(500),
+  // `klaxon api` runs the outbox relay unless `off`: then a `klaxon relay` process delivers, woken over NOTIFY (docs/architecture.md).
+  OUTBOX_RELAY: z.enum(['on', 'off']).default('on'),
   // Whose X-Forwarded-For the listeners believe (the client address per-IP limits count), and on
   // the API-key surface (README, "The API-key surface") whose X-Forwarded-Proto: HTTPS only, unless from one of them.
   TRUSTED_PROXIES: z
@@ -124,6 +126,8 @@ export interface Config {
   /** The throttles an operator may tune (the rest are constants: src/services/throttles/limits.ts). */
   throttles: ThrottleConfig;
   ingest: { idempotencyTtlHours: number; eventsPerSecondPerSource: number; snsHostPattern: RegExp; snsBaseUrlOverride?: string };
+  /** OUTBOX_RELAY: whether `klaxon api` runs its own outbox relay (`klaxon start` always does). */
+  outboxRelay: 'on' | 'off';
   /** The API-key surface's transport and limits (docs/architecture.md, "Inbound webhooks"). */
   legacy: LegacyConfig;
   notify: NotifyConfig;
@@ -232,6 +236,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       snsHostPattern: new RegExp(e.SNS_ALLOWED_HOST_PATTERN),
       snsBaseUrlOverride: e.SNS_BASE_URL_OVERRIDE,
     },
+    outboxRelay: e.OUTBOX_RELAY,
     legacy: {
       allowInsecureHttp: e.ALLOW_INSECURE_HTTP,
       tls: tlsFiles(e),

@@ -3,10 +3,16 @@ import { loadInChild, type LoadRun, type LoadSpec, type RequestSpec } from './lo
 
 export const JSON_HEADERS = { 'content-type': 'application/json' };
 
-/** A load from the load generator process, with the CPU counters taken as its measured run starts. */
-export async function measuredLoad(spec: LoadSpec): Promise<{ run: LoadRun; cpuAtStart: CpuSnapshot }> {
+/**
+ * A load from the load generator process, with the CPU counters taken as its measured run starts;
+ * `onStart` is called then too (more counters to read at the same instant).
+ */
+export async function measuredLoad(spec: LoadSpec, onStart?: () => void): Promise<{ run: LoadRun; cpuAtStart: CpuSnapshot }> {
   let cpuAtStart: CpuSnapshot | undefined;
-  const run = await loadInChild(spec, (pid) => (cpuAtStart = cpuSnapshot(pid)));
+  const run = await loadInChild(spec, (pid) => {
+    cpuAtStart = cpuSnapshot(pid);
+    onStart?.();
+  });
   return { run, cpuAtStart: cpuAtStart! };
 }
 
@@ -18,6 +24,6 @@ export interface Pace {
 }
 
 /** JSON POSTs to `url`, paced (open loop), measured as measuredLoad does. */
-export function pacedLoad(url: string, request: RequestSpec, { rate, durationS, maxInFlight }: Pace) {
-  return measuredLoad({ url, method: 'POST', headers: JSON_HEADERS, request, shape: { kind: 'paced', rate, durationS, maxInFlight } });
+export function pacedLoad(url: string, request: RequestSpec, { rate, durationS, maxInFlight }: Pace, onStart?: () => void) {
+  return measuredLoad({ url, method: 'POST', headers: JSON_HEADERS, request, shape: { kind: 'paced', rate, durationS, maxInFlight } }, onStart);
 }

@@ -40,6 +40,24 @@ export interface Findings {
   cpu?: Array<{ label: string; split: CpuSplit }>;
   /** Extra machine-readable detail (drain times, CPU split per phase) for results.json. */
   phases?: Record<string, unknown>;
+  /** CPU ms per unit of work (a new paging incident) by component, and what its workflow history held: one column each. */
+  perUnit?: UnitCpu[];
+  /** CPU by component in cores (CPU-seconds per second) over a stretch: one column each. */
+  componentCores?: Array<{ key: string; label: string; cores: Array<[string, number]> }>;
+}
+
+/** One column of the CPU-per-incident table. */
+export interface UnitCpu {
+  key: string;
+  /** The column's heading (the phase). */
+  label: string;
+  /** What one unit is, for the table's title (e.g. "new paging incident (ingest → first SMS)"). */
+  unit: string;
+  units: number;
+  /** Component → CPU ms per unit, total last. */
+  ms: Array<[string, number]>;
+  /** Per-unit counts from the workflow histories (events, workflow tasks, …). */
+  counts?: Array<[string, number]>;
 }
 
 const rateMet = (r: Rate) =>
@@ -77,8 +95,15 @@ function table(rows: string[][], left: number[] = []): string {
   return [line(rows[0]), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(line)].join('\n');
 }
 
+/** Table rows: a heading row of `title` and the columns' labels, then one row per name (in first-seen order). */
+function columns(title: string, cols: Array<{ label: string; rows: Array<[string, number]> }>, digits: number): string[][] {
+  const names = [...new Set(cols.flatMap((c) => c.rows.map(([name]) => name)))];
+  const cell = (x: number | undefined) => (x === undefined || Number.isNaN(x) ? 'n/a' : x.toFixed(digits));
+  return [[title, ...cols.map((c) => c.label)], ...names.map((name) => [name, ...cols.map((c) => cell(c.rows.find(([n]) => n === name)?.[1]))])];
+}
+
 /** Prints the figures beside their targets and writes bench/results.json. */
-export function report({ figures, rates, notes, cpu = [], phases }: Findings, machine: Record<string, unknown>): string {
+export function report({ figures, rates, notes, cpu = [], phases, perUnit = [], componentCores = [] }: Findings, machine: Record<string, unknown>): string {
   const rows = [['figure', 'p50 ms', 'p99 ms', 'target / reference (ms)', 'met?', 'requests', 'errors', 'req/s']];
   const json: Record<string, unknown> = {};
   for (const f of figures) {
@@ -113,6 +138,17 @@ export function report({ figures, rates, notes, cpu = [], phases }: Findings, ma
     rates: rateJson,
     ...(phases && { phases }),
     ...(cpu.length > 0 && { cpu_cores: cpu.map(({ label, split }) => ({ label, ...split })) }),
+    ...(perUnit.length > 0 && {
+      cpu_ms_per_unit: Object.fromEntries(
+        perUnit.map((u) => [
+          u.key,
+          { label: u.label, unit: u.unit, units: u.units, ms: Object.fromEntries(u.ms), ...(u.counts && { counts: Object.fromEntries(u.counts) }) },
+        ]),
+      ),
+    }),
+    ...(componentCores.length > 0 && {
+      cpu_cores_by_component: Object.fromEntries(componentCores.map((c) => [c.key, { label: c.label, cores: Object.fromEntries(c.cores) }])),
+    }),
     notes,
   };
   const file = path.join(__dirname, '..', 'results.json');
@@ -123,7 +159,35 @@ export function report({ figures, rates, notes, cpu = [], phases }: Findings, ma
   for (const { label, split } of cpu)
     cpuRows.push([label, split.seconds.toFixed(1), cores(split.server), cores(split.loadGenerator), cores(split.embedded), cores(split.rest)]);
   const cpuTable = cpu.length ? `\n\n${table(cpuRows)}` : '';
+  const unitTables = [...new Set(perUnit.map((u) => u.unit))]
+    .map((unit) => {
+      const cols = perUnit.filter((u) => u.unit === unit);
+      const ms = columns(
+        `CPU ms per ${unit}`,
+        cols.map((u) => ({ label: u.label, rows: u.ms })),
+        2,
+      );
+      const counts = cols.some((u) => u.counts)
+        ? columns(
+            'per incident, from its workflow history',
+            cols.map((u) => ({ label: u.label, rows: u.counts ?? [] })),
+            1,
+          )
+        : [];
+      if (counts.length) counts[0] = [counts[0][0], ...cols.map(() => '')];
+      return `\n\n${table([...ms, ...counts])}`;
+    })
+    .join('');
+  const coreTable = componentCores.length
+    ? `\n\n${table(
+        columns(
+          'CPU by component, in cores',
+          componentCores.map((c) => ({ label: c.label, rows: c.cores })),
+          3,
+        ),
+      )}`
+    : '';
   // A run of rates only (--hostile-only) prints no empty figure table.
   const figureTable = figures.length ? table(rows) : '';
-  return `${figureTable}${rateTable}${cpuTable}\n\n${notes.map((n) => `* ${n}`).join('\n')}\n\nWrote ${path.relative(process.cwd(), file)}`.trimStart();
+  return `${figureTable}${rateTable}${cpuTable}${unitTables}${coreTable}\n\n${notes.map((n) => `* ${n}`).join('\n')}\n\nWrote ${path.relative(process.cwd(), file)}`.trimStart();
 }

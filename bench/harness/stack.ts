@@ -5,6 +5,7 @@
  * seeded workspace; and the report printed and written to bench/results.json (report.ts).
  */
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,6 +18,9 @@ import { freePort } from '../../src/net';
 import { bootStack } from '../../src/stack/boot';
 import type { Infra } from '../../src/stack/infra';
 import { installTemporalRuntime } from '../../src/temporal/worker';
+import { ComponentCpuMeter } from './component-cpu';
+import { descendantsNamed, readProcesses } from './proc';
+import { workerThreadIdsHere } from './workflow-threads';
 
 /** Where a bench says what it is doing: one line at a time, on the terminal. */
 export type Say = (line: string) => void;
@@ -30,6 +34,10 @@ export interface BenchStack {
   appUrl: string;
   ingestUrl: string;
   logs: LogTally;
+  /** CPU per component of the system under test (component-cpu.ts). */
+  components: ComponentCpuMeter;
+  /** What the stack's shape is, for the notes: `single` (this process) or the cluster's roles. */
+  shape: 'single' | 'cluster';
   stop(): Promise<void>;
 }
 
@@ -115,6 +123,41 @@ export async function startBenchStack(say: Say, env: Record<string, string> = {}
     appUrl: `http://127.0.0.1:${booted.ports!.app}`,
     ingestUrl: `http://127.0.0.1:${booted.ports!.ingest}`,
     logs,
+    components: await singleProcessMeter(config),
+    shape: 'single',
     stop,
   };
+}
+
+/**
+ * The single-process shape's components: this process per kind of thread (the API, the relay and
+ * the activities share the main thread and its event loop, so /proc cannot split them), the
+ * Temporal dev server (the `temporal` process this one started) and the embedded postmaster with
+ * its backends. With DATABASE_URL or TEMPORAL_ADDRESS, those two are not ours to read: n/a.
+ */
+async function singleProcessMeter(config: Config): Promise<ComponentCpuMeter> {
+  const workflowTids = await workerThreadIdsHere();
+  let temporalPid: number | undefined;
+  const postmaster = () => {
+    try {
+      return Number(readFileSync(path.join(config.dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]) || undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  return new ComponentCpuMeter([
+    {
+      kind: 'threads',
+      pid: () => process.pid,
+      labels: {
+        main: 'main thread: API + relay + activities',
+        workflow: 'workflow threads',
+        core: 'Temporal core (Rust threads)',
+        other: 'other threads (V8, libuv, exited)',
+      },
+      workflowTids: () => workflowTids,
+    },
+    { kind: 'tree', name: 'Temporal server', pid: () => (temporalPid ??= descendantsNamed(readProcesses(), process.pid, 'temporal')[0]) },
+    { kind: 'tree', name: 'Postgres', pid: postmaster },
+  ]);
 }

@@ -1,3 +1,4 @@
+import type { ComponentSample } from '../harness/component-cpu';
 import { cpuSnapshot, cpuSplit, type CpuSnapshot } from '../harness/cpu';
 import type { LoadRun } from '../harness/load';
 import { pacedLoad, type Pace } from '../harness/measured-load';
@@ -7,10 +8,11 @@ import type { IngestBench } from '../ingest/bench';
 import type { PagingProbe } from './probe';
 import type { SmsCount, TwilioFakeProcess } from './twilio';
 
-/** CPU counters at one instant, with the Twilio fake's own CPU time. */
+/** CPU counters at one instant, with the Twilio fake's own CPU time and the stack's per component. */
 export interface PagingMark {
   cpu: CpuSnapshot;
   fakeMs: number;
+  components: ComponentSample;
 }
 
 /** What the paging phases share: the ingestion bench's helpers, the Twilio fake, the page probe. */
@@ -24,7 +26,7 @@ export class PagingBench {
 
   async mark(): Promise<PagingMark> {
     const fakeMs = await this.fake.cpuMs();
-    return { cpu: cpuSnapshot(), fakeMs };
+    return { cpu: cpuSnapshot(), fakeMs, components: this.b.stack.components.mark() };
   }
 
   /**
@@ -33,8 +35,9 @@ export class PagingBench {
    */
   async openIncidents(url: string, prefix: string, pace: Pace): Promise<{ run: LoadRun; start: PagingMark }> {
     const fakeMs = await this.fake.cpuMs();
-    const { run, cpuAtStart } = await pacedLoad(url, { kind: 'alert', prefix }, pace);
-    return { run, start: { cpu: cpuAtStart, fakeMs } };
+    let components: ComponentSample | undefined;
+    const { run, cpuAtStart } = await pacedLoad(url, { kind: 'alert', prefix }, pace, () => (components = this.b.stack.components.mark()));
+    return { run, start: { cpu: cpuAtStart, fakeMs, components: components! } };
   }
 
   /**

@@ -1,9 +1,13 @@
 import { statusesOf, valuesRun } from '../harness/load';
 import { perS } from '../harness/numbers';
 import type { Bounds } from '../harness/report';
-import { incidentNumberOf, type PagingBench } from './bench';
-import { fetchHistories, startedAt, stepTimes, taskSplit } from './history';
-import { pagesOffSms } from './probe';
+import { inCores, perUnit } from '../harness/component-cpu';
+import type { BenchStack } from '../harness/stack';
+import { round } from '../harness/numbers';
+import type { UnitCpu } from '../harness/report';
+import { incidentNumberOf, type PagingBench, type PagingMark } from './bench';
+import { fetchHistories, meanCounts, startedAt, stepTimes, taskSplit, type History } from './history';
+import { pagesOffSms, type OpenedIncident } from './probe';
 import { pagingService, smsResponder } from './seed';
 import { splitFigures } from './split';
 
@@ -20,7 +24,7 @@ export interface FirstPageLoad {
  * load generator reading its 202 to the Twilio fake receiving its SMS. Returns the incident ids.
  */
 export async function firstPageSteady(p: PagingBench, { rate, durationS, target }: FirstPageLoad): Promise<string[]> {
-  const { b, fake, probe } = p;
+  const { b, probe } = p;
   const phase = `paging: 202 → first SMS, ${rate}/s`;
   const { orm, ingestUrl } = b.stack;
   const responder = await smsResponder(orm, b.ws);
@@ -29,15 +33,10 @@ export async function firstPageSteady(p: PagingBench, { rate, durationS, target 
   b.say(`New incidents paging by SMS at a steady ${rate}/s for ${durationS} s`);
   const { run, start: atStart } = await p.openIncidents(svc.url, b.prefix(`paging-first-${rate}`), { rate, durationS, maxInFlight: 32 });
   const arrived = await p.waitForSms(responder.phone, run.answered.length, 'the first SMS');
-  p.cpu(`paging ${rate}/s: load and first SMS`, atStart, await p.mark(), run.cpuMs);
+  const atEnd = await p.mark();
+  p.cpu(`paging ${rate}/s: load and first SMS`, atStart, atEnd, run.cpuMs);
 
-  const incidents = await probe.incidents(svc.sourceId);
-  const byNumber = new Map(incidents.map((i) => [i.number, i]));
-  const smsAt = new Map<string, number>();
-  for (const m of await fake.messages()) {
-    const incident = m.to === responder.phone ? byNumber.get(incidentNumberOf(m.body)) : undefined;
-    if (incident && !smsAt.has(incident.title)) smsAt.set(incident.title, m.at);
-  }
+  const { incidents, smsAt } = await firstSmsByTitle(p, svc.sourceId, responder.phone);
   const pages = await probe.pages(svc.sourceId);
   const titleOf = new Map(incidents.map((i) => [i.id, i.title]));
   const rowAt = new Map(pages.filter((r) => r.step === 0).map((r) => [titleOf.get(r.incidentId)!, r.createdAt]));
@@ -52,6 +51,7 @@ export async function firstPageSteady(p: PagingBench, { rate, durationS, target 
     ).values(),
   ];
   const sentAt = histories.map((h) => ({ h, from: startedAt(h), to: stepTimes(h).sent[0] })).filter((x) => !Number.isNaN(x.to));
+  const perIncident = perIncidentCpu(p, { key: `paging_${rate}ps`, label: `paging ${rate}/s` }, atStart, atEnd, smsAt.size, histories);
 
   // Where the time goes. Clamped at 0: the 202 is timed when the load generator has read it, and
   // the relay stamps delivered_at after its batch's calls, so the next step may come first.
@@ -109,12 +109,80 @@ export async function firstPageSteady(p: PagingBench, { rate, durationS, target 
     sms_matched: total.length,
     sms_wait_complete: arrived.complete,
     pages_not_sent_as_sms: off,
+    cpu_ms_per_incident: Object.fromEntries(perIncident.ms),
   });
   b.out.notes.push(
     `202 → first SMS at ${rate}/s (${start}): ${Math.round(rate * durationS)} events paced one every ${1000 / rate} ms; answers ${statusesOf(run)}. ` +
       `${missing ? `${missing} accepted events got no SMS within the wait.` : 'Every accepted event got its SMS.'}${Object.keys(off).length ? ` Pages not sent as SMS: ${JSON.stringify(off)}.` : ''}`,
   );
   return incidents.map((i) => i.id);
+}
+
+/** The incidents a source's alerts opened, and when the first SMS about each reached the fake, by its alert's title. */
+export async function firstSmsByTitle(p: PagingBench, sourceId: string, phone: string): Promise<{ incidents: OpenedIncident[]; smsAt: Map<string, number> }> {
+  const incidents = await p.probe.incidents(sourceId);
+  const byNumber = new Map(incidents.map((i) => [i.number, i]));
+  const smsAt = new Map<string, number>();
+  for (const m of await p.fake.messages()) {
+    const incident = m.to === phone ? byNumber.get(incidentNumberOf(m.body)) : undefined;
+    if (incident && !smsAt.has(incident.title)) smsAt.set(incident.title, m.at);
+  }
+  return { incidents, smsAt };
+}
+
+/** The CPU-per-incident table's unit. */
+export const PAGING_UNIT = 'new paging incident (ingest → first SMS)';
+
+/**
+ * CPU ms per new paging incident over a phase, by component, from the load's start to its last
+ * first SMS (`smsCount` incidents), and its incidents' history counts up to the first send: a
+ * column of the CPU-per-incident table.
+ */
+export function perIncidentCpu(
+  p: PagingBench,
+  column: { key: string; label: string },
+  from: PagingMark,
+  to: PagingMark,
+  smsCount: number,
+  histories: History[],
+): UnitCpu {
+  const c = p.b.stack.components.diff(from.components, to.components);
+  const h = meanCounts(histories);
+  const unit: UnitCpu = {
+    ...column,
+    unit: PAGING_UNIT,
+    units: smsCount,
+    ms: perUnit(c, smsCount),
+    counts: [
+      ['history events', round(h.events, 1)],
+      ['workflow tasks', round(h.workflowTasks, 2)],
+      ['local activities', round(h.localActivities, 2)],
+      ['remote activities', round(h.activities, 2)],
+    ],
+  };
+  (p.b.out.perUnit ??= []).push(unit);
+  p.b.phase(`cpu per incident: ${column.label}`, {
+    seconds: c.seconds,
+    incidents: smsCount,
+    histories_counted: h.histories,
+    cores: Object.fromEntries(inCores(c)),
+  });
+  return unit;
+}
+
+/** How the CPU-per-incident table is made, for the report. */
+export function cpuPerIncidentMethod(stack: BenchStack): string {
+  const shape =
+    stack.shape === 'single'
+      ? "Single-process shape: this process per kind of thread; the API, the outbox relay and the activities share the main thread and its event loop, so /proc cannot split them (the bench's own polling of the fake and of Postgres is there too; the cluster shape splits them by process)"
+      : 'Cluster shape: each `klaxon api` process (listeners, no relay), the `klaxon relay` process, each `klaxon worker` process per kind of thread';
+  return (
+    'CPU per new paging incident: CPU time of each component from the paging load generator starting to the last first SMS arriving, divided by the incidents whose first SMS arrived; ' +
+    'from /proc (utime + stime, 10 ms ticks): Postgres is the postmaster, its backends and its exited backends (cutime/cstime), the Temporal server its process tree. ' +
+    `${shape}. Workflow threads are the Node worker threads (bench/harness/proc.ts says how they are told apart); "Temporal core" the Rust threads of the SDK's core (tokio-runtime-w, workflow-proces, temporal-real-s); "other" V8's and libuv's threads and whatever exited during the stretch (the vm watchdog threads). ` +
+    'Idle work over the stretch (timers, pollers, Postgres housekeeping) is counted too: at low rates it weighs more per incident. ' +
+    'History counts: per incident, in its workflow history up to the first page sent (the sendPage local-activity marker, or its ActivityTaskCompleted): all events, completed workflow tasks, local activities (markers) and remote activities (scheduled).'
+  );
 }
 
 /** How the 202 → first SMS figures are taken, for the report (once for all rates). */

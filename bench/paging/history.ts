@@ -106,3 +106,59 @@ export function taskSplit(history: History, from: number, to: number): TaskSplit
 export function startedAt(history: History): number {
   return tsToMs(history.events?.[0]?.eventTime);
 }
+
+/** What one workflow's history holds: events, workflow tasks, activities (local and remote). */
+export interface HistoryCounts {
+  events: number;
+  workflowTasks: number;
+  localActivities: number;
+  activities: number;
+}
+
+const activityTypeOfMarker = (e: NonNullable<History['events']>[number]): string | undefined => {
+  const marker = e.markerRecordedEventAttributes;
+  const data = marker?.markerName === 'core_local_activity' ? marker.details?.data?.payloads?.[0] : undefined;
+  return data ? defaultPayloadConverter.fromPayload<{ activity_type?: string }>(data).activity_type : undefined;
+};
+
+/**
+ * Counts in the history up to the first page's send activity done (its local-activity marker, or
+ * its ActivityTaskCompleted when it ran as a remote activity), or in the whole history when there
+ * was none (`sent: false`). Workflow tasks are counted as completed ones (a failed or timed-out
+ * task was redone); activities as scheduled (remote) and as markers (local: one per completed
+ * local activity, retried attempts inside it not counted).
+ */
+export function countToFirstSend(history: History): HistoryCounts & { sent: boolean } {
+  const c = { events: 0, workflowTasks: 0, localActivities: 0, activities: 0, sent: false };
+  const sendScheduled = new Set<number>();
+  for (const e of history.events ?? []) {
+    c.events++;
+    if (e.workflowTaskCompletedEventAttributes) c.workflowTasks++;
+    const scheduled = e.activityTaskScheduledEventAttributes;
+    if (scheduled) {
+      c.activities++;
+      if (scheduled.activityType?.name === 'sendPage') sendScheduled.add(Number(e.eventId));
+    }
+    const local = activityTypeOfMarker(e);
+    if (local !== undefined) c.localActivities++;
+    const done = e.activityTaskCompletedEventAttributes;
+    if (local === 'sendPage' || (done && sendScheduled.has(Number(done.scheduledEventId)))) {
+      c.sent = true;
+      return c;
+    }
+  }
+  return c;
+}
+
+/** Means per history of the counts, over the histories that reached their first send. */
+export function meanCounts(histories: History[]): HistoryCounts & { histories: number } {
+  const sent = histories.map(countToFirstSend).filter((c) => c.sent);
+  const mean = (f: (c: HistoryCounts) => number) => (sent.length ? sent.reduce((s, c) => s + f(c), 0) / sent.length : NaN);
+  return {
+    histories: sent.length,
+    events: mean((c) => c.events),
+    workflowTasks: mean((c) => c.workflowTasks),
+    localActivities: mean((c) => c.localActivities),
+    activities: mean((c) => c.activities),
+  };
+}

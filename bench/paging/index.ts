@@ -11,7 +11,8 @@ import { IngestBench } from '../ingest/bench';
 import { IngestProbe } from '../ingest/probe';
 import { PagingBench } from './bench';
 import { escalationUnderLoad } from './escalation';
-import { FIRST_PAGE_METHOD, firstPageSteady, type FirstPageLoad } from './first-page';
+import { cpuPerIncidentMethod, FIRST_PAGE_METHOD, firstPageSteady, type FirstPageLoad } from './first-page';
+import { firstPageDuringStorm } from './dedup-storm';
 import { describeMemory, memoryAfterGc, memoryJson } from './memory';
 import { PagingProbe } from './probe';
 import { seedPagingWorkspace } from './seed';
@@ -41,7 +42,7 @@ export async function benchPaging(
   fake: TwilioFakeProcess,
   say: Say,
   slack: SlackApiFake,
-  opts: { slackOnly?: boolean; push?: WebPushService } = {},
+  opts: { slackOnly?: boolean; firstSmsOnly?: boolean; push?: WebPushService } = {},
 ): Promise<Findings> {
   const ingestProbe = await IngestProbe.connect(stack.infra.databaseUrl);
   const probe = await PagingProbe.connect(stack.infra.databaseUrl);
@@ -54,7 +55,12 @@ export async function benchPaging(
       return p.b.out;
     }
     for (const load of FIRST_PAGE_LOADS) await closeAll(p, await firstPageSteady(p, load), `the 202 → first SMS phase at ${load.rate}/s`);
-    p.b.out.notes.push(FIRST_PAGE_METHOD);
+    p.b.out.notes.push(FIRST_PAGE_METHOD, cpuPerIncidentMethod(stack));
+    // `--first-sms-only`: the 202 → first SMS phases and their CPU per incident, alone.
+    if (opts.firstSmsOnly) {
+      await closeAll(p, await firstPageDuringStorm(p), 'the dedup storm phase');
+      return p.b.out;
+    }
     // 202 → first browser push, in the same run and at the same rates as the first SMS.
     const { push } = opts;
     if (push) for (const load of FIRST_PAGE_LOADS) await closeAll(p, await firstPushSteady(p, push, load), `the 202 → first web push phase at ${load.rate}/s`);
@@ -68,6 +74,8 @@ export async function benchPaging(
     p.b.out.notes.push(
       `Worker memory after the escalation phase's incidents were closed (their workflows completed, out of the cache), after GC: ${describeMemory(closed)}.`,
     );
+    // Last, so the phases before it (and the memory figure) run as they did without it.
+    await closeAll(p, await firstPageDuringStorm(p), 'the dedup storm phase');
     p.b.out.notes.push(
       "Paging phases: their own BUSINESS workspace (1,000 SMS per user per month; PRO's 300 would send the rest by email); the Twilio fake runs in a child process of its own, and its CPU time is in the load generator column of the paging CPU rows.",
       ...(stack.infra.embedded.postgres

@@ -28,6 +28,12 @@ export class PagingProbe extends PgProbe {
     return rows;
   }
 
+  /** The ids of the incidents the source's alerts went to (any number of alerts each). */
+  async incidentIds(sourceId: string): Promise<string[]> {
+    const { rows } = await this.db.query<{ incident_id: string }>('select distinct incident_id from alerts where source_id = $1', [sourceId]);
+    return rows.map((r) => r.incident_id);
+  }
+
   /** Every page recorded for the source's incidents. */
   async pages(sourceId: string): Promise<PageRow[]> {
     const { rows } = await this.db.query<{

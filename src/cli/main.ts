@@ -37,6 +37,10 @@ export function buildProgram(getConfig: () => Config): Command {
     .description('run the Temporal worker only')
     .action(async () => roles().runRole(getConfig(), 'worker'));
   program
+    .command('relay')
+    .description('run the outbox relay only (for `klaxon api` processes run with OUTBOX_RELAY=off)')
+    .action(async () => roles().runRole(getConfig(), 'relay'));
+  program
     .command('migrate')
     .description('apply pending database migrations')
     .action(async () => {

@@ -5,6 +5,7 @@ import type { Config } from '../config';
 import { migrate, openOrm, type MikroORM } from '../db/orm';
 import type { Logger } from '../logger';
 import { OutboxRelay } from '../services/relay';
+import { OutboxListener, OutboxNotifier } from '../services/relay/wakeups';
 import { ensureRetentionSchedule } from '../services/retention';
 import { ensureMonitorWorkflows } from '../services/monitors/workflows';
 import { connectTemporal } from '../temporal/client';
@@ -15,7 +16,7 @@ import { pagingDeps } from './paging';
 import { resolveSecret } from './secret';
 import { buildListeners, closeServer, listen } from './services';
 
-export type Role = 'start' | 'api' | 'worker';
+export type Role = 'start' | 'api' | 'worker' | 'relay';
 
 /** Plain HTTP on the API-key surface (docs/architecture.md, "Inbound webhooks"): ALLOW_INSECURE_HTTP, else loopback under `start`, never under `api`. */
 /** The dev inbox holds everyone's emailed links: the browser may read it only on a developer's own machine. */
@@ -44,6 +45,28 @@ export interface BootedStack {
 }
 
 /**
+ * `klaxon relay`: the outbox relay alone, for API processes run with OUTBOX_RELAY=off. Woken by
+ * their NOTIFY (src/services/relay/wakeups.ts) and by its own sweep; no worker here, so no eager start.
+ */
+async function startRelayOnly(config: Config, temporalAddress: string, orm: MikroORM, logger: Logger, shutdown: Array<() => Promise<void>>): Promise<void> {
+  const { client, connection } = await connectTemporal(temporalAddress, config.temporal.namespace);
+  shutdown.push(() => connection.close());
+  const relay = new OutboxRelay({
+    orm,
+    temporal: client,
+    taskQueue: config.temporal.taskQueue,
+    autoCloseHours: config.autoCloseHours,
+    logger,
+    eagerStart: false,
+  });
+  relay.start();
+  shutdown.push(() => relay.stop());
+  const listener = new OutboxListener(orm.config.get('clientUrl')!, relay, logger);
+  await listener.start();
+  shutdown.push(() => listener.stop());
+}
+
+/**
  * Brings up one role of docs/architecture.md, "Processes and surfaces": infrastructure (embedded when not configured, for
  * `start`), migrations (`start`), the worker (`start`, `worker`) and the listeners (`start`,
  * `api`). Stopping drains in reverse: listeners finish in-flight requests before the Temporal
@@ -62,6 +85,10 @@ export async function bootStack(config: Config, role: Role, deps: { logger: Logg
     if (role === 'start') {
       const applied = await migrate(orm);
       if (applied.length) deps.say(`Applied migrations: ${applied.join(', ')}`);
+    }
+    if (role === 'relay') {
+      await startRelayOnly(config, infra.temporalAddress, orm, deps.logger, shutdown);
+      return { infra, orm, stop };
     }
     // The worker's connection, when it runs here: the relay starts new incidents eagerly over it.
     let workerConnection: NativeConnection | undefined;
@@ -99,16 +126,23 @@ export async function bootStack(config: Config, role: Role, deps: { logger: Logg
     const { client, connection } = await connectTemporal(infra.temporalAddress, config.temporal.namespace);
     shutdown.push(() => connection.close());
     const relayClient = workerConnection ? new Client({ connection: workerConnection, namespace: config.temporal.namespace }) : client;
-    const relay = new OutboxRelay({
-      orm,
-      temporal: relayClient,
-      taskQueue: config.temporal.taskQueue,
-      autoCloseHours: config.autoCloseHours,
-      logger: deps.logger,
-      eagerStart: !!workerConnection,
-    });
-    relay.start();
-    shutdown.push(() => relay.stop());
+    // `klaxon api` with OUTBOX_RELAY=off leaves delivery to `klaxon relay` processes, and wakes them.
+    let relay: OutboxRelay | OutboxNotifier;
+    if (role === 'api' && config.outboxRelay === 'off') {
+      relay = new OutboxNotifier(orm, deps.logger);
+    } else {
+      const own = new OutboxRelay({
+        orm,
+        temporal: relayClient,
+        taskQueue: config.temporal.taskQueue,
+        autoCloseHours: config.autoCloseHours,
+        logger: deps.logger,
+        eagerStart: !!workerConnection,
+      });
+      own.start();
+      shutdown.push(() => own.stop());
+      relay = own;
+    }
     const apps = buildListeners({
       config,
       orm,

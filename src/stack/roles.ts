@@ -18,7 +18,7 @@ const say = (line: string) => process.stdout.write(`[klaxon] ${line}\n`);
  * starting embedded Postgres and the Temporal dev server when they are not configured.
  */
 export async function runRole(config: Config, role: Role): Promise<void> {
-  if (role !== 'worker') buildDashboardIfStale();
+  if (role === 'start' || role === 'api') buildDashboardIfStale();
   const logger = createLogger(config.logLevel);
   installTemporalRuntime(logger);
   const stack = await bootStack(config, role, { logger, say });
@@ -63,7 +63,9 @@ function listeningNote(config: Config, role: Role): string {
 
 function printBanner(config: Config, role: Role, infra: Infra) {
   const lines = [`Klaxon ${role} is running.`];
-  if (role !== 'worker') {
+  if (role === 'relay')
+    lines.push('  Outbox relay     delivering accepted alert events to their incident workflows (woken by `klaxon api` with OUTBOX_RELAY=off)');
+  if (role === 'start' || role === 'api') {
     lines.push(
       `  Dashboard        ${config.urls.app}/`,
       `  Customer API v1  ${config.urls.app}/api/v1   (OpenAPI: ${config.urls.app}/api/v1/openapi.json)`,
@@ -80,7 +82,7 @@ function printBanner(config: Config, role: Role, infra: Infra) {
     `  Postgres         ${infra.embedded.postgres ? `embedded, data in ${config.dataDir}/pg` : 'DATABASE_URL'}`,
   );
   // Pages leave from the worker, so the roles that run it say where each channel goes.
-  if (role !== 'api') lines.push(...describeChannels(config.notify).map((line) => `  ${line}`));
+  if (role === 'start' || role === 'worker') lines.push(...describeChannels(config.notify).map((line) => `  ${line}`));
   lines.push('  Press Ctrl-C to stop.');
   for (const line of lines) say(line);
 }
