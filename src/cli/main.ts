@@ -20,6 +20,13 @@ import { registerScheduleCommands } from './schedule-commands';
 const roles = (): typeof import('../stack/roles') => require('../stack/roles');
 const temporalClient = (): typeof import('@temporalio/client') => require('@temporalio/client');
 
+/** A whole number option within bounds, or a usage error naming the option. */
+function count(option: string, value: string, min: number, max: number): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min || n > max) throw new CommanderError(2, 'klaxon.invalidOption', `${option} must be a whole number from ${min} to ${max}`);
+  return n;
+}
+
 /** The `klaxon` command (package bin). */
 export function buildProgram(getConfig: () => Config): Command {
   const program = new Command('klaxon').description('Klaxon: alerting and incident response on Temporal').showHelpAfterError().exitOverride();
@@ -40,6 +47,20 @@ export function buildProgram(getConfig: () => Config): Command {
     .command('relay')
     .description('run the outbox relay only (for `klaxon api` processes run with OUTBOX_RELAY=off)')
     .action(async () => roles().runRole(getConfig(), 'relay'));
+  program
+    .command('cluster')
+    .description('run the production shape here: a Temporal server on PostgreSQL, N api and M worker processes (docs/cluster.md)')
+    .option('--apis <n>', 'klaxon api processes', '1')
+    .option('--workers <n>', 'klaxon worker processes', '2')
+    .option('--shards <n>', 'history shards of a new cluster (fixed once its database exists)', '4')
+    .action(async (opts: { apis: string; workers: string; shards: string }) => {
+      const { runCluster } = require('../cluster/run') as typeof import('../cluster/run');
+      await runCluster(getConfig(), {
+        apis: count('--apis', opts.apis, 1, 10),
+        workers: count('--workers', opts.workers, 1, 16),
+        shards: count('--shards', opts.shards, 1, 512),
+      });
+    });
   program
     .command('migrate')
     .description('apply pending database migrations')
