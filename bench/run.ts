@@ -10,6 +10,17 @@
  * `--hostile-only` only the hostile payloads (hostile/: parse time of the adversarial corpus, no
  * stack needed), `--import-only` only the importer (import/: a generated PagerDuty account of
  * 200 users, 50 schedules, 50 policies and 100 services through its wire fake).
+ * `--first-sms-only` runs only the 202 → first SMS phases (10/s, 100/s, and 20/s during a 1,000/s
+ * dedup storm: paging/dedup-storm.ts) with their CPU-per-incident table (a few minutes).
+ * `--cluster [--workers N]` runs the paging and ingestion phases against the cluster shape
+ * (harness/cluster-stack.ts): a Temporal server persisting to PostgreSQL (src/cluster), `klaxon
+ * api` with OUTBOX_RELAY=off, one `klaxon relay` and N `klaxon worker` processes (default 1) from
+ * dist/ (built first when stale); paging there skips the escalation and memory phases (they read
+ * the worker's heap in-process) and adds the worker-scaling phase (paging/worker-scaling.ts: the
+ * rate sustained with one worker, then with N). With --cluster, `--paging-only`, `--first-sms-only`,
+ * `--ingest-only` and `--scaling-only` (the worker-scaling phase alone) narrow it.
+ * The paging phases' CPU per new incident is split by component from /proc (harness/proc.ts,
+ * harness/component-cpu.ts): per thread kind in a Node process, per process tree for Postgres and Temporal.
  * One folder per scenario (paging/, lifecycle/, ingest/, logins/, hostile/; each index.ts says what it measures),
  * all on harness/ (stack, load generator, CPU accounting, report).
  */
@@ -17,6 +28,7 @@ import os from 'node:os';
 import { round } from './harness/numbers';
 import { report, type Findings } from './harness/report';
 import { startBenchStack, type BenchStack } from './harness/stack';
+import { startClusterStack, type ClusterRoles } from './harness/cluster-stack';
 import { seedWorkspace, type BenchWorkspace } from './harness/workspace';
 import { benchIngestion } from './ingest';
 import { benchLifecycle, LISTED_INCIDENTS, LIVE_INCIDENTS } from './lifecycle';
@@ -32,7 +44,7 @@ import { benchImport } from './import';
 
 const say = (line: string) => process.stdout.write(`[bench] ${line}\n`);
 
-type Only = 'ingest' | 'paging' | 'first-sms' | 'slack' | 'reports' | 'dashboard' | 'logins' | 'hostile' | 'import' | undefined;
+type Only = 'ingest' | 'paging' | 'first-sms' | 'scaling' | 'slack' | 'reports' | 'dashboard' | 'logins' | 'hostile' | 'import' | undefined;
 
 /** The fakes the paging phases send to: Twilio in a process of its own, Slack's Web API and a push service in this one. */
 interface PagingFakes {
@@ -46,13 +58,21 @@ interface PagingFakes {
  * Paging runs first: its memory figure needs a worker whose workflow cache is not already full
  * of the thousands of incidents the ingestion phases leave open.
  */
-async function measure(stack: BenchStack, only: Only, fakes: PagingFakes | undefined): Promise<Findings> {
+async function measure(stack: BenchStack, only: Only, fakes: PagingFakes | undefined, cluster?: ClusterRoles): Promise<Findings> {
   if (fakes) say(only === 'slack' ? 'Slack messages' : 'Paging');
   const paging = fakes
-    ? await benchPaging(stack, fakes.twilio, say, fakes.slack, { slackOnly: only === 'slack', firstSmsOnly: only === 'first-sms', push: fakes.push })
+    ? await benchPaging(stack, fakes.twilio, say, fakes.slack, {
+        slackOnly: only === 'slack',
+        firstSmsOnly: only === 'first-sms',
+        scalingOnly: only === 'scaling',
+        push: fakes.push,
+        cluster,
+      })
     : undefined;
   const ws = only === undefined || only === 'ingest' ? await seedWorkspace(stack.orm) : undefined;
-  const api = ws && only !== 'ingest' ? await benchLifecycle(stack, ws, say) : undefined;
+  // The cluster shape runs the paging and ingestion phases only.
+  const api = ws && only !== 'ingest' && !cluster ? await benchLifecycle(stack, ws, say) : undefined;
+  if (cluster && only === undefined) only = 'ingest';
   if (ws) say('Ingestion');
   const ingestion = ws ? await benchIngestion(stack, ws, say) : undefined;
   if (only === undefined || only === 'reports') say('Reports');
@@ -93,9 +113,11 @@ function notesOf(stack: BenchStack, ws: BenchWorkspace | undefined, apiNotes: st
     : [];
   return [
     ...(leftovers.length ? [`Not cleaned up: ${leftovers.join('; ')}.`] : []),
-    `Stack: ${embedded.postgres ? 'embedded Postgres' : 'Postgres at DATABASE_URL'}, ${
-      embedded.temporal ? 'embedded Temporal dev server (SQLite, WAL pragmas)' : 'Temporal at TEMPORAL_ADDRESS'
-    }; API, worker and outbox relay in this process, as \`klaxon start\` runs them.`,
+    stack.shape === 'cluster'
+      ? `Stack: the cluster shape: ${embedded.postgres ? 'embedded Postgres' : 'Postgres at DATABASE_URL'}, a Temporal server persisting to it (src/cluster), and \`klaxon api\` (OUTBOX_RELAY=off), \`klaxon relay\` and ${clusterWorkers} \`klaxon worker\` as separate processes from dist/, configured through their environment. In the CPU table the "Postgres+Temporal" column is every child process of the bench, the roles included; the CPU-by-component tables split them.`
+      : `Stack: ${embedded.postgres ? 'embedded Postgres' : 'Postgres at DATABASE_URL'}, ${
+          embedded.temporal ? 'embedded Temporal dev server (SQLite, WAL pragmas)' : 'Temporal at TEMPORAL_ADDRESS'
+        }; API, worker and outbox relay in this process, as \`klaxon start\` runs them.`,
     "Load: every HTTP request comes from a separate load generator process (bench/harness/load-child.ts: autocannon closed loop, or an open-loop pacer), one per run, so it does not share the event loop or the CPU time of the process it measures; it builds each request body (and picks each lifecycle incident) itself and sends back every 2xx latency, 0.1 ms resolution, and the count of every status; warm-up requests not counted. The bare Temporal calls run in this process, as the relay's do.",
     ...(apiNotes ?? []),
     "CPU table: CPU-seconds per second over each stretch, from process.cpuUsage (this process), the load generator's own count, /proc for this process's child processes (embedded Postgres and Temporal; with DATABASE_URL/TEMPORAL_ADDRESS those land in the rest) and os.cpus() for the whole machine; the rest is other work on the machine.",
@@ -119,24 +141,41 @@ function printReport(findings: Findings, started: number, loadAtStart: number, w
   process.stdout.write(`\n${report(findings, machine)}\n`);
 }
 
+/** `--workers N` (cluster only), 1 when absent. */
+function workersFlag(): number {
+  const i = process.argv.indexOf('--workers');
+  if (i < 0) return 1;
+  const n = Number(process.argv[i + 1]);
+  if (!Number.isInteger(n) || n < 1 || n > 8) throw new Error('--workers takes a number of worker processes, 1 to 8');
+  return n;
+}
+
+let clusterWorkers = 1;
+
 async function main(): Promise<void> {
   const started = Date.now();
   const [loadAtStart] = os.loadavg();
-  const flag = (['ingest', 'paging', 'first-sms', 'slack', 'reports', 'dashboard', 'logins', 'hostile', 'import'] as const).find((name) =>
+  const cluster = process.argv.includes('--cluster');
+  clusterWorkers = workersFlag();
+  if (process.argv.includes('--workers') && !cluster) throw new Error('--workers is for --cluster');
+  const flag = (['ingest', 'paging', 'first-sms', 'scaling', 'slack', 'reports', 'dashboard', 'logins', 'hostile', 'import'] as const).find((name) =>
     process.argv.includes(`--${name}-only`),
   );
   const only: Only = flag;
+  if (cluster && only !== undefined && !['paging', 'first-sms', 'scaling', 'ingest'].includes(only))
+    throw new Error(`--cluster runs the paging and ingestion phases: --${only}-only is for the single-process shape`);
+  if (only === 'scaling' && !cluster) throw new Error('--scaling-only is for --cluster');
   // Parsing needs no stack: the hostile payloads run alone without starting one.
   if (only === 'hostile') return printReport(await benchHostile(say), started, loadAtStart, false);
   // Paging pages through the real Twilio SDK to a wire fake in a process of its own; browser pushes
   // go to a push service fake and incidents are posted in Slack through the real Web API client to
   // its wire fake, both in this process.
   const fakes: PagingFakes | undefined =
-    only === undefined || only === 'paging' || only === 'first-sms' || only === 'slack'
+    only === undefined || only === 'paging' || only === 'first-sms' || only === 'scaling' || only === 'slack'
       ? {
           twilio: await TwilioFakeProcess.start(),
           slack: await new SlackApiFake().start(),
-          push: only === 'slack' || only === 'first-sms' ? undefined : await WebPushService.start(),
+          push: only === 'slack' || only === 'first-sms' || only === 'scaling' ? undefined : await WebPushService.start(),
         }
       : undefined;
   const closeFakes = async () => {
@@ -144,8 +183,11 @@ async function main(): Promise<void> {
     await fakes?.slack.stop();
     await fakes?.push?.close();
   };
-  say('Starting the stack in a temporary data folder');
-  const stack = await startBenchStack(say, fakes && { ...fakes.twilio.env, ...fakes.slack.env(), ...fakes.push?.env }).catch(async (err) => {
+  say(`Starting the ${cluster ? `cluster shape (${clusterWorkers} worker${clusterWorkers === 1 ? '' : 's'})` : 'stack'} in a temporary data folder`);
+  const fakeEnv = fakes ? { ...fakes.twilio.env, ...fakes.slack.env(), ...fakes.push?.env } : {};
+  const stack: BenchStack & { cluster?: ClusterRoles } = await (
+    cluster ? startClusterStack(say, fakeEnv, clusterWorkers) : startBenchStack(say, fakeEnv)
+  ).catch(async (err) => {
     await closeFakes();
     throw err;
   });
@@ -154,7 +196,7 @@ async function main(): Promise<void> {
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
-    printReport(await measure(stack, only, fakes), started, loadAtStart);
+    printReport(await measure(stack, only, fakes, stack.cluster), started, loadAtStart);
   } finally {
     say('Stopping the stack');
     await stack.stop();

@@ -6,28 +6,39 @@
 import { readProcesses, readThreads, threadSplit, treeMs, type ThreadKind, type ThreadsSample } from './proc';
 import { round } from './numbers';
 
-/** Where to read one component from. */
-export type CpuSource =
-  /** A whole process (utime + stime of all its threads). */
-  | { kind: 'process'; name: string; pid: () => number | undefined }
-  /** A process and its descendants, exited ones included: Postgres (the postmaster), the Temporal server. */
-  | { kind: 'tree'; name: string; pid: () => number | undefined }
-  /**
-   * A Node process with a Temporal worker, split per kind of thread: `labels` names the rows of the
-   * kinds to show (a kind left out is added to the `other` row); `workflowTids` are its workflow threads.
-   */
-  | {
-      kind: 'threads';
-      pid: () => number | undefined;
-      labels: Partial<Record<ThreadKind, string>> & { other: string };
-      workflowTids: () => ReadonlySet<number>;
-    };
+/**
+ * Where to read one component from. `pid` undefined means not running (a stopped role: 0 ms when
+ * `stoppedIsZero`, as for the workers a phase stops) or not ours to read (n/a).
+ */
+export type CpuSource = (ProcessSource | TreeSource | ThreadsSource) & { pid: () => number | undefined; stoppedIsZero?: boolean };
+
+/** A whole process (utime + stime of all its threads). */
+interface ProcessSource {
+  kind: 'process';
+  name: string;
+}
+
+/** A process and its descendants, exited ones included: Postgres (the postmaster), the Temporal server. */
+interface TreeSource {
+  kind: 'tree';
+  name: string;
+}
+
+/**
+ * A Node process with a Temporal worker, split per kind of thread: `labels` names the rows of the
+ * kinds to show (a kind left out is added to the `other` row); `workflowTids` are its workflow threads.
+ */
+interface ThreadsSource {
+  kind: 'threads';
+  labels: Partial<Record<ThreadKind, string>> & { other: string };
+  workflowTids: () => ReadonlySet<number>;
+}
 
 /** The counters of every component at one instant. */
 export interface ComponentSample {
   atMs: number;
-  trees: Map<string, number>;
-  threads: Map<number, ThreadsSample | undefined>;
+  /** Per source, in order: its pid then, and its counters (ms for a process or tree, per thread for `threads`). */
+  read: Array<{ pid: number | undefined; ms?: number; threads?: ThreadsSample }>;
 }
 
 /** CPU ms per component over a stretch; NaN when a component could not be read. */
@@ -43,39 +54,35 @@ export class ComponentCpuMeter {
 
   mark(): ComponentSample {
     const procs = readProcesses();
-    const trees = new Map<string, number>();
-    const threads = new Map<number, ThreadsSample | undefined>();
-    for (const s of this.sources) {
-      if (s.kind === 'threads') {
-        const pid = s.pid();
-        if (pid !== undefined) threads.set(pid, readThreads(pid));
-        continue;
-      }
+    const read = this.sources.map((s) => {
       const pid = s.pid();
-      const p = pid === undefined ? undefined : procs.get(pid);
-      trees.set(s.name, s.kind === 'tree' ? treeMs(procs, pid) : p ? p.ownMs : NaN);
-    }
-    return { atMs: performance.now(), trees, threads };
+      if (pid === undefined) return { pid };
+      if (s.kind === 'threads') return { pid, threads: readThreads(pid) };
+      return { pid, ms: s.kind === 'tree' ? treeMs(procs, pid) : (procs.get(pid)?.ownMs ?? NaN) };
+    });
+    return { atMs: performance.now(), read };
   }
 
   diff(from: ComponentSample, to: ComponentSample): ComponentCpu {
     const ms: Array<[string, number]> = [];
-    for (const s of this.sources) {
+    this.sources.forEach((s, i) => {
+      const a = from.read[i];
+      const b = to.read[i];
+      // Stopped all along: nothing used; a restart in between (another pid): unknown.
+      const none = a.pid === undefined && b.pid === undefined ? (s.stoppedIsZero ? 0 : NaN) : undefined;
+      const same = a.pid !== undefined && a.pid === b.pid;
       if (s.kind !== 'threads') {
-        ms.push([s.name, (to.trees.get(s.name) ?? NaN) - (from.trees.get(s.name) ?? NaN)]);
-        continue;
+        ms.push([s.name, none ?? (same ? b.ms! - a.ms! : NaN)]);
+        return;
       }
-      const pid = s.pid();
-      const a = pid === undefined ? undefined : from.threads.get(pid);
-      const b = pid === undefined ? undefined : to.threads.get(pid);
-      const split = pid !== undefined && a && b ? threadSplit(pid, a, b, s.workflowTids()) : undefined;
+      const split = same && a.threads && b.threads ? threadSplit(b.pid!, a.threads, b.threads, s.workflowTids()) : undefined;
       const rows = new Map<string, number>();
       for (const kind of ['main', 'workflow', 'core', 'other'] as const) {
         const label = s.labels[kind] ?? s.labels.other;
-        rows.set(label, (rows.get(label) ?? 0) + (split ? split[kind] : NaN));
+        rows.set(label, (rows.get(label) ?? 0) + (none ?? (split ? split[kind] : NaN)));
       }
       ms.push(...rows);
-    }
+    });
     return { seconds: round((to.atMs - from.atMs) / 1000, 1), ms };
   }
 }

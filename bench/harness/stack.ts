@@ -33,7 +33,8 @@ export interface BenchStack {
   temporal: Client;
   appUrl: string;
   ingestUrl: string;
-  logs: LogTally;
+  /** Warn/error log lines of the system under test so far, and the first few. */
+  logs: { readonly count: number; readonly first: string[] };
   /** CPU per component of the system under test (component-cpu.ts). */
   components: ComponentCpuMeter;
   /** What the stack's shape is, for the notes: `single` (this process) or the cluster's roles. */

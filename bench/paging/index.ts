@@ -13,6 +13,8 @@ import { PagingBench } from './bench';
 import { escalationUnderLoad } from './escalation';
 import { cpuPerIncidentMethod, FIRST_PAGE_METHOD, firstPageSteady, type FirstPageLoad } from './first-page';
 import { firstPageDuringStorm } from './dedup-storm';
+import { workerScaling } from './worker-scaling';
+import type { ClusterRoles } from '../harness/cluster-stack';
 import { describeMemory, memoryAfterGc, memoryJson } from './memory';
 import { PagingProbe } from './probe';
 import { seedPagingWorkspace } from './seed';
@@ -42,7 +44,7 @@ export async function benchPaging(
   fake: TwilioFakeProcess,
   say: Say,
   slack: SlackApiFake,
-  opts: { slackOnly?: boolean; firstSmsOnly?: boolean; push?: WebPushService } = {},
+  opts: { slackOnly?: boolean; firstSmsOnly?: boolean; scalingOnly?: boolean; push?: WebPushService; cluster?: ClusterRoles } = {},
 ): Promise<Findings> {
   const ingestProbe = await IngestProbe.connect(stack.infra.databaseUrl);
   const probe = await PagingProbe.connect(stack.infra.databaseUrl);
@@ -52,6 +54,11 @@ export async function benchPaging(
     // `--slack-only`: incident opened → Slack message posted, alone.
     if (opts.slackOnly) {
       await closeAll(p, await slackLatency(p, slack), 'the Slack message phase');
+      return p.b.out;
+    }
+    // `--cluster --scaling-only`: the sustained rate with one worker, then with all, alone.
+    if (opts.cluster && opts.scalingOnly) {
+      await closeAll(p, await workerScaling(p, opts.cluster), 'the worker scaling phase');
       return p.b.out;
     }
     for (const load of FIRST_PAGE_LOADS) await closeAll(p, await firstPageSteady(p, load), `the 202 → first SMS phase at ${load.rate}/s`);
@@ -66,14 +73,21 @@ export async function benchPaging(
     if (push) for (const load of FIRST_PAGE_LOADS) await closeAll(p, await firstPushSteady(p, push, load), `the 202 → first web push phase at ${load.rate}/s`);
     await closeAll(p, await webhookLatency(p), 'the outgoing webhook phase');
     await closeAll(p, await slackLatency(p, slack), 'the Slack message phase');
-    await closeAll(p, await escalationUnderLoad(p), 'the escalation phase');
-    await p.b.workerCatchUp('after closing');
-    const closed = await memoryAfterGc();
-    say(`Memory after closing them: ${describeMemory(closed)}`);
-    p.b.phase('paging: escalation', { memory_after_close: memoryJson(closed) });
-    p.b.out.notes.push(
-      `Worker memory after the escalation phase's incidents were closed (their workflows completed, out of the cache), after GC: ${describeMemory(closed)}.`,
-    );
+    if (opts.cluster) {
+      p.b.out.notes.push(
+        'Cluster shape: the escalation phase (step lateness and worker memory per open incident) and the memory after closing did not run: worker memory is read through an inspector session in the process that runs the worker.',
+      );
+      await closeAll(p, await workerScaling(p, opts.cluster), 'the worker scaling phase');
+    } else {
+      await closeAll(p, await escalationUnderLoad(p), 'the escalation phase');
+      await p.b.workerCatchUp('after closing');
+      const closed = await memoryAfterGc();
+      say(`Memory after closing them: ${describeMemory(closed)}`);
+      p.b.phase('paging: escalation', { memory_after_close: memoryJson(closed) });
+      p.b.out.notes.push(
+        `Worker memory after the escalation phase's incidents were closed (their workflows completed, out of the cache), after GC: ${describeMemory(closed)}.`,
+      );
+    }
     // Last, so the phases before it (and the memory figure) run as they did without it.
     await closeAll(p, await firstPageDuringStorm(p), 'the dedup storm phase');
     p.b.out.notes.push(

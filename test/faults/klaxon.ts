@@ -16,6 +16,8 @@ export interface SharedEnv {
   secret: string;
   /** TWILIO_* pointing at the wire fake. */
   twilio: Record<string, string>;
+  /** Any more variables every role gets (the bench: other fakes, LOG_LEVEL, limits, OUTBOX_RELAY). */
+  extra?: Record<string, string>;
 }
 
 /** Ports of one API process. */
@@ -49,6 +51,7 @@ function roleEnv(shared: SharedEnv, dataDir: string): NodeJS.ProcessEnv {
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
     ...shared.twilio,
+    ...shared.extra,
   };
 }
 
@@ -75,9 +78,9 @@ export function apiProcess(name: string, shared: SharedEnv, ports: ApiPorts, run
   });
 }
 
-/** One `klaxon worker` process (workflows and activities: pages leave from here). */
-export function workerProcess(name: string, shared: SharedEnv, runDir: string): Child {
-  const env = roleEnv(shared, path.join(runDir, name));
+/** One `klaxon worker` process (workflows and activities: pages leave from here); `more` adds to its environment. */
+export function workerProcess(name: string, shared: SharedEnv, runDir: string, more: Record<string, string> = {}): Child {
+  const env = { ...roleEnv(shared, path.join(runDir, name)), ...more };
   return new Child({
     name,
     command: process.execPath,
@@ -86,6 +89,20 @@ export function workerProcess(name: string, shared: SharedEnv, runDir: string): 
     cwd: PROJECT_ROOT,
     logFile: path.join(runDir, `${name}.log`),
     readyLine: /Klaxon worker is running/,
+    readyTimeoutMs: READY_TIMEOUT_MS,
+  });
+}
+
+/** One `klaxon relay` process: the outbox relay alone, for API processes run with OUTBOX_RELAY=off. */
+export function relayProcess(name: string, shared: SharedEnv, runDir: string): Child {
+  return new Child({
+    name,
+    command: process.execPath,
+    args: [KLAXON_BIN, 'relay'],
+    env: roleEnv(shared, path.join(runDir, name)),
+    cwd: PROJECT_ROOT,
+    logFile: path.join(runDir, `${name}.log`),
+    readyLine: /Klaxon relay is running/,
     readyTimeoutMs: READY_TIMEOUT_MS,
   });
 }

@@ -1,5 +1,5 @@
 import { defaultPayloadConverter } from '@temporalio/common';
-import { perUnit } from '../../bench/harness/component-cpu';
+import { ComponentCpuMeter, perUnit } from '../../bench/harness/component-cpu';
 import { parseStat, threadKind, threadSplit, treeMs, type ProcStat } from '../../bench/harness/proc';
 import { countToFirstSend, meanCounts, type History } from '../../bench/paging/history';
 
@@ -58,6 +58,24 @@ describe('bench /proc accounting', () => {
     expect(treeMs(procs, 100)).toBe(6250);
     expect(treeMs(procs, 999)).toBeNaN();
     expect(treeMs(procs, undefined)).toBeNaN();
+  });
+
+  test('components: a live process is read, a stopped role is 0 when told so, otherwise n/a', () => {
+    const meter = new ComponentCpuMeter([
+      { kind: 'process', name: 'me', pid: () => process.pid },
+      { kind: 'threads', pid: () => undefined, stoppedIsZero: true, labels: { main: 'w main', other: 'w other' }, workflowTids: () => new Set() },
+      { kind: 'tree', name: 'external', pid: () => undefined },
+    ]);
+    const from = meter.mark();
+    let x = 0;
+    for (let i = 0; i < 2e7; i++) x += i % 7;
+    const { ms } = meter.diff(from, meter.mark());
+    expect(x).toBeGreaterThan(0);
+    expect(ms.map(([name]) => name)).toEqual(['me', 'w main', 'w other', 'external']);
+    expect(ms[0][1]).toBeGreaterThanOrEqual(0);
+    expect(ms[1][1]).toBe(0);
+    expect(ms[2][1]).toBe(0);
+    expect(ms[3][1]).toBeNaN();
   });
 
   test('per unit: every component and the total, divided', () => {
