@@ -114,7 +114,8 @@ function notesOf(stack: BenchStack, ws: BenchWorkspace | undefined, apiNotes: st
   return [
     ...(leftovers.length ? [`Not cleaned up: ${leftovers.join('; ')}.`] : []),
     stack.shape === 'cluster'
-      ? `Stack: the cluster shape: ${embedded.postgres ? 'embedded Postgres' : 'Postgres at DATABASE_URL'}, a Temporal server persisting to it (src/cluster), and \`klaxon api\` (OUTBOX_RELAY=off), \`klaxon relay\` and ${clusterWorkers} \`klaxon worker\` as separate processes from dist/, configured through their environment. In the CPU table the "Postgres+Temporal" column is every child process of the bench, the roles included; the CPU-by-component tables split them.`
+      ? `Stack: the cluster shape: ${embedded.postgres ? 'embedded Postgres' : 'Postgres at DATABASE_URL'}, a Temporal server persisting to it (src/cluster), and \`klaxon api\` (OUTBOX_RELAY=off), \`klaxon relay\` and ${clusterWorkers} \`klaxon worker\` as separate processes from dist/, configured through their environment. In the CPU table the "Postgres+Temporal" column is every child process of the bench, the roles included; the CPU-by-component tables split them. ` +
+        "The relay is a process of its own, woken by the API's NOTIFY, and starts new incidents' workflows without eager start: their first workflow task goes through the server's task queue to a worker's poll (where the 202 → first SMS note says eager, read this)."
       : `Stack: ${embedded.postgres ? 'embedded Postgres' : 'Postgres at DATABASE_URL'}, ${
           embedded.temporal ? 'embedded Temporal dev server (SQLite, WAL pragmas)' : 'Temporal at TEMPORAL_ADDRESS'
         }; API, worker and outbox relay in this process, as \`klaxon start\` runs them.`,

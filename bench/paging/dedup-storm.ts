@@ -67,10 +67,19 @@ export async function firstPageDuringStorm(p: PagingBench): Promise<string[]> {
   p.cpu(`paging ${STORM_PAGING_RATE}/s in a ${STORM_RATE}/s dedup storm`, atStart, atEnd, run.cpuMs);
 
   const { incidents, smsAt } = await firstSmsByTitle(p, svc.sourceId, responder.phone);
+  const deliveredAt = await b.probe.deliveredAtByTitle(svc.sourceId);
+  // As the 202 → first SMS phases split it: the relay's part, then the workflow's and the provider's; clamped at 0.
   const total: number[] = [];
+  const toDelivered: number[] = [];
+  const deliveredToSms: number[] = [];
   for (const [title, answeredAt] of run.answered) {
     const at = smsAt.get(title);
-    if (at !== undefined) total.push(Math.max(0, at - answeredAt));
+    if (at === undefined) continue;
+    total.push(Math.max(0, at - answeredAt));
+    const delivered = deliveredAt.get(title) ?? NaN;
+    if (Number.isNaN(delivered)) continue;
+    toDelivered.push(Math.max(0, delivered - answeredAt));
+    deliveredToSms.push(Math.max(0, at - delivered));
   }
   const missing = run.answered.length - total.length;
   const stormIncidents = await probe.incidentIds(storm.sourceId);
@@ -96,6 +105,8 @@ export async function firstPageDuringStorm(p: PagingBench): Promise<string[]> {
       run: valuesRun(total, run, { no_sms: missing }),
       target: { p99: 1000 },
     },
+    { key: key('202_to_delivered_ms'), label: '  of which 202 → relay delivered', run: valuesRun(toDelivered, run) },
+    { key: key('delivered_to_sms_ms'), label: '  of which delivered → SMS at Twilio', run: valuesRun(deliveredToSms, run) },
     { key: key('dedup_event_ms'), label: `  dedup storm event accepted, ${STORM_RATE}/s offered`, run: stormDone },
   );
   const stormAccepted = stormDone.latencies.length;
