@@ -1,7 +1,7 @@
 /**
  * The faults, in turn, during the load: kill -9 a worker and start it again; kill -9 an API
- * process (its senders fail over to the other) and start it again; restart the Temporal dev
- * server; restart Postgres. Each starts a while after the one before it is done (the system gets
+ * process (its senders fail over to the other) and start it again; take the Temporal server down
+ * (the dev server stopped, the cluster's killed -9) and start it again; restart Postgres. Each starts a while after the one before it is done (the system gets
  * to carry load between them), so two never overlap; the load goes on until the last is done.
  */
 import type { Child } from './processes';
@@ -25,7 +25,8 @@ export interface FaultRecord {
 export interface ChaosTargets {
   worker: Child;
   api: Child;
-  temporal: { stop(): Promise<void>; start(): Promise<void> };
+  /** The Temporal server: `down` is how it goes away (a restart for the dev server, kill -9 for the cluster's). */
+  temporal: { down: { name: string; run(): Promise<void> }; start(): Promise<void> };
   postgres: { stop(): Promise<void>; start(): Promise<void> };
 }
 
@@ -57,9 +58,9 @@ export function faultSchedule(t: ChaosTargets): Fault[] {
     },
     {
       afterMs: GAP_MS,
-      name: `restart the Temporal dev server (down ${DOWN_MS.temporal / 1000} s)`,
+      name: `${t.temporal.down.name}, start it again after ${DOWN_MS.temporal / 1000} s`,
       run: async () => {
-        await t.temporal.stop();
+        await t.temporal.down.run();
         await sleep(DOWN_MS.temporal);
         await t.temporal.start();
       },

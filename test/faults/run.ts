@@ -8,7 +8,9 @@
  * open paged incident, or a doubled page the timeline does not mark. Loopback only.
  *
  * Options: --rate N (events/s, 10), --seconds N (least load, 60; it lasts until the faults are
- * done anyway), --seed N, --keep (keep the temp folder of logs and data even when the run passes).
+ * done anyway), --seed N, --keep (keep the temp folder of logs and data even when the run passes),
+ * --cluster (the cluster shape of docs/cluster.md: a Temporal server persisting to the suite's
+ * Postgres instead of the dev server, and the Temporal fault is a kill -9 of that server).
  */
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
@@ -47,25 +49,28 @@ interface Options {
   seconds: number;
   seed: number;
   keep: boolean;
+  /** A Temporal server on the suite's Postgres (src/cluster) instead of the dev server. */
+  cluster: boolean;
 }
 
 function parseOptions(argv: string[]): Options {
-  const opts: Options = { rate: 10, seconds: 60, seed: Date.now() % 1_000_000, keep: false };
+  const opts: Options = { rate: 10, seconds: 60, seed: Date.now() % 1_000_000, keep: false, cluster: false };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     if (flag === '--keep') opts.keep = true;
+    else if (flag === '--cluster') opts.cluster = true;
     else if (flag === '--rate' || flag === '--seconds' || flag === '--seed') {
       const value = Number(argv[++i]);
       if (!Number.isFinite(value) || value <= 0) throw new Error(`${flag} needs a positive number`);
       opts[flag.slice(2) as 'rate' | 'seconds' | 'seed'] = value;
-    } else throw new Error(`unknown option ${flag} (use --rate N, --seconds N, --seed N, --keep)`);
+    } else throw new Error(`unknown option ${flag} (use --rate N, --seconds N, --seed N, --keep, --cluster)`);
   }
   return opts;
 }
 
 async function run(opts: Options, runDir: string, deadline: number): Promise<boolean> {
   const runId = randomBytes(3).toString('hex');
-  const { postgres, temporal, fake, apis, workers, ingestUrls, tokens } = await startSystem(runDir, runId, say);
+  const { postgres, temporal, fake, apis, workers, ingestUrls, tokens } = await startSystem(runDir, runId, say, { cluster: opts.cluster });
 
   say(
     `load: ${opts.rate} events/s over ${SOURCES} sources × ${KEYS_PER_SOURCE} keys (seed ${opts.seed}) for at least ${opts.seconds} s and until ${TAIL_MS / 1000} s after the last fault`,
@@ -147,7 +152,7 @@ async function main(): Promise<void> {
   const runDir = await mkdtemp(path.join(os.tmpdir(), 'klaxon-faults-'));
   // As root, embedded Postgres runs as `postgres`, which must be able to enter this folder.
   await chmod(runDir, 0o755);
-  say(`logs and data in ${runDir}`);
+  say(`logs and data in ${runDir}${opts.cluster ? ' (cluster shape: Temporal server on PostgreSQL)' : ''}`);
   const deadline = Date.now() + TIME_LIMIT_MS;
   const limit = setTimeout(() => {
     out(`FAILED: the fault suite ran past its time limit (${TIME_LIMIT_MS / 60_000} min); logs and data: ${runDir}`);

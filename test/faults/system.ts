@@ -1,6 +1,6 @@
 /**
  * The system under test, started for one run in its folder: Postgres and the Temporal dev server
- * on free loopback ports, the Twilio wire fake in this process, the workspace seeded, and two
+ * (or, with --cluster, a Temporal server persisting to that Postgres) on free loopback ports, the Twilio wire fake in this process, the workspace seeded, and two
  * `klaxon api` and two `klaxon worker` processes pointed at all of them.
  */
 import { randomBytes } from 'node:crypto';
@@ -9,6 +9,8 @@ import { migrate, openOrm } from '../../src/db/orm';
 import { freePort } from '../../src/net';
 import { PROJECT_ROOT } from '../../src/paths';
 import { startTwilioFake, type TwilioFake } from '../fakes/twilio-server';
+import { startClusterInfra } from '../../src/cluster';
+import type { ChaosTargets } from './chaos';
 import { RestartablePostgres, RestartableTemporal } from './infra';
 import { apiProcess, workerProcess, type SharedEnv } from './klaxon';
 import { onExit, type Child } from './processes';
@@ -19,7 +21,7 @@ export const SOURCES = 3;
 
 export interface System {
   postgres: RestartablePostgres;
-  temporal: RestartableTemporal;
+  temporal: ChaosTargets['temporal'];
   fake: TwilioFake;
   apis: Child[];
   workers: Child[];
@@ -36,12 +38,10 @@ async function distinctFreePorts(n: number): Promise<number[]> {
   return [...ports];
 }
 
-export async function startSystem(runDir: string, runId: string, say: (line: string) => void): Promise<System> {
+export async function startSystem(runDir: string, runId: string, say: (line: string) => void, opts: { cluster: boolean }): Promise<System> {
   const [pgPort, temporalPort, ...apiPortList] = await distinctFreePorts(2 + 2 * 3);
   const postgres = new RestartablePostgres(path.join(runDir, 'pg'), pgPort, path.join(runDir, 'postgres.log'));
-  const temporal = new RestartableTemporal(path.join(runDir, 'temporal'), temporalPort, path.join(runDir, 'temporal.log'), say);
-  say(`starting Postgres on 127.0.0.1:${pgPort} and the Temporal dev server on ${temporal.address} (${temporal.dbFile})`);
-  await Promise.all([postgres.start(), temporal.start()]);
+  const temporal = opts.cluster ? await startClusterTemporal(runDir, postgres, temporalPort, say) : await startDevTemporal(runDir, postgres, temporalPort, say);
 
   const twilioAccount = { accountSid: `AC${randomBytes(16).toString('hex')}`, authToken: randomBytes(16).toString('hex') };
   const fake = await startTwilioFake(twilioAccount);
@@ -80,4 +80,35 @@ export async function startSystem(runDir: string, runId: string, say: (line: str
   say(`starting api-1, api-2, worker-1, worker-2 from ${from}`);
   await Promise.all([...apis, ...workers].map((c) => c.start()));
   return { postgres, temporal, fake, apis, workers, ingestUrls, tokens: seeded.sources.map((s) => s.token) };
+}
+
+type SuiteTemporal = ChaosTargets['temporal'] & { address: string };
+
+/** Postgres, and beside it the Temporal dev server with its SQLite file; the fault stops it gracefully. */
+async function startDevTemporal(runDir: string, postgres: RestartablePostgres, port: number, say: (line: string) => void): Promise<SuiteTemporal> {
+  const temporal = new RestartableTemporal(path.join(runDir, 'temporal'), port, path.join(runDir, 'temporal.log'), say);
+  say(`starting Postgres on 127.0.0.1:${postgres.port} and the Temporal dev server on ${temporal.address} (${temporal.dbFile})`);
+  await Promise.all([postgres.start(), temporal.start()]);
+  return { address: temporal.address, down: { name: 'restart the Temporal dev server', run: () => temporal.stop() }, start: () => temporal.start() };
+}
+
+/**
+ * Postgres first, then the cluster shape's Temporal server persisting to it (src/cluster: schemas,
+ * several history shards, namespace and search attributes); the fault kills it with SIGKILL.
+ */
+async function startClusterTemporal(runDir: string, postgres: RestartablePostgres, port: number, say: (line: string) => void): Promise<SuiteTemporal> {
+  say(`starting Postgres on 127.0.0.1:${postgres.port}, then a Temporal server persisting to it on 127.0.0.1:${port}`);
+  await postgres.start();
+  const infra = await startClusterInfra({ dataDir: runDir, databaseUrl: postgres.url, frontendPort: port, say });
+  onExit(
+    () => {
+      if (infra.temporal.pid) process.kill(infra.temporal.pid, 'SIGKILL');
+    },
+    () => infra.stop(),
+  );
+  return {
+    address: infra.temporalAddress,
+    down: { name: 'kill -9 the Temporal server', run: () => infra.temporal.kill9() },
+    start: () => infra.temporal.start(),
+  };
 }
