@@ -144,8 +144,10 @@ export async function startClusterStack(say: Say, env: Record<string, string>, w
     const { client, connection } = await connectTemporal(infra.temporalAddress, infra.namespace);
     cleanups.push(() => connection.close());
 
+    // What the roles run with, as the phases read it (the Slack phase signs its clicks with the app's secret).
     const config = loadConfig({
       ...process.env,
+      ...extra,
       KLAXON_DATA_DIR: dataDir,
       DATABASE_URL: infra.databaseUrl,
       TEMPORAL_ADDRESS: infra.temporalAddress,
