@@ -16,6 +16,14 @@
  * every vm entry with a timeout, which the SDK makes on every activation: nodejs/node#47739) have
  * left /proc by the time they are read: their time is only in the process's total, and lands in
  * the "other" share of that process.
+ *
+ * What one `klaxon worker` showed under the bench (Node 20.20, SDK 1.24, 16 live threads): the
+ * main thread (`node`, tid = pid); 4 busy-ish `node` threads started with it (V8's platform
+ * workers: GC, compilation) and 2 idle ones; 4 idle `node` threads started later (the libuv pool);
+ * 2 `tokio-runtime-w`, `temporal-real-s` (idle) and `workflow-proces` (about as busy as the tokio
+ * threads) from the core; and the workflow thread, a `node` thread as busy as the main thread,
+ * which only the preload's file named. Now and then one more short-lived `node` thread (a vm
+ * watchdog) that is gone a moment later.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 
