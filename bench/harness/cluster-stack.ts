@@ -109,6 +109,8 @@ export async function startClusterStack(say: Say, env: Record<string, string>, w
       // As stack.ts: the bench measures what the stack can take, the per-source limit would cap it first.
       INGEST_RATE_LIMIT_PER_SOURCE: '1000000',
       ALLOW_PRIVATE_TARGETS: 'true',
+      // The load generators send plain HTTP from loopback, as to `klaxon start`; `klaxon api` refuses it on the API-key surface by default.
+      ALLOW_INSECURE_HTTP: 'loopback',
       // One key pair for every role: the API hands out the public key, the workers sign with the private one.
       WEB_PUSH_VAPID_PUBLIC_KEY: vapid.publicKey,
       WEB_PUSH_VAPID_PRIVATE_KEY: vapid.privateKey,
@@ -148,6 +150,8 @@ export async function startClusterStack(say: Say, env: Record<string, string>, w
     const config = loadConfig({
       ...process.env,
       ...extra,
+      // The phases seal Slack tokens and webhook secrets with it: the roles must unseal them.
+      KLAXON_SECRET: shared.secret,
       KLAXON_DATA_DIR: dataDir,
       DATABASE_URL: infra.databaseUrl,
       TEMPORAL_ADDRESS: infra.temporalAddress,
@@ -162,8 +166,8 @@ export async function startClusterStack(say: Say, env: Record<string, string>, w
       LOG_LEVEL: 'warn',
     });
     const sources: CpuSource[] = [
-      { kind: 'process', name: 'api-1 (listeners)', pid: () => api.pid },
-      { kind: 'process', name: 'relay', pid: () => relay.pid },
+      { kind: 'process', name: 'api-1 (listeners)', pid: () => (api.running ? api.pid : undefined) },
+      { kind: 'process', name: 'relay', pid: () => (relay.running ? relay.pid : undefined) },
       ...workerChildren.map((w): CpuSource => ({
         kind: 'threads',
         pid: () => w.pid,
