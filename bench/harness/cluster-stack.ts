@@ -170,7 +170,8 @@ export async function startClusterStack(say: Say, env: Record<string, string>, w
       { kind: 'process', name: 'relay', pid: () => (relay.running ? relay.pid : undefined) },
       ...workerChildren.map((w): CpuSource => ({
         kind: 'threads',
-        pid: () => w.pid,
+        // A stopped worker keeps its old pid in Child: not running is no pid.
+        pid: () => (w.running ? w.pid : undefined),
         labels: {
           main: `${w.name} main thread (activities)`,
           workflow: `${w.name} workflow threads`,
