@@ -63,8 +63,9 @@ function roleLogs(children: () => Child[]): BenchStack['logs'] {
       for (const line of text.split('\n')) {
         if (!line.startsWith('{')) continue;
         try {
-          const rec = JSON.parse(line) as { level?: number; msg?: string };
-          if ((rec.level ?? 0) >= 40) lines.push(`${c.name}: level ${rec.level}: ${rec.msg ?? ''}`.slice(0, 300));
+          const rec = JSON.parse(line) as { level?: number; msg?: string; activityType?: string; error?: { message?: string }; err?: { message?: string } };
+          const what = [rec.activityType, (rec.err ?? rec.error)?.message].filter(Boolean).join(': ');
+          if ((rec.level ?? 0) >= 40) lines.push(`${c.name}: level ${rec.level}: ${rec.msg ?? ''}${what ? ` (${what})` : ''}`.slice(0, 300));
         } catch {
           // not a log record
         }
