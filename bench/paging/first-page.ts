@@ -1,3 +1,4 @@
+import { cpuMsPer } from '../harness/cpu';
 import { statusesOf, valuesRun } from '../harness/load';
 import { perS } from '../harness/numbers';
 import type { Bounds } from '../harness/report';
@@ -29,7 +30,11 @@ export async function firstPageSteady(p: PagingBench, { rate, durationS, target 
   b.say(`New incidents paging by SMS at a steady ${rate}/s for ${durationS} s`);
   const { run, start: atStart } = await p.openIncidents(svc.url, b.prefix(`paging-first-${rate}`), { rate, durationS, maxInFlight: 32 });
   const arrived = await p.waitForSms(responder.phone, run.answered.length, 'the first SMS');
-  p.cpu(`paging ${rate}/s: load and first SMS`, atStart, await p.mark(), run.cpuMs);
+  const atEnd = await p.mark();
+  p.cpu(`paging ${rate}/s: load and first SMS`, atStart, atEnd, run.cpuMs);
+  // CPU per incident: this process (API, relay, worker, the bench's polling), Postgres, Temporal.
+  const perIncident = cpuMsPer(atStart.cpu, atEnd.cpu, Math.max(1, run.answered.length));
+  b.say(`  CPU per incident at ${rate}/s (ms): ${JSON.stringify(perIncident)}`);
 
   const incidents = await probe.incidents(svc.sourceId);
   const byNumber = new Map(incidents.map((i) => [i.number, i]));
@@ -109,6 +114,7 @@ export async function firstPageSteady(p: PagingBench, { rate, durationS, target 
     sms_matched: total.length,
     sms_wait_complete: arrived.complete,
     pages_not_sent_as_sms: off,
+    cpu_ms_per_incident: perIncident,
   });
   b.out.notes.push(
     `202 → first SMS at ${rate}/s (${start}): ${Math.round(rate * durationS)} events paced one every ${1000 / rate} ms; answers ${statusesOf(run)}. ` +
