@@ -4,7 +4,9 @@
  * `npm run bench -- --ingest-only` runs only the ingestion phases, `--paging-only` only paging
  * (with the Slack message phase), `--slack-only` only the Slack message phase (paging/slack.ts),
  * `--first-page-only` only the 202 → first SMS phases (with CPU ms per incident: this process,
- * Postgres, Temporal) and escalation lateness with 1,000 open (paging/first-page.ts, escalation.ts),
+ * Postgres, Temporal, SQL statements and history counts per incident) and escalation lateness with
+ * 1,000 open (paging/first-page.ts, escalation.ts); `BENCH_CPU_PROFILE=<file>` writes a CPU profile
+ * of this process's main thread over the 100/s first SMS phase (harness/profile.ts),
  * `--reports-only` only reports (reports.ts: JSON, CSV and PDF over 10,000 incidents),
  * `--dashboard-only` only the dashboard (dashboard.ts: first render of the incident list with
  * 10,000 incidents in Chromium, and the bundle size), `--logins-only` only concurrent logins

@@ -15,12 +15,17 @@ export interface PagingMark {
 
 /** What the paging phases share: the ingestion bench's helpers, the Twilio fake, the page probe. */
 export class PagingBench {
+  /** SQL statements the stack's knex has sent since this bench began (the bench's own probes use their own connections). */
+  queries = 0;
+
   constructor(
     /** drain(), phase(), out and say, on the paging workspace. */
     readonly b: IngestBench,
     readonly fake: TwilioFakeProcess,
     readonly probe: PagingProbe,
-  ) {}
+  ) {
+    b.stack.orm.em.getKnex().on('query', () => this.queries++);
+  }
 
   async mark(): Promise<PagingMark> {
     const fakeMs = await this.fake.cpuMs();

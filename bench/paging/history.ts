@@ -106,3 +106,22 @@ export function taskSplit(history: History, from: number, to: number): TaskSplit
 export function startedAt(history: History): number {
   return tsToMs(history.events?.[0]?.eventTime);
 }
+
+/** Per history, on average: events, workflow tasks completed, local activity markers, activities and timers scheduled. */
+export function historyCounts(histories: History[]): Record<string, number> {
+  const sum: Record<string, number> = { events: 0, workflowTasks: 0, localActivities: 0, activities: 0, timers: 0, markers: 0 };
+  for (const h of histories) {
+    for (const e of h.events ?? []) {
+      sum.events++;
+      if (e.workflowTaskCompletedEventAttributes) sum.workflowTasks++;
+      if (e.activityTaskScheduledEventAttributes) sum.activities++;
+      if (e.timerStartedEventAttributes) sum.timers++;
+      if (e.markerRecordedEventAttributes) {
+        sum.markers++;
+        if (e.markerRecordedEventAttributes.markerName === 'core_local_activity') sum.localActivities++;
+      }
+    }
+  }
+  const n = Math.max(1, histories.length);
+  return Object.fromEntries(Object.entries(sum).map(([k, v]) => [k, Math.round((v / n) * 100) / 100]));
+}
