@@ -30,6 +30,7 @@ export async function firstPageSteady(p: PagingBench, { rate, durationS, target 
   const start = await b.drain(phase);
   b.say(`New incidents paging by SMS at a steady ${rate}/s for ${durationS} s`);
   const queriesAtStart = p.queries;
+  p.takeStatements();
   const threadsAtStart = threadCpuMs();
   const {
     run,
@@ -41,6 +42,7 @@ export async function firstPageSteady(p: PagingBench, { rate, durationS, target 
   });
   const atEnd = await p.mark();
   const queries = p.queries - queriesAtStart;
+  for (const [sql, n] of p.takeStatements()) b.say(`  sql ${(n / Math.max(1, run.answered.length)).toFixed(2)}/incident: ${sql}`);
   b.say(`  this process's CPU per incident by thread (ms): ${JSON.stringify(threadCpuPer(threadsAtStart, threadCpuMs(), Math.max(1, run.answered.length)))}`);
   p.cpu(`paging ${rate}/s: load and first SMS`, atStart, atEnd, run.cpuMs);
   // CPU per incident: this process (API, relay, worker, the bench's polling), Postgres, Temporal.
