@@ -5,15 +5,7 @@ import { formBChannels } from '../../src/domain/paging/form-b-channels';
 import type { EscalationPlan, PageJob } from '../../src/domain/paging/escalation-plan';
 import type { ChannelId } from '../../src/domain/channels';
 import { recordPagingDecision } from '../../src/services/incident';
-import {
-  disabledContacts,
-  memberTargets,
-  notificationRulesFor,
-  onCallUserIds,
-  pagingContext,
-  targetNames,
-  type UserPagingRules,
-} from '../../src/services/paging';
+import { memberTargets, onCallUserIds, pagingPeople, pagingContext, targetNames, type UserPagingRules } from '../../src/services/paging';
 import { teamMemberIds } from '../../src/services/workspace';
 
 /** What stepRecipients is asked: a step at an instant; with `decisionSeq`, its decision goes on the timeline at that seq. */
@@ -67,11 +59,12 @@ export function createPagingPlanActivities({ orm }: { orm: MikroORM }) {
     const targets = [...(teamPaged ? stepTargets : []), ...[...byTarget.keys()].map((id): ResolvedTarget => ({ type: 'user', id, name: null, userIds: [id] }))];
     const inStep = new Set(teamPaged ? stepTargets.flatMap((t) => t.userIds) : []);
     const userIds = [...new Set(targets.flatMap((t) => t.userIds))];
-    const people = await notificationRulesFor(orm, userIds, { organizationId: c.organizationId });
+    // The people's rules and, for the decision, their contact methods that do not page: one read.
+    const { people, disabled } = await pagingPeople(k, userIds, c.organizationId);
     const channelsOf = (p: UserPagingRules) => formB!.filter((ch) => (inStep.has(p.userId) && !targeted.has(ch)) || byTarget.get(p.userId)?.includes(ch));
     const jobsOf = (p: UserPagingRules): PageJob[] => (formB ? formBJobs(p, channelsOf(p)) : ruleJobs(p));
     if (input.decisionSeq !== undefined) {
-      const [names, disabled] = await Promise.all([targetNames(k, targets, people), disabledContacts(k, userIds, c.organizationId)]);
+      const names = await targetNames(k, targets, people);
       const resolution: StepResolution = {
         stepIndex: input.step,
         cycle: input.cycle ?? 0,

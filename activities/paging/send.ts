@@ -14,8 +14,8 @@ import {
   disableContactMethod,
   markAttemptFailed,
   markPageSent,
+  inAppNotificationCte,
   readPageContext,
-  recordInAppNotification,
   settlePage,
   type ClaimedAttempt,
   type PageRoute,
@@ -80,9 +80,12 @@ export function createPagingSendActivities({ orm, senders, links }: PagingSendDe
     }
     // A crash from here until the row says `sent` leaves it `sending`: the retry sends again, marked.
     await markPageSent(k, input.notificationId, sent);
-    if (input.job.userId)
-      await recordInAppNotification(k, { notificationId: input.notificationId, incidentId: input.incidentId, userId: input.job.userId }, incident);
-    return outcome({ ...base, status: 'sent', error: null, provider: sent.provider });
+    // The in-app notification goes with the page's entry, one statement: if it fails, the retry
+    // finds the page sent and writes the entry alone.
+    const inApp = input.job.userId
+      ? inAppNotificationCte({ notificationId: input.notificationId, incidentId: input.incidentId, userId: input.job.userId }, incident)
+      : undefined;
+    return recordPageOutcome(k, input, { ...base, status: 'sent', error: null, provider: sent.provider }, userEmail, inApp);
   }
 
   /** The page's retries ran out: the attempt is recorded as failed and the timeline says so. */
