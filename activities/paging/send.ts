@@ -5,7 +5,7 @@ import { CHANNELS, type ChannelId } from '../../src/domain/channels';
 import type { PageOutcome } from '../../src/domain/paging/page-outcome';
 import { providerDidNotAccept } from '../../src/providers/failures';
 import { callProvider } from '../../src/providers/provider-call';
-import { nextReplyCode } from '../../src/providers/twilio';
+import { nextReplyCode, replyCodeRead } from '../../src/providers/twilio';
 import { keepsContactMethod, PERMANENT_DELIVERY_FAILURE, type ChannelSender, type SentPage } from '../../src/providers/types';
 import {
   claimAttempt,
@@ -15,6 +15,7 @@ import {
   markAttemptFailed,
   markPageSent,
   inAppNotificationCte,
+  PAGE_NOT_WRITTEN,
   readPageContext,
   settlePage,
   type ClaimedAttempt,
@@ -46,7 +47,12 @@ export function createPagingSendActivities({ orm, senders, links }: PagingSendDe
 
   async function sendPage(input: SendPageInput): Promise<PageOutcome> {
     const k = knex();
-    const { incident, userEmail, page: previous } = await readPageContext(k, input);
+    // A text page carries the code a reply starts with (`4A`); a first attempt takes it in the same
+    // read (none is taken once an attempt wrote the page's row), before the claim, so the claim
+    // stays the last step before the provider.
+    const text = CHANNELS[input.job.channel].format === 'text';
+    const read = await readPageContext(k, input, text ? replyCodeRead(input.job.address, input.incidentId, PAGE_NOT_WRITTEN) : undefined);
+    const { incident, userEmail, page: previous } = read;
     const outcome = (o: PageOutcome) => recordPageOutcome(k, input, o, userEmail);
     if (previous && DONE.includes(previous.status)) return outcome(outcomeOf(previous));
 
@@ -54,9 +60,9 @@ export function createPagingSendActivities({ orm, senders, links }: PagingSendDe
     let route: PageRoute = previous
       ? { channel: previous.channel, address: previous.target, fallbackReason: previous.fallback_reason }
       : { channel: input.job.channel, address: input.job.address, fallbackReason: null };
-    // A text page carries the code a reply starts with (`4A`); taken before the claim, so the
-    // claim stays the last step before the provider.
-    const replyCode = CHANNELS[route.channel].format === 'text' ? (previous?.reply_code ?? (await nextReplyCode(k, route.address, input.incidentId))) : null;
+    const taken = read.also === null || read.also === undefined ? null : Number(read.also);
+    const replyCode =
+      CHANNELS[route.channel].format === 'text' ? (previous?.reply_code ?? taken ?? (await nextReplyCode(k, route.address, input.incidentId))) : null;
     let claim: ClaimedAttempt | null;
     if (!previous && countsAgainstQuota(input, incident.plan)) ({ route, claim } = await claimWithinQuota(k, input, incident.plan, replyCode));
     else claim = await claimAttempt(k, input, route, replyCode);

@@ -100,22 +100,36 @@ export interface PageRow {
   unknown_outcome_retries: number;
 }
 
-/** One read: the incident as the page renders it, the plan, the person's email and the page's row. */
-export async function readPageContext(k: Knex, input: SendPageInput): Promise<PageContext> {
+/** A value another module reads in the same statement as the page's context: its CTEs, its expression, its (named) bindings. */
+export interface AlsoRead {
+  with: string;
+  select: string;
+  bindings: Record<string, unknown>;
+}
+
+/** The condition under which a first attempt's extra read acts: no attempt has written the page's row. */
+export const PAGE_NOT_WRITTEN = 'not exists (select 1 from notifications where id = :notificationId)';
+
+/**
+ * One read: the incident as the page renders it, the plan, the person's email and the page's row;
+ * with `also`, another module's value in the same statement (the reply code a text page carries).
+ */
+export async function readPageContext(k: Knex, input: SendPageInput, also?: AlsoRead): Promise<PageContext & { also?: unknown }> {
   const { rows } = (await k.raw(
-    `select i.id, i.number, i.title, i.severity, i.status, i.organization_id, o.plan, s.name as service_name,
+    `${also ? `with ${also.with} ` : ''}select i.id, i.number, i.title, i.severity, i.status, i.organization_id, o.plan, s.name as service_name,
             (select email from users where id = :userId) as user_email, case when n.id is null then null else to_jsonb(n) end as page
+            ${also ? `, ${also.select} as also` : ''}
        from incidents i
        join organizations o on o.id = i.organization_id
        left join services s on s.id = i.service_id
        left join notifications n on n.id = :notificationId
       where i.id = :incidentId`,
-    { userId: input.job.userId, notificationId: input.notificationId, incidentId: input.incidentId },
-  )) as { rows: Array<PageContext['incident'] & { user_email: string | null; page: PageRow | null }> };
+    { ...also?.bindings, userId: input.job.userId, notificationId: input.notificationId, incidentId: input.incidentId },
+  )) as { rows: Array<PageContext['incident'] & { user_email: string | null; page: PageRow | null; also?: unknown }> };
   const row = rows[0];
   if (!row) throw ApplicationFailure.nonRetryable(`incident ${input.incidentId} has no projection`, 'IncidentNotFound');
-  const { user_email: userEmail, page, ...incident } = row;
-  return { incident, userEmail, page };
+  const { user_email: userEmail, page, also: alsoValue, ...incident } = row;
+  return { incident, userEmail, page, ...(also ? { also: alsoValue } : {}) };
 }
 
 /** Writes a final outcome (skipped, failed) on the page's row, creating it if no attempt did. */
