@@ -3,6 +3,10 @@
  * stack, beside their targets. A benchmark, not a test: it prints and writes a report.
  * `npm run bench -- --ingest-only` runs only the ingestion phases, `--paging-only` only paging
  * (with the Slack message phase), `--slack-only` only the Slack message phase (paging/slack.ts),
+ * `--first-page-only` only the 202 → first SMS phases (with CPU ms per incident: this process,
+ * Postgres, Temporal, SQL statements and history counts per incident) and escalation lateness with
+ * 1,000 open (paging/first-page.ts, escalation.ts); `BENCH_CPU_PROFILE=<file>` writes a CPU profile
+ * of this process's main thread over the 100/s first SMS phase (harness/profile.ts),
  * `--reports-only` only reports (reports.ts: JSON, CSV and PDF over 10,000 incidents),
  * `--dashboard-only` only the dashboard (dashboard.ts: first render of the incident list with
  * 10,000 incidents in Chromium, and the bundle size), `--logins-only` only concurrent logins
@@ -32,7 +36,7 @@ import { benchImport } from './import';
 
 const say = (line: string) => process.stdout.write(`[bench] ${line}\n`);
 
-type Only = 'ingest' | 'paging' | 'slack' | 'reports' | 'dashboard' | 'logins' | 'hostile' | 'import' | undefined;
+type Only = 'ingest' | 'paging' | 'first-page' | 'slack' | 'reports' | 'dashboard' | 'logins' | 'hostile' | 'import' | undefined;
 
 /** The fakes the paging phases send to: Twilio in a process of its own, Slack's Web API and a push service in this one. */
 interface PagingFakes {
@@ -48,7 +52,9 @@ interface PagingFakes {
  */
 async function measure(stack: BenchStack, only: Only, fakes: PagingFakes | undefined): Promise<Findings> {
   if (fakes) say(only === 'slack' ? 'Slack messages' : 'Paging');
-  const paging = fakes ? await benchPaging(stack, fakes.twilio, say, fakes.slack, { slackOnly: only === 'slack', push: fakes.push }) : undefined;
+  const paging = fakes
+    ? await benchPaging(stack, fakes.twilio, say, fakes.slack, { slackOnly: only === 'slack', firstPageOnly: only === 'first-page', push: fakes.push })
+    : undefined;
   const ws = only === undefined || only === 'ingest' ? await seedWorkspace(stack.orm) : undefined;
   const api = ws && only !== 'ingest' ? await benchLifecycle(stack, ws, say) : undefined;
   if (ws) say('Ingestion');
@@ -118,7 +124,7 @@ function printReport(findings: Findings, started: number, loadAtStart: number, w
 async function main(): Promise<void> {
   const started = Date.now();
   const [loadAtStart] = os.loadavg();
-  const flag = (['ingest', 'paging', 'slack', 'reports', 'dashboard', 'logins', 'hostile', 'import'] as const).find((name) =>
+  const flag = (['ingest', 'paging', 'first-page', 'slack', 'reports', 'dashboard', 'logins', 'hostile', 'import'] as const).find((name) =>
     process.argv.includes(`--${name}-only`),
   );
   const only: Only = flag;
@@ -128,11 +134,11 @@ async function main(): Promise<void> {
   // go to a push service fake and incidents are posted in Slack through the real Web API client to
   // its wire fake, both in this process.
   const fakes: PagingFakes | undefined =
-    only === undefined || only === 'paging' || only === 'slack'
+    only === undefined || only === 'paging' || only === 'first-page' || only === 'slack'
       ? {
           twilio: await TwilioFakeProcess.start(),
           slack: await new SlackApiFake().start(),
-          push: only === 'slack' ? undefined : await WebPushService.start(),
+          push: only === 'slack' || only === 'first-page' ? undefined : await WebPushService.start(),
         }
       : undefined;
   const closeFakes = async () => {

@@ -41,7 +41,7 @@ export async function benchPaging(
   fake: TwilioFakeProcess,
   say: Say,
   slack: SlackApiFake,
-  opts: { slackOnly?: boolean; push?: WebPushService } = {},
+  opts: { slackOnly?: boolean; firstPageOnly?: boolean; push?: WebPushService } = {},
 ): Promise<Findings> {
   const ingestProbe = await IngestProbe.connect(stack.infra.databaseUrl);
   const probe = await PagingProbe.connect(stack.infra.databaseUrl);
@@ -55,6 +55,11 @@ export async function benchPaging(
     }
     for (const load of FIRST_PAGE_LOADS) await closeAll(p, await firstPageSteady(p, load), `the 202 → first SMS phase at ${load.rate}/s`);
     p.b.out.notes.push(FIRST_PAGE_METHOD);
+    // `--first-page-only`: the 202 → first SMS phases alone, then escalation lateness with 1,000 open.
+    if (opts.firstPageOnly) {
+      await closeAll(p, await escalationUnderLoad(p), 'the escalation phase');
+      return p.b.out;
+    }
     // 202 → first browser push, in the same run and at the same rates as the first SMS.
     const { push } = opts;
     if (push) for (const load of FIRST_PAGE_LOADS) await closeAll(p, await firstPushSteady(p, push, load), `the 202 → first web push phase at ${load.rate}/s`);
