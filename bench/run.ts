@@ -3,6 +3,10 @@
  * stack, beside their targets. A benchmark, not a test: it prints and writes a report.
  * `npm run bench -- --ingest-only` runs only the ingestion phases, `--paging-only` only paging
  * (with the Slack message phase), `--slack-only` only the Slack message phase (paging/slack.ts),
+ * `--first-page-only` only the 202 → first SMS phases (with CPU ms per incident: this process,
+ * Postgres, Temporal, SQL statements and history counts per incident) and escalation lateness with
+ * 1,000 open (paging/first-page.ts, escalation.ts); `BENCH_CPU_PROFILE=<file>` writes a CPU profile
+ * of this process's main thread over the 100/s first SMS phase (harness/profile.ts),
  * `--reports-only` only reports (reports.ts: JSON, CSV and PDF over 10,000 incidents),
  * `--dashboard-only` only the dashboard (dashboard.ts: first render of the incident list with
  * 10,000 incidents in Chromium, and the bundle size), `--logins-only` only concurrent logins
@@ -44,7 +48,7 @@ import { benchImport } from './import';
 
 const say = (line: string) => process.stdout.write(`[bench] ${line}\n`);
 
-type Only = 'ingest' | 'paging' | 'first-sms' | 'scaling' | 'slack' | 'reports' | 'dashboard' | 'logins' | 'hostile' | 'import' | undefined;
+type Only = 'ingest' | 'paging' | 'first-page' | 'first-sms' | 'scaling' | 'slack' | 'reports' | 'dashboard' | 'logins' | 'hostile' | 'import' | undefined;
 
 /** The fakes the paging phases send to: Twilio in a process of its own, Slack's Web API and a push service in this one. */
 interface PagingFakes {
@@ -63,6 +67,7 @@ async function measure(stack: BenchStack, only: Only, fakes: PagingFakes | undef
   const paging = fakes
     ? await benchPaging(stack, fakes.twilio, say, fakes.slack, {
         slackOnly: only === 'slack',
+        firstPageOnly: only === 'first-page',
         firstSmsOnly: only === 'first-sms',
         scalingOnly: only === 'scaling',
         push: fakes.push,
@@ -159,8 +164,8 @@ async function main(): Promise<void> {
   const cluster = process.argv.includes('--cluster');
   clusterWorkers = workersFlag();
   if (process.argv.includes('--workers') && !cluster) throw new Error('--workers is for --cluster');
-  const flag = (['ingest', 'paging', 'first-sms', 'scaling', 'slack', 'reports', 'dashboard', 'logins', 'hostile', 'import'] as const).find((name) =>
-    process.argv.includes(`--${name}-only`),
+  const flag = (['ingest', 'paging', 'first-page', 'first-sms', 'scaling', 'slack', 'reports', 'dashboard', 'logins', 'hostile', 'import'] as const).find(
+    (name) => process.argv.includes(`--${name}-only`),
   );
   const only: Only = flag;
   if (cluster && only !== undefined && !['paging', 'first-sms', 'scaling', 'ingest'].includes(only))
@@ -172,11 +177,11 @@ async function main(): Promise<void> {
   // go to a push service fake and incidents are posted in Slack through the real Web API client to
   // its wire fake, both in this process.
   const fakes: PagingFakes | undefined =
-    only === undefined || only === 'paging' || only === 'first-sms' || only === 'scaling' || only === 'slack'
+    only === undefined || only === 'paging' || only === 'first-page' || only === 'first-sms' || only === 'scaling' || only === 'slack'
       ? {
           twilio: await TwilioFakeProcess.start(),
           slack: await new SlackApiFake().start(),
-          push: only === 'slack' || only === 'first-sms' || only === 'scaling' ? undefined : await WebPushService.start(),
+          push: only === 'slack' || only === 'first-page' || only === 'first-sms' || only === 'scaling' ? undefined : await WebPushService.start(),
         }
       : undefined;
   const closeFakes = async () => {

@@ -1,19 +1,11 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Knex, MikroORM } from '@mikro-orm/postgresql';
 import type { EscalationTarget } from '../../src/db/entities/escalation-policy';
 import { pagingDecision, type ResolvedTarget, type StepResolution } from '../../src/domain/paging/decisions';
 import { formBChannels } from '../../src/domain/paging/form-b-channels';
 import type { EscalationPlan, PageJob } from '../../src/domain/paging/escalation-plan';
 import type { ChannelId } from '../../src/domain/channels';
 import { recordPagingDecision } from '../../src/services/incident';
-import {
-  disabledContacts,
-  memberTargets,
-  notificationRulesFor,
-  onCallUserIds,
-  pagingContext,
-  targetNames,
-  type UserPagingRules,
-} from '../../src/services/paging';
+import { memberTargets, onCallUserIds, pagingPeople, pagingContext, targetNames, type PagingContext, type UserPagingRules } from '../../src/services/paging';
 import { teamMemberIds } from '../../src/services/workspace';
 
 /** What stepRecipients is asked: a step at an instant; with `decisionSeq`, its decision goes on the timeline at that seq. */
@@ -26,18 +18,37 @@ export interface StepRecipientsInput {
   decisionSeq?: number;
 }
 
+/** What planEscalation is asked: the incident; since the patch, with step 1's lookup (at the seq reserved for its decision). */
+export interface PlanEscalationInput {
+  incidentId: string;
+  firstStep?: { step: 0; at: string; cycle: 0; decisionSeq: number };
+}
+
+/** The plan of an incident's context. */
+function planOf(c: PagingContext): EscalationPlan {
+  // Without a policy the owning team is paged once (on the source's channels for Form B,
+  // else by each member's rules): an incident nobody hears about is the worst default.
+  const kind = c.channels ? 'channels' : c.steps ? 'policy' : 'team';
+  const stepDelays = c.steps ? c.steps.map((s) => s.delay_seconds) : [0];
+  return { kind, stepDelays, repeat: c.steps ? c.repeat : 0, ackTimeoutSeconds: c.ackTimeoutSeconds };
+}
+
 /** Who an incident pages and how: its service's policy, or its source's Form B channel list. */
 export function createPagingPlanActivities({ orm }: { orm: MikroORM }) {
   const knex = () => orm.em.fork().getKnex();
 
-  /** The plan the workflow runs: read once per TRIGGERED spell. */
-  async function planEscalation({ incidentId }: { incidentId: string }): Promise<EscalationPlan> {
-    const c = await pagingContext(knex(), incidentId);
-    // Without a policy the owning team is paged once (on the source's channels for Form B,
-    // else by each member's rules): an incident nobody hears about is the worst default.
-    const kind = c.channels ? 'channels' : c.steps ? 'policy' : 'team';
-    const stepDelays = c.steps ? c.steps.map((s) => s.delay_seconds) : [0];
-    return { kind, stepDelays, repeat: c.steps ? c.repeat : 0, ackTimeoutSeconds: c.ackTimeoutSeconds };
+  /**
+   * The plan the workflow runs: read once per TRIGGERED spell. With `firstStep` (since the
+   * workflow's patch 'plan-with-first-step'), also the pages of step 1, which starts the spell at
+   * once, and its decision on the timeline: one lookup and one read of the policy where there were
+   * two (stepRecipients). Absent when the plan pages nobody.
+   */
+  async function planEscalation({ incidentId, firstStep }: PlanEscalationInput): Promise<EscalationPlan & { firstStep?: PageJob[] }> {
+    const k = knex();
+    const c = await pagingContext(k, incidentId);
+    const plan = planOf(c);
+    if (!firstStep || plan.stepDelays.length === 0) return plan;
+    return { ...plan, firstStep: await recipientsOf(k, c, { incidentId, ...firstStep }) };
   }
 
   /** Each target with the users it stands for at `at` (names are filled in for decisions only). */
@@ -56,7 +67,10 @@ export function createPagingPlanActivities({ orm }: { orm: MikroORM }) {
    */
   async function stepRecipients(input: StepRecipientsInput): Promise<PageJob[]> {
     const k = knex();
-    const c = await pagingContext(k, input.incidentId);
+    return recipientsOf(k, await pagingContext(k, input.incidentId), input);
+  }
+
+  async function recipientsOf(k: Knex, c: PagingContext, input: StepRecipientsInput): Promise<PageJob[]> {
     const stepTargets = await resolveTargets(c.steps?.[input.step]?.targets ?? [{ type: 'team', id: c.owningTeamId }], new Date(input.at));
     const formB = c.channels ? formBChannels(c.severity, c.channels) : null;
     // A webhook's member targets take their channels from the team, paged with the first step.
@@ -67,11 +81,12 @@ export function createPagingPlanActivities({ orm }: { orm: MikroORM }) {
     const targets = [...(teamPaged ? stepTargets : []), ...[...byTarget.keys()].map((id): ResolvedTarget => ({ type: 'user', id, name: null, userIds: [id] }))];
     const inStep = new Set(teamPaged ? stepTargets.flatMap((t) => t.userIds) : []);
     const userIds = [...new Set(targets.flatMap((t) => t.userIds))];
-    const people = await notificationRulesFor(orm, userIds, { organizationId: c.organizationId });
+    // The people's rules and, for the decision, their contact methods that do not page: one read.
+    const { people, disabled } = await pagingPeople(k, userIds, c.organizationId);
     const channelsOf = (p: UserPagingRules) => formB!.filter((ch) => (inStep.has(p.userId) && !targeted.has(ch)) || byTarget.get(p.userId)?.includes(ch));
     const jobsOf = (p: UserPagingRules): PageJob[] => (formB ? formBJobs(p, channelsOf(p)) : ruleJobs(p));
     if (input.decisionSeq !== undefined) {
-      const [names, disabled] = await Promise.all([targetNames(k, targets, people), disabledContacts(k, userIds, c.organizationId)]);
+      const names = await targetNames(k, targets, people);
       const resolution: StepResolution = {
         stepIndex: input.step,
         cycle: input.cycle ?? 0,

@@ -5,7 +5,7 @@ import { CHANNELS, type ChannelId } from '../../src/domain/channels';
 import type { PageOutcome } from '../../src/domain/paging/page-outcome';
 import { providerDidNotAccept } from '../../src/providers/failures';
 import { callProvider } from '../../src/providers/provider-call';
-import { nextReplyCode } from '../../src/providers/twilio';
+import { nextReplyCode, replyCodeRead } from '../../src/providers/twilio';
 import { keepsContactMethod, PERMANENT_DELIVERY_FAILURE, type ChannelSender, type SentPage } from '../../src/providers/types';
 import {
   claimAttempt,
@@ -14,8 +14,9 @@ import {
   disableContactMethod,
   markAttemptFailed,
   markPageSent,
+  inAppNotificationCte,
+  PAGE_NOT_WRITTEN,
   readPageContext,
-  recordInAppNotification,
   settlePage,
   type ClaimedAttempt,
   type PageRoute,
@@ -46,7 +47,12 @@ export function createPagingSendActivities({ orm, senders, links }: PagingSendDe
 
   async function sendPage(input: SendPageInput): Promise<PageOutcome> {
     const k = knex();
-    const { incident, userEmail, page: previous } = await readPageContext(k, input);
+    // A text page carries the code a reply starts with (`4A`); a first attempt takes it in the same
+    // read (none is taken once an attempt wrote the page's row), before the claim, so the claim
+    // stays the last step before the provider.
+    const text = CHANNELS[input.job.channel].format === 'text';
+    const read = await readPageContext(k, input, text ? replyCodeRead(input.job.address, input.incidentId, PAGE_NOT_WRITTEN) : undefined);
+    const { incident, userEmail, page: previous } = read;
     const outcome = (o: PageOutcome) => recordPageOutcome(k, input, o, userEmail);
     if (previous && DONE.includes(previous.status)) return outcome(outcomeOf(previous));
 
@@ -54,9 +60,9 @@ export function createPagingSendActivities({ orm, senders, links }: PagingSendDe
     let route: PageRoute = previous
       ? { channel: previous.channel, address: previous.target, fallbackReason: previous.fallback_reason }
       : { channel: input.job.channel, address: input.job.address, fallbackReason: null };
-    // A text page carries the code a reply starts with (`4A`); taken before the claim, so the
-    // claim stays the last step before the provider.
-    const replyCode = CHANNELS[route.channel].format === 'text' ? (previous?.reply_code ?? (await nextReplyCode(k, route.address, input.incidentId))) : null;
+    const taken = read.also === null || read.also === undefined ? null : Number(read.also);
+    const replyCode =
+      CHANNELS[route.channel].format === 'text' ? (previous?.reply_code ?? taken ?? (await nextReplyCode(k, route.address, input.incidentId))) : null;
     let claim: ClaimedAttempt | null;
     if (!previous && countsAgainstQuota(input, incident.plan)) ({ route, claim } = await claimWithinQuota(k, input, incident.plan, replyCode));
     else claim = await claimAttempt(k, input, route, replyCode);
@@ -80,9 +86,12 @@ export function createPagingSendActivities({ orm, senders, links }: PagingSendDe
     }
     // A crash from here until the row says `sent` leaves it `sending`: the retry sends again, marked.
     await markPageSent(k, input.notificationId, sent);
-    if (input.job.userId)
-      await recordInAppNotification(k, { notificationId: input.notificationId, incidentId: input.incidentId, userId: input.job.userId }, incident);
-    return outcome({ ...base, status: 'sent', error: null, provider: sent.provider });
+    // The in-app notification goes with the page's entry, one statement: if it fails, the retry
+    // finds the page sent and writes the entry alone.
+    const inApp = input.job.userId
+      ? inAppNotificationCte({ notificationId: input.notificationId, incidentId: input.incidentId, userId: input.job.userId }, incident)
+      : undefined;
+    return recordPageOutcome(k, input, { ...base, status: 'sent', error: null, provider: sent.provider }, userEmail, inApp);
   }
 
   /** The page's retries ran out: the attempt is recorded as failed and the timeline says so. */

@@ -12,13 +12,19 @@ export async function recordPageOutcome(
   input: { incidentId: string; seq: number; job: { userId: string | null } },
   outcome: PageOutcome,
   email: string | null,
+  /** Another write to make in the same statement (the page's in-app notification). */
+  alsoWrite?: { sql: string; bindings: unknown[] },
 ): Promise<PageOutcome> {
-  await recordPageEntry(k, {
-    incidentId: input.incidentId,
-    seq: input.seq,
-    channel: outcome.channel,
-    message: describePage(outcome, email),
-    data: pageEntryData(outcome, input.job.userId),
-  });
+  await recordPageEntry(
+    k,
+    {
+      incidentId: input.incidentId,
+      seq: input.seq,
+      channel: outcome.channel,
+      message: describePage(outcome, email),
+      data: pageEntryData(outcome, input.job.userId),
+    },
+    alsoWrite,
+  );
   return outcome;
 }

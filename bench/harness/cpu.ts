@@ -13,6 +13,9 @@ export interface CpuSnapshot {
   selfMs: number;
   /** This process's descendants (embedded Postgres, the Temporal dev server); NaN off Linux. */
   descendantsMs: number;
+  /** Of descendantsMs: the processes named `postgres*` and `temporal*` (the rest: fakes and the like). */
+  postgresMs: number;
+  temporalMs: number;
 }
 
 /** Who used the CPU over an interval, in cores (CPU-seconds per second). */
@@ -36,20 +39,21 @@ function machineBusyMs(): number {
  * CPU time of every live descendant of `root` outside `exclude`'s subtree, plus what their own
  * exited children used (cutime/cstime: Postgres backends that came and went). Read from /proc.
  */
-function descendantsMs(root: number, exclude?: number): number {
+function descendantsMs(root: number, exclude?: number): { all: number; postgres: number; temporal: number } {
   let entries: string[];
   try {
     entries = readdirSync('/proc').filter((e) => /^\d+$/.test(e));
   } catch {
-    return NaN;
+    return { all: NaN, postgres: NaN, temporal: NaN };
   }
-  const procs = new Map<number, { ppid: number; ticks: number }>();
+  const procs = new Map<number, { ppid: number; ticks: number; name: string }>();
   for (const pid of entries) {
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
       // Fields after the command name (which may hold spaces): state, ppid, … utime(14), stime, cutime, cstime.
       const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      procs.set(Number(pid), { ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]) });
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      procs.set(Number(pid), { ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]), name });
     } catch {
       // exited while we read
     }
@@ -63,18 +67,29 @@ function descendantsMs(root: number, exclude?: number): number {
     return false;
   };
   let ticks = 0;
-  for (const [pid, p] of procs) if (isDescendant(pid)) ticks += p.ticks;
-  return (ticks * 1000) / TICKS_PER_S;
+  let postgres = 0;
+  let temporal = 0;
+  for (const [pid, p] of procs) {
+    if (!isDescendant(pid)) continue;
+    ticks += p.ticks;
+    if (p.name.startsWith('postgres')) postgres += p.ticks;
+    else if (p.name.startsWith('temporal')) temporal += p.ticks;
+  }
+  const ms = (t: number) => (t * 1000) / TICKS_PER_S;
+  return { all: ms(ticks), postgres: ms(postgres), temporal: ms(temporal) };
 }
 
 /** Counters now; `loadGenerator` names a live load generator process to leave out (it reports its own time). */
 export function cpuSnapshot(loadGenerator?: number): CpuSnapshot {
   const self = process.cpuUsage();
+  const descendants = descendantsMs(process.pid, loadGenerator);
   return {
     wallMs: performance.now(),
     machineBusyMs: machineBusyMs(),
     selfMs: (self.user + self.system) / 1000,
-    descendantsMs: descendantsMs(process.pid, loadGenerator),
+    descendantsMs: descendants.all,
+    postgresMs: descendants.postgres,
+    temporalMs: descendants.temporal,
   };
 }
 
@@ -96,4 +111,12 @@ export function cpuSplit(from: CpuSnapshot, to: CpuSnapshot, loadGeneratorMs = 0
     rest: per(Math.max(0, busy - server - loadGeneratorMs - (Number.isNaN(embedded) ? 0 : embedded))),
     cores: os.cpus().length,
   };
+}
+
+/** CPU ms per unit of work (an incident, say) between two snapshots: this process, Postgres, Temporal, and their sum. */
+export function cpuMsPer(from: CpuSnapshot, to: CpuSnapshot, units: number): { node: number; postgres: number; temporal: number; total: number } {
+  const node = (to.selfMs - from.selfMs) / units;
+  const postgres = (to.postgresMs - from.postgresMs) / units;
+  const temporal = (to.temporalMs - from.temporalMs) / units;
+  return { node: round(node, 2), postgres: round(postgres, 2), temporal: round(temporal, 2), total: round(node + postgres + temporal, 2) };
 }

@@ -17,12 +17,33 @@ export interface PagingMark {
 
 /** What the paging phases share: the ingestion bench's helpers, the Twilio fake, the page probe. */
 export class PagingBench {
+  /** SQL statements the stack's knex has sent since this bench began (the bench's own probes use their own connections). */
+  queries = 0;
+
   constructor(
     /** drain(), phase(), out and say, on the paging workspace. */
     readonly b: IngestBench,
     readonly fake: TwilioFakeProcess,
     readonly probe: PagingProbe,
-  ) {}
+  ) {
+    b.stack.orm.em.getKnex().on('query', (q: { sql?: string }) => {
+      this.queries++;
+      if (this.statements) {
+        const sql = (q.sql ?? '').replace(/\s+/g, ' ').slice(0, 160);
+        this.statements.set(sql, (this.statements.get(sql) ?? 0) + 1);
+      }
+    });
+  }
+
+  /** With `BENCH_SQL_TALLY` set: each statement's text (its start) and how often it ran, since the tally was last taken. */
+  private statements = process.env.BENCH_SQL_TALLY ? new Map<string, number>() : undefined;
+
+  /** The statements tallied since the last call, most frequent first, and a fresh tally. */
+  takeStatements(): Array<[string, number]> {
+    const out = [...(this.statements ?? [])].sort((a, b) => b[1] - a[1]);
+    this.statements?.clear();
+    return out;
+  }
 
   async mark(): Promise<PagingMark> {
     const fakeMs = await this.fake.cpuMs();

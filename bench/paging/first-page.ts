@@ -1,3 +1,5 @@
+import { cpuMsPer } from '../harness/cpu';
+import { profiled, threadCpuMs, threadCpuPer } from '../harness/profile';
 import { statusesOf, valuesRun } from '../harness/load';
 import { perS } from '../harness/numbers';
 import type { Bounds } from '../harness/report';
@@ -6,7 +8,7 @@ import type { BenchStack } from '../harness/stack';
 import { round } from '../harness/numbers';
 import type { UnitCpu } from '../harness/report';
 import { incidentNumberOf, type PagingBench, type PagingMark } from './bench';
-import { fetchHistories, meanCounts, startedAt, stepTimes, taskSplit, type History } from './history';
+import { fetchHistories, historyCounts, meanCounts, startedAt, stepTimes, taskSplit, type History } from './history';
 import { pagesOffSms, type OpenedIncident } from './probe';
 import { pagingService, smsResponder } from './seed';
 import { splitFigures } from './split';
@@ -31,10 +33,27 @@ export async function firstPageSteady(p: PagingBench, { rate, durationS, target 
   const svc = await pagingService(orm, b.ws, { name: `first page ${rate}/s`, ingestBaseUrl: ingestUrl, steps: [responder], delays: [60] });
   const start = await b.drain(phase);
   b.say(`New incidents paging by SMS at a steady ${rate}/s for ${durationS} s`);
-  const { run, start: atStart } = await p.openIncidents(svc.url, b.prefix(`paging-first-${rate}`), { rate, durationS, maxInFlight: 32 });
-  const arrived = await p.waitForSms(responder.phone, run.answered.length, 'the first SMS');
+  const queriesAtStart = p.queries;
+  p.takeStatements();
+  const threadsAtStart = threadCpuMs();
+  const {
+    run,
+    start: atStart,
+    arrived,
+  } = await profiled(target ? process.env.BENCH_CPU_PROFILE : undefined, async () => {
+    const opened = await p.openIncidents(svc.url, b.prefix(`paging-first-${rate}`), { rate, durationS, maxInFlight: 32 });
+    return { ...opened, arrived: await p.waitForSms(responder.phone, opened.run.answered.length, 'the first SMS') };
+  });
   const atEnd = await p.mark();
+  const queries = p.queries - queriesAtStart;
+  for (const [sql, n] of p.takeStatements()) b.say(`  sql ${(n / Math.max(1, run.answered.length)).toFixed(2)}/incident: ${sql}`);
+  b.say(`  this process's CPU per incident by thread (ms): ${JSON.stringify(threadCpuPer(threadsAtStart, threadCpuMs(), Math.max(1, run.answered.length)))}`);
   p.cpu(`paging ${rate}/s: load and first SMS`, atStart, atEnd, run.cpuMs);
+  // CPU per incident: this process (API, relay, worker, the bench's polling), Postgres, Temporal.
+  const perIncident = cpuMsPer(atStart.cpu, atEnd.cpu, Math.max(1, run.answered.length));
+  b.say(
+    `  CPU per incident at ${rate}/s (ms): ${JSON.stringify(perIncident)}; SQL statements per incident: ${(queries / Math.max(1, run.answered.length)).toFixed(1)}`,
+  );
 
   const { incidents, smsAt } = await firstSmsByTitle(p, svc.sourceId, responder.phone);
   const pages = await probe.pages(svc.sourceId);
@@ -50,8 +69,10 @@ export async function firstPageSteady(p: PagingBench, { rate, durationS, target 
       )
     ).values(),
   ];
+  const counts = historyCounts(histories);
+  b.say(`  per incident, from the histories: ${JSON.stringify(counts)}`);
   const sentAt = histories.map((h) => ({ h, from: startedAt(h), to: stepTimes(h).sent[0] })).filter((x) => !Number.isNaN(x.to));
-  const perIncident = perIncidentCpu(p, { key: `paging_${rate}ps`, label: `paging ${rate}/s` }, atStart, atEnd, smsAt.size, histories);
+  const unitCpu = perIncidentCpu(p, { key: `paging_${rate}ps`, label: `paging ${rate}/s` }, atStart, atEnd, smsAt.size, histories);
 
   // Where the time goes. Clamped at 0: the 202 is timed when the load generator has read it, and
   // the relay stamps delivered_at after its batch's calls, so the next step may come first.
@@ -109,7 +130,10 @@ export async function firstPageSteady(p: PagingBench, { rate, durationS, target 
     sms_matched: total.length,
     sms_wait_complete: arrived.complete,
     pages_not_sent_as_sms: off,
-    cpu_ms_per_incident: Object.fromEntries(perIncident.ms),
+    cpu_ms_per_incident: perIncident,
+    cpu_ms_per_incident_by_component: Object.fromEntries(unitCpu.ms),
+    sql_statements_per_incident: queries / Math.max(1, run.answered.length),
+    history_per_incident: counts,
   });
   b.out.notes.push(
     `202 → first SMS at ${rate}/s (${start}): ${Math.round(rate * durationS)} events paced one every ${1000 / rate} ms; answers ${statusesOf(run)}. ` +

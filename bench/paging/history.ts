@@ -27,6 +27,17 @@ export interface StepTimes {
   sent: number[];
 }
 
+/** True when a planEscalation marker's result carries the first step's pages. */
+function planAnsweredFirstStep(marker: { details?: Record<string, { payloads?: unknown[] | null } | null> | null } | null | undefined): boolean {
+  const [result] = marker?.details?.result?.payloads ?? [];
+  if (!result) return false;
+  try {
+    return Array.isArray(defaultPayloadConverter.fromPayload<{ firstStep?: unknown }>(result as never).firstStep);
+  } catch {
+    return false;
+  }
+}
+
 const dense = (a: number[]) => Array.from(a, (t) => t ?? NaN);
 
 export function stepTimes(history: History): StepTimes {
@@ -47,6 +58,8 @@ export function stepTimes(history: History): StepTimes {
       const ms = (t: Ts) => Number(t.seconds) * 1000 + Math.floor((t.nanos ?? 0) / 1e6);
       const t = la.original_schedule_time;
       if (la.activity_type === 'stepRecipients' && t) woke[lookups++] = ms(t);
+      // Since the workflow's 'plan-with-first-step' patch, the plan's lookup is step 1's too.
+      if (la.activity_type === 'planEscalation' && t && planAnsweredFirstStep(marker)) woke[lookups++] = ms(t);
       if (la.activity_type === 'sendPage') {
         const step = localSends++;
         sent[step] ??= la.complete_time ? ms(la.complete_time) : tsToMs(e.eventTime);
@@ -161,4 +174,23 @@ export function meanCounts(histories: History[]): HistoryCounts & { histories: n
     localActivities: mean((c) => c.localActivities),
     activities: mean((c) => c.activities),
   };
+}
+
+/** Per history, on average: events, workflow tasks completed, local activity markers, activities and timers scheduled. */
+export function historyCounts(histories: History[]): Record<string, number> {
+  const sum: Record<string, number> = { events: 0, workflowTasks: 0, localActivities: 0, activities: 0, timers: 0, markers: 0 };
+  for (const h of histories) {
+    for (const e of h.events ?? []) {
+      sum.events++;
+      if (e.workflowTaskCompletedEventAttributes) sum.workflowTasks++;
+      if (e.activityTaskScheduledEventAttributes) sum.activities++;
+      if (e.timerStartedEventAttributes) sum.timers++;
+      if (e.markerRecordedEventAttributes) {
+        sum.markers++;
+        if (e.markerRecordedEventAttributes.markerName === 'core_local_activity') sum.localActivities++;
+      }
+    }
+  }
+  const n = Math.max(1, histories.length);
+  return Object.fromEntries(Object.entries(sum).map(([k, v]) => [k, Math.round((v / n) * 100) / 100]));
 }

@@ -44,7 +44,7 @@ export async function benchPaging(
   fake: TwilioFakeProcess,
   say: Say,
   slack: SlackApiFake,
-  opts: { slackOnly?: boolean; firstSmsOnly?: boolean; scalingOnly?: boolean; push?: WebPushService; cluster?: ClusterRoles } = {},
+  opts: { slackOnly?: boolean; firstPageOnly?: boolean; firstSmsOnly?: boolean; scalingOnly?: boolean; push?: WebPushService; cluster?: ClusterRoles } = {},
 ): Promise<Findings> {
   const ingestProbe = await IngestProbe.connect(stack.infra.databaseUrl);
   const probe = await PagingProbe.connect(stack.infra.databaseUrl);
@@ -63,9 +63,14 @@ export async function benchPaging(
     }
     for (const load of FIRST_PAGE_LOADS) await closeAll(p, await firstPageSteady(p, load), `the 202 → first SMS phase at ${load.rate}/s`);
     p.b.out.notes.push(FIRST_PAGE_METHOD, cpuPerIncidentMethod(stack));
-    // `--first-sms-only`: the 202 → first SMS phases and their CPU per incident, alone.
+    // `--first-sms-only`: the 202 → first SMS phases and their CPU per incident, with the dedup storm.
     if (opts.firstSmsOnly) {
       await closeAll(p, await firstPageDuringStorm(p), 'the dedup storm phase');
+      return p.b.out;
+    }
+    // `--first-page-only`: the 202 → first SMS phases alone, then escalation lateness with 1,000 open.
+    if (opts.firstPageOnly) {
+      await closeAll(p, await escalationUnderLoad(p), 'the escalation phase');
       return p.b.out;
     }
     // 202 → first browser push, in the same run and at the same rates as the first SMS.

@@ -93,7 +93,14 @@ export class PagingStubs {
         if (this.opts.attachDelayMs) await sleep(this.opts.attachDelayMs);
         return { lastSeq: input.firstSeq + input.alerts.length - 1 };
       },
-      planEscalation: async (input) => (record('planEscalation', input), this.opts.plan),
+      // Since the workflow's 'plan-with-first-step' patch, the plan's lookup answers step 1 too:
+      // recorded as the stepRecipients call it stands for, so tests count steps either way.
+      planEscalation: async ({ firstStep, ...input }) => {
+        record('planEscalation', input);
+        if (!firstStep || this.opts.plan.stepDelays.length === 0) return this.opts.plan;
+        record('stepRecipients', { incidentId: input.incidentId, ...firstStep });
+        return { ...this.opts.plan, firstStep: this.opts.recipients?.(0) ?? [] };
+      },
       stepRecipients: async (input) => (record('stepRecipients', input), this.opts.recipients?.(input.step) ?? []),
       sendPage: async (input) => {
         record('sendPage', input);

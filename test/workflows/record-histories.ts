@@ -24,9 +24,11 @@ import { recordPagingHistories } from './record-paging-histories';
  * patched('page-local-first-attempt'); v7: paging decisions on the timeline, auto-close of
  * RESOLVED incidents, the lifecycle Update's write budget and the run seeded from the projection
  * after a finished run, each under its patch; v8: a sender's acknowledge under
- * patched('sender-acknowledge'), and its scenario), and keep the older files: they prove old runs replay.
+ * patched('sender-acknowledge'), and its scenario; v9: a spell's plan and its first step's
+ * recipients in one lookup under patched('plan-with-first-step')), and keep the older files: they
+ * prove old runs replay.
  */
-const VERSION = 'v8';
+const VERSION = 'v9';
 
 async function main() {
   const infra = await startTestInfra();

@@ -5,7 +5,7 @@ import { Worker } from '@temporalio/worker';
 
 const HISTORIES = path.join(__dirname, '..', 'histories');
 const files = readdirSync(HISTORIES).filter((f) => f.endsWith('.json'));
-const LIFECYCLE_VERSIONS = ['v1', 'v2', 'v3', 'v4', 'v5', 'v6', 'v7', 'v8'];
+const LIFECYCLE_VERSIONS = ['v1', 'v2', 'v3', 'v4', 'v5', 'v6', 'v7', 'v8', 'v9'];
 const PAGING_SCENARIOS = ['two-steps-acknowledged', 'ack-timeout-retriggered', 'escalate-now', 'continued-first-run', 'continued-second-run'];
 /** v5: every page attempt a remote activity; v6 on: a page's first attempt is a local activity. */
 const versionOf = (file: string) => Number(/^v(\d+)-/.exec(file)![1]);
@@ -38,11 +38,12 @@ describe('replay of recorded incident histories', () => {
     expect(files).toEqual(
       expect.arrayContaining([
         ...LIFECYCLE_VERSIONS.flatMap((v) => [`${v}-incident-lifecycle-closed.json`, `${v}-incident-reopened-run.json`]),
-        ...['v3', 'v4', 'v5', 'v6', 'v7', 'v8'].map((v) => `${v}-incident-from-alerts.json`),
-        ...['v4', 'v5', 'v6', 'v7', 'v8'].map((v) => `${v}-incident-batch-resolved-by-sender.json`),
-        ...['v5', 'v6', 'v7', 'v8'].flatMap((v) => PAGING_SCENARIOS.map((scenario) => paging(scenario, v))),
+        ...['v3', 'v4', 'v5', 'v6', 'v7', 'v8', 'v9'].map((v) => `${v}-incident-from-alerts.json`),
+        ...['v4', 'v5', 'v6', 'v7', 'v8', 'v9'].map((v) => `${v}-incident-batch-resolved-by-sender.json`),
+        ...['v5', 'v6', 'v7', 'v8', 'v9'].flatMap((v) => PAGING_SCENARIOS.map((scenario) => paging(scenario, v))),
         'v7-incident-sender-acknowledged-unpatched.json',
         'v8-incident-sender-acknowledged.json',
+        'v9-incident-sender-acknowledged.json',
       ]),
     );
   });
@@ -93,6 +94,28 @@ describe('what the recorded paging histories exercise', () => {
     expect(summary('v7-incident-lifecycle-closed.json').patches).not.toContain('run-seed-from-projection');
     // Its lifecycle Updates wrote under the budget.
     expect(summary('v7-incident-lifecycle-closed.json').patches).toContain('update-write-budget');
+  });
+
+  it('when a history is from v9 on, then each spell that plans answers its first step in the same lookup (plan-with-first-step)', () => {
+    for (const file of files.filter((f) => f.includes('-paging-'))) {
+      const s = summary(file);
+      const v9 = versionOf(file) >= 9;
+      const plans = local(s, 'planEscalation');
+      if (plans.length === 0) continue;
+      expect({ file, patched: s.patches.includes('plan-with-first-step') }).toEqual({ file, patched: v9 });
+      expect({ file, firstSteps: plans.map((p) => Array.isArray(p.result.firstStep)) }).toEqual({ file, firstSteps: plans.map(() => v9) });
+    }
+    // Two steps, the first on two rules: the plan's lookup answered step 1, stepRecipients only step 2.
+    const s = summary(paging('two-steps-acknowledged', 'v9'));
+    expect(local(s, 'planEscalation').map((p) => p.result.firstStep.map((j: { channel: string }) => j.channel))).toEqual([['sms', 'email']]);
+    expect(local(s, 'stepRecipients')).toHaveLength(1);
+    expect(local(s, 'sendPage').map((a) => [a.result.status, a.result.channel])).toEqual([
+      ['sent', 'sms'],
+      ['sent', 'email'],
+      ['sent', 'voice'],
+    ]);
+    // The acknowledge timeout's new spell plans again, and its lookup answers step 1 again.
+    expect(local(summary(paging('ack-timeout-retriggered', 'v9')), 'planEscalation').map((p) => p.result.firstStep.length)).toEqual([2, 2]);
   });
 
   it('when nobody answered two steps, then the history pages step 1 on two rules, step 2, and is acknowledged', () => {

@@ -18,6 +18,7 @@ import {
   takeDue,
   type EscalationCursor,
   type EscalationMemory,
+  type EscalationPlan,
   type PageJob,
   type ScheduledPage,
 } from '../../src/domain/paging/escalation-plan';
@@ -60,6 +61,12 @@ export const PAGING_PATCH = 'paging-escalation';
 export const LOCAL_FIRST_ATTEMPT_PATCH = 'page-local-first-attempt';
 /** Patch id: never rename. Runs from before it page without a decision entry per step (docs/architecture.md, "Incidents"). */
 export const PAGING_DECISIONS_PATCH = 'paging-decision-entries';
+/**
+ * Patch id: never rename. Since it, a spell's plan and its first step's recipients (and decision
+ * entry) are one lookup: the seq of the decision is reserved first, then planEscalation answers
+ * both. Runs from before it read the plan, then the step.
+ */
+export const PLAN_WITH_FIRST_STEP_PATCH = 'plan-with-first-step';
 
 /**
  * Runs the escalation policy while the incident is TRIGGERED (docs/architecture.md, "Incidents" and "Paging"): every
@@ -116,16 +123,22 @@ export class Escalator {
   }
 
   private async escalate(sameSpell: () => boolean, stopped: () => boolean): Promise<void> {
+    // Step 1's pages, when the plan's lookup answered them too (since PLAN_WITH_FIRST_STEP_PATCH).
+    let firstStep: PageJob[] | null = null;
     if (!this.memory.cursor) {
-      const plan = await lookups.planEscalation({ incidentId: this.incident.incidentId });
+      const planned = await this.plan(sameSpell);
+      if (planned === null) return;
+      const { firstStep: jobs, ...plan } = planned;
       this.memory = { plan, cursor: startCursor(plan, Date.now()) };
+      firstStep = jobs ?? null;
     }
     while (sameSpell() && !stopped()) {
       let cursor = this.memory.cursor!;
       const now = Date.now();
       if (cursor.nextStepAtMs !== null && cursor.nextStepAtMs <= now) {
         const step = cursor.step;
-        const jobs = await this.recipients(cursor, now, sameSpell);
+        const jobs = firstStep ?? (await this.recipients(cursor, now, sameSpell));
+        firstStep = null;
         if (jobs === null || !sameSpell()) return;
         const paged: ScheduledPage[] = jobs.map((job) => ({ ...job, notificationId: uuid4(), step, dueAtMs: now + job.delaySeconds * 1000 }));
         cursor = advanceStep({ ...cursor, pending: [...cursor.pending, ...paged] }, now);
@@ -140,6 +153,19 @@ export class Escalator {
       if (wake === null) return;
       await condition(() => stopped() || !sameSpell() || this.nudges !== nudges, Math.max(1, wake - Date.now()));
     }
+  }
+
+  /**
+   * The spell's plan. Since PLAN_WITH_FIRST_STEP_PATCH, with step 1's pages: its decision's seq is
+   * reserved first, as recipients() reserves it. Null: the spell ended before the seq could be
+   * reserved.
+   */
+  private async plan(sameSpell: () => boolean): Promise<(EscalationPlan & { firstStep?: PageJob[] }) | null> {
+    const incidentId = this.incident.incidentId;
+    if (!patched(PLAN_WITH_FIRST_STEP_PATCH)) return lookups.planEscalation({ incidentId });
+    const decisionSeq = await this.incident.reservePageSeq(sameSpell);
+    if (decisionSeq === null) return null;
+    return lookups.planEscalation({ incidentId, firstStep: { step: 0, cycle: 0, at: new Date(Date.now()).toISOString(), decisionSeq } });
   }
 
   /**

@@ -8,16 +8,26 @@ import type { Knex } from '@mikro-orm/postgresql';
  * codes; each still answers for that incident.
  */
 export async function nextReplyCode(k: Knex, target: string, incidentId: string): Promise<number> {
-  const { rows } = await k.raw(
-    `with same as (
-       select reply_code from notifications where target = :target and incident_id = :incidentId and reply_code is not null limit 1
-     ), bumped as (
-       insert into reply_code_cursors (target, last_code) select :target, 1 where not exists (select 1 from same)
+  const code = replyCodeRead(target, incidentId);
+  const { rows } = await k.raw(`with ${code.with} select ${code.select} as code`, code.bindings);
+  return Number(rows[0].code);
+}
+
+/**
+ * nextReplyCode as parts of another statement (the page's first read: one round trip for both),
+ * its expression named `select`; `onlyIf`, a condition of that statement's (no attempt has written
+ * the page yet), keeps it from taking a code at all: the expression is null then.
+ */
+export function replyCodeRead(target: string, incidentId: string, onlyIf = 'true'): { with: string; select: string; bindings: Record<string, unknown> } {
+  return {
+    with: `reply_code_same as (
+       select reply_code from notifications where target = :replyTarget and incident_id = :replyIncidentId and reply_code is not null and (${onlyIf}) limit 1
+     ), reply_code_bumped as (
+       insert into reply_code_cursors (target, last_code) select :replyTarget, 1 where not exists (select 1 from reply_code_same) and (${onlyIf})
        on conflict (target) do update set last_code = reply_code_cursors.last_code % 99 + 1
        returning last_code
-     )
-     select coalesce((select reply_code from same), (select last_code from bumped)) as code`,
-    { target, incidentId },
-  );
-  return Number(rows[0].code);
+     )`,
+    select: 'coalesce((select reply_code from reply_code_same), (select last_code from reply_code_bumped))',
+    bindings: { replyTarget: target, replyIncidentId: incidentId },
+  };
 }

@@ -376,8 +376,13 @@ const attachedEventData = (entries: Array<{ event_id: string | null; message: st
  * last_seq only grows (greatest), so a run seeded from the projection never reuses the seq; the
  * row's updated_at is left alone: a page is not a change of the incident.
  */
-export async function recordPageEntry(k: Knex, input: { incidentId: string; seq: number; channel: string; message: string; data?: object }): Promise<void> {
-  await recordPagingEntry(k, { ...input, type: 'notification', via: input.channel });
+export async function recordPageEntry(
+  k: Knex,
+  input: { incidentId: string; seq: number; channel: string; message: string; data?: object },
+  /** Another table's write (its one writer's common table expression) in the same statement: one round trip. */
+  alsoWrite?: { sql: string; bindings: unknown[] },
+): Promise<void> {
+  await recordPagingEntry(k, { ...input, type: 'notification', via: input.channel }, alsoWrite);
 }
 
 /**
@@ -398,12 +403,13 @@ function pagingEventType(type: string, data: object | undefined): string | null 
 async function recordPagingEntry(
   k: Knex,
   input: { incidentId: string; seq: number; type: string; via: string; message: string; data?: object },
+  alsoWrite?: { sql: string; bindings: unknown[] },
 ): Promise<void> {
   const now = new Date();
   const data = input.data ? JSON.stringify(input.data) : null;
   const eventType = pagingEventType(input.type, input.data);
   await k.raw(
-    `with entry as (
+    `with ${alsoWrite ? `${alsoWrite.sql}, ` : ''}entry as (
        insert into timeline_entries (id, incident_id, organization_id, seq, type, actor_type, actor_id, via, message, data, created_at)
        select ?, id, organization_id, ?, ?, 'system', null, ?, ?, ?::jsonb, ? from incidents where id = ?
        on conflict (incident_id, seq) do nothing
@@ -415,6 +421,7 @@ async function recordPagingEntry(
      )
      update incidents set last_seq = greatest(last_seq, ?) where id = ?`,
     [
+      ...(alsoWrite?.bindings ?? []),
       randomUUID(),
       input.seq,
       input.type,

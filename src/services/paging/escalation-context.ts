@@ -100,9 +100,11 @@ export async function disabledContacts(k: Knex, userIds: string[], organizationI
     // Unverified phone numbers are not paged either (./notification-rules.ts): say so.
     .andWhere((q) => q.whereNotNull('disabled_at').orWhereNull('verified_at'))
     .orderBy([{ column: 'created_at' }, { column: 'id' }]);
-  for (const r of rows) {
-    const reason = r.disabled_at ? r.disabled_reason : UNVERIFIED;
-    out.set(r.user_id, [...(out.get(r.user_id) ?? []), { channel: r.type, address: displayAddress(r.type, r.address), reason }]);
-  }
+  for (const r of rows) out.set(r.user_id, [...(out.get(r.user_id) ?? []), disabledContact(r)]);
   return out;
+}
+
+/** How a contact method that does not page shows in a paging decision. */
+export function disabledContact(r: { type: ChannelId; address: string; disabled_at: unknown; disabled_reason: string | null }): DisabledContact {
+  return { channel: r.type, address: displayAddress(r.type, r.address), reason: r.disabled_at ? r.disabled_reason : UNVERIFIED };
 }

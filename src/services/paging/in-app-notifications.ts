@@ -97,6 +97,31 @@ export async function markInAppNotificationsRead(orm: MikroORM, input: InAppNoti
   return query.update({ read_at: new Date() });
 }
 
+/**
+ * The in-app notification as a common table expression another writer's statement carries (the
+ * page's timeline entry: one round trip for both); idempotent, like recordInAppNotification.
+ */
+export function inAppNotificationCte(
+  input: { notificationId: string; incidentId: string; userId: string },
+  incident: { organization_id: string; number: number; title: string; severity: string },
+): { sql: string; bindings: unknown[] } {
+  return {
+    sql: `in_app_notification as (
+       insert into user_notifications (id, organization_id, user_id, incident_id, title, body, read_at, created_at)
+       values (?, ?, ?, ?, ?, ?, null, ?) on conflict (id) do nothing returning id
+     )`,
+    bindings: [
+      input.notificationId,
+      incident.organization_id,
+      input.userId,
+      input.incidentId,
+      `#${incident.number} ${String(incident.title).slice(0, 200)}`,
+      `${incident.severity} incident triggered`,
+      new Date(),
+    ],
+  };
+}
+
 /** The in-app notification a page to a person leaves (the bell); idempotent: one per page. */
 export async function recordInAppNotification(
   k: Knex,

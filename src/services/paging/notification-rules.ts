@@ -9,6 +9,8 @@ import { isUniqueViolation, knexOf } from '../../db/knex';
 import { recordAudit, SYSTEM_CLI } from '../audit';
 import { conflict, invalid, notFound } from '../errors';
 import type { ChangeOptions } from './changes';
+import type { DisabledContact } from '../../domain/paging/decisions';
+import { disabledContact } from './escalation-context';
 
 /** Notification rules: which contact method to use, how long after a person is paged. */
 
@@ -166,28 +168,65 @@ export interface UserPagingRules {
  * `organizationId`, only that workspace's contact methods count.
  */
 export async function notificationRulesFor(orm: MikroORM, userIds: string[], opts: { organizationId?: string } = {}): Promise<UserPagingRules[]> {
+  return (await readPagingPeople(knexOf(orm), userIds, opts.organizationId)).people;
+}
+
+/**
+ * What paging a step's people needs, in one statement (one round trip): notificationRulesFor's
+ * answer, and the contact methods of theirs in the workspace that do not page (disabledContacts'
+ * answer: a provider disabled them, or nobody verified them), for the step's decision entry.
+ */
+export async function pagingPeople(
+  k: Knex,
+  userIds: string[],
+  organizationId: string,
+): Promise<{ people: UserPagingRules[]; disabled: Map<string, DisabledContact[]> }> {
+  return readPagingPeople(k, userIds, organizationId);
+}
+
+interface ContactRow {
+  id: string;
+  user_id: string;
+  type: ChannelId;
+  address: string;
+  disabled_at: string | null;
+  verified_at: string | null;
+  disabled_reason: string | null;
+}
+
+async function readPagingPeople(
+  k: Knex,
+  userIds: string[],
+  organizationId: string | undefined,
+): Promise<{ people: UserPagingRules[]; disabled: Map<string, DisabledContact[]> }> {
   const ids = [...new Set(userIds)].filter(isUuid);
-  if (ids.length === 0) return [];
-  const knex = knexOf(orm);
-  const scope = opts.organizationId ? { 'c.organization_id': opts.organizationId } : {};
-  const [users, rules, contacts] = await Promise.all([
-    knex('users').select('id', 'email').whereIn('id', ids),
-    knex('notification_rules as r')
-      .join('contact_methods as c', 'c.id', 'r.contact_method_id')
-      .select('r.id as rule_id', 'r.user_id', 'c.id as contact_method_id', 'c.type', 'c.address', 'r.delay_seconds')
-      .whereIn('r.user_id', ids)
-      .whereNull('c.disabled_at')
-      .whereNotNull('c.verified_at')
-      .where(scope)
-      .orderBy([{ column: 'r.delay_seconds' }, { column: 'r.created_at' }, { column: 'r.id' }]),
-    knex('contact_methods as c')
-      .select('c.id', 'c.user_id', 'c.type', 'c.address')
-      .whereIn('c.user_id', ids)
-      .whereNull('c.disabled_at')
-      .whereNotNull('c.verified_at')
-      .where(scope)
-      .orderBy([{ column: 'c.created_at' }, { column: 'c.id' }]),
-  ]);
+  if (ids.length === 0) return { people: [], disabled: new Map() };
+  const scope = organizationId ? 'and c.organization_id = :org' : '';
+  // Aggregates keep each list's order: rules by delay, then age; contact methods by age.
+  const { rows } = (await k.raw(
+    `select
+       (select coalesce(json_agg(json_build_object('id', u.id, 'email', u.email)), '[]') from users u where u.id = any(:ids::uuid[])) as users,
+       (select coalesce(json_agg(json_build_object('rule_id', x.rule_id, 'user_id', x.user_id, 'contact_method_id', x.contact_method_id,
+                                                   'type', x.type, 'address', x.address, 'delay_seconds', x.delay_seconds)
+                                 order by x.delay_seconds, x.created_at, x.rule_id), '[]')
+          from (select r.id as rule_id, r.user_id, c.id as contact_method_id, c.type, c.address, r.delay_seconds, r.created_at
+                  from notification_rules r join contact_methods c on c.id = r.contact_method_id
+                 where r.user_id = any(:ids::uuid[]) and c.disabled_at is null and c.verified_at is not null ${scope}) x) as rules,
+       (select coalesce(json_agg(json_build_object('id', c.id, 'user_id', c.user_id, 'type', c.type, 'address', c.address,
+                                                   'disabled_at', c.disabled_at, 'verified_at', c.verified_at, 'disabled_reason', c.disabled_reason)
+                                 order by c.created_at, c.id), '[]')
+          from contact_methods c where c.user_id = any(:ids::uuid[]) ${scope}) as contacts`,
+    { ids: `{${ids.join(',')}}`, ...(organizationId ? { org: organizationId } : {}) },
+  )) as {
+    rows: Array<{
+      users: Array<{ id: string; email: string }>;
+      rules: Array<{ rule_id: string; user_id: string; contact_method_id: string; type: ChannelId; address: string; delay_seconds: number }>;
+      contacts: ContactRow[];
+    }>;
+  };
+  const { users, rules, contacts: all } = rows[0];
+  // An unverified phone number is never paged, nor is a method a provider disabled.
+  const usable = (c: ContactRow) => c.disabled_at === null && c.verified_at !== null;
   const rulesOf = groupBy(rules, (r): PlannedContact => ({
     ruleId: r.rule_id,
     contactMethodId: r.contact_method_id,
@@ -195,15 +234,24 @@ export async function notificationRulesFor(orm: MikroORM, userIds: string[], opt
     address: r.address,
     delaySeconds: r.delay_seconds,
   }));
-  const contactsOf = groupBy(contacts, (c) => ({ id: c.id as string, type: c.type as ChannelId, address: c.address as string }));
+  const contactsOf = groupBy(all.filter(usable), (c) => ({ id: c.id, type: c.type, address: c.address }));
   const defaultRules = (userId: string): PlannedContact[] =>
     (contactsOf.get(userId) ?? [])
       .filter((c) => c.type === 'email')
       .map((c) => ({ ruleId: null, contactMethodId: c.id, type: c.type, address: c.address, delaySeconds: 0 }));
-  const emailOf = new Map(users.map((u) => [u.id as string, u.email as string]));
-  return ids
+  const emailOf = new Map(users.map((u) => [u.id, u.email]));
+  const people = ids
     .filter((id) => emailOf.has(id))
     .map((id) => ({ userId: id, email: emailOf.get(id)!, rules: rulesOf.get(id) ?? defaultRules(id), contacts: contactsOf.get(id) ?? [] }));
+  return {
+    people,
+    disabled: organizationId
+      ? groupBy(
+          all.filter((c) => !usable(c)),
+          disabledContact,
+        )
+      : new Map(),
+  };
 }
 
 function groupBy<R extends { user_id: string }, T>(rows: R[], map: (row: R) => T): Map<string, T[]> {

@@ -1,8 +1,8 @@
 import type { Knex } from '@mikro-orm/postgresql';
-import { CHANNELS } from '../../domain/channels';
-import type { Plan } from '../../domain/plans';
+import { CHANNELS, type ChannelId } from '../../domain/channels';
+import { PLAN_LIMITS, type Plan } from '../../domain/plans';
 import { monthStart, planRestrictsChannel, quotaFallbackReason } from '../../domain/paging/quota';
-import { claimAttempt, type ClaimedAttempt, type PageRoute, type SendPageInput } from './pages';
+import { claimAttempt, claimUnderQuota, type ClaimedAttempt, type PageRoute, type SendPageInput } from './pages';
 
 /** Statuses that count against a quota: the page went, or may still go. */
 const COUNTED = ['queued', 'sending', 'sent', 'delivered'];
@@ -27,8 +27,16 @@ export async function claimWithinQuota(
 ): Promise<{ route: PageRoute; claim: ClaimedAttempt | null }> {
   const { job } = input;
   const month = monthStart(new Date());
+  const asked: PageRoute = { channel: job.channel, address: job.address, fallbackReason: null };
   return k.transaction(async (trx) => {
     await trx.raw('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`page-quota:${job.userId}:${job.channel}:${month.toISOString()}`]);
+    // A page whose route only the month's count decides (SMS, voice on a plan that pages by them):
+    // counted and claimed in one statement, the claim only under the quota; over it, as below.
+    const limit = countedLimit(plan, job.channel);
+    if (limit !== null) {
+      const { used, claim } = await claimUnderQuota(trx, input, asked, replyCode, { since: month, statuses: COUNTED, limit });
+      if (used < limit) return { route: asked, claim };
+    }
     // Only a channel with a quota needs the month's count (push on FREE falls back whatever it is).
     const [{ used }] =
       CHANNELS[job.channel].quota === null
@@ -45,6 +53,17 @@ export async function claimWithinQuota(
       : { channel: job.channel, address: job.address, fallbackReason: null };
     return { route, claim: await claimAttempt(trx, input, route, reason ? null : replyCode) };
   });
+}
+
+/**
+ * The monthly limit a page on `channel` is held to when the plan's only say is that count (a
+ * channel with a quota, on a plan that does not page by email only): under it the page goes as
+ * asked (quotaFallbackReason answers null exactly then). Null otherwise.
+ */
+function countedLimit(plan: Plan, channel: ChannelId): number | null {
+  const quota = CHANNELS[channel].quota;
+  if (channel === 'email' || !quota || PLAN_LIMITS[plan].emailPagesOnly) return null;
+  return PLAN_LIMITS[plan][quota.limit];
 }
 
 /** Where a person's email pages go: their first enabled email contact method, else their login. */

@@ -45,26 +45,65 @@ export interface ClaimedAttempt {
  * and the timeline says so. Null: the incident no longer wants the page, or it is already done.
  */
 export async function claimAttempt(k: Knex, input: SendPageInput, route: PageRoute, replyCode: number | null): Promise<ClaimedAttempt | null> {
+  return (await claimStatement(k, input, route, replyCode)).claim;
+}
+
+/**
+ * claimAttempt for a page the plan counts (its caller holds the quota's lock): the same statement
+ * counts the person's pages on the channel this month (this page left out), as claimWithinQuota
+ * needs them, and claims only while that count is under `limit`. One round trip where a count and
+ * a claim took two; the count is read after the lock was taken (a statement of its own before).
+ */
+export async function claimUnderQuota(
+  k: Knex,
+  input: SendPageInput,
+  route: PageRoute,
+  replyCode: number | null,
+  quota: { since: Date; statuses: readonly string[]; limit: number },
+): Promise<{ used: number; claim: ClaimedAttempt | null }> {
+  return claimStatement(k, input, route, replyCode, quota);
+}
+
+async function claimStatement(
+  k: Knex,
+  input: SendPageInput,
+  route: PageRoute,
+  replyCode: number | null,
+  quota?: { since: Date; statuses: readonly string[]; limit: number },
+): Promise<{ used: number; claim: ClaimedAttempt | null }> {
   const { job } = input;
-  const { rows } = (await k.raw(
-    `with incident as (
-       select i.id, i.organization_id from incidents i
-        where i.id = :incidentId and i.status = 'TRIGGERED'
-          and not exists (select 1 from timeline_entries t where t.incident_id = i.id and t.type = 'status_change' and t.seq > :seq)
-        for share of i
-     )
-     insert into notifications as n (id, organization_id, incident_id, user_id, contact_method_id, channel, target, provider, provider_message_id,
+  const counted = quota
+    ? `used as (
+       select count(*)::int as n from notifications
+        where user_id = :userId and channel = :channel and status = any(:statuses::text[]) and created_at >= :since and id <> :id
+     ), `
+    : '';
+  const insert = `insert into notifications as n (id, organization_id, incident_id, user_id, contact_method_id, channel, target, provider, provider_message_id,
                                       status, error, reply_code, fallback_reason, escalation_step, attempts, unknown_outcome_retries, created_at, updated_at)
      select :id, organization_id, id, :userId, :contactMethodId, :channel, :target, null, null,
             'sending', null, :replyCode, :fallbackReason, :step, 1, 0, :now, :now
-       from incident
+       from incident${quota ? ' where (select n from used) < :limit' : ''}
      on conflict (id) do update
         set status = 'sending', attempts = n.attempts + 1,
             unknown_outcome_retries = n.unknown_outcome_retries + (n.status = 'sending')::int,
             updated_at = excluded.updated_at
       where n.status in ('queued', 'sending')
-     returning attempts, unknown_outcome_retries`,
+     returning attempts, unknown_outcome_retries`;
+  const { rows } = (await k.raw(
+    `with ${counted}incident as (
+       select i.id, i.organization_id from incidents i
+        where i.id = :incidentId and i.status = 'TRIGGERED'
+          and not exists (select 1 from timeline_entries t where t.incident_id = i.id and t.type = 'status_change' and t.seq > :seq)
+        for share of i
+     )${
+       quota
+         ? `, claimed as (${insert})
+     select (select n from used) as used, c.attempts, c.unknown_outcome_retries from (select 1) as one left join claimed c on true`
+         : `
+     ${insert}`
+     }`,
     {
+      ...(quota ? { statuses: `{${quota.statuses.join(',')}}`, since: quota.since, limit: quota.limit } : {}),
       incidentId: input.incidentId,
       seq: input.seq,
       id: input.notificationId,
@@ -77,9 +116,10 @@ export async function claimAttempt(k: Knex, input: SendPageInput, route: PageRou
       step: input.step,
       now: new Date(),
     },
-  )) as { rows: Array<{ attempts: number; unknown_outcome_retries: number }> };
+  )) as { rows: Array<{ used?: number; attempts: number | null; unknown_outcome_retries: number | null }> };
   const row = rows[0];
-  return row ? { attempts: row.attempts, unknownOutcomeRetries: row.unknown_outcome_retries } : null;
+  const claim = row && row.attempts !== null ? { attempts: row.attempts, unknownOutcomeRetries: row.unknown_outcome_retries ?? 0 } : null;
+  return { used: Number(row?.used ?? 0), claim };
 }
 
 /** The incident a page is for, the person's email, and the page's row if an attempt wrote one. */
@@ -100,22 +140,36 @@ export interface PageRow {
   unknown_outcome_retries: number;
 }
 
-/** One read: the incident as the page renders it, the plan, the person's email and the page's row. */
-export async function readPageContext(k: Knex, input: SendPageInput): Promise<PageContext> {
+/** A value another module reads in the same statement as the page's context: its CTEs, its expression, its (named) bindings. */
+export interface AlsoRead {
+  with: string;
+  select: string;
+  bindings: Record<string, unknown>;
+}
+
+/** The condition under which a first attempt's extra read acts: no attempt has written the page's row. */
+export const PAGE_NOT_WRITTEN = 'not exists (select 1 from notifications where id = :notificationId)';
+
+/**
+ * One read: the incident as the page renders it, the plan, the person's email and the page's row;
+ * with `also`, another module's value in the same statement (the reply code a text page carries).
+ */
+export async function readPageContext(k: Knex, input: SendPageInput, also?: AlsoRead): Promise<PageContext & { also?: unknown }> {
   const { rows } = (await k.raw(
-    `select i.id, i.number, i.title, i.severity, i.status, i.organization_id, o.plan, s.name as service_name,
+    `${also ? `with ${also.with} ` : ''}select i.id, i.number, i.title, i.severity, i.status, i.organization_id, o.plan, s.name as service_name,
             (select email from users where id = :userId) as user_email, case when n.id is null then null else to_jsonb(n) end as page
+            ${also ? `, ${also.select} as also` : ''}
        from incidents i
        join organizations o on o.id = i.organization_id
        left join services s on s.id = i.service_id
        left join notifications n on n.id = :notificationId
       where i.id = :incidentId`,
-    { userId: input.job.userId, notificationId: input.notificationId, incidentId: input.incidentId },
-  )) as { rows: Array<PageContext['incident'] & { user_email: string | null; page: PageRow | null }> };
+    { ...also?.bindings, userId: input.job.userId, notificationId: input.notificationId, incidentId: input.incidentId },
+  )) as { rows: Array<PageContext['incident'] & { user_email: string | null; page: PageRow | null; also?: unknown }> };
   const row = rows[0];
   if (!row) throw ApplicationFailure.nonRetryable(`incident ${input.incidentId} has no projection`, 'IncidentNotFound');
-  const { user_email: userEmail, page, ...incident } = row;
-  return { incident, userEmail, page };
+  const { user_email: userEmail, page, also: alsoValue, ...incident } = row;
+  return { incident, userEmail, page, ...(also ? { also: alsoValue } : {}) };
 }
 
 /** Writes a final outcome (skipped, failed) on the page's row, creating it if no attempt did. */

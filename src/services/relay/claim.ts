@@ -31,7 +31,9 @@ with claimed as (
   left join alerts a on a.id = o.event_id
   where o.delivered_at is null and o.parked_at is null
     and (o.next_attempt_at is null or o.next_attempt_at <= now())
-    and o.incident_id <> all(?::uuid[])
+    and (o.incident_id <> all(?::uuid[])
+         or exists (select 1 from ingest_outbox u
+                    where u.incident_id = o.incident_id and u.delivered_at is null and u.parked_at is null and u.kind <> 'attached'))
     and not exists (
       select 1 from ingest_outbox b
       where b.incident_id = o.incident_id and b.seq < o.seq
@@ -52,13 +54,22 @@ deliverable as (
   select l.*, bool_and(l.follows_previous) over (partition by l.incident_id order by l.seq) as in_order
   from in_line l
 )
-select id, event_id, kind, incident_seq, detail, attempts, incident_id, organization_id, service_id, severity, status, last_seq, title
+select id, event_id, kind, incident_seq, detail, attempts, incident_id, organization_id, service_id, severity, status, last_seq, title,
+       (select count(*) from claimed)::int as claimed_rows
 from deliverable
 where in_order
 order by seq`;
 
-/** Claims up to `limit` rows for the pass running in `trx`, oldest first, none of the incidents held back. */
-export async function claimRows(trx: Knex.Transaction, limit: number, heldBack: readonly string[]): Promise<PendingRow[]> {
+/**
+ * Claims up to `limit` rows for the pass running in `trx`, oldest first, none of the incidents
+ * held back unless it has an undelivered row that is not an attached alert (an opening, a resolve
+ * or a sender's acknowledge must not wait for the incident's signal pacing; an acknowledge stops
+ * its paging): that check is part of the claim, not a statement of its own. `full`: the claim took
+ * `limit` rows before the in-order check, so more may be waiting.
+ */
+export async function claimRows(trx: Knex.Transaction, limit: number, heldBack: readonly string[]): Promise<{ rows: PendingRow[]; full: boolean }> {
   const result = await trx.raw(CLAIM_SQL, [`{${heldBack.join(',')}}`, limit]);
-  return result.rows as PendingRow[];
+  const rows = (result.rows as Array<PendingRow & { claimed_rows?: number }>).map(({ claimed_rows: _n, ...row }) => row);
+  const claimed = (result.rows as Array<{ claimed_rows: number }>)[0]?.claimed_rows ?? 0;
+  return { rows, full: claimed >= limit };
 }

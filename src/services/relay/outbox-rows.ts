@@ -1,6 +1,5 @@
-import type { Knex, MikroORM } from '@mikro-orm/postgresql';
+import type { Knex } from '@mikro-orm/postgresql';
 import type { IncidentWorkflowInput } from '../../../workflows/definitions';
-import { knexOf } from '../../db/knex';
 import type { AfterFailure } from './retry-policy';
 
 /** An undelivered `ingest_outbox` row with what its incident's workflow needs to start. */
@@ -27,21 +26,6 @@ export interface PendingRow {
 export interface FailedRow extends AfterFailure {
   id: string;
   error: string;
-}
-
-/**
- * Of these incidents, the ones with an undelivered row that is not an attached alert: an opening,
- * a resolve or a sender's acknowledge, which must not wait for the incident's signal pacing
- * (an acknowledge stops its paging).
- */
-export async function incidentsWithUrgentRows(orm: MikroORM, incidentIds: string[]): Promise<Set<string>> {
-  const rows: Array<{ incident_id: string }> = await knexOf(orm)('ingest_outbox')
-    .distinct('incident_id')
-    .whereNull('delivered_at')
-    .whereNull('parked_at')
-    .whereNot('kind', 'attached')
-    .whereIn('incident_id', incidentIds);
-  return new Set(rows.map((r) => r.incident_id));
 }
 
 /** Marks rows delivered. */

@@ -6,7 +6,7 @@ import { batchesPerIncident } from './batches';
 import { claimRows } from './claim';
 import { deliverBatch, type DeliveryTarget } from './delivery';
 import { isTemporalOutage } from './outage';
-import { incidentsWithUrgentRows, markDelivered, recordFailures, type PendingRow } from './outbox-rows';
+import { markDelivered, recordFailures, type PendingRow } from './outbox-rows';
 import { RepeatPacer } from './pacing';
 import { afterFailedBatch } from './retry-policy';
 
@@ -26,9 +26,9 @@ interface Deliveries {
   failed: Array<{ rows: PendingRow[]; error: unknown }>;
 }
 
-/** What a committed pass leaves the drain: rows it claimed, and whether Temporal seemed away. */
+/** What a committed pass leaves the drain: whether its claim was full (more may wait), and whether Temporal seemed away. */
 interface PassOutcome {
-  claimed: number;
+  full: boolean;
   outage: boolean;
 }
 
@@ -101,13 +101,18 @@ export class OutboxRelay {
       });
   }
 
-  /** Delivers pending messages oldest first, a pass at a time; after an outage, retries later. */
+  /**
+   * Delivers pending messages oldest first, a pass at a time; after an outage, retries later. A
+   * pass whose claim was not full took every row that could go: no empty pass follows it. Rows
+   * committed meanwhile kicked the relay (another pass follows this drain), and the timer sweeps
+   * up what others left (another relay's locked rows, back-offs).
+   */
   private async drain(): Promise<void> {
     for (;;) {
-      const { claimed, outage } = await this.pass(await this.heldBack());
+      const { full, outage } = await this.pass(this.heldBack());
       // Temporal is likely away: the timer sweeps again. Rows that failed otherwise back off,
       // so the next pass does not take them again.
-      if (claimed === 0 || outage) return;
+      if (!full || outage) return;
     }
   }
 
@@ -117,14 +122,14 @@ export class OutboxRelay {
    */
   private async pass(heldBack: string[]): Promise<PassOutcome> {
     const limit = Math.min(this.deps.batchSize ?? PASS_ROWS, PASS_ROWS);
-    const { claimed, failed } = await knexOf(this.deps.orm).transaction(async (trx) => {
-      const rows = await claimRows(trx, limit, heldBack);
-      if (rows.length === 0) return { claimed: 0, failed: [] };
+    const { full, failed } = await knexOf(this.deps.orm).transaction(async (trx) => {
+      const { rows, full } = await claimRows(trx, limit, heldBack);
+      if (rows.length === 0) return { full: false, failed: [] };
       const { delivered, failed } = await this.deliverAll(rows);
       if (delivered.length) await markDelivered(trx, delivered);
       const failedRows = failed.flatMap(({ rows, error }) => afterFailedBatch(rows, error));
       if (failedRows.length) await recordFailures(trx, failedRows);
-      return { claimed: rows.length, failed: failedRows };
+      return { full, failed: failedRows };
     });
     for (const row of failed) {
       if (row.park)
@@ -133,25 +138,20 @@ export class OutboxRelay {
           'outbox message parked after repeated delivery failures; `klaxon outbox retry ID` delivers it again',
         );
     }
-    return { claimed, outage: failed.some((row) => row.outage) };
+    return { full, outage: failed.some((row) => row.outage) };
   }
 
   /**
-   * Incidents whose next signal must wait (signalled too recently, and nothing pending for them
-   * but attached alerts: an incident with a pending resolve goes now), with a pass booked for
-   * when the first of them may go.
+   * Incidents whose next signal must wait (signalled too recently), with a pass booked for when
+   * the first of them may go. The claim still takes those with anything pending but attached
+   * alerts (an incident with a pending resolve goes now): see claimRows.
    */
-  private async heldBack(): Promise<string[]> {
+  private heldBack(): string[] {
     const now = performance.now();
     const { wait, incidents: waiting } = this.pacer.waiting(now);
     if (waiting.length === 0) return [];
-    const urgent = await incidentsWithUrgentRows(
-      this.deps.orm,
-      waiting.map(([incident]) => incident),
-    );
-    const held = waiting.filter(([incident]) => !urgent.has(incident));
-    if (held.length) this.bookPass(Math.min(...held.map(([, at]) => at)) + wait, now);
-    return held.map(([incident]) => incident);
+    this.bookPass(Math.min(...waiting.map(([, at]) => at)) + wait, now);
+    return waiting.map(([incident]) => incident);
   }
 
   /** Books a pass at `at` (performance.now() time) unless one is booked sooner. */
