@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../paths';
+import { signalAndWait } from '../stack/process-signals';
 
 const KLAXON_BIN = path.join(PROJECT_ROOT, 'bin', 'klaxon.js');
 /** From the sources (no current dist/) a worker bundles the workflows with webpack first. */
@@ -78,14 +79,7 @@ export class RoleProcess {
   async stop(graceMs = 30_000): Promise<void> {
     this.stopping = true;
     clearTimeout(this.restartTimer);
-    const child = this.child;
-    if (child && child.exitCode === null && child.signalCode === null) {
-      const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
-      await gone;
-      clearTimeout(timer);
-    }
+    await signalAndWait(this.child, 'SIGTERM', graceMs);
     this.log.end();
   }
 }

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config';
 import { migrate, openOrm } from '../db/orm';
+import { waitForSignal } from '../stack/process-signals';
 import { resolveSecret } from '../stack/secret';
 import { vapidKeys } from '../providers/web-push/keys';
 import { startClusterInfra, type ClusterInfra } from './infra';
@@ -104,13 +105,4 @@ function printBanner(config: Config, shape: ClusterShape, infra: ClusterInfra, l
     '  Press Ctrl-C to stop.',
   ];
   for (const line of lines) say(line);
-}
-
-function waitForSignal(): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => resolve();
-    process.once('SIGINT', done);
-    process.once('SIGTERM', done);
-    process.once('SIGHUP', done);
-  });
 }

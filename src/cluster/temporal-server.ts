@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdirSync, writeFileSync, type WriteStream } from 'node:fs';
 import path from 'node:path';
+import { signalAndWait } from '../stack/process-signals';
 import { temporalServerConfig, type ServerConfigInput } from './server-config';
 
 /** The config's name: the server reads `<root>/config/<env>.yaml`. */
@@ -81,13 +82,7 @@ export class TemporalServerProcess {
     this.log.end();
   }
 
-  private async signalAndWait(signal: NodeJS.Signals, graceMs: number): Promise<void> {
-    const child = this.child;
-    if (!child || !this.running) return;
-    const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    child.kill(signal);
-    const timer = graceMs > 0 ? setTimeout(() => child.kill('SIGKILL'), graceMs) : undefined;
-    await gone;
-    clearTimeout(timer);
+  private signalAndWait(signal: NodeJS.Signals, graceMs: number): Promise<void> {
+    return signalAndWait(this.child, signal, graceMs);
   }
 }

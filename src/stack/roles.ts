@@ -10,6 +10,7 @@ import { createLogger } from '../logger';
 import { checkReadiness, type ReadinessReport } from '../readiness';
 import { allowInsecureHttpOf, bootStack, hostOf, type Role } from './boot';
 import { resolveDatabase, type Infra } from './infra';
+import { waitForSignal } from './process-signals';
 
 const say = (line: string) => process.stdout.write(`[klaxon] ${line}\n`);
 
@@ -99,15 +100,6 @@ async function untilReady(check: () => Promise<ReadinessReport>): Promise<void> 
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-}
-
-function waitForSignal(): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => resolve();
-    process.once('SIGINT', done);
-    process.once('SIGTERM', done);
-    process.once('SIGHUP', done);
-  });
 }
 
 /** `klaxon migrate`: applies pending migrations and exits. */

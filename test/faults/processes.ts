@@ -6,6 +6,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, type WriteStream } from 'node:fs';
+import { signalAndWait } from '../../src/stack/process-signals';
 
 /** What to undo on the way out, newest first; `started`/`done` track its orderly path. */
 const cleanups: Array<{ sync: () => void; async: () => Promise<void>; started?: boolean; done?: boolean }> = [];
@@ -153,13 +154,7 @@ export class Child {
     await this.signalAndWait('SIGTERM', graceMs);
   }
 
-  private async signalAndWait(signal: NodeJS.Signals, graceMs: number): Promise<void> {
-    const child = this.child;
-    if (!child || !this.running) return;
-    const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    child.kill(signal);
-    const timer = graceMs > 0 ? setTimeout(() => child.kill('SIGKILL'), graceMs) : undefined;
-    await gone;
-    clearTimeout(timer);
+  private signalAndWait(signal: NodeJS.Signals, graceMs: number): Promise<void> {
+    return signalAndWait(this.child, signal, graceMs);
   }
 }

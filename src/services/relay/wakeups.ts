@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { Client as PgClient } from 'pg';
 import { knexOf } from '../../db/knex';
+import { PgListenConnection } from '../../db/pg-listen';
 import type { Logger } from '../../logger';
 
 /**
@@ -12,7 +12,6 @@ import type { Logger } from '../../logger';
 export const OUTBOX_CHANNEL = 'klaxon_outbox';
 /** The payload of an urgent wake-up (an incident opens or resolves): the relay goes at once. */
 const URGENT = 'urgent';
-const RECONNECT_MS = 2_000;
 
 /** The API's side: `kick` as the relay's own, one NOTIFY in flight at a time, kicks meanwhile folded into the next. */
 export class OutboxNotifier {
@@ -46,55 +45,26 @@ export class OutboxNotifier {
 
 /** The relay role's side: one LISTEN connection; every wake-up kicks the relay. Reconnects by itself. */
 export class OutboxListener {
-  private client: PgClient | undefined;
-  private stopped = false;
-  private timer: NodeJS.Timeout | undefined;
+  private readonly connection: PgListenConnection;
 
-  constructor(
-    private readonly databaseUrl: string,
-    private readonly relay: { kick(opts?: { onlyIfDue?: boolean }): void },
-    private readonly logger: Logger,
-  ) {}
-
-  async start(): Promise<void> {
-    await this.connect();
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    const client = this.client;
-    this.client = undefined;
-    await client?.end().catch(() => undefined);
-  }
-
-  private async connect(): Promise<void> {
-    const client = new PgClient({ connectionString: this.databaseUrl, application_name: 'klaxon-relay-wakeups' });
-    client.on('notification', (msg) => this.relay.kick({ onlyIfDue: msg.payload !== URGENT }));
-    client.on('error', (err) => this.lost(client, err));
-    client.on('end', () => this.lost(client));
-    try {
-      await client.connect();
-      await client.query(`listen ${OUTBOX_CHANNEL}`);
-      if (this.stopped) return void (await client.end());
-      this.client = client;
+  constructor(databaseUrl: string, relay: { kick(opts?: { onlyIfDue?: boolean }): void }, logger: Logger) {
+    this.connection = new PgListenConnection({
+      databaseUrl,
+      channel: OUTBOX_CHANNEL,
+      applicationName: 'klaxon-relay-wakeups',
+      onNotification: (payload) => relay.kick({ onlyIfDue: payload !== URGENT }),
       // Rows accepted while nobody listened: the sweep would find them, a kick finds them now.
-      this.relay.kick();
-    } catch (err) {
-      this.lost(client, err as Error);
-    }
+      onListening: () => relay.kick(),
+      logger,
+      lostMessage: 'outbox wake-ups: the LISTEN connection was lost; reconnecting (the sweep delivers meanwhile)',
+    });
   }
 
-  private lost(client: PgClient, err?: Error): void {
-    if (this.client === client) this.client = undefined;
-    client.removeAllListeners();
-    client.end().catch(() => undefined);
-    if (this.stopped || this.timer) return;
-    if (err) this.logger.warn({ err: err.message }, 'outbox wake-ups: the LISTEN connection was lost; reconnecting (the sweep delivers meanwhile)');
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      if (!this.stopped) void this.connect();
-    }, RECONNECT_MS);
-    this.timer.unref();
+  start(): Promise<void> {
+    return this.connection.start();
+  }
+
+  stop(): Promise<void> {
+    return this.connection.stop();
   }
 }
