@@ -184,7 +184,13 @@ export async function startClusterStack(say: Say, env: Record<string, string>, w
         stoppedIsZero: true,
       })),
       { kind: 'tree', name: 'Temporal server', pid: () => infra.temporal.pid },
-      { kind: 'tree', name: 'Postgres', pid: () => infra.postgres.pid },
+      {
+        kind: 'postgres',
+        names: { part: "Postgres: Temporal's databases", rest: 'Postgres: Klaxon and the rest' },
+        // Temporal's databases are named after Klaxon's (src/cluster/server-config.ts).
+        inPart: (database) => database.endsWith('_temporal') || database.endsWith('_temporal_visibility'),
+        pid: () => infra.postgres.pid,
+      },
     ];
     return {
       config,

@@ -3,14 +3,14 @@
  * Postgres), read from /proc (proc.ts), for the CPU-per-incident figures. A component is a
  * process, a process tree, or one kind of thread of a Node process running a Temporal worker.
  */
-import { readProcesses, readThreads, threadSplit, treeMs, type ThreadKind, type ThreadsSample } from './proc';
+import { backendsMs, readProcesses, readThreads, threadSplit, treeMs, type ThreadKind, type ThreadsSample } from './proc';
 import { round } from './numbers';
 
 /**
  * Where to read one component from. `pid` undefined means not running (a stopped role: 0 ms when
  * `stoppedIsZero`, as for the workers a phase stops) or not ours to read (n/a).
  */
-export type CpuSource = (ProcessSource | TreeSource | ThreadsSource) & { pid: () => number | undefined; stoppedIsZero?: boolean };
+export type CpuSource = (ProcessSource | TreeSource | PostgresSource | ThreadsSource) & { pid: () => number | undefined; stoppedIsZero?: boolean };
 
 /** A whole process (utime + stime of all its threads). */
 interface ProcessSource {
@@ -22,6 +22,17 @@ interface ProcessSource {
 interface TreeSource {
   kind: 'tree';
   name: string;
+}
+
+/**
+ * A Postgres server (its postmaster) split in two rows: the live backends serving the databases
+ * `inPart` picks (on the cluster, Temporal's own persistence), and the rest of the tree (Klaxon's
+ * backends, background processes, backends that exited during the stretch).
+ */
+interface PostgresSource {
+  kind: 'postgres';
+  names: { part: string; rest: string };
+  inPart: (database: string) => boolean;
 }
 
 /**
@@ -38,7 +49,7 @@ interface ThreadsSource {
 export interface ComponentSample {
   atMs: number;
   /** Per source, in order: its pid then, and its counters (ms for a process or tree, per thread for `threads`). */
-  read: Array<{ pid: number | undefined; ms?: number; threads?: ThreadsSample }>;
+  read: Array<{ pid: number | undefined; ms?: number; partMs?: number; threads?: ThreadsSample }>;
 }
 
 /** CPU ms per component over a stretch; NaN when a component could not be read. */
@@ -58,6 +69,7 @@ export class ComponentCpuMeter {
       const pid = s.pid();
       if (pid === undefined) return { pid };
       if (s.kind === 'threads') return { pid, threads: readThreads(pid) };
+      if (s.kind === 'postgres') return { pid, ms: treeMs(procs, pid), partMs: backendsMs(procs, pid, s.inPart) };
       return { pid, ms: s.kind === 'tree' ? treeMs(procs, pid) : (procs.get(pid)?.ownMs ?? NaN) };
     });
     return { atMs: performance.now(), read };
@@ -71,6 +83,11 @@ export class ComponentCpuMeter {
       // Stopped all along: nothing used; a restart in between (another pid): unknown.
       const none = a.pid === undefined && b.pid === undefined ? (s.stoppedIsZero ? 0 : NaN) : undefined;
       const same = a.pid !== undefined && a.pid === b.pid;
+      if (s.kind === 'postgres') {
+        const part = none ?? (same ? b.partMs! - a.partMs! : NaN);
+        ms.push([s.names.part, part], [s.names.rest, none ?? (same ? b.ms! - a.ms! - part : NaN)]);
+        return;
+      }
       if (s.kind !== 'threads') {
         ms.push([s.name, none ?? (same ? b.ms! - a.ms! : NaN)]);
         return;

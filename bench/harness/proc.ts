@@ -155,6 +155,33 @@ export function treeMs(procs: Map<number, ProcStat>, root: number | undefined): 
   return ms;
 }
 
+/**
+ * The database a Postgres backend serves, from its process title (`postgres: USER DB HOST(PORT)
+ * STATE`, which Postgres writes over its argv, so /proc/<pid>/cmdline shows it); undefined for
+ * the postmaster's own processes (`postgres: checkpointer`, …).
+ */
+export function backendDatabase(title: string): string | undefined {
+  const words = title.replace(/\0/g, ' ').trim().split(/\s+/);
+  return words[0] === 'postgres:' && words.length >= 4 ? words[2] : undefined;
+}
+
+/** CPU ms of the postmaster's live backends whose database `matches` (exited ones are in its cutime, not here). */
+export function backendsMs(procs: Map<number, ProcStat>, postmaster: number, matches: (database: string) => boolean): number {
+  let ms = 0;
+  for (const [pid, p] of procs) {
+    if (p.ppid !== postmaster) continue;
+    let title = '';
+    try {
+      title = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    } catch {
+      continue; // exited while we read
+    }
+    const database = backendDatabase(title);
+    if (database !== undefined && matches(database)) ms += p.ownMs + p.childrenMs;
+  }
+  return ms;
+}
+
 /** Live descendants of `root` whose command is `comm` (e.g. the Temporal CLI a stack started). */
 export function descendantsNamed(procs: Map<number, ProcStat>, root: number, comm: string): number[] {
   const out: number[] = [];

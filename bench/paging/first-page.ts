@@ -202,7 +202,7 @@ export function cpuPerIncidentMethod(stack: BenchStack): string {
       : 'Cluster shape: each `klaxon api` process (listeners, no relay), the `klaxon relay` process, each `klaxon worker` process per kind of thread';
   return (
     'CPU per new paging incident: CPU time of each component from the paging load generator starting to the last first SMS arriving, divided by the incidents whose first SMS arrived; ' +
-    'from /proc (utime + stime, 10 ms ticks): Postgres is the postmaster, its backends and its exited backends (cutime/cstime), the Temporal server its process tree. ' +
+    "from /proc (utime + stime, 10 ms ticks): Postgres is the postmaster, its backends and its exited backends (cutime/cstime), the Temporal server its process tree; on the cluster shape Postgres is split by the database each live backend serves (its process title): Temporal's own persistence, and the rest (Klaxon's database, background processes, backends that exited). " +
     `${shape}. Workflow threads are the Node worker threads (bench/harness/proc.ts says how they are told apart); "Temporal core" the Rust threads of the SDK's core (tokio-runtime-w, workflow-proces, temporal-real-s); "other" V8's and libuv's threads and whatever exited during the stretch (the vm watchdog threads). ` +
     'Idle work over the stretch (timers, pollers, Postgres housekeeping) is counted too: at low rates it weighs more per incident. ' +
     'History counts: per incident, in its workflow history up to the first page sent (the sendPage local-activity marker, or its ActivityTaskCompleted): all events, completed workflow tasks, local activities (markers) and remote activities (scheduled).'

@@ -1,6 +1,6 @@
 import { defaultPayloadConverter } from '@temporalio/common';
 import { ComponentCpuMeter, perUnit } from '../../bench/harness/component-cpu';
-import { parseStat, threadKind, threadSplit, treeMs, type ProcStat } from '../../bench/harness/proc';
+import { backendDatabase, parseStat, threadKind, threadSplit, treeMs, type ProcStat } from '../../bench/harness/proc';
 import { countToFirstSend, meanCounts, type History } from '../../bench/paging/history';
 
 /** A stat line with utime/stime/cutime/cstime in ticks (10 ms each). */
@@ -8,6 +8,14 @@ const statLine = (pid: number, comm: string, ppid: number, [ut, st, cut, cst]: n
   `${pid} (${comm}) S ${ppid} ${pid} ${pid} 0 -1 4194304 100 0 0 0 ${ut} ${st} ${cut} ${cst} 20 0 8 0 123 456 789`;
 
 describe('bench /proc accounting', () => {
+  test("tells a Postgres backend's database from its process title, and the postmaster's own processes from backends", () => {
+    expect(backendDatabase('postgres: postgres klaxon_temporal 127.0.0.1(43122) idle\0\0\0')).toBe('klaxon_temporal');
+    expect(backendDatabase('postgres: postgres klaxon [local] SELECT')).toBe('klaxon');
+    expect(backendDatabase('postgres: checkpointer ')).toBeUndefined();
+    expect(backendDatabase('postgres: autovacuum launcher')).toBeUndefined();
+    expect(backendDatabase('/usr/lib/postgresql/bin/postgres -D /data')).toBeUndefined();
+  });
+
   test('parses a stat line, command names with spaces and parentheses included', () => {
     expect(parseStat(statLine(42, 'tokio-runtime-w', 7, [3, 2, 10, 5]))).toEqual({ comm: 'tokio-runtime-w', ppid: 7, ownMs: 50, childrenMs: 150 });
     expect(parseStat(statLine(43, 'a (b) c', 1, [1, 0, 0, 0]))).toMatchObject({ comm: 'a (b) c', ppid: 1, ownMs: 10 });
