@@ -5,13 +5,13 @@
  * seeded workspace; and the report printed and written to bench/results.json (report.ts).
  */
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { Client } from '@temporalio/client';
 import { loadConfig, type Config } from '../../src/config';
+import { postmasterPid } from '../../src/embedded/postgres';
 import type { MikroORM } from '../../src/db/orm';
 import { createLogger } from '../../src/logger';
 import { freePort } from '../../src/net';
@@ -139,13 +139,7 @@ export async function startBenchStack(say: Say, env: Record<string, string> = {}
 async function singleProcessMeter(config: Config): Promise<ComponentCpuMeter> {
   const workflowTids = await workerThreadIdsHere();
   let temporalPid: number | undefined;
-  const postmaster = () => {
-    try {
-      return Number(readFileSync(path.join(config.dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]) || undefined;
-    } catch {
-      return undefined;
-    }
-  };
+  const postmaster = () => postmasterPid(path.join(config.dataDir, 'pg'));
   return new ComponentCpuMeter([
     {
       kind: 'threads',

@@ -1,7 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { useEmbeddedPostgres } from '../embedded/postgres';
+import { postmasterPid, useEmbeddedPostgres } from '../embedded/postgres';
 import { freePort, isListening } from '../net';
 import { PROJECT_ROOT } from '../paths';
 import { waitForFrontend } from '../temporal/dev-server';
@@ -160,12 +159,4 @@ function canBind(port: number): Promise<boolean> {
     server.once('error', () => resolve(false));
     server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
-}
-
-/** The embedded server's postmaster, from its pid file (its backends are its children). */
-function postmasterPid(pgDir: string): number | undefined {
-  const file = path.join(pgDir, 'postmaster.pid');
-  if (!existsSync(file)) return undefined;
-  const pid = Number(readFileSync(file, 'utf8').split('\n')[0]);
-  return pid > 0 ? pid : undefined;
 }

@@ -13,11 +13,25 @@ export interface EmbeddedPostgres {
   stop?: () => Promise<void>;
 }
 
+/** The postmaster's pid file of a data folder, as lines (pid first, port fourth); undefined without one. */
+function pidFileLines(pgDir: string): string[] | undefined {
+  try {
+    return readFileSync(path.join(pgDir, 'postmaster.pid'), 'utf8').split('\n');
+  } catch {
+    return undefined;
+  }
+}
+
+/** The pid its postmaster.pid names (alive or not): its backends are its children. */
+export function postmasterPid(pgDir: string): number | undefined {
+  const pid = Number(pidFileLines(pgDir)?.[0]);
+  return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+}
+
 /** The port of the server already running on this data folder, if any (from postmaster.pid). */
 export function runningPort(pgDir: string): number | undefined {
-  const pidFile = path.join(pgDir, 'postmaster.pid');
-  if (!existsSync(pidFile)) return undefined;
-  const lines = readFileSync(pidFile, 'utf8').split('\n');
+  const lines = pidFileLines(pgDir);
+  if (!lines) return undefined;
   const pid = Number(lines[0]);
   const port = Number(lines[3]);
   try {

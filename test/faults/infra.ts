@@ -3,9 +3,10 @@
  * that "restart" means what it means in production: stop the server, start it again on the same
  * data and the same address, while every client keeps its address. Never the machine's Postgres.
  */
-import { existsSync, mkdirSync, readFileSync, createWriteStream } from 'node:fs';
+import { existsSync, mkdirSync, createWriteStream } from 'node:fs';
 import path from 'node:path';
 import { Client as PgClient } from 'pg';
+import { postmasterPid } from '../../src/embedded/postgres';
 import { ensureTemporalCli } from '../../src/temporal/cli-binary';
 import { startDevServer, type DevServer } from '../../src/temporal/dev-server';
 import { onExit } from './processes';
@@ -78,10 +79,8 @@ export class RestartablePostgres {
 
   /** From the 'exit' hook, where nothing async runs: ask the postmaster for a fast shutdown by pid. */
   private killByPidFile(): void {
-    const pidFile = path.join(this.dir, 'postmaster.pid');
-    if (!existsSync(pidFile)) return;
-    const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
-    if (pid > 0) process.kill(pid, 'SIGINT');
+    const pid = postmasterPid(this.dir);
+    if (pid) process.kill(pid, 'SIGINT');
   }
 }
 
