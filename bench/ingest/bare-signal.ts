@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import type { Client } from '@temporalio/client';
 import { incidentStartOptions } from '../../src/services/incident';
 import { alertReceivedSignal, incidentWorkflowId, type IncidentWorkflowInput } from '../../workflows/definitions';
-import { cpuSnapshot } from '../harness/cpu';
+import { cpuSnapshot, type CpuSnapshot } from '../harness/cpu';
 import { accepted, closedLoop, type RunResult } from '../harness/load';
 import { perS, round } from '../harness/numbers';
 import { waitFor } from '../harness/wait';
@@ -16,14 +16,23 @@ export interface BareTarget {
   organizationId: string;
 }
 
+/**
+ * ACKNOWLEDGED: a TRIGGERED run would look up its escalation, find no incident row behind it and
+ * retry that lookup until terminated, so the floor would measure retries, not a start.
+ */
 const inputFor = (organizationId: string, incidentId: string): IncidentWorkflowInput => ({
   incidentId,
   organizationId,
   serviceId: null,
   severity: 'LOW',
-  status: 'TRIGGERED',
+  status: 'ACKNOWLEDGED',
   seq: 0,
 });
+
+/** They have no incident behind them: do not leave them running on a shared server. */
+function terminateAll(target: BareTarget, incidentIds: string[]): Promise<unknown> {
+  return Promise.allSettled(incidentIds.map((id) => target.temporal.workflow.getHandle(incidentWorkflowId(id)).terminate('bench finished')));
+}
 
 /**
  * One signalWithStart of the real incident workflow with the relay's start options and the
@@ -73,15 +82,16 @@ export async function benchBareSignalsToRunning(
   const t0 = performance.now();
   const idle = await workflowsIdle(target, ids);
   const catchUpMs = performance.now() - t0;
-  // They have no incident behind them: do not leave them running on a shared server.
-  await Promise.allSettled(ids.map((id) => target.temporal.workflow.getHandle(incidentWorkflowId(id)).terminate('bench finished')));
+  await terminateAll(target, ids);
   return { run, catchUpMs, caughtUp: idle.complete };
 }
 
-/** Bare signalWithStart with a new workflow ID per call: each call starts a workflow. */
-export function benchBareSignalWithStartNew(target: BareTarget, concurrency: number, durationS: number): Promise<RunResult> {
+/** Bare signalWithStart with a new workflow ID per call: each call starts a workflow. `started` collects their incident ids. */
+export function benchBareSignalWithStartNew(target: BareTarget, concurrency: number, durationS: number, started: string[] = []): Promise<RunResult> {
   return closedLoop({ concurrency, durationMs: durationS * 1000 }, async () => {
-    await signalWithStart(target, randomUUID());
+    const id = randomUUID();
+    started.push(id);
+    await signalWithStart(target, id);
   });
 }
 
@@ -96,11 +106,15 @@ export async function bareSignalsPhase(b: IngestBench, stormApplied: number, new
   const c1 = cpuSnapshot();
   b.say(`Bare signalWithStart, a new workflow per call, at ${INGEST_CONCURRENCY} concurrent calls for ${BARE_S} s`);
   const freshStartedAt = Date.now();
-  const fresh = await benchBareSignalWithStartNew(target, INGEST_CONCURRENCY, BARE_S);
+  const freshIds: string[] = [];
+  const fresh = await benchBareSignalWithStartNew(target, INGEST_CONCURRENCY, BARE_S, freshIds);
   const c2 = cpuSnapshot();
   const freshWorker = await b.workerCatchUp('after the bare new-workflow calls');
   const freshRanMs = Date.now() - freshStartedAt;
   const c3 = cpuSnapshot();
+  await terminateAll(target, freshIds);
+  // The floor under a new incident: a start and its first workflow task, nothing of ours.
+  const perWorkflow = (ms: (c: CpuSnapshot) => number) => (ms(c3) - ms(c1)) / Math.max(1, freshIds.length);
   const runningRate = perS(accepted(running.run), running.run.durationS * 1000);
   const freshRate = perS(accepted(fresh), fresh.durationS * 1000);
   b.out.figures.push(
@@ -134,6 +148,22 @@ export async function bareSignalsPhase(b: IngestBench, stormApplied: number, new
       detail: `first call → task queue empty ${round(freshRanMs / 1000, 2)} s (approx.)`,
     },
     {
+      key: 'bare_new_workflow_cpu_ms',
+      label: 'bare: CPU per new workflow (start + first task)',
+      value: perWorkflow((c) => c.selfMs + c.temporalMs + c.postgresMs),
+      unit: 'ms',
+      detail: `Temporal ${round(
+        perWorkflow((c) => c.temporalMs),
+        2,
+      )}, this process ${round(
+        perWorkflow((c) => c.selfMs),
+        2,
+      )}, Postgres ${round(
+        perWorkflow((c) => c.postgresMs),
+        2,
+      )} ms over ${freshIds.length} workflows, calls + catch-up`,
+    },
+    {
       key: 'ratio_storm_applied_to_bare',
       label: 'storm applied ÷ bare to running',
       value: stormApplied / runningRate,
@@ -162,8 +192,8 @@ export async function bareSignalsPhase(b: IngestBench, stormApplied: number, new
   });
   b.out.notes.push(
     `Bare signalWithStart (${start}): the Temporal client of the stack, on its server and task queue, no HTTP and no Postgres, ${INGEST_CONCURRENCY} concurrent calls in a closed loop for ${BARE_S} s each; ` +
-      `each call starts or signals incidentWorkflow with the relay's start options (incidentStartOptions) and the one-event alertReceived signal carrying a fresh event id of kind \`opened\`, which the workflow records and does nothing else with: the cheapest real signal. ` +
-      `(i) round robin over ${STORM_KEYS} workflows started just before (the storm's shape); the worker finished their workflow tasks ${round(running.catchUpMs / 1000, 2)} s after the last call${running.caughtUp ? '' : ' (or stopped progressing)'}, and they were then terminated. (ii) a new workflow ID per call (the new-incident shape); the worker had run their first tasks ${round(freshRanMs / 1000, 2)} s after the first call (task queue backlog, approximate). ` +
+      `each call starts or signals incidentWorkflow with the relay's start options (incidentStartOptions) and the one-event alertReceived signal carrying a fresh event id of kind \`opened\`, which the workflow records and does nothing else with (the start input says ACKNOWLEDGED, so nothing is paged and nothing read): the cheapest real signal. ` +
+      `(i) round robin over ${STORM_KEYS} workflows started just before (the storm's shape); the worker finished their workflow tasks ${round(running.catchUpMs / 1000, 2)} s after the last call${running.caughtUp ? '' : ' (or stopped progressing)'}, and they were then terminated. (ii) a new workflow ID per call (the new-incident shape); the worker had run their first tasks ${round(freshRanMs / 1000, 2)} s after the first call (task queue backlog, approximate), and they were then terminated; their CPU per workflow (Temporal, this process, Postgres, over the calls and the catch-up) is the floor under a new incident. ` +
       `The bare rate is calls answered per second (the signal is in the workflow's history), the worker applies them behind; the ratios divide our storm applied rate by (i) and our new-incident delivered rate by (ii), target ≥ ${RATIO_TARGET}. ` +
       "A storm ratio above 1 comes from carrying several events per signal (the relay coalescing an incident's pending events into one call), not from a faster signal: the bare run sends one event per call. Our storm and new-incident rates read only HTTP answers and Postgres (Temporal's task-queue count only decides when a phase may start), so they measure whichever signal the relay sends. The relay's batching and concurrency are its own, whatever they are, against the bare run's 16 calls in flight: a new-incident ratio above 1 comes from the relay running more calls at once. The bare runs and our phases are minutes apart on a shared machine: compare their rows of the CPU table (rest of the machine) before trusting a ratio.",
   );
