@@ -5,7 +5,16 @@ import { formBChannels } from '../../src/domain/paging/form-b-channels';
 import type { EscalationPlan, PageJob } from '../../src/domain/paging/escalation-plan';
 import type { ChannelId } from '../../src/domain/channels';
 import { recordPagingDecision } from '../../src/services/incident';
-import { memberTargets, onCallUserIds, pagingPeople, pagingContext, targetNames, type PagingContext, type UserPagingRules } from '../../src/services/paging';
+import {
+  memberTargets,
+  onCallUserIds,
+  pagingPeople,
+  pagingContext,
+  ruleJobs,
+  targetNames,
+  type PagingContext,
+  type UserPagingRules,
+} from '../../src/services/paging';
 import { teamMemberIds } from '../../src/services/workspace';
 
 /** What stepRecipients is asked: a step at an instant; with `decisionSeq`, its decision goes on the timeline at that seq. */
@@ -109,11 +118,6 @@ export function createPagingPlanActivities({ orm }: { orm: MikroORM }) {
   }
 
   return { planEscalation, stepRecipients };
-}
-
-/** A person's pages by their notification rules. */
-function ruleJobs(p: UserPagingRules): PageJob[] {
-  return p.rules.map((r) => ({ userId: p.userId, contactMethodId: r.contactMethodId, channel: r.type, address: r.address, delaySeconds: r.delaySeconds }));
 }
 
 /** A person's pages on a Form B source's channels, at once; email falls back to their login. */

@@ -12,8 +12,8 @@ import {
 import type { createPagingActivities } from '../../activities/paging';
 import { FIRST_ATTEMPT_TIMEOUT_MS, RETRY_ATTEMPT_TIMEOUT_MS } from '../../src/domain/paging/attempt-timeouts';
 import {
-  advanceStep,
   nextWakeMs,
+  pageStep,
   startCursor,
   takeDue,
   type EscalationCursor,
@@ -136,12 +136,10 @@ export class Escalator {
       let cursor = this.memory.cursor!;
       const now = Date.now();
       if (cursor.nextStepAtMs !== null && cursor.nextStepAtMs <= now) {
-        const step = cursor.step;
         const jobs = firstStep ?? (await this.recipients(cursor, now, sameSpell));
         firstStep = null;
         if (jobs === null || !sameSpell()) return;
-        const paged: ScheduledPage[] = jobs.map((job) => ({ ...job, notificationId: uuid4(), step, dueAtMs: now + job.delaySeconds * 1000 }));
-        cursor = advanceStep({ ...cursor, pending: [...cursor.pending, ...paged] }, now);
+        cursor = pageStep(cursor, jobs, now, uuid4);
       }
       const { due, cursor: rest } = takeDue(cursor, now);
       this.memory.cursor = rest;

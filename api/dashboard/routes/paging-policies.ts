@@ -5,7 +5,9 @@ import {
   deleteEscalationPolicy,
   getEscalationPolicy,
   listEscalationPolicies,
+  simulatePolicy,
   updateEscalationPolicy,
+  WHAT_IF_LIMITS,
 } from '../../../src/services/paging';
 import { defineRoute, type RouteSpec } from '../../http/route-spec';
 import { ADMIN_ERRORS, auditActorOf, IdParams, type AdminDeps, authorizedActor } from '../admin-kit';
@@ -37,6 +39,44 @@ const PolicyChangesBody = z
   })
   .strict()
   .refine((b) => Object.keys(b).length > 0, 'name at least one of name, steps, repeat, ack_timeout_seconds');
+
+const SimulateBody = z
+  .object({
+    policy: PolicyBody.extend({ name: nameField.optional() })
+      .optional()
+      .describe('a draft policy (the body of a create; not saved): replayed instead of a saved one'),
+    policy_id: z.uuid('must be a UUID').optional().describe('a saved policy of this workspace'),
+    service_id: z.uuid('must be a UUID').describe('whose incidents are replayed'),
+    from: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 instant' }).describe('incidents opened from this instant'),
+    to: z.iso
+      .datetime({ offset: true, error: 'must be an ISO 8601 instant' })
+      .describe(`until this one (at most ${WHAT_IF_LIMITS.maxRangeDays} days after from)`),
+  })
+  .strict()
+  .refine((b) => (b.policy === undefined) !== (b.policy_id === undefined), { message: 'give exactly one of policy and policy_id', path: ['policy'] });
+
+const SimulatedPage = z.object({ user_id: z.uuid().nullable(), name: z.string().nullable(), channel: z.string(), at: z.iso.datetime() });
+const SimulationSchema = z.object({
+  from: z.iso.datetime(),
+  to: z.iso.datetime(),
+  policy: z.object({ id: z.uuid().nullable(), name: z.string() }),
+  truncated: z.boolean().describe(`more than ${WHAT_IF_LIMITS.maxIncidents} incidents in the range: the oldest ${WHAT_IF_LIMITS.maxIncidents} were replayed`),
+  incidents: z.array(
+    z.object({
+      incident_id: z.uuid(),
+      number: z.number().int(),
+      title: z.string(),
+      opened_at: z.iso.datetime(),
+      ended_at: z.iso.datetime().nullable().describe('when its first TRIGGERED spell ended (acknowledged, resolved or closed); null: still TRIGGERED'),
+      would_page: z.array(SimulatedPage),
+      actually_paged: z.array(SimulatedPage).describe('the pages sent during that spell'),
+      differs: z.boolean().describe('who, how or at which step differ'),
+    }),
+  ),
+  totals: z.array(
+    z.object({ user_id: z.uuid(), name: z.string(), would_pages: z.number().int(), night_pages: z.number().int(), actual_pages: z.number().int() }),
+  ),
+});
 
 const MANAGE = 'Billing Owner, Account Admin (escalation.manage; a Team Manager may not: policies belong to the workspace)';
 const ERRORS = {
@@ -81,6 +121,31 @@ export function policyRoutes(deps: AdminDeps): RouteSpec[] {
           ackTimeoutSeconds: body.ack_timeout_seconds,
         };
         return { data: await createEscalationPolicy(deps.orm, input, { actor: auditActorOf(actor) }), message: 'escalation policy created' };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      access: 'read',
+      path: '/escalation-policies/simulate',
+      summary: 'What-if: replay a service’s incidents against a draft or saved policy (every member; nothing is saved or sent)',
+      operationId: 'simulateEscalationPolicy',
+      body: SimulateBody,
+      success: { status: 200, description: 'per incident who would have been paged, beside who was; totals per person', schema: SimulationSchema },
+      errors: { ...ERRORS, 404: 'no such service or policy in this workspace' },
+      handler: async (ctx, { body }) => {
+        const actor = await authorizedActor(deps.orm, ctx, 'workspace.read');
+        const policy = body.policy
+          ? { name: body.policy.name, steps: body.policy.steps, repeat: body.policy.repeat, ackTimeoutSeconds: body.policy.ack_timeout_seconds }
+          : { id: body.policy_id! };
+        const result = await simulatePolicy(deps.orm, {
+          organizationId: actor.organizationId,
+          serviceId: body.service_id,
+          policy,
+          from: new Date(body.from),
+          to: new Date(body.to),
+        });
+        const differing = result.incidents.filter((i) => i.differs).length;
+        return { data: result, message: `${result.incidents.length} incidents replayed, ${differing} would page differently` };
       },
     }),
     defineRoute({

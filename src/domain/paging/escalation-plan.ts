@@ -74,6 +74,17 @@ export function advanceStep(cursor: EscalationCursor, nowMs: number): Escalation
   return { ...cursor, step, cycle, nextStepAtMs: nowMs + delayMs };
 }
 
+/**
+ * Step `cursor.step` pages `jobs` at `nowMs`: each page is due its job's delay later, and the
+ * escalation moves on. `newId` names each page (the workflow's uuid4, so a replay names them
+ * alike). The incident workflow and the what-if replay (./what-if.ts) both step through this.
+ */
+export function pageStep(cursor: EscalationCursor, jobs: PageJob[], nowMs: number, newId: () => string): EscalationCursor {
+  const step = cursor.step;
+  const paged: ScheduledPage[] = jobs.map((job) => ({ ...job, notificationId: newId(), step, dueAtMs: nowMs + job.delaySeconds * 1000 }));
+  return advanceStep({ ...cursor, pending: [...cursor.pending, ...paged] }, nowMs);
+}
+
 /** Splits the pending pages into those due at `nowMs` and the rest. */
 export function takeDue(cursor: EscalationCursor, nowMs: number): { due: ScheduledPage[]; cursor: EscalationCursor } {
   const due = cursor.pending.filter((p) => p.dueAtMs <= nowMs);

@@ -47,8 +47,8 @@ const auditDetails = (p: Pick<PolicyRow, 'name' | 'steps' | 'repeat' | 'ack_time
   ack_timeout_seconds: p.ack_timeout_seconds,
 });
 
-/** Parses a whole policy and checks every target belongs to the workspace. */
-async function validPolicy(orm: MikroORM, input: PolicyInput): Promise<ValidPolicy> {
+/** Parses a whole policy and checks every target belongs to the workspace (a draft to simulate, too). */
+export async function validPolicy(orm: MikroORM, input: PolicyInput): Promise<ValidPolicy> {
   const parsed = parseWith(policyInputSchema, input);
   if (!parsed.ok) throw invalid(parsed.message);
   const p = parsed.value;

@@ -17,3 +17,4 @@ export * from './pages';
 export * from './page-quota';
 export * from './escalation-context';
 export * from './push-devices';
+export * from './what-if';

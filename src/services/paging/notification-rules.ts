@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex, MikroORM } from '@mikro-orm/postgresql';
 import type { ChannelId } from '../../domain/channels';
+import type { PageJob } from '../../domain/paging/escalation-plan';
 import { isUuid } from '../../domain/ids';
 import { parseWith, ruleInputSchema, uuidField, type RuleInput } from '../../domain/paging/config';
 import { contactMethodIn, getContactMethod, userByEmail } from './contacts';
@@ -149,6 +150,11 @@ export interface PlannedContact {
   type: ChannelId;
   address: string;
   delaySeconds: number;
+}
+
+/** A person's pages by their notification rules (the workflow's steps and the what-if replay both page by this). */
+export function ruleJobs(p: UserPagingRules): PageJob[] {
+  return p.rules.map((r) => ({ userId: p.userId, contactMethodId: r.contactMethodId, channel: r.type, address: r.address, delaySeconds: r.delaySeconds }));
 }
 
 /** A paged person: their deliveries in firing order, and every usable contact method (Form B picks by channel). */
