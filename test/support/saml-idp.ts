@@ -76,7 +76,8 @@ export interface ResponseFields {
   nameIdFormat: string;
   assertionId: string;
   responseId: string;
-  attributes: Record<string, string>;
+  /** Attribute name to its value, or values (a multi-valued attribute such as groups). */
+  attributes: Record<string, string | string[]>;
 }
 
 export const newId = () => `_${randomBytes(16).toString('hex')}`;
@@ -113,7 +114,10 @@ export function assertionXml(f: ResponseFields): string {
   const issued = new Date(f.notBefore.getTime() + 5_000).toISOString();
   const subjectInResponseTo = f.subjectInResponseTo === undefined ? f.inResponseTo : f.subjectInResponseTo;
   const attributes = Object.entries(f.attributes)
-    .map(([name, value]) => `<saml:Attribute Name="${name}"><saml:AttributeValue>${value}</saml:AttributeValue></saml:Attribute>`)
+    .map(([name, values]) => {
+      const xml = [values].flat().map((value) => `<saml:AttributeValue>${value}</saml:AttributeValue>`);
+      return `<saml:Attribute Name="${name}">${xml.join('')}</saml:Attribute>`;
+    })
     .join('');
   return (
     `<saml:Assertion xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${f.assertionId}" Version="2.0" IssueInstant="${issued}">` +

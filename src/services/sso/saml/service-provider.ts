@@ -45,7 +45,6 @@ export function samlOptionsFor(sp: SamlServiceProvider, idp: SamlIdpConfig, cach
     callbackUrl: samlAcsUrlOf(sp.appUrl),
     entryPoint: idp.ssoUrl,
     idpCert: idp.certificates,
-    idpIssuer: idp.entityId,
     wantAuthnResponseSigned: false,
     wantAssertionsSigned: false,
     acceptedClockSkewMs: SAML_CLOCK_SKEW_MS,
@@ -57,8 +56,8 @@ export function samlOptionsFor(sp: SamlServiceProvider, idp: SamlIdpConfig, cach
     // PasswordProtectedTransport request makes IdPs that used a second factor refuse.
     disableRequestedAuthnContext: true,
     authnRequestBinding: 'HTTP-Redirect',
-    // We never sign requests and have no decryption key: encrypted assertions are refused.
-    signatureAlgorithm: 'sha256',
+    // We never sign requests and hold no decryption key: an encrypted assertion is refused.
+    // The assertion's Issuer is checked by signed-assertion.ts (node-saml's `idpIssuer` covers logout only).
   };
 }
 

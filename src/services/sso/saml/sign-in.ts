@@ -12,8 +12,12 @@ import { parseXmlDocument, SAML_NS } from './xml-document';
 
 /** Caps on what the IdP posts, checked before anything decodes it (docs/sso-saml.md, "Limits"). */
 export const SAML_POST_LIMITS = {
-  /** The base64 SAMLResponse field: real responses are a few KB; a big group list stays well under. */
-  samlResponseChars: 512 * 1024,
+  /**
+   * The base64 SAMLResponse field. Real responses are a few KB, tens with a long group list.
+   * Checking a signature holds the event loop about 0.7 ms per KB (docs/sso-saml.md, "Limits"),
+   * and anyone can start a sign-in and post a forged answer: 128 KB keeps that under 0.1 s.
+   */
+  samlResponseChars: 128 * 1024,
   /** The SAML bindings spec caps RelayState at 80 bytes; ours are 43. */
   relayStateBytes: 80,
 } as const;

@@ -5,6 +5,7 @@ import { openOrm, type MikroORM } from '../../../../src/db/orm';
 import {
   completeSamlSignIn,
   samlAcsUrlOf,
+  SAML_POST_LIMITS,
   samlEntityIdOf,
   startSamlSignIn,
   type SamlIdentity,
@@ -117,6 +118,14 @@ describe('SAML sign-in: what signs in', () => {
       attributes: { 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress': 'Carol@Example.com' },
     });
     expect((await post(xml, started.relayState)).email).toBe('carol@example.com');
+  });
+
+  it('when the assertion lists a thousand groups (a large directory), then it is under the size cap and signs in', async () => {
+    const started = await start();
+    const groups = Array.from({ length: 1000 }, (_, i) => `engineering-team-${i}`);
+    const xml = signedAssertionResponse(started, { attributes: { groups } });
+    expect(base64(xml).length).toBeGreaterThan(50 * 1024);
+    await expect(post(xml, started.relayState)).resolves.toMatchObject({ email: 'alice@example.com' });
   });
 
   it('when the clocks differ by less than the allowed skew, then a just-expired or just-issued assertion still signs in', async () => {
@@ -313,13 +322,29 @@ describe('SAML sign-in: unsolicited answers', () => {
   });
 });
 
+describe('SAML sign-in: the IdP says no', () => {
+  it('when the IdP answers with a failure status and no assertion, then it is refused as the IdP status', async () => {
+    const started = await start();
+    const f = responseFields(sp, idp, started.requestId);
+    const failed = responseXml(f, '').replace(
+      '<samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/>',
+      '<samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Responder"><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:AuthnFailed"/></samlp:StatusCode><samlp:StatusMessage>&lt;b&gt;no&lt;/b&gt;</samlp:StatusMessage>',
+    );
+    await expectRefused(post(failed, started.relayState), 'saml_idp_status');
+  });
+});
+
 describe('SAML sign-in: hostile input', () => {
-  it('when the SAMLResponse is over 512 KB, not base64, not XML, or has a DOCTYPE, then it is refused before any check', async () => {
+  it('when the SAMLResponse is over 128 KB, not base64, not XML, or has a DOCTYPE, then it is refused before any check', async () => {
     const started = await start();
     const relay = started.relayState;
     const doctype = `<?xml version="1.0"?><!DOCTYPE r [<!ENTITY a "aaaa">]>${signedAssertionResponse(started)}`;
     await expectRefused(
-      completeSamlSignIn(knex(), { appUrl: APP_URL, body: { SAMLResponse: 'A'.repeat(512 * 1024 + 4), RelayState: relay }, idpConfigOf }),
+      completeSamlSignIn(knex(), {
+        appUrl: APP_URL,
+        body: { SAMLResponse: 'A'.repeat(SAML_POST_LIMITS.samlResponseChars + 4), RelayState: relay },
+        idpConfigOf,
+      }),
       'saml_invalid',
     );
     await expectRefused(
