@@ -128,6 +128,16 @@ describe('SAML sign-in: what signs in', () => {
     await expect(post(xml, started.relayState)).resolves.toMatchObject({ email: 'alice@example.com' });
   });
 
+  it('when neither the NameID nor any attribute is an email, then it is refused', async () => {
+    const started = await start();
+    const xml = signedAssertionResponse(started, {
+      nameId: 'u-12345',
+      nameIdFormat: 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent',
+      attributes: { email: ['a@example.com', 'b@example.com'] },
+    });
+    await expectRefused(post(xml, started.relayState), 'saml_invalid');
+  });
+
   it('when the clocks differ by less than the allowed skew, then a just-expired or just-issued assertion still signs in', async () => {
     const [late, early] = [await start(), await start()];
     const now = Date.now();
