@@ -43,6 +43,8 @@ import { SlackDeliverySchema } from './slack-delivery';
 import { OutgoingWebhookDeliverySchema } from './outgoing-webhook-delivery';
 import { ImportMappingSchema } from './import-mapping';
 import { TeamsDeliverySchema } from './teams-delivery';
+import { SamlRequestSchema } from './saml-request';
+import { SamlConsumedAssertionSchema } from './saml-consumed-assertion';
 
 export * from './alert';
 export * from './alert-source';
@@ -89,6 +91,8 @@ export * from './slack-delivery';
 export * from './outgoing-webhook-delivery';
 export * from './import-mapping';
 export * from './teams-delivery';
+export * from './saml-request';
+export * from './saml-consumed-assertion';
 
 /** Every entity the ORM knows; migrations are checked against exactly this list. */
 export const ENTITIES = [
@@ -137,4 +141,6 @@ export const ENTITIES = [
   TeamsDeliverySchema,
   SlackMessageSchema,
   SlackDeliverySchema,
+  SamlRequestSchema,
+  SamlConsumedAssertionSchema,
 ];
