@@ -13,7 +13,8 @@
  * (logins/: 500 wrong logins for one account at once, how many passwords were checked),
  * `--hostile-only` only the hostile payloads (hostile/: parse time of the adversarial corpus, no
  * stack needed), `--import-only` only the importer (import/: a generated PagerDuty account of
- * 200 users, 50 schedules, 50 policies and 100 services through its wire fake).
+ * 200 users, 50 schedules, 50 policies and 100 services through its wire fake), `--what-if-only`
+ * only the what-if replay (what-if.ts: a draft policy over 10,000 incidents of one service).
  * `--first-sms-only` runs only the 202 → first SMS phases (10/s, 100/s, and 20/s during a 1,000/s
  * dedup storm: paging/dedup-storm.ts) with their CPU-per-incident table (a few minutes).
  * `--cluster [--workers N]` runs the paging and ingestion phases against the cluster shape
@@ -45,10 +46,12 @@ import { benchHostile } from './hostile';
 import { benchReports } from './reports';
 import { benchLogins } from './logins';
 import { benchImport } from './import';
+import { benchWhatIf } from './what-if';
 
 const say = (line: string) => process.stdout.write(`[bench] ${line}\n`);
 
-type Only = 'ingest' | 'paging' | 'first-page' | 'first-sms' | 'scaling' | 'slack' | 'reports' | 'dashboard' | 'logins' | 'hostile' | 'import' | undefined;
+type Only =
+  'ingest' | 'paging' | 'first-page' | 'first-sms' | 'scaling' | 'slack' | 'reports' | 'dashboard' | 'logins' | 'hostile' | 'import' | 'what-if' | undefined;
 
 /** The fakes the paging phases send to: Twilio in a process of its own, Slack's Web API and a push service in this one. */
 interface PagingFakes {
@@ -88,9 +91,11 @@ async function measure(stack: BenchStack, only: Only, fakes: PagingFakes | undef
   const logins = only === undefined || only === 'logins' ? await benchLogins(stack, say) : undefined;
   if (only === undefined || only === 'import') say('Import');
   const imported = only === undefined || only === 'import' ? await benchImport(stack, say) : undefined;
+  if (only === undefined || only === 'what-if') say('What-if');
+  const whatIf = only === undefined || only === 'what-if' ? await benchWhatIf(stack, say) : undefined;
   if (only === undefined) say('Hostile payloads');
   const hostile = only === undefined ? await benchHostile(say) : undefined;
-  const parts = [paging, ingestion, reports, dashboard, logins, imported, hostile].filter((f): f is Findings => f !== undefined);
+  const parts = [paging, ingestion, reports, dashboard, logins, imported, whatIf, hostile].filter((f): f is Findings => f !== undefined);
   return {
     figures: [...(paging?.figures ?? []), ...(api?.figures ?? []), ...(ingestion?.figures ?? []), ...(reports?.figures ?? [])],
     rates: parts.flatMap((f) => f.rates),
@@ -164,9 +169,9 @@ async function main(): Promise<void> {
   const cluster = process.argv.includes('--cluster');
   clusterWorkers = workersFlag();
   if (process.argv.includes('--workers') && !cluster) throw new Error('--workers is for --cluster');
-  const flag = (['ingest', 'paging', 'first-page', 'first-sms', 'scaling', 'slack', 'reports', 'dashboard', 'logins', 'hostile', 'import'] as const).find(
-    (name) => process.argv.includes(`--${name}-only`),
-  );
+  const flag = (
+    ['ingest', 'paging', 'first-page', 'first-sms', 'scaling', 'slack', 'reports', 'dashboard', 'logins', 'hostile', 'import', 'what-if'] as const
+  ).find((name) => process.argv.includes(`--${name}-only`));
   const only: Only = flag;
   if (cluster && only !== undefined && !['paging', 'first-sms', 'scaling', 'ingest'].includes(only))
     throw new Error(`--cluster runs the paging and ingestion phases: --${only}-only is for the single-process shape`);
