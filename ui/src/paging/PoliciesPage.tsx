@@ -7,6 +7,7 @@ import { ConfirmModal } from '../components/ConfirmModal';
 import { useConfirmedAction } from '../components/useConfirmedAction';
 import { formatDuration, summariseSteps, type ListedPolicy, type Policy, type PolicyBody } from './policy-form';
 import { PolicyEditor } from './PolicyEditor';
+import type { Simulation } from './SimulationView';
 import { targetNamer, type Directory } from './targets';
 import { TableHead } from '../components/TableHead';
 
@@ -44,8 +45,15 @@ export function PoliciesPage() {
     onSuccess: (_, p) => setOpen((o) => (o !== 'new' && o?.id === p.id ? null : o)), // the deleted policy's editor goes with it
   });
 
+  const simulate = useAction(({ body, serviceId }: { body: PolicyBody; serviceId: string }) => {
+    const to = new Date();
+    const from = new Date(to.getTime() - 30 * 86_400_000);
+    return api<Simulation>('POST', '/escalation-policies/simulate', { policy: body, service_id: serviceId, from: from.toISOString(), to: to.toISOString() });
+  });
+
   const show = (what: 'new' | Policy) => {
     save.reset();
+    simulate.reset();
     setOpen(what);
   };
   const editing = open === 'new' ? undefined : (open ?? undefined);
@@ -72,6 +80,14 @@ export function PoliciesPage() {
             serverError={save.errorMessage}
             onSave={(body) => save.mutate({ id: editing?.id, body })}
             onCancel={() => setOpen(null)}
+            simulation={{
+              services: services.data ?? [],
+              defaultServiceId: editing && 'service_ids' in editing ? (editing as ListedPolicy).service_ids[0] : undefined,
+              run: (body, serviceId) => simulate.mutate({ body, serviceId }),
+              pending: simulate.isPending,
+              result: simulate.data?.data,
+              error: simulate.errorMessage,
+            }}
           />
         </Card>
       )}

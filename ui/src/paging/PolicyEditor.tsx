@@ -17,6 +17,18 @@ import {
   type StepForm,
 } from './policy-form';
 import { targetFromValue, targetNamer, targetOptions, targetValue, type Directory } from './targets';
+import { SimulationView, type Simulation } from './SimulationView';
+
+/** "Simulate on the last 30 days": the draft replayed on a service's real incidents (docs/what-if.md). */
+export interface PolicySimulation {
+  services: Array<{ id: string; name: string }>;
+  /** The service picked at first: one that pages with this policy, if any. */
+  defaultServiceId?: string;
+  run: (body: PolicyBody, serviceId: string) => void;
+  pending?: boolean;
+  result?: Simulation;
+  error?: string;
+}
 
 export interface PolicyEditorProps {
   /** The policy to change; none for a new one. */
@@ -29,6 +41,7 @@ export interface PolicyEditorProps {
   serverError?: string;
   onSave: (body: PolicyBody) => void;
   onCancel?: () => void;
+  simulation?: PolicySimulation;
 }
 
 const REPEAT_OPTIONS = Array.from({ length: MAX_REPEAT + 1 }, (_, n) => ({ value: String(n), label: n === 0 ? '0 (run once)' : String(n) }));
@@ -39,7 +52,7 @@ export function PolicyEditor(props: PolicyEditorProps) {
   return <PolicyFormView {...props} />;
 }
 
-function PolicyFormView({ initial, directory, saving, serverError, onSave, onCancel }: PolicyEditorProps) {
+function PolicyFormView({ initial, directory, saving, serverError, onSave, onCancel, simulation }: PolicyEditorProps) {
   const [form, setForm] = useState<PolicyForm>(() => (initial ? formFromPolicy(initial) : emptyPolicyForm()));
   const [checked, setChecked] = useState<PolicyErrors | undefined>();
   const errors = checked ?? (serverError ? placeServerError(serverError) : { step: {} });
@@ -52,6 +65,13 @@ function PolicyFormView({ initial, directory, saving, serverError, onSave, onCan
     const result = formToBody(form);
     setChecked(result.errors);
     if (result.body) onSave(result.body);
+  }
+
+  const [serviceId, setServiceId] = useState<string | null>(simulation?.defaultServiceId ?? simulation?.services[0]?.id ?? null);
+  function simulate() {
+    const result = formToBody(form);
+    setChecked(result.errors);
+    if (result.body && serviceId) simulation?.run(result.body, serviceId);
   }
 
   const title = initial ? `Edit ${initial.name}` : 'New escalation policy';
@@ -171,6 +191,32 @@ function PolicyFormView({ initial, directory, saving, serverError, onSave, onCan
           </Button>
         )}
       </Group>
+      {simulation && (
+        <Fieldset legend="Before saving" aria-label="Simulate">
+          <Stack gap="xs">
+            <Group align="end" wrap="wrap">
+              <Select
+                label="Service"
+                description="Whose incidents to replay this draft on"
+                data={simulation.services.map((s) => ({ value: s.id, label: s.name }))}
+                value={serviceId}
+                onChange={setServiceId}
+                allowDeselect={false}
+                w={260}
+              />
+              <Button variant="light" onClick={simulate} loading={simulation.pending} disabled={!serviceId}>
+                Simulate on the last 30 days
+              </Button>
+            </Group>
+            {simulation.error && (
+              <Text c="red" size="sm" role="alert">
+                {simulation.error}
+              </Text>
+            )}
+            {simulation.result && <SimulationView result={simulation.result} />}
+          </Stack>
+        </Fieldset>
+      )}
     </Stack>
   );
 }
