@@ -7,6 +7,7 @@ import { useLiveIncidents, useSession } from './api/hooks';
 import { Shell } from './components/Shell';
 import { IncidentPage } from './incidents/IncidentPage';
 import { IncidentsPage } from './incidents/IncidentsPage';
+import { ReadinessPage } from './readiness/ReadinessPage';
 import { DevInboxPage } from './pages/DevInboxPage';
 import { LoginPage } from './pages/LoginPage';
 import { SignupPage } from './pages/SignupPage';
@@ -91,6 +92,14 @@ export function App() {
               element={
                 <SignedIn>
                   <PoliciesPage />
+                </SignedIn>
+              }
+            />
+            <Route
+              path="/readiness"
+              element={
+                <SignedIn>
+                  <ReadinessPage />
                 </SignedIn>
               }
             />

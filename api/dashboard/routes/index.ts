@@ -13,6 +13,7 @@ import { microsoftTeamsRoutes } from './microsoft-teams';
 import { inAppNotificationsRoutes } from './in-app-notifications';
 import { integrationRoutes } from './integrations';
 import { outgoingWebhookRoutes } from './outgoing-webhooks';
+import { readinessRoutes } from './readiness';
 import { reportsRoutes } from './reports';
 import { statusRoutes } from './status';
 import { inboundWebhooksRoutes } from './inbound-webhooks';
@@ -40,6 +41,7 @@ export const sessionRoutes = (deps: AdminDeps): RouteSpec[] => [
   ...serviceChatRoutes(deps),
   ...inAppNotificationsRoutes(deps),
   ...reportsRoutes(deps),
+  ...readinessRoutes(deps),
   ...statusRoutes(deps),
   ...auditRoutes(deps),
   ...importRoutes(deps),

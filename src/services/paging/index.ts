@@ -18,3 +18,4 @@ export * from './page-quota';
 export * from './escalation-context';
 export * from './push-devices';
 export * from './what-if';
+export * from './readiness';

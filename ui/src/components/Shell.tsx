@@ -13,6 +13,7 @@ const NAV = [
   { to: '/setup', label: 'Set up' },
   { to: '/escalation-policies', label: 'Escalation policies' },
   { to: '/schedules', label: 'Schedules' },
+  { to: '/readiness', label: 'Readiness' },
   { to: '/monitoring', label: 'Heartbeats and monitors' },
   { to: '/reports', label: 'Reports' },
   { to: '/members', label: 'Members' },

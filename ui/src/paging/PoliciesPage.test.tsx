@@ -127,4 +127,26 @@ describe('PoliciesPage', () => {
     expect(within(region).getByRole('row', { name: 'Bob' }).getAttribute('data-differs')).toBe('true');
     expect(screen.getByRole('button', { name: 'Save changes' })).toBeTruthy();
   });
+
+  it('when a saved policy leaves a step paging nobody, then a warning lists the gap after the save', async () => {
+    const gaps = [
+      {
+        kind: 'step_resolves_to_nobody',
+        policy_id: 'p1',
+        from: '2026-11-30T18:00:00.000Z',
+        to: '2026-12-01T06:00:00.000Z',
+        detail: 'step 1 of "Checkout" pages nobody: schedule "Nights" has nobody on call',
+      },
+    ];
+    serve('ACCOUNT_ADMIN', undefined, {
+      'PUT /escalation-policies/p1': ok(policy),
+      'GET /readiness?policy_id=p1': ok({ from: 'x', to: 'y', gaps }),
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit Checkout' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Save changes' }));
+
+    const warning = await screen.findByRole('alert', { name: 'Readiness warning' });
+    expect(within(warning).getByText(/“Checkout” leaves 1 gap in the next 14 days/)).toBeTruthy();
+    expect(within(warning).getByText('Step pages nobody')).toBeTruthy();
+  });
 });

@@ -8,6 +8,8 @@ import { useConfirmedAction } from '../components/useConfirmedAction';
 import { formatDuration, summariseSteps, type ListedPolicy, type Policy, type PolicyBody } from './policy-form';
 import { PolicyEditor } from './PolicyEditor';
 import type { Simulation } from './SimulationView';
+import type { Readiness } from '../readiness/readiness';
+import { ReadinessWarning } from '../readiness/ReadinessList';
 import { targetNamer, type Directory } from './targets';
 import { TableHead } from '../components/TableHead';
 
@@ -35,11 +37,20 @@ export function PoliciesPage() {
 
   // 'new', the policy being edited (or, read-only, viewed), or nothing open.
   const [open, setOpen] = useState<'new' | Policy | null>(null);
+  // The policy saved last: its gaps in the next 14 days are shown until another is opened.
+  const [saved, setSaved] = useState<Policy | null>(null);
   const save = useAction(
     ({ id, body }: { id?: string; body: PolicyBody }) =>
       id ? api<Policy>('PUT', `/escalation-policies/${id}`, body) : api<Policy>('POST', '/escalation-policies', body),
-    { invalidate: [POLICIES], onSuccess: () => setOpen(null) },
+    {
+      invalidate: [POLICIES, ['readiness']],
+      onSuccess: (res) => {
+        setOpen(null);
+        setSaved(res.data);
+      },
+    },
   );
+  const savedGaps = useApiQuery<Readiness>(['readiness', 'policy', saved?.id], `/readiness?policy_id=${saved?.id}`, { enabled: !!saved });
   const remove = useConfirmedAction((p: ListedPolicy) => api('DELETE', `/escalation-policies/${p.id}`), {
     invalidate: [POLICIES],
     onSuccess: (_, p) => setOpen((o) => (o !== 'new' && o?.id === p.id ? null : o)), // the deleted policy's editor goes with it
@@ -53,6 +64,7 @@ export function PoliciesPage() {
 
   const show = (what: 'new' | Policy) => {
     save.reset();
+    setSaved(null);
     simulate.reset();
     setOpen(what);
   };
@@ -91,6 +103,7 @@ export function PoliciesPage() {
           />
         </Card>
       )}
+      {saved && <ReadinessWarning gaps={savedGaps.data?.gaps} what={`“${saved.name}”`} me={session.data?.user.id} />}
       {policies.isPending && <Loading what="escalation policies" />}
       <LoadError what="escalation policies" error={policies.error} />
       {policies.data?.length === 0 && (

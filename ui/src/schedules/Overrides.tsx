@@ -19,7 +19,7 @@ export function Overrides({ scheduleId, zone, canManage }: { scheduleId: string;
   const members = useMembers();
   const who = (o: ScheduleOverride) => members.label(o.user_id, o.email);
   const remove = useConfirmedAction((o: ScheduleOverride) => api('DELETE', `/schedules/${scheduleId}/overrides/${o.id}`), {
-    invalidate: [['schedules', scheduleId], ['on-call']],
+    invalidate: [['schedules', scheduleId], ['on-call'], ['readiness']],
   });
   return (
     <Stack gap="sm">
@@ -89,7 +89,7 @@ function NewOverride({ scheduleId, zone, members }: { scheduleId: string; zone: 
   const [form, setForm] = useState(blank);
   const [local, setLocal] = useState<{ from?: string; to?: string }>({});
   const add = useAction((body: { user_id: string | undefined; from: string; to: string }) => api('POST', `/schedules/${scheduleId}/overrides`, body), {
-    invalidate: [['schedules', scheduleId], ['on-call']],
+    invalidate: [['schedules', scheduleId], ['on-call'], ['readiness']],
     onSuccess: () => setForm(blank()),
   });
   const submit = (e: FormEvent) => {

@@ -2,7 +2,9 @@ import { Anchor, Button, Card, Group, SegmentedControl, Stack, Text, Title } fro
 import { useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api } from '../api/client';
-import { useAction, useApiQuery } from '../api/hooks';
+import { useAction, useApiQuery, useSession } from '../api/hooks';
+import type { Readiness } from '../readiness/readiness';
+import { ReadinessWarning } from '../readiness/ReadinessList';
 import { ConfirmModal } from '../components/ConfirmModal';
 import { LoadError, Loading } from '../components/PageStates';
 import { useConfirmedAction } from '../components/useConfirmedAction';
@@ -16,6 +18,13 @@ import { ScheduleForm } from './ScheduleForm';
 import type { Schedule, ScheduleOverride, Shift } from './types';
 
 type ZoneChoice = 'viewer' | 'schedule' | 'utc';
+
+/** The schedule's gaps in the next 14 days: fetched again after each save (saves invalidate ['readiness']). */
+function ScheduleReadiness({ scheduleId }: { scheduleId: string }) {
+  const session = useSession();
+  const readiness = useApiQuery<Readiness>(['readiness', 'schedule', scheduleId], `/readiness?schedule_id=${scheduleId}`);
+  return <ReadinessWarning gaps={readiness.data?.gaps} what="This schedule" me={session.data?.user.id} />;
+}
 
 /** One schedule: who is on call now, a two-week calendar in a chosen zone, its overrides, and (for managers) its layers to edit. */
 export function SchedulePage() {
@@ -48,6 +57,7 @@ export function SchedulePage() {
       <Card withBorder padding="sm">
         <OnCallNow scheduleId={s.id} zone={viewer} />
       </Card>
+      <ScheduleReadiness scheduleId={s.id} />
       <TwoWeeks schedule={s} viewer={viewer} />
       <Overrides scheduleId={s.id} zone={viewer} canManage={canManage} />
       {canManage ? (
@@ -104,9 +114,11 @@ function TwoWeeks({ schedule, viewer }: { schedule: Schedule; viewer: string }) 
 function EditSchedule({ schedule }: { schedule: Schedule }) {
   const members = useMembers();
   const navigate = useNavigate();
-  const save = useAction((draft: ScheduleDraft) => api('PUT', `/schedules/${schedule.id}`, scheduleBody(draft)), { invalidate: [['schedules'], ['on-call']] });
+  const save = useAction((draft: ScheduleDraft) => api('PUT', `/schedules/${schedule.id}`, scheduleBody(draft)), {
+    invalidate: [['schedules'], ['on-call'], ['readiness']],
+  });
   const remove = useConfirmedAction((s: Schedule) => api('DELETE', `/schedules/${s.id}`), {
-    invalidate: [['schedules'], ['on-call']],
+    invalidate: [['schedules'], ['on-call'], ['readiness']],
     onSuccess: () => navigate('/schedules'),
   });
   const initial: ScheduleDraft = { name: schedule.name, timeZone: schedule.time_zone, layers: schedule.layers.map(draftOfLayer) };

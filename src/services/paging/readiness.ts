@@ -1,0 +1,101 @@
+/**
+ * Readiness (docs/readiness.md): the workspace's gaps over the next days, read in a fixed number of
+ * queries and decided by src/domain/paging/readiness.ts.
+ */
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { EscalationStep } from '../../db/entities/escalation-policy';
+import { knexOf } from '../../db/knex';
+import { readinessGaps, type PolicyReach, type ReadinessGap, type ScheduleShifts } from '../../domain/paging/readiness';
+import { currentLayers, shiftsBetween, type StoredLayer } from '../../domain/schedule';
+import { pagingPeople } from './notification-rules';
+
+/** How far ahead readiness looks. */
+export const READINESS_DAYS = 14;
+
+export interface ReadinessQuery {
+  organizationId: string;
+  /** Only the gaps of this schedule, or of this policy (a policy no service uses yet is included when asked for). */
+  scheduleId?: string;
+  policyId?: string;
+  now?: Date;
+}
+
+export async function workspaceReadiness(orm: MikroORM, q: ReadinessQuery): Promise<{ from: string; to: string; gaps: ReadinessGap[] }> {
+  const knex = knexOf(orm);
+  const from = (q.now ?? new Date()).getTime();
+  const to = from + READINESS_DAYS * 86_400_000;
+  const members: Array<{ id: string; name: string | null; email: string }> = await knex('users as u')
+    .join('memberships as m', 'm.user_id', 'u.id')
+    .select('u.id', 'u.name', 'u.email')
+    .where('m.organization_id', q.organizationId);
+  const memberIds = new Set(members.map((m) => m.id));
+  const names = new Map(members.map((m) => [m.id, m.name ?? m.email]));
+
+  const scheduleRows: Array<{ id: string; name: string; time_zone: string; layers: StoredLayer[] }> = await knex('schedules')
+    .select('id', 'name', 'time_zone', 'layers')
+    .where({ organization_id: q.organizationId })
+    .orderBy('name');
+  const overrides: Array<{ schedule_id: string; user_id: string; starts_at: Date; ends_at: Date }> = await knex('schedule_overrides')
+    .select('schedule_id', 'user_id', 'starts_at', 'ends_at')
+    .whereIn(
+      'schedule_id',
+      scheduleRows.map((s) => s.id),
+    )
+    .andWhere('starts_at', '<', new Date(to))
+    .andWhere('ends_at', '>', new Date(from));
+  const schedules: ScheduleShifts[] = scheduleRows.map((s) => ({
+    id: s.id,
+    name: s.name,
+    spans: shiftsBetween(
+      {
+        timeZone: s.time_zone,
+        layers: currentLayers(s.layers),
+        overrides: overrides.filter((o) => o.schedule_id === s.id).map((o) => ({ userId: o.user_id, from: new Date(o.starts_at), to: new Date(o.ends_at) })),
+      },
+      new Date(from),
+      new Date(to),
+    ).map((span) => ({ start: span.start.getTime(), end: span.end.getTime(), userIds: span.userIds.filter((id) => memberIds.has(id)) })),
+  }));
+
+  // The policies services page with, and the one asked for.
+  const policyRows: Array<{ id: string; name: string; steps: EscalationStep[] }> = await knex('escalation_policies as p')
+    .select('p.id', 'p.name', 'p.steps')
+    .where('p.organization_id', q.organizationId)
+    .andWhere((w) => {
+      void w.whereExists(knex('services as s').select(knex.raw('1')).whereRaw('s.escalation_policy_id = p.id'));
+      if (q.policyId) void w.orWhere('p.id', q.policyId);
+    })
+    .orderBy('p.name');
+  const teamIds = [...new Set(policyRows.flatMap((p) => p.steps.flatMap((s) => s.targets.filter((t) => t.type === 'team').map((t) => t.id))))];
+  const teamRows: Array<{ id: string; name: string }> = await knex('teams').select('id', 'name').whereIn('id', teamIds);
+  const teamMembers: Array<{ team_id: string; user_id: string }> = await knex('team_members').select('team_id', 'user_id').whereIn('team_id', teamIds);
+  const teams = new Map(
+    teamRows.map((t) => [t.id, { name: t.name, userIds: teamMembers.filter((m) => m.team_id === t.id && memberIds.has(m.user_id)).map((m) => m.user_id) }]),
+  );
+  const policies: PolicyReach[] = policyRows.map((p) => ({
+    id: p.id,
+    name: p.name,
+    steps: p.steps.map((s) => ({
+      targets: s.targets.map((t) =>
+        t.type === 'team'
+          ? { type: 'team' as const, id: t.id, name: teams.get(t.id)?.name ?? t.id, userIds: teams.get(t.id)?.userIds ?? [] }
+          : { type: t.type, id: t.id },
+      ),
+    })),
+  }));
+
+  // How soon each member's rules first page them (what the workflow's lookups would page: ruleJobs).
+  const { people } = await pagingPeople(knex, [...memberIds], q.organizationId);
+  const reach = new Map<string, number | null>([...memberIds].map((id) => [id, null]));
+  for (const p of people) reach.set(p.userId, p.rules.length ? Math.min(...p.rules.map((r) => r.delaySeconds)) : null);
+
+  // A policy's gaps include those of the schedules it pages.
+  const asked = policies.find((p) => p.id === q.policyId);
+  const itsSchedules = new Set(asked?.steps.flatMap((s) => s.targets.filter((t) => t.type === 'schedule').map((t) => t.id)) ?? []);
+  const gaps = readinessGaps({ from, to, schedules, policies, reach, names }).filter(
+    (g) =>
+      (!q.scheduleId || g.schedule_id === q.scheduleId) &&
+      (!q.policyId || g.policy_id === q.policyId || (g.schedule_id !== undefined && g.policy_id === undefined && itsSchedules.has(g.schedule_id))),
+  );
+  return { from: new Date(from).toISOString(), to: new Date(to).toISOString(), gaps };
+}
