@@ -1,4 +1,4 @@
-import { Anchor, Badge, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Stack, Table, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { fixOf, formatStretch, GAP_TITLES, type ReadinessGap } from './readiness';
 
@@ -21,9 +21,9 @@ export function ReadinessList({ gaps, me }: { gaps: ReadinessGap[]; me?: string 
             return (
               <Table.Tr key={`${g.kind}-${g.from}-${i}`} aria-label={g.detail}>
                 <Table.Td>
-                  <Badge color={g.kind === 'rules_too_slow' ? 'yellow' : 'red'} variant="light">
+                  <Text size="sm" fw={600} c={g.kind === 'rules_too_slow' ? 'orange.8' : 'red.8'} style={{ whiteSpace: 'nowrap' }}>
                     {GAP_TITLES[g.kind]}
-                  </Badge>
+                  </Text>
                 </Table.Td>
                 <Table.Td>
                   <Text size="sm">{formatStretch(g)}</Text>
