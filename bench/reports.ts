@@ -109,7 +109,7 @@ export async function seedReportWorkspace(stack: BenchStack): Promise<{ organiza
 }
 
 /** Logs in as the admin: the session cookie and CSRF value. */
-async function logIn(appUrl: string, email: string): Promise<{ cookie: string; csrf: string }> {
+export async function logIn(appUrl: string, email: string): Promise<{ cookie: string; csrf: string }> {
   const res = await fetch(`${appUrl}/api/auth/login`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },

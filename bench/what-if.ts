@@ -11,7 +11,7 @@ import { addTeamMember } from '../src/services/workspace/team-members';
 import { round } from './harness/numbers';
 import type { Findings } from './harness/report';
 import type { BenchStack, Say } from './harness/stack';
-import { PASSWORD, REPORT_INCIDENTS, seedReportWorkspace } from './reports';
+import { logIn, REPORT_INCIDENTS, seedReportWorkspace } from './reports';
 
 const RUNS = 5;
 const TARGET_S = 2;
@@ -56,20 +56,6 @@ async function seedWhatIf(stack: BenchStack) {
     repeat: 1,
   };
   return { ...ws, serviceId: service.id as string, policy };
-}
-
-async function logIn(appUrl: string, email: string): Promise<{ cookie: string; csrf: string }> {
-  const res = await fetch(`${appUrl}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email, password: PASSWORD }),
-  });
-  if (res.status !== 200) throw new Error(`login answered ${res.status}: ${await res.text()}`);
-  const cookie = res.headers
-    .getSetCookie()
-    .find((c) => c.startsWith('__Host-klaxon_session='))!
-    .split(';')[0];
-  return { cookie, csrf: ((await res.json()) as { data: { csrf_token: string } }).data.csrf_token };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

@@ -2,6 +2,7 @@ import { createSchedule } from '../../../src/services/paging/schedules';
 import { addContactMethod } from '../../../src/services/paging/contacts';
 import { addNotificationRule } from '../../../src/services/paging/notification-rules';
 import { knexOf } from '../../../src/db/knex';
+import type { ReadinessGap } from '../../../src/domain/paging/readiness';
 import { dashboard, expectDashboardError, memberSession } from '../../support/dashboard';
 import { pagingService, phoneNumber, responder } from '../../support/paging';
 import { startTestStack, type TestStack } from '../../support/stack';
@@ -19,15 +20,7 @@ afterAll(() => stack?.stop());
 const DAY = 86_400_000;
 const day = (offset: number) => new Date(Date.now() + offset * DAY).toISOString().slice(0, 10);
 
-interface Gap {
-  kind: string;
-  user_id?: string;
-  schedule_id?: string;
-  policy_id?: string;
-  from: string;
-  to: string;
-  detail: string;
-}
+type Gap = ReadinessGap;
 
 async function workspace() {
   const ws = await seedWorkspace(stack.orm);
