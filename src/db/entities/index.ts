@@ -43,6 +43,7 @@ import { SlackDeliverySchema } from './slack-delivery';
 import { OutgoingWebhookDeliverySchema } from './outgoing-webhook-delivery';
 import { ImportMappingSchema } from './import-mapping';
 import { TeamsDeliverySchema } from './teams-delivery';
+import { ScimTokenSchema, ScimUserSchema, ScimGroupSchema } from './scim';
 
 export * from './alert';
 export * from './alert-source';
@@ -89,6 +90,7 @@ export * from './slack-delivery';
 export * from './outgoing-webhook-delivery';
 export * from './import-mapping';
 export * from './teams-delivery';
+export * from './scim';
 
 /** Every entity the ORM knows; migrations are checked against exactly this list. */
 export const ENTITIES = [
@@ -137,4 +139,7 @@ export const ENTITIES = [
   TeamsDeliverySchema,
   SlackMessageSchema,
   SlackDeliverySchema,
+  ScimTokenSchema,
+  ScimUserSchema,
+  ScimGroupSchema,
 ];
