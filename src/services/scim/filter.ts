@@ -1,4 +1,4 @@
-import { flatten, parse, type Filter } from 'scim2-parse-filter';
+import { parse, type Filter } from 'scim2-parse-filter';
 import { isUuid } from '../../domain/ids';
 import { invalidFilter } from './errors';
 
@@ -61,10 +61,10 @@ function stringCondition(attr: { column: string; caseExact: boolean }, op: strin
   }
 }
 
-function compare(attributes: Record<string, FilterAttribute>, f: Filter & { attrPath: string }, value: unknown): SqlCondition {
-  const attr = attributes[attributeKey(f.attrPath)];
-  if (!attr) throw invalidFilter(`attribute ${f.attrPath} cannot be filtered on (supported: ${Object.keys(attributes).join(', ')})`);
-  const name = f.attrPath;
+function compare(attributes: Record<string, FilterAttribute>, f: Filter & { attrPath: string }, value: unknown, parent?: string): SqlCondition {
+  const name = parent === undefined ? f.attrPath : `${parent}.${f.attrPath}`;
+  const attr = attributes[attributeKey(name)];
+  if (!attr) throw invalidFilter(`attribute ${name} cannot be filtered on (supported: ${Object.keys(attributes).join(', ')})`);
   if (attr.type === 'string') return stringCondition(attr, f.op, value, name);
   if (f.op === 'pr') return { sql: 'true', bindings: [] };
   if (f.op !== 'eq' && f.op !== 'ne') throw invalidFilter(`operator ${f.op} is not supported on ${name} (eq, ne, pr are)`);
@@ -80,34 +80,46 @@ function compare(attributes: Record<string, FilterAttribute>, f: Filter & { attr
   return negate(attr.type === 'id' ? { sql: `${attr.column} = ?::uuid`, bindings: [lowered] } : { sql: attr.sql, bindings: [lowered] });
 }
 
-function toSql(attributes: Record<string, FilterAttribute>, f: Filter, budget: { terms: number }): SqlCondition {
+/** `parent`: inside a value filter (`emails[value eq "x"]`), the attribute its paths belong to. */
+function toSql(attributes: Record<string, FilterAttribute>, f: Filter, budget: { terms: number }, parent?: string): SqlCondition {
   if (++budget.terms > MAX_FILTER_TERMS) throw invalidFilter(`a filter may have at most ${MAX_FILTER_TERMS} terms`);
   switch (f.op) {
     case 'and':
     case 'or': {
-      const parts = f.filters.map((p) => toSql(attributes, p, budget));
+      const parts = f.filters.map((p) => toSql(attributes, p, budget, parent));
       return { sql: parts.map((p) => `(${p.sql})`).join(` ${f.op} `), bindings: parts.flatMap((p) => p.bindings) };
     }
     case 'not': {
-      const inner = toSql(attributes, f.filter, budget);
+      const inner = toSql(attributes, f.filter, budget, parent);
       return { sql: `not coalesce((${inner.sql}), false)`, bindings: inner.bindings };
     }
     case '[]':
-      throw invalidFilter(`the value filter on ${f.attrPath} is not supported`);
+      // One value per multi-valued attribute here (one email), so `emails[value eq "x"]` is `emails.value eq "x"`.
+      if (parent !== undefined) throw invalidFilter(`value filters cannot nest (${parent}[…${f.attrPath}[…]])`);
+      return toSql(attributes, f.valFilter, budget, f.attrPath);
     default:
-      return compare(attributes, f, 'compValue' in f ? f.compValue : undefined);
+      return compare(attributes, f, 'compValue' in f ? f.compValue : undefined, parent);
+  }
+}
+
+/**
+ * scim2-parse-filter's tokenizer backtracks exponentially on a quoted string of line breaks with
+ * no closing quote (its string pattern matches `\n` two ways), so text with control characters
+ * never reaches it: no filter or path needs them. Returns undefined when the text does not parse.
+ */
+export function parseScimFilter(text: string): Filter | undefined {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) < 0x20) return undefined;
+  try {
+    return parse(text);
+  } catch {
+    return undefined;
   }
 }
 
 /** Parses a `filter` parameter and maps it onto `attributes`; anything else is 400 invalidFilter. */
 export function compileFilter(text: string, attributes: Record<string, FilterAttribute>): SqlCondition {
   if (text.length > MAX_FILTER_LENGTH) throw invalidFilter(`filter must be at most ${MAX_FILTER_LENGTH} characters`);
-  let parsed: Filter;
-  try {
-    // flatten: `emails[value eq "x"]` becomes `emails.value eq "x"`.
-    parsed = flatten(parse(text));
-  } catch {
-    throw invalidFilter(`filter is not a valid SCIM filter: ${JSON.stringify(text.slice(0, 200))}`);
-  }
+  const parsed = parseScimFilter(text);
+  if (parsed === undefined) throw invalidFilter(`filter is not a valid SCIM filter: ${JSON.stringify(text.slice(0, 200))}`);
   return toSql(attributes, parsed, { terms: 0 });
 }

@@ -1,4 +1,5 @@
-import { parse, type Filter } from 'scim2-parse-filter';
+import type { Filter } from 'scim2-parse-filter';
+import { parseScimFilter } from './filter';
 import { isUuid } from '../../domain/ids';
 import { ScimError, invalidPath, invalidValue } from './errors';
 import { ActiveValue, firstIssue, MemberRef, ScimName, UserName, type PatchOperation } from './schemas';
@@ -137,12 +138,8 @@ function memberIdsOf(value: unknown, path: string): string[] {
 
 /** `members[value eq "id"]` (or several joined by `or`): the ids it names. */
 function memberIdsOfPath(path: string): string[] {
-  let filter: Filter;
-  try {
-    filter = parse(path);
-  } catch {
-    throw invalidPath(`${path} is not a valid path`);
-  }
+  const filter = parseScimFilter(path);
+  if (filter === undefined) throw invalidPath(`${path} is not a valid path`);
   if (filter.op !== '[]' || filter.attrPath.toLowerCase() !== 'members') throw invalidPath(`${path}: only members[value eq "<user id>"] is supported`);
   const ids: string[] = [];
   const collect = (f: Filter): void => {
