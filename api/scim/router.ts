@@ -157,10 +157,14 @@ export function scimSurface(deps: ScimDeps): Middleware {
   const base = `${deps.appUrl}${SCIM_PREFIX}`;
   const router = routes(deps, base);
   const unknown: Middleware = (ctx) => {
-    ctx.state.routePattern = `${SCIM_PREFIX}/*`;
     throw new ScimError(404, `no SCIM endpoint ${ctx.method} ${ctx.path}`);
   };
   const surface = [scimErrors(), scimBearer(deps.orm), scimBody(), router.routes() as Middleware, unknown];
   const run = (ctx: ParameterizedContext, i: number): Promise<unknown> => Promise.resolve(surface[i](ctx as never, () => run(ctx, i + 1)));
-  return (ctx, next) => (ctx.path === SCIM_PREFIX || ctx.path.startsWith(`${SCIM_PREFIX}/`) ? run(ctx, 0) : next());
+  return (ctx, next) => {
+    if (ctx.path !== SCIM_PREFIX && !ctx.path.startsWith(`${SCIM_PREFIX}/`)) return next();
+    // The request log's name for answers given before a route matched (401, 403, 404); routes name themselves.
+    ctx.state.routePattern = `${SCIM_PREFIX}/*`;
+    return run(ctx, 0);
+  };
 }

@@ -39,6 +39,7 @@ export class Migration20261209120000_scim extends Migration {
       constraint "scim_groups_pkey" primary key ("organization_id", "team_id"));`);
   }
 
+  // `password_hash` stays nullable: provisioned people have none, and a NOT NULL would refuse them.
   override async down(): Promise<void> {
     this.addSql(`drop table if exists "scim_groups" cascade;`);
     this.addSql(`drop table if exists "scim_users" cascade;`);

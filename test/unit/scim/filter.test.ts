@@ -1,5 +1,7 @@
 import { compileFilter, type FilterAttribute } from '../../../src/services/scim/filter';
 import { ScimError } from '../../../src/services/scim/errors';
+import { applyGroupPatch } from '../../../src/services/scim/patch';
+import { TEXT_SHAPES, shapeText } from '../../support/hostile/shapes';
 
 const ATTRS: Record<string, FilterAttribute> = {
   username: { type: 'string', column: 'u.email', caseExact: false },
@@ -44,9 +46,31 @@ describe('compileFilter', () => {
     }
   });
 
-  it('when a quoted value is all line breaks with no closing quote (the parser backtracks exponentially on it), then it is refused at once (26 of them take the bare parser about a second)', () => {
+  it('when a quoted value is all line breaks with no closing quote (the parser backtracks exponentially on it), then it is refused at once (28 of them take the bare parser seconds)', () => {
     const started = Date.now();
-    expect(invalidFilter(`userName eq "${'\n'.repeat(26)}`)).toBe(true);
-    expect(Date.now() - started).toBeLessThan(100);
+    expect(invalidFilter(`userName eq "${'\n'.repeat(28)}`)).toBe(true);
+    expect(Date.now() - started).toBeLessThan(250);
+  });
+
+  it('when the hostile corpus fills a filter or a members path up to its cap, in any position, then each is answered in well under 250 ms (a backtracking blow-up takes seconds)', () => {
+    const group = { displayName: 'g', externalId: null, memberIds: [] };
+    for (const shape of TEXT_SHAPES) {
+      const t = shapeText(shape, 1000);
+      const filters = [`userName eq "${t}"`, `userName eq "${t}`, t, `(${t}`, `userName co ${t}`].map((f) => f.slice(0, 1000));
+      for (const f of filters) {
+        const started = performance.now();
+        try {
+          compileFilter(f, ATTRS);
+        } catch {
+          // 400 invalidFilter, or an answer: both fine; only the time matters here.
+        }
+        try {
+          applyGroupPatch(group, [{ op: 'remove', path: `members[value eq "${f}"]`.slice(0, 300) }]);
+        } catch {
+          // 400 invalidPath
+        }
+        expect({ shape: shape.name, filter: f.slice(0, 40), slow: performance.now() - started >= 250 }).toMatchObject({ slow: false });
+      }
+    }
   });
 });
