@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { requireStepUp } from '../../../src/services/accounts';
 import { forbidden } from '../../../src/services/errors';
-import { issueScimToken, revokeScimToken } from '../../../src/services/scim/token';
+import { issueScimToken, revokeScimToken, scimTokenStatus } from '../../../src/services/scim/token';
 import { planHasScim, scimPlanMessage } from '../../../src/services/scim/plan';
 import { defineRoute, type RouteSpec } from '../../http/route-spec';
 import { ADMIN_ERRORS, auditActorOf, authorizedActor, requireVerified, type AdminDeps } from '../admin-kit';
@@ -10,6 +10,7 @@ import { FactorFields, STEP_UP_ERRORS, stepUpDepsOf } from './security';
 
 const IssueBody = z.object(FactorFields).strict();
 const IssuedSchema = z.object({ token: z.string(), created_at: z.iso.datetime() });
+const StatusSchema = z.object({ configured: z.boolean(), prefix: z.string().nullable(), created_at: z.iso.datetime().nullable() });
 
 /**
  * The workspace's SCIM bearer token (docs/scim.md). Whoever may manage members may let the
@@ -18,6 +19,19 @@ const IssuedSchema = z.object({ token: z.string(), created_at: z.iso.datetime() 
 export function scimTokenRoutes(deps: AdminDeps): RouteSpec[] {
   const stepUpDeps = stepUpDepsOf(deps);
   return [
+    defineRoute({
+      method: 'get',
+      access: 'read',
+      path: '/sso/scim-token',
+      summary: 'Whether the workspace has a SCIM token, and its first characters (Billing Owner, Account Admin)',
+      operationId: 'getScimTokenStatus',
+      success: { status: 200, description: 'never the token itself', schema: StatusSchema },
+      errors: ADMIN_ERRORS,
+      handler: async (ctx) => {
+        const actor = await authorizedActor(deps.orm, ctx, 'members.manage');
+        return { data: await scimTokenStatus(deps.orm, actor.organizationId) };
+      },
+    }),
     defineRoute({
       method: 'post',
       access: 'write',

@@ -51,6 +51,14 @@ export async function issueScimToken(orm: MikroORM, input: { organizationId: str
   return { token: plaintext, created_at: iso(now) };
 }
 
+/** Whether the workspace has a SCIM token, and which (its prefix); never the secret or its hash. */
+export async function scimTokenStatus(orm: MikroORM, organizationId: string) {
+  const row = await knexOf(orm)('scim_tokens').select('display_prefix', 'created_at').where({ organization_id: organizationId }).first();
+  return row
+    ? { configured: true, prefix: row.display_prefix as string, created_at: iso(row.created_at) }
+    : { configured: false, prefix: null, created_at: null };
+}
+
 /** Revokes the workspace's SCIM token at once; 404 when there is none. */
 export async function revokeScimToken(orm: MikroORM, input: { organizationId: string; actor: AuditActor }) {
   return knexOf(orm).transaction(async (trx) => {

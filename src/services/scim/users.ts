@@ -38,7 +38,15 @@ const userRows = (db: Knex, organizationId: string) =>
     .leftJoin('scim_users as s', function () {
       this.on('s.user_id', 'u.id').andOnVal('s.organization_id', organizationId);
     })
-    .where((q) => q.whereNotNull('m.user_id').orWhereNotNull('s.user_id'));
+    // Driven by the workspace's own rows (memberships' and scim_users' keys), not a scan of every user.
+    .whereIn(
+      'u.id',
+      db
+        .select('user_id')
+        .from('memberships')
+        .where({ organization_id: organizationId })
+        .union((q) => q.select('user_id').from('scim_users').where({ organization_id: organizationId })),
+    );
 
 const USER_COLUMNS = [
   'u.id',

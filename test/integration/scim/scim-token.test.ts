@@ -31,7 +31,13 @@ describe('POST /api/sso/scim-token', () => {
     expect((await scimClient(fx.stack.urls.app, second)('GET', '/Users')).status).toBe(200);
     expect(await db()('scim_tokens').where({ organization_id: owner.organizationId }).count({ n: '*' })).toEqual([{ n: '1' }]);
 
+    expect((await fx.api('GET', '/sso/scim-token', { session: owner })).body.data).toEqual({
+      configured: true,
+      prefix: second.slice(0, 12),
+      created_at: expect.any(String),
+    });
     expect((await fx.api('DELETE', '/sso/scim-token', { session: owner })).status).toBe(200);
+    expect((await fx.api('GET', '/sso/scim-token', { session: owner })).body.data).toEqual({ configured: false, prefix: null, created_at: null });
     const revoked = await scimClient(fx.stack.urls.app, second)('GET', '/Users');
     expectScimError(revoked, 401);
     expect(revoked.headers.get('www-authenticate')).toMatch(/^Bearer/);
@@ -50,6 +56,7 @@ describe('POST /api/sso/scim-token', () => {
     else {
       expectDashboardError(res, 403, 'forbidden');
       expectDashboardError(await fx.api('DELETE', '/sso/scim-token', { session: ws.as[role] }), 403, 'forbidden');
+      expectDashboardError(await fx.api('GET', '/sso/scim-token', { session: ws.as[role] }), 403, 'forbidden');
       expect(await db()('scim_tokens').where({ organization_id: ws.organizationId }).first()).toBeUndefined();
     }
   });
