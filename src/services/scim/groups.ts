@@ -8,7 +8,7 @@ import { deleteTeam, insertTeam, renameTeamIn } from '../workspace/teams';
 import { SCIM_ACTOR, type Page } from './actor';
 import { ScimError, invalidValue } from './errors';
 import { compileFilter, type FilterAttribute } from './filter';
-import { applyGroupPatch, type GroupState } from './patch';
+import { applyGroupPatch, type GroupState } from './patch-group';
 import type { ScimGroupRecord } from './resources';
 import type { GroupBody, PatchOperation } from './schemas';
 

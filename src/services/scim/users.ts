@@ -7,7 +7,7 @@ import { recordAudit } from '../audit';
 import { removeMemberIn } from '../workspace/members';
 import { ScimError } from './errors';
 import { compileFilter, type FilterAttribute } from './filter';
-import { applyUserPatch, fullName, type UserState } from './patch';
+import { applyUserPatch, fullName, type UserState } from './patch-user';
 import type { ScimUserRecord } from './resources';
 import type { PatchOperation, UserBody } from './schemas';
 import { SCIM_ACTOR, SCIM_MEMBER_ROLE, type Page } from './actor';

@@ -1,6 +1,6 @@
 import { compileFilter, type FilterAttribute } from '../../../src/services/scim/filter';
 import { ScimError } from '../../../src/services/scim/errors';
-import { applyGroupPatch } from '../../../src/services/scim/patch';
+import { applyGroupPatch } from '../../../src/services/scim/patch-group';
 import { TEXT_SHAPES, shapeText } from '../../support/hostile/shapes';
 
 const ATTRS: Record<string, FilterAttribute> = {

@@ -1,4 +1,5 @@
-import { applyGroupPatch, applyUserPatch, type UserState } from '../../../src/services/scim/patch';
+import { applyGroupPatch } from '../../../src/services/scim/patch-group';
+import { applyUserPatch, type UserState } from '../../../src/services/scim/patch-user';
 import { ScimError } from '../../../src/services/scim/errors';
 
 const USER: UserState = { email: 'b@example.com', displayName: null, givenName: 'Barbara', familyName: 'Jensen', externalId: null, active: true };
