@@ -15,7 +15,8 @@ import {
   userResource,
 } from '../../src/services/scim/resources';
 import { firstIssue, GroupBody, PatchBody, UserBody } from '../../src/services/scim/schemas';
-import { createScimUser, deleteScimUser, getScimUser, listScimUsers, patchScimUser, replaceScimUser } from '../../src/services/scim/users';
+import { createScimUser, deleteScimUser, patchScimUser, replaceScimUser } from '../../src/services/scim/users';
+import { getScimUser, listScimUsers } from '../../src/services/scim/user-records';
 import { MAX_FILTER_LENGTH } from '../../src/services/scim/filter';
 import type { Page } from '../../src/services/scim/actor';
 import { scimBearer, scimWorkspaceOf } from './auth';
