@@ -17,6 +17,7 @@ import { envelopeErrors } from './api-key/envelope';
 import { serveDashboard } from './ui/static';
 import { UI_DIST_DIR } from '../src/paths';
 import { metricsRegistry } from '../src/services/status/request-metrics';
+import { scimSurface } from './scim/router';
 
 export interface AppDeps extends CustomerV1Deps {
   logger: Logger;
@@ -86,6 +87,8 @@ export function createAppListener(deps: AppDeps): Koa {
   app.use(serveDashboard(deps.uiDistDir ?? UI_DIST_DIR));
   // Before the JSON parser: Twilio posts forms, email links post nothing.
   for (const hooks of createHooksRouters(deps.hooks)) app.use(hooks.routes());
+  // SCIM 2.0 (docs/scim.md): its own bearer token, body parser (scim+json, 1 MiB) and error format.
+  app.use(scimSurface({ orm: deps.orm, appUrl: deps.appUrl }));
   app.use(jsonBody());
   const health = healthRouter(deps.readiness);
   app.use(health.routes());

@@ -18,6 +18,7 @@ import { reportsRoutes } from './reports';
 import { statusRoutes } from './status';
 import { inboundWebhooksRoutes } from './inbound-webhooks';
 import { pagingRoutes } from './paging';
+import { scimTokenRoutes } from './scim-token';
 import { securityRoutes } from './security';
 import { serviceChatRoutes } from './service-chat';
 import { slackLinkRoutes } from './slack-link';
@@ -46,6 +47,7 @@ export const sessionRoutes = (deps: AdminDeps): RouteSpec[] => [
   ...auditRoutes(deps),
   ...importRoutes(deps),
   ...slackLinkRoutes(deps),
+  ...scimTokenRoutes(deps),
 ];
 
 /** Routes under /api that need no session (an invitation's link, …). */

@@ -5,8 +5,8 @@ import { iso } from '../../db/timestamps';
 
 /** The one writer of `audit_log`: every administrative change, by a member or by the system. */
 
-/** Who acted: a signed-in member (from the dashboard) or the system (a `klaxon` CLI operator). */
-export type AuditActor = { kind: 'user'; userId: string; email: string; ip?: string | null } | { kind: 'system'; via: 'cli' };
+/** Who acted: a signed-in member (from the dashboard) or the system (a `klaxon` CLI operator, or the workspace's SCIM client). */
+export type AuditActor = { kind: 'user'; userId: string; email: string; ip?: string | null } | { kind: 'system'; via: 'cli' | 'scim' };
 
 export interface AuditEvent {
   organizationId: string;
@@ -21,7 +21,8 @@ export interface AuditEvent {
 
 export const SYSTEM_CLI: AuditActor = { kind: 'system', via: 'cli' };
 
-const labelOf = (actor: AuditActor) => (actor.kind === 'user' ? actor.email : 'system (klaxon CLI)');
+const SYSTEM_LABELS = { cli: 'system (klaxon CLI)', scim: 'system (SCIM provisioning)' } as const;
+const labelOf = (actor: AuditActor) => (actor.kind === 'user' ? actor.email : SYSTEM_LABELS[actor.via]);
 
 /** Appends one entry; pass the transaction that made the change so both land or neither does. */
 export async function recordAudit(db: MikroORM | Knex, event: AuditEvent, now = new Date()): Promise<void> {

@@ -107,37 +107,40 @@ export async function changeMemberRole(
  * keys of this workspace, and places in its teams. The user (and their other workspaces) stays.
  */
 export async function removeMember(orm: MikroORM, actor: MemberActor, userId: string) {
-  return knexOf(orm).transaction(async (trx) => {
-    const { member, owners } = await lockedMember(trx, actor.organizationId, userId);
-    checkOwnerRules(actor, member, owners, 'removed');
-    const now = new Date();
-    const scope = { organization_id: actor.organizationId, user_id: userId };
-    await trx('memberships').delete().where(scope);
-    const sessionsEnded = await endSessions(trx, actor.organizationId, userId);
-    const tokensRevoked = await trx('api_tokens').update({ revoked_at: now }).where(scope).whereNull('revoked_at');
-    const keysRevoked = await trx('api_keys').update({ revoked_at: now }).where(scope).whereNull('revoked_at');
-    const teamsLeft = await trx('team_members')
-      .delete()
-      .where({ user_id: userId })
-      .whereIn('team_id', trx('teams').select('id').where({ organization_id: actor.organizationId }));
-    const result = {
-      user_id: userId,
-      email: member.email,
-      sessions_ended: sessionsEnded,
-      api_tokens_revoked: tokensRevoked,
-      api_keys_revoked: keysRevoked,
-      teams_left: teamsLeft,
-    };
-    await recordAudit(trx, {
-      organizationId: actor.organizationId,
-      actor: actor.audit,
-      action: 'member.remove',
-      targetType: 'user',
-      targetId: userId,
-      details: { email: member.email, role: member.role, api_tokens_revoked: tokensRevoked, api_keys_revoked: keysRevoked, teams_left: teamsLeft },
-    });
-    return result;
+  return knexOf(orm).transaction((trx) => removeMemberIn(trx, actor, userId));
+}
+
+/** removeMember in the caller's transaction (SCIM deprovisioning records its own state beside it). */
+export async function removeMemberIn(trx: Knex, actor: MemberActor, userId: string) {
+  const { member, owners } = await lockedMember(trx, actor.organizationId, userId);
+  checkOwnerRules(actor, member, owners, 'removed');
+  const now = new Date();
+  const scope = { organization_id: actor.organizationId, user_id: userId };
+  await trx('memberships').delete().where(scope);
+  const sessionsEnded = await endSessions(trx, actor.organizationId, userId);
+  const tokensRevoked = await trx('api_tokens').update({ revoked_at: now }).where(scope).whereNull('revoked_at');
+  const keysRevoked = await trx('api_keys').update({ revoked_at: now }).where(scope).whereNull('revoked_at');
+  const teamsLeft = await trx('team_members')
+    .delete()
+    .where({ user_id: userId })
+    .whereIn('team_id', trx('teams').select('id').where({ organization_id: actor.organizationId }));
+  const result = {
+    user_id: userId,
+    email: member.email,
+    sessions_ended: sessionsEnded,
+    api_tokens_revoked: tokensRevoked,
+    api_keys_revoked: keysRevoked,
+    teams_left: teamsLeft,
+  };
+  await recordAudit(trx, {
+    organizationId: actor.organizationId,
+    actor: actor.audit,
+    action: 'member.remove',
+    targetType: 'user',
+    targetId: userId,
+    details: { email: member.email, role: member.role, api_tokens_revoked: tokensRevoked, api_keys_revoked: keysRevoked, teams_left: teamsLeft },
   });
+  return result;
 }
 
 /**

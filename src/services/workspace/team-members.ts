@@ -85,19 +85,22 @@ export async function insertTeamMember(trx: Knex, actor: TeamMemberActor, teamId
 
 /** Takes a user out of a team (404 when they are not in it); their workspace membership stays. */
 export async function removeFromTeam(orm: MikroORM, actor: TeamMemberActor, teamId: string, userId: string) {
-  return knexOf(orm).transaction(async (trx) => {
-    const team = await teamOf(trx, actor.organizationId, teamId);
-    const user = await trx('users').select('email').where({ id: userId }).first();
-    const n = await trx('team_members').delete().where({ team_id: teamId, user_id: userId });
-    if (n === 0) throw notFound(`user ${userId} is not in team ${team.name}`);
-    await recordAudit(trx, {
-      organizationId: actor.organizationId,
-      actor: actor.audit,
-      action: 'team.member_remove',
-      targetType: 'team',
-      targetId: teamId,
-      details: { team: team.name, user_id: userId, email: user?.email ?? null },
-    });
-    return { team_id: teamId, user_id: userId, removed: true };
+  return knexOf(orm).transaction((trx) => removeFromTeamIn(trx, actor, teamId, userId));
+}
+
+/** removeFromTeam in the caller's transaction. */
+export async function removeFromTeamIn(trx: Knex, actor: TeamMemberActor, teamId: string, userId: string) {
+  const team = await teamOf(trx, actor.organizationId, teamId);
+  const user = await trx('users').select('email').where({ id: userId }).first();
+  const n = await trx('team_members').delete().where({ team_id: teamId, user_id: userId });
+  if (n === 0) throw notFound(`user ${userId} is not in team ${team.name}`);
+  await recordAudit(trx, {
+    organizationId: actor.organizationId,
+    actor: actor.audit,
+    action: 'team.member_remove',
+    targetType: 'team',
+    targetId: teamId,
+    details: { team: team.name, user_id: userId, email: user?.email ?? null },
   });
+  return { team_id: teamId, user_id: userId, removed: true };
 }

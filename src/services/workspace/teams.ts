@@ -99,20 +99,23 @@ export async function insertTeam(trx: Knex, actor: TeamActor, name: string): Pro
 }
 
 export async function renameTeam(orm: MikroORM, actor: TeamActor, teamId: string, name: string) {
-  await knexOf(orm).transaction(async (trx) => {
-    const team = await teamOf(trx, actor.organizationId, teamId);
-    if (team.name === name) return;
-    await trx('teams').update({ name }).where({ id: teamId });
-    await recordAudit(trx, {
-      organizationId: actor.organizationId,
-      actor: actor.audit,
-      action: 'team.update',
-      targetType: 'team',
-      targetId: teamId,
-      details: { from: team.name, to: name },
-    });
-  });
+  await knexOf(orm).transaction((trx) => renameTeamIn(trx, actor, teamId, name));
   return getTeam(orm, actor.organizationId, teamId);
+}
+
+/** Renames a team (with its audit entry) in the caller's transaction; the same name changes nothing. */
+export async function renameTeamIn(trx: Knex, actor: TeamActor, teamId: string, name: string): Promise<void> {
+  const team = await teamOf(trx, actor.organizationId, teamId);
+  if (team.name === name) return;
+  await trx('teams').update({ name }).where({ id: teamId });
+  await recordAudit(trx, {
+    organizationId: actor.organizationId,
+    actor: actor.audit,
+    action: 'team.update',
+    targetType: 'team',
+    targetId: teamId,
+    details: { from: team.name, to: name },
+  });
 }
 
 /**
