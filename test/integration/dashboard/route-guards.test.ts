@@ -29,10 +29,15 @@ async function operations(): Promise<Operation[]> {
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-/** Row counts of every table: a refused request leaves them all as they were. */
+/**
+ * Row counts of every table: a refused request leaves them all as they were. Not request_metrics:
+ * every request is counted there, refused or not, by a flush every few seconds (status/request-metrics.ts).
+ */
 async function rowCounts(): Promise<Record<string, number>> {
   const db = knexOf(fx.stack.orm);
-  const tables = (await db.raw(`select tablename from pg_tables where schemaname = current_schema() and tablename not like 'mikro_orm%'`)).rows as Array<{
+  const tables = (
+    await db.raw(`select tablename from pg_tables where schemaname = current_schema() and tablename not like 'mikro_orm%' and tablename <> 'request_metrics'`)
+  ).rows as Array<{
     tablename: string;
   }>;
   const counts: Record<string, number> = {};
