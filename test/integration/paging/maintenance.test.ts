@@ -1,4 +1,5 @@
 import { knexOf } from '../../../src/db/knex';
+import { addTeamMember } from '../../../src/services/workspace/team-members';
 import type { TwilioFake } from '../../fakes/twilio-server';
 import { dashboard, memberSession } from '../../support/dashboard';
 import { request } from '../../support/http';
@@ -191,7 +192,16 @@ describe('maintenance windows', () => {
       (await dashboard(stack.urls.app, 'POST', '/maintenance-windows', { session: member, body: { service_ids: [s.ws.serviceId], minutes: 5, reason: 'x' } }))
         .status,
     ).toBe(403);
+    // A Team Manager only for services of a team they are in (services.manage).
+    const manager = await memberSession(stack.urls.app, stack.orm, s.ws.organizationId, 'TEAM_MANAGER');
+    const asManager = () =>
+      dashboard(stack.urls.app, 'POST', '/maintenance-windows', { session: manager, body: { service_ids: [s.ws.serviceId], minutes: 5, reason: 'x' } });
+    expect((await asManager()).status).toBe(403);
     expect(await count()).toBe(0);
+    await addTeamMember(stack.orm, { teamId: s.ws.teamId, email: manager.email });
+    const managed = await asManager();
+    expect(managed.status).toBe(201);
+    expect((await s.api('DELETE', `/maintenance-windows/${managed.body.data.id}`)).status).toBe(200);
     const scheduled = await s.openWindow({ starts_at: secondsFromNow(3600), ends_at: secondsFromNow(7200) });
     expect(scheduled.state).toBe('scheduled');
     const listed = await dashboard(stack.urls.app, 'GET', '/maintenance-windows?state=scheduled', { session: member });
