@@ -96,6 +96,12 @@ export const alertsReceivedSignal = defineSignal<[AlertsReceived]>('alertsReceiv
 /** A responder asked to page the next escalation step now (voice call, key 2). */
 export const escalateNowSignal = defineSignal<[{ actor: Actor }]>('escalateNow');
 
+/**
+ * A maintenance window of the incident's service was ended early or deleted: an escalation held
+ * by one plans again at once (docs/maintenance-windows.md). Without it, it waits out its timer.
+ */
+export const maintenanceChangedSignal = defineSignal<[]>('maintenanceChanged');
+
 /** What a lifecycle update answers: the incident as projected after the change. */
 export interface IncidentSnapshot {
   id: string;

@@ -4,7 +4,9 @@ import { pagingDecision, type ResolvedTarget, type StepResolution } from '../../
 import { formBChannels } from '../../src/domain/paging/form-b-channels';
 import type { EscalationPlan, PageJob } from '../../src/domain/paging/escalation-plan';
 import type { ChannelId } from '../../src/domain/channels';
+import { heldDecisionData, notPagedMessage } from '../../src/domain/maintenance';
 import { recordPagingDecision } from '../../src/services/incident';
+import { serviceHold } from '../../src/services/maintenance';
 import {
   memberTargets,
   onCallUserIds,
@@ -31,7 +33,15 @@ export interface StepRecipientsInput {
 export interface PlanEscalationInput {
   incidentId: string;
   firstStep?: { step: 0; at: string; cycle: 0; decisionSeq: number };
+  /**
+   * Since the workflow's patch 'maintenance-hold' (with `firstStep`): a maintenance window of the
+   * service at `firstStep.at` holds the spell instead; its entry takes the decision's seq.
+   */
+  maintenance?: true;
 }
+
+/** The plan's answer: with step 1's pages, or, when a maintenance window holds the spell, until when (ISO). */
+export type PlannedEscalation = EscalationPlan & { firstStep?: PageJob[]; heldUntil?: string };
 
 /** The plan of an incident's context. */
 function planOf(c: PagingContext): EscalationPlan {
@@ -52,11 +62,16 @@ export function createPagingPlanActivities({ orm }: { orm: MikroORM }) {
    * once, and its decision on the timeline: one lookup and one read of the policy where there were
    * two (stepRecipients). Absent when the plan pages nobody.
    */
-  async function planEscalation({ incidentId, firstStep }: PlanEscalationInput): Promise<EscalationPlan & { firstStep?: PageJob[] }> {
+  async function planEscalation({ incidentId, firstStep, maintenance }: PlanEscalationInput): Promise<PlannedEscalation> {
     const k = knex();
     const c = await pagingContext(k, incidentId);
     const plan = planOf(c);
     if (!firstStep || plan.stepDelays.length === 0) return plan;
+    const hold = maintenance ? await serviceHold(k, c.service?.id ?? null, new Date(firstStep.at)) : null;
+    if (hold) {
+      await recordPagingDecision(k, { incidentId, seq: firstStep.decisionSeq, message: notPagedMessage(hold), data: heldDecisionData(hold) });
+      return { ...plan, heldUntil: hold.until.toISOString() };
+    }
     return { ...plan, firstStep: await recipientsOf(k, c, { incidentId, ...firstStep }) };
   }
 

@@ -7,6 +7,8 @@ import { notFound } from '../../src/services/errors';
 import { getMonitor, getService, listMonitors, listServices } from '../../src/services/workspace';
 import { listAlerts } from '../../src/services/alerts';
 import { createIncident, getIncident, listIncidents, transitionIncident } from '../../src/services/incident';
+import { knexOf } from '../../src/db/knex';
+import { withPagingHeld } from '../../src/services/maintenance';
 import { incidentWorkflowId, type Actor, type IncidentSnapshot } from '../../workflows/definitions';
 import { defineRoute, type RouteSpec } from '../http/route-spec';
 import { principalOf } from './auth';
@@ -48,11 +50,14 @@ const WRITE_ERRORS = { ...READ_ERRORS, 403: `${AUTH_ERRORS[403]}, or a READ_ONLY
 
 /** Every route of the customer API v1 (spec surface a), relative to /api/v1. */
 export function customerV1Routes(deps: CustomerV1Deps): RouteSpec[] {
-  const withLinks = (i: IncidentSnapshot) => {
+  const withLinks = <T extends IncidentSnapshot>(i: T) => {
     const { organization_id: _org, ...rest } = i;
     const workflowId = encodeURIComponent(incidentWorkflowId(i.id));
     return { ...rest, links: { temporal_ui: `${deps.temporalUiUrl}/namespaces/${encodeURIComponent(deps.namespace)}/workflows/${workflowId}` } };
   };
+  /** Incidents as the API shows them: links, and whether a maintenance window holds their paging. */
+  const shown = async (incidents: IncidentSnapshot[]) => (await withPagingHeld(knexOf(deps.orm), incidents)).map(withLinks);
+  const one = async (incident: IncidentSnapshot) => (await shown([incident]))[0];
   const actorOf = (ctx: Parameters<RouteSpec['handler']>[0]): Actor => ({ type: 'user', id: principalOf(ctx).userId, via: 'api' });
   const incidentDeps = {
     orm: deps.orm,
@@ -77,7 +82,7 @@ export function customerV1Routes(deps: CustomerV1Deps): RouteSpec[] {
       },
       errors: { ...WRITE_ERRORS, 404: 'no such incident in this workspace', 409: 'invalid_transition: the incident is in a state this operation cannot leave' },
       handler: async (ctx, { params }) => ({
-        data: withLinks(
+        data: await one(
           await transitionIncident(incidentDeps, {
             organizationId: params.organization_id,
             incidentId: params.incident_id,
@@ -108,7 +113,7 @@ export function customerV1Routes(deps: CustomerV1Deps): RouteSpec[] {
           limit: query.limit,
           cursor: query.cursor,
         });
-        return { data: page.incidents.map(withLinks), meta: { next_cursor: page.nextCursor } };
+        return { data: await shown(page.incidents), meta: { next_cursor: page.nextCursor } };
       },
     }),
     defineRoute({
@@ -121,7 +126,7 @@ export function customerV1Routes(deps: CustomerV1Deps): RouteSpec[] {
       success: { status: 200, description: 'The incident, with its latest alerts', schema: z.object({ data: IncidentDetailSchema }) },
       errors: { ...READ_ERRORS, 404: 'no such incident in this workspace' },
       handler: async (_ctx, { params }) => {
-        const incident = withLinks(await getIncident(deps, params.organization_id, params.incident_id));
+        const incident = await one(await getIncident(deps, params.organization_id, params.incident_id));
         const { alerts } = await listAlerts(deps, { organizationId: params.organization_id, incidentId: incident.id, limit: INCIDENT_ALERTS_SHOWN, offset: 0 });
         return { data: { ...incident, alerts } };
       },
@@ -137,7 +142,7 @@ export function customerV1Routes(deps: CustomerV1Deps): RouteSpec[] {
       success: { status: 201, description: 'The new incident', schema: z.object({ data: IncidentSchema }) },
       errors: { ...WRITE_ERRORS, 400: 'invalid body (title, severity, owning_team_id)', 415: 'body is not JSON' },
       handler: async (ctx, { params, body }) => ({
-        data: withLinks(
+        data: await one(
           await createIncident(incidentDeps, {
             organizationId: params.organization_id,
             title: body.title,

@@ -46,6 +46,8 @@ export const IncidentSchema = z
     resolved_at: timestamp.nullable(),
     closed_at: timestamp.nullable(),
     updated_at: timestamp,
+    paging_held: z.boolean().openapi({ description: 'TRIGGERED, and a maintenance window of its service holds its paging: nobody is paged until it ends' }),
+    paging_held_until: timestamp.nullable().openapi({ description: 'when the hold ends (the incident pages then if still TRIGGERED); null when not held' }),
     links: z.object({ temporal_ui: z.string().url().openapi({ description: "The incident workflow's page in the Temporal Web UI" }) }),
   })
   .openapi('Incident');

@@ -37,6 +37,11 @@ export interface PagingStubOptions {
   sendPage?: (input: SendPageInput, attempt: number) => Promise<PageOutcome>;
   /** Milliseconds recordAlertsAttached takes: keeps the workflow task open while other events queue. */
   attachDelayMs?: number;
+  /**
+   * Until when (ISO) a maintenance window holds a spell that plans now, if one does: asked by
+   * planEscalation under the 'maintenance-hold' patch. Absent: never held.
+   */
+  heldUntil?: () => string | undefined;
 }
 
 /** A page job for tests: one contact of one person. */
@@ -98,6 +103,8 @@ export class PagingStubs {
       planEscalation: async ({ firstStep, ...input }) => {
         record('planEscalation', input);
         if (!firstStep || this.opts.plan.stepDelays.length === 0) return this.opts.plan;
+        const heldUntil = input.maintenance ? this.opts.heldUntil?.() : undefined;
+        if (heldUntil) return { ...this.opts.plan, heldUntil };
         record('stepRecipients', { incidentId: input.incidentId, ...firstStep });
         return { ...this.opts.plan, firstStep: this.opts.recipients?.(0) ?? [] };
       },

@@ -25,10 +25,11 @@ import { recordPagingHistories } from './record-paging-histories';
  * RESOLVED incidents, the lifecycle Update's write budget and the run seeded from the projection
  * after a finished run, each under its patch; v8: a sender's acknowledge under
  * patched('sender-acknowledge'), and its scenario; v9: a spell's plan and its first step's
- * recipients in one lookup under patched('plan-with-first-step')), and keep the older files: they
+ * recipients in one lookup under patched('plan-with-first-step'); v10: maintenance windows hold a
+ * spell under patched('maintenance-hold'), and their scenarios), and keep the older files: they
  * prove old runs replay.
  */
-const VERSION = 'v9';
+const VERSION = 'v10';
 
 async function main() {
   const infra = await startTestInfra();

@@ -7,6 +7,8 @@ import type { WorkflowHandle } from '@temporalio/client';
 import { addContactMethod } from '../../src/services/paging/contacts';
 import { knexOf } from '../../src/db/knex';
 import { addNotificationRule } from '../../src/services/paging/notification-rules';
+import { SYSTEM_CLI } from '../../src/services/audit';
+import { createWindow, endWindow, nudgeHeldIncidents } from '../../src/services/maintenance';
 import { alertsReceivedSignal, escalateNowSignal, incidentWorkflowId, type IncidentWorkflowInput } from '../../workflows/definitions';
 import { request } from '../support/http';
 import { notificationsOf, pagingService, responder, trigger } from '../support/paging';
@@ -86,6 +88,40 @@ export async function recordPagingHistories(stack: TestStack, save: Save): Promi
   if ((await secondRun.describe()).status.name !== 'COMPLETED') throw new Error('the second run did not complete the incident');
   save('paging-continued-first-run', await stack.temporal.workflow.getHandle(handle.workflowId, firstRunId).fetchHistory());
   save('paging-continued-second-run', await secondRun.fetchHistory());
+
+  // (e) A maintenance window of 3 s holds the incident (patched('maintenance-hold')); at its end
+  // the spell plans again and step 1 pages.
+  const e = await pager((ann, bob) => [user(ann, 60), user(bob, 60)]);
+  const window = (minutes: number) =>
+    createWindow(
+      stack.orm,
+      {
+        organizationId: e.ws.organizationId,
+        serviceIds: [e.ws.serviceId],
+        startsAt: new Date(),
+        endsAt: new Date(Date.now() + minutes * 60_000),
+        reason: 'recorded',
+      },
+      SYSTEM_CLI,
+    );
+  const held = async (id: string) =>
+    waitFor(async () => (await knexOf(stack.orm)('timeline_entries').where({ incident_id: id, type: 'paging_decision' })).length === 1, 20_000, 'the hold');
+  await window(0.05);
+  const heldUntilEnd = await trigger(e.ingestUrl, 'recorded maintenance held');
+  await held(heldUntilEnd);
+  await waitFor(async () => (await e.sent(heldUntilEnd, e.ann.id)).length === 2, 20_000, 'step 1 after the window');
+  await e.finish(heldUntilEnd);
+  save('paging-maintenance-held', await handleOf(heldUntilEnd).fetchHistory());
+
+  // (f) A 30-minute window is ended early: the maintenanceChanged signal makes the spell plan again at once.
+  const early = await window(30);
+  const endedEarly = await trigger(e.ingestUrl, 'recorded maintenance ended early');
+  await held(endedEarly);
+  await endWindow(stack.orm, { organizationId: e.ws.organizationId, id: early.id }, SYSTEM_CLI);
+  await nudgeHeldIncidents({ orm: stack.orm, temporal: stack.temporal }, { organizationId: e.ws.organizationId, serviceIds: [e.ws.serviceId] });
+  await waitFor(async () => (await e.sent(endedEarly, e.ann.id)).length === 2, 20_000, 'step 1 after the window ended');
+  await e.finish(endedEarly);
+  save('paging-maintenance-ended-early', await handleOf(endedEarly).fetchHistory());
 }
 
 /**

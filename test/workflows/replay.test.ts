@@ -5,8 +5,10 @@ import { Worker } from '@temporalio/worker';
 
 const HISTORIES = path.join(__dirname, '..', 'histories');
 const files = readdirSync(HISTORIES).filter((f) => f.endsWith('.json'));
-const LIFECYCLE_VERSIONS = ['v1', 'v2', 'v3', 'v4', 'v5', 'v6', 'v7', 'v8', 'v9'];
+const LIFECYCLE_VERSIONS = ['v1', 'v2', 'v3', 'v4', 'v5', 'v6', 'v7', 'v8', 'v9', 'v10'];
 const PAGING_SCENARIOS = ['two-steps-acknowledged', 'ack-timeout-retriggered', 'escalate-now', 'continued-first-run', 'continued-second-run'];
+/** From v10: a maintenance window holds the spell until it ends, or until it is ended early. */
+const MAINTENANCE_SCENARIOS = ['maintenance-held', 'maintenance-ended-early'];
 /** v5: every page attempt a remote activity; v6 on: a page's first attempt is a local activity. */
 const versionOf = (file: string) => Number(/^v(\d+)-/.exec(file)![1]);
 const paging = (scenario: string, version = 'v5') => `${version}-incident-paging-${scenario}.json`;
@@ -38,12 +40,14 @@ describe('replay of recorded incident histories', () => {
     expect(files).toEqual(
       expect.arrayContaining([
         ...LIFECYCLE_VERSIONS.flatMap((v) => [`${v}-incident-lifecycle-closed.json`, `${v}-incident-reopened-run.json`]),
-        ...['v3', 'v4', 'v5', 'v6', 'v7', 'v8', 'v9'].map((v) => `${v}-incident-from-alerts.json`),
-        ...['v4', 'v5', 'v6', 'v7', 'v8', 'v9'].map((v) => `${v}-incident-batch-resolved-by-sender.json`),
-        ...['v5', 'v6', 'v7', 'v8', 'v9'].flatMap((v) => PAGING_SCENARIOS.map((scenario) => paging(scenario, v))),
+        ...['v3', 'v4', 'v5', 'v6', 'v7', 'v8', 'v9', 'v10'].map((v) => `${v}-incident-from-alerts.json`),
+        ...['v4', 'v5', 'v6', 'v7', 'v8', 'v9', 'v10'].map((v) => `${v}-incident-batch-resolved-by-sender.json`),
+        ...['v5', 'v6', 'v7', 'v8', 'v9', 'v10'].flatMap((v) => PAGING_SCENARIOS.map((scenario) => paging(scenario, v))),
+        ...MAINTENANCE_SCENARIOS.map((scenario) => paging(scenario, 'v10')),
         'v7-incident-sender-acknowledged-unpatched.json',
         'v8-incident-sender-acknowledged.json',
         'v9-incident-sender-acknowledged.json',
+        'v10-incident-sender-acknowledged.json',
       ]),
     );
   });
@@ -103,7 +107,11 @@ describe('what the recorded paging histories exercise', () => {
       const plans = local(s, 'planEscalation');
       if (plans.length === 0) continue;
       expect({ file, patched: s.patches.includes('plan-with-first-step') }).toEqual({ file, patched: v9 });
-      expect({ file, firstSteps: plans.map((p) => Array.isArray(p.result.firstStep)) }).toEqual({ file, firstSteps: plans.map(() => v9) });
+      // A plan a maintenance window held (v10 on) answers when the hold ends instead of step 1.
+      expect({ file, firstSteps: plans.map((p) => Array.isArray(p.result.firstStep) || p.result.heldUntil !== undefined) }).toEqual({
+        file,
+        firstSteps: plans.map(() => v9),
+      });
     }
     // Two steps, the first on two rules: the plan's lookup answered step 1, stepRecipients only step 2.
     const s = summary(paging('two-steps-acknowledged', 'v9'));
@@ -116,6 +124,34 @@ describe('what the recorded paging histories exercise', () => {
     ]);
     // The acknowledge timeout's new spell plans again, and its lookup answers step 1 again.
     expect(local(summary(paging('ack-timeout-retriggered', 'v9')), 'planEscalation').map((p) => p.result.firstStep.length)).toEqual([2, 2]);
+  });
+
+  it('when a history is from v10 on, then each spell that plans holds the maintenance-hold patch; before, none does', () => {
+    for (const file of files.filter((f) => local(summary(f), 'planEscalation').length > 0)) {
+      expect({ file, patched: summary(file).patches.includes('maintenance-hold') }).toEqual({ file, patched: versionOf(file) >= 10 });
+    }
+  });
+
+  it('when a window held the spell, then the plan answered its end, the spell waited on a timer and planned again to page step 1', () => {
+    const s = summary(paging('maintenance-held', 'v10'));
+    const plans = local(s, 'planEscalation');
+    expect(plans.map((p) => [typeof p.result.heldUntil, Array.isArray(p.result.firstStep)])).toEqual([
+      ['string', false],
+      ['undefined', true],
+    ]);
+    expect(s.signals).not.toContain('maintenanceChanged');
+    expect(local(s, 'sendPage').map((a) => [a.result.status, a.result.channel])).toEqual([
+      ['sent', 'sms'],
+      ['sent', 'email'],
+    ]);
+  });
+
+  it('when the window was ended early, then the history holds the maintenanceChanged signal and the spell planned again before the hold ran out', () => {
+    const s = summary(paging('maintenance-ended-early', 'v10'));
+    expect(s.signals).toContain('maintenanceChanged');
+    const plans = local(s, 'planEscalation');
+    expect(plans.map((p) => typeof p.result.heldUntil)).toEqual(['string', 'undefined']);
+    expect(local(s, 'sendPage').map((a) => a.result.channel)).toEqual(['sms', 'email']);
   });
 
   it('when nobody answered two steps, then the history pages step 1 on two rules, step 2, and is acknowledged', () => {

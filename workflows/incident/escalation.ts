@@ -10,6 +10,7 @@ import {
   uuid4,
 } from '@temporalio/workflow';
 import type { createPagingActivities } from '../../activities/paging';
+import type { PlannedEscalation } from '../../activities/paging/plan';
 import { FIRST_ATTEMPT_TIMEOUT_MS, RETRY_ATTEMPT_TIMEOUT_MS } from '../../src/domain/paging/attempt-timeouts';
 import {
   nextWakeMs,
@@ -18,7 +19,6 @@ import {
   takeDue,
   type EscalationCursor,
   type EscalationMemory,
-  type EscalationPlan,
   type PageJob,
   type ScheduledPage,
 } from '../../src/domain/paging/escalation-plan';
@@ -67,6 +67,12 @@ export const PAGING_DECISIONS_PATCH = 'paging-decision-entries';
  * both. Runs from before it read the plan, then the step.
  */
 export const PLAN_WITH_FIRST_STEP_PATCH = 'plan-with-first-step';
+/**
+ * Patch id: never rename. Since it, the spell's plan also asks whether a maintenance window of the
+ * service holds it (docs/maintenance-windows.md): held, it writes "Not paged: …" where step 1's
+ * decision would go and the spell waits on a timer until the window ends, then plans again.
+ */
+export const MAINTENANCE_HOLD_PATCH = 'maintenance-hold';
 
 /**
  * Runs the escalation policy while the incident is TRIGGERED (docs/architecture.md, "Incidents" and "Paging"): every
@@ -80,6 +86,8 @@ export class Escalator {
   private readonly sending = new Set<Promise<void>>();
   /** Bumped by escalateNow, so a sleeping escalation wakes. */
   private nudges = 0;
+  /** Bumped when a window of the service was ended early or deleted, so a held spell plans again. */
+  private maintenanceNudges = 0;
 
   constructor(
     private readonly incident: EscalatedIncident,
@@ -95,6 +103,11 @@ export class Escalator {
       this.memory.cursor = { ...cursor, nextStepAtMs: Date.now() };
       this.nudges += 1;
     }
+  }
+
+  /** A maintenance window of the service was ended early or deleted: a held spell plans again now. */
+  maintenanceChanged(): void {
+    this.maintenanceNudges += 1;
   }
 
   /** What a continued run resumes from. */
@@ -113,8 +126,11 @@ export class Escalator {
       else await this.awaitAckTimeout(sameSpell, stopped);
       // Escalation may have finished on its own: wait for the next move.
       await condition(() => stopped() || !sameSpell());
-      // A move ends the spell: the next TRIGGERED one plans afresh from step 1.
-      if (!sameSpell()) this.memory.cursor = null;
+      // A move ends the spell: the next TRIGGERED one plans afresh from step 1 (and is held afresh).
+      if (!sameSpell()) {
+        this.memory.cursor = null;
+        delete this.memory.heldUntilMs;
+      }
       if (stopped()) {
         await Promise.all(this.sending);
         return;
@@ -125,10 +141,18 @@ export class Escalator {
   private async escalate(sameSpell: () => boolean, stopped: () => boolean): Promise<void> {
     // Step 1's pages, when the plan's lookup answered them too (since PLAN_WITH_FIRST_STEP_PATCH).
     let firstStep: PageJob[] | null = null;
-    if (!this.memory.cursor) {
+    // Planned once, unless a maintenance window holds the spell (since MAINTENANCE_HOLD_PATCH):
+    // then it waits for the window's end and plans again, as if it had just opened.
+    while (!this.memory.cursor) {
+      const heldUntilMs = this.memory.heldUntilMs;
+      if (heldUntilMs !== undefined && !(await this.waitOutHold(heldUntilMs, sameSpell, stopped))) return;
       const planned = await this.plan(sameSpell);
       if (planned === null) return;
-      const { firstStep: jobs, ...plan } = planned;
+      const { firstStep: jobs, heldUntil, ...plan } = planned;
+      if (heldUntil !== undefined) {
+        this.memory = { plan, cursor: null, heldUntilMs: Date.parse(heldUntil) };
+        continue;
+      }
       this.memory = { plan, cursor: startCursor(plan, Date.now()) };
       firstStep = jobs ?? null;
     }
@@ -158,12 +182,28 @@ export class Escalator {
    * reserved first, as recipients() reserves it. Null: the spell ended before the seq could be
    * reserved.
    */
-  private async plan(sameSpell: () => boolean): Promise<(EscalationPlan & { firstStep?: PageJob[] }) | null> {
+  private async plan(sameSpell: () => boolean): Promise<PlannedEscalation | null> {
     const incidentId = this.incident.incidentId;
     if (!patched(PLAN_WITH_FIRST_STEP_PATCH)) return lookups.planEscalation({ incidentId });
     const decisionSeq = await this.incident.reservePageSeq(sameSpell);
     if (decisionSeq === null) return null;
-    return lookups.planEscalation({ incidentId, firstStep: { step: 0, cycle: 0, at: new Date(Date.now()).toISOString(), decisionSeq } });
+    const firstStep = { step: 0, cycle: 0, at: new Date(Date.now()).toISOString(), decisionSeq } as const;
+    if (!patched(MAINTENANCE_HOLD_PATCH)) return lookups.planEscalation({ incidentId, firstStep });
+    return lookups.planEscalation({ incidentId, firstStep, maintenance: true });
+  }
+
+  /**
+   * A held spell waits on a workflow timer until its window ends (a worker down then: it fires
+   * late, never lost), or until a window of the service is ended early or deleted. True: the
+   * spell is still TRIGGERED and plans again; false: it ended (never paged) or the run is ending
+   * (the hold is carried in the snapshot).
+   */
+  private async waitOutHold(untilMs: number, sameSpell: () => boolean, stopped: () => boolean): Promise<boolean> {
+    const nudges = this.maintenanceNudges;
+    if (untilMs > Date.now()) await condition(() => stopped() || !sameSpell() || this.maintenanceNudges !== nudges, untilMs - Date.now());
+    if (stopped() || !sameSpell()) return false;
+    delete this.memory.heldUntilMs;
+    return true;
   }
 
   /**

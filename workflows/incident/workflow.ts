@@ -5,6 +5,7 @@ import {
   alertsReceivedSignal,
   escalateNowSignal,
   incidentStateQuery,
+  maintenanceChangedSignal,
   lifecycleUpdates,
   type IncidentWorkflowInput,
   type LifecycleUpdateInput,
@@ -40,6 +41,8 @@ export async function incidentWorkflow(input: IncidentWorkflowInput): Promise<vo
   // Runs started before paging existed never page (their histories hold no marker).
   const paging = patched(PAGING_PATCH) ? new Escalator(incident, input.escalation) : null;
   if (paging) setHandler(escalateNowSignal, () => paging.escalateNow());
+  // A new signal name: no history recorded before it holds one, so it needs no patch.
+  if (paging) setHandler(maintenanceChangedSignal, () => paging.maintenanceChanged());
   const autoClose = new AutoCloser(incident, input);
   let ending = false;
   const escalating = paging?.run(() => ending);

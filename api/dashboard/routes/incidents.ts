@@ -8,6 +8,8 @@ import { escalateNowSignal, incidentWorkflowId, type IncidentSnapshot } from '..
 import { IncidentSchema, INCIDENT_ALERTS_SHOWN, ListIncidentsQuery } from '../../customer-v1/schemas';
 import { defineRoute, type RouteSpec } from '../../http/route-spec';
 import { ADMIN_ERRORS, adminActorOf, type AdminDeps } from '../admin-kit';
+import { knexOf } from '../../../src/db/knex';
+import { withPagingHeld } from '../../../src/services/maintenance';
 
 const IncidentIdParams = z.object({ id: z.uuid('must be an incident id (UUID)') });
 
@@ -60,7 +62,7 @@ export function incidentRoutes(deps: AdminDeps): RouteSpec[] {
       eagerClient: deps.incidents?.eagerClient,
     };
   };
-  const withLink = (i: IncidentSnapshot) => {
+  const withLink = <T extends IncidentSnapshot>(i: T) => {
     const { organization_id: _org, ...rest } = i;
     const ui = deps.incidents
       ? `${deps.incidents.temporalUiUrl}/namespaces/${encodeURIComponent(deps.incidents.namespace)}/workflows/${encodeURIComponent(incidentWorkflowId(i.id))}`
@@ -116,7 +118,7 @@ export function incidentRoutes(deps: AdminDeps): RouteSpec[] {
           listIncidents({ orm: deps.orm }, { ...filters, status: query.status, limit: query.limit, cursor: query.cursor }),
           countIncidentsByStatus({ orm: deps.orm }, filters),
         ]);
-        return { data: page.incidents.map(withLink), meta: { next_cursor: page.nextCursor, counts } };
+        return { data: (await withPagingHeld(knexOf(deps.orm), page.incidents)).map(withLink), meta: { next_cursor: page.nextCursor, counts } };
       },
     }),
     defineRoute({
@@ -138,7 +140,8 @@ export function incidentRoutes(deps: AdminDeps): RouteSpec[] {
       errors: { ...ADMIN_ERRORS, 404: 'no such incident in this workspace' },
       handler: async (ctx, { params }) => {
         const actor = adminActorOf(ctx);
-        const incident = withLink(await getIncident({ orm: deps.orm }, actor.organizationId, params.id));
+        const [held] = await withPagingHeld(knexOf(deps.orm), [await getIncident({ orm: deps.orm }, actor.organizationId, params.id)]);
+        const incident = withLink(held);
         const [{ alerts }, trace] = await Promise.all([
           listAlerts({ orm: deps.orm }, { organizationId: actor.organizationId, incidentId: incident.id, limit: INCIDENT_ALERTS_SHOWN, offset: 0 }),
           incidentTrace(deps.orm, incident.id),

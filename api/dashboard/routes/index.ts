@@ -8,6 +8,7 @@ import { eventRoutes } from './events';
 import { importRoutes } from './imports';
 import { incidentRoutes } from './incidents';
 import { invitationPublicRoutes, membersRoutes } from './members';
+import { maintenanceWindowRoutes } from './maintenance-windows';
 import { monitorRoutes } from './monitors';
 import { microsoftTeamsRoutes } from './microsoft-teams';
 import { inAppNotificationsRoutes } from './in-app-notifications';
@@ -33,6 +34,7 @@ export const sessionRoutes = (deps: AdminDeps): RouteSpec[] => [
   ...membersRoutes(deps),
   ...teamsRoutes(deps),
   ...catalogRoutes(deps),
+  ...maintenanceWindowRoutes(deps),
   ...pagingRoutes(deps),
   ...monitorRoutes(deps),
   ...inboundWebhooksRoutes(deps),

@@ -46,6 +46,7 @@ import { TeamsDeliverySchema } from './teams-delivery';
 import { SamlRequestSchema } from './saml-request';
 import { SamlConsumedAssertionSchema } from './saml-consumed-assertion';
 import { ScimTokenSchema, ScimUserSchema, ScimGroupSchema } from './scim';
+import { MaintenanceWindowSchema } from './maintenance-window';
 
 export * from './alert';
 export * from './alert-source';
@@ -95,6 +96,7 @@ export * from './teams-delivery';
 export * from './saml-request';
 export * from './saml-consumed-assertion';
 export * from './scim';
+export * from './maintenance-window';
 
 /** Every entity the ORM knows; migrations are checked against exactly this list. */
 export const ENTITIES = [
@@ -148,4 +150,5 @@ export const ENTITIES = [
   ScimTokenSchema,
   ScimUserSchema,
   ScimGroupSchema,
+  MaintenanceWindowSchema,
 ];

@@ -52,6 +52,11 @@ export interface EscalationMemory {
   plan: EscalationPlan | null;
   /** Where the current TRIGGERED spell stands; null when no spell is under way. */
   cursor: EscalationCursor | null;
+  /**
+   * When a maintenance window holds the current spell (epoch ms): it plans again then, as if it
+   * had just opened (docs/maintenance-windows.md). Absent when not held.
+   */
+  heldUntilMs?: number;
 }
 
 /** A fresh escalation starting now at step 1 (index 0). */

@@ -23,6 +23,9 @@ export interface Incident {
   acknowledged_at: string | null;
   resolved_at: string | null;
   closed_at: string | null;
+  /** TRIGGERED, and a maintenance window holds its paging until `paging_held_until` (docs/maintenance-windows.md). */
+  paging_held?: boolean;
+  paging_held_until?: string | null;
   links: { temporal_ui: string | null };
 }
 

@@ -8,6 +8,7 @@ import { useIncident } from '../api/hooks';
 import type { Incident, IncidentDetail } from '../api/types';
 import { allowedOperations, OPERATION_LABELS, STATUS_COLORS } from './status';
 import { Timeline } from './Timeline';
+import { MaintenanceBanner } from '../maintenance/MaintenanceBanner';
 
 /**
  * One incident: its status and the buttons its state allows (a, r on the keyboard), its alerts
@@ -72,6 +73,7 @@ export function IncidentPage() {
           </>
         )}
       </Text>
+      {i.service_id && <MaintenanceBanner serviceId={i.service_id} pagingHeldUntil={i.paging_held ? i.paging_held_until : null} />}
       {move.error && (
         <Alert color="red" title="Not done">
           {move.error.message}

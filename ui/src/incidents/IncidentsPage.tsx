@@ -86,6 +86,7 @@ export function IncidentsPage() {
                 {i.severity}
                 {i.service_id && serviceNames.has(i.service_id) ? ` · ${serviceNames.get(i.service_id)}` : ''} · {i.alert_count} alert(s) · opened{' '}
                 {new Date(i.created_at).toLocaleString()}
+                {i.paging_held && i.paging_held_until && ` · paging held (maintenance) until ${new Date(i.paging_held_until).toLocaleString()}`}
               </Text>
             </Card>
           </div>

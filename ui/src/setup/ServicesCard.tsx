@@ -1,4 +1,4 @@
-import { Button, Card, Group, Select, Table, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Card, Group, Select, Table, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
 import { api } from '../api/client';
 import { useAction, useApiQuery } from '../api/hooks';
@@ -6,6 +6,8 @@ import { FormError } from '../components/PageStates';
 import type { Policy, Service, Team } from './types';
 import { TableHead } from '../components/TableHead';
 import { ServiceChatModal } from './ServiceChatModal';
+import { MaintenanceModal } from '../maintenance/MaintenanceModal';
+import { activeWindowsPath, heldUntil, MAINTENANCE_KEY, type MaintenanceWindow } from '../maintenance/maintenance';
 
 /** Services: who owns each and which escalation policy pages for it (none: nobody is paged). */
 export function ServicesCard() {
@@ -14,6 +16,10 @@ export function ServicesCard() {
   const policies = useApiQuery<Policy[]>(['escalation-policies'], '/escalation-policies');
   const [form, setForm] = useState({ name: '', team_id: '', escalation_policy_id: '' });
   const [chatFor, setChatFor] = useState<Service | null>(null);
+  const [maintenanceFor, setMaintenanceFor] = useState<Service | null>(null);
+  const active = useApiQuery<MaintenanceWindow[]>([...MAINTENANCE_KEY, 'active'], activeWindowsPath(), { refetchInterval: 30_000 });
+  /** A service's window lasting longest, while one is active. */
+  const maintenanceOf = (serviceId: string) => heldUntil((active.data ?? []).filter((w) => w.service_ids.includes(serviceId)));
   const create = useAction(
     () =>
       api('POST', '/services', {
@@ -78,11 +84,18 @@ export function ServicesCard() {
       {!!services.data?.length && (
         <Table.ScrollContainer minWidth={420} mt="md">
           <Table aria-label="Services">
-            <TableHead columns={['Service', 'Team', 'Escalation policy', 'Chat']} />
+            <TableHead columns={['Service', 'Team', 'Escalation policy', 'Chat', 'Maintenance']} />
             <Table.Tbody>
               {services.data.map((s) => (
                 <Table.Tr key={s.id}>
-                  <Table.Td>{s.name}</Table.Td>
+                  <Table.Td>
+                    {s.name}
+                    {maintenanceOf(s.id) && (
+                      <Badge ml="xs" color="yellow" title={`“${maintenanceOf(s.id)!.reason}”: nobody is paged`}>
+                        In maintenance until {new Date(maintenanceOf(s.id)!.ends_at).toLocaleString()}
+                      </Badge>
+                    )}
+                  </Table.Td>
                   <Table.Td>{teamName.get(s.owning_team_id) ?? '—'}</Table.Td>
                   <Table.Td>
                     <Select
@@ -100,6 +113,11 @@ export function ServicesCard() {
                       Chat
                     </Button>
                   </Table.Td>
+                  <Table.Td>
+                    <Button size="compact-sm" variant="default" aria-label={`Maintenance of ${s.name}`} onClick={() => setMaintenanceFor(s)}>
+                      Maintenance
+                    </Button>
+                  </Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>
@@ -107,6 +125,7 @@ export function ServicesCard() {
         </Table.ScrollContainer>
       )}
       <ServiceChatModal service={chatFor} onClose={() => setChatFor(null)} />
+      <MaintenanceModal service={maintenanceFor} onClose={() => setMaintenanceFor(null)} />
     </Card>
   );
 }
