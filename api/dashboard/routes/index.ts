@@ -20,6 +20,7 @@ import { pagingRoutes } from './paging';
 import { securityRoutes } from './security';
 import { serviceChatRoutes } from './service-chat';
 import { slackLinkRoutes } from './slack-link';
+import { ssoRoutes } from './sso';
 import { teamsRoutes } from './teams';
 
 /** Every route under /api that needs a session (and, when it changes state, the CSRF header). */
@@ -44,6 +45,7 @@ export const sessionRoutes = (deps: AdminDeps): RouteSpec[] => [
   ...auditRoutes(deps),
   ...importRoutes(deps),
   ...slackLinkRoutes(deps),
+  ...ssoRoutes(deps),
 ];
 
 /** Routes under /api that need no session (an invitation's link, …). */

@@ -43,6 +43,10 @@ import { SlackDeliverySchema } from './slack-delivery';
 import { OutgoingWebhookDeliverySchema } from './outgoing-webhook-delivery';
 import { ImportMappingSchema } from './import-mapping';
 import { TeamsDeliverySchema } from './teams-delivery';
+import { SsoConnectionSchema } from './sso-connection';
+import { SsoDomainSchema } from './sso-domain';
+import { ExternalIdentitySchema } from './external-identity';
+import { SsoLoginAttemptSchema } from './sso-login-attempt';
 
 export * from './alert';
 export * from './alert-source';
@@ -89,6 +93,10 @@ export * from './slack-delivery';
 export * from './outgoing-webhook-delivery';
 export * from './import-mapping';
 export * from './teams-delivery';
+export * from './sso-connection';
+export * from './sso-domain';
+export * from './external-identity';
+export * from './sso-login-attempt';
 
 /** Every entity the ORM knows; migrations are checked against exactly this list. */
 export const ENTITIES = [
@@ -137,4 +145,8 @@ export const ENTITIES = [
   TeamsDeliverySchema,
   SlackMessageSchema,
   SlackDeliverySchema,
+  SsoConnectionSchema,
+  SsoDomainSchema,
+  ExternalIdentitySchema,
+  SsoLoginAttemptSchema,
 ];

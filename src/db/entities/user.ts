@@ -4,7 +4,8 @@ import { EntitySchema } from '@mikro-orm/core';
 export interface User {
   id: string;
   email: string;
-  passwordHash: string;
+  /** Null for a person who only ever signs in with SSO (docs/sso.md). */
+  passwordHash: string | null;
   verified: boolean;
   name: string | null;
   /** IANA time zone the user reads times in. */
@@ -26,7 +27,7 @@ export const UserSchema = new EntitySchema<User>({
   properties: {
     id: { type: 'uuid', primary: true },
     email: { type: 'string', length: 320, unique: true },
-    passwordHash: { type: 'text', lazy: true },
+    passwordHash: { type: 'text', lazy: true, nullable: true },
     verified: { type: 'boolean', default: false },
     name: { type: 'string', length: 255, nullable: true },
     timeZone: { type: 'string', length: 64, nullable: true },
