@@ -21,6 +21,16 @@ const IDP_TIMEOUT_SECONDS = 10;
 const failed = (why: string) => unauthorized(`single sign-on failed: ${why.slice(0, 300)}`, 'sso_failed');
 
 /**
+ * Why openid-client refused: its message is generic ("unexpected JWT claim value", "something went
+ * wrong"); its cause names the check or the guard's refusal. Neither holds a token, code or secret.
+ */
+function reasonOf(err: unknown): string {
+  const message = (err as Error).message;
+  const cause = (err as { cause?: { message?: unknown } }).cause?.message;
+  return typeof cause === 'string' && cause !== message ? `${message}: ${cause}` : message;
+}
+
+/**
  * The IdP's configuration (discovery document and keys' location) for a connection, discovered
  * once per settings version and kept 10 minutes: a login does not pay for discovery twice.
  */
@@ -49,7 +59,7 @@ async function discover(fetch: IdpFetch, connection: LoginConnection): Promise<O
   try {
     found = await oidc.discovery(new URL(issuer), clientId, connection.clientSecret, undefined, options);
   } catch (err) {
-    throw failed(`discovery at the issuer did not work (${(err as Error).message})`);
+    throw failed(`discovery at the issuer did not work (${reasonOf(err)})`);
   }
   const server = found.serverMetadata();
   const methods = server.token_endpoint_auth_methods_supported;
@@ -122,9 +132,7 @@ export function oidcSignInMethod(fetch: IdpFetch): RedirectSignInMethod {
         };
       } catch (err) {
         if ((err as { code?: string }).code === 'sso_failed') throw err;
-        // openid-client's message is generic ("unexpected JWT claim value"); its cause names the check (never a value).
-        const cause = (err as { cause?: { message?: unknown } }).cause?.message;
-        throw failed(typeof cause === 'string' && cause !== (err as Error).message ? `${(err as Error).message}: ${cause}` : (err as Error).message);
+        throw failed(reasonOf(err));
       }
       return identity;
     },

@@ -64,6 +64,19 @@ async function throughIdp(browser: TestBrowser, startPath: string, login: string
 const sessionOfBrowser = (browser: TestBrowser) => browser.cookie(new URL(stack.urls.app).origin, SESSION_COOKIE);
 
 describe('OIDC sign-in against a real OpenID provider', () => {
+  it('when the connection is tested before saving, then discovery reaches the IdP and nothing is stored; a wrong issuer is named', async () => {
+    const owner = await signUpAndLogIn(stack.urls.app, stack.orm);
+    await setPlan(stack.orm, owner.organizationId, 'BUSINESS');
+    const body = { type: 'oidc', issuer: idp.issuer, client_id: idp.clientId, client_secret: idp.clientSecret, domains: ['tested.example'] };
+    const ok = await api('POST', '/sso/test', { session: owner, body });
+    expect(ok.status).toBe(200);
+    expect(ok.body.data).toMatchObject({ issuer: idp.issuer, authorization_endpoint: `${idp.issuer}/auth`, token_endpoint: `${idp.issuer}/token` });
+    expect(await knexOf(stack.orm)('sso_connections').where({ organization_id: owner.organizationId }).first()).toBeUndefined();
+    const wrong = await api('POST', '/sso/test', { session: owner, body: { ...body, issuer: `${idp.issuer}/elsewhere` } });
+    expect({ status: wrong.status, code: wrong.body.code }).toEqual({ status: 401, code: 'sso_failed' });
+    expect(wrong.body.error).toMatch(/discovery/);
+  });
+
   it('when an unknown person of a listed domain signs in, then they become a member with the default role, signed in as by a password login', async () => {
     const ws = await ssoWorkspace({ default_role: 'TEAM_MANAGER' });
     const email = `new-${randomUUID().slice(0, 8)}@${ws.domain}`;
