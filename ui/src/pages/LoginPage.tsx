@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { api, ApiError, setCsrfToken } from '../api/client';
+import { SsoLoginForm } from './SsoLoginForm';
 
 interface SessionData {
   csrf_token: string;
@@ -18,6 +19,7 @@ export function LoginPage() {
   const [needsCode, setNeedsCode] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [withSso, setWithSso] = useState(false);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -31,7 +33,10 @@ export function LoginPage() {
       navigate('/');
     } catch (err) {
       if (err instanceof ApiError && err.code === 'totp_required') setNeedsCode(true);
-      else setError(err instanceof Error ? err.message : String(err));
+      else if (err instanceof ApiError && err.code === 'sso_required') {
+        setWithSso(true);
+        setError(err.message);
+      } else setError(err instanceof Error ? err.message : String(err));
     } finally {
       setBusy(false);
     }
@@ -42,38 +47,57 @@ export function LoginPage() {
       <Title order={1} ta="center">
         Klaxon
       </Title>
-      <Paper withBorder shadow="sm" p="lg" mt="lg" radius="md" component="form" onSubmit={submit}>
-        <Stack>
-          {error && (
-            <Alert color="red" title="Could not log in">
-              {error}
-            </Alert>
-          )}
-          <TextInput label="Email" type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.currentTarget.value)} />
-          <PasswordInput label="Password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.currentTarget.value)} />
-          {needsCode && (
-            <TextInput
-              label="Authentication code"
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              required
-              value={totp}
-              onChange={(e) => setTotp(e.currentTarget.value)}
-            />
-          )}
-          <Button type="submit" loading={busy}>
-            Log in
-          </Button>
-          <Group justify="space-between">
-            <Anchor component={Link} to="/signup" size="sm">
-              Create a workspace
+      {withSso ? (
+        <Paper withBorder shadow="sm" p="lg" mt="lg" radius="md">
+          <Stack>
+            {error && (
+              <Alert color="yellow" title="Single sign-on">
+                {error}
+              </Alert>
+            )}
+            <SsoLoginForm />
+            <Anchor component="button" type="button" size="sm" onClick={() => setWithSso(false)}>
+              Log in with a password instead
             </Anchor>
-            <Anchor component={Link} to="/reset-password" size="sm">
-              Forgot your password?
-            </Anchor>
-          </Group>
-        </Stack>
-      </Paper>
+          </Stack>
+        </Paper>
+      ) : (
+        <Paper withBorder shadow="sm" p="lg" mt="lg" radius="md" component="form" onSubmit={submit}>
+          <Stack>
+            {error && (
+              <Alert color="red" title="Could not log in">
+                {error}
+              </Alert>
+            )}
+            <TextInput label="Email" type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.currentTarget.value)} />
+            <PasswordInput label="Password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.currentTarget.value)} />
+            {needsCode && (
+              <TextInput
+                label="Authentication code"
+                inputMode="numeric"
+                autoComplete="one-time-code"
+                required
+                value={totp}
+                onChange={(e) => setTotp(e.currentTarget.value)}
+              />
+            )}
+            <Button type="submit" loading={busy}>
+              Log in
+            </Button>
+            <Button variant="default" onClick={() => setWithSso(true)}>
+              Log in with SSO
+            </Button>
+            <Group justify="space-between">
+              <Anchor component={Link} to="/signup" size="sm">
+                Create a workspace
+              </Anchor>
+              <Anchor component={Link} to="/reset-password" size="sm">
+                Forgot your password?
+              </Anchor>
+            </Group>
+          </Stack>
+        </Paper>
+      )}
     </Container>
   );
 }
