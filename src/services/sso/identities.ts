@@ -23,8 +23,9 @@ export interface SsoMember {
 
 /**
  * Finds or makes the member: the person the IdP's subject was linked to before, else the account
- * with the vouched email address. Not yet a member: joins with the default role when the address
- * is in one of the connection's domains (403 `sso_domain_not_allowed` otherwise). An address the
+ * with the vouched email address. Not yet a member: a new account joins with the default role when
+ * the address is in one of the connection's domains (403 `sso_domain_not_allowed` otherwise); an
+ * existing account must be invited first (403 `sso_account_exists`). An address the
  * IdP has not verified is refused (403 `sso_email_unverified`): an IdP that lets people type any
  * address must not sign them in as its owner.
  */
@@ -45,6 +46,13 @@ export async function memberForIdentity(db: Knex, connection: LoginConnection, i
       const domain = emailDomain(email);
       if (!domain || !connection.domains.includes(domain))
         throw forbidden(`${email} is not a member of this workspace and its domain is not one of its SSO domains`, 'sso_domain_not_allowed');
+      // An account made elsewhere is not taken over by a workspace's IdP vouching for its address:
+      // it joins by invitation first (then this sign-in links it).
+      if (knownId)
+        throw forbidden(
+          `an account with ${email} already exists: ask an admin of this workspace to invite it, accept, then sign in with SSO`,
+          'sso_account_exists',
+        );
     }
     // A new account has no password: it signs in with SSO only.
     const userId = knownId ?? randomUUID();

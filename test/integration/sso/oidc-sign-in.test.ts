@@ -143,6 +143,20 @@ describe('OIDC sign-in against a real OpenID provider', () => {
     expect(nowhere.status).toBe(404);
   });
 
+  it('when the address belongs to an account made elsewhere, then the IdP cannot take it over: it must be invited first', async () => {
+    const ws = await ssoWorkspace();
+    const elsewhere = await signUpAndLogIn(stack.urls.app, stack.orm);
+    const email = `taken-${randomUUID().slice(0, 8)}@${ws.domain}`;
+    await addUser(stack.orm, { organizationId: elsewhere.organizationId, email, password: 'correct horse battery', role: 'MEMBER', verified: true });
+    const browser = new TestBrowser(cert.cert);
+    const res = await browser.request('GET', await throughIdp(browser, `/auth/sso/start?email=${encodeURIComponent(email)}`, email));
+    expect(res.status).toBe(403);
+    expect(JSON.parse(res.body)).toMatchObject({ code: 'sso_account_exists' });
+    const user = await knexOf(stack.orm)('users').select('id').where({ email }).first();
+    expect(await knexOf(stack.orm)('memberships').where({ user_id: user.id, organization_id: ws.organizationId }).first()).toBeUndefined();
+    expect(await knexOf(stack.orm)('external_identities').where({ user_id: user.id }).first()).toBeUndefined();
+  });
+
   it('when the IdP has not verified the address, then the sign-in is refused (email_verified required)', async () => {
     const ws = await ssoWorkspace();
     const email = `unverified-${randomUUID().slice(0, 8)}@${ws.domain}`;

@@ -1,7 +1,7 @@
 import { Alert, Anchor, Button, Container, Group, Paper, PasswordInput, Stack, TextInput, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { api, ApiError, setCsrfToken } from '../api/client';
 import { SsoLoginForm } from './SsoLoginForm';
 
@@ -19,7 +19,9 @@ export function LoginPage() {
   const [needsCode, setNeedsCode] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const [withSso, setWithSso] = useState(false);
+  const [searchParams, setSearchParams] = useSearchParams();
+  const [refusedForSso, setRefusedForSso] = useState(false);
+  const withSso = refusedForSso || searchParams.has('sso');
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -34,7 +36,7 @@ export function LoginPage() {
     } catch (err) {
       if (err instanceof ApiError && err.code === 'totp_required') setNeedsCode(true);
       else if (err instanceof ApiError && err.code === 'sso_required') {
-        setWithSso(true);
+        setRefusedForSso(true);
         setError(err.message);
       } else setError(err instanceof Error ? err.message : String(err));
     } finally {
@@ -55,9 +57,18 @@ export function LoginPage() {
                 {error}
               </Alert>
             )}
-            <SsoLoginForm />
-            <Anchor component="button" type="button" size="sm" onClick={() => setWithSso(false)}>
-              Log in with a password instead
+            <SsoLoginForm initialEmail={email} />
+            <Anchor
+              component="button"
+              type="button"
+              size="sm"
+              onClick={() => {
+                setRefusedForSso(false);
+                setError(null);
+                setSearchParams({});
+              }}
+            >
+              Use your password instead
             </Anchor>
           </Stack>
         </Paper>
@@ -84,9 +95,10 @@ export function LoginPage() {
             <Button type="submit" loading={busy}>
               Log in
             </Button>
-            <Button variant="default" onClick={() => setWithSso(true)}>
+            {/* A link, not a second button: "Log in" stays the one button of its name. */}
+            <Anchor component={Link} to="/login?sso" ta="center" size="sm">
               Log in with SSO
-            </Button>
+            </Anchor>
             <Group justify="space-between">
               <Anchor component={Link} to="/signup" size="sm">
                 Create a workspace

@@ -20,10 +20,11 @@ describe('Log in with SSO', () => {
     expect(ssoStartPath('a b@c.d')).toBe('/auth/sso/start?email=a%20b%40c.d');
   });
 
-  it('when the login page’s SSO button is pressed, then it asks for the work email only', () => {
+  it('when the login page’s “Log in with SSO” link is followed, then it asks for the work email only, and “Log in” stays the one button of that name', async () => {
     renderWithApp(<LoginPage />);
-    fireEvent.click(screen.getByRole('button', { name: 'Log in with SSO' }));
-    expect(screen.getByLabelText(/^Work email/)).toBeTruthy();
+    expect(screen.getAllByRole('button', { name: /Log in/ })).toHaveLength(1);
+    fireEvent.click(screen.getByRole('link', { name: 'Log in with SSO' }));
+    expect(await screen.findByLabelText(/^Work email/)).toBeTruthy();
     expect(screen.queryByLabelText(/^Password/)).toBeNull();
   });
 
@@ -34,6 +35,6 @@ describe('Log in with SSO', () => {
     fireEvent.change(screen.getByLabelText(/^Password/), { target: { value: 'correct horse battery' } });
     fireEvent.click(screen.getByRole('button', { name: 'Log in' }));
     expect(await screen.findByText('this workspace requires single sign-on')).toBeTruthy();
-    expect(screen.getByLabelText(/^Work email/)).toBeTruthy();
+    expect((screen.getByLabelText(/^Work email/) as HTMLInputElement).value).toBe('ada@acme.com');
   });
 });

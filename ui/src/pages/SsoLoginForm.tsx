@@ -8,8 +8,15 @@ export const ssoStartPath = (email: string): string => `/auth/sso/start?email=${
  * "Log in with SSO": takes the work email only; the server finds the workspace by its domain and
  * sends the browser to that workspace's identity provider (a full page load, not a fetch).
  */
-export function SsoLoginForm({ go = (path: string) => window.location.assign(path) }: { go?: (path: string) => void }) {
-  const [email, setEmail] = useState('');
+export function SsoLoginForm({
+  go = (path: string) => window.location.assign(path),
+  initialEmail = '',
+}: {
+  go?: (path: string) => void;
+  /** What was typed in the password form, if anything. */
+  initialEmail?: string;
+}) {
+  const [email, setEmail] = useState(initialEmail);
   function submit(event: FormEvent) {
     event.preventDefault();
     go(ssoStartPath(email));
