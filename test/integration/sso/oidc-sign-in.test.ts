@@ -111,6 +111,10 @@ describe('OIDC sign-in against a real OpenID provider', () => {
     expect(identity).toEqual({ issuer: idp.issuer, subject: email });
     const audit = await api('GET', '/audit-log?action=sso.login', { session: ws.owner });
     expect(audit.body.data[0]).toMatchObject({ action: 'sso.login', actor: { label: email }, details: { just_in_time: true, role: 'TEAM_MANAGER' } });
+    // Neither the code, the state nor the client secret reaches the logs.
+    const logged = stack.logs.lines.join('\n');
+    for (const secret of [new URL(back).searchParams.get('code')!, new URL(back).searchParams.get('state')!, idp.clientSecret])
+      expect(logged).not.toContain(secret);
     // The attempt was spent: the same return again is refused.
     const replay = await browser.request('GET', back);
     expect(replay.status).toBe(400);
