@@ -95,7 +95,13 @@ export function createAppListener(deps: AppDeps): Koa {
   app.use(v1.routes());
   app.use(v1.allowedMethods());
   // Single sign-on's browser flow (docs/sso.md): /auth/sso/start and the IdP's return.
-  const sso = createSsoRouter({ orm: deps.orm, appUrl: deps.appUrl, sealer: deps.dashboard.webhooks.sealer, methods: deps.dashboard.ssoMethods });
+  const sso = createSsoRouter({
+    orm: deps.orm,
+    appUrl: deps.appUrl,
+    sealer: deps.dashboard.webhooks.sealer,
+    methods: deps.dashboard.ssoMethods,
+    startThrottle: deps.dashboard.throttles.ssoStart,
+  });
   app.use(sso.routes());
   app.use(sso.allowedMethods());
   const dashboard = createDashboardRouter({ ...deps.dashboard, orm: deps.orm, appUrl: deps.appUrl });

@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import { finishSsoSignIn, startSsoSignIn, type SsoDeps } from '../../src/services/sso';
 import { MAX_STATE_LENGTH } from '../../src/services/sso/attempts';
+import type { RequestThrottle } from '../../src/services/throttles/requests';
 import { envelopeSuccess } from '../api-key/envelope';
 import { setSessionCookie } from '../dashboard/cookies';
 import { sameOrigin } from '../dashboard/guards';
@@ -39,6 +40,7 @@ const FLOW_ERRORS = {
   401: 'sso_failed: the identity provider’s answer did not check out (state, nonce, PKCE, issuer, audience, signature)',
   403: 'plan_limit_reached; sso_email_unverified; sso_domain_not_allowed; sso_unavailable (SAML sign-in comes later)',
   404: 'single sign-on is not set up for this address or workspace',
+  429: 'rate_limited: too many starts from this client address (120 in 10 minutes); wait `Retry-After` seconds',
   503: 'service_unavailable',
 } as const;
 
@@ -47,7 +49,7 @@ const FLOW_ERRORS = {
  * `GET /auth/sso/oidc/callback` → the session cookie, exactly as a password login sets it, and 302 to `/`
  * (or, for a step-up, the session stepped up and 302 to `/`). Failures answer in the dashboard's envelope.
  */
-export function createSsoRouter(deps: SsoDeps): Router {
+export function createSsoRouter(deps: SsoDeps & { startThrottle: RequestThrottle }): Router {
   const router = new Router({ prefix: SSO_PREFIX });
   const client = (ctx: { ip: string; get(h: string): string }) => ({ ip: ctx.ip, userAgent: ctx.get('User-Agent') });
   const routes = [
@@ -61,6 +63,8 @@ export function createSsoRouter(deps: SsoDeps): Router {
       success: { status: 302, description: 'to the identity provider', schema: z.null() },
       errors: FLOW_ERRORS,
       handler: async (ctx, { query }) => {
+        // Counted before anything is looked up: each start stores an attempt.
+        await deps.startThrottle.take(ctx.ip);
         const started = await startSsoSignIn(deps, query);
         setSsoBrowserCookie(ctx as never, started.browserValue);
         return { data: null, redirect: started.redirectUrl };

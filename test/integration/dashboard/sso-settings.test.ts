@@ -180,4 +180,14 @@ describe('SSO settings', () => {
       expectDashboardError(res, 401, 'sso_failed', /private address|metadata address/);
     }
   });
+
+  it('when one client address starts single sign-on over and over, then past 120 starts in 10 minutes it is 429 rate_limited', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 125; i++) {
+      const res = await fetch(`${fx.stack.urls.app}/auth/sso/start?email=someone-${i}@nowhere.example`, { redirect: 'manual' });
+      statuses.push(res.status);
+    }
+    expect(statuses.at(-1)).toBe(429);
+    expect(statuses.filter((s) => s === 404).length).toBeGreaterThanOrEqual(115);
+  });
 });
