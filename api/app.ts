@@ -13,6 +13,7 @@ import type { ProviderHookDeps } from '../src/providers/types';
 import type { CustomerV1Deps } from './customer-v1/routes';
 import { createDashboardRouter, type DashboardDeps } from './dashboard/router';
 import { isDashboardPath } from './dashboard/guards';
+import { createSsoRouter, isSsoPath } from './sso/router';
 import { envelopeErrors } from './api-key/envelope';
 import { serveDashboard } from './ui/static';
 import { UI_DIST_DIR } from '../src/paths';
@@ -82,7 +83,7 @@ export function createAppListener(deps: AppDeps): Koa {
   app.use(customerErrors());
   // /api (not /api/v1) answers in the dashboard's envelope, JSON parse errors included.
   const dashboardErrors = envelopeErrors();
-  app.use((ctx, next) => (isDashboardPath(ctx.path) ? dashboardErrors(ctx, next) : next()));
+  app.use((ctx, next) => (isDashboardPath(ctx.path) || isSsoPath(ctx.path) ? dashboardErrors(ctx, next) : next()));
   // Answers after every router below: a GET none of them took is a page of the dashboard.
   app.use(serveDashboard(deps.uiDistDir ?? UI_DIST_DIR));
   // Before the JSON parser: Twilio posts forms, email links post nothing.
@@ -96,6 +97,16 @@ export function createAppListener(deps: AppDeps): Koa {
   const v1 = createCustomerV1Router(deps);
   app.use(v1.routes());
   app.use(v1.allowedMethods());
+  // Single sign-on's browser flow (docs/sso.md): /auth/sso/start and the IdP's return.
+  const sso = createSsoRouter({
+    orm: deps.orm,
+    appUrl: deps.appUrl,
+    sealer: deps.dashboard.webhooks.sealer,
+    methods: deps.dashboard.ssoMethods,
+    startThrottle: deps.dashboard.throttles.ssoStart,
+  });
+  app.use(sso.routes());
+  app.use(sso.allowedMethods());
   const dashboard = createDashboardRouter({ ...deps.dashboard, orm: deps.orm, appUrl: deps.appUrl });
   app.use(dashboard.routes());
   app.use(dashboard.allowedMethods());

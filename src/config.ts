@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { fail, trimSlash } from './config-env';
+import { contentOrFile, fail, trimSlash } from './config-env';
 import { apnsConfig, apnsEnv, type ApnsConfig } from './providers/apns/config';
 import { fcmConfig, fcmEnv, type FcmConfig, type FcmServiceAccount } from './providers/fcm/config';
 import { sendgridConfig, sendgridEnv } from './providers/sendgrid/config';
@@ -97,6 +97,8 @@ const envSchema = z.object({
   ALLOW_PRIVATE_TARGETS: z.enum(['true', 'false', '1', '0']).default('false'),
   // HTTP monitors: MONITOR_ALLOW_PRIVATE is the older name of ALLOW_PRIVATE_TARGETS; the interval floor is lowered only by tests.
   MONITOR_ALLOW_PRIVATE: z.enum(['true', 'false', '1', '0']).default('false'),
+  // Single sign-on (docs/sso.md): an extra CA (PEM file) trusted for identity providers' https, for an IdP behind a private CA.
+  SSO_CA_FILE: z.string().min(1).optional(),
   MONITOR_MIN_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(MONITOR_INTERVAL_FLOOR_SECONDS).default(MONITOR_INTERVAL_FLOOR_SECONDS),
 });
 
@@ -143,6 +145,14 @@ export interface Config {
   monitors: MonitorsConfig;
   /** Every outbound target (monitors, outgoing webhooks, …): the shared SSRF guard's setting. */
   targets: TargetsConfig;
+  /** Single sign-on (docs/sso.md). */
+  sso: SsoConfig;
+}
+
+/** Single sign-on: how Klaxon reaches identity providers (always through the SSRF guard, `targets`). */
+export interface SsoConfig {
+  /** SSO_CA_FILE's certificates (PEM), trusted for IdPs' https besides the system's. */
+  ca?: string;
 }
 
 /** The shared SSRF guard (src/domain/targets, src/services/targets). */
@@ -250,6 +260,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     retention: retentionAges(e),
     monitors: { allowPrivate: allowPrivateTargets(e), minIntervalSeconds: e.MONITOR_MIN_INTERVAL_SECONDS },
     targets: { allowPrivate: allowPrivateTargets(e) },
+    sso: { ca: e.SSO_CA_FILE === undefined ? undefined : contentOrFile('SSO_CA_FILE', e.SSO_CA_FILE, () => false) },
   };
 }
 

@@ -34,6 +34,8 @@ export const ACTIONS = {
   'integrations.manage': { roles: ['BILLING_OWNER', 'ACCOUNT_ADMIN'], teamManagerOwnTeam: false },
   /** Imports from PagerDuty or Opsgenie (docs/importers.md): they invite people and create across the workspace. */
   'import.run': { roles: ['BILLING_OWNER', 'ACCOUNT_ADMIN'], teamManagerOwnTeam: false },
+  /** Single sign-on settings (docs/sso.md): the workspace's identity provider, its domains, require_sso. */
+  'sso.manage': { roles: ['BILLING_OWNER', 'ACCOUNT_ADMIN'], teamManagerOwnTeam: false },
   'plan.change': { roles: ['BILLING_OWNER'], teamManagerOwnTeam: false },
 } as const satisfies Record<string, { roles: readonly Role[]; teamManagerOwnTeam: boolean }>;
 

@@ -18,6 +18,8 @@ export interface PlanLimits {
   outgoingWebhooks: number;
   /** Slack and Microsoft Teams (docs/chat.md): connecting Slack, chat destinations per service, Slack DMs. */
   chat: boolean;
+  /** Single sign-on through the workspace's identity provider (docs/sso.md): OIDC or SAML, email domains, require_sso. */
+  singleSignOn: boolean;
 }
 
 export const PLAN_LIMITS: Readonly<Record<Plan, PlanLimits>> = {
@@ -33,6 +35,7 @@ export const PLAN_LIMITS: Readonly<Record<Plan, PlanLimits>> = {
     monitorMinIntervalSeconds: 300,
     outgoingWebhooks: 0,
     chat: false,
+    singleSignOn: false,
   },
   STARTER: {
     users: 25,
@@ -46,6 +49,7 @@ export const PLAN_LIMITS: Readonly<Record<Plan, PlanLimits>> = {
     monitorMinIntervalSeconds: 60,
     outgoingWebhooks: 5,
     chat: true,
+    singleSignOn: false,
   },
   PRO: {
     users: null,
@@ -59,6 +63,7 @@ export const PLAN_LIMITS: Readonly<Record<Plan, PlanLimits>> = {
     monitorMinIntervalSeconds: 30,
     outgoingWebhooks: 20,
     chat: true,
+    singleSignOn: false,
   },
   BUSINESS: {
     users: null,
@@ -72,11 +77,15 @@ export const PLAN_LIMITS: Readonly<Record<Plan, PlanLimits>> = {
     monitorMinIntervalSeconds: 30,
     outgoingWebhooks: 100,
     chat: true,
+    singleSignOn: true,
   },
 };
 
 /** The cheapest plan with chat (the plan-limit message names it). */
 export const CHAT_MIN_PLAN: Plan = 'STARTER';
+
+/** The only plan with single sign-on (the plan-limit message names it). */
+export const SSO_PLAN: Plan = 'BUSINESS';
 
 /** The floor under every plan's monitor interval (MONITOR_MIN_INTERVAL_SECONDS's default). */
 export const MONITOR_INTERVAL_FLOOR_SECONDS = 30;

@@ -19,6 +19,7 @@ import { proxyTrust } from '../../api/http/client-address';
 import { createThrottles } from '../services/throttles';
 import { createChannelSender, startFeedConsumers } from '../providers/registry';
 import { slackStateKey } from '../providers/slack/oauth-state';
+import { ssoSignInMethods } from '../services/sso';
 import { accountMailer } from '../services/accounts';
 import { IncidentLiveUpdates } from '../services/live-updates/incident-live-updates';
 import type { ChannelId } from '../domain/channels';
@@ -76,6 +77,8 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; leg
   // Counted in Postgres, so every API process shares the counts (src/services/throttles).
   const throttles = createThrottles(deps.orm, config.throttles);
   const proxies = proxyTrust(config.trustedProxies);
+  // Single sign-on (docs/sso.md): one set of IdP configurations (discovery cached) per process.
+  const ssoMethods = ssoSignInMethods(config);
   // The incident-event feed's consumers (outgoing webhooks, …), in every API process (docs/integrations.md).
   const stopFeedConsumers = startFeedConsumers({
     orm: deps.orm,
@@ -123,6 +126,7 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; leg
         monitors: config.monitors,
         targets: config.targets,
         slackStateKey: slackStateKey(deps.secret),
+        ssoMethods,
       },
       hooks: {
         orm: deps.orm,

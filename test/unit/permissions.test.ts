@@ -20,6 +20,7 @@ const MATRIX: Record<Action, string> = {
   'audit_log.read': 'B A',
   'integrations.manage': 'B A',
   'import.run': 'B A',
+  'sso.manage': 'B A',
   'plan.change': 'B',
 };
 

@@ -18,6 +18,7 @@ import { AcceptInvitationPage, ResetPasswordPage, VerifyPage } from './pages/Tok
 const page = <K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) => lazy(async () => ({ default: (await load())[name] }));
 const SetupPage = page(() => import('./setup/SetupPage'), 'SetupPage');
 const ImportPage = page(() => import('./settings/ImportPage'), 'ImportPage');
+const SsoPage = page(() => import('./settings/SsoPage'), 'SsoPage');
 const ProfilePage = page(() => import('./paging/ProfilePage'), 'ProfilePage');
 const PoliciesPage = page(() => import('./paging/PoliciesPage'), 'PoliciesPage');
 const SchedulesPage = page(() => import('./schedules/SchedulesPage'), 'SchedulesPage');
@@ -188,6 +189,14 @@ export function App() {
               element={
                 <SignedIn>
                   <IntegrationsPage />
+                </SignedIn>
+              }
+            />
+            <Route
+              path="/settings/sso"
+              element={
+                <SignedIn>
+                  <SsoPage />
                 </SignedIn>
               }
             />

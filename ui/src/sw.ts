@@ -55,10 +55,10 @@ clientsClaim();
 precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();
 // A page of the dashboard (any path the router draws) is the cached shell. Server paths are
-// not pages: a link to /hooks/… (an email's Acknowledge) or /api/… goes to the server.
+// not pages: a link to /hooks/… (an email's Acknowledge), /api/… or /auth/sso/… (single sign-on) goes to the server.
 registerRoute(
   new NavigationRoute(createHandlerBoundToURL('index.html'), {
-    denylist: [/^\/(api|hooks|ingest|healthz|readyz|metrics)(\/|$)/, /^\/sw\.js$/, /^\/manifest\.webmanifest$/, /^\/(icons|assets)\//],
+    denylist: [/^\/(api|auth|hooks|ingest|healthz|readyz|metrics)(\/|$)/, /^\/sw\.js$/, /^\/manifest\.webmanifest$/, /^\/(icons|assets)\//],
   }),
 );
 

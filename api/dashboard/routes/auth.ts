@@ -8,6 +8,7 @@ import {
   logoutEverywhere,
   requestPasswordReset,
   resetPassword,
+  sessionViewOf,
   signup,
   switchWorkspace,
   verifyEmail,
@@ -137,7 +138,7 @@ export function authRoutes(deps: AuthDeps): { open: RouteSpec[]; session: RouteS
       success: { status: 200, description: 'the session', schema: SessionViewSchema },
       errors: { 401: 'not signed in, or the session expired', 503: UNAVAILABLE },
       handler: async (ctx) => {
-        const { sessionId: _id, ...view } = sessionOf(ctx as never);
+        const view = sessionViewOf(sessionOf(ctx as never));
         return { data: view, message: 'signed in' };
       },
     }),

@@ -23,6 +23,7 @@ import { scimTokenRoutes } from './scim-token';
 import { securityRoutes } from './security';
 import { serviceChatRoutes } from './service-chat';
 import { slackLinkRoutes } from './slack-link';
+import { ssoRoutes } from './sso';
 import { teamsRoutes } from './teams';
 
 /** Every route under /api that needs a session (and, when it changes state, the CSRF header). */
@@ -50,6 +51,7 @@ export const sessionRoutes = (deps: AdminDeps): RouteSpec[] => [
   ...importRoutes(deps),
   ...slackLinkRoutes(deps),
   ...scimTokenRoutes(deps),
+  ...ssoRoutes(deps),
 ];
 
 /** Routes under /api that need no session (an invitation's link, …). */

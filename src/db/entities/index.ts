@@ -47,6 +47,10 @@ import { SamlRequestSchema } from './saml-request';
 import { SamlConsumedAssertionSchema } from './saml-consumed-assertion';
 import { ScimTokenSchema, ScimUserSchema, ScimGroupSchema } from './scim';
 import { MaintenanceWindowSchema } from './maintenance-window';
+import { SsoConnectionSchema } from './sso-connection';
+import { SsoDomainSchema } from './sso-domain';
+import { ExternalIdentitySchema } from './external-identity';
+import { SsoLoginAttemptSchema } from './sso-login-attempt';
 
 export * from './alert';
 export * from './alert-source';
@@ -97,6 +101,10 @@ export * from './saml-request';
 export * from './saml-consumed-assertion';
 export * from './scim';
 export * from './maintenance-window';
+export * from './sso-connection';
+export * from './sso-domain';
+export * from './external-identity';
+export * from './sso-login-attempt';
 
 /** Every entity the ORM knows; migrations are checked against exactly this list. */
 export const ENTITIES = [
@@ -151,4 +159,8 @@ export const ENTITIES = [
   ScimUserSchema,
   ScimGroupSchema,
   MaintenanceWindowSchema,
+  SsoConnectionSchema,
+  SsoDomainSchema,
+  ExternalIdentitySchema,
+  SsoLoginAttemptSchema,
 ];

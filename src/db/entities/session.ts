@@ -15,6 +15,8 @@ export interface Session {
   revokedAt: Date | null;
   /** The last fresh password, TOTP or recovery-code check in this session (step-up for token creation). */
   steppedUpAt: Date | null;
+  /** How the session was opened: `password` (with or without a second factor), `oidc` or `saml` (docs/sso.md). */
+  signInMethod: string;
   ip: string | null;
   userAgent: string | null;
 }
@@ -33,6 +35,7 @@ export const SessionSchema = new EntitySchema<Session>({
     expiresAt: { type: 'Date', columnType: 'timestamptz' },
     revokedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
     steppedUpAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
+    signInMethod: { type: 'string', length: 16, default: 'password' },
     ip: { type: 'string', length: 64, nullable: true },
     userAgent: { type: 'string', length: 512, nullable: true },
   },

@@ -4,7 +4,7 @@ import { EntitySchema } from '@mikro-orm/core';
 export interface User {
   id: string;
   email: string;
-  /** Null for people provisioned for single sign-on only (docs/scim.md). */
+  /** Null for a person who only ever signs in with SSO (docs/sso.md), or was provisioned by SCIM for it (docs/scim.md). */
   passwordHash: string | null;
   verified: boolean;
   name: string | null;

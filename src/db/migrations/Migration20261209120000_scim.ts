@@ -6,12 +6,11 @@ import { Migration } from '@mikro-orm/migrations';
  * `scim_users` / `scim_groups`: what the provider told us about a person or a team that the
  * rest of Klaxon has no column for: its `externalId`, the parts of a person's name, whether the person is active (a
  * deprovisioned person keeps a row so the provider still reads `active: false`), and when SCIM
- * last changed it. `users.password_hash` becomes nullable: provisioned people sign in through
- * single sign-on, and a password login without a hash fails as a wrong password does.
+ * last changed it. Provisioned people have no password: `users.password_hash` became nullable
+ * in the single sign-on migration just before this one.
  */
 export class Migration20261209120000_scim extends Migration {
   override async up(): Promise<void> {
-    this.addSql(`alter table "users" alter column "password_hash" drop not null;`);
     this.addSql(`create table "scim_tokens" (
       "organization_id" uuid not null,
       "token_hash" varchar(64) not null,
@@ -39,7 +38,6 @@ export class Migration20261209120000_scim extends Migration {
       constraint "scim_groups_pkey" primary key ("organization_id", "team_id"));`);
   }
 
-  // `password_hash` stays nullable: provisioned people have none, and a NOT NULL would refuse them.
   override async down(): Promise<void> {
     this.addSql(`drop table if exists "scim_groups" cascade;`);
     this.addSql(`drop table if exists "scim_users" cascade;`);

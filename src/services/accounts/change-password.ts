@@ -4,7 +4,7 @@ import { invalid } from '../errors';
 import { spendAccountTokens } from './account-tokens';
 import type { AttemptThrottle } from '../throttles';
 import { checkPasswordStrength, hashPassword, passwordMatches } from './passwords';
-import { createSession, sessionFromCookie, type ActiveSession, type SessionView } from './sessions';
+import { createSession, sessionFromCookie, sessionViewOf, type ActiveSession, type SessionView } from './sessions';
 
 /**
  * Changes a signed-in user's password. The current password is required (a wrong one counts as
@@ -33,8 +33,14 @@ export async function changePassword(
     await trx('users').update({ password_hash: passwordHash }).where({ id: session.user.id });
     await trx('sessions').update({ revoked_at: new Date() }).where({ user_id: session.user.id }).whereNull('revoked_at');
     await spendAccountTokens(trx, session.user.id, 'reset_password');
-    return createSession(trx, { userId: session.user.id, organizationId: session.organization.id, ip: client.ip, userAgent: client.userAgent });
+    return createSession(trx, {
+      userId: session.user.id,
+      organizationId: session.organization.id,
+      ip: client.ip,
+      userAgent: client.userAgent,
+      signInMethod: session.signInMethod,
+    });
   });
-  const { sessionId: _id, ...view } = await sessionFromCookie(orm, cookieValue);
+  const view = sessionViewOf(await sessionFromCookie(orm, cookieValue));
   return { ...view, cookieValue };
 }

@@ -2,7 +2,18 @@
 export { signup, type SignupInput } from './signup';
 export { verifyEmail } from './verify-email';
 export { login, BAD_CREDENTIALS, type LoginInput } from './login';
-export { sessionFromCookie, logout, logoutEverywhere, SESSION_IDLE_MS, SESSION_ABSOLUTE_MS, type ActiveSession, type SessionView } from './sessions';
+export {
+  sessionFromCookie,
+  sessionViewOf,
+  createSession,
+  logout,
+  logoutEverywhere,
+  SESSION_IDLE_MS,
+  SESSION_ABSOLUTE_MS,
+  type ActiveSession,
+  type SessionView,
+  type SignInMethodName,
+} from './sessions';
 export { accountMailer, type AccountMailer } from './mailer';
 export { constantTimeEqual } from './secrets';
 export { MIN_PASSWORD_LENGTH, MAX_PASSWORD_LENGTH } from './passwords';

@@ -5,7 +5,9 @@ import type { Sealer } from '../sealing/seal';
 import type { AttemptThrottle } from '../throttles';
 import { passwordMatches } from './passwords';
 import { spendRecoveryCode } from './recovery-codes';
-import { createSession, sessionFromCookie, type SessionView } from './sessions';
+import { assertPasswordSessionAllowed } from '../sso/policy';
+import { openSignedInSession } from './open-session';
+import type { SessionView } from './sessions';
 import { normaliseEmail } from './signup';
 import { acceptTotpCode } from './totp';
 
@@ -25,7 +27,8 @@ export const BAD_CREDENTIALS = 'wrong email or password';
  * password is checked) and opens a new session in the user's first workspace. Every login gets a new session id, cookie value and CSRF value. With
  * two-factor on, a right password alone is 401 `totp_required`; a wrong code is 401
  * `totp_invalid` and counts as a failed login; a session opened with a second factor is
- * stepped up.
+ * stepped up. A workspace that requires SSO refuses everyone but its Billing Owners (403
+ * `sso_required`, docs/sso.md) once the password is known to be right.
  */
 export async function login(
   orm: MikroORM,
@@ -49,6 +52,13 @@ export async function login(
     : undefined;
   // A failure keeps its reserved attempt counted.
   if (!(await passwordMatches(user?.password_hash ?? null, input.password)) || !user || !membership) throw unauthorized(BAD_CREDENTIALS, 'unauthorized');
+  try {
+    await assertPasswordSessionAllowed(db, user.id, membership.organization_id);
+  } catch (err) {
+    // The right password, refused by the workspace's policy: neither a failure nor a success.
+    await attempt.uncounted();
+    throw err;
+  }
   const secondFactor = Boolean(user.totp_enabled_at);
   if (secondFactor) {
     if (input.totp_code === undefined && input.recovery_code === undefined) {
@@ -61,13 +71,5 @@ export async function login(
     if (!held) throw unauthorized('the two-factor code is not right (each code works once)', 'totp_invalid');
   }
   await attempt.succeeded();
-  const { cookieValue, sessionId } = await createSession(db, {
-    userId: user.id,
-    organizationId: membership.organization_id,
-    ip: client.ip,
-    userAgent: client.userAgent,
-  });
-  if (secondFactor) await db('sessions').update({ stepped_up_at: new Date() }).where({ id: sessionId });
-  const { sessionId: _sessionId, ...view } = await sessionFromCookie(orm, cookieValue);
-  return { ...view, cookieValue };
+  return openSignedInSession(orm, { userId: user.id, organizationId: membership.organization_id, method: 'password', steppedUp: secondFactor }, client);
 }

@@ -22,8 +22,12 @@ export interface SessionView {
   csrf_token: string;
 }
 
+/** How a session was opened (docs/sso.md): a password (with or without a second factor), or a workspace's identity provider. */
+export type SignInMethodName = 'password' | 'oidc' | 'saml';
+
 export interface ActiveSession extends SessionView {
   sessionId: string;
+  signInMethod: SignInMethodName;
 }
 
 const SESSION_ENDED = 'not signed in, or the session has expired; log in again';
@@ -32,7 +36,7 @@ const ended = () => unauthorized(SESSION_ENDED, 'unauthorized');
 /** Opens a session: a fresh id, cookie value and CSRF value every time (never reused). Returns the cookie value once. */
 export async function createSession(
   db: Knex,
-  input: { userId: string; organizationId: string; ip?: string; userAgent?: string },
+  input: { userId: string; organizationId: string; ip?: string; userAgent?: string; signInMethod?: SignInMethodName; steppedUp?: boolean },
   now = new Date(),
 ): Promise<{ sessionId: string; cookieValue: string; csrfToken: string }> {
   const cookieValue = randomSecret();
@@ -48,6 +52,8 @@ export async function createSession(
     last_seen_at: now,
     expires_at: new Date(now.getTime() + SESSION_ABSOLUTE_MS),
     revoked_at: null,
+    stepped_up_at: input.steppedUp ? now : null,
+    sign_in_method: input.signInMethod ?? 'password',
     ip: input.ip?.slice(0, 64) ?? null,
     user_agent: input.userAgent?.slice(0, 512) || null,
   });
@@ -73,6 +79,7 @@ export async function sessionFromCookie(orm: MikroORM, cookieValue: string | und
       's.last_seen_at',
       's.expires_at',
       's.revoked_at',
+      's.sign_in_method',
       'u.id as user_id',
       'u.email',
       'u.name as user_name',
@@ -90,12 +97,16 @@ export async function sessionFromCookie(orm: MikroORM, cookieValue: string | und
   if (t - millis(row.last_seen_at) >= SESSION_TOUCH_MS) await db('sessions').update({ last_seen_at: now }).where({ id: row.session_id });
   return {
     sessionId: row.session_id,
+    signInMethod: row.sign_in_method,
     user: { id: row.user_id, email: row.email, name: row.user_name, verified: row.verified },
     organization: { id: row.organization_id, name: row.organization_name, plan: row.plan },
     role: row.role,
     csrf_token: row.csrf_token,
   };
 }
+
+/** What the dashboard is told of a session: no id, no sign-in method. */
+export const sessionViewOf = ({ sessionId: _id, signInMethod: _method, ...view }: ActiveSession): SessionView => view;
 
 /** Ends one session. */
 export async function logout(orm: MikroORM, sessionId: string): Promise<void> {

@@ -6,7 +6,7 @@ import { recordAudit, type AuditActor } from '../audit';
 import { conflict, invalid } from '../errors';
 import type { Sealer } from '../sealing/seal';
 import { deleteRecoveryCodes, recoveryCodesLeft, replaceRecoveryCodes } from './recovery-codes';
-import { createSession, sessionFromCookie, type ActiveSession, type SessionView } from './sessions';
+import { createSession, sessionFromCookie, sessionViewOf, type ActiveSession, type SessionView } from './sessions';
 
 /** What authenticator apps are told (RFC 6238 defaults, which every app supports). */
 export const TOTP_ISSUER = 'Klaxon';
@@ -99,7 +99,11 @@ export async function confirmTotpEnrolment(
       .where({ id: userId });
     const codes = await replaceRecoveryCodes(trx, userId, now);
     await trx('sessions').update({ revoked_at: now }).where({ id: session.sessionId });
-    const created = await createSession(trx, { userId, organizationId: session.organization.id, ip: client.ip, userAgent: client.userAgent }, now);
+    const created = await createSession(
+      trx,
+      { userId, organizationId: session.organization.id, ip: client.ip, userAgent: client.userAgent, signInMethod: session.signInMethod },
+      now,
+    );
     await trx('sessions').update({ stepped_up_at: now }).where({ id: created.sessionId });
     await recordAudit(
       trx,
@@ -115,7 +119,7 @@ export async function confirmTotpEnrolment(
     );
     return { cookieValue: created.cookieValue, codes };
   });
-  const { sessionId: _id, ...view } = await sessionFromCookie(orm, cookieValue);
+  const view = sessionViewOf(await sessionFromCookie(orm, cookieValue));
   return { ...view, cookieValue, recovery_codes: codes };
 }
 

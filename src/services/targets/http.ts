@@ -2,6 +2,7 @@ import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
+import tls from 'node:tls';
 import { isIpLiteral, isMetadataAddress, isMetadataHost, refusedRange } from '../../domain/targets';
 
 /**
@@ -65,6 +66,8 @@ export interface ExchangeRequest {
   body?: string | Buffer;
   /** How much of the response body is kept; the rest is not read. */
   maxBodyBytes: number;
+  /** Extra CA certificates (PEM) trusted for https, besides the system's: a private identity provider (SSO_CA_FILE). */
+  ca?: string;
 }
 
 /** What an exchange answers: status, Location, headers and the body (at most `maxBodyBytes`, `truncated` when there was more). */
@@ -82,7 +85,9 @@ export function exchange(url: URL, req: ExchangeRequest, guard: AddressGuard, si
   return new Promise((resolve, reject) => {
     const send = url.protocol === 'https:' ? https.request : http.request;
     const headers = { ...req.headers, ...(req.body !== undefined && { 'Content-Length': String(Buffer.byteLength(req.body)) }) };
-    const r = send(url, { method: req.method, lookup, agent: false, signal, headers }, (res) => {
+    // `ca` replaces Node's list for this request: the system's roots are kept beside the extra ones.
+    const ca = req.ca ? [...tls.rootCertificates, req.ca] : undefined;
+    const r = send(url, { method: req.method, lookup, agent: false, signal, headers, ...(ca && { ca }) }, (res) => {
       const chunks: Buffer[] = [];
       let size = 0;
       let settled = false;

@@ -7,7 +7,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { knexOf } from '../../db/knex';
 import { AttemptThrottle } from './attempts';
-import { LOGIN_LIMITS, SIGNUP_WINDOW_SECONDS, STEP_UP_LIMITS, VERIFICATION_RESEND_LIMITS } from './limits';
+import { LOGIN_LIMITS, SIGNUP_WINDOW_SECONDS, SSO_START_LIMITS, STEP_UP_LIMITS, VERIFICATION_RESEND_LIMITS } from './limits';
 import { PasswordResetThrottle, RequestThrottle, TestNotificationThrottle } from './requests';
 
 export { Throttled, THROTTLE_TABLE } from './counter';
@@ -29,6 +29,8 @@ export interface Throttles {
   testNotification: TestNotificationThrottle;
   /** Sign-ups per client IP. */
   signup: RequestThrottle;
+  /** Single sign-on starts per client IP (docs/sso.md). */
+  ssoStart: RequestThrottle;
 }
 
 /** The throttles an operator may tune (src/config.ts: SIGNUP_RATE_LIMIT_PER_IP). */
@@ -57,6 +59,13 @@ export function createThrottles(orm: MikroORM, settings: ThrottleSettings): Thro
       settings.signupsPerIpPerHour,
       SIGNUP_WINDOW_SECONDS,
       (s) => `too many sign-ups from this address; retry in ${s} s`,
+    ),
+    ssoStart: new RequestThrottle(
+      knex,
+      'sso-start-ip',
+      SSO_START_LIMITS.perIp,
+      SSO_START_LIMITS.windowSeconds,
+      (s) => `too many single sign-on attempts from this address; retry in ${s} s`,
     ),
   };
 }

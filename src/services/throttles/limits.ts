@@ -26,6 +26,9 @@ export const VERIFICATION_RESEND_LIMITS = { perAccount: 3, windowSeconds: 60 * 6
 /** Test notifications: one per webhook a minute, ten per workspace an hour, so a test cannot be used to spam a number. */
 export const TEST_NOTIFICATION_LIMITS = { perWebhookPerMinute: 1, perWorkspacePerHour: 10 } as const;
 
+/** "Log in with SSO" starts per client IP (each stores a sign-in attempt for 10 minutes): 120 in 10 minutes. */
+export const SSO_START_LIMITS = { perIp: 120, windowSeconds: 10 * 60 } as const;
+
 /** Sign-ups one client IP may make in an hour, unless SIGNUP_RATE_LIMIT_PER_IP says otherwise. */
 export const DEFAULT_SIGNUPS_PER_IP_PER_HOUR = 10;
 export const SIGNUP_WINDOW_SECONDS = 60 * 60;

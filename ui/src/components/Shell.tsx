@@ -21,6 +21,7 @@ const NAV = [
   { to: '/integrations', label: 'Integrations' },
   { to: '/outgoing-webhooks', label: 'Outgoing webhooks' },
   { to: '/settings/import', label: 'Import' },
+  { to: '/settings/sso', label: 'Single sign-on' },
   { to: '/profile', label: 'My profile' },
   { to: '/security', label: 'Security' },
 ];

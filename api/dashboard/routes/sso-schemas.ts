@@ -1,0 +1,93 @@
+/** The bodies and answers of `/api/sso` (docs/sso.md), in zod: validation and /api/openapi.json. */
+import { z } from 'zod';
+import { ROLES } from '../../../src/domain/roles';
+import { MAX_SSO_DOMAINS, normaliseDomain, SSO_PROTOCOLS } from '../../../src/domain/sso';
+import { FactorFields } from './security';
+
+/** Roles a person may get by signing in for the first time: never Billing Owner. */
+export const JIT_ROLES = ['ACCOUNT_ADMIN', 'TEAM_MANAGER', 'MEMBER'] as const;
+
+const HttpsUrl = z
+  .url({ protocol: /^https$/, error: 'must be an https:// URL' })
+  .max(2048)
+  .refine((v) => !new URL(v).search && !new URL(v).hash, 'must have no query or fragment');
+
+const Domain = z
+  .string()
+  .max(253)
+  .transform((value, ctx) => {
+    const domain = normaliseDomain(value);
+    if (domain) return domain;
+    ctx.addIssue({ code: 'custom', message: 'must be a domain name such as example.com' });
+    return z.NEVER;
+  });
+
+const Shared = {
+  domains: z
+    .array(Domain)
+    .max(MAX_SSO_DOMAINS, `at most ${MAX_SSO_DOMAINS} domains`)
+    .default([])
+    .transform((list) => [...new Set(list)]),
+  default_role: z.enum(JIT_ROLES, `must be one of ${JIT_ROLES.join(', ')} (never BILLING_OWNER)`).default('MEMBER'),
+  require_sso: z.boolean().default(false),
+  ...FactorFields,
+};
+
+const OidcBody = z
+  .object({
+    type: z.literal('oidc'),
+    issuer: HttpsUrl,
+    client_id: z.string().trim().min(1).max(255),
+    client_secret: z.string().min(1).max(1024).optional(),
+    ...Shared,
+  })
+  .strict();
+
+const PEM_OR_BASE64 = 16 * 1024;
+const SamlBody = z
+  .object({
+    type: z.literal('saml'),
+    idp_metadata_xml: z
+      .string()
+      .trim()
+      .min(1)
+      .max(256 * 1024)
+      .optional(),
+    idp_entity_id: z.string().trim().min(1).max(1024).optional(),
+    idp_sso_url: HttpsUrl.optional(),
+    idp_certificate: z.string().trim().min(1).max(PEM_OR_BASE64).optional(),
+    ...Shared,
+  })
+  .strict()
+  .superRefine((body, ctx) => {
+    const manual = ['idp_entity_id', 'idp_sso_url', 'idp_certificate'] as const;
+    if (body.idp_metadata_xml !== undefined) {
+      for (const field of manual)
+        if (body[field] !== undefined) ctx.addIssue({ code: 'custom', path: [field], message: 'give idp_metadata_xml or the three idp_* fields, not both' });
+      if (!body.idp_metadata_xml.startsWith('<')) ctx.addIssue({ code: 'custom', path: ['idp_metadata_xml'], message: 'must be the IdP metadata XML' });
+      return;
+    }
+    for (const field of manual)
+      if (body[field] === undefined) ctx.addIssue({ code: 'custom', path: [field], message: 'is required (or give idp_metadata_xml instead)' });
+  });
+
+/** `PUT /api/sso` (and `POST /api/sso/test`): OIDC or SAML settings with the shared fields; a step-up factor may ride along. */
+export const SsoBody = z.discriminatedUnion('type', [OidcBody, SamlBody], { error: 'type: must be oidc or saml' });
+
+/** What `GET /api/sso` answers. */
+export const SsoSettingsSchema = z
+  .object({
+    type: z.enum(SSO_PROTOCOLS),
+    issuer: z.string().optional(),
+    client_id: z.string().optional(),
+    client_secret_set: z.boolean().optional().describe('the client secret itself is never answered'),
+    idp_metadata_xml: z.string().optional(),
+    idp_entity_id: z.string().optional(),
+    idp_sso_url: z.string().optional(),
+    idp_certificate: z.string().optional(),
+    domains: z.array(z.string()),
+    default_role: z.enum(ROLES),
+    require_sso: z.boolean(),
+    updated_at: z.iso.datetime(),
+  })
+  .describe('never the client secret');

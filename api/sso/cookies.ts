@@ -1,0 +1,28 @@
+import type { Context } from 'koa';
+import { SSO_ATTEMPT_TTL_MS } from '../../src/services/sso/attempts';
+
+/**
+ * Binds a sign-in at the IdP to the browser that started it (docs/sso.md): the callback is taken
+ * only with this cookie, so nobody can make a victim's browser finish a sign-in the attacker
+ * started (login CSRF). `__Host-`, HttpOnly, SameSite=Lax: sent on the IdP's top-level redirect back.
+ */
+export const SSO_BROWSER_COOKIE = '__Host-klaxon_sso';
+
+const ATTRIBUTES = 'Path=/; Secure; HttpOnly; SameSite=Lax';
+
+export function setSsoBrowserCookie(ctx: Context, value: string): void {
+  ctx.append('Set-Cookie', `${SSO_BROWSER_COOKIE}=${value}; ${ATTRIBUTES}; Max-Age=${SSO_ATTEMPT_TTL_MS / 1000}`);
+}
+
+export function clearSsoBrowserCookie(ctx: Context): void {
+  ctx.append('Set-Cookie', `${SSO_BROWSER_COOKIE}=; ${ATTRIBUTES}; Max-Age=0`);
+}
+
+/** The cookie's value from the `Cookie` header, if sent. */
+export function ssoBrowserCookieOf(ctx: Context): string | undefined {
+  for (const part of (ctx.get('Cookie') || '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === SSO_BROWSER_COOKIE) return part.slice(eq + 1).trim() || undefined;
+  }
+  return undefined;
+}

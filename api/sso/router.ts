@@ -1,0 +1,99 @@
+import Router from '@koa/router';
+import { z } from 'zod';
+import { finishSsoSignIn, startSsoSignIn, type SsoDeps } from '../../src/services/sso';
+import { MAX_STATE_LENGTH } from '../../src/services/sso/attempts';
+import type { RequestThrottle } from '../../src/services/throttles/requests';
+import { envelopeSuccess } from '../api-key/envelope';
+import { setSessionCookie } from '../dashboard/cookies';
+import { sameOrigin } from '../dashboard/guards';
+import { HttpError } from '../http/customer-errors';
+import { defineRoute, mountRoutes } from '../http/route-spec';
+import { clearSsoBrowserCookie, setSsoBrowserCookie, ssoBrowserCookieOf } from './cookies';
+
+/** Where the browser goes: the sign-in pages and the IdP's return, outside /api (docs/sso.md). */
+export const SSO_PREFIX = '/auth/sso';
+
+/** True for the paths this router answers (the dashboard's error envelope covers them too). */
+export const isSsoPath = (path: string): boolean => path.startsWith(`${SSO_PREFIX}/`);
+
+/** Longest query an IdP's return may carry (a code, a state, an issuer, an error description). */
+const MAX_CALLBACK_QUERY = 8 * 1024;
+
+const StartQuery = z
+  .object({
+    email: z.email('must be an email address').max(320).optional(),
+    organization_id: z.uuid('must be a workspace id (UUID)').optional(),
+  })
+  .strict();
+
+// Loose: IdPs add parameters of their own (`session_state`, …); these are the ones read, capped.
+const CallbackQuery = z.object({
+  state: z.string().min(1, 'is missing').max(MAX_STATE_LENGTH),
+  code: z.string().max(2048).optional(),
+  iss: z.string().max(2048).optional(),
+  error: z.string().max(256).optional(),
+  error_description: z.string().max(1024).optional(),
+});
+
+const FLOW_ERRORS = {
+  400: 'invalid field (named); sso_state_invalid: unknown, used, expired or another browser’s sign-in',
+  401: 'sso_failed: the identity provider’s answer did not check out (state, nonce, PKCE, issuer, audience, signature)',
+  403: 'plan_limit_reached; sso_email_unverified; sso_domain_not_allowed; sso_unavailable (SAML sign-in comes later)',
+  404: 'single sign-on is not set up for this address or workspace',
+  429: 'rate_limited: too many starts from this client address (120 in 10 minutes); wait `Retry-After` seconds',
+  503: 'service_unavailable',
+} as const;
+
+/**
+ * `GET /auth/sso/start?email=` (or `?organization_id=`) → 302 to the workspace's IdP;
+ * `GET /auth/sso/oidc/callback` → the session cookie, exactly as a password login sets it, and 302 to `/`
+ * (or, for a step-up, the session stepped up and 302 to `/`). Failures answer in the dashboard's envelope.
+ */
+export function createSsoRouter(deps: SsoDeps & { startThrottle: RequestThrottle }): Router {
+  const router = new Router({ prefix: SSO_PREFIX });
+  const client = (ctx: { ip: string; get(h: string): string }) => ({ ip: ctx.ip, userAgent: ctx.get('User-Agent') });
+  const routes = [
+    defineRoute({
+      method: 'get',
+      access: 'read',
+      path: '/start',
+      summary: "Log in with SSO: sends the browser to the identity provider of the email's domain (or of the workspace)",
+      operationId: 'ssoStart',
+      query: StartQuery,
+      success: { status: 302, description: 'to the identity provider', schema: z.null() },
+      errors: FLOW_ERRORS,
+      handler: async (ctx, { query }) => {
+        // Counted before anything is looked up: each start stores an attempt.
+        await deps.startThrottle.take(ctx.ip);
+        const started = await startSsoSignIn(deps, query);
+        setSsoBrowserCookie(ctx as never, started.browserValue);
+        return { data: null, redirect: started.redirectUrl };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      access: 'read',
+      path: '/oidc/callback',
+      summary: 'Where the OpenID provider sends the browser back: signs in and goes to the dashboard',
+      operationId: 'ssoOidcCallback',
+      query: CallbackQuery,
+      success: { status: 302, description: 'signed in (Set-Cookie: __Host-klaxon_session=…), to /', schema: z.null() },
+      errors: FLOW_ERRORS,
+      handler: async (ctx, { query }) => {
+        if (ctx.querystring.length > MAX_CALLBACK_QUERY) throw new HttpError(400, `the query is longer than ${MAX_CALLBACK_QUERY} characters`);
+        const browserValue = ssoBrowserCookieOf(ctx as never);
+        clearSsoBrowserCookie(ctx as never);
+        const finished = await finishSsoSignIn(deps, {
+          state: query.state,
+          response: { url: new URL(`${deps.appUrl}${ctx.path}?${ctx.querystring}`) },
+          browserValue,
+          client: client(ctx),
+        });
+        if (finished.kind === 'login') setSessionCookie(ctx as never, finished.session.cookieValue);
+        return { data: null, redirect: '/' };
+      },
+    }),
+  ];
+  mountRoutes(router, routes, { prefix: SSO_PREFIX, body: envelopeSuccess, before: [sameOrigin(deps.appUrl)] });
+  return router;
+}

@@ -1,0 +1,62 @@
+/** The single sign-on settings form (docs/sso.md): what `GET /api/sso` answers, and the body of `PUT /api/sso`. */
+
+export const JIT_ROLES = ['MEMBER', 'TEAM_MANAGER', 'ACCOUNT_ADMIN'] as const;
+export type JitRole = (typeof JIT_ROLES)[number];
+
+/** `GET /api/sso` (OIDC fields; a SAML connection has its own, set through the API for now). */
+export interface SsoSettings {
+  type: 'oidc' | 'saml';
+  issuer?: string;
+  client_id?: string;
+  client_secret_set?: boolean;
+  domains: string[];
+  default_role: JitRole;
+  require_sso: boolean;
+  updated_at: string;
+}
+
+export interface SsoForm {
+  issuer: string;
+  clientId: string;
+  /** Empty: keep the stored secret. */
+  clientSecret: string;
+  /** Comma- or space-separated, as typed. */
+  domains: string;
+  defaultRole: JitRole;
+  requireSso: boolean;
+}
+
+export const emptySsoForm = (): SsoForm => ({ issuer: '', clientId: '', clientSecret: '', domains: '', defaultRole: 'MEMBER', requireSso: false });
+
+/** The form filled from stored settings (the secret is never answered: left empty). */
+export const formOf = (s: SsoSettings): SsoForm => ({
+  issuer: s.issuer ?? '',
+  clientId: s.client_id ?? '',
+  clientSecret: '',
+  domains: s.domains.join(', '),
+  defaultRole: s.default_role,
+  requireSso: s.require_sso,
+});
+
+/** The domains typed, each once, lower case, without blanks. */
+export const domainsOf = (typed: string): string[] => [
+  ...new Set(
+    typed
+      .split(/[\s,]+/)
+      .map((d) => d.trim().toLowerCase())
+      .filter(Boolean),
+  ),
+];
+
+/** The body of `PUT /api/sso` and `POST /api/sso/test`: OIDC; `client_secret` only when one was typed. */
+export function ssoBody(form: SsoForm) {
+  return {
+    type: 'oidc' as const,
+    issuer: form.issuer.trim(),
+    client_id: form.clientId.trim(),
+    ...(form.clientSecret ? { client_secret: form.clientSecret } : {}),
+    domains: domainsOf(form.domains),
+    default_role: form.defaultRole,
+    require_sso: form.requireSso,
+  };
+}
