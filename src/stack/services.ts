@@ -123,6 +123,7 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; leg
         monitors: config.monitors,
         targets: config.targets,
         slackStateKey: slackStateKey(deps.secret),
+        drillAckWindowSeconds: config.drillAckWindowSeconds,
       },
       hooks: {
         orm: deps.orm,

@@ -45,6 +45,7 @@ import { ImportMappingSchema } from './import-mapping';
 import { TeamsDeliverySchema } from './teams-delivery';
 import { SamlRequestSchema } from './saml-request';
 import { SamlConsumedAssertionSchema } from './saml-consumed-assertion';
+import { DrillResultSchema, DrillSchema, DrillScheduleSchema } from './drill';
 
 export * from './alert';
 export * from './alert-source';
@@ -93,6 +94,7 @@ export * from './import-mapping';
 export * from './teams-delivery';
 export * from './saml-request';
 export * from './saml-consumed-assertion';
+export * from './drill';
 
 /** Every entity the ORM knows; migrations are checked against exactly this list. */
 export const ENTITIES = [
@@ -143,4 +145,7 @@ export const ENTITIES = [
   SlackDeliverySchema,
   SamlRequestSchema,
   SamlConsumedAssertionSchema,
+  DrillSchema,
+  DrillResultSchema,
+  DrillScheduleSchema,
 ];
