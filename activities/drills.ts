@@ -13,6 +13,7 @@ import {
   markDrillResultDelivered,
   markDrillResultFailed,
   openDrill,
+  openedDrill,
   type DrillSendRow,
 } from '../src/services/drills';
 import { DomainError } from '../src/services/errors';
@@ -90,11 +91,14 @@ export function createDrillActivities({ orm, senders, links }: DrillActivityDeps
   }
 
   /** A recurring drill fired: writes the drill for whoever the target resolves to now (null: the schedule or its target is gone). */
-  async function openScheduledDrill(drillScheduleId: string): Promise<OpenedDrillInput | null> {
+  async function openScheduledDrill({ drillScheduleId, drillId }: { drillScheduleId: string; drillId: string }): Promise<OpenedDrillInput | null> {
     const schedule = await knex()('drill_schedules').where({ id: drillScheduleId }).first();
     if (!schedule) return null;
+    const already = await openedDrill(knex(), drillId);
+    if (already) return { ...already, ackWindowSeconds: schedule.ack_window_seconds };
     try {
       const opened = await openDrill(orm, {
+        id: drillId,
         organizationId: schedule.organization_id,
         target: { type: schedule.target_type as DrillTargetType, id: schedule.target_id },
         channels: (schedule.channels as DrillChannel[] | null) ?? undefined,

@@ -1,4 +1,4 @@
-import { isCancellation, proxyActivities, sleep } from '@temporalio/workflow';
+import { isCancellation, proxyActivities, sleep, uuid4 } from '@temporalio/workflow';
 import type { createDrillActivities } from '../../activities/drills';
 import { RETRY_ATTEMPT_TIMEOUT_MS } from '../../src/domain/paging/attempt-timeouts';
 import type { DrillWorkflowInput, OpenedDrillInput } from '../definitions';
@@ -26,7 +26,9 @@ const messageOf = (err: unknown): string => {
  * timeline. Started by the API (`drill-<id>`) or by a recurring drill's Temporal Schedule.
  */
 export async function drillWorkflow(input: DrillWorkflowInput): Promise<{ drillId: string | null }> {
-  const drill: OpenedDrillInput | null = 'drillScheduleId' in input ? await bookkeeping.openScheduledDrill(input.drillScheduleId) : input;
+  // The drill's id is chosen here (deterministic): a retried open finds the drill it already wrote.
+  const drill: OpenedDrillInput | null =
+    'drillScheduleId' in input ? await bookkeeping.openScheduledDrill({ drillScheduleId: input.drillScheduleId, drillId: uuid4() }) : input;
   if (!drill) return { drillId: null }; // the recurring drill was deleted meanwhile
   await Promise.all(
     drill.resultIds.map(async (resultId) => {

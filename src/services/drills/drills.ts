@@ -53,6 +53,8 @@ export class DrillRateLimited extends Error {
 }
 
 export interface NewDrill {
+  /** Chosen by the caller when a retry must find the drill it wrote (a recurring drill's workflow). */
+  id?: string;
   organizationId: string;
   target: DrillTarget;
   channels?: DrillChannel[];
@@ -82,7 +84,7 @@ export async function openDrill(orm: MikroORM, input: NewDrill, now = new Date()
   const org = await k('organizations').select('plan').where({ id: input.organizationId }).first();
   if (!org) throw notFound('workspace not found');
   const planned = planDrill(await drillPeople(k, input.organizationId, userIds), input.channels, org.plan as Plan);
-  const drillId = randomUUID();
+  const drillId = input.id ?? randomUUID();
   const rows = planned.map((p) => ({
     id: randomUUID(),
     drill_id: drillId,
@@ -126,6 +128,14 @@ export async function openDrill(orm: MikroORM, input: NewDrill, now = new Date()
     }
   });
   return { drill: await getDrill(orm, input.organizationId, drillId), pendingResultIds: rows.filter((r) => r.status === 'pending').map((r) => r.id) };
+}
+
+/** A drill already written, with its results still to send (a retried open answers it again). */
+export async function openedDrill(k: Knex, drillId: string): Promise<{ drillId: string; resultIds: string[] } | undefined> {
+  const drill = await k('drills').where({ id: drillId }).first('id');
+  if (!drill) return undefined;
+  const pending = await k('drill_results').select('id').where({ drill_id: drillId, status: 'pending' }).orderBy('id');
+  return { drillId, resultIds: pending.map((r: { id: string }) => r.id) };
 }
 
 /** One drill per target a minute, DRILL_WORKSPACE_MAX_PER_HOUR a workspace: checked under a lock on the target. */

@@ -133,6 +133,46 @@ describe('paging drills', () => {
     expect(wrong.body).toContain('paging drill');
   });
 
+  it('when the person opens the email link and confirms, or presses 1 on the drill call, then those results are acknowledged', async () => {
+    const { ws, admin, person } = await workspace();
+    const caller = await responder(stack.orm, ws.organizationId, 'voice');
+    const team = await createTeam(stack.orm, { organizationId: ws.organizationId, name: 'Links' });
+    await addTeamMember(stack.orm, { teamId: team.id, email: person.email });
+    await addTeamMember(stack.orm, { teamId: team.id, email: caller.email });
+    const res = await api('POST', '/drills', admin, { target: { type: 'team', id: team.id }, channels: ['email', 'voice'] });
+    const mail = await smtp.waitFor((m) => m.to.includes(person.emailAddress));
+    const token = /\/hooks\/page\/([\w.-]+)/.exec(mail.data.replace(/=\r?\n/g, ''))![1];
+    const confirmed = await fetch(`${stack.urls.app}/hooks/page/${token}`, { method: 'POST' });
+    expect(confirmed.status).toBe(200);
+    expect(await confirmed.text()).toContain('Drill acknowledged');
+    const again = await fetch(`${stack.urls.app}/hooks/page/${token}`, { method: 'POST' });
+    expect(again.status).toBe(409);
+
+    const call = await twilio.waitFor('call', (c) => c.params.To === caller.address);
+    expect(call.params.Twiml).toContain('paging drill');
+    const gather = /action="([^"]+)"/.exec(call.params.Twiml)![1].replace(/&amp;/g, '&');
+    const pressed = await twilio.pressKey({ callSid: call.sid!, digits: '1', url: gather });
+    expect(pressed.body).toContain('Drill acknowledged');
+    const drill = await settled(admin, res.body.data.id);
+    expect(drill.results.map((r) => [r.user_id, r.channel, r.status, typeof r.acknowledged_at]).sort()).toEqual(
+      [
+        [person.id, 'email', 'delivered', 'string'],
+        [caller.id, 'voice', 'delivered', 'string'],
+      ].sort(),
+    );
+  });
+
+  it('when Twilio later reports the drill SMS undelivered, then the result turns failed with the report', async () => {
+    const { admin, person } = await workspace();
+    const res = await api('POST', '/drills', admin, { target: { type: 'user', id: person.id }, channels: ['sms'] });
+    const sms = await twilio.waitFor('message', (m) => m.params.To === person.address);
+    await settled(admin, res.body.data.id);
+    const report = await twilio.callBackTo(`${stack.urls.app}/hooks/twilio/status`, { MessageSid: sms.sid!, MessageStatus: 'undelivered', ErrorCode: '30003' });
+    expect(report.status).toBe(204);
+    const drill = (await api('GET', `/drills/${res.body.data.id}`, admin)).body.data;
+    expect(drill.results).toEqual([expect.objectContaining({ status: 'failed', error: 'provider reported undelivered (30003)' })]);
+  });
+
   it('when nobody acknowledges within the window, then the drill finishes with acknowledged_at null and a late reply does not count', async () => {
     const { admin, person } = await workspace();
     const res = await api('POST', '/drills', admin, { target: { type: 'user', id: person.id }, channels: ['sms'] });
