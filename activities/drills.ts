@@ -108,7 +108,8 @@ export function createDrillActivities({ orm, senders, links }: DrillActivityDeps
       });
       return { drillId: opened.drill.id, resultIds: opened.pendingResultIds, ackWindowSeconds: schedule.ack_window_seconds };
     } catch (err) {
-      if (err instanceof DomainError && err.kind === 'not_found') return null;
+      // The target is gone, or grew past what one drill pages: this firing drills nobody (retrying cannot help).
+      if (err instanceof DomainError && (err.kind === 'not_found' || err.kind === 'invalid')) return null;
       throw err;
     }
   }

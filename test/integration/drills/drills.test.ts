@@ -192,6 +192,25 @@ describe('paging drills', () => {
     expect((await api('GET', `/drills/${res.body.data.id}`, admin)).body.data.results[0].acknowledged_at).toBeNull();
   }, 40_000);
 
+  it('when no worker runs as the drill starts, then its results stay pending and are sent once a worker is back', async () => {
+    const { admin, person } = await workspace();
+    await stack.worker.stop();
+    let id: string;
+    try {
+      const res = await api('POST', '/drills', admin, { target: { type: 'user', id: person.id }, channels: ['sms'] });
+      expect(res.status).toBe(201);
+      id = res.body.data.id;
+      await sleep(1500);
+      expect((await api('GET', `/drills/${id}`, admin)).body.data.results).toEqual([expect.objectContaining({ status: 'pending' })]);
+      expect(twilio.requests.filter((r) => r.params.To === person.address)).toHaveLength(0);
+    } finally {
+      await stack.worker.start();
+    }
+    const drill = await settled(admin, id);
+    expect(drill.results).toEqual([expect.objectContaining({ status: 'delivered', latency_ms: expect.any(Number) })]);
+    expect(drill.results[0].latency_ms).toBeGreaterThanOrEqual(1500);
+  }, 40_000);
+
   it('when a team is drilled, then each member is paged, and a member with nothing to send gets a failed result saying why', async () => {
     const { ws, admin, person } = await workspace();
     const team = await createTeam(stack.orm, { organizationId: ws.organizationId, name: 'Drilled' });
