@@ -111,6 +111,26 @@ describe('paging drills', () => {
     expect((await knexOf(stack.orm)('contact_methods').where({ id: person.contactId }).first()).disabled_at).toBeNull();
   });
 
+  it('when an on-call person’s latest drill reached them on no channel, then readiness shows failed_in_drill for their shift until a drill reaches them', async () => {
+    const { ws, admin, person } = await workspace();
+    const schedule = await createSchedule(stack.orm, {
+      organizationId: ws.organizationId,
+      name: 'Primary',
+      timeZone: 'UTC',
+      layers: [{ users: [person.email], rotation: { unit: 'weeks', length: 1 }, start: '2026-01-05' }],
+    });
+    twilio.failTo(person.address, { code: 21211, status: 400 });
+    await settled(admin, (await api('POST', '/drills', admin, { target: { type: 'user', id: person.id }, channels: ['sms'] })).body.data.id);
+    const gaps = async () =>
+      (await api('GET', `/readiness?schedule_id=${schedule.id}`, admin)).body.data.gaps as Array<{ kind: string; user_id?: string; detail: string }>;
+    const [gap] = await gaps();
+    expect(gap).toMatchObject({ kind: 'failed_in_drill', user_id: person.id });
+    expect(gap.detail).toMatch(/was not reached by their last paging drill \(sms: .*not a valid phone number/);
+    twilio.clearFailure(person.address);
+    await settled(admin, (await api('POST', '/drills', admin, { target: { type: 'schedule', id: schedule.id } })).body.data.id);
+    expect(await gaps()).toEqual([]);
+  });
+
   it('when the person replies with the drill code, then their result is acknowledged and no incident is touched; a replayed reply changes nothing', async () => {
     const { admin, person } = await workspace();
     const before = await incidentRows();

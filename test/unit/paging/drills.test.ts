@@ -1,4 +1,5 @@
 import { CRON_PATTERN, drillLatencyMs, drillSmsText, planDrill, weeklyCron, withinAckWindow, type DrillPerson } from '../../../src/domain/drills';
+import { readinessGaps } from '../../../src/domain/paging/readiness';
 
 const person = (over: Partial<DrillPerson> = {}): DrillPerson => ({
   userId: 'u1',
@@ -74,5 +75,30 @@ describe('drill messages and rules', () => {
     expect(CRON_PATTERN.test('15 */2 * * 1-5')).toBe(true);
     expect(CRON_PATTERN.test('* * * * *')).toBe(false);
     expect(CRON_PATTERN.test('0 10 * *')).toBe(false);
+  });
+});
+
+describe('readiness after drills', () => {
+  it('when an on-call person failed their last drill, then their shift is a failed_in_drill gap; no working contact still comes first', () => {
+    const span = { start: 0, end: 3_600_000, userIds: ['ada', 'bob'] };
+    const gaps = readinessGaps({
+      from: 0,
+      to: 3_600_000,
+      schedules: [{ id: 's1', name: 'Nights', spans: [span] }],
+      policies: [],
+      reach: new Map([
+        ['ada', 0],
+        ['bob', null],
+      ]),
+      names: new Map([['ada', 'Ada']]),
+      drillFailures: new Map([
+        ['ada', 'sms: refused'],
+        ['bob', 'sms: refused'],
+      ]),
+    });
+    expect(gaps.map((g) => [g.kind, g.user_id, g.detail])).toEqual([
+      ['failed_in_drill', 'ada', 'Ada is on call on "Nights" and was not reached by their last paging drill (sms: refused)'],
+      ['no_working_contact', 'bob', 'bob is on call on "Nights" and has no verified, working contact method'],
+    ]);
   });
 });
