@@ -1,4 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
+import { createDrillActivities } from './drills';
 import { createHeartbeatActivities } from './heartbeats';
 import { createMonitorActivities } from './monitors';
 import { createPagingActivities } from './paging';
@@ -22,5 +23,6 @@ export function createActivities(deps: {
     ...createMonitorActivities({ orm: deps.orm, monitors: deps.monitors }),
     ...createPagingActivities({ orm: deps.orm, ...deps.paging }),
     ...createRetentionActivities({ orm: deps.orm, ages: deps.retention }),
+    ...createDrillActivities({ orm: deps.orm, ...deps.paging }),
   };
 }

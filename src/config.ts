@@ -10,6 +10,7 @@ import { twilioConfig, twilioEnv, type TwilioConfig } from './providers/twilio/c
 import { webPushConfig, webPushEnv, type WebPushConfig } from './providers/web-push/config';
 import { parseCidrs } from './domain/cidr';
 import { DEFAULT_AUTO_CLOSE_HOURS } from './domain/incident-lifecycle';
+import { DEFAULT_DRILL_ACK_WINDOW_SECONDS } from './domain/drills';
 import { DEFAULT_RETENTION_AGES, type RetentionAges } from './domain/retention';
 import { MONITOR_INTERVAL_FLOOR_SECONDS } from './domain/plans';
 import { DEFAULT_SIGNUPS_PER_IP_PER_HOUR } from './services/throttles/limits';
@@ -79,6 +80,8 @@ const envSchema = z.object({
     .positive()
     .max(24 * 365)
     .default(DEFAULT_AUTO_CLOSE_HOURS),
+  // How long a drill's acknowledgement counts (docs/drills.md); tests shorten it.
+  DRILL_ACK_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(DEFAULT_DRILL_ACK_WINDOW_SECONDS),
   RETENTION_CALLBACK_DAYS: z.coerce.number().positive().max(3650).default(DEFAULT_RETENTION_AGES.callbackDays),
   RETENTION_DEV_INBOX_DAYS: z.coerce.number().positive().max(3650).default(DEFAULT_RETENTION_AGES.devInboxDays),
   // Paging providers (docs/architecture.md, "Paging"): a channel without its credentials delivers to the dev inbox.
@@ -139,6 +142,8 @@ export interface Config {
   pageLinkTtlSeconds: number;
   /** A RESOLVED incident closes by itself after this long (docs/architecture.md, "Incidents"). */
   autoCloseHours: number;
+  /** How long a paging drill's acknowledgement counts (DRILL_ACK_WINDOW_SECONDS, 600). */
+  drillAckWindowSeconds: number;
   /** How long the hourly purge keeps rows that have no plan-bound window (docs/architecture.md, "Retention"). */
   retention: RetentionAges;
   /** HTTP monitors (issue 14). */
@@ -257,6 +262,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secret: e.KLAXON_SECRET,
     pageLinkTtlSeconds: e.PAGE_LINK_TTL_HOURS * 3600,
     autoCloseHours: e.AUTO_CLOSE_HOURS,
+    drillAckWindowSeconds: e.DRILL_ACK_WINDOW_SECONDS,
     retention: retentionAges(e),
     monitors: { allowPrivate: allowPrivateTargets(e), minIntervalSeconds: e.MONITOR_MIN_INTERVAL_SECONDS },
     targets: { allowPrivate: allowPrivateTargets(e) },

@@ -221,3 +221,21 @@ export const monitorScheduleSignal = defineSignal<[MonitorSchedule]>('monitorSch
 /** The monitor was paused or resumed. */
 export const monitorPauseSignal = defineSignal<[{ paused: boolean }]>('monitorPause');
 export const monitorStateQuery = defineQuery<MonitorSchedule & { paused: boolean; checks: number }>('monitorState');
+
+export const drillWorkflowId = (drillId: string): string => `drill-${drillId}`;
+
+/** The Temporal Schedule of a recurring drill; also the prefix of its runs' workflow ids. */
+export const drillScheduleTemporalId = (drillScheduleId: string): string => `drill-schedule-${drillScheduleId}`;
+
+/** A drill already written (started from the API): the results to send, and how long acknowledgements count. */
+export interface OpenedDrillInput {
+  drillId: string;
+  resultIds: string[];
+  ackWindowSeconds: number;
+}
+
+/**
+ * The drill workflow's input (docs/drills.md): a drill the API wrote, or a recurring drill's
+ * schedule, for which the workflow writes the drill first (who is on call is read at firing time).
+ */
+export type DrillWorkflowInput = OpenedDrillInput | { drillScheduleId: string };

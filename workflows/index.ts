@@ -3,3 +3,4 @@ export { incidentWorkflow } from './incident/workflow';
 export { heartbeatWorkflow } from './heartbeat/workflow';
 export { retentionWorkflow } from './retention/workflow';
 export { monitorWorkflow } from './monitor/workflow';
+export { drillWorkflow } from './drill/workflow';

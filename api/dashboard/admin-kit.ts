@@ -50,6 +50,8 @@ export interface AdminDeps {
   monitors?: { allowPrivate: boolean; minIntervalSeconds: number };
   /** The shared SSRF guard: private targets allowed? (ALLOW_PRIVATE_TARGETS; metadata endpoints never). */
   targets?: { allowPrivate: boolean };
+  /** How long a paging drill's acknowledgement counts (DRILL_ACK_WINDOW_SECONDS; 600 when absent). */
+  drillAckWindowSeconds?: number;
   /** Signs the Slack install's state (slackStateKey(KLAXON_SECRET), docs/chat.md). */
   slackStateKey: Buffer;
   /** Single sign-on's redirect methods (OIDC; SAML later), their IdP requests through the SSRF guard (docs/sso.md). */

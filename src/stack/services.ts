@@ -127,6 +127,7 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; leg
         targets: config.targets,
         slackStateKey: slackStateKey(deps.secret),
         ssoMethods,
+        drillAckWindowSeconds: config.drillAckWindowSeconds,
       },
       hooks: {
         orm: deps.orm,

@@ -8,6 +8,7 @@ import { Shell } from './components/Shell';
 import { IncidentPage } from './incidents/IncidentPage';
 import { IncidentsPage } from './incidents/IncidentsPage';
 import { ReadinessPage } from './readiness/ReadinessPage';
+import { DrillsPage } from './drills/DrillsPage';
 import { DevInboxPage } from './pages/DevInboxPage';
 import { LoginPage } from './pages/LoginPage';
 import { SignupPage } from './pages/SignupPage';
@@ -93,6 +94,14 @@ export function App() {
               element={
                 <SignedIn>
                   <PoliciesPage />
+                </SignedIn>
+              }
+            />
+            <Route
+              path="/drills"
+              element={
+                <SignedIn>
+                  <DrillsPage />
                 </SignedIn>
               }
             />

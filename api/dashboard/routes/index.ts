@@ -4,6 +4,7 @@ import { auditRoutes } from './audit';
 import { catalogRoutes } from './catalog';
 import { credentialsRoutes } from './credentials';
 import { devInboxRoutes } from './dev-inbox';
+import { drillRoutes } from './drills';
 import { eventRoutes } from './events';
 import { importRoutes } from './imports';
 import { incidentRoutes } from './incidents';
@@ -46,6 +47,7 @@ export const sessionRoutes = (deps: AdminDeps): RouteSpec[] => [
   ...inAppNotificationsRoutes(deps),
   ...reportsRoutes(deps),
   ...readinessRoutes(deps),
+  ...drillRoutes(deps),
   ...statusRoutes(deps),
   ...auditRoutes(deps),
   ...importRoutes(deps),

@@ -51,6 +51,7 @@ import { SsoConnectionSchema } from './sso-connection';
 import { SsoDomainSchema } from './sso-domain';
 import { ExternalIdentitySchema } from './external-identity';
 import { SsoLoginAttemptSchema } from './sso-login-attempt';
+import { DrillResultSchema, DrillSchema, DrillScheduleSchema } from './drill';
 
 export * from './alert';
 export * from './alert-source';
@@ -105,6 +106,7 @@ export * from './sso-connection';
 export * from './sso-domain';
 export * from './external-identity';
 export * from './sso-login-attempt';
+export * from './drill';
 
 /** Every entity the ORM knows; migrations are checked against exactly this list. */
 export const ENTITIES = [
@@ -163,4 +165,7 @@ export const ENTITIES = [
   SsoDomainSchema,
   ExternalIdentitySchema,
   SsoLoginAttemptSchema,
+  DrillSchema,
+  DrillResultSchema,
+  DrillScheduleSchema,
 ];

@@ -47,14 +47,17 @@ export interface ReadinessInput {
   /** Per member: how soon their rules first page them. People not in it are not members. */
   reach: Map<string, FirstPageSeconds>;
   names: Map<string, string>;
+  /** Per member whose latest paging drill reached them on no channel: why (docs/drills.md). */
+  drillFailures?: Map<string, string>;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** What is wrong with reaching this person, if anything. */
-function reachProblem(first: FirstPageSeconds | undefined): { kind: ReadinessKind; why: string } | null {
+function reachProblem(first: FirstPageSeconds | undefined, drillFailure?: string): { kind: ReadinessKind; why: string } | null {
   if (first === undefined) return { kind: 'no_working_contact', why: 'is no longer a member of this workspace' };
   if (first === null) return { kind: 'no_working_contact', why: 'has no verified, working contact method' };
+  if (drillFailure) return { kind: 'failed_in_drill', why: `was not reached by their last paging drill (${drillFailure})` };
   if (first > SLOW_FIRST_PAGE_SECONDS)
     return { kind: 'rules_too_slow', why: `is first paged ${Math.round(first / 60)} min after their step (more than 5 min)` };
   return null;
@@ -70,7 +73,7 @@ export function readinessGaps(input: ReadinessInput): ReadinessGap[] {
     const flush = (userId: string) => {
       const shift = open.get(userId)!;
       open.delete(userId);
-      const problem = reachProblem(input.reach.get(userId));
+      const problem = reachProblem(input.reach.get(userId), input.drillFailures?.get(userId));
       if (problem)
         gaps.push({
           kind: problem.kind,
@@ -106,7 +109,7 @@ export function readinessGaps(input: ReadinessInput): ReadinessGap[] {
         });
       for (const t of step.targets) {
         if (t.type !== 'user') continue;
-        const problem = reachProblem(input.reach.get(t.id));
+        const problem = reachProblem(input.reach.get(t.id), input.drillFailures?.get(t.id));
         if (problem)
           gaps.push({
             kind: problem.kind,

@@ -4,7 +4,7 @@ import { koaBody } from 'koa-body';
 import twilio from 'twilio';
 import { escapeMarkup as xml } from '../../domain/markup';
 import type { PageResponseDeps } from '../../services/response';
-import { recordDeliveryStatus, respondBySms, respondByVoice } from './responses';
+import { recordDeliveryStatus, respondBySms, respondByVoice, respondToDrillByVoice } from './responses';
 
 export interface TwilioHookDeps extends PageResponseDeps {
   /** The public base URL Twilio calls (APP_URL): signatures are computed over it. */
@@ -45,7 +45,11 @@ export function createTwilioHooksRouter(deps: TwilioHookDeps): Router {
   });
   router.post('/voice', form, verified, async (ctx) => {
     const p = ctx.state.twilio as Record<string, string>;
-    const answer = await respondByVoice(deps, { notificationId: String(ctx.query.notification ?? ''), callSid: p.CallSid ?? '', digits: p.Digits ?? '' });
+    const drillResultId = ctx.query.drill_result;
+    const answer =
+      typeof drillResultId === 'string'
+        ? await respondToDrillByVoice(deps, { drillResultId, callSid: p.CallSid ?? '', digits: p.Digits ?? '' })
+        : await respondByVoice(deps, { notificationId: String(ctx.query.notification ?? ''), callSid: p.CallSid ?? '', digits: p.Digits ?? '' });
     twiml(ctx, `<Say>${xml(answer.message)}</Say>`);
   });
   router.post('/status', form, verified, async (ctx) => {

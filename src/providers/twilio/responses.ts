@@ -5,7 +5,9 @@
  */
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { escalateNowSignal, incidentWorkflowId } from '../../../workflows/definitions';
-import { ALREADY_HANDLED, act, once, pageQuery, type PageResponse, type PageResponseDeps, type PageRow } from '../../services/response';
+import { ALREADY_HANDLED, act, once, pageQuery, respondToDrill, type PageResponse, type PageResponseDeps, type PageRow } from '../../services/response';
+import { drillResultBySmsReply, recordDrillDeliveryFailure } from '../../services/drills';
+import { isUuid } from '../../domain/ids';
 import { knexOf } from '../../db/knex';
 import { recordDeliveryReport } from '../../services/paging';
 import { TEMPORAL_CALL_MS, withinDeadline } from '../../temporal/deadline';
@@ -15,12 +17,29 @@ import { parseSmsReply } from './messages';
 export async function respondBySms(deps: PageResponseDeps, sms: { messageSid: string; from: string; body: string }): Promise<PageResponse> {
   const reply = parseSmsReply(sms.body);
   if (!reply) return { done: false, message: 'Reply with the code and A to acknowledge or R to resolve, e.g. 4A.' };
-  const page: PageRow | undefined = await pageQuery(deps.orm)
+  const page: (PageRow & { created_at: Date }) | undefined = await pageQuery(deps.orm)
+    .select('n.created_at')
     .where({ 'n.target': sms.from, 'n.reply_code': reply.code, 'n.channel': 'sms' })
     .orderBy('n.created_at', 'desc')
     .first();
+  // Drill SMS take their codes from the same per-number cursor: the newer of the two is answered.
+  const drill = await drillResultBySmsReply(knexOf(deps.orm), sms.from, reply.code);
+  if (drill && (!page || new Date(drill.created_at) > new Date(page.created_at))) {
+    if (reply.action !== 'acknowledge') return { done: false, message: `That was a paging drill: reply ${reply.code}A to acknowledge it.` };
+    return respondToDrill(deps, drill.id, `twilio-sms:${sms.messageSid}`);
+  }
   if (!page) return { done: false, message: `No incident was paged to this number with code ${reply.code}.` };
   return once(deps.orm, `twilio-sms:${sms.messageSid}`, ALREADY_HANDLED, () => act(deps, page, reply.action, 'sms'));
+}
+
+/** A keypress on a drill call: 1 acknowledges the drill (docs/drills.md). */
+export async function respondToDrillByVoice(deps: PageResponseDeps, call: { drillResultId: string; callSid: string; digits: string }): Promise<PageResponse> {
+  if (call.digits !== '1') return { done: false, message: 'This is a drill. Press 1 to acknowledge.' };
+  const result = isUuid(call.drillResultId)
+    ? await knexOf(deps.orm)('drill_results').where({ id: call.drillResultId, channel: 'voice' }).first('id')
+    : undefined;
+  if (!result) return { done: false, message: 'This call is not a drill we know.' };
+  return respondToDrill(deps, call.drillResultId, `twilio-voice:${call.callSid}:${call.digits}`);
 }
 
 /** A keypress on a paging call: 1 acknowledges, 2 pages the next escalation step now. */
@@ -46,4 +65,6 @@ export async function recordDeliveryStatus(orm: MikroORM, report: { providerMess
   if (!status) return;
   const error = status === 'failed' ? `provider reported ${report.status}${report.errorCode ? ` (${report.errorCode})` : ''}` : null;
   await recordDeliveryReport(knexOf(orm), { providerMessageId: report.providerMessageId, status, error });
+  // A drill result is delivered when Twilio accepts it; a later failure report overturns that.
+  if (status === 'failed') await recordDrillDeliveryFailure(knexOf(orm), { providerMessageId: report.providerMessageId, error: error! });
 }

@@ -89,10 +89,24 @@ export async function workspaceReadiness(orm: MikroORM, q: ReadinessQuery): Prom
   const reach = new Map<string, number | null>([...memberIds].map((id) => [id, null]));
   for (const p of people) reach.set(p.userId, p.rules.length ? Math.min(...p.rules.map((r) => r.delaySeconds)) : null);
 
+  // Members whose latest drill reached them on no channel (every result of theirs in it failed).
+  const { rows: drilled } = (await knex.raw(
+    `with latest as (
+       select distinct on (r.user_id) r.user_id, r.drill_id
+         from drill_results r join drills d on d.id = r.drill_id
+        where r.organization_id = ? order by r.user_id, d.created_at desc, d.id desc
+     )
+     select l.user_id, string_agg(coalesce(r.channel, 'nothing to send') || ': ' || coalesce(r.error, 'failed'), '; ' order by r.channel) as why
+       from latest l join drill_results r on r.drill_id = l.drill_id and r.user_id = l.user_id
+      group by l.user_id having bool_and(r.status = 'failed')`,
+    [q.organizationId],
+  )) as { rows: Array<{ user_id: string; why: string }> };
+  const drillFailures = new Map(drilled.map((d) => [d.user_id, d.why.slice(0, 300)]));
+
   // A policy's gaps include those of the schedules it pages.
   const asked = policies.find((p) => p.id === q.policyId);
   const itsSchedules = new Set(asked?.steps.flatMap((s) => s.targets.filter((t) => t.type === 'schedule').map((t) => t.id)) ?? []);
-  const gaps = readinessGaps({ from, to, schedules, policies, reach, names }).filter(
+  const gaps = readinessGaps({ from, to, schedules, policies, reach, names, drillFailures }).filter(
     (g) =>
       (!q.scheduleId || g.schedule_id === q.scheduleId) &&
       (!q.policyId || g.policy_id === q.policyId || (g.schedule_id !== undefined && g.policy_id === undefined && itsSchedules.has(g.schedule_id))),

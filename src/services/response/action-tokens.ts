@@ -71,3 +71,23 @@ function openClaim(secret: string, token: string): Record<string, unknown> | nul
 }
 
 const isAction = (a: unknown): a is PageAction => a === 'acknowledge' || a === 'resolve';
+
+/**
+ * A drill page's acknowledge link or push action (docs/drills.md): the drill result and the
+ * expiry. Its body carries `k: "d"`, so it never passes for a page's or an incident's token.
+ */
+export interface DrillAckClaim {
+  drillResultId: string;
+  expiresAt: number;
+}
+
+export function signDrillAck(secret: string, claim: DrillAckClaim): string {
+  return signClaim(secret, { k: 'd', d: claim.drillResultId, e: claim.expiresAt });
+}
+
+/** The claim of a valid, unexpired drill token; null for anything forged, altered, expired or of another kind. */
+export function verifyDrillAck(secret: string, token: string, nowSeconds: number): DrillAckClaim | null {
+  const { k, d, e } = openClaim(secret, token) ?? {};
+  if (k !== 'd' || typeof d !== 'string' || typeof e !== 'number' || e < nowSeconds) return null;
+  return { drillResultId: d, expiresAt: e };
+}

@@ -7,6 +7,7 @@ import { knexOf } from '../../db/knex';
 import { DomainError } from '../errors';
 import { verifyAction, type PageAction } from './action-tokens';
 import { transitionIncident } from '../incident/incidents';
+import { respondToDrillToken } from './drill-responses';
 
 export interface PageResponseDeps {
   orm: MikroORM;
@@ -81,8 +82,10 @@ export const pageQuery = (orm: MikroORM) =>
     .join('incidents as i', 'i.id', 'n.incident_id')
     .select('n.id', 'n.incident_id', 'n.organization_id', 'n.user_id', 'i.number');
 
-/** A signed email link or push action: acts once, as the person it was sent to. */
+/** A signed email link or push action: acts once, as the person it was sent to (a drill's marks the drill acknowledged). */
 export async function respondByToken(deps: PageResponseDeps, token: string, via: 'email' | 'push'): Promise<PageResponse> {
+  const drill = respondToDrillToken(deps, token);
+  if (drill) return drill;
   const claim = verifyAction(deps.linkSecret, token, Math.floor(Date.now() / 1000));
   if (!claim) return { done: false, message: 'This link is not valid or has expired.' };
   const page: PageRow | undefined = await pageQuery(deps.orm).where({ 'n.id': claim.notificationId }).first();

@@ -14,6 +14,7 @@ const NAV = [
   { to: '/escalation-policies', label: 'Escalation policies' },
   { to: '/schedules', label: 'Schedules' },
   { to: '/readiness', label: 'Readiness' },
+  { to: '/drills', label: 'Paging drills' },
   { to: '/monitoring', label: 'Heartbeats and monitors' },
   { to: '/reports', label: 'Reports' },
   { to: '/members', label: 'Members' },

@@ -1,0 +1,148 @@
+/**
+ * Paging drills, the pure part (docs/drills.md): who gets what (people × channels), what the
+ * test page says, how a result's status and latency follow from the send, whether an
+ * acknowledgement still counts, and the cron of a weekly drill. Import-free at run time but for
+ * other pure modules, so the drill workflow may use it too.
+ */
+import { CHANNELS, type ChannelId } from './channels';
+import { escapeMarkup as xml } from './markup';
+import type { Plan } from './plans';
+import { quotaFallbackReason } from './paging/quota';
+
+export const DRILL_TARGET_TYPES = ['user', 'team', 'schedule'] as const;
+export type DrillTargetType = (typeof DRILL_TARGET_TYPES)[number];
+
+export interface DrillTarget {
+  type: DrillTargetType;
+  id: string;
+}
+
+/** Channels a drill sends: every paging channel but Slack DMs (they render an incident's message and buttons). */
+export const DRILL_CHANNELS = ['sms', 'voice', 'email', 'push_ios', 'push_android', 'push_web'] as const satisfies readonly ChannelId[];
+export type DrillChannel = (typeof DRILL_CHANNELS)[number];
+const isDrillChannel = (c: ChannelId): c is DrillChannel => (DRILL_CHANNELS as readonly string[]).includes(c);
+
+export const DRILL_RESULT_STATUSES = ['pending', 'delivered', 'failed'] as const;
+export type DrillResultStatus = (typeof DRILL_RESULT_STATUSES)[number];
+
+/** How long a press of acknowledge counts, by default (design §19: "within 10 minutes"). */
+export const DEFAULT_DRILL_ACK_WINDOW_SECONDS = 600;
+
+/** One target at most once a minute; a workspace at most this many drills an hour (docs/drills.md). */
+export const DRILL_TARGET_MIN_GAP_SECONDS = 60;
+export const DRILL_WORKSPACE_MAX_PER_HOUR = 30;
+/** People one drill pages at most (a team or a schedule larger than this is refused). */
+export const DRILL_MAX_PEOPLE = 50;
+
+/** A person as paging reads them: their rules' contact methods, and every usable contact method. */
+export interface DrillPerson {
+  userId: string;
+  name: string;
+  /** Contact methods their notification rules page, in firing order (may repeat one method). */
+  ruled: ReadonlyArray<{ contactMethodId: string; channel: ChannelId; address: string }>;
+  /** Their enabled, verified contact methods. */
+  contacts: ReadonlyArray<{ id: string; type: ChannelId; address: string }>;
+}
+
+/** One row to write: a send to plan, or a failure known before sending anything. */
+export interface PlannedDrillResult {
+  userId: string;
+  userName: string;
+  channel: ChannelId | null;
+  contactMethodId: string | null;
+  address: string | null;
+  status: 'pending' | 'failed';
+  error: string | null;
+}
+
+/**
+ * The results of a drill: for each person, one per contact method their rules page (no
+ * `channels`) or one per enabled, verified contact method on those channels. A person with nothing
+ * to send gets one failed result saying why; a channel the plan does not include, or Slack, fails
+ * with the reason instead of being sent.
+ */
+export function planDrill(people: readonly DrillPerson[], channels: readonly DrillChannel[] | undefined, plan: Plan): PlannedDrillResult[] {
+  return people.flatMap((p): PlannedDrillResult[] => {
+    const methods = channels
+      ? p.contacts.filter((c) => (channels as readonly string[]).includes(c.type)).map((c) => ({ contactMethodId: c.id, channel: c.type, address: c.address }))
+      : uniqueBy(p.ruled, (r) => r.contactMethodId);
+    if (methods.length === 0) {
+      const why = channels
+        ? `no enabled, verified contact method on ${channels.map((c) => CHANNELS[c].label).join(', ')}`
+        : 'no notification rule pages them on an enabled, verified contact method';
+      return [{ userId: p.userId, userName: p.name, channel: null, contactMethodId: null, address: null, status: 'failed' as const, error: why }];
+    }
+    return methods.map((m) => {
+      const refused = refusal(m.channel, plan);
+      return {
+        userId: p.userId,
+        userName: p.name,
+        channel: m.channel,
+        contactMethodId: m.contactMethodId,
+        address: m.address,
+        status: refused ? ('failed' as const) : ('pending' as const),
+        error: refused,
+      };
+    });
+  });
+}
+
+/** Why a drill does not send on this channel, or null. */
+function refusal(channel: ChannelId, plan: Plan): string | null {
+  if (!isDrillChannel(channel)) return `drills do not send ${CHANNELS[channel].label} messages`;
+  // A channel the plan never includes would page by email for real: the drill says so rather than sending it.
+  const fallback = quotaFallbackReason(plan, channel, 0);
+  return fallback ? `not sent: ${fallback.replace('; sent by email instead', '; a real page would go by email')}` : null;
+}
+
+function uniqueBy<T>(items: readonly T[], key: (t: T) => string): T[] {
+  const seen = new Set<string>();
+  return items.filter((i) => !seen.has(key(i)) && seen.add(key(i)));
+}
+
+/** What every drill message starts with, so nobody takes it for an incident. */
+export const DRILL_MARK = '[TEST] Klaxon paging drill';
+
+/** The drill SMS: the mark, no incident, and the reply code. */
+export const drillSmsText = (replyCode: number): string => `${DRILL_MARK}: no incident. Reply ${replyCode}A to acknowledge.`;
+
+/** The drill email's subject, and its bodies with the acknowledge link. */
+export function drillEmail(ackUrl: string): { subject: string; text: string; html: string } {
+  const line = 'This is a test page: no incident was opened, nothing needs fixing.';
+  return {
+    subject: `${DRILL_MARK}: no incident`,
+    text: `${line}\n\nShow that pages reach you: acknowledge within 10 minutes.\nAcknowledge: ${ackUrl}\n`,
+    html: `<p><strong>${xml(DRILL_MARK)}</strong></p><p>${xml(line)}</p><p><a href="${xml(ackUrl)}">Acknowledge the drill</a></p>`,
+  };
+}
+
+/** The drill call's TwiML: says it is a test and gathers one key (1 acknowledges). */
+export function drillVoiceTwiml(gatherUrl: string): string {
+  return (
+    '<?xml version="1.0" encoding="UTF-8"?><Response>' +
+    `<Gather numDigits="1" timeout="10" action="${xml(gatherUrl)}" method="POST">` +
+    '<Say>This is a Klaxon paging drill. It is a test: there is no incident.</Say><Say>Press 1 to acknowledge.</Say>' +
+    '</Gather><Say>No key pressed. Goodbye.</Say></Response>'
+  );
+}
+
+/** Milliseconds from the drill's start to the provider's acceptance (never negative). */
+export const drillLatencyMs = (drillStartedAt: Date, deliveredAt: Date): number => Math.max(0, deliveredAt.getTime() - drillStartedAt.getTime());
+
+/** True while a press of acknowledge still counts for a drill started at `startedAt`. */
+export const withinAckWindow = (startedAt: Date, windowSeconds: number, at: Date): boolean => at.getTime() - startedAt.getTime() <= windowSeconds * 1000;
+
+export const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const;
+export type Weekday = (typeof WEEKDAYS)[number];
+
+/** A weekly drill as cron: `monday` at `10:00` is `0 10 * * 1`. */
+export function weeklyCron(weekday: Weekday, time: string): string {
+  const [h, m] = time.split(':').map(Number);
+  return `${m} ${h} * * ${WEEKDAYS.indexOf(weekday)}`;
+}
+
+/**
+ * Five cron fields: the minute one number (a recurring drill fires at most hourly), the others
+ * digits, `*`, `,`, `-` and `/` (Temporal checks the values themselves).
+ */
+export const CRON_PATTERN = /^\d{1,2}(?: [\d*,/-]{1,40}){4}$/;

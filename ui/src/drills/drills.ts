@@ -1,0 +1,54 @@
+/** Paging drills as /api/drills and /api/drill-schedules answer them (docs/drills.md). */
+export type DrillTargetType = 'user' | 'team' | 'schedule';
+
+export interface DrillResult {
+  user_id: string;
+  user_name: string;
+  channel: string | null;
+  contact_method_id: string | null;
+  status: 'pending' | 'delivered' | 'failed';
+  latency_ms: number | null;
+  acknowledged_at: string | null;
+  error: string | null;
+}
+
+export interface Drill {
+  id: string;
+  target: { type: DrillTargetType; id: string };
+  channels: string[] | null;
+  drill_schedule_id: string | null;
+  created_at: string;
+  finished_at: string | null;
+  results: DrillResult[];
+}
+
+export interface DrillSchedule {
+  id: string;
+  target: { type: DrillTargetType; id: string };
+  channels: string[] | null;
+  cron: string;
+  time_zone: string;
+  created_at: string;
+}
+
+export const DRILL_CHANNELS = [
+  { value: 'sms', label: 'SMS' },
+  { value: 'voice', label: 'Voice call' },
+  { value: 'email', label: 'Email' },
+  { value: 'push_ios', label: 'iOS push' },
+  { value: 'push_android', label: 'Android push' },
+  { value: 'push_web', label: 'Web push' },
+];
+
+export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
+
+export const channelLabel = (c: string | null) => DRILL_CHANNELS.find((d) => d.value === c)?.label ?? c ?? '—';
+
+/** What a result says in a word: acknowledged beats delivered. */
+export function resultLabel(r: DrillResult): { label: string; color: string } {
+  if (r.status === 'failed') return { label: 'Failed', color: 'red' };
+  if (r.status === 'pending') return { label: 'Sending', color: 'gray' };
+  return r.acknowledged_at ? { label: 'Acknowledged', color: 'green' } : { label: 'Delivered', color: 'blue' };
+}
+
+export const formatLatency = (ms: number | null) => (ms === null ? '—' : ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`);
