@@ -7,7 +7,8 @@ import { insertTeamMember, removeFromTeamIn } from '../workspace/team-members';
 import { deleteTeam, insertTeam, renameTeamIn } from '../workspace/teams';
 import { SCIM_ACTOR, type Page } from './actor';
 import { ScimError, invalidValue } from './errors';
-import { compileFilter, type FilterAttribute } from './filter';
+import type { FilterAttribute } from './filter';
+import { scimPageOf } from './page-query';
 import { applyGroupPatch, type GroupState } from './patch-group';
 import type { ScimGroupRecord } from './resources';
 import type { GroupBody, PatchOperation } from './schemas';
@@ -73,20 +74,11 @@ export const getScimGroup = (orm: MikroORM, organizationId: string, teamId: stri
 /** A page of the workspace's teams by name, narrowed by a SCIM filter. */
 export async function listScimGroups(orm: MikroORM, organizationId: string, page: Page): Promise<{ groups: ScimGroupRecord[]; total: number }> {
   const db = knexOf(orm);
-  const condition = page.filter === undefined ? undefined : compileFilter(page.filter, GROUP_FILTER);
-  const narrowed = () => {
-    const q = groupRows(db, organizationId);
-    return condition ? q.andWhereRaw(`(${condition.sql})`, condition.bindings) : q;
-  };
-  const [{ n }] = await narrowed().count({ n: '*' });
-  const rows =
-    page.count === 0
-      ? []
-      : await narrowed()
-          .select(GROUP_COLUMNS)
-          .orderBy([{ column: 't.name' }, { column: 't.id' }])
-          .limit(page.count)
-          .offset(page.startIndex - 1);
+  const { rows, total: n } = await scimPageOf<Record<string, unknown>>(() => groupRows(db, organizationId), page, {
+    filter: GROUP_FILTER,
+    columns: GROUP_COLUMNS,
+    order: [{ column: 't.name' }, { column: 't.id' }],
+  });
   const members = await membersOf(
     db,
     organizationId,

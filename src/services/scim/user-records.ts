@@ -4,7 +4,8 @@ import { knexOf } from '../../db/knex';
 import { iso, millis } from '../../db/timestamps';
 import type { Page } from './actor';
 import { ScimError } from './errors';
-import { compileFilter, type FilterAttribute } from './filter';
+import type { FilterAttribute } from './filter';
+import { scimPageOf } from './page-query';
 import type { ScimUserRecord } from './resources';
 
 /**
@@ -89,19 +90,10 @@ export const getScimUser = (orm: MikroORM, organizationId: string, userId: strin
 /** A page of the workspace's SCIM users by email, narrowed by a SCIM filter. */
 export async function listScimUsers(orm: MikroORM, organizationId: string, page: Page): Promise<{ users: ScimUserRecord[]; total: number }> {
   const db = knexOf(orm);
-  const condition = page.filter === undefined ? undefined : compileFilter(page.filter, USER_FILTER);
-  const narrowed = () => {
-    const q = userRows(db, organizationId);
-    return condition ? q.andWhereRaw(`(${condition.sql})`, condition.bindings) : q;
-  };
-  const [{ n }] = await narrowed().count({ n: '*' });
-  const rows =
-    page.count === 0
-      ? []
-      : await narrowed()
-          .select(USER_COLUMNS)
-          .orderBy([{ column: 'u.email' }, { column: 'u.id' }])
-          .limit(page.count)
-          .offset(page.startIndex - 1);
+  const { rows, total: n } = await scimPageOf<Row>(() => userRows(db, organizationId), page, {
+    filter: USER_FILTER,
+    columns: USER_COLUMNS,
+    order: [{ column: 'u.email' }, { column: 'u.id' }],
+  });
   return { users: rows.map(recordOf), total: Number(n) };
 }
