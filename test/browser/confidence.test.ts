@@ -7,6 +7,9 @@ import { addNotificationRule } from '../../src/services/paging/notification-rule
 import { dashboardInBrowser, logInInBrowser, saveScreenshot } from '../support/browser';
 import { readyWorkspaceOf, signUpAndLogIn } from '../support/dashboard';
 import { addMember } from '../support/workspace';
+import { trigger } from '../support/paging';
+import { waitFor } from '../support/wait';
+import { createSource } from '../../src/services/ingest/sources';
 
 // Issue 28 in Chromium against the real stack: a draft policy simulated on the last 30 days
 // (docs/what-if.md) and the readiness list (docs/readiness.md).
@@ -116,5 +119,45 @@ describe('confidence before the page, in Chromium', () => {
     await suite.page.getByRole('link', { name: 'Readiness' }).click();
     await suite.page.getByRole('table', { name: 'Readiness gaps' }).waitFor();
     await saveScreenshot(suite.page, 'readiness');
+  }, 120_000);
+
+  it('when an admin starts a maintenance window on a service, then the service shows it and a new incident of it says its paging is held', async () => {
+    const owner = await signUpAndLogIn(app(), suite.stack.orm);
+    const ready = await readyWorkspaceOf(suite.stack.orm, owner.organizationId);
+    const source = await createSource(suite.stack.orm, {
+      organizationId: owner.organizationId,
+      serviceId: ready.serviceId,
+      name: 'db',
+      ingestBaseUrl: suite.stack.urls.ingest,
+    });
+    await logInInBrowser(suite.page, app(), owner);
+
+    await suite.page.getByRole('link', { name: 'Set up' }).click();
+    await suite.page.getByRole('button', { name: 'Maintenance of Default service' }).click();
+    const dialog = suite.page.getByRole('dialog');
+    await dialog.getByRole('textbox', { name: 'Reason' }).fill('Database upgrade');
+    await dialog.getByRole('textbox', { name: 'Minutes' }).fill('30');
+    await dialog.getByRole('button', { name: 'Start now' }).click();
+    await dialog.getByRole('table', { name: 'Maintenance windows' }).getByText('Database upgrade').waitFor();
+    await suite.page.keyboard.press('Escape');
+    await suite.page.getByText(/^In maintenance until/).waitFor();
+
+    // An alert during the window opens an incident that pages nobody, and says so.
+    const incidentId = await trigger(source.ingest_url, 'Replica lag during the upgrade');
+    await waitFor(
+      async () =>
+        (await knexOf(suite.stack.orm)('timeline_entries')
+          .where({ incident_id: incidentId })
+          .andWhereLike('message', 'Not paged: maintenance window%')
+          .first()) !== undefined,
+      20_000,
+      'the held paging on the timeline',
+    );
+    await suite.page.goto(`${app()}/incidents/${incidentId}`);
+    const banner = suite.page.getByRole('status', { name: 'Maintenance window' });
+    await banner.getByText(/“Database upgrade” until .*: incidents of this service page nobody until then/).waitFor();
+    await banner.getByText(/^Paging of this incident is held until/).waitFor();
+    expect(await knexOf(suite.stack.orm)('notifications').where({ incident_id: incidentId }).count({ n: '*' })).toEqual([{ n: '0' }]);
+    await saveScreenshot(suite.page, 'maintenance-incident');
   }, 120_000);
 });
