@@ -14,6 +14,7 @@ import type { CustomerV1Deps } from './customer-v1/routes';
 import { createDashboardRouter, type DashboardDeps } from './dashboard/router';
 import { isDashboardPath } from './dashboard/guards';
 import { createSsoRouter, isSsoPath } from './sso/router';
+import { createSamlRouter } from './sso/saml-routes';
 import { envelopeErrors } from './api-key/envelope';
 import { serveDashboard } from './ui/static';
 import { UI_DIST_DIR } from '../src/paths';
@@ -90,6 +91,9 @@ export function createAppListener(deps: AppDeps): Koa {
   for (const hooks of createHooksRouters(deps.hooks)) app.use(hooks.routes());
   // SCIM 2.0 (docs/scim.md): its own bearer token, body parser (scim+json, 1 MiB) and error format.
   app.use(scimSurface({ orm: deps.orm, appUrl: deps.appUrl }));
+  // SAML's ACS takes the IdP's form post (docs/sso-saml.md): before the JSON parser.
+  const saml = createSamlRouter({ orm: deps.orm, appUrl: deps.appUrl, sealer: deps.dashboard.webhooks.sealer, methods: deps.dashboard.ssoMethods });
+  app.use(saml.routes());
   app.use(jsonBody());
   const health = healthRouter(deps.readiness);
   app.use(health.routes());

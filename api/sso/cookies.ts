@@ -4,11 +4,13 @@ import { SSO_ATTEMPT_TTL_MS } from '../../src/services/sso/attempts';
 /**
  * Binds a sign-in at the IdP to the browser that started it (docs/sso.md): the callback is taken
  * only with this cookie, so nobody can make a victim's browser finish a sign-in the attacker
- * started (login CSRF). `__Host-`, HttpOnly, SameSite=Lax: sent on the IdP's top-level redirect back.
+ * started (login CSRF). `__Host-`, HttpOnly, SameSite=None: sent on the IdP's way back, a top-level
+ * redirect (OIDC) or a cross-site form POST (SAML), which SameSite=Lax would drop. It authenticates
+ * nothing by itself: it only has to match the attempt its browser started.
  */
 export const SSO_BROWSER_COOKIE = '__Host-klaxon_sso';
 
-const ATTRIBUTES = 'Path=/; Secure; HttpOnly; SameSite=Lax';
+const ATTRIBUTES = 'Path=/; Secure; HttpOnly; SameSite=None';
 
 export function setSsoBrowserCookie(ctx: Context, value: string): void {
   ctx.append('Set-Cookie', `${SSO_BROWSER_COOKIE}=${value}; ${ATTRIBUTES}; Max-Age=${SSO_ATTEMPT_TTL_MS / 1000}`);

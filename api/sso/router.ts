@@ -38,7 +38,7 @@ const CallbackQuery = z.object({
 const FLOW_ERRORS = {
   400: 'invalid field (named); sso_state_invalid: unknown, used, expired or another browser’s sign-in',
   401: 'sso_failed: the identity provider’s answer did not check out (state, nonce, PKCE, issuer, audience, signature)',
-  403: 'plan_limit_reached; sso_email_unverified; sso_domain_not_allowed; sso_unavailable (SAML sign-in comes later)',
+  403: 'plan_limit_reached; sso_email_unverified; sso_domain_not_allowed; sso_unavailable (a protocol this process cannot sign in with)',
   404: 'single sign-on is not set up for this address or workspace',
   429: 'rate_limited: too many starts from this client address (120 in 10 minutes); wait `Retry-After` seconds',
   503: 'service_unavailable',

@@ -78,7 +78,7 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; leg
   const throttles = createThrottles(deps.orm, config.throttles);
   const proxies = proxyTrust(config.trustedProxies);
   // Single sign-on (docs/sso.md): one set of IdP configurations (discovery cached) per process.
-  const ssoMethods = ssoSignInMethods(config);
+  const ssoMethods = ssoSignInMethods(config, deps.orm);
   // The incident-event feed's consumers (outgoing webhooks, …), in every API process (docs/integrations.md).
   const stopFeedConsumers = startFeedConsumers({
     orm: deps.orm,

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { ROLES } from '../../../src/domain/roles';
 import { MAX_SSO_DOMAINS, normaliseDomain, SSO_PROTOCOLS } from '../../../src/domain/sso';
+import { withSamlIdpConfig } from '../../../src/services/sso/saml';
 import { FactorFields } from './security';
 
 /** Roles a person may get by signing in for the first time: never Billing Owner. */
@@ -44,6 +45,14 @@ const OidcBody = z
   .strict();
 
 const PEM_OR_BASE64 = 16 * 1024;
+
+/** The SAML form's own fields, for the SAML core's check. */
+const pickSaml = (b: { idp_metadata_xml?: string; idp_entity_id?: string; idp_sso_url?: string; idp_certificate?: string }) => ({
+  idp_metadata_xml: b.idp_metadata_xml,
+  idp_entity_id: b.idp_entity_id,
+  idp_sso_url: b.idp_sso_url,
+  idp_certificate: b.idp_certificate,
+});
 const SamlBody = z
   .object({
     type: z.literal('saml'),
@@ -61,14 +70,17 @@ const SamlBody = z
   .strict()
   .superRefine((body, ctx) => {
     const manual = ['idp_entity_id', 'idp_sso_url', 'idp_certificate'] as const;
+    const problems: Array<{ path: string; message: string }> = [];
     if (body.idp_metadata_xml !== undefined) {
       for (const field of manual)
-        if (body[field] !== undefined) ctx.addIssue({ code: 'custom', path: [field], message: 'give idp_metadata_xml or the three idp_* fields, not both' });
-      if (!body.idp_metadata_xml.startsWith('<')) ctx.addIssue({ code: 'custom', path: ['idp_metadata_xml'], message: 'must be the IdP metadata XML' });
-      return;
+        if (body[field] !== undefined) problems.push({ path: field, message: 'give idp_metadata_xml or the three idp_* fields, not both' });
+      if (!body.idp_metadata_xml.startsWith('<')) problems.push({ path: 'idp_metadata_xml', message: 'must be the IdP metadata XML' });
+    } else {
+      for (const field of manual) if (body[field] === undefined) problems.push({ path: field, message: 'is required (or give idp_metadata_xml instead)' });
     }
-    for (const field of manual)
-      if (body[field] === undefined) ctx.addIssue({ code: 'custom', path: [field], message: 'is required (or give idp_metadata_xml instead)' });
+    for (const p of problems) ctx.addIssue({ code: 'custom', path: [p.path], message: p.message });
+    // Then what sign-in will read (docs/sso-saml.md): the metadata parsed, the certificate read, the URL https.
+    if (problems.length === 0) withSamlIdpConfig({ type: 'saml', ...pickSaml(body) }, ctx);
   });
 
 /** `PUT /api/sso` (and `POST /api/sso/test`): OIDC or SAML settings with the shared fields; a step-up factor may ride along. */

@@ -1,15 +1,22 @@
 /** Single sign-on (docs/sso.md): settings, the sign-in methods behind one seam, and the sign-in use cases. */
 import type { SsoConfig, TargetsConfig } from '../../config';
 import { guardedFetch } from '../targets/guarded-fetch';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { knexOf } from '../../db/knex';
 import { oidcSignInMethod } from './oidc';
+import { samlSignInMethod } from './saml-method';
 import type { SignInMethods } from './sign-in-methods';
 
 export * from './connections';
 export * from './sign-in';
 export type { SignInMethods, RedirectSignInMethod, VerifiedIdentity } from './sign-in-methods';
 
-/** The redirect sign-in methods of a process; every request they make to an IdP goes through the SSRF guard. */
-export function ssoSignInMethods(config: { targets: TargetsConfig; sso: SsoConfig }): SignInMethods {
+/**
+ * The redirect sign-in methods of a process. Every request OIDC makes to an IdP goes through the
+ * SSRF guard; SAML makes none (the browser carries both legs) and keeps its requests and used
+ * assertion ids in Postgres.
+ */
+export function ssoSignInMethods(config: { targets: TargetsConfig; sso: SsoConfig; urls: { app: string } }, orm: MikroORM): SignInMethods {
   const fetch = guardedFetch({ allowPrivate: config.targets.allowPrivate, ca: config.sso.ca });
-  return { oidc: oidcSignInMethod(fetch) };
+  return { oidc: oidcSignInMethod(fetch), saml: samlSignInMethod(() => knexOf(orm), config.urls.app) };
 }

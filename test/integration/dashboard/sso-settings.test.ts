@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { knexOf } from '../../../src/db/knex';
+import { idpMetadataXml, makeTestIdp } from '../../support/saml-idp';
 import { createSealer } from '../../../src/services/sealing/seal';
 import { setPlan } from '../../../src/services/workspace';
 import { dashboardFixture, expectDashboardError, memberSession, signUpAndLogIn } from '../../support/dashboard';
@@ -125,28 +126,41 @@ describe('SSO settings', () => {
     expectDashboardError(await fx.api('GET', '/sso', { session: owner }), 404, 'not_found');
   });
 
-  it('when SAML settings come as metadata or as entity id, URL and certificate, then they are stored; half of both is 400', async () => {
+  it('when SAML settings come as metadata or as entity id, URL and certificate, then they are stored and sign-in starts at the IdP; half of both, or what does not read, is 400', async () => {
     const owner = await businessOwner();
     const domain = freshDomain();
-    const metadata = '<EntityDescriptor xmlns="urn:oasis:names:tc:SAML:2.0:metadata" entityID="https://idp.example.com/saml"/>';
+    const idp = makeTestIdp('https://idp.example.com/saml');
+    const metadata = idpMetadataXml(idp);
     const byMetadata = await fx.api('PUT', '/sso', {
       session: owner,
       body: { type: 'saml', idp_metadata_xml: metadata, domains: [domain], password: owner.password },
     });
     expect(byMetadata.status).toBe(200);
     expect(byMetadata.body.data).toMatchObject({ type: 'saml', idp_metadata_xml: metadata, domains: [domain], default_role: 'MEMBER', require_sso: false });
-    const manual = { type: 'saml', idp_entity_id: 'https://idp.example.com/saml', idp_sso_url: 'https://idp.example.com/sso', idp_certificate: 'MIIC…' };
+    const manual = { type: 'saml', idp_entity_id: idp.entityId, idp_sso_url: idp.ssoUrl, idp_certificate: idp.cert.trim() };
     const byFields = await fx.api('PUT', '/sso', { session: owner, body: { ...manual, domains: [domain] } });
     expect(byFields.status).toBe(200);
     expect(byFields.body.data).toMatchObject(manual);
     expect(byFields.body.data.idp_metadata_xml).toBeUndefined();
     const half = await fx.api('PUT', '/sso', { session: owner, body: { type: 'saml', idp_entity_id: 'x', domains: [domain] } });
     expectDashboardError(half, 400, 'invalid_request', /idp_sso_url/);
+    const badCertificate = await fx.api('PUT', '/sso', { session: owner, body: { ...manual, idp_certificate: 'MIIC…', domains: [domain] } });
+    expectDashboardError(badCertificate, 400, 'invalid_request', /idp_certificate/);
+    const noKey = '<EntityDescriptor xmlns="urn:oasis:names:tc:SAML:2.0:metadata" entityID="https://idp.example.com/saml"/>';
+    expectDashboardError(
+      await fx.api('PUT', '/sso', { session: owner, body: { type: 'saml', idp_metadata_xml: noKey, domains: [domain] } }),
+      400,
+      'invalid_request',
+      /idp_metadata_xml/,
+    );
     expect((await fx.api('GET', '/sso', { session: owner })).body.data).toMatchObject(manual);
-    // Signing in with SAML comes later: the settings are kept, the start says so.
+    // Sign-in starts at the IdP's SSO URL with an AuthnRequest and our RelayState.
     const start = await fetch(`${fx.stack.urls.app}/auth/sso/start?email=someone@${domain}`, { redirect: 'manual' });
-    expect(start.status).toBe(403);
-    expect(await start.json()).toMatchObject({ code: 'sso_unavailable' });
+    expect(start.status).toBe(302);
+    const to = new URL(start.headers.get('location')!);
+    expect(`${to.origin}${to.pathname}`).toBe(idp.ssoUrl);
+    expect(to.searchParams.get('SAMLRequest')).toBeTruthy();
+    expect(to.searchParams.get('RelayState')).toBeTruthy();
   });
 
   it('when a domain already routes to another workspace, then 409 sso_domain_taken and nothing changes', async () => {

@@ -73,12 +73,20 @@ const sameText = (a: string, b: string) => {
  * Starts SP-initiated sign-in for a workspace: records a new AuthnRequest (id, workspace,
  * RelayState) in Postgres through node-saml's cache, and answers the IdP URL to redirect to.
  */
-export async function startSamlSignIn(knex: Knex, sp: SamlServiceProvider, idp: SamlIdpConfig): Promise<SamlSignInStart> {
-  const relayState = randomBytes(32).toString('base64url');
+export async function startSamlSignIn(
+  knex: Knex,
+  sp: SamlServiceProvider,
+  idp: SamlIdpConfig,
+  opts: { relayState?: string; forceAuthn?: boolean } = {},
+): Promise<SamlSignInStart> {
+  // The sign-in seam passes its attempt's state, so the IdP's post finds that attempt (src/services/sso/saml-method.ts).
+  const relayState = opts.relayState ?? randomBytes(32).toString('base64url');
+  if (Buffer.byteLength(relayState, 'utf8') > SAML_POST_LIMITS.relayStateBytes) throw new Error('RelayState is over 80 bytes');
   // node-saml's own id format (`_` + 160 random bits), chosen here so we can answer it.
   const requestId = `_${randomBytes(20).toString('hex')}`;
   const cache = new SamlRequestCache(knex, { organizationId: sp.organizationId, relayState });
-  const saml = new SAML({ ...samlOptionsFor(sp, idp, cache), generateUniqueId: () => requestId });
+  // ForceAuthn: a step-up makes the IdP authenticate the person again.
+  const saml = new SAML({ ...samlOptionsFor(sp, idp, cache), forceAuthn: opts.forceAuthn === true, generateUniqueId: () => requestId });
   const redirectUrl = await saml.getAuthorizeUrlAsync(relayState, undefined, {});
   return { redirectUrl, requestId, relayState };
 }

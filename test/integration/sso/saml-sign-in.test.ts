@@ -1,0 +1,89 @@
+import { randomUUID } from 'node:crypto';
+import { knexOf } from '../../../src/db/knex';
+import { samlAcsUrlOf, samlEntityIdOf } from '../../../src/services/sso/saml';
+import { dashboard, SESSION_COOKIE } from '../../support/dashboard';
+import { makeTestIdp, type TestIdp } from '../../support/saml-idp';
+import { samlAnswer, samlSsoWorkspace, startSamlAt } from '../../support/saml-sign-in';
+import { TestBrowser } from '../../support/sso-browser';
+import { startTestStack, type TestStack } from '../../support/stack';
+
+/**
+ * SAML sign-in through the seam (docs/sso-saml.md): /auth/sso/start → the IdP (a test IdP that
+ * signs its answers) → the browser's form POST to /auth/sso/saml/acs → the session, as a password
+ * login opens it.
+ */
+let stack: TestStack;
+let idp: TestIdp;
+
+beforeAll(async () => {
+  stack = await startTestStack({ worker: false });
+  idp = makeTestIdp();
+});
+afterAll(() => stack?.stop());
+
+const app = () => stack.urls.app;
+const samlWorkspace = () => samlSsoWorkspace(stack, idp);
+const start = (browser: TestBrowser, email: string) => startSamlAt(app(), idp, browser, email);
+const answer = (organizationId: string, requestId: string, email: string, signed = true) => samlAnswer(app(), idp, organizationId, requestId, email, signed);
+
+describe('SAML sign-in through the seam', () => {
+  it('when a new person of a listed domain signs in at the IdP, then the post to the ACS opens their session (just-in-time member), once', async () => {
+    const ws = await samlWorkspace();
+    const browser = new TestBrowser('');
+    const email = `ada@${ws.domain}`;
+    const { requestId, relayState } = await start(browser, email);
+
+    const form = { SAMLResponse: answer(ws.organizationId, requestId, email), RelayState: relayState };
+    const acs = await browser.request('POST', `${app()}/auth/sso/saml/acs`, form);
+
+    expect(acs.status).toBe(303);
+    expect(new URL(acs.location!).pathname).toBe('/');
+    const cookie = browser.cookie(new URL(app()).origin, SESSION_COOKIE)!;
+    const session = await dashboard(app(), 'GET', '/auth/session', { session: { cookie, csrf: '' } });
+    expect(session.status).toBe(200);
+    expect(session.body.data).toMatchObject({ user: { email }, role: 'MEMBER', organization: { id: ws.organizationId } });
+    const audit = await knexOf(stack.orm)('audit_log').where({ organization_id: ws.organizationId, action: 'sso.login' }).first();
+    expect(audit.details).toMatchObject({ protocol: 'saml', just_in_time: true });
+    // The same post again: the attempt is spent.
+    const again = await browser.request('POST', `${app()}/auth/sso/saml/acs`, form);
+    expect(again.status).toBe(400);
+    expect(JSON.parse(again.body)).toMatchObject({ code: 'sso_state_invalid' });
+  });
+
+  it('when the answer is unsigned, or posted from another browser, then nobody is signed in', async () => {
+    const ws = await samlWorkspace();
+    const email = `bob@${ws.domain}`;
+    const victim = new TestBrowser('');
+    const started = await start(victim, email);
+    const unsigned = await victim.request('POST', `${app()}/auth/sso/saml/acs`, {
+      SAMLResponse: answer(ws.organizationId, started.requestId, email, false),
+      RelayState: started.relayState,
+    });
+    expect(unsigned.status).toBe(401);
+    expect(JSON.parse(unsigned.body)).toMatchObject({ code: 'saml_unsigned' });
+    expect(victim.cookie(new URL(app()).origin, SESSION_COOKIE)).toBeUndefined();
+
+    // Login CSRF: an attacker's own sign-in, posted by another browser, finds no attempt of that browser.
+    const attacker = new TestBrowser('');
+    const theirs = await start(attacker, email);
+    const other = new TestBrowser('');
+    const posted = await other.request('POST', `${app()}/auth/sso/saml/acs`, {
+      SAMLResponse: answer(ws.organizationId, theirs.requestId, email),
+      RelayState: theirs.relayState,
+    });
+    expect(posted.status).toBe(400);
+    expect(JSON.parse(posted.body)).toMatchObject({ code: 'sso_state_invalid' });
+    expect(await knexOf(stack.orm)('users').where({ email }).first()).toBeUndefined();
+  });
+
+  it('when the IdP asks for the service provider metadata, then it names the entity id and the ACS URL; a workspace without SAML has none', async () => {
+    const ws = await samlWorkspace();
+    const res = await fetch(`${app()}/auth/sso/saml/metadata/${ws.organizationId}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('application/samlmetadata+xml');
+    const xml = await res.text();
+    expect(xml).toContain(`entityID="${samlEntityIdOf(app(), ws.organizationId)}"`);
+    expect(xml).toContain(`Location="${samlAcsUrlOf(app())}"`);
+    expect((await fetch(`${app()}/auth/sso/saml/metadata/${randomUUID()}`)).status).toBe(404);
+  });
+});

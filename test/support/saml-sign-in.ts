@@ -1,0 +1,46 @@
+import { randomUUID } from 'node:crypto';
+import { inflateRawSync } from 'node:zlib';
+import { samlAcsUrlOf, samlEntityIdOf } from '../../src/services/sso/saml';
+import { setPlan } from '../../src/services/workspace';
+import { dashboard, signUpAndLogIn } from './dashboard';
+import { assertionXml, base64, responseFields, responseXml, signAssertion, type TestIdp } from './saml-idp';
+import type { TestBrowser } from './sso-browser';
+import type { TestStack } from './stack';
+
+/** A BUSINESS workspace whose Billing Owner set up SAML with `idp` for a fresh domain, through PUT /api/sso. */
+export async function samlSsoWorkspace(stack: TestStack, idp: TestIdp) {
+  const owner = await signUpAndLogIn(stack.urls.app, stack.orm);
+  await setPlan(stack.orm, owner.organizationId, 'BUSINESS');
+  const domain = `saml-${randomUUID().slice(0, 8)}.test`;
+  const put = await dashboard(stack.urls.app, 'PUT', '/sso', {
+    session: owner,
+    body: {
+      type: 'saml',
+      idp_entity_id: idp.entityId,
+      idp_sso_url: idp.ssoUrl,
+      idp_certificate: idp.cert,
+      domains: [domain],
+      default_role: 'MEMBER',
+      require_sso: false,
+      password: owner.password,
+    },
+  });
+  if (put.status !== 200) throw new Error(`PUT /api/sso answered ${put.status}: ${JSON.stringify(put.body)}`);
+  return { owner, domain, organizationId: owner.organizationId };
+}
+
+/** Starts at Klaxon as a browser does: the IdP's URL, with the AuthnRequest's id and the RelayState. */
+export async function startSamlAt(appUrl: string, idp: TestIdp, browser: TestBrowser, email: string) {
+  const res = await browser.request('GET', `${appUrl}/auth/sso/start?email=${encodeURIComponent(email)}`);
+  if (res.status !== 302) throw new Error(`/auth/sso/start answered ${res.status}: ${res.body}`);
+  const url = new URL(res.location!);
+  if (`${url.origin}${url.pathname}` !== idp.ssoUrl) throw new Error(`/auth/sso/start went to ${url.href}, not the IdP`);
+  const request = inflateRawSync(Buffer.from(url.searchParams.get('SAMLRequest')!, 'base64')).toString('utf8');
+  return { requestId: /\bID="([^"]+)"/.exec(request)![1], relayState: url.searchParams.get('RelayState')!, request };
+}
+
+/** What the IdP posts back for `email` (SAMLResponse, base64): its assertion signed unless told not to. */
+export function samlAnswer(appUrl: string, idp: TestIdp, organizationId: string, requestId: string, email: string, signed = true): string {
+  const f = responseFields({ entityId: samlEntityIdOf(appUrl, organizationId), acsUrl: samlAcsUrlOf(appUrl) }, idp, requestId, { nameId: email });
+  return base64(responseXml(f, signed ? signAssertion(assertionXml(f), idp) : assertionXml(f)));
+}
