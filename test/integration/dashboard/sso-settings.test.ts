@@ -131,6 +131,11 @@ describe('SSO settings', () => {
     const domain = freshDomain();
     const idp = makeTestIdp('https://idp.example.com/saml');
     const metadata = idpMetadataXml(idp);
+    // Tested before saving: the metadata reads; nothing is stored.
+    const tested = await fx.api('POST', '/sso/test', { session: owner, body: { type: 'saml', idp_metadata_xml: metadata, domains: [domain] } });
+    expect(tested.status).toBe(200);
+    expect(tested.body.data).toEqual({ entity_id: idp.entityId, sso_url: idp.ssoUrl, signing_certificates: 1 });
+    expect(await connectionRow(owner.organizationId)).toBeUndefined();
     const byMetadata = await fx.api('PUT', '/sso', {
       session: owner,
       body: { type: 'saml', idp_metadata_xml: metadata, domains: [domain], password: owner.password },

@@ -1,6 +1,6 @@
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fakeApi, ok, refused } from '../test/fake-api';
+import { fakeApi, ok, refused, sessionAs } from '../test/fake-api';
 import { renderWithApp } from '../test/render';
 import { domainsOf, ssoBody, emptySsoForm } from './sso-form';
 import { SsoPage } from './SsoPage';
@@ -64,5 +64,27 @@ describe('SsoPage', () => {
   it('when domains are typed with commas, spaces and capitals, then the body has each once in lower case', () => {
     expect(domainsOf(' Acme.com,acme.org  x.io ,, ACME.COM')).toEqual(['acme.com', 'acme.org', 'x.io']);
     expect(ssoBody({ ...emptySsoForm(), clientSecret: '' })).not.toHaveProperty('client_secret');
+  });
+
+  it('when SAML is chosen and the IdP metadata pasted, then the page shows where the IdP sends people back and the test and save send the metadata', async () => {
+    const metadata = '<md:EntityDescriptor entityID="https://idp.acme.com"/>';
+    const { calls } = fakeApi({
+      'GET /auth/session': ok(sessionAs('BILLING_OWNER')),
+      'GET /sso': refused(404, 'not_found', 'single sign-on is not set up'),
+      'POST /sso/test': ok({ entity_id: 'https://idp.acme.com', sso_url: 'https://idp.acme.com/sso', signing_certificates: 1 }),
+      'PUT /sso': ok({ type: 'saml', idp_metadata_xml: metadata, domains: ['acme.com'], default_role: 'MEMBER', require_sso: false, updated_at: 'x' }),
+    });
+    renderWithApp(<SsoPage />);
+    fireEvent.click(await screen.findByLabelText('SAML 2.0'));
+    expect(await screen.findByText(/\/auth\/sso\/saml\/metadata\/00000000-0000-4000-8000-0000000000aa$/)).toBeTruthy();
+    fireEvent.change(screen.getByLabelText(/^Identity provider metadata/), { target: { value: metadata } });
+    fireEvent.change(screen.getByLabelText(/^Email domains/), { target: { value: 'acme.com' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Test the connection' }));
+    expect(await screen.findByText('The metadata reads: https://idp.acme.com, signing in at https://idp.acme.com/sso')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(calls('PUT /sso')).toHaveLength(1));
+    const sent = { type: 'saml', idp_metadata_xml: metadata, domains: ['acme.com'], default_role: 'MEMBER', require_sso: false };
+    expect(calls('POST /sso/test')[0]).toEqual(sent);
+    expect(calls('PUT /sso')[0]).toEqual(sent);
   });
 });

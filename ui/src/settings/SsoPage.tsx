@@ -1,7 +1,7 @@
-import { Alert, Button, Code, Group, Loader, PasswordInput, Select, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Code, Group, Loader, PasswordInput, Radio, Select, Stack, Switch, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { api, ApiError } from '../api/client';
-import { useAction, useApiQuery } from '../api/hooks';
+import { useAction, useApiQuery, useSession } from '../api/hooks';
 import { withStepUp } from '../admin/factor';
 import { useStepUp } from '../admin/StepUp';
 import { emptySsoForm, formOf, JIT_ROLES, ssoBody, type SsoForm, type SsoSettings } from './sso-form';
@@ -15,6 +15,7 @@ const ROLE_LABELS: Record<string, string> = { MEMBER: 'Member', TEAM_MANAGER: 'T
  */
 export function SsoPage() {
   const settings = useApiQuery<SsoSettings>(['sso'], '/sso');
+  const session = useSession();
   const [form, setForm] = useState<SsoForm>(emptySsoForm);
   const stepUp = useStepUp('Changing single sign-on needs your confirmation');
   const notSetUp = settings.error instanceof ApiError && settings.error.status === 404;
@@ -37,30 +38,62 @@ export function SsoPage() {
       </Alert>
     );
   if (settings.error && !notSetUp) return <Alert color="red">{settings.error.message}</Alert>;
-  const callback = `${window.location.origin}/auth/sso/oidc/callback`;
+  const origin = window.location.origin;
+  const spMetadata = `${origin}/auth/sso/saml/metadata/${session.data?.organization.id ?? '…'}`;
   return (
     <Stack maw={640}>
       <Title order={2}>Single sign-on</Title>
-      <Text size="sm">
-        Register Klaxon at your identity provider as an OpenID Connect web application with the redirect URI <Code>{callback}</Code>, then fill in what it gives
-        you.
-      </Text>
-      {settings.data?.type === 'saml' && <Alert color="blue">This workspace uses SAML, set up through the API. Saving here replaces it with OIDC.</Alert>}
-      <TextInput
-        label="Issuer"
-        placeholder="https://login.example.com"
-        value={form.issuer}
-        onChange={(e) => set('issuer', e.currentTarget.value)}
-        error={save.fieldError('issuer')}
-      />
-      <TextInput label="Client ID" value={form.clientId} onChange={(e) => set('clientId', e.currentTarget.value)} error={save.fieldError('client_id')} />
-      <PasswordInput
-        label="Client secret"
-        placeholder={settings.data?.client_secret_set ? 'stored: leave empty to keep it' : ''}
-        value={form.clientSecret}
-        onChange={(e) => set('clientSecret', e.currentTarget.value)}
-        error={save.fieldError('client_secret')}
-      />
+      <Radio.Group label="Protocol" value={form.protocol} onChange={(v) => set('protocol', v as SsoForm['protocol'])}>
+        <Group mt="xs">
+          <Radio value="oidc" label="OpenID Connect" />
+          <Radio value="saml" label="SAML 2.0" />
+        </Group>
+      </Radio.Group>
+      {form.protocol === 'oidc' ? (
+        <>
+          <Text size="sm">
+            Register Klaxon at your identity provider as an OpenID Connect web application with the redirect URI{' '}
+            <Code>{`${origin}/auth/sso/oidc/callback`}</Code>, then fill in what it gives you.
+          </Text>
+          {settings.data?.type === 'saml' && <Alert color="blue">This workspace uses SAML. Saving OpenID Connect settings replaces it.</Alert>}
+          <TextInput
+            label="Issuer"
+            placeholder="https://login.example.com"
+            value={form.issuer}
+            onChange={(e) => set('issuer', e.currentTarget.value)}
+            error={save.fieldError('issuer')}
+          />
+          <TextInput label="Client ID" value={form.clientId} onChange={(e) => set('clientId', e.currentTarget.value)} error={save.fieldError('client_id')} />
+          <PasswordInput
+            label="Client secret"
+            placeholder={settings.data?.client_secret_set ? 'stored: leave empty to keep it' : ''}
+            value={form.clientSecret}
+            onChange={(e) => set('clientSecret', e.currentTarget.value)}
+            error={save.fieldError('client_secret')}
+          />
+        </>
+      ) : (
+        <>
+          <Text size="sm">
+            Add Klaxon at your identity provider as a SAML application from its metadata <Code>{spMetadata}</Code> (or with the ACS URL{' '}
+            <Code>{`${origin}/auth/sso/saml/acs`}</Code> and that address as its entity id), sign the assertions, send the email as the NameID; then paste the
+            identity provider&apos;s metadata here.
+          </Text>
+          {settings.data?.type === 'saml' && settings.data.idp_entity_id && !settings.data.idp_metadata_xml && (
+            <Alert color="blue">
+              This workspace&apos;s SAML provider was set by entity id, URL and certificate ({settings.data.idp_entity_id}). Pasting metadata replaces them.
+            </Alert>
+          )}
+          {settings.data?.type === 'oidc' && <Alert color="blue">This workspace uses OpenID Connect. Saving SAML settings replaces it.</Alert>}
+          <Textarea
+            label="Identity provider metadata (XML)"
+            rows={6}
+            value={form.metadataXml}
+            onChange={(e) => set('metadataXml', e.currentTarget.value)}
+            error={save.fieldError('idp_metadata_xml') ?? test.fieldError('idp_metadata_xml')}
+          />
+        </>
+      )}
       <TextInput
         label="Email domains"
         description="Logins with these addresses go to your identity provider; new people there become members"
@@ -81,7 +114,13 @@ export function SsoPage() {
         checked={form.requireSso}
         onChange={(e) => set('requireSso', e.currentTarget.checked)}
       />
-      {test.isSuccess && <Alert color="green">The identity provider answered: {String(test.data.issuer)}</Alert>}
+      {test.isSuccess && (
+        <Alert color="green">
+          {form.protocol === 'saml'
+            ? `The metadata reads: ${String(test.data.entity_id)}, signing in at ${String(test.data.sso_url)}`
+            : `The identity provider answered: ${String(test.data.issuer)}`}
+        </Alert>
+      )}
       {test.errorMessage && <Alert color="red">Test failed: {test.errorMessage}</Alert>}
       {save.formError && <Alert color="red">{save.formError}</Alert>}
       {save.isSuccess && <Alert color="green">Saved.</Alert>}

@@ -3,12 +3,14 @@
 export const JIT_ROLES = ['MEMBER', 'TEAM_MANAGER', 'ACCOUNT_ADMIN'] as const;
 export type JitRole = (typeof JIT_ROLES)[number];
 
-/** `GET /api/sso` (OIDC fields; a SAML connection has its own, set through the API for now). */
+/** `GET /api/sso`: OIDC's fields, or SAML's (the IdP's metadata XML, or its entity id, URL and certificate). */
 export interface SsoSettings {
   type: 'oidc' | 'saml';
   issuer?: string;
   client_id?: string;
   client_secret_set?: boolean;
+  idp_metadata_xml?: string;
+  idp_entity_id?: string;
   domains: string[];
   default_role: JitRole;
   require_sso: boolean;
@@ -16,6 +18,7 @@ export interface SsoSettings {
 }
 
 export interface SsoForm {
+  protocol: 'oidc' | 'saml';
   issuer: string;
   clientId: string;
   /** Empty: keep the stored secret. */
@@ -24,12 +27,25 @@ export interface SsoForm {
   domains: string;
   defaultRole: JitRole;
   requireSso: boolean;
+  /** SAML: the IdP's metadata XML, pasted. */
+  metadataXml: string;
 }
 
-export const emptySsoForm = (): SsoForm => ({ issuer: '', clientId: '', clientSecret: '', domains: '', defaultRole: 'MEMBER', requireSso: false });
+export const emptySsoForm = (): SsoForm => ({
+  protocol: 'oidc',
+  issuer: '',
+  clientId: '',
+  clientSecret: '',
+  domains: '',
+  defaultRole: 'MEMBER',
+  requireSso: false,
+  metadataXml: '',
+});
 
 /** The form filled from stored settings (the secret is never answered: left empty). */
 export const formOf = (s: SsoSettings): SsoForm => ({
+  protocol: s.type,
+  metadataXml: s.idp_metadata_xml ?? '',
   issuer: s.issuer ?? '',
   clientId: s.client_id ?? '',
   clientSecret: '',
@@ -48,8 +64,10 @@ export const domainsOf = (typed: string): string[] => [
   ),
 ];
 
-/** The body of `PUT /api/sso` and `POST /api/sso/test`: OIDC; `client_secret` only when one was typed. */
+/** The body of `PUT /api/sso` and `POST /api/sso/test`: SAML's metadata, or OIDC's fields (`client_secret` only when one was typed). */
 export function ssoBody(form: SsoForm) {
+  const shared = { domains: domainsOf(form.domains), default_role: form.defaultRole, require_sso: form.requireSso };
+  if (form.protocol === 'saml') return { type: 'saml' as const, idp_metadata_xml: form.metadataXml.trim(), ...shared };
   return {
     type: 'oidc' as const,
     issuer: form.issuer.trim(),
