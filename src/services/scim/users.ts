@@ -4,6 +4,7 @@ import { isUuid } from '../../domain/ids';
 import { isUniqueViolation, knexOf } from '../../db/knex';
 import { recordAudit } from '../audit';
 import { removeMemberIn } from '../workspace/members';
+import type { Role } from '../../domain/roles';
 import { SCIM_ACTOR, SCIM_MEMBER_ROLE } from './actor';
 import { ScimError } from './errors';
 import { applyUserPatch, fullName, type UserState } from './patch-user';
@@ -45,12 +46,17 @@ const scimRow = (organizationId: string, userId: string, s: UserState, now: Date
   updated_at: now,
 });
 
-/** Makes the person a member with the role provisioning gives, audited. */
+/**
+ * Makes the person a member, audited: with the role single sign-on gives people it lets in
+ * (`default_role` of `PUT /api/sso`), or Member when SSO is not set up.
+ */
 async function admit(trx: Knex, organizationId: string, userId: string, email: string, now: Date): Promise<void> {
-  await trx('memberships').insert({ id: randomUUID(), organization_id: organizationId, user_id: userId, role: SCIM_MEMBER_ROLE, created_at: now });
+  const sso = (await trx('sso_connections').select('default_role').where({ organization_id: organizationId }).first()) as { default_role: Role } | undefined;
+  const role = sso?.default_role ?? SCIM_MEMBER_ROLE;
+  await trx('memberships').insert({ id: randomUUID(), organization_id: organizationId, user_id: userId, role, created_at: now });
   await recordAudit(
     trx,
-    { organizationId, actor: SCIM_ACTOR, action: 'member.provision', targetType: 'user', targetId: userId, details: { email, role: SCIM_MEMBER_ROLE } },
+    { organizationId, actor: SCIM_ACTOR, action: 'member.provision', targetType: 'user', targetId: userId, details: { email, role } },
     now,
   );
 }

@@ -44,6 +44,22 @@ describe('SCIM Users (RFC 7644 examples)', () => {
     expect([login.status, login.body.code, login.body.error]).toEqual([wrong.status, wrong.body.code, wrong.body.error]);
   });
 
+  it('when single sign-on is set up with a default role, then a provisioned person gets that role, as a just-in-time one would', async () => {
+    const { scim, owner } = await setUp();
+    await db()('sso_connections').insert({
+      id: randomUUID(),
+      organization_id: owner.organizationId,
+      protocol: 'oidc',
+      settings: JSON.stringify({ issuer: 'https://idp.example.test', client_id: 'klaxon' }),
+      default_role: 'TEAM_MANAGER',
+    });
+    const created = await scim('POST', '/Users', babsJensen(email()));
+    expect(created.status).toBe(201);
+    expect(await db()('memberships').where({ organization_id: owner.organizationId, user_id: created.body.id }).first()).toMatchObject({
+      role: 'TEAM_MANAGER',
+    });
+  });
+
   it('when the userName is already a member, then POST is 409 uniqueness and nothing changes; an account of another workspace joins this one', async () => {
     const { scim, owner } = await setUp();
     const before = await snapshot(owner.organizationId);
