@@ -140,7 +140,9 @@ describe('confidence before the page, in Chromium', () => {
     await dialog.getByRole('button', { name: 'Start now' }).click();
     await dialog.getByRole('table', { name: 'Maintenance windows' }).getByText('Database upgrade').waitFor();
     await suite.page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
     await suite.page.getByText(/^In maintenance until/).waitFor();
+    await saveScreenshot(suite.page, 'maintenance-service');
 
     // An alert during the window opens an incident that pages nobody, and says so.
     const incidentId = await trigger(source.ingest_url, 'Replica lag during the upgrade');
