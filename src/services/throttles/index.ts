@@ -10,10 +10,12 @@ import { knexOf } from '../../db/knex';
 import { AttemptThrottle } from './attempts';
 import { LOGIN_LIMITS, SIGNUP_WINDOW_SECONDS, SSO_START_LIMITS, STEP_UP_LIMITS, VERIFICATION_RESEND_LIMITS } from './limits';
 import { ClientIpThrottle, PasswordResetThrottle, RequestThrottle, TestNotificationThrottle } from './requests';
+import { TestSendThrottle } from './test-sends';
 
 export { Throttled, THROTTLE_TABLE } from './counter';
 export { AttemptThrottle, type Attempt } from './attempts';
 export { RequestThrottle, ClientIpThrottle, PasswordResetThrottle, TestNotificationThrottle, TEST_NOTIFICATION_REFUSAL } from './requests';
+export { TestSendThrottle, TEST_SEND_REFUSAL } from './test-sends';
 export * from './limits';
 
 /** Every throttle of the app listener. */
@@ -28,6 +30,8 @@ export interface Throttles {
   verificationResend: RequestThrottle;
   /** Test notifications per webhook and per workspace. */
   testNotification: TestNotificationThrottle;
+  /** Every test send (contact-method and push tests, Teams test cards, one-off drills, webhook tests), per member and per workspace. */
+  testSend: TestSendThrottle;
   /** Sign-ups per client IP. */
   signup: ClientIpThrottle;
   /** Single sign-on starts per client IP (docs/sso.md). */
@@ -54,6 +58,7 @@ export function createThrottles(orm: MikroORM, settings: ThrottleSettings): Thro
       (s) => `at most ${VERIFICATION_RESEND_LIMITS.perAccount} verification emails an hour; retry in ${s} s`,
     ),
     testNotification: new TestNotificationThrottle(knex),
+    testSend: new TestSendThrottle(knex),
     signup: new ClientIpThrottle(
       knex,
       'signup-ip',
