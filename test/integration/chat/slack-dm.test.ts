@@ -31,7 +31,7 @@ async function signedInMember(opts: { plan?: Plan; connected?: boolean; onSlack?
   const teamId = opts.connected === false ? undefined : await connectSlack(stack.orm, slack, ws.organizationId);
   const session = await memberSession(stack.urls.app, stack.orm, ws.organizationId, 'MEMBER');
   const slackUserId = newSlackUserId();
-  if (opts.onSlack !== false) slack.addUser({ id: slackUserId, email: session.email });
+  if (opts.onSlack !== false) slack.addUser({ id: slackUserId, email: session.email, teamId });
   return { ws, teamId, session, slackUserId };
 }
 
