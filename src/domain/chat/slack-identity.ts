@@ -17,6 +17,23 @@ export interface SlackUserFacts {
   inactive: boolean;
 }
 
+/** The fields of a Slack user object (`users.info`, `users.lookupByEmail`) that decide. */
+export interface SlackUserObject {
+  team_id?: string;
+  is_email_confirmed?: boolean;
+  deleted?: boolean;
+  is_bot?: boolean;
+  profile?: { email?: string };
+}
+
+/** What Slack's user object says, as `actingSlackEmail` reads it (a missing flag counts against the person). */
+export const slackUserFactsOf = (user: SlackUserObject): SlackUserFacts => ({
+  teamId: user.team_id ?? null,
+  email: user.profile?.email ?? null,
+  emailConfirmed: user.is_email_confirmed === true,
+  inactive: user.deleted === true || user.is_bot === true,
+});
+
 /** Why a Slack user acts for nobody. */
 export type NotActingReason = 'inactive' | 'other_team' | 'no_email' | 'unconfirmed_email';
 

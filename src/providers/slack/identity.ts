@@ -5,7 +5,7 @@
  * person is kept in memory for five minutes; membership is read each time.
  */
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { actingSlackEmail, type SlackUserFacts } from '../../domain/chat/slack-identity';
+import { actingSlackEmail, slackUserFactsOf, type SlackUserFacts } from '../../domain/chat/slack-identity';
 import { verifiedMemberByEmail, type SlackActingMember } from '../../services/chat/slack-lookups';
 import { slackClient } from './web-api';
 
@@ -25,14 +25,7 @@ export async function slackUserFacts(apiUrl: string, botToken: string, teamId: s
   if (cached && cached.until > Date.now()) return cached.facts;
   try {
     const { user } = await slackClient(apiUrl, botToken).users.info({ user: slackUserId });
-    const facts: SlackUserFacts | null = user
-      ? {
-          teamId: user.team_id ?? null,
-          email: user.profile?.email ?? null,
-          emailConfirmed: user.is_email_confirmed === true,
-          inactive: user.deleted === true || user.is_bot === true,
-        }
-      : null;
+    const facts = user ? slackUserFactsOf(user) : null;
     if (profiles.size >= MAX_CACHED) profiles.clear();
     profiles.set(key, { facts, until: Date.now() + PROFILE_TTL_MS });
     return facts;
