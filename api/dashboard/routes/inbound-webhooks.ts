@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { recordAudit } from '../../../src/services/audit';
-import { TEST_NOTIFICATION_REFUSAL, TEST_SEND_REFUSAL } from '../../../src/services/throttles';
+import { TEST_NOTIFICATION_REFUSAL } from '../../../src/services/throttles';
 import {
   createInboundWebhook,
   deleteInboundWebhook,
@@ -14,7 +14,7 @@ import { CreatedWebhookSchema, CreateWebhookBody, TestResultSchema, WebhookListB
 
 const MANAGE = 'Billing Owner, Account Admin, or a Team Manager of the team owning its service';
 const MANAGE_ERRORS = { ...ADMIN_ERRORS, 403: `${ADMIN_ERRORS[403]}: a ${MANAGE}`, 404: 'no such webhook in this workspace' } as const;
-const THROTTLED = `rate_limited: ${TEST_NOTIFICATION_REFUSAL}; and every test send shares one budget: ${TEST_SEND_REFUSAL}`;
+const THROTTLED = `rate_limited: ${TEST_NOTIFICATION_REFUSAL}`;
 
 /**
  * The spec's dashboard webhook routes: the webhooks (sources with channels) of the session's
@@ -119,16 +119,7 @@ export function inboundWebhooksRoutes(deps: AdminDeps): RouteSpec[] {
       errors: { ...MANAGE_ERRORS, 429: THROTTLED },
       handler: async (ctx, { params }) => {
         const actor = adminActorOf(ctx);
-        // The webhook's own limits, and the one budget every test send shares (a refusal by the first gives its point back).
-        const admit = async (webhookId: string) => {
-          await deps.throttles.testSend.take(actor.organizationId, actor.userId);
-          try {
-            await deps.throttles.testNotification.take(actor.organizationId, webhookId);
-          } catch (err) {
-            await deps.throttles.testSend.giveBack(actor.organizationId, actor.userId);
-            throw err;
-          }
-        };
+        const admit = (webhookId: string) => deps.throttles.testNotification.take(actor.organizationId, webhookId);
         const result = await sendTestNotification({ orm: deps.orm, senders: deps.senders }, actor, params.id, { admit });
         await audit(actor, 'webhook.test', result.webhook_id, {
           sends: result.sends.map((s) => ({

@@ -28,8 +28,8 @@ export const TEST_NOTIFICATION_LIMITS = { perWebhookPerMinute: 1, perWorkspacePe
 
 /**
  * Test sends, every kind sharing one budget (a contact-method or push test, a Teams test card, a
- * one-off drill, a webhook's test notification): 5 per member in 10 minutes and 30 per workspace
- * an hour, so no one can use them to flood a phone or a channel.
+ * one-off drill): 5 per member in 10 minutes and 30 per workspace an hour, so no one can use them
+ * to flood a phone or a channel. Webhook test notifications keep TEST_NOTIFICATION_LIMITS.
  */
 export const TEST_SEND_LIMITS = { perUser: 5, perUserWindowSeconds: 10 * 60, perWorkspace: 30, perWorkspaceWindowSeconds: 60 * 60 } as const;
 

@@ -422,14 +422,10 @@ describe('POST /api/webhooks/:id/test (dev inbox: no provider configured)', () =
     const busy = await catalogWorkspace(fx.stack);
     const hooks = [];
     for (let i = 0; i < 11; i++) hooks.push((await api('POST', '/webhooks', { session: busy.owner, body: specForm() })).body.data);
-    // Two members, five each: a member's own test-send budget is 5 in 10 minutes (test-sends.test.ts).
-    const senders = [busy.owner, busy.as.ACCOUNT_ADMIN];
-    for (const [i, hook] of hooks.slice(0, 10).entries())
-      expect((await api('POST', `/webhooks/${hook.id}/test`, { session: senders[i % 2] })).status).toBe(200);
+    for (const hook of hooks.slice(0, 10)) expect((await api('POST', `/webhooks/${hook.id}/test`, { session: busy.owner })).status).toBe(200);
     const before = await inboxCount();
-    const third = await memberSession(fx.stack.urls.app, fx.stack.orm, busy.organizationId, 'ACCOUNT_ADMIN');
-    const eleventh = await api('POST', `/webhooks/${hooks[10].id}/test`, { session: third });
-    expectDashboardError(eleventh, 429, 'rate_limited', /too many test notifications/);
+    const eleventh = await api('POST', `/webhooks/${hooks[10].id}/test`, { session: busy.owner });
+    expectDashboardError(eleventh, 429, 'rate_limited');
     expect(Number(eleventh.headers.get('retry-after'))).toBeGreaterThan(60);
     expect(await inboxCount()).toBe(before);
   });
