@@ -23,7 +23,7 @@ export interface AdminDeps {
   appUrl: string;
   /** Account emails: invitations, plan usage, … (the email channel, or the dev inbox). */
   mailer: AccountMailer;
-  /** Login, step-up, password, sign-up, verification-resend and test-notification throttles, counted in Postgres. */
+  /** Login, step-up, password, sign-up, verification-resend, test-notification and test-send throttles, counted in Postgres. */
   throttles: Throttles;
   /** PLAN_SELF_SERVE: a Billing Owner may raise the plan from the dashboard (no billing provider takes payment). */
   planSelfServe?: boolean;

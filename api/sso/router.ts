@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import { finishSsoSignIn, startSsoSignIn, type SsoDeps } from '../../src/services/sso';
 import { MAX_STATE_LENGTH } from '../../src/services/sso/attempts';
-import type { RequestThrottle } from '../../src/services/throttles/requests';
+import type { ClientIpThrottle } from '../../src/services/throttles/requests';
 import { envelopeSuccess } from '../api-key/envelope';
 import { setSessionCookie } from '../dashboard/cookies';
 import { sameOrigin } from '../dashboard/guards';
@@ -49,7 +49,7 @@ const FLOW_ERRORS = {
  * `GET /auth/sso/oidc/callback` → the session cookie, exactly as a password login sets it, and 302 to `/`
  * (or, for a step-up, the session stepped up and 302 to `/`). Failures answer in the dashboard's envelope.
  */
-export function createSsoRouter(deps: SsoDeps & { startThrottle: RequestThrottle }): Router {
+export function createSsoRouter(deps: SsoDeps & { startThrottle: ClientIpThrottle }): Router {
   const router = new Router({ prefix: SSO_PREFIX });
   const client = (ctx: { ip: string; get(h: string): string }) => ({ ip: ctx.ip, userAgent: ctx.get('User-Agent') });
   const routes = [

@@ -18,6 +18,10 @@ export interface FakeSlackUser {
   id: string;
   email: string;
   name?: string;
+  /** `user.team_id`: the Slack workspace the person belongs to (default: the fake's `teamId`). */
+  teamId?: string;
+  /** `user.is_email_confirmed` (default true). */
+  emailConfirmed?: boolean;
 }
 
 export interface FakeSlackChannel {
@@ -313,7 +317,8 @@ function parseBlocks(value: unknown): unknown[] | undefined {
 
 const userJson = (u: FakeSlackUser, teamId: string) => ({
   id: u.id,
-  team_id: teamId,
+  team_id: u.teamId ?? teamId,
+  is_email_confirmed: u.emailConfirmed !== false,
   name: u.name ?? u.email.split('@')[0],
   real_name: u.name ?? u.email,
   deleted: false,

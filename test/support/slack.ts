@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { slackSignature } from '../../src/providers/slack/signature';
-import { saveSlackInstallation } from '../../src/services/chat/slack-installations';
+import { findSlackInstallation, saveSlackInstallation } from '../../src/services/chat/slack-installations';
 import { createSealer } from '../../src/services/sealing/seal';
 import { SlackApiFake } from '../fakes/slack-api';
 import { startTestStack, TEST_SECRET, type TestStack } from './stack';
@@ -39,10 +39,26 @@ export async function connectSlack(orm: MikroORM, slack: SlackApiFake, organizat
   return slackTeamId;
 }
 
-/** A member of the workspace (verified unless told otherwise) with a Slack account of the same email. */
-export async function slackMember(orm: MikroORM, slack: SlackApiFake, organizationId: string, opts: { verified?: boolean } = {}) {
+/**
+ * A member of the workspace (verified unless told otherwise) with a Slack account of the same
+ * email: a person of the workspace's installed Slack team with a confirmed email, unless told
+ * otherwise (`slackTeamId`, `emailConfirmed`).
+ */
+export async function slackMember(
+  orm: MikroORM,
+  slack: SlackApiFake,
+  organizationId: string,
+  opts: { verified?: boolean; slackTeamId?: string; emailConfirmed?: boolean } = {},
+) {
   const user = await addMember(orm, organizationId, 'MEMBER', opts.verified !== false);
-  const slackUser = slack.addUser({ id: newSlackUserId(), email: user.email, name: `Slack ${user.email.slice(0, 6)}` });
+  const teamId = opts.slackTeamId ?? (await findSlackInstallation(orm, organizationId))?.slackTeamId ?? slack.teamId;
+  const slackUser = slack.addUser({
+    id: newSlackUserId(),
+    email: user.email,
+    name: `Slack ${user.email.slice(0, 6)}`,
+    teamId,
+    emailConfirmed: opts.emailConfirmed,
+  });
   return { ...user, slackUserId: slackUser.id };
 }
 

@@ -24,6 +24,7 @@ import {
   startDrill,
 } from '../../../src/services/drills';
 import { DomainError } from '../../../src/services/errors';
+import { TEST_SEND_REFUSAL } from '../../../src/services/throttles';
 import { HttpError } from '../../http/customer-errors';
 import { defineRoute, type RouteSpec } from '../../http/route-spec';
 import {
@@ -144,11 +145,13 @@ export function drillRoutes(deps: AdminDeps): RouteSpec[] {
       success: { status: 201, description: 'the drill, its results pending until each provider answers', schema: DrillSchema },
       errors: {
         ...DRILL_ERRORS,
-        429: `rate_limited: the target was drilled in the last ${DRILL_TARGET_MIN_GAP_SECONDS} s, or the workspace started ${DRILL_WORKSPACE_MAX_PER_HOUR} drills this hour (Retry-After)`,
+        429: `rate_limited: the target was drilled in the last ${DRILL_TARGET_MIN_GAP_SECONDS} s, or the workspace started ${DRILL_WORKSPACE_MAX_PER_HOUR} drills this hour, or the test-send budget is spent: ${TEST_SEND_REFUSAL}`,
       },
       handler: async (ctx, { body }) => {
         const actor = adminActorOf(ctx);
         await mayDrill(actor, body.target);
+        // A one-off drill is a test send (the budget every kind shares); the drill's own limits come after.
+        await deps.throttles.testSend.take(actor.organizationId, actor.userId);
         try {
           const data = await startDrill(deps.orm, temporal(), {
             organizationId: actor.organizationId,
@@ -160,6 +163,9 @@ export function drillRoutes(deps: AdminDeps): RouteSpec[] {
           });
           return { data, message: data.results.length ? `drill sent to ${new Set(data.results.map((r) => r.user_id)).size} person(s)` : 'nobody to page' };
         } catch (err) {
+          // Refused before anything was written (the drill's own limits, too many people, no Temporal
+          // client): nothing was sent, so the test-send point goes back.
+          if (err instanceof DrillRateLimited || err instanceof DomainError) await deps.throttles.testSend.giveBack(actor.organizationId, actor.userId);
           if (err instanceof DrillRateLimited) throw new HttpError(429, err.message, 'rate_limited', { 'Retry-After': String(err.retryAfterSeconds) });
           throw err;
         }

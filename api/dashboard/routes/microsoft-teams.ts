@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CHAT_MIN_PLAN, PLAN_LIMITS } from '../../../src/domain/plans';
 import { sendTeamsTestCard, TEAMS_TEST_TIMEOUT_MS } from '../../../src/services/chat/teams-test';
 import { forbidden } from '../../../src/services/errors';
+import { TEST_SEND_REFUSAL } from '../../../src/services/throttles';
 import { getServiceDetail } from '../../../src/services/workspace/catalog';
 import { defineRoute, type RouteSpec } from '../../http/route-spec';
 import { sessionOf } from '../guards';
@@ -44,6 +45,7 @@ export function microsoftTeamsRoutes(deps: AdminDeps): RouteSpec[] {
         403: `${ADMIN_ERRORS[403]}: services.manage needs a ${MANAGE}; plan_limit_reached on FREE (chat is ${CHAT_MIN_PLAN} and above)`,
         404: 'no such service in this workspace',
         409: 'teams_not_configured: the service has no Microsoft Teams webhook URL',
+        429: `rate_limited: ${TEST_SEND_REFUSAL}`,
       },
       handler: async (ctx, { params }) => {
         const actor = adminActorOf(ctx);
@@ -51,7 +53,8 @@ export function microsoftTeamsRoutes(deps: AdminDeps): RouteSpec[] {
         await authorize(deps.orm, actor, 'services.manage', service.owning_team_id);
         const { plan } = sessionOf(ctx as never).organization;
         if (!PLAN_LIMITS[plan].chat) throw forbidden(`the ${plan} plan does not include chat (${CHAT_MIN_PLAN} and above do)`, 'plan_limit_reached');
-        const result = await sendTeamsTestCard(svc, { id: service.id, name: service.name });
+        const admit = () => deps.throttles.testSend.take(actor.organizationId, actor.userId);
+        const result = await sendTeamsTestCard(svc, { id: service.id, name: service.name }, { admit });
         return { data: result, message: result.delivered ? 'the test card was delivered' : 'the test card was not delivered' };
       },
     }),

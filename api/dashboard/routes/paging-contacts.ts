@@ -18,6 +18,7 @@ import {
   VerificationThrottled,
   type SendVerificationCode,
 } from '../../../src/services/paging';
+import { TEST_SEND_REFUSAL } from '../../../src/services/throttles';
 import { HttpError } from '../../http/customer-errors';
 import { defineRoute, type RouteSpec } from '../../http/route-spec';
 import { ADMIN_ERRORS, adminActorOf, auditActorOf, authorize, IdParams, type AdminActor, type AdminDeps } from '../admin-kit';
@@ -225,10 +226,16 @@ export function contactRoutes(deps: AdminDeps): RouteSpec[] {
         description: 'what the push service answered; a 404 or 410 (subscription gone) also disables the contact method',
         schema: TestPushSchema,
       },
-      errors: { ...ADMIN_ERRORS, ...NOT_FOUND, 409: 'test_not_supported: only push_web contact methods take a test push' },
+      errors: {
+        ...ADMIN_ERRORS,
+        ...NOT_FOUND,
+        409: 'test_not_supported: only push_web contact methods take a test push',
+        429: `rate_limited: ${TEST_SEND_REFUSAL}`,
+      },
       handler: async (ctx, { params }) => {
-        const { contact } = await ownedContact(ctx, params.id);
-        const result = await sendTestPush(deps.orm, contact, deps.notify.webPush);
+        const { actor, contact } = await ownedContact(ctx, params.id);
+        const admit = () => deps.throttles.testSend.take(actor.organizationId, actor.userId);
+        const result = await sendTestPush(deps.orm, contact, deps.notify.webPush, { admit });
         return { data: result, message: result.delivered ? 'test push delivered to the push service' : `test push not delivered: ${result.error}` };
       },
     }),

@@ -7,12 +7,20 @@ import { once, type PageResponseDeps } from '../../services/response';
 import { escalateIncidentNow, getIncident, transitionIncident } from '../../services/incident';
 import { lastMovedBy, lastSeqOf, type SlackActingMember } from '../../services/chat/slack-lookups';
 import { DomainError } from '../../services/errors';
+import { CHAT_MIN_PLAN, type Plan } from '../../domain/plans';
 import type { Actor } from '../../../workflows/definitions';
 import type { SlackAction } from './messages/blocks';
 
-/** What a stranger (no verified member with their Slack email) is told; nothing changes. */
+/**
+ * What a stranger is told (no confirmed Slack email of the installed team that is a verified
+ * member's email); nothing changes. It does not say which condition failed.
+ */
 export const linkAccountText = (appUrl: string): string =>
-  `Link your Klaxon account to act from Slack: your Slack profile's email must be the verified email of your Klaxon login in this workspace (${appUrl}).`;
+  `Link your Slack account to act from Slack: Klaxon acts only for people of this Slack workspace whose confirmed Slack email is the verified email of their Klaxon login in the connected workspace (${appUrl}).`;
+
+/** What anyone is told when the connected workspace's plan no longer includes chat (a downgrade); nothing changes. */
+export const chatPlanText = (plan: Plan): string =>
+  `Slack actions need the ${CHAT_MIN_PLAN} plan or above, and this Klaxon workspace is on ${plan}: nothing changed. Use the Klaxon dashboard, or ask a Billing Owner to change the plan.`;
 
 /** What Slack hears when Postgres or Temporal cannot be reached: nothing changed. */
 export const COULD_NOT = 'Klaxon could not do that just now: nothing changed, try again in a moment.';

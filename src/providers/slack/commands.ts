@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { incidentByNumber, memberNames, openIncidents } from '../../services/chat/slack-lookups';
 import { listSchedules, onCall } from '../../services/paging';
-import { actAsSlackMember, COULD_NOT, linkAccountText } from './acting';
+import { actAsSlackMember, chatPlanText, COULD_NOT, linkAccountText } from './acting';
 import { MAX_COMMAND_TEXT, parseSlackCommand, SLACK_COMMAND_USAGE } from './command-text';
 import { afterAnswer, slackUserActing, type SlackActing, type SlackHookContext } from './context';
 import { escapeMrkdwn } from './messages/blocks';
@@ -42,8 +42,10 @@ export async function answerCommand(ctx: SlackHookContext, form: CommandForm): P
   const command = parseSlackCommand(form.text);
   if (command.kind === 'help')
     return answer(command.unknown ? `Klaxon does not know \`${escapeMrkdwn(command.unknown)}\`.\n${SLACK_COMMAND_USAGE}` : SLACK_COMMAND_USAGE);
-  const acting = await slackUserActing(ctx, form.team_id, form.user_id);
-  if (!acting) return answer(linkAccountText(ctx.appUrl));
+  const found = await slackUserActing(ctx, form.team_id, form.user_id);
+  if (found.kind === 'no_chat') return answer(chatPlanText(found.plan));
+  if (found.kind === 'stranger') return answer(linkAccountText(ctx.appUrl));
+  const { acting } = found;
   switch (command.kind) {
     case 'oncall':
       return answer(await whoIsOnCall(ctx, acting, command.schedule));

@@ -4,7 +4,10 @@
  * 3 s, so slow work runs after it; tests wait for that work with `slackWorkSettled`.
  */
 import type { MikroORM } from '@mikro-orm/postgresql';
+import { knexOf } from '../../db/knex';
+import type { Plan } from '../../domain/plans';
 import type { Logger } from '../../logger';
+import { planHasChat, workspacePlans } from '../../services/chat/chat-plan';
 import type { PageResponseDeps } from '../../services/response';
 import { findSlackInstallationsByTeam, openBotToken } from '../../services/chat/slack-installations';
 import type { SlackActingMember } from '../../services/chat/slack-lookups';
@@ -41,21 +44,37 @@ export interface SlackActing {
   member: SlackActingMember;
 }
 
+/** Who a Slack user is for a command: a member somewhere, a stranger, or nobody at all because no connected workspace has chat any more. */
+export type SlackUserLookup = { kind: 'member'; acting: SlackActing } | { kind: 'stranger' } | { kind: 'no_chat'; plan: Plan };
+
 /**
- * The first workspace connected to this Slack workspace (oldest installation first) in which the
- * Slack user is a verified member; undefined: a stranger everywhere (or nothing is connected).
+ * The first workspace connected to this Slack workspace (oldest installation first) whose plan
+ * includes chat and in which the Slack user is a verified member (./identity.ts). Workspaces
+ * without chat (downgraded with Slack still connected) act for nobody; when every connected
+ * workspace is one of them, the answer says so (`no_chat`, the oldest one's plan).
  */
 export async function slackUserActing(
   deps: { orm: MikroORM; apiUrl: string; sealer: Sealer },
   slackTeamId: string,
   slackUserId: string,
-): Promise<SlackActing | undefined> {
+): Promise<SlackUserLookup> {
   const installations = (await findSlackInstallationsByTeam(deps.orm, slackTeamId)).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
-  for (const installation of installations) {
+  const plans = await workspacePlans(
+    knexOf(deps.orm),
+    installations.map((i) => i.organizationId),
+  );
+  const withChat = installations.filter((i) => planHasChat(plans.get(i.organizationId)));
+  if (installations.length > 0 && withChat.length === 0) return { kind: 'no_chat', plan: plans.get(installations[0].organizationId) ?? 'FREE' };
+  for (const installation of withChat) {
     const botToken = openBotToken(deps.sealer, installation);
     if (!botToken) continue;
-    const member = await memberForSlackUser(deps, { organizationId: installation.organizationId, botToken, slackTeamId, slackUserId });
-    if (member) return { organizationId: installation.organizationId, botToken, member };
+    const member = await memberForSlackUser(deps, {
+      organizationId: installation.organizationId,
+      botToken,
+      slackTeamId: installation.slackTeamId,
+      slackUserId,
+    });
+    if (member) return { kind: 'member', acting: { organizationId: installation.organizationId, botToken, member } };
   }
-  return undefined;
+  return { kind: 'stranger' };
 }

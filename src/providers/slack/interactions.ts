@@ -1,15 +1,18 @@
 /**
  * Button clicks on Klaxon's Slack messages (docs/chat.md, "Acting from Slack"): a `block_actions`
  * payload names the button (action id) and the incident (its value). The incident must belong to
- * a Klaxon workspace connected to the payload's Slack workspace, and the clicking Slack user acts
- * as the member with their verified email; anyone else is told to link their account, and
- * nothing changes. Answers go to the payload's `response_url`, ephemeral.
+ * a Klaxon workspace connected to the payload's Slack workspace whose plan includes chat, and the
+ * clicking Slack user acts as the member with their verified email, if Slack vouches for them
+ * (./identity.ts); anyone else is told to link their account, and nothing changes. Answers go to
+ * the payload's `response_url`, ephemeral.
  */
 import { z } from 'zod';
 import { isUuid } from '../../domain/ids';
+import { knexOf } from '../../db/knex';
+import { planHasChat, workspacePlans } from '../../services/chat/chat-plan';
 import { findSlackInstallationsByTeam, openBotToken } from '../../services/chat/slack-installations';
 import { incidentOfWorkspaces } from '../../services/chat/slack-lookups';
-import { actAsSlackMember, COULD_NOT, linkAccountText } from './acting';
+import { actAsSlackMember, chatPlanText, COULD_NOT, linkAccountText } from './acting';
 import type { SlackHookContext } from './context';
 import { memberForSlackUser } from './identity';
 import { slackActionOf, type SlackAction } from './messages/blocks';
@@ -70,9 +73,17 @@ async function answerClick(ctx: SlackHookContext, slackTeamId: string, slackUser
   );
   if (!incident) return 'This incident is not in a Klaxon workspace connected to this Slack workspace.';
   const installation = installations.find((i) => i.organizationId === incident.organization_id)!;
+  // A workspace downgraded below chat with Slack still connected: its buttons act no more.
+  const plan = (await workspacePlans(knexOf(ctx.orm), [incident.organization_id])).get(incident.organization_id);
+  if (!planHasChat(plan)) return chatPlanText(plan ?? 'FREE');
   const botToken = openBotToken(ctx.sealer, installation);
   if (!botToken) return 'Klaxon cannot use its Slack connection any more: ask an admin to reconnect Slack.';
-  const member = await memberForSlackUser(ctx, { organizationId: incident.organization_id, botToken, slackTeamId, slackUserId });
+  const member = await memberForSlackUser(ctx, {
+    organizationId: incident.organization_id,
+    botToken,
+    slackTeamId: installation.slackTeamId,
+    slackUserId,
+  });
   if (!member) return linkAccountText(ctx.appUrl);
   return actAsSlackMember(ctx, { organizationId: incident.organization_id, incidentId: incident.id, action, member });
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { isUniqueViolation, knexOf } from '../../db/knex';
 import { conflict } from '../errors';
-import type { RequestThrottle } from '../throttles';
+import type { ClientIpThrottle } from '../throttles';
 import { prepareWorkspace } from '../workspace/ready-workspace';
 import { issueAccountToken } from './account-tokens';
 import type { AccountMailer } from './mailer';
@@ -27,7 +27,7 @@ const EMAIL_TAKEN = 'an account with this email already exists; log in or reset 
  * counted per client IP (Throttled past the limit); one for a taken address counts too, or
  * sign-up would probe addresses unthrottled.
  */
-export async function signup(orm: MikroORM, mailer: AccountMailer, appUrl: string, input: SignupInput, client: { ip: string; throttle: RequestThrottle }) {
+export async function signup(orm: MikroORM, mailer: AccountMailer, appUrl: string, input: SignupInput, client: { ip: string; throttle: ClientIpThrottle }) {
   checkPasswordStrength(input.password);
   await client.throttle.take(client.ip);
   const email = normaliseEmail(input.email);

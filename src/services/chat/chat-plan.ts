@@ -12,3 +12,13 @@ export async function assertChatPlan(db: Knex, organizationId: string): Promise<
   if (!org) throw notFound(`organization ${organizationId} not found`);
   if (!PLAN_LIMITS[org.plan].chat) throw forbidden(chatPlanRefusal(org.plan), 'plan_limit_reached');
 }
+
+/** The plans of some workspaces, by id (Slack checks each connected workspace's before acting). */
+export async function workspacePlans(db: Knex, organizationIds: string[]): Promise<Map<string, Plan>> {
+  if (organizationIds.length === 0) return new Map();
+  const rows = await db('organizations').select('id', 'plan').whereIn('id', organizationIds);
+  return new Map(rows.map((r: { id: string; plan: Plan }) => [r.id, r.plan]));
+}
+
+/** True when the plan includes Slack and Microsoft Teams. */
+export const planHasChat = (plan: Plan | undefined): boolean => plan !== undefined && PLAN_LIMITS[plan].chat;

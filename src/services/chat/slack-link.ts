@@ -7,6 +7,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { knexOf } from '../../db/knex';
 import { normaliseAddress } from '../../domain/channels';
+import { actingSlackEmail, slackUserFactsOf } from '../../domain/chat/slack-identity';
 import { CHAT_MIN_PLAN, PLAN_LIMITS, type Plan } from '../../domain/plans';
 import { slackClient, slackErrorCode } from '../../providers/slack/web-api';
 import type { AuditActor } from '../audit';
@@ -46,14 +47,21 @@ export async function linkSlackAccount(deps: SlackLinkDeps, input: { organizatio
   const member = await memberOf(deps.orm, input.organizationId, input.userId);
   let slackUserId: string | undefined;
   try {
-    slackUserId = (await slackClient(deps.apiUrl, token).users.lookupByEmail({ email: member.email })).user?.id;
+    const { user } = await slackClient(deps.apiUrl, token).users.lookupByEmail({ email: member.email });
+    // As for clicks (docs/chat.md, "Who acts"): only a person of the installed team whose Slack email
+    // is confirmed is the member; DMs of incidents must not go to whoever typed the address in.
+    if (user && 'email' in actingSlackEmail(slackUserFactsOf(user), installation.slackTeamId)) slackUserId = user.id;
   } catch (err) {
     const code = slackErrorCode(err);
     if (code !== 'users_not_found') throw new DomainError('unavailable', `Slack could not look the email up (${code})`, 'slack_unavailable');
   }
   const address = slackUserId ? normaliseAddress('slack', slackUserId) : undefined;
   if (!address?.ok)
-    throw new DomainError('not_found', `no member of ${installation.slackTeamName} on Slack has the email ${member.email}`, 'slack_user_not_found');
+    throw new DomainError(
+      'not_found',
+      `no member of ${installation.slackTeamName} on Slack has the email ${member.email}, confirmed in Slack`,
+      'slack_user_not_found',
+    );
   return knexOf(deps.orm).transaction(async (trx) => {
     const existing = await slackMethodsOf(deps.orm, input.organizationId, input.userId);
     const same = existing.find((m) => m.address === address.address && m.disabled_at === null);

@@ -26,11 +26,17 @@ export interface TeamsTestResult {
 /**
  * Posts a test card to a service's Teams URL now, through the SSRF guard, within
  * TEAMS_TEST_TIMEOUT_MS (`POST /api/services/{id}/chat/teams/test`). 409 `teams_not_configured`
- * when the service has none. Checking the member and the plan is the caller's.
+ * when the service has none. Checking the member and the plan is the caller's; `admit` throws to
+ * refuse (the test-send throttle) once there is a URL to post to.
  */
-export async function sendTeamsTestCard(deps: TeamsTestDeps, service: { id: string; name: string }): Promise<TeamsTestResult> {
+export async function sendTeamsTestCard(
+  deps: TeamsTestDeps,
+  service: { id: string; name: string },
+  opts: { admit?: () => Promise<void> } = {},
+): Promise<TeamsTestResult> {
   const { teamsWebhookUrl } = await getServiceChat(deps.orm, deps.sealer, service.id);
   if (!teamsWebhookUrl) throw conflict('the service has no Microsoft Teams webhook URL: set one first', 'teams_not_configured');
+  await opts.admit?.();
   const body = JSON.stringify(testCard({ serviceName: service.name, appUrl: deps.appUrl, at: new Date().toISOString() }));
   const res = await postJson(teamsWebhookUrl, {
     headers: { 'User-Agent': 'Klaxon-Teams/1' },

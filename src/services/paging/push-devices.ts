@@ -21,10 +21,17 @@ export interface TestPushResult {
 /**
  * Sends a test push to a push_web contact method now (other types: 409 test_not_supported). A 404
  * or 410 means the browser dropped the subscription: the contact method is disabled, as a page would.
+ * `admit` throws to refuse (the test-send throttle) once the test is known to be possible.
  */
-export async function sendTestPush(orm: MikroORM, contact: ContactMethodJson, config: WebPushConfig): Promise<TestPushResult> {
+export async function sendTestPush(
+  orm: MikroORM,
+  contact: ContactMethodJson,
+  config: WebPushConfig,
+  opts: { admit?: () => Promise<void> } = {},
+): Promise<TestPushResult> {
   if (contact.type !== 'push_web')
     throw conflict(`a test push is sent to browser push (push_web) contact methods only, not ${contact.type}`, 'test_not_supported');
+  await opts.admit?.();
   const outcome = await deliverWebPush(config, parseSubscription(contact.address), {
     incident_id: null,
     title: 'Klaxon test push',

@@ -1,6 +1,7 @@
+import type { Knex } from '@mikro-orm/postgresql';
+import { throttleKeyOf } from '../../domain/throttle-key';
 import type { AttemptLimits } from './limits';
 import { Counter, Throttled } from './counter';
-import type { Knex } from '@mikro-orm/postgresql';
 
 /** One attempt at a secret, reserved before the secret is checked; unless told otherwise it counts as a failure. */
 export interface Attempt {
@@ -30,8 +31,9 @@ export class AttemptThrottle {
     this.ip = new Counter(knex, `${name}-ip`, limits.perIp, limits.windowSeconds);
   }
 
-  /** Reserves one attempt for `account` from `ip`; throws Throttled when either has none left. */
-  async reserve(account: string, ip: string): Promise<Attempt> {
+  /** Reserves one attempt for `account` from `clientIp` (counted under its throttle key: an IPv6 client's /64); throws Throttled when either has none left. */
+  async reserve(account: string, clientIp: string): Promise<Attempt> {
+    const ip = throttleKeyOf(clientIp);
     // Reads first: what is already over its limit is refused without a write. Only the atomic
     // takes below let an attempt through; the reads merely spare a flood the row locks.
     const spent = (await Promise.all([this.ip.spent(ip), this.account.spent(account)])).filter((s) => s !== null);

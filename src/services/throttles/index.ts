@@ -3,16 +3,19 @@
  * is checked): one set per API process, built over the ORM's connection pool and handed to every
  * route that throttles through its dependencies. Counts live in `throttle_counts`, so several
  * processes share them; the hourly retention purge deletes expired rows. Limits: ./limits.ts.
+ * Every per-IP count keys the client by `throttleKeyOf` (src/domain/throttle-key.ts): IPv6 by /64.
  */
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { knexOf } from '../../db/knex';
 import { AttemptThrottle } from './attempts';
 import { LOGIN_LIMITS, SIGNUP_WINDOW_SECONDS, SSO_START_LIMITS, STEP_UP_LIMITS, VERIFICATION_RESEND_LIMITS } from './limits';
-import { PasswordResetThrottle, RequestThrottle, TestNotificationThrottle } from './requests';
+import { ClientIpThrottle, PasswordResetThrottle, RequestThrottle, TestNotificationThrottle } from './requests';
+import { TestSendThrottle } from './test-sends';
 
 export { Throttled, THROTTLE_TABLE } from './counter';
 export { AttemptThrottle, type Attempt } from './attempts';
-export { RequestThrottle, PasswordResetThrottle, TestNotificationThrottle, TEST_NOTIFICATION_REFUSAL } from './requests';
+export { RequestThrottle, ClientIpThrottle, PasswordResetThrottle, TestNotificationThrottle, TEST_NOTIFICATION_REFUSAL } from './requests';
+export { TestSendThrottle, TEST_SEND_REFUSAL } from './test-sends';
 export * from './limits';
 
 /** Every throttle of the app listener. */
@@ -27,10 +30,12 @@ export interface Throttles {
   verificationResend: RequestThrottle;
   /** Test notifications per webhook and per workspace. */
   testNotification: TestNotificationThrottle;
+  /** Every test send (contact-method and push tests, Teams test cards, one-off drills), per member and per workspace. */
+  testSend: TestSendThrottle;
   /** Sign-ups per client IP. */
-  signup: RequestThrottle;
+  signup: ClientIpThrottle;
   /** Single sign-on starts per client IP (docs/sso.md). */
-  ssoStart: RequestThrottle;
+  ssoStart: ClientIpThrottle;
 }
 
 /** The throttles an operator may tune (src/config.ts: SIGNUP_RATE_LIMIT_PER_IP). */
@@ -53,14 +58,15 @@ export function createThrottles(orm: MikroORM, settings: ThrottleSettings): Thro
       (s) => `at most ${VERIFICATION_RESEND_LIMITS.perAccount} verification emails an hour; retry in ${s} s`,
     ),
     testNotification: new TestNotificationThrottle(knex),
-    signup: new RequestThrottle(
+    testSend: new TestSendThrottle(knex),
+    signup: new ClientIpThrottle(
       knex,
       'signup-ip',
       settings.signupsPerIpPerHour,
       SIGNUP_WINDOW_SECONDS,
       (s) => `too many sign-ups from this address; retry in ${s} s`,
     ),
-    ssoStart: new RequestThrottle(
+    ssoStart: new ClientIpThrottle(
       knex,
       'sso-start-ip',
       SSO_START_LIMITS.perIp,

@@ -26,6 +26,13 @@ export const VERIFICATION_RESEND_LIMITS = { perAccount: 3, windowSeconds: 60 * 6
 /** Test notifications: one per webhook a minute, ten per workspace an hour, so a test cannot be used to spam a number. */
 export const TEST_NOTIFICATION_LIMITS = { perWebhookPerMinute: 1, perWorkspacePerHour: 10 } as const;
 
+/**
+ * Test sends, every kind sharing one budget (a contact-method or push test, a Teams test card, a
+ * one-off drill): 5 per member in 10 minutes and 30 per workspace an hour, so no one can use them
+ * to flood a phone or a channel. Webhook test notifications keep TEST_NOTIFICATION_LIMITS.
+ */
+export const TEST_SEND_LIMITS = { perUser: 5, perUserWindowSeconds: 10 * 60, perWorkspace: 30, perWorkspaceWindowSeconds: 60 * 60 } as const;
+
 /** "Log in with SSO" starts per client IP (each stores a sign-in attempt for 10 minutes): 120 in 10 minutes. */
 export const SSO_START_LIMITS = { perIp: 120, windowSeconds: 10 * 60 } as const;
 

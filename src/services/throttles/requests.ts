@@ -1,5 +1,6 @@
 /** Throttles that count every request they let through (no secret is checked): sign-ups, emails, test notifications. */
 import type { Knex } from '@mikro-orm/postgresql';
+import { throttleKeyOf } from '../../domain/throttle-key';
 import { Counter, Throttled } from './counter';
 import { PASSWORD_RESET_LIMITS, TEST_NOTIFICATION_LIMITS } from './limits';
 
@@ -24,6 +25,20 @@ export class RequestThrottle {
   }
 }
 
+/** A limit per client IP: an IPv4 address, or an IPv6 client's /64 (`throttleKeyOf`). */
+export class ClientIpThrottle {
+  private readonly requests: RequestThrottle;
+
+  constructor(knex: Knex, name: string, points: number, windowSeconds: number, refusal: (retryAfterSeconds: number) => string) {
+    this.requests = new RequestThrottle(knex, name, points, windowSeconds, refusal);
+  }
+
+  /** Counts one request from `clientIp`; throws Throttled past the limit. */
+  take(clientIp: string): Promise<void> {
+    return this.requests.take(throttleKeyOf(clientIp));
+  }
+}
+
 /**
  * Keeps password reset links from becoming a way to flood someone's inbox: a cap per client IP
  * (past it, Throttled), then a few emails per address. Over the address cap the request is
@@ -39,8 +54,9 @@ export class PasswordResetThrottle {
     this.ip = new Counter(knex, 'reset-ip', perIp, windowSeconds);
   }
 
-  /** Throws Throttled when the IP is over its cap; else whether an email may go to `email` (normalised). */
-  async take(email: string, ip: string): Promise<boolean> {
+  /** Throws Throttled when the client IP (its throttle key) is over its cap; else whether an email may go to `email` (normalised). */
+  async take(email: string, clientIp: string): Promise<boolean> {
+    const ip = throttleKeyOf(clientIp);
     const wait = (await this.ip.spent(ip)) ?? (await this.ip.take(ip));
     if (wait !== null) throw new Throttled(wait, `too many password reset requests; retry in ${wait} s`);
     return (await this.address.spent(email)) === null && (await this.address.take(email)) === null;

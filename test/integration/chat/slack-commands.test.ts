@@ -120,12 +120,42 @@ describe('/klaxon', () => {
   it('when a stranger (no member with their Slack email) sends any command but help, then they are told to link their account and nothing changes', async () => {
     const { teamId, ingestUrl } = await connectedWorkspace();
     const incident = await openIncident(ingestUrl);
-    const stranger = slack.addUser({ id: newSlackUserId(), email: `stranger-${randomUUID().slice(0, 8)}@example.test` });
+    const stranger = slack.addUser({ id: newSlackUserId(), email: `stranger-${randomUUID().slice(0, 8)}@example.test`, teamId });
     for (const text of [`ack ${incident.number}`, `resolve ${incident.number}`, 'incidents', 'oncall']) {
       const { res, body } = await command(teamId, stranger.id, text);
       expect(res.status).toBe(200);
-      expect(body).toEqual({ response_type: 'ephemeral', text: expect.stringContaining('Link your Klaxon account') });
+      expect(body).toEqual({ response_type: 'ephemeral', text: expect.stringContaining('Link your Slack account') });
     }
+    expect(await statusOf(stack.orm, incident.id)).toBe('TRIGGERED');
+    expect((await timelineOf(stack.orm, incident.id)).filter((e) => e.type === 'status_change')).toEqual([]);
+  });
+
+  it('when a Slack user of another team, or with an unconfirmed Slack email, has a verified member’s email, then every command but help is answered "link your Slack account" and nothing changes', async () => {
+    const { ws, teamId, ingestUrl } = await connectedWorkspace();
+    const incident = await openIncident(ingestUrl);
+    const guest = await slackMember(stack.orm, slack, ws.organizationId, { slackTeamId: 'T0ANOTHER02' });
+    const unconfirmed = await slackMember(stack.orm, slack, ws.organizationId, { emailConfirmed: false });
+    for (const who of [guest, unconfirmed]) {
+      for (const text of [`ack ${incident.number}`, `resolve ${incident.number}`, 'incidents']) {
+        const { body } = await command(teamId, who.slackUserId, text);
+        expect(body).toEqual({ response_type: 'ephemeral', text: expect.stringContaining('Link your Slack account') });
+      }
+    }
+    expect(await statusOf(stack.orm, incident.id)).toBe('TRIGGERED');
+    expect((await timelineOf(stack.orm, incident.id)).filter((e) => e.type === 'status_change')).toEqual([]);
+  });
+
+  it('when the workspace was downgraded to FREE with Slack still connected, then a member’s commands change nothing and say chat needs STARTER or above (help still answers)', async () => {
+    const { ws, teamId, ingestUrl, member } = await connectedWorkspace();
+    const incident = await openIncident(ingestUrl);
+    await knexOf(stack.orm)('organizations').where({ id: ws.organizationId }).update({ plan: 'FREE' });
+    for (const text of [`ack ${incident.number}`, `resolve ${incident.number}`, 'incidents', 'oncall']) {
+      const { res, body } = await command(teamId, member.slackUserId, text);
+      expect(res.status).toBe(200);
+      expect(body).toEqual({ response_type: 'ephemeral', text: expect.stringMatching(/STARTER plan or above.*on FREE: nothing changed/) });
+    }
+    expect((await command(teamId, member.slackUserId, 'help')).body!.text).toContain('/klaxon ack N');
+    await slackWorkSettled();
     expect(await statusOf(stack.orm, incident.id)).toBe('TRIGGERED');
     expect((await timelineOf(stack.orm, incident.id)).filter((e) => e.type === 'status_change')).toEqual([]);
   });

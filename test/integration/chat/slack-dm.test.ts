@@ -24,14 +24,14 @@ const api = (method: string, path: string, session: { cookie: string; csrf: stri
   dashboard(stack.urls.app, method, path, { session, body });
 
 /** A signed-in member of a fresh workspace (connected to Slack unless told otherwise), with a Slack account of their email unless told otherwise. */
-async function signedInMember(opts: { plan?: Plan; connected?: boolean; onSlack?: boolean } = {}) {
+async function signedInMember(opts: { plan?: Plan; connected?: boolean; onSlack?: boolean; slackTeamId?: string; emailConfirmed?: boolean } = {}) {
   const ws = await seedWorkspace(stack.orm);
   // Seeding makes API tokens, which FREE refuses: the plan is set afterwards.
   if (opts.plan) await knexOf(stack.orm)('organizations').where({ id: ws.organizationId }).update({ plan: opts.plan });
   const teamId = opts.connected === false ? undefined : await connectSlack(stack.orm, slack, ws.organizationId);
   const session = await memberSession(stack.urls.app, stack.orm, ws.organizationId, 'MEMBER');
   const slackUserId = newSlackUserId();
-  if (opts.onSlack !== false) slack.addUser({ id: slackUserId, email: session.email });
+  if (opts.onSlack !== false) slack.addUser({ id: slackUserId, email: session.email, teamId: opts.slackTeamId ?? teamId, emailConfirmed: opts.emailConfirmed });
   return { ws, teamId, session, slackUserId };
 }
 
@@ -98,6 +98,14 @@ describe('Slack DMs as a contact method', () => {
     const { session } = await signedInMember({ onSlack: false });
     expectDashboardError(await api('POST', '/me/slack/link', session), 404, 'slack_user_not_found');
     expect(await knexOf(stack.orm)('contact_methods').where({ user_id: session.userId, type: 'slack' })).toEqual([]);
+  });
+
+  it('when the Slack account with the member’s email is of another Slack team, or its email is unconfirmed in Slack, then 404 slack_user_not_found and nothing is stored', async () => {
+    for (const who of [{ slackTeamId: 'T0ANOTHER03' }, { emailConfirmed: false }]) {
+      const { session } = await signedInMember(who);
+      expectDashboardError(await api('POST', '/me/slack/link', session), 404, 'slack_user_not_found');
+      expect(await knexOf(stack.orm)('contact_methods').where({ user_id: session.userId, type: 'slack' })).toEqual([]);
+    }
   });
 
   it('when the workspace has no Slack installation, then 409 slack_not_connected', async () => {

@@ -151,10 +151,10 @@ describe('acting on an incident from its Slack buttons', () => {
 
   it('when someone whose Slack email matches no member clicks, then they are told to link their account and nothing changes', async () => {
     const { teamId, incidentId } = await connectedIncident();
-    const stranger = slack.addUser({ id: newSlackUserId(), email: `stranger-${randomUUID().slice(0, 8)}@example.test` });
+    const stranger = slack.addUser({ id: newSlackUserId(), email: `stranger-${randomUUID().slice(0, 8)}@example.test`, teamId });
     const { res, answers } = await click({ teamId, userId: stranger.id, action: 'acknowledge', incidentId });
     expect(res.status).toBe(200);
-    expect(answers()).toEqual([{ response_type: 'ephemeral', replace_original: false, text: expect.stringContaining('Link your Klaxon account') }]);
+    expect(answers()).toEqual([{ response_type: 'ephemeral', replace_original: false, text: expect.stringContaining('Link your Slack account') }]);
     expect(await statusOf(stack.orm, incidentId)).toBe('TRIGGERED');
     expect(await statusChanges(incidentId)).toEqual([]);
   });
@@ -164,13 +164,50 @@ describe('acting on an incident from its Slack buttons', () => {
     const unverified = await slackMember(stack.orm, slack, ws.organizationId, { verified: false });
     const elsewhere = await seedWorkspace(stack.orm);
     const outsider = await addMember(stack.orm, elsewhere.organizationId, 'ACCOUNT_ADMIN');
-    const outsiderSlack = slack.addUser({ id: newSlackUserId(), email: outsider.email });
+    const outsiderSlack = slack.addUser({ id: newSlackUserId(), email: outsider.email, teamId });
     for (const userId of [unverified.slackUserId, outsiderSlack.id]) {
       const { answers } = await click({ teamId, userId, action: 'resolve', incidentId });
-      expect(answers()[0].text).toContain('Link your Klaxon account');
+      expect(answers()[0].text).toContain('Link your Slack account');
     }
     expect(await statusOf(stack.orm, incidentId)).toBe('TRIGGERED');
     expect(await statusChanges(incidentId)).toEqual([]);
+  });
+
+  it('when a Slack user of another Slack team clicks in the installed team (a shared channel), with the email of a verified member, then they are told to link their Slack account and nothing changes', async () => {
+    const { teamId, incidentId, ws } = await connectedIncident();
+    const guest = await slackMember(stack.orm, slack, ws.organizationId, { slackTeamId: 'T0ANOTHER01' });
+    const { res, answers } = await click({ teamId, userId: guest.slackUserId, action: 'acknowledge', incidentId });
+    expect(res.status).toBe(200);
+    expect(answers()).toEqual([{ response_type: 'ephemeral', replace_original: false, text: expect.stringContaining('Link your Slack account') }]);
+    expect(await statusOf(stack.orm, incidentId)).toBe('TRIGGERED');
+    expect(await statusChanges(incidentId)).toEqual([]);
+  });
+
+  it('when the Slack email matching a verified member is not confirmed in Slack, then they are told to link their Slack account and nothing changes', async () => {
+    const { teamId, incidentId, ws } = await connectedIncident();
+    const unconfirmed = await slackMember(stack.orm, slack, ws.organizationId, { emailConfirmed: false });
+    for (const action of ['acknowledge', 'resolve', 'escalate'] as const) {
+      const { answers } = await click({ teamId, userId: unconfirmed.slackUserId, action, incidentId });
+      expect(answers()[0].text).toContain('Link your Slack account');
+    }
+    expect(await statusOf(stack.orm, incidentId)).toBe('TRIGGERED');
+    expect(await timelineOf(stack.orm, incidentId)).toEqual(expect.not.arrayContaining([expect.objectContaining({ via: 'slack' })]));
+    expect(await statusChanges(incidentId)).toEqual([]);
+  });
+
+  it('when the workspace was downgraded to FREE with Slack still connected, then a member’s click changes nothing and is answered that chat needs STARTER or above', async () => {
+    const { teamId, incidentId, member, ws } = await connectedIncident();
+    await knexOf(stack.orm)('organizations').where({ id: ws.organizationId }).update({ plan: 'FREE' });
+    const before = await timelineOf(stack.orm, incidentId);
+    for (const action of ['acknowledge', 'resolve', 'escalate'] as const) {
+      const { res, answers } = await click({ teamId, userId: member.slackUserId, action, incidentId });
+      expect(res.status).toBe(200);
+      expect(answers()).toEqual([
+        { response_type: 'ephemeral', replace_original: false, text: expect.stringMatching(/STARTER plan or above.*on FREE: nothing changed/) },
+      ]);
+    }
+    expect(await statusOf(stack.orm, incidentId)).toBe('TRIGGERED');
+    expect(await timelineOf(stack.orm, incidentId)).toEqual(before);
   });
 
   it('when the button is not one of Klaxon’s, or names an incident of a workspace not connected to that Slack team, then nothing changes', async () => {

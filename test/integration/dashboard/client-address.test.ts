@@ -1,15 +1,20 @@
 import { knexOf } from '../../../src/db/knex';
-import { LOGIN_LIMITS } from '../../../src/services/throttles';
+import { LOGIN_LIMITS, PASSWORD_RESET_LIMITS } from '../../../src/services/throttles';
 import { newAccount } from '../../support/dashboard';
 import { sendRaw, type RawResponse } from '../../support/raw-http';
 import { startTestStack, type TestStack } from '../../support/stack';
 
 // The app listener's client address, as per-IP throttles and sessions see it: behind a trusted
 // proxy, the client it names; otherwise the peer, whatever X-Forwarded-For claims.
+const SIGNUPS_PER_IP = 5;
 let proxied: TestStack;
 let direct: TestStack;
 beforeAll(async () => {
-  [proxied, direct] = await Promise.all([startTestStack({ worker: false, env: { TRUSTED_PROXIES: '127.0.0.1' } }), startTestStack({ worker: false })]);
+  // A low sign-up limit on the proxied stack: its tests sign up 2 accounts from the proxy itself.
+  [proxied, direct] = await Promise.all([
+    startTestStack({ worker: false, env: { TRUSTED_PROXIES: '127.0.0.1', SIGNUP_RATE_LIMIT_PER_IP: String(SIGNUPS_PER_IP) } }),
+    startTestStack({ worker: false }),
+  ]);
 });
 afterAll(() => Promise.all([proxied?.stop(), direct?.stop()]));
 
@@ -59,5 +64,44 @@ describe('the client address on the app listener', () => {
     const elsewhere = await login(direct, account, { from: '127.0.0.42', forwardedFor: '198.51.100.7' });
     expect(elsewhere.status).toBe(200);
     expect(await sessionIpOf(direct, elsewhere)).toBe('127.0.0.42');
+  });
+});
+
+describe('per-IP throttles and IPv6 clients', () => {
+  // Every address of one /64 is one client (an ISP hands a host or a LAN the whole /64).
+  const in64 = (prefix: string, i: number) => `${prefix}::${(i + 1).toString(16)}`;
+
+  it('when wrong logins come from many addresses of one IPv6 /64, then they share one budget: the /64 is locked out, another /64 still logs in', async () => {
+    const account = await signUp(proxied);
+    for (let i = 0; i < LOGIN_LIMITS.perIp; i++) expect((await login(proxied, wrong(i), { forwardedFor: in64('2001:db8:1:2', i) })).status).toBe(401);
+    const locked = await login(proxied, account, { forwardedFor: '2001:db8:1:2:ffff:ffff:ffff:fffe' });
+    expect(locked.status).toBe(429);
+    expect(locked.body).toMatchObject({ success: false, code: 'rate_limited' });
+    expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
+    const otherPrefix = await login(proxied, account, { forwardedFor: '2001:db8:1:3::1' });
+    expect(otherPrefix.status).toBe(200);
+    // The session still records the client's own address, not its /64.
+    expect(await sessionIpOf(proxied, otherPrefix)).toBe('2001:db8:1:3::1');
+  });
+
+  it('when password reset requests come from many addresses of one /64, then the per-IP limit counts them together', async () => {
+    const reset = (forwardedFor: string) =>
+      sendRaw('POST', `${proxied.urls.app}/api/auth/password-reset`, {
+        body: JSON.stringify({ email: `nobody-${forwardedFor.replace(/:/g, '-')}@example.test` }),
+        headers: { 'X-Forwarded-For': forwardedFor },
+      });
+    for (let i = 0; i < PASSWORD_RESET_LIMITS.perIp; i++) expect((await reset(in64('2001:db8:7:8', i))).status).toBe(202);
+    expect((await reset('2001:db8:7:8::ab')).status).toBe(429);
+    expect((await reset('2001:db8:7:9::1')).status).toBe(202);
+  });
+
+  it('when sign-ups come from many addresses of one /64, then the per-IP sign-up limit counts them together and creates nothing past it', async () => {
+    const signUpFrom = (forwardedFor: string, account = newAccount()) =>
+      sendRaw('POST', `${proxied.urls.app}/api/auth/signup`, { body: JSON.stringify(account), headers: { 'X-Forwarded-For': forwardedFor } });
+    for (let i = 0; i < SIGNUPS_PER_IP; i++) expect((await signUpFrom(in64('2001:db8:5:6', i))).status).toBe(201);
+    const extra = newAccount();
+    expect((await signUpFrom('2001:db8:5:6::ff', extra)).status).toBe(429);
+    expect(await knexOf(proxied.orm)('users').where({ email: extra.email }).first()).toBeUndefined();
+    expect((await signUpFrom('2001:db8:5:7::1')).status).toBe(201);
   });
 });
