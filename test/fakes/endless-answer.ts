@@ -1,0 +1,81 @@
+import type { ServerResponse } from 'node:http';
+
+/**
+ * How an endless answer streams: `flood` as fast as the client reads (64 KiB writes, each after
+ * the last drained), `drip` 64 bytes every 100 ms (an answer that outlasts any deadline while
+ * staying far under any byte cap).
+ */
+export type EndlessPace = 'flood' | 'drip';
+
+/** One endless answer as the peer saw it. */
+export interface EndlessAnswer {
+  pace: EndlessPace;
+  status: number;
+  /** When the head was sent (ms since the epoch). */
+  openedAt: number;
+  /** When the connection closed, null while it streams. */
+  closedAt: number | null;
+  /** `client`: Klaxon closed it (aborted, not abandoned); `fake`: the safety bound below ended it. */
+  closedBy: 'client' | 'fake' | null;
+  /** Body bytes written. */
+  bytes: number;
+}
+
+/**
+ * A peer left streaming this long, or this much, is a failed test anyway (the client kept reading):
+ * the fake then closes it itself, so a run against unbounded code fails instead of exhausting the machine.
+ */
+export const ENDLESS_SAFETY_MS = 30_000;
+export const ENDLESS_SAFETY_BYTES = 384 * 1024 * 1024;
+
+const FLOOD_CHUNK = Buffer.alloc(64 * 1024, 'x');
+const DRIP_CHUNK = Buffer.alloc(64, 'x');
+
+function drainedOrClosed(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}
+
+/** Answers `status` with a body that never ends (until the client closes it, or the safety bound). */
+export function streamEndlessly(res: ServerResponse, status: number, pace: EndlessPace): EndlessAnswer {
+  const answer: EndlessAnswer = { pace, status, openedAt: Date.now(), closedAt: null, closedBy: null, bytes: 0 };
+  let safety = false;
+  res.on('close', () => {
+    answer.closedAt = Date.now();
+    answer.closedBy = safety ? 'fake' : 'client';
+  });
+  res.writeHead(status, { 'Content-Type': 'text/plain' });
+  res.flushHeaders();
+  const overBound = () => Date.now() - answer.openedAt > ENDLESS_SAFETY_MS || answer.bytes > ENDLESS_SAFETY_BYTES;
+  const stop = () => {
+    safety = true;
+    res.destroy();
+  };
+  if (pace === 'drip') {
+    const timer = setInterval(() => {
+      if (res.destroyed) return clearInterval(timer);
+      if (overBound()) {
+        clearInterval(timer);
+        return stop();
+      }
+      res.write(DRIP_CHUNK);
+      answer.bytes += DRIP_CHUNK.length;
+    }, 100);
+    return answer;
+  }
+  void (async () => {
+    while (!res.destroyed) {
+      if (overBound()) return stop();
+      answer.bytes += FLOOD_CHUNK.length;
+      if (!res.write(FLOOD_CHUNK)) await drainedOrClosed(res);
+    }
+  })();
+  return answer;
+}
