@@ -25,8 +25,8 @@ export interface EndlessAnswer {
  * A peer left streaming this long, or this much, is a failed test anyway (the client kept reading):
  * the fake then closes it itself, so a run against unbounded code fails instead of exhausting the machine.
  */
-export const ENDLESS_SAFETY_MS = 30_000;
-export const ENDLESS_SAFETY_BYTES = 384 * 1024 * 1024;
+export const ENDLESS_SAFETY = { ms: 30_000, bytes: 384 * 1024 * 1024 };
+export type EndlessSafety = typeof ENDLESS_SAFETY;
 
 const FLOOD_CHUNK = Buffer.alloc(64 * 1024, 'x');
 const DRIP_CHUNK = Buffer.alloc(64, 'x');
@@ -44,18 +44,18 @@ function drainedOrClosed(res: ServerResponse): Promise<void> {
 }
 
 /** Answers `status` with a body that never ends (until the client closes it, or the safety bound). */
-export function streamEndlessly(res: ServerResponse, status: number, pace: EndlessPace): EndlessAnswer {
+export function streamEndlessly(res: ServerResponse, status: number, pace: EndlessPace, safety: EndlessSafety = ENDLESS_SAFETY): EndlessAnswer {
   const answer: EndlessAnswer = { pace, status, openedAt: Date.now(), closedAt: null, closedBy: null, bytes: 0 };
-  let safety = false;
+  let stopped = false;
   res.on('close', () => {
     answer.closedAt = Date.now();
-    answer.closedBy = safety ? 'fake' : 'client';
+    answer.closedBy = stopped ? 'fake' : 'client';
   });
   res.writeHead(status, { 'Content-Type': 'text/plain' });
   res.flushHeaders();
-  const overBound = () => Date.now() - answer.openedAt > ENDLESS_SAFETY_MS || answer.bytes > ENDLESS_SAFETY_BYTES;
+  const overBound = () => Date.now() - answer.openedAt > safety.ms || answer.bytes > safety.bytes;
   const stop = () => {
-    safety = true;
+    stopped = true;
     res.destroy();
   };
   if (pace === 'drip') {

@@ -2,7 +2,7 @@ import { createECDH, createPublicKey, randomBytes, randomUUID, verify } from 'no
 import https from 'node:https';
 import type { Readable } from 'node:stream';
 import { close, listen, waitUntil } from './http-util';
-import { streamEndlessly, type EndlessAnswer, type EndlessPace } from './endless-answer';
+import { ENDLESS_SAFETY, streamEndlessly, type EndlessAnswer, type EndlessPace, type EndlessSafety } from './endless-answer';
 import type { TestCert } from './tls-cert';
 
 // `http_ece` is web-push's own dependency (RFC 8188): the fake decrypts with it as a browser would.
@@ -94,7 +94,7 @@ export async function startWebPushFake(opts: { cert: TestCert }) {
   const requests: WebPushRequest[] = [];
   const subscriptions = new Map<string, { ecdh: ReturnType<typeof createECDH>; auth: Buffer }>();
   const failures = new Map<string, number>();
-  const endless = new Map<string, { status: number; pace: EndlessPace }>();
+  const endless = new Map<string, { status: number; pace: EndlessPace; safety: EndlessSafety }>();
   const endlessAnswers: Array<EndlessAnswer & { subscriptionId: string }> = [];
   let origin = '';
 
@@ -130,7 +130,7 @@ export async function startWebPushFake(opts: { cert: TestCert }) {
     });
     if (forever) {
       // The same object the stream updates (when it closes, how much it sent), not a copy.
-      endlessAnswers.push(Object.assign(streamEndlessly(res, forever.status, forever.pace), { subscriptionId: id }));
+      endlessAnswers.push(Object.assign(streamEndlessly(res, forever.status, forever.pace, forever.safety), { subscriptionId: id }));
       return;
     }
     res.writeHead(status, status === 201 ? { Location: `${origin}/message/${randomUUID()}` } : {}).end();
@@ -159,7 +159,8 @@ export async function startWebPushFake(opts: { cert: TestCert }) {
     failWith: (subscriptionId: string, status: number) => failures.set(subscriptionId, status),
     clearFailure: (subscriptionId: string) => failures.delete(subscriptionId),
     /** Answers pushes to this subscription with `status` and a body that never ends (endless-answer.ts). */
-    answerEndlessly: (subscriptionId: string, status: number, pace: EndlessPace) => endless.set(subscriptionId, { status, pace }),
+    answerEndlessly: (subscriptionId: string, status: number, pace: EndlessPace, safety = ENDLESS_SAFETY) =>
+      endless.set(subscriptionId, { status, pace, safety }),
     /** The endless answers given so far, with when each was opened and closed, and by whom. */
     endlessAnswers,
     waitFor: (match: (r: WebPushRequest) => boolean = () => true, timeoutMs?: number) => waitUntil('a web push', () => requests.find(match), timeoutMs),
