@@ -47,24 +47,22 @@ function drainedOrClosed(res: ServerResponse): Promise<void> {
 export function streamEndlessly(res: ServerResponse, status: number, pace: EndlessPace, safety: EndlessSafety = ENDLESS_SAFETY): EndlessAnswer {
   const answer: EndlessAnswer = { pace, status, openedAt: Date.now(), closedAt: null, closedBy: null, bytes: 0 };
   let stopped = false;
+  const stop = () => {
+    stopped = true;
+    res.destroy();
+  };
+  // On a clock of its own: a client that stops reading must not keep the fake waiting for a drain.
+  const deadline = setTimeout(stop, safety.ms);
   res.on('close', () => {
+    clearTimeout(deadline);
     answer.closedAt = Date.now();
     answer.closedBy = stopped ? 'fake' : 'client';
   });
   res.writeHead(status, { 'Content-Type': 'text/plain' });
   res.flushHeaders();
-  const overBound = () => Date.now() - answer.openedAt > safety.ms || answer.bytes > safety.bytes;
-  const stop = () => {
-    stopped = true;
-    res.destroy();
-  };
   if (pace === 'drip') {
     const timer = setInterval(() => {
       if (res.destroyed) return clearInterval(timer);
-      if (overBound()) {
-        clearInterval(timer);
-        return stop();
-      }
       res.write(DRIP_CHUNK);
       answer.bytes += DRIP_CHUNK.length;
     }, 100);
@@ -72,7 +70,7 @@ export function streamEndlessly(res: ServerResponse, status: number, pace: Endle
   }
   void (async () => {
     while (!res.destroyed) {
-      if (overBound()) return stop();
+      if (answer.bytes >= safety.bytes) return stop();
       answer.bytes += FLOOD_CHUNK.length;
       if (!res.write(FLOOD_CHUNK)) await drainedOrClosed(res);
     }

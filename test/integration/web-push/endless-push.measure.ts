@@ -55,7 +55,14 @@ it('measures the API process’s peak RSS during a test push to an endless 500',
   const id = await add(sub);
   const memory = RssSampler.start();
   const started = performance.now();
-  const res = await dashboard(stack.urls.app, 'POST', `/contact-methods/${id}/test`, { session: owner });
+  // Unbounded code may never answer once the fake gives up on it: waited for a while, then reported.
+  const giveUpMs = SECONDS * 1000 + 20_000;
+  const res = await Promise.race([
+    dashboard(stack.urls.app, 'POST', `/contact-methods/${id}/test`, { session: owner }),
+    new Promise<{ status: string; body: { data: string } }>((resolve) =>
+      setTimeout(() => resolve({ status: 'none', body: { data: `no answer within ${giveUpMs / 1000} s` } }), giveUpMs).unref(),
+    ),
+  ]);
   const took = performance.now() - started;
   const rss = memory.stop();
   const answer = await waitFor(async () => fake.endlessAnswers.find((a) => a.subscriptionId === sub.id && a.closedAt !== null), 60_000, 'the answer closed');
