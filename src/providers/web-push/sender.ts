@@ -139,13 +139,19 @@ export async function deliverWebPush(
   if (!verdict.ok) return { kind: 'rejected', status: null, error: `push to ${host} not sent: the endpoint ${verdict.message}` };
   const keys = opts.keys ?? vapidKeys(config);
   const secrets = [subscription.endpoint, new URL(subscription.endpoint).pathname, subscription.keys.auth, subscription.keys.p256dh, keys.privateKey];
-  const request = webpush.generateRequestDetails(subscription, JSON.stringify(payload), {
-    vapidDetails: { subject: config.subject, publicKey: keys.publicKey, privateKey: keys.privateKey },
-    TTL: WEB_PUSH_TTL_SECONDS,
-    urgency: 'high',
-    contentEncoding: 'aes128gcm',
-    ...(opts.topic && { topic: opts.topic }),
-  });
+  let request: ReturnType<typeof webpush.generateRequestDetails>;
+  try {
+    request = webpush.generateRequestDetails(subscription, JSON.stringify(payload), {
+      vapidDetails: { subject: config.subject, publicKey: keys.publicKey, privateKey: keys.privateKey },
+      TTL: WEB_PUSH_TTL_SECONDS,
+      urgency: 'high',
+      contentEncoding: 'aes128gcm',
+      ...(opts.topic && { topic: opts.topic }),
+    });
+  } catch (err) {
+    // Keys that pass the address's shape check but are no P-256 point: no push can be made for them.
+    return { kind: 'rejected', status: null, error: `push to ${host} not sent: ${noAnswer(err, secrets)}` };
+  }
   const headers = Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, String(value)]));
   const client = opts.client ?? webPushClient(config);
   try {

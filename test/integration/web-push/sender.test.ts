@@ -147,6 +147,16 @@ describe('the push_web sender through web-push', () => {
     expect(got.payload).toMatchObject({ title: 'Trusted by NODE_EXTRA_CA_CERTS', body: 'ca' });
   });
 
+  it('when the subscription’s key has the right shape but is no P-256 point, then nothing is sent and the page fails for good, keeping the contact method', async () => {
+    const sub = fake.subscribe();
+    // 65 bytes, 0x04 then zeros: the shape of an uncompressed point, and no point of the curve.
+    const bad = { ...sub, keys: { ...sub.keys, p256dh: Buffer.concat([Buffer.from([4]), Buffer.alloc(64)]).toString('base64url') } };
+    const before = fake.requests.length;
+    const err = await expectPermanent(sender().send({ ...page(sub), to: JSON.stringify({ endpoint: bad.endpoint, keys: bad.keys }) }), /not sent/, [sub.id]);
+    expect(keepsContactMethod(err)).toBe(true);
+    expect(fake.requests.length).toBe(before);
+  });
+
   it('when the provider call is given up on before the push service’s endless answer ends, then the request is aborted at that moment, not left reading', async () => {
     const sub = fake.subscribe();
     fake.answerEndlessly(sub.id, 500, 'drip');
