@@ -4,6 +4,62 @@ import regexp from 'eslint-plugin-regexp';
 
 const NODE_BUILTINS = ['fs', 'path', 'crypto', 'http', 'https', 'net', 'os', 'child_process', 'stream', 'events', 'util', 'timers', 'worker_threads'];
 
+/**
+ * One bounded outbound client (docs/security.md, "Outbound requests"): in server code only
+ * src/services/outbound/client.ts makes HTTP requests. Everything else uses it, or gives its
+ * fetch-shaped adapter to a library (openid-client, @slack/web-api, google-auth-library).
+ */
+export const OUTBOUND_CLIENT = 'src/services/outbound/client.ts';
+const OUTBOUND = 'outbound HTTP goes through the bounded client (src/services/outbound): a deadline, a byte cap, no redirects, the SSRF guard';
+/** HTTP client libraries that read answers without a cap. */
+const UNBOUNDED_HTTP_LIBRARIES = [
+  'undici',
+  'node-fetch',
+  'cross-fetch',
+  'axios',
+  'got',
+  'gaxios',
+  'superagent',
+  'needle',
+  'request',
+  'ky',
+  'follow-redirects',
+  'http-proxy-agent',
+  'https-proxy-agent',
+  'ws',
+];
+const NODE_HTTP = ['node:http', 'http', 'node:https', 'https', 'node:http2', 'http2'];
+/** The libraries that fetch unbounded unless given the client's fetch: each is made in one place that gives it. */
+const FETCHING_LIBRARIES = {
+  '@slack/web-api': 'make Slack clients with slackClient() (src/providers/slack/web-api.ts)',
+  'google-auth-library': "FCM's token client is made in src/providers/fcm/sender.ts",
+};
+/**
+ * no-restricted-imports for server code: unbounded HTTP libraries, Node's HTTP modules (types
+ * allowed), and the fetching libraries (types allowed); `except` lifts names for one file.
+ */
+const outboundImports = (except = []) => [
+  'error',
+  {
+    paths: [
+      ...UNBOUNDED_HTTP_LIBRARIES.map((name) => ({ name, message: OUTBOUND })),
+      ...NODE_HTTP.map((name) => ({ name, allowTypeImports: true, message: `${OUTBOUND}; listeners are made in src/stack/services.ts` })),
+      ...Object.entries(FETCHING_LIBRARIES).map(([name, where]) => ({ name, allowTypeImports: true, message: `${OUTBOUND}: ${where}` })),
+    ].filter((p) => !except.includes(p.name)),
+    patterns: [{ group: UNBOUNDED_HTTP_LIBRARIES.map((name) => `${name}/*`), message: OUTBOUND }],
+  },
+];
+const HTTP_MODULE = '/^(node:)?https?2?$/';
+const outboundSyntax = [
+  {
+    selector: "MemberExpression[property.name='sendNotification']",
+    message: `${OUTBOUND}: web-push's sendNotification reads the answer without limit; build the request with generateRequestDetails()`,
+  },
+  // Node's HTTP modules reached around the import rule.
+  { selector: `CallExpression[callee.name='require'] > Literal.arguments[value=${HTTP_MODULE}]`, message: OUTBOUND },
+  { selector: `ImportExpression > Literal.source[value=${HTTP_MODULE}]`, message: OUTBOUND },
+];
+
 export default tseslint.config(
   // bin/*.js is linted (regexes only): it is what `npm start` and `npm test` run first.
   { ignores: ['node_modules/**', '**/dist/**', '.klaxon/**', '.tools/**', 'coverage/**', '**/*.js', '!bin/*.js', '**/*.mjs'] },
@@ -59,6 +115,36 @@ export default tseslint.config(
       ],
       'no-restricted-properties': ['error', { object: 'Math', property: 'random', message: 'use uuid4() or random from @temporalio/workflow' }],
     },
+  },
+  {
+    // Server code: no HTTP request but through the bounded client.
+    files: ['src/**/*.ts', 'api/**/*.ts', 'activities/**/*.ts'],
+    rules: {
+      'no-restricted-imports': outboundImports(),
+      'no-restricted-globals': ['error', ...['fetch', 'WebSocket', 'EventSource', 'XMLHttpRequest'].map((name) => ({ name, message: OUTBOUND }))],
+      'no-restricted-properties': ['error', ...['globalThis', 'global', 'window', 'self'].map((object) => ({ object, property: 'fetch', message: OUTBOUND }))],
+      'no-restricted-syntax': ['error', ...outboundSyntax],
+    },
+  },
+  {
+    // The listeners: servers, never requests.
+    files: ['src/stack/services.ts'],
+    rules: {
+      'no-restricted-imports': outboundImports(['node:http', 'node:https']),
+      'no-restricted-syntax': [
+        'error',
+        ...outboundSyntax,
+        { selector: 'MemberExpression[object.name=/^https?$/][property.name=/^(request|get|Agent|globalAgent)$/]', message: OUTBOUND },
+      ],
+    },
+  },
+  // The two libraries, where they are given the client's fetch.
+  { files: ['src/providers/slack/web-api.ts'], rules: { 'no-restricted-imports': outboundImports(['@slack/web-api']) } },
+  { files: ['src/providers/fcm/sender.ts'], rules: { 'no-restricted-imports': outboundImports(['google-auth-library']) } },
+  {
+    // The one bounded client itself.
+    files: [OUTBOUND_CLIENT],
+    rules: { 'no-restricted-imports': outboundImports(['node:http', 'node:https']), 'no-restricted-syntax': 'off' },
   },
   {
     // The dashboard's components and the Vite config: parsed, not type-checked, for the rules below.

@@ -50,10 +50,20 @@ export interface ChannelSenders {
   close(): Promise<void>;
 }
 
+/** How a call to a sender may be ended early. */
+export interface SendOptions {
+  /**
+   * Aborted when the caller gives up on the call (callProvider's deadline): a sender whose HTTP
+   * goes through the bounded client (src/services/outbound) ends its request then, rather than
+   * leaving it running. SDK carriers end theirs by their own timeouts (docs/security.md).
+   */
+  signal?: AbortSignal;
+}
+
 /** Sends one page on one channel; throws `permanentDeliveryFailure` when retrying cannot help. */
 export interface ChannelSender {
   readonly provider: string;
-  send(page: OutgoingPage): Promise<SentPage>;
+  send(page: OutgoingPage, opts?: SendOptions): Promise<SentPage>;
   /** Releases connections (APNs HTTP/2 session, SMTP pool) when the worker stops; optional. */
   close?(): Promise<void>;
 }

@@ -1,6 +1,7 @@
 import { generateKeyPairSync, randomBytes, verify } from 'node:crypto';
 import http from 'node:http';
 import type { FcmServiceAccount } from '../../src/providers/fcm/config';
+import { streamEndlessly, type EndlessAnswer, type EndlessPace } from './endless-answer';
 import { close, listen, readBody, waitUntil } from './http-util';
 
 /** One messages:send call that reached the fake. */
@@ -49,6 +50,11 @@ export async function startFcmFake(opts: { projectId: string }) {
   const grants: Array<{ ok: boolean; at: number }> = [];
   const requests: FcmRequest[] = [];
   const failures = new Map<string, keyof typeof FAILURES>();
+  const endless = new Map<string, { status: number; pace: EndlessPace }>();
+  const endlessAnswers: Array<EndlessAnswer & { token: string }> = [];
+  const redirects = new Map<string, number>();
+  /** Requests that reached the place a redirect pointed to (a client that follows redirects). */
+  const redirected: string[] = [];
   let sequence = 0;
 
   const server = http.createServer(async (req, res) => {
@@ -64,6 +70,10 @@ export async function startFcmFake(opts: { projectId: string }) {
       const token = `ya29.fake-${randomBytes(12).toString('hex')}`;
       issued.add(token);
       return json(200, { access_token: token, expires_in: 3599, token_type: 'Bearer' });
+    }
+    if (req.url === '/elsewhere') {
+      redirected.push(text);
+      return json(200, { name: 'projects/elsewhere/messages/1' });
     }
     const m = /^\/v1\/projects\/([^/]+)\/messages:send$/.exec(req.url ?? '');
     if (req.method !== 'POST' || !m) return json(404, fcmError(404, 'NOT_FOUND', 'Not found'));
@@ -81,7 +91,19 @@ export async function startFcmFake(opts: { projectId: string }) {
     );
     if (!authorized) return answer(401, fcmError(401, 'UNAUTHENTICATED', 'Request had invalid authentication credentials.'));
     if (m[1] !== opts.projectId) return answer(403, fcmError(403, 'PERMISSION_DENIED', 'Permission denied.'));
-    const failure = failures.get(body?.message?.token);
+    const token = body?.message?.token;
+    const forever = endless.get(token);
+    if (forever) {
+      requests.push({ project: m[1], body, authorized, status: forever.status, at: Date.now() });
+      endlessAnswers.push(Object.assign(streamEndlessly(res, forever.status, forever.pace), { token }));
+      return;
+    }
+    const redirect = redirects.get(token);
+    if (redirect) {
+      requests.push({ project: m[1], body, authorized, status: redirect, at: Date.now() });
+      return res.writeHead(redirect, { Location: `${url}/elsewhere` }).end();
+    }
+    const failure = failures.get(token);
     if (failure) return answer(FAILURES[failure].error.code, FAILURES[failure]);
     const name = `projects/${opts.projectId}/messages/${++sequence}`;
     answer(200, { name }, name);
@@ -110,6 +132,12 @@ export async function startFcmFake(opts: { projectId: string }) {
     /** Makes sends to a registration token fail the way FCM does. */
     failToken: (token: string, failure: keyof typeof FAILURES = 'UNREGISTERED') => failures.set(token, failure),
     clearFailure: (token: string) => failures.delete(token),
+    /** Answers sends to a registration token with `status` and a body that never ends (endless-answer.ts). */
+    answerEndlessly: (token: string, status: number, pace: EndlessPace) => endless.set(token, { status, pace }),
+    endlessAnswers,
+    /** Answers sends to a registration token with a redirect (`status`) to /elsewhere, which takes anything. */
+    redirectToken: (token: string, status: number) => redirects.set(token, status),
+    redirected,
     close: () => close(server),
   };
 }

@@ -2,6 +2,7 @@ import { createECDH, createPublicKey, randomBytes, randomUUID, verify } from 'no
 import https from 'node:https';
 import type { Readable } from 'node:stream';
 import { close, listen, waitUntil } from './http-util';
+import { ENDLESS_SAFETY, streamEndlessly, type EndlessAnswer, type EndlessPace, type EndlessSafety } from './endless-answer';
 import type { TestCert } from './tls-cert';
 
 // `http_ece` is web-push's own dependency (RFC 8188): the fake decrypts with it as a browser would.
@@ -93,6 +94,8 @@ export async function startWebPushFake(opts: { cert: TestCert }) {
   const requests: WebPushRequest[] = [];
   const subscriptions = new Map<string, { ecdh: ReturnType<typeof createECDH>; auth: Buffer }>();
   const failures = new Map<string, number>();
+  const endless = new Map<string, { status: number; pace: EndlessPace; safety: EndlessSafety }>();
+  const endlessAnswers: Array<EndlessAnswer & { subscriptionId: string }> = [];
   let origin = '';
 
   const server = https.createServer({ key: opts.cert.key, cert: opts.cert.cert }, async (req, res) => {
@@ -113,7 +116,8 @@ export async function startWebPushFake(opts: { cert: TestCert }) {
     } catch (err) {
       decryptError = (err as Error).message;
     }
-    const status = !vapid.valid ? 403 : (failures.get(id) ?? 201);
+    const forever = vapid.valid ? endless.get(id) : undefined;
+    const status = !vapid.valid ? 403 : (forever?.status ?? failures.get(id) ?? 201);
     const pick = (name: string) => (typeof req.headers[name] === 'string' ? (req.headers[name] as string) : undefined);
     requests.push({
       subscriptionId: id,
@@ -124,6 +128,11 @@ export async function startWebPushFake(opts: { cert: TestCert }) {
       status,
       at,
     });
+    if (forever) {
+      // The same object the stream updates (when it closes, how much it sent), not a copy.
+      endlessAnswers.push(Object.assign(streamEndlessly(res, forever.status, forever.pace, forever.safety), { subscriptionId: id }));
+      return;
+    }
     res.writeHead(status, status === 201 ? { Location: `${origin}/message/${randomUUID()}` } : {}).end();
   });
   const port = await listen(server);
@@ -149,6 +158,11 @@ export async function startWebPushFake(opts: { cert: TestCert }) {
     /** Answers pushes to this subscription with `status` (410 gone, 404, 429, 500, 400 …). */
     failWith: (subscriptionId: string, status: number) => failures.set(subscriptionId, status),
     clearFailure: (subscriptionId: string) => failures.delete(subscriptionId),
+    /** Answers pushes to this subscription with `status` and a body that never ends (endless-answer.ts). */
+    answerEndlessly: (subscriptionId: string, status: number, pace: EndlessPace, safety = ENDLESS_SAFETY) =>
+      endless.set(subscriptionId, { status, pace, safety }),
+    /** The endless answers given so far, with when each was opened and closed, and by whom. */
+    endlessAnswers,
     waitFor: (match: (r: WebPushRequest) => boolean = () => true, timeoutMs?: number) => waitUntil('a web push', () => requests.find(match), timeoutMs),
     close: () => close(server as never),
   };

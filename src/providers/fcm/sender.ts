@@ -1,9 +1,14 @@
-/** Android push pages through FCM HTTP v1, with an OAuth2 bearer from google-auth-library. */
+/**
+ * Android push pages through FCM HTTP v1, with an OAuth2 bearer from google-auth-library. Both the
+ * token grant and the send go through the bounded client (src/services/outbound) as a fixed
+ * third-party host (FCM_BASE_URL, the key's token_uri): 10 s, 64 KiB of answer, no redirect.
+ */
 import { JWT } from 'google-auth-library';
 import type { FcmConfig } from './config';
 import { PROVIDER_CALL_TIMEOUT_MS } from '../../domain/paging/attempt-timeouts';
+import { OutboundError, outboundClient, outboundFetch } from '../../services/outbound';
 import { describeError, notAcceptedFailure, permanentFailure, retryableFailure } from '../failures';
-import type { ChannelProvider, ChannelSender, OutgoingPage, SentPage } from '../types';
+import type { ChannelProvider, ChannelSender, OutgoingPage, SendOptions, SentPage } from '../types';
 
 export type { FcmConfig };
 
@@ -24,8 +29,8 @@ export function createFcmAuth(config: FcmConfig): JWT {
     key: account.private_key,
     keyId: account.private_key_id,
     scopes: [SCOPE],
-    // Node's own fetch: gaxios would otherwise import node-fetch at run time, which jest's vm refuses.
-    transporterOptions: { fetchImplementation: fetch },
+    // The bounded client's fetch: gaxios would otherwise use an unbounded one (and import node-fetch, which jest's vm refuses).
+    transporterOptions: { fetchImplementation: outboundFetch({ target: 'fixed', deadlineMs: PROVIDER_CALL_TIMEOUT_MS }) as unknown as typeof fetch },
   });
   const tokenUri = account.token_uri;
   if (tokenUri && tokenUri !== GOOGLE_TOKEN_URL) {
@@ -53,9 +58,10 @@ function toMessage(page: OutgoingPage) {
 export function createFcmSender(config: FcmConfig, auth: JWT = createFcmAuth(config)): ChannelSender {
   const secrets = [config.serviceAccount.private_key];
   const url = `${config.baseUrl}/v1/projects/${encodeURIComponent(config.projectId)}/messages:send`;
+  const client = outboundClient({ target: 'fixed', keepAlive: true });
   return {
     provider: 'fcm',
-    async send(page: OutgoingPage): Promise<SentPage> {
+    async send(page: OutgoingPage, opts: SendOptions = {}): Promise<SentPage> {
       // One budget for the token and the send: the call as a whole stays within it.
       const deadline = Date.now() + PROVIDER_CALL_TIMEOUT_MS;
       let token: string | null | undefined;
@@ -66,21 +72,33 @@ export function createFcmSender(config: FcmConfig, auth: JWT = createFcmAuth(con
         throw notAcceptedFailure('fcm', `could not obtain an access token: ${describeError(err)}`, secrets);
       }
       if (!token) throw notAcceptedFailure('fcm', 'could not obtain an access token', secrets);
-      let res: Response;
+      let status: number;
+      let text = '';
       try {
-        res = await fetch(url, {
+        const res = await client.request(url, {
           method: 'POST',
           headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json; charset=utf-8' },
           body: JSON.stringify(toMessage(page)),
-          signal: AbortSignal.timeout(Math.max(1, deadline - Date.now())),
+          deadlineMs: Math.max(1, deadline - Date.now()),
+          signal: opts.signal,
         });
+        status = res.status;
+        text = res.text();
       } catch (err) {
-        throw retryableFailure('fcm', `push not sent: ${describeError((err as { cause?: unknown }).cause ?? err)}`, [...secrets, token]);
+        // An answer whose head came (then too long, or too slow) is judged by its status alone.
+        if (!(err instanceof OutboundError) || err.status === null) throw retryableFailure('fcm', `push not sent: ${describeError(err)}`, [...secrets, token]);
+        status = err.status;
       }
-      const body = (await res.json().catch(() => ({}))) as { name?: string; error?: FcmErrorBody };
-      if (res.ok) return { provider: 'fcm', providerMessageId: body.name ?? null };
-      throw toDeliveryError(page, res.status, body.error, [...secrets, token]);
+      let body: { name?: string; error?: FcmErrorBody } = {};
+      try {
+        body = text ? JSON.parse(text) : {};
+      } catch {
+        // Not JSON (a proxy's error page): the status says enough.
+      }
+      if (status >= 200 && status < 300) return { provider: 'fcm', providerMessageId: typeof body.name === 'string' ? body.name : null };
+      throw toDeliveryError(page, status, body.error, [...secrets, token]);
     },
+    close: async () => client.close(),
   };
 }
 

@@ -2,7 +2,9 @@
  * Answers on a `response_url` (docs/chat.md): Slack's hooks.slack.com over HTTPS only, or the
  * origin of SLACK_API_URL when that points elsewhere (the test fake). Any other URL a payload
  * carries is never called: the payload is signed by Slack, but a URL is still not ours to trust.
+ * Posted through the bounded client (src/services/outbound) as a fixed host.
  */
+import { outboundRequest } from '../../services/outbound';
 
 export const SLACK_HOOKS_HOST = 'hooks.slack.com';
 const DEFAULT_API_ORIGIN = 'https://slack.com';
@@ -30,15 +32,17 @@ export async function postToResponseUrl(raw: string | undefined, apiUrl: string,
   const url = allowedResponseUrl(raw, apiUrl);
   if (!url) return false;
   try {
-    const res = await fetch(url, {
+    // Only the status counts: the answer is read to 4 KiB at most, the rest never.
+    const res = await outboundRequest(url, {
+      target: 'fixed',
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),
-      redirect: 'manual',
-      signal: AbortSignal.timeout(5_000),
+      deadlineMs: 5_000,
+      maxBytes: 4096,
+      overflow: 'truncate',
     });
-    await res.body?.cancel();
-    return res.ok;
+    return res.status >= 200 && res.status < 300;
   } catch {
     return false;
   }

@@ -1,15 +1,32 @@
 /**
  * The one way Klaxon talks to Slack: `@slack/web-api`'s WebClient, pointed at SLACK_API_URL
  * (the test fake in tests). Short timeout and few retries: Slack calls run off the paging path,
- * and the chat feed consumer retries on its own schedule (docs/chat.md).
+ * and the chat feed consumer retries on its own schedule (docs/chat.md). Its requests go through
+ * the bounded client (its `fetch` option; src/services/outbound): Slack's API is a fixed host.
  */
-import { LogLevel, WebClient, type WebAPICallError } from '@slack/web-api';
+import { LogLevel, WebClient, type FetchFunction, type WebAPICallError } from '@slack/web-api';
+import { outboundFetch } from '../../services/outbound';
+
+/** How long one Web API request may take. */
+export const SLACK_TIMEOUT_MS = 3_000;
+/** How much of one answer is read: a page of 200 channels (conversations.list) runs to a few hundred KiB. */
+export const SLACK_MAX_ANSWER_BYTES = 1024 * 1024;
+
+/** Every WebClient's transport: one bounded client for the process, kept-alive connections to Slack. */
+// A real Response; the library's type spells out the few members it reads.
+const slackFetch = outboundFetch({
+  target: 'fixed',
+  keepAlive: true,
+  deadlineMs: SLACK_TIMEOUT_MS,
+  maxBytes: SLACK_MAX_ANSWER_BYTES,
+}) as unknown as FetchFunction;
 
 /** A Web API client for one bot token (or none: `oauth.v2.access` authenticates with the app's client id and secret). */
 export function slackClient(apiUrl: string, token?: string): WebClient {
   return new WebClient(token, {
     slackApiUrl: apiUrl,
-    timeout: 3_000,
+    timeout: SLACK_TIMEOUT_MS,
+    fetch: slackFetch,
     retryConfig: { retries: 2, factor: 2, minTimeout: 100, maxTimeout: 1_000 },
     rejectRateLimitedCalls: false,
     // Klaxon's own logs say what failed; the client's info and warn lines would repeat it on stdout.

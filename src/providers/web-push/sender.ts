@@ -2,17 +2,15 @@
  * Browser push pages through `web-push` (RFC 8030 delivery, RFC 8291 aes128gcm payload
  * encryption, RFC 8292 VAPID), docs/web-push.md. The endpoint is a URL the browser chose, so it
  * goes through the one SSRF guard: checked as written, and every address it resolves to checked
- * again by the agent's lookup before connecting. Its path is a capability (anyone holding it may
+ * again by the bounded client's lookup before connecting. Its path is a capability (anyone holding it may
  * push to that browser): messages name its host only.
  */
-import https from 'node:https';
-import { rootCertificates } from 'node:tls';
 import webpush from 'web-push';
 import { checkTargetUrl } from '../../domain/targets';
 import { PROVIDER_CALL_TIMEOUT_MS } from '../../domain/paging/attempt-timeouts';
-import { addressGuard, guardedLookup, METADATA_TARGET_ERROR, PRIVATE_TARGET_ERROR } from '../../services/targets/http';
+import { OutboundError, outboundClient, type OutboundClient } from '../../services/outbound';
 import { describeError, notAcceptedFailure, permanentFailure, rejectedFailure, retryableFailure } from '../failures';
-import type { ChannelProvider, ChannelSender, OutgoingPage, SentPage } from '../types';
+import type { ChannelProvider, ChannelSender, OutgoingPage, SendOptions, SentPage } from '../types';
 import type { VapidKeys, WebPushConfig } from './config';
 import { vapidKeys } from './keys';
 
@@ -46,6 +44,9 @@ export type WebPushOutcome =
   | { kind: 'not_accepted'; status: number; error: string }
   /** No answer (network, timeout): the service may have taken it. */
   | { kind: 'unknown'; status: null; error: string };
+
+/** A push service answers a few hundred bytes at most; more is never read. */
+export const WEB_PUSH_MAX_ANSWER_BYTES = 64 * 1024;
 
 /** A page a day late is noise: a push service keeps it an hour at most. */
 export const WEB_PUSH_TTL_SECONDS = 3600;
@@ -87,71 +88,93 @@ export function pagePayload(page: OutgoingPage, appUrl: string): WebPushPayload 
   };
 }
 
-/** An agent that connects only to addresses the SSRF guard allows, trusting Node's CAs plus WEB_PUSH_CA_FILE's. */
-export function guardedAgent(config: Pick<WebPushConfig, 'allowPrivate' | 'ca'>): https.Agent {
-  return new https.Agent({
-    keepAlive: true,
-    lookup: guardedLookup(addressGuard({ allowPrivate: config.allowPrivate })),
-    ...(config.ca && { ca: [...rootCertificates, config.ca] }),
+/** One bounded client per sender (keep-alive), trusting Node's CAs plus WEB_PUSH_CA_FILE's: the endpoint is a supplied URL. */
+export function webPushClient(config: Pick<WebPushConfig, 'allowPrivate' | 'ca'>, opts: { keepAlive?: boolean } = {}): OutboundClient {
+  return outboundClient({
+    target: 'supplied',
+    allowPrivate: config.allowPrivate,
+    ca: config.ca,
+    keepAlive: opts.keepAlive,
+    deadlineMs: PROVIDER_CALL_TIMEOUT_MS,
+    maxBytes: WEB_PUSH_MAX_ANSWER_BYTES,
   });
 }
 
 /** Why a request got no answer, never the endpoint's path or keys. */
 function noAnswer(err: unknown, secrets: string[]): string {
-  const message = describeError(err);
-  if (message === PRIVATE_TARGET_ERROR || message === METADATA_TARGET_ERROR) return message;
+  const message = err instanceof OutboundError ? err.message : describeError(err);
   let out = message;
   for (const s of secrets) if (s) out = out.split(s).join('[redacted]');
   return out;
 }
 
+/** The push service's status sorted into an outcome (docs/web-push.md, "What the push service answers"). */
+function outcomeOf(host: string, status: number): WebPushOutcome {
+  if (status >= 200 && status < 300) return { kind: 'delivered', status };
+  if (status === 404 || status === 410)
+    return { kind: 'gone', status, error: `push to ${host} refused: the browser subscription has expired or was unsubscribed (HTTP ${status})` };
+  if (status === 429 || status >= 500) return { kind: 'not_accepted', status, error: `push to ${host} not accepted: HTTP ${status}` };
+  return {
+    kind: 'rejected',
+    status,
+    error: `push to ${host} refused: HTTP ${status}${status === 403 ? ' (the VAPID key does not match the subscription’s)' : ''}`,
+  };
+}
+
 /**
  * Sends one encrypted push to a subscription and sorts the answer; never throws for the push
  * service's sake. Urgency high (a page must wake the device), TTL an hour, Topic per incident.
+ * `web-push` builds the request (VAPID header, aes128gcm body) and the bounded client sends it:
+ * the library's own sender reads an answer without limit. An answer whose head came is sorted by
+ * its status even when its body was too long or too slow (the socket is then closed).
  */
 export async function deliverWebPush(
   config: WebPushConfig,
   subscription: WebPushSubscription,
   payload: WebPushPayload,
-  opts: { agent?: https.Agent; topic?: string; keys?: VapidKeys } = {},
+  opts: { client?: OutboundClient; topic?: string; keys?: VapidKeys; signal?: AbortSignal } = {},
 ): Promise<WebPushOutcome> {
   const host = endpointHost(subscription.endpoint);
   const verdict = checkTargetUrl(subscription.endpoint, { allowPrivate: config.allowPrivate, who: 'web push reaches' });
   if (!verdict.ok) return { kind: 'rejected', status: null, error: `push to ${host} not sent: the endpoint ${verdict.message}` };
   const keys = opts.keys ?? vapidKeys(config);
   const secrets = [subscription.endpoint, new URL(subscription.endpoint).pathname, subscription.keys.auth, subscription.keys.p256dh, keys.privateKey];
+  let request: ReturnType<typeof webpush.generateRequestDetails>;
   try {
-    const res = await webpush.sendNotification(subscription, JSON.stringify(payload), {
+    request = webpush.generateRequestDetails(subscription, JSON.stringify(payload), {
       vapidDetails: { subject: config.subject, publicKey: keys.publicKey, privateKey: keys.privateKey },
       TTL: WEB_PUSH_TTL_SECONDS,
       urgency: 'high',
       contentEncoding: 'aes128gcm',
       ...(opts.topic && { topic: opts.topic }),
-      agent: opts.agent ?? guardedAgent(config),
-      timeout: PROVIDER_CALL_TIMEOUT_MS,
     });
-    return { kind: 'delivered', status: res.statusCode };
   } catch (err) {
-    const status = (err as { statusCode?: unknown }).statusCode;
-    if (typeof status !== 'number') return { kind: 'unknown', status: null, error: `push to ${host} not sent: ${noAnswer(err, secrets)}` };
-    if (status === 404 || status === 410)
-      return { kind: 'gone', status, error: `push to ${host} refused: the browser subscription has expired or was unsubscribed (HTTP ${status})` };
-    if (status === 429 || status >= 500) return { kind: 'not_accepted', status, error: `push to ${host} not accepted: HTTP ${status}` };
-    return {
-      kind: 'rejected',
-      status,
-      error: `push to ${host} refused: HTTP ${status}${status === 403 ? ' (the VAPID key does not match the subscription’s)' : ''}`,
-    };
+    // Keys that pass the address's shape check but are no P-256 point: no push can be made for them.
+    return { kind: 'rejected', status: null, error: `push to ${host} not sent: ${noAnswer(err, secrets)}` };
+  }
+  const headers = Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, String(value)]));
+  const client = opts.client ?? webPushClient(config);
+  try {
+    const res = await client.request(request.endpoint, { method: request.method, headers, body: request.body ?? undefined, signal: opts.signal });
+    return outcomeOf(host, res.status);
+  } catch (err) {
+    if (err instanceof OutboundError) {
+      if (err.kind === 'refused') return { kind: 'rejected', status: null, error: `push to ${host} not sent: ${err.message}` };
+      if (err.status !== null) return outcomeOf(host, err.status);
+    }
+    return { kind: 'unknown', status: null, error: `push to ${host} not sent: ${noAnswer(err, secrets)}` };
+  } finally {
+    if (!opts.client) client.close();
   }
 }
 
-/** The `push_web` sender: one guarded keep-alive agent, keys read (or generated) on the first push. */
+/** The `push_web` sender: one bounded keep-alive client, keys read (or generated) on the first push. */
 export function createWebPushSender(config: WebPushConfig): ChannelSender {
-  const agent = guardedAgent(config);
+  const client = webPushClient(config, { keepAlive: true });
   let keys: VapidKeys | undefined;
   return {
     provider: 'web-push',
-    async send(page: OutgoingPage): Promise<SentPage> {
+    async send(page: OutgoingPage, opts: SendOptions = {}): Promise<SentPage> {
       let subscription: WebPushSubscription;
       try {
         subscription = parseSubscription(page.to);
@@ -161,7 +184,7 @@ export function createWebPushSender(config: WebPushConfig): ChannelSender {
       const topic = webPushTopic(page.push?.data.incident_id);
       // Read (or generated) once per worker: the pair never changes while it runs.
       keys ??= vapidKeys(config);
-      const outcome = await deliverWebPush(config, subscription, pagePayload(page, config.appUrl), { agent, topic, keys });
+      const outcome = await deliverWebPush(config, subscription, pagePayload(page, config.appUrl), { client, topic, keys, signal: opts.signal });
       switch (outcome.kind) {
         case 'delivered':
           return { provider: 'web-push', providerMessageId: null };
@@ -176,7 +199,7 @@ export function createWebPushSender(config: WebPushConfig): ChannelSender {
           throw retryableFailure('web-push', outcome.error);
       }
     },
-    close: async () => agent.destroy(),
+    close: async () => client.close(),
   };
 }
 

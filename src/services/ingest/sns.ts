@@ -4,7 +4,7 @@ import { SNS_CERTIFICATE_LIMITS } from '../../domain/ingest/limits';
 import { parseSnsEnvelope, type SnsEnvelope } from '../../domain/ingest/native/sns-envelope';
 import { snsSignatureAlgorithm, snsStringToSign } from '../../domain/ingest/native/sns-verification';
 import { invalid } from '../errors';
-import { readCappedText } from './capped-response';
+import { OutboundError, outboundClient, type OutboundResponse } from '../outbound';
 
 export interface SnsOptions {
   /** Hosts SNS URLs may point at (certificate and SubscribeURL); AWS's by default. */
@@ -18,12 +18,17 @@ export interface SnsOptions {
 // The longest DNS name: longer hostnames are refused before the operator's pattern runs on them.
 const MAX_HOSTNAME = 253;
 
+/** How long one SNS fetch may take. */
+const SNS_FETCH_TIMEOUT_MS = 5_000;
+
 /**
  * Verifies SNS deliveries (SignatureVersion 1 and 2) against the certificate at SigningCertURL,
  * and confirms subscriptions by GETting SubscribeURL: both URLs must be HTTPS on an allowed
- * host, so a forged message can make Klaxon fetch nothing else (no SSRF).
+ * host, so a forged message can make Klaxon fetch nothing else (no SSRF). Fetched through the
+ * bounded client (src/services/outbound) as a fixed host: AWS's names, the operator's pattern.
  */
 export function createSnsVerifier(opts: SnsOptions) {
+  const client = outboundClient({ target: 'fixed', deadlineMs: SNS_FETCH_TIMEOUT_MS, maxBytes: SNS_CERTIFICATE_LIMITS.bytes });
   const certificates = new LRUCache<string, string>({
     max: opts.certificates?.entries ?? SNS_CERTIFICATE_LIMITS.entries,
     ttl: opts.certificates?.ttlMs ?? SNS_CERTIFICATE_LIMITS.ttlMs,
@@ -48,21 +53,28 @@ export function createSnsVerifier(opts: SnsOptions) {
     return url;
   };
 
-  async function get(url: URL): Promise<Response> {
+  /**
+   * A GET answered 2xx (no redirect followed), at most the certificate limit of it read: a longer
+   * certificate is refused; a subscription's confirmation answer (`truncate`) is not read anyway.
+   */
+  async function get(url: URL, overflow: 'fail' | 'truncate' = 'fail'): Promise<OutboundResponse> {
     const target = opts.baseUrlOverride ? new URL(url.pathname + url.search, opts.baseUrlOverride) : url;
-    const res = await fetch(target, { signal: AbortSignal.timeout(5000), redirect: 'error' });
-    if (!res.ok) {
-      await res.body?.cancel();
-      throw new Error(`GET ${url.origin}${url.pathname} answered ${res.status}`);
+    let res: OutboundResponse;
+    try {
+      res = await client.request(target, { overflow });
+    } catch (err) {
+      if (err instanceof OutboundError && err.kind === 'too_large')
+        throw invalid(`SNS signing certificate is larger than ${SNS_CERTIFICATE_LIMITS.bytes / 1024} KiB`);
+      throw err;
     }
+    if (res.status < 200 || res.status >= 300) throw new Error(`GET ${url.origin}${url.pathname} answered ${res.status}`);
     return res;
   }
 
   async function certificate(url: URL): Promise<string> {
     const cached = certificates.get(url.href);
     if (cached !== undefined) return cached;
-    const pem = await readCappedText(await get(url), SNS_CERTIFICATE_LIMITS.bytes);
-    if (pem === undefined) throw invalid(`SNS signing certificate is larger than ${SNS_CERTIFICATE_LIMITS.bytes / 1024} KiB`);
+    const pem = (await get(url)).text();
     certificates.set(url.href, pem);
     return pem;
   }
@@ -87,7 +99,7 @@ export function createSnsVerifier(opts: SnsOptions) {
 
   /** Confirms a subscription (after `verified`); SNS's answer is not read. */
   async function confirm(envelope: SnsEnvelope): Promise<void> {
-    await (await get(allowed(envelope.SubscribeURL))).body?.cancel();
+    await get(allowed(envelope.SubscribeURL), 'truncate');
   }
 
   return { verified, confirm };

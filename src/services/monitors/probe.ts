@@ -1,6 +1,6 @@
 import { evaluateResponse, type Expectation } from '../../domain/monitors/evaluate';
 import type { MonitorMethod } from '../../domain/monitors/target';
-import { addressGuard, exchange, reasonOf, urlRefusal } from '../targets';
+import { OutboundError, outboundClient, type OutboundResponse } from '../outbound';
 
 export { PRIVATE_TARGET_ERROR, METADATA_TARGET_ERROR, guardedLookup } from '../targets';
 
@@ -28,14 +28,25 @@ export const MAX_REDIRECTS = 5;
 const MAX_BODY_BYTES = 1024 * 1024;
 
 /**
- * Checks a URL the way a monitor does, through the shared guard (src/services/targets): the whole
- * check (redirects included) within `timeoutMs`, every hop's addresses checked before connecting,
- * at most MAX_REDIRECTS redirects followed, the final response judged by its status and keyword.
+ * Checks a URL the way a monitor does, through the bounded client as a supplied URL (plain http
+ * allowed: a monitor reads a public page and sends no secret): the whole check (redirects
+ * included) within `timeoutMs`, every hop's addresses checked before connecting, at most
+ * MAX_REDIRECTS redirects followed (each hop a request of its own, the client follows none), the
+ * first MAX_BODY_BYTES of the final answer judged by its status and keyword.
  */
 export async function probe(input: ProbeInput): Promise<ProbeResult> {
   const started = performance.now();
   const signal = AbortSignal.timeout(input.timeoutMs);
-  const guard = addressGuard({ allowPrivate: input.allowPrivate, refuse: input.refuse });
+  const client = outboundClient({
+    target: 'supplied',
+    allowPrivate: input.allowPrivate,
+    allowHttp: true,
+    refuse: input.refuse,
+    headers: { 'User-Agent': 'Klaxon-Monitor/1', Accept: '*/*' },
+    deadlineMs: input.timeoutMs,
+    maxBytes: MAX_BODY_BYTES,
+    overflow: 'truncate',
+  });
   const result = (ok: boolean, statusCode: number | null, error: string | null): ProbeResult => ({
     ok,
     statusCode,
@@ -45,14 +56,14 @@ export async function probe(input: ProbeInput): Promise<ProbeResult> {
   let url = new URL(input.url);
   let method = input.method;
   for (let hop = 0; ; hop++) {
-    const refusal = urlRefusal(url, guard);
-    if (refusal) return result(false, null, refusal.startsWith('not an HTTP URL') ? `redirect to a non-HTTP URL (${url.protocol})` : refusal);
-    let res: Awaited<ReturnType<typeof exchange>>;
+    let res: OutboundResponse;
     try {
-      const headers = { 'User-Agent': 'Klaxon-Monitor/1', Accept: '*/*' };
-      res = await exchange(url, { method, headers, body: method === 'POST' ? '' : undefined, maxBodyBytes: MAX_BODY_BYTES }, guard, signal);
+      res = await client.request(url, { method, body: method === 'POST' ? '' : undefined, signal });
     } catch (err) {
-      return result(false, null, reasonOf(err, input.timeoutMs, signal));
+      if (!(err instanceof OutboundError)) throw err;
+      if (err.kind === 'invalid_url') return result(false, null, `redirect to a non-HTTP URL (${url.protocol})`);
+      // The signal is the whole check's deadline (redirects included): a timeout either way.
+      return result(false, null, err.kind === 'aborted' ? `timed out after ${input.timeoutMs / 1000} s` : err.message);
     }
     if (res.status >= 300 && res.status < 400 && res.location) {
       if (hop >= MAX_REDIRECTS) return result(false, res.status, `more than ${MAX_REDIRECTS} redirects`);
@@ -65,7 +76,7 @@ export async function probe(input: ProbeInput): Promise<ProbeResult> {
       if (res.status === 303 || (method === 'POST' && (res.status === 301 || res.status === 302))) method = 'GET';
       continue;
     }
-    const verdict = evaluateResponse({ status: res.status, body: res.body }, input);
+    const verdict = evaluateResponse({ status: res.status, body: res.text() }, input);
     return result(verdict.ok, res.status, verdict.error);
   }
 }

@@ -2,17 +2,17 @@
  * OpenID Connect sign-in (docs/sso.md) with `openid-client`: discovery, authorization code with
  * PKCE (S256), state and nonce; the library checks the ID token's signature, issuer, audience,
  * expiry, nonce and (for a step-up) `auth_time` against `max_age`. Every request to the IdP goes
- * through the one SSRF guard (src/services/targets/guarded-fetch.ts).
+ * through the bounded client and its SSRF guard (src/services/outbound).
  */
 import { LRUCache } from 'lru-cache';
 import { unauthorized } from '../errors';
-import type { FetchInit } from '../targets/guarded-fetch';
+import type { OutboundFetch } from '../outbound';
 import type { LoginConnection } from './connections';
 import { openId, type OpenIdConfiguration } from './openid-client';
 import type { RedirectSignInMethod, VerifiedIdentity } from './sign-in-methods';
 
-/** Requests to the IdP (discovery, keys, token, userinfo): through the SSRF guard. */
-export type IdpFetch = (url: string, init?: FetchInit) => Promise<Response>;
+/** Requests to the IdP (discovery, keys, token, userinfo): through the bounded client and the SSRF guard. */
+export type IdpFetch = OutboundFetch;
 
 /** Seconds each request to the IdP may take. */
 const IDP_TIMEOUT_SECONDS = 10;

@@ -1,8 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { isMetadataHost } from '../../domain/targets';
-import { addressGuard, exchange, METADATA_TARGET_ERROR, reasonOf, urlRefusal } from './http';
+import { OutboundError, outboundRequest } from '../outbound/client';
 
-/** How long one read may take, and how much of its answer is read at most. */
+/** How long one read may take, and how much of its answer is read at most (an importer's page of a few hundred records). */
 export const GET_TIMEOUT_MS = 30_000;
 export const GET_MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
 
@@ -20,41 +19,35 @@ export type GetJsonResult =
   { ok: true; status: number; headers: IncomingHttpHeaders; body: unknown } | { ok: false; status: number | null; headers: IncomingHttpHeaders; error: string };
 
 /**
- * GETs JSON from a third party's API (an importer reading PagerDuty or Opsgenie) through the one
- * SSRF guard: https only unless `allowPrivate` (a credential travels in the headers), every
- * resolved address checked before connecting, no redirect followed, the whole exchange within the
+ * GETs JSON from a third party's API (an importer reading PagerDuty or Opsgenie) through the
+ * bounded client as a supplied URL: https only unless `allowPrivate` (a credential travels in the
+ * headers), every resolved address checked, no redirect followed, the whole exchange within the
  * timeout, and an answer longer than the cap refused rather than cut. Never throws.
  */
 export async function getJson(url: string, opts: GetJsonOptions): Promise<GetJsonResult> {
-  const timeoutMs = opts.timeoutMs ?? GET_TIMEOUT_MS;
-  const maxBytes = opts.maxBytes ?? GET_MAX_RESPONSE_BYTES;
   const fail = (error: string, status: number | null = null, headers: IncomingHttpHeaders = {}): GetJsonResult => ({ ok: false, status, headers, error });
-  const guard = addressGuard(opts);
-  let target: URL;
+  let res;
   try {
-    target = new URL(url);
-  } catch {
-    return fail('invalid URL');
-  }
-  const refusal = urlRefusal(target, guard) ?? (isMetadataHost(target.hostname) ? METADATA_TARGET_ERROR : null);
-  if (refusal) return fail(refusal);
-  if (target.protocol === 'http:' && !opts.allowPrivate) return fail('plain http:// is not allowed (https:// only)');
-  const signal = AbortSignal.timeout(timeoutMs);
-  try {
-    const headers = { 'User-Agent': 'Klaxon-Importer/1', Accept: 'application/json', ...opts.headers };
-    const res = await exchange(target, { method: 'GET', headers, maxBodyBytes: maxBytes + 1 }, guard, signal);
-    if (res.truncated || Buffer.byteLength(res.body) > maxBytes) return fail(`answer larger than ${maxBytes} bytes`, res.status, res.headers);
-    if (res.status >= 300 && res.status < 400) return fail(`redirect (${res.status}) not followed`, res.status, res.headers);
-    let body: unknown;
-    try {
-      body = res.body === '' ? undefined : JSON.parse(res.body);
-    } catch {
-      // An error page (a proxy's HTML 502) still has a status worth acting on.
-      if (res.status < 200 || res.status >= 300) return { ok: true, status: res.status, headers: res.headers, body: undefined };
-      return fail(`answer is not JSON (status ${res.status})`, res.status, res.headers);
-    }
-    return { ok: true, status: res.status, headers: res.headers, body };
+    res = await outboundRequest(url, {
+      target: 'supplied',
+      allowPrivate: opts.allowPrivate,
+      headers: { 'User-Agent': 'Klaxon-Importer/1', Accept: 'application/json', ...opts.headers },
+      deadlineMs: opts.timeoutMs ?? GET_TIMEOUT_MS,
+      maxBytes: opts.maxBytes ?? GET_MAX_RESPONSE_BYTES,
+    });
   } catch (err) {
-    return fail(reasonOf(err, timeoutMs, signal));
+    if (err instanceof OutboundError) return fail(err.message, err.status, err.headers);
+    throw err;
   }
+  if (res.status >= 300 && res.status < 400) return fail(`redirect (${res.status}) not followed`, res.status, res.headers);
+  const text = res.text();
+  let body: unknown;
+  try {
+    body = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    // An error page (a proxy's HTML 502) still has a status worth acting on.
+    if (res.status < 200 || res.status >= 300) return { ok: true, status: res.status, headers: res.headers, body: undefined };
+    return fail(`answer is not JSON (status ${res.status})`, res.status, res.headers);
+  }
+  return { ok: true, status: res.status, headers: res.headers, body };
 }

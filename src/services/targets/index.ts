@@ -1,4 +1,7 @@
-/** The guarded HTTP of every outbound target (the pure checks are src/domain/targets). */
-export * from './http';
+/**
+ * The SSRF guard of every outbound target (the pure checks are src/domain/targets) and the two
+ * shapes its callers use most, over the one bounded client (src/services/outbound).
+ */
+export * from './guard';
+export * from './post-json';
 export * from './get-json';
-export * from './guarded-fetch';

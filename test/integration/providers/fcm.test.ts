@@ -3,6 +3,10 @@ import { createFcmSender } from '../../../src/providers/fcm';
 import type { OutgoingPage } from '../../../src/providers/types';
 import { startFcmFake, type FcmFake } from '../../fakes/fcm-server';
 import { closedPort } from '../../fakes/http-util';
+import { PROVIDER_CALL_TIMEOUT_MS } from '../../../src/domain/paging/attempt-timeouts';
+import { providerDidNotAccept } from '../../../src/providers/failures';
+import { MiB, RssSampler } from '../../support/rss-sampler';
+import { waitFor } from '../../support/wait';
 import { expectPermanent, expectRetryable } from './expect-failure';
 
 const PROJECT = 'klaxon-test';
@@ -77,6 +81,28 @@ describe('FCM HTTP v1 with a google-auth-library service-account token', () => {
 
   it('when FCM cannot be reached, then the error is retryable', async () => {
     const nowhere = createFcmSender({ projectId: PROJECT, serviceAccount: fake.serviceAccount, baseUrl: `http://127.0.0.1:${await closedPort()}` });
-    await expectRetryable(nowhere.send(page()), /push not sent: .*ECONNREFUSED/, [fake.serviceAccount.private_key]);
+    await expectRetryable(nowhere.send(page()), /push not sent: connection refused/, [fake.serviceAccount.private_key]);
+  });
+
+  // Issue 36: FCM's answer was read whole (`res.json()`), for as long as the call's 10 s allowed.
+  it('when FCM answers 500 with a body that never ends, then the send fails (not accepted) with the status, memory grows by far less than was sent, and Klaxon closes the connection', async () => {
+    const token = 'endless-' + 'e'.repeat(30);
+    fake.answerEndlessly(token, 500, 'flood');
+    const memory = RssSampler.start();
+    const err = await expectRetryable(sender.send(page({ to: token })), /^fcm: push not accepted: error \(HTTP 500\)$/, [fake.serviceAccount.private_key]);
+    const rss = memory.stop();
+    expect(providerDidNotAccept(err)).toBe(true);
+    const answer = await waitFor(async () => fake.endlessAnswers.find((a) => a.token === token && a.closedAt !== null), 45_000, 'the answer closed');
+    expect(answer.closedBy).toBe('client');
+    expect(answer.closedAt! - answer.openedAt).toBeLessThan(PROVIDER_CALL_TIMEOUT_MS);
+    expect(answer.bytes).toBeLessThan(16 * MiB);
+    expect(rss.growth).toBeLessThan(64 * MiB);
+  }, 60_000);
+
+  it('when FCM answers a redirect, then it is not followed: the send fails with the 3xx and nothing reaches where it pointed', async () => {
+    const token = 'redirected-' + 'r'.repeat(30);
+    fake.redirectToken(token, 307);
+    await expectRetryable(sender.send(page({ to: token })), /^fcm: push not accepted: error \(HTTP 307\)$/, [fake.serviceAccount.private_key]);
+    expect(fake.redirected).toEqual([]);
   });
 });

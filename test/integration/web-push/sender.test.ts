@@ -7,7 +7,9 @@ import { ApplicationFailure } from '@temporalio/common';
 import { loadConfig } from '../../../src/config';
 import { normaliseAddress } from '../../../src/domain/channels';
 import { createWebPushSender, vapidKeys, type WebPushConfig } from '../../../src/providers/web-push';
+import { callProvider } from '../../../src/providers/provider-call';
 import { keepsContactMethod, type ChannelSender, type OutgoingPage } from '../../../src/providers/types';
+import { waitFor } from '../../support/wait';
 import { startWebPushFake, type FakeSubscription, type WebPushFake } from '../../fakes/web-push-service';
 import { makeTestCert, type TestCert } from '../../fakes/tls-cert';
 import { expectPermanent, expectRetryable } from '../providers/expect-failure';
@@ -143,5 +145,28 @@ describe('the push_web sender through web-push', () => {
     const [got] = fake.requests.filter((r) => r.subscriptionId === sub.id);
     expect(got.vapid.valid).toBe(true);
     expect(got.payload).toMatchObject({ title: 'Trusted by NODE_EXTRA_CA_CERTS', body: 'ca' });
+  });
+
+  it('when the subscription’s key has the right shape but is no P-256 point, then nothing is sent and the page fails for good, keeping the contact method', async () => {
+    const sub = fake.subscribe();
+    // 65 bytes, 0x04 then zeros: the shape of an uncompressed point, and no point of the curve.
+    const bad = { ...sub, keys: { ...sub.keys, p256dh: Buffer.concat([Buffer.from([4]), Buffer.alloc(64)]).toString('base64url') } };
+    const before = fake.requests.length;
+    const err = await expectPermanent(sender().send({ ...page(sub), to: JSON.stringify({ endpoint: bad.endpoint, keys: bad.keys }) }), /not sent/, [sub.id]);
+    expect(keepsContactMethod(err)).toBe(true);
+    expect(fake.requests.length).toBe(before);
+  });
+
+  it('when the provider call is given up on before the push service’s endless answer ends, then the request is aborted at that moment, not left reading', async () => {
+    const sub = fake.subscribe();
+    fake.answerEndlessly(sub.id, 500, 'drip');
+    const started = Date.now();
+    const calling = callProvider(sender(), page(sub), 1_000);
+    void calling.catch(() => undefined); // awaited below, after the connection is seen closed
+    const answer = await waitFor(async () => fake.endlessAnswers.find((a) => a.subscriptionId === sub.id && a.closedAt !== null), 45_000, 'the answer closed');
+    expect(answer.closedBy).toBe('client');
+    // Closed by callProvider's deadline (1 s here), well before the sender's own (10 s).
+    expect(answer.closedAt! - started).toBeLessThan(3_000);
+    await expectRetryable(calling, /^web-push: no answer within 1 s$/, [sub.id]);
   });
 });
