@@ -32,12 +32,12 @@ export class TestBrowser {
     this.jars.set(origin, jar);
   }
 
-  request(method: string, url: string, form?: Record<string, string>): Promise<BrowserResponse> {
+  request(method: string, url: string, form?: Record<string, string>, extraHeaders: Record<string, string> = {}): Promise<BrowserResponse> {
     const target = new URL(url);
     const jar = this.jars.get(target.origin) ?? new Map<string, string>();
     this.jars.set(target.origin, jar);
     const body = form ? new URLSearchParams(form).toString() : undefined;
-    const headers: Record<string, string> = { Accept: 'text/html,application/json' };
+    const headers: Record<string, string> = { Accept: 'text/html,application/json', ...extraHeaders };
     if (jar.size) headers.Cookie = [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
     if (body !== undefined) headers['Content-Type'] = 'application/x-www-form-urlencoded';
     const client = target.protocol === 'https:' ? https : http;
@@ -62,6 +62,18 @@ export class TestBrowser {
       req.on('error', reject);
       req.end(body);
     });
+  }
+
+  /**
+   * Starts single sign-on as a person does (docs/sso.md): opens Klaxon's start page at `startUrl`
+   * (`{app}/auth/sso/start?email=…`), then submits its "Continue with SSO" form as a browser
+   * would (the page's fields, this page's `Origin`); answers the POST's answer (302 to the IdP).
+   */
+  async startSso(startUrl: string): Promise<BrowserResponse> {
+    const page = await this.request('GET', startUrl);
+    if (page.status !== 200) return page;
+    const form = startPageForm(page.body, startUrl);
+    return this.request('POST', form.action, form.fields, { Origin: new URL(startUrl).origin });
   }
 
   /**
@@ -95,6 +107,16 @@ export class TestBrowser {
     }
     throw new Error('the IdP never sent the browser back');
   }
+}
+
+/** Klaxon's start page's form: its action and hidden fields (attribute values HTML-escaped). */
+export function startPageForm(html: string, base: string): { action: string; fields: Record<string, string> } {
+  const action = /<form method="post" action="([^"]*)"/.exec(html)?.[1];
+  if (!action) throw new Error(`no form on the start page: ${html.slice(0, 300)}`);
+  const unescape = (v: string) => v.replaceAll('&quot;', '"').replaceAll('&#39;', "'").replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&amp;', '&');
+  const fields: Record<string, string> = {};
+  for (const m of html.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)">/g)) fields[m[1]] = unescape(m[2]);
+  return { action: new URL(unescape(action), base).href, fields };
 }
 
 /** A page that posts itself at once (oidc-provider's form_post pages): its action and hidden fields. */

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { knexOf } from '../../../src/db/knex';
 import { addUser, setPlan } from '../../../src/services/workspace';
+import { startTestDnsServer, type TestDnsServer } from '../../fakes/dns-server';
 import { makeIdpCert, startTestIdp, type TestIdp } from '../../fakes/oidc-idp';
 import type { TestCert } from '../../fakes/tls-cert';
 import { dashboard, memberSession, sessionCookieFrom, signUpAndLogIn, SESSION_COOKIE, type DashboardSession } from '../../support/dashboard';
 import { TestBrowser } from '../../support/sso-browser';
+import { proveSsoDomain } from '../../support/sso-domains';
 import { startTestStack, type TestStack } from '../../support/stack';
 
 /**
@@ -15,21 +17,25 @@ import { startTestStack, type TestStack } from '../../support/stack';
 let stack: TestStack;
 let idp: TestIdp;
 let cert: TestCert;
+let dns: TestDnsServer;
 
 beforeAll(async () => {
   cert = makeIdpCert();
+  // The workspaces prove their domains on this DNS server (DNS_RESOLVERS).
+  dns = await startTestDnsServer();
   // The IdP is on loopback (a private address) and signs with the test certificate.
-  stack = await startTestStack({ worker: false, env: { ALLOW_PRIVATE_TARGETS: 'true', SSO_CA_FILE: cert.certFile } });
+  stack = await startTestStack({ worker: false, env: { ALLOW_PRIVATE_TARGETS: 'true', SSO_CA_FILE: cert.certFile, DNS_RESOLVERS: dns.address } });
   idp = await startTestIdp(`${stack.urls.app}/auth/sso/oidc/callback`, cert);
 });
 afterAll(async () => {
   await idp?.stop();
   await stack?.stop();
+  await dns?.stop();
 });
 
 const api = (method: string, path: string, opts: Parameters<typeof dashboard>[3] = {}) => dashboard(stack.urls.app, method, path, opts);
 
-/** A BUSINESS workspace whose Billing Owner set up OIDC for a fresh domain. */
+/** A BUSINESS workspace whose Billing Owner set up OIDC for a fresh domain, proven. */
 async function ssoWorkspace(settings: { default_role?: string; require_sso?: boolean } = {}) {
   const owner = await signUpAndLogIn(stack.urls.app, stack.orm);
   await setPlan(stack.orm, owner.organizationId, 'BUSINESS');
@@ -48,12 +54,13 @@ async function ssoWorkspace(settings: { default_role?: string; require_sso?: boo
     },
   });
   expect(put.status).toBe(200);
+  await proveSsoDomain(stack.urls.app, owner, dns, domain);
   return { owner, domain, organizationId: owner.organizationId };
 }
 
-/** Starts at Klaxon, signs in at the IdP as `login`, and answers the URL the IdP sent the browser back to (not yet opened). */
+/** Starts at Klaxon's start page, signs in at the IdP as `login`, and answers the URL the IdP sent the browser back to (not yet opened). */
 async function throughIdp(browser: TestBrowser, startPath: string, login: string, tamper?: (url: URL) => void): Promise<string> {
-  const start = await browser.request('GET', `${stack.urls.app}${startPath}`);
+  const start = await browser.startSso(`${stack.urls.app}${startPath}`);
   expect(start.status).toBe(302);
   const authorization = new URL(start.location!);
   expect(authorization.origin).toBe(idp.issuer);
@@ -81,7 +88,7 @@ describe('OIDC sign-in against a real OpenID provider', () => {
     const ws = await ssoWorkspace({ default_role: 'TEAM_MANAGER' });
     const email = `new-${randomUUID().slice(0, 8)}@${ws.domain}`;
     const browser = new TestBrowser(cert.cert);
-    const start = await browser.request('GET', `${stack.urls.app}/auth/sso/start?email=${encodeURIComponent(email)}`);
+    const start = await browser.startSso(`${stack.urls.app}/auth/sso/start?email=${encodeURIComponent(email)}`);
     expect(start.status).toBe(302);
     const authorization = new URL(start.location!);
     // Authorization code with PKCE (S256), state and nonce; the address as a hint.
@@ -143,7 +150,7 @@ describe('OIDC sign-in against a real OpenID provider', () => {
     expect(sessionOfBrowser(browser)).toBeUndefined();
     expect(await knexOf(stack.orm)('users').where({ email: stranger }).first()).toBeUndefined();
     // An email whose domain routes nowhere is not sent to any IdP.
-    const nowhere = await browser.request('GET', `${stack.urls.app}/auth/sso/start?email=${encodeURIComponent(stranger)}`);
+    const nowhere = await browser.startSso(`${stack.urls.app}/auth/sso/start?email=${encodeURIComponent(stranger)}`);
     expect(nowhere.status).toBe(404);
   });
 
@@ -240,7 +247,7 @@ describe('OIDC sign-in against a real OpenID provider', () => {
     const member = await addMemberWithPassword(ws.organizationId, 'MEMBER');
     await setPlan(stack.orm, ws.organizationId, 'PRO');
     const browser = new TestBrowser(cert.cert);
-    const start = await browser.request('GET', `${stack.urls.app}/auth/sso/start?organization_id=${ws.organizationId}`);
+    const start = await browser.startSso(`${stack.urls.app}/auth/sso/start?organization_id=${ws.organizationId}`);
     expect(start.status).toBe(403);
     expect(JSON.parse(start.body)).toMatchObject({ code: 'plan_limit_reached' });
     expect((await api('POST', '/auth/login', { body: { email: member.email, password: member.password } })).status).toBe(200);

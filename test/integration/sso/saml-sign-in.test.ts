@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { knexOf } from '../../../src/db/knex';
+import { startTestDnsServer, type TestDnsServer } from '../../fakes/dns-server';
 import { samlAcsUrlOf, samlEntityIdOf } from '../../../src/services/sso/saml';
 import { dashboard, SESSION_COOKIE } from '../../support/dashboard';
 import { makeTestIdp, type TestIdp } from '../../support/saml-idp';
@@ -14,15 +15,20 @@ import { startTestStack, type TestStack } from '../../support/stack';
  */
 let stack: TestStack;
 let idp: TestIdp;
+let dns: TestDnsServer;
 
 beforeAll(async () => {
-  stack = await startTestStack({ worker: false });
+  dns = await startTestDnsServer();
+  stack = await startTestStack({ worker: false, env: { DNS_RESOLVERS: dns.address } });
   idp = makeTestIdp();
 });
-afterAll(() => stack?.stop());
+afterAll(async () => {
+  await stack?.stop();
+  await dns?.stop();
+});
 
 const app = () => stack.urls.app;
-const samlWorkspace = () => samlSsoWorkspace(stack, idp);
+const samlWorkspace = () => samlSsoWorkspace(stack, idp, dns);
 const start = (browser: TestBrowser, email: string) => startSamlAt(app(), idp, browser, email);
 const answer = (organizationId: string, requestId: string, email: string, signed = true) => samlAnswer(app(), idp, organizationId, requestId, email, signed);
 
