@@ -1,5 +1,5 @@
 import { dashboard, type DashboardSession } from './dashboard';
-import type { TestDnsServer } from '../fakes/dns-server';
+import { startTestDnsServer, type TestDnsServer } from '../fakes/dns-server';
 
 /**
  * Proves a workspace's listed domain as its admin does (docs/sso.md, "Proving a domain"): reads
@@ -13,4 +13,18 @@ export async function proveSsoDomain(appUrl: string, session: DashboardSession, 
   dns.setTxt(domain, [[listed.txt_record]]);
   const res = await dashboard(appUrl, 'POST', `/sso/domains/${domain}/verify`, { session });
   if (res.status !== 200) throw new Error(`verifying ${domain} answered ${res.status}: ${JSON.stringify(res.body)}`);
+}
+
+/** A DNS server for a test file, started before its stack (pass `dns.server.address` as DNS_RESOLVERS) and stopped after. */
+export function dnsFixture() {
+  const held: { server?: TestDnsServer } = {};
+  beforeAll(async () => {
+    held.server = await startTestDnsServer();
+  });
+  afterAll(() => held.server?.stop());
+  return {
+    get server(): TestDnsServer {
+      return held.server!;
+    },
+  };
 }
