@@ -72,7 +72,10 @@ describe('Proving an email domain by DNS', () => {
     });
     expect(again.status).toBe(200);
     expect(again.body.data.domains).toEqual(
-      [{ ...listed, verified: true }, { domain: added, verified: false, txt_record: expect.any(String) }].sort((a, b) => a.domain.localeCompare(b.domain)),
+      [
+        { ...listed, verified: true },
+        { domain: added, verified: false, txt_record: expect.any(String) },
+      ].sort((a, b) => a.domain.localeCompare(b.domain)),
     );
   });
 
@@ -135,7 +138,11 @@ describe('Proving an email domain by DNS', () => {
       session: undefined,
     });
     expectScimError(await scim('POST', '/Users', babsJensen(`scim-${email}`)), 400, 'invalidValue', /userName/);
-    expect(await db()('users').whereIn('email', [email, `scim-${email}`]).first()).toBeUndefined();
+    expect(
+      await db()('users')
+        .whereIn('email', [email, `scim-${email}`])
+        .first(),
+    ).toBeUndefined();
 
     await proveSsoDomain(app(), owner, dns.server, domain);
     const admitted = await signIn();
