@@ -3,9 +3,9 @@ import { inflateRawSync } from 'node:zlib';
 import { samlAcsUrlOf, samlEntityIdOf } from '../../src/services/sso/saml';
 import { setPlan } from '../../src/services/workspace';
 import type { TestDnsServer } from '../fakes/dns-server';
-import { dashboard, signUpAndLogIn } from './dashboard';
+import { dashboard, SESSION_COOKIE, signUpAndLogIn } from './dashboard';
 import { assertionXml, base64, responseFields, responseXml, signAssertion, type ResponseFields, type TestIdp } from './saml-idp';
-import type { TestBrowser } from './sso-browser';
+import { TestBrowser } from './sso-browser';
 import { proveSsoDomain } from './sso-domains';
 import type { TestStack } from './stack';
 
@@ -57,4 +57,24 @@ export function samlAnswer(
 ): string {
   const f = responseFields({ entityId: samlEntityIdOf(appUrl, organizationId), acsUrl: samlAcsUrlOf(appUrl) }, idp, requestId, { nameId: email, ...over });
   return base64(responseXml(f, signed ? signAssertion(assertionXml(f), idp) : assertionXml(f)));
+}
+
+/**
+ * A whole SAML sign-in at a workspace, by its id: Klaxon's start page and its form, then `idp`'s
+ * signed answer for `email` (`over` changes fields: another NameID, attributes…) posted to the ACS.
+ * Answers the status, the refusal code, and the session cookie the browser got, if any.
+ */
+export async function signInThroughSaml(appUrl: string, idp: TestIdp, organizationId: string, email: string, over: Partial<ResponseFields> = {}) {
+  const browser = new TestBrowser('');
+  const start = await browser.startSso(`${appUrl}/auth/sso/start?organization_id=${organizationId}`);
+  if (start.status !== 302) throw new Error(`POST /auth/sso/start answered ${start.status}: ${start.body}`);
+  const url = new URL(start.location!);
+  const requestId = /\bID="([^"]+)"/.exec(inflateRawSync(Buffer.from(url.searchParams.get('SAMLRequest')!, 'base64')).toString('utf8'))![1];
+  const form = { SAMLResponse: samlAnswer(appUrl, idp, organizationId, requestId, email, true, over), RelayState: url.searchParams.get('RelayState')! };
+  const acs = await browser.request('POST', `${appUrl}/auth/sso/saml/acs`, form);
+  return {
+    status: acs.status,
+    code: acs.status >= 400 ? (JSON.parse(acs.body).code as string) : undefined,
+    session: browser.cookie(new URL(appUrl).origin, SESSION_COOKIE),
+  };
 }

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { inflateRawSync } from 'node:zlib';
 import { knexOf } from '../../../src/db/knex';
-import { dashboardFixture, expectDashboardError, sessionCookieFrom, signUpAndLogIn, SESSION_COOKIE, type DashboardSession } from '../../support/dashboard';
+import { dashboardFixture, expectDashboardError, sessionCookieFrom, signUpAndLogIn, type DashboardSession } from '../../support/dashboard';
 import { makeTestIdp, type TestIdp } from '../../support/saml-idp';
-import { samlAnswer, samlSsoWorkspace } from '../../support/saml-sign-in';
+import { samlSsoWorkspace, signInThroughSaml } from '../../support/saml-sign-in';
 import { samlStepUp } from '../../support/saml-step-up';
 import { babsJensen, expectScimError, scimClient } from '../../support/scim';
 import { TestBrowser } from '../../support/sso-browser';
@@ -41,19 +40,7 @@ const victimRows = async (userId: string) => ({
 });
 
 /** B's IdP signs `email` in at B (B's start page by workspace, then B's signed answer to the ACS). */
-async function signInAtB(organizationId: string, email: string) {
-  const browser = new TestBrowser('');
-  const start = await browser.startSso(`${app()}/auth/sso/start?organization_id=${organizationId}`);
-  const url = new URL(start.location!);
-  const requestId = /\bID="([^"]+)"/.exec(inflateRawSync(Buffer.from(url.searchParams.get('SAMLRequest')!, 'base64')).toString('utf8'))![1];
-  const form = { SAMLResponse: samlAnswer(app(), idpB, organizationId, requestId, email), RelayState: url.searchParams.get('RelayState')! };
-  const acs = await browser.request('POST', `${app()}/auth/sso/saml/acs`, form);
-  return {
-    status: acs.status,
-    code: acs.status >= 400 ? JSON.parse(acs.body).code : undefined,
-    session: browser.cookie(new URL(app()).origin, SESSION_COOKIE),
-  };
-}
+const signInAtB = (organizationId: string, email: string) => signInThroughSaml(app(), idpB, organizationId, email);
 
 type Session = Pick<DashboardSession, 'cookie' | 'csrf'>;
 
