@@ -24,6 +24,11 @@ export class TestBrowser {
     return this.jars.get(origin)?.get(name);
   }
 
+  /** Forgets every cookie of an origin (a new session at an IdP). */
+  forget(origin: string): void {
+    this.jars.delete(origin);
+  }
+
   /** Forgets one cookie (a test of another browser's cookie). */
   setCookie(origin: string, name: string, value: string | undefined): void {
     const jar = this.jars.get(origin) ?? new Map<string, string>();
@@ -80,7 +85,7 @@ export class TestBrowser {
    * Walks the IdP from `url` (its authorization URL) to the redirect back to `appUrl`, signing in
    * as `login` when the IdP shows its login form; answers the URL the IdP sent the browser back to.
    */
-  async signInAtIdp(url: string, appUrl: string, login: string): Promise<string> {
+  async signInAtIdp(url: string, appUrl: string, login: string, opts: { authenticatedSecondsAgo?: number } = {}): Promise<string> {
     let next = url;
     for (let step = 0; step < 12; step++) {
       const res = await this.request('GET', next);
@@ -90,7 +95,9 @@ export class TestBrowser {
         continue;
       }
       if (res.status === 200 && new URL(next).pathname.startsWith('/interaction/')) {
-        const posted = await this.request('POST', next, { prompt: 'login', login, password: 'any password' });
+        // The test IdP (test/fakes/oidc-idp-server.mjs) can record the sign-in as an old one.
+        const at = opts.authenticatedSecondsAgo ? `${next}?authenticated_seconds_ago=${opts.authenticatedSecondsAgo}` : next;
+        const posted = await this.request('POST', at, { prompt: 'login', login, password: 'any password' });
         if (!posted.location) throw new Error(`the IdP's login form answered ${posted.status}: ${posted.body.slice(0, 300)}`);
         next = posted.location;
         continue;

@@ -301,6 +301,52 @@ describe('OIDC sign-in against a real OpenID provider', () => {
     const still = await api('DELETE', '/sso', { session });
     expect({ status: still.status, code: still.body.code }).toEqual({ status: 403, code: 'step_up_required' });
   });
+
+  it('when the IdP answers a step-up with an old auth_time (it ignored max_age=0 and prompt=login), then the session is not stepped up', async () => {
+    const ws = await ssoWorkspace({ default_role: 'ACCOUNT_ADMIN' });
+    const email = `s-${randomUUID().slice(0, 8)}@${ws.domain}`;
+    const browser = new TestBrowser(cert.cert);
+    expect((await browser.request('GET', await throughIdp(browser, `/auth/sso/start?email=${encodeURIComponent(email)}`, email))).status).toBe(302);
+    const session = { cookie: sessionOfBrowser(browser)!, csrf: (await sessionView(browser)).csrf_token };
+    const started = await api('POST', '/auth/sso/step-up', { session });
+    for (const line of started.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const eq = pair.indexOf('=');
+      browser.setCookie(new URL(stack.urls.app).origin, pair.slice(0, eq), pair.slice(eq + 1));
+    }
+    // An IdP that does not honour the request: no forced login, and a sign-in it reports as ten minutes old.
+    const authorization = new URL(started.body.data.redirect_url);
+    authorization.searchParams.delete('max_age');
+    authorization.searchParams.delete('prompt');
+    browser.forget(idp.issuer);
+    const back = await browser.signInAtIdp(authorization.href, stack.urls.app, email, { authenticatedSecondsAgo: 600 });
+    const res = await browser.request('GET', back);
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(JSON.parse(res.body).code).toMatch(/^(sso_failed|step_up_failed)$/);
+    expect(JSON.parse(res.body).error).toMatch(/auth_time|authentication/);
+    const still = await api('PUT', '/sso', { session, body: { type: 'oidc', issuer: idp.issuer, client_id: idp.clientId, domains: [ws.domain] } });
+    expect({ status: still.status, code: still.body.code }).toEqual({ status: 403, code: 'step_up_required' });
+  });
+
+  it('when two workspaces use the same OpenID provider, then a person’s links stay per workspace', async () => {
+    const a = await ssoWorkspace();
+    const b = await ssoWorkspace();
+    const email = `both-${randomUUID().slice(0, 8)}@${a.domain}`;
+    const atA = new TestBrowser(cert.cert);
+    expect((await atA.request('GET', await throughIdp(atA, `/auth/sso/start?email=${encodeURIComponent(email)}`, email))).status).toBe(302);
+    const user = await knexOf(stack.orm)('users').select('id').where({ email }).first();
+    // Invited into B too: B's sign-in makes B's own link to the same issuer and subject.
+    await addUser(stack.orm, { organizationId: b.organizationId, email, password: 'unused long password', role: 'MEMBER', verified: true });
+    const atB = new TestBrowser(cert.cert);
+    expect((await atB.request('GET', await throughIdp(atB, `/auth/sso/start?organization_id=${b.organizationId}`, email))).status).toBe(302);
+    const links = await knexOf(stack.orm)('external_identities').select('organization_id', 'user_id').where({ issuer: idp.issuer, subject: email });
+    expect(links.sort((x, y) => x.organization_id.localeCompare(y.organization_id))).toEqual(
+      [
+        { organization_id: a.organizationId, user_id: user.id },
+        { organization_id: b.organizationId, user_id: user.id },
+      ].sort((x, y) => x.organization_id.localeCompare(y.organization_id)),
+    );
+  });
 });
 
 /** A member with a password (added by an admin, as before SSO). */
