@@ -52,7 +52,9 @@ export class Migration20261212090000_sso_trust_boundaries extends Migration {
     this.addSql(`alter table "sso_domains" add constraint "sso_domains_pkey" primary key ("domain");`);
     this.addSql(`create index "sso_domains_organization_id_index" on "sso_domains" ("organization_id");`);
     this.addSql(`alter table "external_identities" drop constraint "external_identities_organization_id_issuer_subject_unique";`);
-    this.addSql(`delete from "external_identities" d using "external_identities" o where d."issuer" = o."issuer" and d."subject" = o."subject" and d."id" > o."id";`);
+    this.addSql(
+      `delete from "external_identities" d using "external_identities" o where d."issuer" = o."issuer" and d."subject" = o."subject" and d."id" > o."id";`,
+    );
     this.addSql(`alter table "external_identities" add constraint "external_identities_issuer_subject_unique" unique ("issuer", "subject");`);
   }
 }

@@ -26,8 +26,7 @@ interface DomainRow {
   verified_at: Date | string | null;
 }
 
-const taken = (domain: string) =>
-  conflict(`domains: ${domain} is proven by another workspace and routes to its identity provider`, 'sso_domain_taken');
+const taken = (domain: string) => conflict(`domains: ${domain} is proven by another workspace and routes to its identity provider`, 'sso_domain_taken');
 
 /** The workspace's listed domains, by name. */
 export async function domainViewsOf(db: Knex, organizationId: string): Promise<SsoDomainView[]> {
@@ -120,7 +119,8 @@ export async function verifySsoDomain(
 export async function workspaceForEmail(db: Knex, email: string): Promise<string | undefined> {
   const domain = emailDomain(email);
   if (!domain) return undefined;
-  const row = (await db('sso_domains').select('organization_id').where({ domain }).whereNotNull('verified_at').first()) as { organization_id: string } | undefined;
+  const row = (await db('sso_domains').select('organization_id').where({ domain }).whereNotNull('verified_at').first()) as
+    { organization_id: string } | undefined;
   return row?.organization_id;
 }
 

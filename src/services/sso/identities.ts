@@ -119,8 +119,6 @@ export async function adoptedByScim(db: Knex, organizationId: string, userId: st
 /** True when the IdP's subject is linked to this account in this workspace (a step-up must be the same person). */
 export async function identityBelongsTo(db: Knex, organizationId: string, userId: string, identity: VerifiedIdentity): Promise<boolean> {
   return Boolean(
-    await db('external_identities')
-      .where({ organization_id: organizationId, issuer: identity.issuer, subject: identity.subject, user_id: userId })
-      .first('id'),
+    await db('external_identities').where({ organization_id: organizationId, issuer: identity.issuer, subject: identity.subject, user_id: userId }).first('id'),
   );
 }

@@ -163,7 +163,10 @@ async function stepUpWith(
       'the identity provider did not sign you in again just now (its sign-in is not from the last 2 minutes): sign in there again and retry',
       'step_up_failed',
     );
-  if (!(await identityBelongsTo(db, connection.organizationId, session.user_id, identity)) || (await adoptedByScim(db, connection.organizationId, session.user_id)))
+  if (
+    !(await identityBelongsTo(db, connection.organizationId, session.user_id, identity)) ||
+    (await adoptedByScim(db, connection.organizationId, session.user_id))
+  )
     throw forbidden('the identity provider signed in someone else than the person of this session', 'step_up_failed');
   await db('sessions').update({ stepped_up_at: now }).where({ id: sessionId });
   await recordAudit(db, {
