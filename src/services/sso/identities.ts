@@ -99,8 +99,10 @@ async function linkIdentity(trx: Knex, userId: string, organizationId: string, i
 
 /**
  * True when the person's membership here was made by this workspace's SCIM for an account it did
- * not make: an outside account adopted without its consent (SCIM refuses that now, docs/scim.md;
- * this catches memberships made before). SSO must not sign in or step up through such a membership.
+ * not make: an outside account adopted without its consent. SCIM refuses that now (docs/scim.md);
+ * this catches the memberships it made before, which it wrote in the same transaction as its
+ * `scim_users` row (one timestamp). A member who joined otherwise (before SCIM knew them, or by a
+ * later invitation) has another time. SSO must not sign in or step up through such a membership.
  */
 export async function adoptedByScim(db: Knex, organizationId: string, userId: string): Promise<boolean> {
   const row = await db('scim_users as s')
@@ -109,8 +111,7 @@ export async function adoptedByScim(db: Knex, organizationId: string, userId: st
     })
     .join('users as u', 'u.id', 's.user_id')
     .where({ 's.organization_id': organizationId, 's.user_id': userId })
-    // A member who joined before SCIM first recorded them was not made a member by SCIM.
-    .whereRaw('m.created_at >= s.created_at')
+    .whereRaw('m.created_at = s.created_at')
     .whereRaw('u.provisioned_by_organization_id is distinct from s.organization_id')
     .first('s.user_id');
   return Boolean(row);

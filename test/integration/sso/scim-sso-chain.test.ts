@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { knexOf } from '../../../src/db/knex';
+import { addUser } from '../../../src/services/workspace';
 import { dashboardFixture, expectDashboardError, sessionCookieFrom, signUpAndLogIn, type DashboardSession } from '../../support/dashboard';
 import { makeTestIdp, type TestIdp } from '../../support/saml-idp';
 import { samlSsoWorkspace, signInThroughSaml } from '../../support/saml-sign-in';
@@ -150,6 +151,18 @@ describe('The SCIM → SSO chain against an account of another workspace', () =>
           })
         ).status,
       ).toBe(200);
+  });
+
+  it('when a person B’s SCIM deprovisioned is invited again and accepts, then B’s IdP signs them in: an invitation is consent', async () => {
+    const b = await workspaceB();
+    const email = `back-${randomUUID().slice(0, 8)}@${b.domain}`;
+    const joined = { organizationId: b.organizationId, email, password: 'their own password', role: 'MEMBER' as const, verified: true };
+    const person = await addUser(fx.stack.orm, joined);
+    const deactivate = { schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations: [{ op: 'replace', path: 'active', value: false }] };
+    expect((await b.scim('PATCH', `/Users/${person.id}`, deactivate)).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await addUser(fx.stack.orm, joined);
+    expect((await signInAtB(b.organizationId, email)).status).toBe(303);
   });
 
   it('when B’s SCIM PATCHes or PUTs one of its Users to the victim’s address, then 400 mutability and nothing changes', async () => {
