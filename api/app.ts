@@ -15,6 +15,7 @@ import { createDashboardRouter, type DashboardDeps } from './dashboard/router';
 import { isDashboardPath } from './dashboard/guards';
 import { createSsoRouter, isSsoPath } from './sso/router';
 import { createSamlRouter } from './sso/saml-routes';
+import { createSsoStartRouter } from './sso/start-routes';
 import { envelopeErrors } from './api-key/envelope';
 import { serveDashboard } from './ui/static';
 import { UI_DIST_DIR } from '../src/paths';
@@ -92,8 +93,11 @@ export function createAppListener(deps: AppDeps): Koa {
   // SCIM 2.0 (docs/scim.md): its own bearer token, body parser (scim+json, 1 MiB) and error format.
   app.use(scimSurface({ orm: deps.orm, appUrl: deps.appUrl }));
   // SAML's ACS takes the IdP's form post (docs/sso-saml.md): before the JSON parser.
-  const saml = createSamlRouter({ orm: deps.orm, appUrl: deps.appUrl, sealer: deps.dashboard.webhooks.sealer, methods: deps.dashboard.ssoMethods });
+  const ssoDeps = { orm: deps.orm, appUrl: deps.appUrl, sealer: deps.dashboard.webhooks.sealer, methods: deps.dashboard.ssoMethods };
+  const saml = createSamlRouter(ssoDeps);
   app.use(saml.routes());
+  // "Log in with SSO" starts on Klaxon's own page, whose form posts back (docs/sso.md): before the JSON parser.
+  app.use(createSsoStartRouter({ ...ssoDeps, startThrottle: deps.dashboard.throttles.ssoStart }).routes());
   app.use(jsonBody());
   const health = healthRouter(deps.readiness);
   app.use(health.routes());
@@ -101,14 +105,8 @@ export function createAppListener(deps: AppDeps): Koa {
   const v1 = createCustomerV1Router(deps);
   app.use(v1.routes());
   app.use(v1.allowedMethods());
-  // Single sign-on's browser flow (docs/sso.md): /auth/sso/start and the IdP's return.
-  const sso = createSsoRouter({
-    orm: deps.orm,
-    appUrl: deps.appUrl,
-    sealer: deps.dashboard.webhooks.sealer,
-    methods: deps.dashboard.ssoMethods,
-    startThrottle: deps.dashboard.throttles.ssoStart,
-  });
+  // Single sign-on's browser flow (docs/sso.md): the IdP's return.
+  const sso = createSsoRouter(ssoDeps);
   app.use(sso.routes());
   app.use(sso.allowedMethods());
   const dashboard = createDashboardRouter({ ...deps.dashboard, orm: deps.orm, appUrl: deps.appUrl });

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { contentOrFile, fail, trimSlash } from './config-env';
@@ -102,6 +103,18 @@ const envSchema = z.object({
   MONITOR_ALLOW_PRIVATE: z.enum(['true', 'false', '1', '0']).default('false'),
   // Single sign-on (docs/sso.md): an extra CA (PEM file) trusted for identity providers' https, for an IdP behind a private CA.
   SSO_CA_FILE: z.string().min(1).optional(),
+  // Single sign-on's domain proof (docs/sso.md): DNS servers (`host:port`, comma-separated) for the TXT lookups; unset, the system's.
+  DNS_RESOLVERS: z
+    .string()
+    .max(1024)
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
+    .refine((list) => list.length <= 8 && list.every(isResolverAddress), { message: 'must be a comma-separated list of host:port (an IP address and a port)' }),
   MONITOR_MIN_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(MONITOR_INTERVAL_FLOOR_SECONDS).default(MONITOR_INTERVAL_FLOOR_SECONDS),
 });
 
@@ -158,6 +171,16 @@ export interface Config {
 export interface SsoConfig {
   /** SSO_CA_FILE's certificates (PEM), trusted for IdPs' https besides the system's. */
   ca?: string;
+  /** DNS_RESOLVERS: the DNS servers that answer domain-proof TXT lookups (`host:port`); empty: the system's. */
+  dnsResolvers: string[];
+}
+
+/** `1.2.3.4:53`, `[::1]:5353`, or an address alone (port 53): what `dns.Resolver#setServers` takes. */
+function isResolverAddress(entry: string): boolean {
+  const bracketed = /^\[([^\]]{1,45})\]:(\d{1,5})$/.exec(entry);
+  const v4 = /^([\d.]{7,15}):(\d{1,5})$/.exec(entry);
+  const [host, port] = bracketed ? [bracketed[1], bracketed[2]] : v4 ? [v4[1], v4[2]] : [entry, '53'];
+  return isIP(host) !== 0 && Number(port) >= 1 && Number(port) <= 65535;
 }
 
 /** The shared SSRF guard (src/domain/targets, src/services/targets). */
@@ -266,7 +289,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     retention: retentionAges(e),
     monitors: { allowPrivate: allowPrivateTargets(e), minIntervalSeconds: e.MONITOR_MIN_INTERVAL_SECONDS },
     targets: { allowPrivate: allowPrivateTargets(e) },
-    sso: { ca: e.SSO_CA_FILE === undefined ? undefined : contentOrFile('SSO_CA_FILE', e.SSO_CA_FILE, () => false) },
+    sso: { ca: e.SSO_CA_FILE === undefined ? undefined : contentOrFile('SSO_CA_FILE', e.SSO_CA_FILE, () => false), dnsResolvers: e.DNS_RESOLVERS },
   };
 }
 

@@ -7,7 +7,7 @@ import type { Role } from '../../src/domain/roles';
 import { knexOf } from '../../src/db/knex';
 import type { AccountMailer } from '../../src/services/accounts';
 import type { AuditActor } from '../../src/services/audit';
-import type { SignInMethods } from '../../src/services/sso';
+import type { SignInMethods, TxtLookup } from '../../src/services/sso';
 import { forbidden } from '../../src/services/errors';
 import type { InboundWebhookDeps } from '../../src/services/inbound-webhooks';
 import type { ChannelSender, ChannelSenders } from '../../src/providers/types';
@@ -56,6 +56,8 @@ export interface AdminDeps {
   slackStateKey: Buffer;
   /** Single sign-on's redirect methods (OIDC; SAML later), their IdP requests through the SSRF guard (docs/sso.md). */
   ssoMethods: SignInMethods;
+  /** DNS TXT lookups for single sign-on's domain proof (DNS_RESOLVERS, else the system's resolvers). */
+  ssoDomainTxt: TxtLookup;
 }
 
 /** The signed-in member acting on their session's workspace. */

@@ -21,10 +21,29 @@ export function clearSsoBrowserCookie(ctx: Context): void {
 }
 
 /** The cookie's value from the `Cookie` header, if sent. */
-export function ssoBrowserCookieOf(ctx: Context): string | undefined {
+export const ssoBrowserCookieOf = (ctx: Context): string | undefined => cookieOf(ctx, SSO_BROWSER_COOKIE);
+
+/**
+ * The start page's nonce (docs/sso.md): set by `GET /auth/sso/start`, echoed by its form, compared
+ * on the POST (double submit). SameSite=Strict and `__Host-`: another site can neither send nor set it.
+ */
+export const SSO_START_COOKIE = '__Host-klaxon_sso_start';
+
+const START_ATTRIBUTES = 'Path=/; Secure; HttpOnly; SameSite=Strict';
+
+export function setSsoStartCookie(ctx: Context, nonce: string): void {
+  ctx.append('Set-Cookie', `${SSO_START_COOKIE}=${nonce}; ${START_ATTRIBUTES}; Max-Age=${SSO_ATTEMPT_TTL_MS / 1000}`);
+}
+
+export function clearSsoStartCookie(ctx: Context): void {
+  ctx.append('Set-Cookie', `${SSO_START_COOKIE}=; ${START_ATTRIBUTES}; Max-Age=0`);
+}
+
+/** A cookie's value from the `Cookie` header, if sent. */
+export function cookieOf(ctx: Context, name: string): string | undefined {
   for (const part of (ctx.get('Cookie') || '').split(';')) {
     const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === SSO_BROWSER_COOKIE) return part.slice(eq + 1).trim() || undefined;
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim() || undefined;
   }
   return undefined;
 }

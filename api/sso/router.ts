@@ -1,14 +1,13 @@
 import Router from '@koa/router';
 import { z } from 'zod';
-import { finishSsoSignIn, startSsoSignIn, type SsoDeps } from '../../src/services/sso';
+import { finishSsoSignIn, type SsoDeps } from '../../src/services/sso';
 import { MAX_STATE_LENGTH } from '../../src/services/sso/attempts';
-import type { ClientIpThrottle } from '../../src/services/throttles/requests';
 import { envelopeSuccess } from '../api-key/envelope';
 import { setSessionCookie } from '../dashboard/cookies';
 import { sameOrigin } from '../dashboard/guards';
 import { HttpError } from '../http/customer-errors';
 import { defineRoute, mountRoutes } from '../http/route-spec';
-import { clearSsoBrowserCookie, setSsoBrowserCookie, ssoBrowserCookieOf } from './cookies';
+import { clearSsoBrowserCookie, ssoBrowserCookieOf } from './cookies';
 
 /** Where the browser goes: the sign-in pages and the IdP's return, outside /api (docs/sso.md). */
 export const SSO_PREFIX = '/auth/sso';
@@ -18,13 +17,6 @@ export const isSsoPath = (path: string): boolean => path.startsWith(`${SSO_PREFI
 
 /** Longest query an IdP's return may carry (a code, a state, an issuer, an error description). */
 const MAX_CALLBACK_QUERY = 8 * 1024;
-
-const StartQuery = z
-  .object({
-    email: z.email('must be an email address').max(320).optional(),
-    organization_id: z.uuid('must be a workspace id (UUID)').optional(),
-  })
-  .strict();
 
 // Loose: IdPs add parameters of their own (`session_state`, …); these are the ones read, capped.
 const CallbackQuery = z.object({
@@ -38,38 +30,20 @@ const CallbackQuery = z.object({
 const FLOW_ERRORS = {
   400: 'invalid field (named); sso_state_invalid: unknown, used, expired or another browser’s sign-in',
   401: 'sso_failed: the identity provider’s answer did not check out (state, nonce, PKCE, issuer, audience, signature)',
-  403: 'plan_limit_reached; sso_email_unverified; sso_domain_not_allowed; sso_unavailable (a protocol this process cannot sign in with)',
-  404: 'single sign-on is not set up for this address or workspace',
-  429: 'rate_limited: too many starts from this client address (120 in 10 minutes); wait `Retry-After` seconds',
+  403: 'plan_limit_reached; sso_email_unverified; sso_domain_not_allowed; sso_account_exists; step_up_failed; sso_unavailable (a protocol this process cannot sign in with)',
+  404: 'single sign-on is not set up for this workspace',
   503: 'service_unavailable',
 } as const;
 
 /**
- * `GET /auth/sso/start?email=` (or `?organization_id=`) → 302 to the workspace's IdP;
  * `GET /auth/sso/oidc/callback` → the session cookie, exactly as a password login sets it, and 302 to `/`
  * (or, for a step-up, the session stepped up and 302 to `/`). Failures answer in the dashboard's envelope.
+ * Starting is ./start-routes.ts (Klaxon's own page and its POST).
  */
-export function createSsoRouter(deps: SsoDeps & { startThrottle: ClientIpThrottle }): Router {
+export function createSsoRouter(deps: SsoDeps): Router {
   const router = new Router({ prefix: SSO_PREFIX });
   const client = (ctx: { ip: string; get(h: string): string }) => ({ ip: ctx.ip, userAgent: ctx.get('User-Agent') });
   const routes = [
-    defineRoute({
-      method: 'get',
-      access: 'read',
-      path: '/start',
-      summary: "Log in with SSO: sends the browser to the identity provider of the email's domain (or of the workspace)",
-      operationId: 'ssoStart',
-      query: StartQuery,
-      success: { status: 302, description: 'to the identity provider', schema: z.null() },
-      errors: FLOW_ERRORS,
-      handler: async (ctx, { query }) => {
-        // Counted before anything is looked up: each start stores an attempt.
-        await deps.startThrottle.take(ctx.ip);
-        const started = await startSsoSignIn(deps, query);
-        setSsoBrowserCookie(ctx as never, started.browserValue);
-        return { data: null, redirect: started.redirectUrl };
-      },
-    }),
     defineRoute({
       method: 'get',
       access: 'read',

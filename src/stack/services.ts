@@ -19,7 +19,7 @@ import { proxyTrust } from '../../api/http/client-address';
 import { createThrottles } from '../services/throttles';
 import { createChannelSender, startFeedConsumers } from '../providers/registry';
 import { slackStateKey } from '../providers/slack/oauth-state';
-import { ssoSignInMethods } from '../services/sso';
+import { dnsTxtLookup, ssoSignInMethods } from '../services/sso';
 import { accountMailer } from '../services/accounts';
 import { IncidentLiveUpdates } from '../services/live-updates/incident-live-updates';
 import type { ChannelId } from '../domain/channels';
@@ -127,6 +127,7 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; leg
         targets: config.targets,
         slackStateKey: slackStateKey(deps.secret),
         ssoMethods,
+        ssoDomainTxt: dnsTxtLookup(config.sso.dnsResolvers),
         drillAckWindowSeconds: config.drillAckWindowSeconds,
       },
       hooks: {

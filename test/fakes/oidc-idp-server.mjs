@@ -4,6 +4,8 @@
 //
 // Accounts: whatever login is typed at the dev login form is the account; its email is the login,
 // and `email_verified` is false for logins starting with `unverified` (to test the refusal).
+// A login form posted with `?authenticated_seconds_ago=N` records the sign-in as made N seconds
+// ago: an IdP that reuses an old sign-in (auth_time in the past) for a request that asked for a new one.
 import https from 'node:https';
 import { readFileSync } from 'node:fs';
 import Provider from 'oidc-provider';
@@ -41,5 +43,21 @@ const provider = new Provider(issuer, {
     return grant;
   },
 });
-server.on('request', provider.callback());
+const callback = provider.callback();
+
+/** The login form's fields (urlencoded, small). */
+async function formOf(req) {
+  let body = '';
+  for await (const chunk of req) body += chunk;
+  return new URLSearchParams(body);
+}
+
+server.on('request', async (req, res) => {
+  const url = new URL(req.url, issuer);
+  const staleBy = Number(url.searchParams.get('authenticated_seconds_ago'));
+  if (req.method !== 'POST' || !url.pathname.startsWith('/interaction/') || !staleBy) return callback(req, res);
+  const login = (await formOf(req)).get('login');
+  const ts = Math.floor(Date.now() / 1000) - staleBy;
+  await provider.interactionFinished(req, res, { login: { accountId: login, ts } }, { mergeWithLastSubmission: false });
+});
 process.stdout.write(`listening ${issuer}\n`);

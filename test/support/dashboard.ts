@@ -82,10 +82,11 @@ export async function signUpAndLogIn(
 }
 
 /** A dashboard test file's stack, started before its tests and stopped after, and a client on its `/api`. */
-export function dashboardFixture() {
+export function dashboardFixture(opts: { env?: () => Record<string, string> } = {}) {
   const held: { stack?: TestStack } = {};
   beforeAll(async () => {
-    held.stack = await startTestStack();
+    // A thunk: the environment may name servers (a DNS server) started by an earlier beforeAll.
+    held.stack = await startTestStack({ env: opts.env?.() });
   });
   afterAll(() => held.stack?.stop());
   return {

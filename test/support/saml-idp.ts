@@ -78,6 +78,8 @@ export interface ResponseFields {
   responseId: string;
   /** Attribute name to its value, or values (a multi-valued attribute such as groups). */
   attributes: Record<string, string | string[]>;
+  /** The AuthnStatement's AuthnInstant: when the IdP authenticated the person (default: when the assertion was issued). */
+  authnInstant?: Date;
 }
 
 export const newId = () => `_${randomBytes(16).toString('hex')}`;
@@ -127,7 +129,7 @@ export function assertionXml(f: ResponseFields): string {
     `${attr('InResponseTo', subjectInResponseTo)} NotOnOrAfter="${f.notOnOrAfter.toISOString()}"${attr('Recipient', f.recipient)}/></saml:SubjectConfirmation></saml:Subject>` +
     `<saml:Conditions NotBefore="${f.notBefore.toISOString()}" NotOnOrAfter="${f.notOnOrAfter.toISOString()}">` +
     `<saml:AudienceRestriction><saml:Audience>${f.audience}</saml:Audience></saml:AudienceRestriction></saml:Conditions>` +
-    `<saml:AuthnStatement AuthnInstant="${issued}" SessionIndex="${f.assertionId}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>` +
+    `<saml:AuthnStatement AuthnInstant="${f.authnInstant?.toISOString() ?? issued}" SessionIndex="${f.assertionId}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>` +
     (attributes ? `<saml:AttributeStatement>${attributes}</saml:AttributeStatement>` : '') +
     `</saml:Assertion>`
   );

@@ -1,7 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { setPlan } from '../../src/services/workspace';
+import type { TestDnsServer } from '../fakes/dns-server';
 import { dashboard, signUpAndLogIn } from './dashboard';
 import type { ApiResponse } from './http';
+import { makeTestIdp } from './saml-idp';
+import { proveSsoDomain } from './sso-domains';
 
 /** A SCIM client as an identity provider drives it: `application/scim+json`, a bearer token. */
 export function scimClient(appUrl: string, token: string | undefined) {
@@ -19,14 +23,26 @@ export function scimClient(appUrl: string, token: string | undefined) {
   };
 }
 
-/** A BUSINESS workspace, its Billing Owner signed in, and a SCIM token issued through the dashboard. */
-export async function businessWorkspaceWithScim(appUrl: string, orm: MikroORM) {
+/**
+ * A BUSINESS workspace, its Billing Owner signed in, and a SCIM token issued through the dashboard.
+ * With `dns` (the stack's DNS_RESOLVERS), SAML single sign-on too, for a fresh domain proven on it:
+ * the domain SCIM creates accounts in (docs/scim.md).
+ */
+export async function businessWorkspaceWithScim(appUrl: string, orm: MikroORM, dns?: TestDnsServer) {
   const owner = await signUpAndLogIn(appUrl, orm);
   await setPlan(orm, owner.organizationId, 'BUSINESS');
   const issued = await dashboard(appUrl, 'POST', '/sso/scim-token', { session: owner, body: { password: owner.password } });
   if (issued.status !== 201) throw new Error(`scim-token: ${issued.status} ${JSON.stringify(issued.body)}`);
   const token = issued.body.data.token as string;
-  return { owner, token, scim: scimClient(appUrl, token) };
+  const domain = `scim-${randomUUID().slice(0, 8)}.test`;
+  if (dns) {
+    const idp = makeTestIdp();
+    const body = { type: 'saml', idp_entity_id: idp.entityId, idp_sso_url: idp.ssoUrl, idp_certificate: idp.cert, domains: [domain] };
+    const put = await dashboard(appUrl, 'PUT', '/sso', { session: owner, body });
+    if (put.status !== 200) throw new Error(`PUT /api/sso: ${put.status} ${JSON.stringify(put.body)}`);
+    await proveSsoDomain(appUrl, owner, dns, domain);
+  }
+  return { owner, token, scim: scimClient(appUrl, token), domain };
 }
 
 export const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';

@@ -24,6 +24,11 @@ export class TestBrowser {
     return this.jars.get(origin)?.get(name);
   }
 
+  /** Forgets every cookie of an origin (a new session at an IdP). */
+  forget(origin: string): void {
+    this.jars.delete(origin);
+  }
+
   /** Forgets one cookie (a test of another browser's cookie). */
   setCookie(origin: string, name: string, value: string | undefined): void {
     const jar = this.jars.get(origin) ?? new Map<string, string>();
@@ -32,12 +37,12 @@ export class TestBrowser {
     this.jars.set(origin, jar);
   }
 
-  request(method: string, url: string, form?: Record<string, string>): Promise<BrowserResponse> {
+  request(method: string, url: string, form?: Record<string, string>, extraHeaders: Record<string, string> = {}): Promise<BrowserResponse> {
     const target = new URL(url);
     const jar = this.jars.get(target.origin) ?? new Map<string, string>();
     this.jars.set(target.origin, jar);
     const body = form ? new URLSearchParams(form).toString() : undefined;
-    const headers: Record<string, string> = { Accept: 'text/html,application/json' };
+    const headers: Record<string, string> = { Accept: 'text/html,application/json', ...extraHeaders };
     if (jar.size) headers.Cookie = [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
     if (body !== undefined) headers['Content-Type'] = 'application/x-www-form-urlencoded';
     const client = target.protocol === 'https:' ? https : http;
@@ -65,10 +70,22 @@ export class TestBrowser {
   }
 
   /**
+   * Starts single sign-on as a person does (docs/sso.md): opens Klaxon's start page at `startUrl`
+   * (`{app}/auth/sso/start?email=…`), then submits its "Continue with SSO" form as a browser
+   * would (the page's fields, this page's `Origin`); answers the POST's answer (302 to the IdP).
+   */
+  async startSso(startUrl: string): Promise<BrowserResponse> {
+    const page = await this.request('GET', startUrl);
+    if (page.status !== 200) return page;
+    const form = startPageForm(page.body, startUrl);
+    return this.request('POST', form.action, form.fields, { Origin: new URL(startUrl).origin });
+  }
+
+  /**
    * Walks the IdP from `url` (its authorization URL) to the redirect back to `appUrl`, signing in
    * as `login` when the IdP shows its login form; answers the URL the IdP sent the browser back to.
    */
-  async signInAtIdp(url: string, appUrl: string, login: string): Promise<string> {
+  async signInAtIdp(url: string, appUrl: string, login: string, opts: { authenticatedSecondsAgo?: number } = {}): Promise<string> {
     let next = url;
     for (let step = 0; step < 12; step++) {
       const res = await this.request('GET', next);
@@ -78,7 +95,9 @@ export class TestBrowser {
         continue;
       }
       if (res.status === 200 && new URL(next).pathname.startsWith('/interaction/')) {
-        const posted = await this.request('POST', next, { prompt: 'login', login, password: 'any password' });
+        // The test IdP (test/fakes/oidc-idp-server.mjs) can record the sign-in as an old one.
+        const at = opts.authenticatedSecondsAgo ? `${next}?authenticated_seconds_ago=${opts.authenticatedSecondsAgo}` : next;
+        const posted = await this.request('POST', at, { prompt: 'login', login, password: 'any password' });
         if (!posted.location) throw new Error(`the IdP's login form answered ${posted.status}: ${posted.body.slice(0, 300)}`);
         next = posted.location;
         continue;
@@ -95,6 +114,16 @@ export class TestBrowser {
     }
     throw new Error('the IdP never sent the browser back');
   }
+}
+
+/** Klaxon's start page's form: its action and hidden fields (attribute values HTML-escaped). */
+export function startPageForm(html: string, base: string): { action: string; fields: Record<string, string> } {
+  const action = /<form method="post" action="([^"]*)"/.exec(html)?.[1];
+  if (!action) throw new Error(`no form on the start page: ${html.slice(0, 300)}`);
+  const unescape = (v: string) => v.replaceAll('&quot;', '"').replaceAll('&#39;', "'").replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&amp;', '&');
+  const fields: Record<string, string> = {};
+  for (const m of html.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)">/g)) fields[m[1]] = unescape(m[2]);
+  return { action: new URL(unescape(action), base).href, fields };
 }
 
 /** A page that posts itself at once (oidc-provider's form_post pages): its action and hidden fields. */

@@ -31,6 +31,13 @@ describe('configuration', () => {
     expect(() => loadConfig({ TRUSTED_PROXIES: 'proxy.internal' })).toThrow(/TRUSTED_PROXIES/);
   });
 
+  it('when DNS_RESOLVERS lists host:port servers, then the domain-proof lookups use them; unset, the system’s; anything else names the variable', () => {
+    expect(loadConfig({}).sso.dnsResolvers).toEqual([]);
+    expect(loadConfig({ DNS_RESOLVERS: '127.0.0.1:5353, [::1]:53,192.0.2.53' }).sso.dnsResolvers).toEqual(['127.0.0.1:5353', '[::1]:53', '192.0.2.53']);
+    for (const bad of ['dns.example:53', '127.0.0.1:99999', '127.0.0.1:', '[::1', 'x'.repeat(2000)])
+      expect(() => loadConfig({ DNS_RESOLVERS: bad })).toThrow(/DNS_RESOLVERS/);
+  });
+
   it('when KLAXON_SECRET is an example file’s placeholder or shorter than 32 characters, then loading stops, naming it without echoing it', () => {
     for (const secret of ['compose-development-secret-change-me-0123456789', 'please-CHANGEME-before-production-0123456789', 'short']) {
       let message = '';

@@ -97,9 +97,21 @@ export const SsoSettingsSchema = z
     idp_entity_id: z.string().optional(),
     idp_sso_url: z.string().optional(),
     idp_certificate: z.string().optional(),
-    domains: z.array(z.string()),
+    domains: z.array(
+      z.object({
+        domain: z.string(),
+        verified: z.boolean().describe('proven by its DNS TXT record: only then does it route logins and admit people'),
+        txt_record: z.string().describe('the TXT record to publish at the domain: `klaxon-verification=<token>`'),
+      }),
+    ),
     default_role: z.enum(ROLES),
     require_sso: z.boolean(),
     updated_at: z.iso.datetime(),
   })
   .describe('never the client secret');
+
+/** `POST /api/sso/domains/{domain}/verify`: the domain as listed (any case, a trailing dot allowed). */
+export const DomainParams = z.object({ domain: Domain });
+
+/** Its answer once the TXT record is found. */
+export const VerifiedDomainSchema = z.object({ domain: z.string(), verified: z.literal(true) });

@@ -8,6 +8,7 @@ import {
   saveSsoSettings,
   ssoSettingsOf,
   startSsoStepUp,
+  verifySsoDomain,
   type SsoDeps,
   type SsoSettingsInput,
 } from '../../../src/services/sso';
@@ -17,7 +18,7 @@ import { ADMIN_ERRORS, auditActorOf, authorizedActor, type AdminDeps } from '../
 import { sessionOf } from '../guards';
 import { setSsoBrowserCookie } from '../../sso/cookies';
 import { STEP_UP_ERRORS, stepUpDepsOf } from './security';
-import { SsoBody, SsoSettingsSchema } from './sso-schemas';
+import { DomainParams, SsoBody, SsoSettingsSchema, VerifiedDomainSchema } from './sso-schemas';
 
 const PLAN_403 = `${ADMIN_ERRORS[403]} (a plan without single sign-on: only BUSINESS has it)`;
 
@@ -112,10 +113,30 @@ export function ssoRoutes(deps: AdminDeps): RouteSpec[] {
           clientSecret: settings.type === 'oidc' ? (settings.client_secret ?? stored) : undefined,
           defaultRole: settings.default_role,
           requireSso: settings.require_sso,
-          domains: settings.domains,
+          provenDomains: [],
           version: 'test',
         });
         return { data: found, message: 'the identity provider answered' };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      access: 'write',
+      path: '/sso/domains/{domain}/verify',
+      summary: "Prove a listed email domain: looks up its DNS TXT record `klaxon-verification=<token>` (GET /api/sso's `txt_record`)",
+      operationId: 'verifySsoDomain',
+      params: DomainParams,
+      success: { status: 200, description: 'the domain is proven: it now routes logins and admits people to this workspace', schema: VerifiedDomainSchema },
+      errors: {
+        ...ADMIN_ERRORS,
+        403: PLAN_403,
+        404: 'the workspace does not list this domain',
+        409: 'domain_unverified: the TXT record (named) is not there yet; sso_domain_taken: another workspace proved the domain first',
+      },
+      handler: async (ctx, { params }) => {
+        const actor = await manager(ctx);
+        const verified = await verifySsoDomain(knexOf(deps.orm), deps.ssoDomainTxt, actor.organizationId, params.domain, auditActorOf(actor));
+        return { data: verified, message: `${verified.domain} is proven` };
       },
     }),
     defineRoute({

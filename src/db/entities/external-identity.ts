@@ -4,7 +4,7 @@ import { EntitySchema } from '@mikro-orm/core';
 export interface ExternalIdentity {
   id: string;
   userId: string;
-  /** The workspace whose connection linked it. */
+  /** The workspace whose connection linked it: the link holds there only (docs/security.md). */
   organizationId: string;
   /** `oidc` or `saml`. */
   protocol: string;
@@ -21,7 +21,7 @@ export interface ExternalIdentity {
 export const ExternalIdentitySchema = new EntitySchema<ExternalIdentity>({
   name: 'ExternalIdentity',
   tableName: 'external_identities',
-  uniques: [{ properties: ['issuer', 'subject'] }],
+  uniques: [{ properties: ['organizationId', 'issuer', 'subject'] }],
   properties: {
     id: { type: 'uuid', primary: true },
     userId: { type: 'uuid', index: true },

@@ -18,6 +18,8 @@ export interface User {
   totpEnabledAt: Date | null;
   /** The last TOTP time step accepted: a code is good once. */
   totpLastCounter: string | null;
+  /** The workspace whose provisioning (SCIM, or a just-in-time SSO sign-in) made the account; null when the person made it (docs/scim.md). */
+  provisionedByOrganizationId: string | null;
   createdAt: Date;
 }
 
@@ -36,6 +38,7 @@ export const UserSchema = new EntitySchema<User>({
     totpPendingSecret: { type: 'text', nullable: true, lazy: true },
     totpEnabledAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
     totpLastCounter: { type: 'bigint', nullable: true },
+    provisionedByOrganizationId: { type: 'uuid', nullable: true },
     createdAt: { type: 'Date', columnType: 'timestamptz' },
   },
 });

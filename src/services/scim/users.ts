@@ -5,6 +5,8 @@ import { isUniqueViolation, knexOf } from '../../db/knex';
 import { recordAudit } from '../audit';
 import { removeMemberIn } from '../workspace/members';
 import type { Role } from '../../domain/roles';
+import { emailDomain } from '../../domain/sso';
+import { inProvenDomain } from '../sso/domains';
 import { SCIM_ACTOR, SCIM_MEMBER_ROLE } from './actor';
 import { ScimError } from './errors';
 import { applyUserPatch, fullName, type UserState } from './patch-user';
@@ -73,11 +75,27 @@ async function deprovision(trx: Knex, organizationId: string, userId: string, em
   await removeMemberIn(trx, { organizationId, role: 'ACCOUNT_ADMIN', audit: SCIM_ACTOR }, userId);
 }
 
+/**
+ * Reactivation makes a member again only of an account this workspace's provisioning made (SCIM,
+ * or a just-in-time SSO sign-in): one that joined by sign-up or invitation is the person's own, and
+ * SCIM never adds an outside account (docs/scim.md), even one that was a member here before.
+ */
+async function assertMayReadmit(trx: Knex, organizationId: string, userId: string, email: string): Promise<void> {
+  const user = (await trx('users').select('provisioned_by_organization_id').where({ id: userId }).first()) as
+    { provisioned_by_organization_id: string | null } | undefined;
+  if (user?.provisioned_by_organization_id !== organizationId)
+    throw new ScimError(
+      409,
+      `${email} is a Klaxon account its owner made, not one this workspace provisioned: SCIM cannot make it a member again (invite it from Klaxon)`,
+    );
+}
+
 /** Writes the change from `before` to `after` (one transaction, the caller's). */
 async function save(trx: Knex, organizationId: string, userId: string, before: UserState & { role: string | null }, after: UserState): Promise<void> {
   if (after.email !== before.email) throw new ScimError(400, 'userName (the sign-in email) cannot be changed by SCIM', 'mutability');
   const now = new Date();
   const name = fullName(after);
+  if (!before.active && after.active) await assertMayReadmit(trx, organizationId, userId, before.email);
   if (name !== fullName(before)) await trx('users').update({ name }).where({ id: userId });
   if (before.active && !after.active) await deprovision(trx, organizationId, userId, before.email, before.role);
   if (!before.active && after.active) await admit(trx, organizationId, userId, before.email, now);
@@ -85,10 +103,16 @@ async function save(trx: Knex, organizationId: string, userId: string, before: U
   await trx('scim_users').insert(row).onConflict(['organization_id', 'user_id']).merge(['external_id', 'given_name', 'family_name', 'active', 'updated_at']);
 }
 
+/** The workspace's proven single sign-on domains (docs/sso.md): the only ones SCIM makes accounts in. */
+const provenDomainsIn = async (trx: Knex, organizationId: string): Promise<string[]> =>
+  (await trx('sso_domains').select('domain').where({ organization_id: organizationId }).whereNotNull('verified_at')).map((r: { domain: string }) => r.domain);
+
 /**
- * Provisions a person: a new user (no password: they sign in through single sign-on) or an
- * existing Klaxon account (its profile left as is), made a member unless `active` is false.
- * 409 uniqueness when SCIM or the workspace already has them.
+ * Provisions a person: a new account (no password: they sign in through single sign-on) in one of
+ * the workspace's proven domains, made a member unless `active` is false. Never an existing Klaxon
+ * account: 409 uniqueness when SCIM or the workspace already has them, and when the account exists
+ * outside this workspace (its owner joins by invitation); 400 invalidValue for an address outside
+ * the proven domains. Nothing changes on a refusal.
  */
 export async function createScimUser(orm: MikroORM, organizationId: string, body: UserBody): Promise<ScimUserRecord> {
   const state = stateFromBody(body);
@@ -96,14 +120,33 @@ export async function createScimUser(orm: MikroORM, organizationId: string, body
   try {
     const userId = await knexOf(orm).transaction(async (trx) => {
       const now = new Date();
-      let user = (await trx('users').select('id').where({ email: state.email }).first()) as { id: string } | undefined;
-      if (user) {
-        const known = await userRows(trx, organizationId).where({ 'u.id': user.id }).first('u.id');
+      const existing = (await trx('users').select('id').where({ email: state.email }).first()) as { id: string } | undefined;
+      if (existing) {
+        const known = await userRows(trx, organizationId).where({ 'u.id': existing.id }).first('u.id');
         if (known) throw new ScimError(409, `a User with userName ${state.email} already exists in this workspace`, 'uniqueness');
-      } else {
-        user = { id: randomUUID() };
-        await trx('users').insert({ id: user.id, email: state.email, name, verified: true, password_hash: null, created_at: now });
+        // Adopting it would let this workspace's IdP sign in as its owner (docs/security.md).
+        throw new ScimError(
+          409,
+          `a Klaxon account with userName ${state.email} already exists outside this workspace: SCIM does not add existing accounts; invite it from Klaxon (once accepted, it is a User here)`,
+          'uniqueness',
+        );
       }
+      if (!inProvenDomain(await provenDomainsIn(trx, organizationId), state.email))
+        throw new ScimError(
+          400,
+          `userName: ${emailDomain(state.email) ?? state.email} is not a proven single sign-on domain of this workspace: list it and verify its DNS record in Klaxon (Single sign-on) first`,
+          'invalidValue',
+        );
+      const user = { id: randomUUID() };
+      await trx('users').insert({
+        id: user.id,
+        email: state.email,
+        name,
+        verified: true,
+        password_hash: null,
+        provisioned_by_organization_id: organizationId,
+        created_at: now,
+      });
       if (state.active) await admit(trx, organizationId, user.id, state.email, now);
       await trx('scim_users').insert(scimRow(organizationId, user.id, state, now));
       return user.id;

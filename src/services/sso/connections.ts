@@ -1,18 +1,19 @@
 /**
  * The one writer of `sso_connections` and `sso_domains` (docs/sso.md): a workspace's identity
- * provider, the email domains that route to it, and reading them back for a login. The OIDC
- * client secret is sealed under KLAXON_SECRET and never answered.
+ * provider, the email domains it lists (each routing logins and admitting people only once proven
+ * by DNS: ./domains.ts), and reading them back for a login. The OIDC client secret is sealed under
+ * KLAXON_SECRET and never answered.
  */
 import { randomUUID } from 'node:crypto';
 import type { Knex } from '@mikro-orm/postgresql';
 import { PLAN_LIMITS, SSO_PLAN, type Plan } from '../../domain/plans';
 import type { Role } from '../../domain/roles';
-import { emailDomain, type SsoProtocol } from '../../domain/sso';
-import { isUniqueViolation } from '../../db/knex';
+import { type SsoProtocol } from '../../domain/sso';
 import { iso } from '../../db/timestamps';
 import { recordAudit, type AuditActor } from '../audit';
-import { conflict, forbidden, invalid, notFound } from '../errors';
+import { forbidden, invalid, notFound } from '../errors';
 import type { Sealer } from '../sealing/seal';
+import { assertDomainsFree, domainViewsOf, provenDomainsOf, replaceDomainListings, type SsoDomainView } from './domains';
 
 /** OIDC settings as the workspace gives them (`client_secret` optional when one is already stored). */
 export interface OidcSettingsInput {
@@ -32,7 +33,8 @@ export type SsoSettingsInput = (OidcSettingsInput | SamlSettingsInput) & { domai
 /** What `GET /api/sso` answers: the settings, never the client secret. */
 export type SsoSettingsView = Record<string, unknown> & {
   type: SsoProtocol;
-  domains: string[];
+  /** Each listed domain, whether it is proven, and the TXT record that proves it. */
+  domains: SsoDomainView[];
   default_role: Role;
   require_sso: boolean;
   updated_at: string;
@@ -47,7 +49,8 @@ export interface LoginConnection {
   clientSecret?: string;
   defaultRole: Role;
   requireSso: boolean;
-  domains: string[];
+  /** The listed domains this workspace has proven (DNS): only these admit people just in time or by SCIM. */
+  provenDomains: string[];
   /** Changes when the settings do: cached IdP configurations are keyed by it. */
   version: string;
 }
@@ -70,9 +73,6 @@ interface ConnectionRow {
   updated_at: Date | string;
 }
 
-const domainsOf = async (db: Knex, organizationId: string): Promise<string[]> =>
-  (await db('sso_domains').select('domain').where({ organization_id: organizationId }).orderBy('domain')).map((r: { domain: string }) => r.domain);
-
 /** The workspace's SSO settings as GET /api/sso answers them (no secret); 404 when none are set. */
 export async function ssoSettingsOf(db: Knex, organizationId: string): Promise<SsoSettingsView> {
   const row = (await db('sso_connections').select('*').where({ organization_id: organizationId }).first()) as ConnectionRow | undefined;
@@ -82,7 +82,7 @@ export async function ssoSettingsOf(db: Knex, organizationId: string): Promise<S
     type: row.protocol,
     ...row.settings,
     ...secret,
-    domains: await domainsOf(db, organizationId),
+    domains: await domainViewsOf(db, organizationId),
     default_role: row.default_role,
     require_sso: row.require_sso,
     updated_at: iso(row.updated_at),
@@ -97,10 +97,11 @@ function protocolSettings(input: SsoSettingsInput): Record<string, string> {
 }
 
 /**
- * Creates or replaces the workspace's SSO settings, its domains with them, in one transaction,
- * and records `sso.create` or `sso.update` (never the secret). A domain another workspace routes
- * is 409 `sso_domain_taken`; an OIDC connection needs a client secret the first time (later, an
- * omitted one keeps the stored one). Nothing changes on any refusal.
+ * Creates or replaces the workspace's SSO settings, its domain listings with them, in one
+ * transaction, and records `sso.create` or `sso.update` (never the secret). A domain another
+ * workspace has proven is 409 `sso_domain_taken`; a domain kept in the list keeps its token and
+ * proof. An OIDC connection needs a client secret the first time (later, an omitted one keeps the
+ * stored one). Nothing changes on any refusal.
  */
 export async function saveSsoSettings(
   db: Knex,
@@ -121,9 +122,7 @@ export async function saveSsoSettings(
       else if (existing?.protocol === 'oidc' && existing.client_secret_sealed) secretSealed = existing.client_secret_sealed;
       else throw invalid('client_secret: is required (no client secret is stored yet)');
     }
-    const taken = (await trx('sso_domains').select('domain').whereIn('domain', input.domains).whereNot({ organization_id: organizationId }).first()) as
-      { domain: string } | undefined;
-    if (taken) throw conflict(`domains: ${taken.domain} already routes to another workspace's identity provider`, 'sso_domain_taken');
+    await assertDomainsFree(trx, organizationId, input.domains);
     const now = new Date();
     const row = {
       protocol: input.type,
@@ -136,14 +135,7 @@ export async function saveSsoSettings(
     };
     if (existing) await trx('sso_connections').update(row).where({ id: existing.id });
     else await trx('sso_connections').insert({ ...row, id: randomUUID(), organization_id: organizationId, created_at: now });
-    await trx('sso_domains').delete().where({ organization_id: organizationId });
-    try {
-      if (input.domains.length) await trx('sso_domains').insert(input.domains.map((domain) => ({ domain, organization_id: organizationId })));
-    } catch (err) {
-      // Another workspace claimed one in the meantime.
-      if (isUniqueViolation(err)) throw conflict('domains: one of them already routes to another workspace’s identity provider', 'sso_domain_taken');
-      throw err;
-    }
+    await replaceDomainListings(trx, organizationId, input.domains);
     await recordAudit(trx, {
       organizationId,
       actor: who.actor,
@@ -188,15 +180,7 @@ export async function connectionOfWorkspace(db: Knex, sealer: Sealer, organizati
     clientSecret,
     defaultRole: row.default_role,
     requireSso: row.require_sso,
-    domains: await domainsOf(db, organizationId),
+    provenDomains: await provenDomainsOf(db, organizationId),
     version: iso(row.updated_at),
   };
-}
-
-/** The workspace an email address's domain routes to, if any. */
-export async function workspaceForEmail(db: Knex, email: string): Promise<string | undefined> {
-  const domain = emailDomain(email);
-  if (!domain) return undefined;
-  const row = (await db('sso_domains').select('organization_id').where({ domain }).first()) as { organization_id: string } | undefined;
-  return row?.organization_id;
 }

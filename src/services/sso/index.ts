@@ -8,6 +8,8 @@ import { samlSignInMethod } from './saml-method';
 import type { SignInMethods } from './sign-in-methods';
 
 export * from './connections';
+export { verifySsoDomain, workspaceForEmail, type SsoDomainView } from './domains';
+export { dnsTxtLookup, type TxtLookup } from './domain-proof';
 export * from './sign-in';
 export type { SignInMethods, RedirectSignInMethod, VerifiedIdentity } from './sign-in-methods';
 

@@ -129,6 +129,7 @@ export function oidcSignInMethod(fetch: IdpFetch): RedirectSignInMethod {
           email: profile.email,
           emailVerified: profile.email_verified === true,
           ...(typeof profile.name === 'string' && { name: profile.name }),
+          ...(typeof claims.auth_time === 'number' && { authenticatedAt: new Date(claims.auth_time * 1000) }),
         };
       } catch (err) {
         if ((err as { code?: string }).code === 'sso_failed') throw err;

@@ -30,7 +30,14 @@ export function samlSignInMethod(db: () => Knex, appUrl: string): RedirectSignIn
         body: response.form ?? {},
         idpConfigOf: async (organizationId) => (organizationId === connection.organizationId ? idpOf(connection) : null),
       });
-      return { protocol: 'saml', issuer: identity.issuer, subject: identity.nameId, email: identity.email, emailVerified: true };
+      return {
+        protocol: 'saml',
+        issuer: identity.issuer,
+        subject: identity.nameId,
+        email: identity.email,
+        emailVerified: true,
+        ...(identity.authnInstant && { authenticatedAt: identity.authnInstant }),
+      };
     },
     async test(connection) {
       const idp = idpOf(connection);

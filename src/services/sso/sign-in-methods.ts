@@ -19,6 +19,8 @@ export interface VerifiedIdentity {
   /** OIDC `email_verified` (a SAML IdP vouches for the addresses it asserts). */
   emailVerified: boolean;
   name?: string;
+  /** When the IdP authenticated the person (SAML AuthnInstant, OIDC auth_time), if it said: a step-up needs it recent. */
+  authenticatedAt?: Date;
 }
 
 /** One round trip to the IdP, as Klaxon started it. */

@@ -13,9 +13,11 @@ import { recordAudit } from '../audit';
 import { forbidden, invalid, notFound } from '../errors';
 import type { Sealer } from '../sealing/seal';
 import { newState, recordAttempt, spendAttempt, type AttemptPurpose } from './attempts';
-import { assertSsoPlan, connectionOfWorkspace, workspaceForEmail, type LoginConnection } from './connections';
-import { identityBelongsTo, memberForIdentity } from './identities';
-import type { RedirectRequest, RedirectResponse, RedirectSignInMethod, SignInMethods } from './sign-in-methods';
+import { isFreshIdpAuthentication } from '../../domain/sso';
+import { assertSsoPlan, connectionOfWorkspace, type LoginConnection } from './connections';
+import { workspaceForEmail } from './domains';
+import { adoptedByScim, identityBelongsTo, memberForIdentity } from './identities';
+import type { RedirectRequest, RedirectResponse, RedirectSignInMethod, SignInMethods, VerifiedIdentity } from './sign-in-methods';
 
 export interface SsoDeps {
   orm: MikroORM;
@@ -75,7 +77,7 @@ async function begin(
   return { redirectUrl, browserValue };
 }
 
-/** `GET /auth/sso/start?email=` or `?organization_id=`: the IdP's sign-in page for the workspace. */
+/** `POST /auth/sso/start` (from Klaxon's own start page) with `email` or `organization_id`: the IdP's sign-in page for the workspace. */
 export async function startSsoSignIn(deps: SsoDeps, input: { email?: string; organization_id?: string }): Promise<StartedSignIn> {
   if ((input.email === undefined) === (input.organization_id === undefined)) throw invalid('give email or organization_id (one of them)');
   const organizationId = input.organization_id ?? (await workspaceForEmail(knexOf(deps.orm), input.email!));
@@ -133,12 +135,16 @@ export async function finishSsoSignIn(
   return { kind: 'login', session };
 }
 
-/** Marks the session that asked stepped up, when the IdP authenticated the same person again. */
+/**
+ * Marks the session that asked stepped up, when the IdP authenticated the same person again, just
+ * now (its AuthnInstant or auth_time in the last 120 s: an IdP that ignored ForceAuthn or max_age
+ * and reused an old sign-in does not count), through a link of this workspace.
+ */
 async function stepUpWith(
   deps: SsoDeps,
   sessionId: string | null,
   connection: LoginConnection,
-  identity: Parameters<typeof identityBelongsTo>[2],
+  identity: VerifiedIdentity,
   client: Client,
 ): Promise<FinishedSignIn> {
   const db = knexOf(deps.orm);
@@ -151,9 +157,17 @@ async function stepUpWith(
         .first()) as { user_id: string; email: string } | undefined)
     : undefined;
   if (!session) throw stateInvalid();
-  if (!(await identityBelongsTo(db, session.user_id, identity)))
-    throw forbidden('the identity provider signed in someone else than the person of this session', 'step_up_failed');
   const now = new Date();
+  if (!isFreshIdpAuthentication(identity.authenticatedAt, now))
+    throw forbidden(
+      'the identity provider did not sign you in again just now (its sign-in is not from the last 2 minutes): sign in there again and retry',
+      'step_up_failed',
+    );
+  if (
+    !(await identityBelongsTo(db, connection.organizationId, session.user_id, identity)) ||
+    (await adoptedByScim(db, connection.organizationId, session.user_id))
+  )
+    throw forbidden('the identity provider signed in someone else than the person of this session', 'step_up_failed');
   await db('sessions').update({ stepped_up_at: now }).where({ id: sessionId });
   await recordAudit(db, {
     organizationId: connection.organizationId,

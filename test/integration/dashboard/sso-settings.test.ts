@@ -4,10 +4,13 @@ import { idpMetadataXml, makeTestIdp } from '../../support/saml-idp';
 import { createSealer } from '../../../src/services/sealing/seal';
 import { setPlan } from '../../../src/services/workspace';
 import { dashboardFixture, expectDashboardError, memberSession, signUpAndLogIn } from '../../support/dashboard';
+import { TestBrowser } from '../../support/sso-browser';
+import { dnsFixture, proveSsoDomain } from '../../support/sso-domains';
 import { TEST_SECRET } from '../../support/stack';
 
 /** `GET/PUT/DELETE /api/sso` (docs/sso.md): who may, on which plan, what is stored and what is never answered. */
-const fx = dashboardFixture();
+const dns = dnsFixture();
+const fx = dashboardFixture({ env: () => ({ DNS_RESOLVERS: dns.server.address }) });
 
 const SECRET = 'the-client-secret-of-the-idp-0123456789';
 
@@ -45,7 +48,7 @@ describe('SSO settings', () => {
       issuer: 'https://idp.example.com/tenant-1',
       client_id: 'klaxon',
       client_secret_set: true,
-      domains: [domain],
+      domains: [{ domain, verified: false, txt_record: expect.stringMatching(/^klaxon-verification=[\w-]{43}$/) }],
       default_role: 'MEMBER',
       require_sso: false,
       updated_at: expect.any(String),
@@ -141,7 +144,13 @@ describe('SSO settings', () => {
       body: { type: 'saml', idp_metadata_xml: metadata, domains: [domain], password: owner.password },
     });
     expect(byMetadata.status).toBe(200);
-    expect(byMetadata.body.data).toMatchObject({ type: 'saml', idp_metadata_xml: metadata, domains: [domain], default_role: 'MEMBER', require_sso: false });
+    expect(byMetadata.body.data).toMatchObject({
+      type: 'saml',
+      idp_metadata_xml: metadata,
+      domains: [{ domain, verified: false }],
+      default_role: 'MEMBER',
+      require_sso: false,
+    });
     const manual = { type: 'saml', idp_entity_id: idp.entityId, idp_sso_url: idp.ssoUrl, idp_certificate: idp.cert.trim() };
     const byFields = await fx.api('PUT', '/sso', { session: owner, body: { ...manual, domains: [domain] } });
     expect(byFields.status).toBe(200);
@@ -159,20 +168,21 @@ describe('SSO settings', () => {
       /idp_metadata_xml/,
     );
     expect((await fx.api('GET', '/sso', { session: owner })).body.data).toMatchObject(manual);
-    // Sign-in starts at the IdP's SSO URL with an AuthnRequest and our RelayState.
-    const start = await fetch(`${fx.stack.urls.app}/auth/sso/start?email=someone@${domain}`, { redirect: 'manual' });
+    // Sign-in starts at the IdP's SSO URL with an AuthnRequest and our RelayState (by the workspace: its domain is not proven).
+    const start = await new TestBrowser('').startSso(`${fx.stack.urls.app}/auth/sso/start?organization_id=${owner.organizationId}`);
     expect(start.status).toBe(302);
-    const to = new URL(start.headers.get('location')!);
+    const to = new URL(start.location!);
     expect(`${to.origin}${to.pathname}`).toBe(idp.ssoUrl);
     expect(to.searchParams.get('SAMLRequest')).toBeTruthy();
     expect(to.searchParams.get('RelayState')).toBeTruthy();
   });
 
-  it('when a domain already routes to another workspace, then 409 sso_domain_taken and nothing changes', async () => {
+  it('when a domain is proven by another workspace, then 409 sso_domain_taken and nothing changes', async () => {
     const first = await businessOwner();
     const second = await businessOwner();
     const domain = freshDomain();
     expect((await fx.api('PUT', '/sso', { session: first, body: { ...oidcBody(domain), password: first.password } })).status).toBe(200);
+    await proveSsoDomain(fx.stack.urls.app, first, dns.server, domain);
     const res = await fx.api('PUT', '/sso', { session: second, body: { ...oidcBody(domain), password: second.password } });
     expectDashboardError(res, 409, 'sso_domain_taken', new RegExp(domain.replaceAll('.', '\\.')));
     expect(await connectionRow(second.organizationId)).toBeUndefined();
@@ -203,7 +213,8 @@ describe('SSO settings', () => {
   it('when one client address starts single sign-on over and over, then past 120 starts in 10 minutes it is 429 rate_limited', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 125; i++) {
-      const res = await fetch(`${fx.stack.urls.app}/auth/sso/start?email=someone-${i}@nowhere.example`, { redirect: 'manual' });
+      // Each through the start page's form, as a browser starts (the page itself is not counted: it stores nothing).
+      const res = await new TestBrowser('').startSso(`${fx.stack.urls.app}/auth/sso/start?email=someone-${i}@nowhere.example`);
       statuses.push(res.status);
     }
     expect(statuses.at(-1)).toBe(429);

@@ -2,15 +2,18 @@ import { randomUUID } from 'node:crypto';
 import { knexOf } from '../../../src/db/knex';
 import { dashboardFixture, readyWorkspaceOf } from '../../support/dashboard';
 import { babsJensen, businessWorkspaceWithScim, expectScimError, GROUP_SCHEMA, patchOps } from '../../support/scim';
+import { dnsFixture } from '../../support/sso-domains';
 
-const fx = dashboardFixture();
+const dns = dnsFixture();
+const fx = dashboardFixture({ env: () => ({ DNS_RESOLVERS: dns.server.address }) });
 const db = () => knexOf(fx.stack.orm);
-const email = (who: string) => `${who}-${randomUUID().slice(0, 8)}@example.test`;
 const teamMembers = async (teamId: string) => (await db()('team_members').where({ team_id: teamId }).orderBy('user_id')).map((r) => r.user_id as string);
 
 /** A BUSINESS workspace with SCIM and two provisioned people. */
 async function setUp() {
-  const ws = await businessWorkspaceWithScim(fx.stack.urls.app, fx.stack.orm);
+  // SCIM creates accounts only in a proven domain of the workspace.
+  const ws = await businessWorkspaceWithScim(fx.stack.urls.app, fx.stack.orm, dns.server);
+  const email = (who: string) => `${who}-${randomUUID().slice(0, 8)}@${ws.domain}`;
   const alice = (await ws.scim('POST', '/Users', babsJensen(email('alice')))).body;
   const bob = (await ws.scim('POST', '/Users', babsJensen(email('bob')))).body;
   return { ...ws, alice, bob };

@@ -1,13 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { knexOf } from '../../../src/db/knex';
 import { addUser } from '../../../src/services/workspace';
-import { dashboardFixture, memberSession } from '../../support/dashboard';
+import { dashboardFixture, memberSession, type DashboardSession } from '../../support/dashboard';
 import { babsJensen, businessWorkspaceWithScim, expectScimError, LIST_SCHEMA, patchOps, USER_SCHEMA } from '../../support/scim';
+import { dnsFixture } from '../../support/sso-domains';
 
-const fx = dashboardFixture();
+const dns = dnsFixture();
+const fx = dashboardFixture({ env: () => ({ DNS_RESOLVERS: dns.server.address }) });
 const db = () => knexOf(fx.stack.orm);
-const setUp = () => businessWorkspaceWithScim(fx.stack.urls.app, fx.stack.orm);
-const email = (who = 'bjensen') => `${who}-${randomUUID().slice(0, 8)}@example.test`;
+/** The proven domain of the workspace the running test set up: SCIM creates accounts there only. */
+let domain = 'example.test';
+const setUp = async () => {
+  const ws = await businessWorkspaceWithScim(fx.stack.urls.app, fx.stack.orm, dns.server);
+  domain = ws.domain;
+  return ws;
+};
+const email = (who = 'bjensen') => `${who}-${randomUUID().slice(0, 8)}@${domain}`;
 const snapshot = async (organizationId: string) => ({
   members: await db()('memberships').where({ organization_id: organizationId }).orderBy('user_id'),
   scim: await db()('scim_users').where({ organization_id: organizationId }).orderBy('user_id'),
@@ -46,13 +54,7 @@ describe('SCIM Users (RFC 7644 examples)', () => {
 
   it('when single sign-on is set up with a default role, then a provisioned person gets that role, as a just-in-time one would', async () => {
     const { scim, owner } = await setUp();
-    await db()('sso_connections').insert({
-      id: randomUUID(),
-      organization_id: owner.organizationId,
-      protocol: 'oidc',
-      settings: JSON.stringify({ issuer: 'https://idp.example.test', client_id: 'klaxon' }),
-      default_role: 'TEAM_MANAGER',
-    });
+    await db()('sso_connections').update({ default_role: 'TEAM_MANAGER' }).where({ organization_id: owner.organizationId });
     const created = await scim('POST', '/Users', babsJensen(email()));
     expect(created.status).toBe(201);
     expect(await db()('memberships').where({ organization_id: owner.organizationId, user_id: created.body.id }).first()).toMatchObject({
@@ -60,17 +62,27 @@ describe('SCIM Users (RFC 7644 examples)', () => {
     });
   });
 
-  it('when the userName is already a member, then POST is 409 uniqueness and nothing changes; an account of another workspace joins this one', async () => {
+  it('when the userName is already a member, or an account outside this workspace, then POST is 409 uniqueness and nothing changes', async () => {
+    const elsewhere = await setUp();
     const { scim, owner } = await setUp();
     const before = await snapshot(owner.organizationId);
     expectScimError(await scim('POST', '/Users', babsJensen(owner.email.toUpperCase())), 409, 'uniqueness');
+    // SCIM never adopts an account made elsewhere (docs/scim.md): its owner joins by invitation.
+    expectScimError(await scim('POST', '/Users', babsJensen(elsewhere.owner.email)), 409, 'uniqueness', /outside this workspace/);
     expect(await snapshot(owner.organizationId)).toEqual(before);
+    expect(await db()('memberships').where({ user_id: elsewhere.owner.userId }).count({ n: '*' })).toEqual([{ n: '1' }]);
+  });
 
-    const elsewhere = await setUp();
-    const created = await scim('POST', '/Users', babsJensen(elsewhere.owner.email));
-    expect(created.status).toBe(201);
-    expect(created.body.id).toBe(elsewhere.owner.userId);
-    expect(await db()('memberships').where({ user_id: elsewhere.owner.userId }).count({ n: '*' })).toEqual([{ n: '2' }]);
+  it('when the userName is in no proven domain of the workspace, then POST is 400 invalidValue naming userName and nothing is created', async () => {
+    const { scim, owner } = await setUp();
+    const before = await snapshot(owner.organizationId);
+    const stranger = `stranger-${randomUUID().slice(0, 8)}@unproven.test`;
+    expectScimError(await scim('POST', '/Users', babsJensen(stranger)), 400, 'invalidValue', /userName: unproven\.test is not a proven/);
+    // Listed but not proven is no better.
+    await fx.api('PUT', '/sso', { session: owner, body: { ...(await ssoBodyOf(owner)), domains: [domain, 'listed-only.test'] } });
+    expectScimError(await scim('POST', '/Users', babsJensen(`p-${randomUUID().slice(0, 8)}@listed-only.test`)), 400, 'invalidValue', /listed-only\.test/);
+    expect(await snapshot(owner.organizationId)).toEqual(before);
+    expect(await db()('users').where({ email: stranger }).first()).toBeUndefined();
   });
 
   it('when a client filters by userName (any case), emails.value, active and and/or, then only the matching Users come back', async () => {
@@ -160,6 +172,23 @@ describe('SCIM Users (RFC 7644 examples)', () => {
     ]);
   });
 
+  it('when a person who joined without SCIM is deprovisioned, then SCIM cannot make them a member again: 409, nothing changes', async () => {
+    const { scim, owner } = await setUp();
+    // Their own account (added as an invitation would), in the proven domain even.
+    const person = await addUser(fx.stack.orm, {
+      organizationId: owner.organizationId,
+      email: email('invited'),
+      password: 'long enough pw',
+      role: 'MEMBER',
+      verified: true,
+    });
+    expect((await scim('PATCH', `/Users/${person.id}`, patchOps({ op: 'replace', path: 'active', value: false }))).status).toBe(200);
+    const before = await snapshot(owner.organizationId);
+    expectScimError(await scim('PATCH', `/Users/${person.id}`, patchOps({ op: 'replace', path: 'active', value: true })), 409, undefined, /invite it/);
+    expectScimError(await scim('PUT', `/Users/${person.id}`, babsJensen(person.email, { active: true })), 409, undefined, /invite it/);
+    expect(await snapshot(owner.organizationId)).toEqual(before);
+  });
+
   it('when a client DELETEs a User, then the membership is gone and the User is 404; a person of another workspace is 404 too', async () => {
     const { scim, owner } = await setUp();
     const user = (await scim('POST', '/Users', babsJensen(email()))).body;
@@ -206,6 +235,12 @@ describe('SCIM Users (RFC 7644 examples)', () => {
     expect(JSON.parse(JSON.stringify(removal.details))).toMatchObject({ api_tokens_revoked: 1, api_keys_revoked: 1 });
   });
 });
+
+/** The workspace's SSO settings as a PUT body (the SAML ones businessWorkspaceWithScim saved). */
+async function ssoBodyOf(session: DashboardSession) {
+  const { type, idp_entity_id, idp_sso_url, idp_certificate } = (await fx.api('GET', '/sso', { session })).body.data;
+  return { type, idp_entity_id, idp_sso_url, idp_certificate };
+}
 
 describe('SCIM Users: bad requests change nothing', () => {
   it('when the filter is not SCIM, or names an attribute or operator Klaxon does not filter on, then it is 400 invalidFilter', async () => {

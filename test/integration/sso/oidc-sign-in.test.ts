@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { knexOf } from '../../../src/db/knex';
 import { addUser, setPlan } from '../../../src/services/workspace';
+import { startTestDnsServer, type TestDnsServer } from '../../fakes/dns-server';
 import { makeIdpCert, startTestIdp, type TestIdp } from '../../fakes/oidc-idp';
 import type { TestCert } from '../../fakes/tls-cert';
 import { dashboard, memberSession, sessionCookieFrom, signUpAndLogIn, SESSION_COOKIE, type DashboardSession } from '../../support/dashboard';
 import { TestBrowser } from '../../support/sso-browser';
+import { proveSsoDomain } from '../../support/sso-domains';
 import { startTestStack, type TestStack } from '../../support/stack';
 
 /**
@@ -15,21 +17,25 @@ import { startTestStack, type TestStack } from '../../support/stack';
 let stack: TestStack;
 let idp: TestIdp;
 let cert: TestCert;
+let dns: TestDnsServer;
 
 beforeAll(async () => {
   cert = makeIdpCert();
+  // The workspaces prove their domains on this DNS server (DNS_RESOLVERS).
+  dns = await startTestDnsServer();
   // The IdP is on loopback (a private address) and signs with the test certificate.
-  stack = await startTestStack({ worker: false, env: { ALLOW_PRIVATE_TARGETS: 'true', SSO_CA_FILE: cert.certFile } });
+  stack = await startTestStack({ worker: false, env: { ALLOW_PRIVATE_TARGETS: 'true', SSO_CA_FILE: cert.certFile, DNS_RESOLVERS: dns.address } });
   idp = await startTestIdp(`${stack.urls.app}/auth/sso/oidc/callback`, cert);
 });
 afterAll(async () => {
   await idp?.stop();
   await stack?.stop();
+  await dns?.stop();
 });
 
 const api = (method: string, path: string, opts: Parameters<typeof dashboard>[3] = {}) => dashboard(stack.urls.app, method, path, opts);
 
-/** A BUSINESS workspace whose Billing Owner set up OIDC for a fresh domain. */
+/** A BUSINESS workspace whose Billing Owner set up OIDC for a fresh domain, proven. */
 async function ssoWorkspace(settings: { default_role?: string; require_sso?: boolean } = {}) {
   const owner = await signUpAndLogIn(stack.urls.app, stack.orm);
   await setPlan(stack.orm, owner.organizationId, 'BUSINESS');
@@ -48,12 +54,13 @@ async function ssoWorkspace(settings: { default_role?: string; require_sso?: boo
     },
   });
   expect(put.status).toBe(200);
+  await proveSsoDomain(stack.urls.app, owner, dns, domain);
   return { owner, domain, organizationId: owner.organizationId };
 }
 
-/** Starts at Klaxon, signs in at the IdP as `login`, and answers the URL the IdP sent the browser back to (not yet opened). */
+/** Starts at Klaxon's start page, signs in at the IdP as `login`, and answers the URL the IdP sent the browser back to (not yet opened). */
 async function throughIdp(browser: TestBrowser, startPath: string, login: string, tamper?: (url: URL) => void): Promise<string> {
-  const start = await browser.request('GET', `${stack.urls.app}${startPath}`);
+  const start = await browser.startSso(`${stack.urls.app}${startPath}`);
   expect(start.status).toBe(302);
   const authorization = new URL(start.location!);
   expect(authorization.origin).toBe(idp.issuer);
@@ -81,7 +88,7 @@ describe('OIDC sign-in against a real OpenID provider', () => {
     const ws = await ssoWorkspace({ default_role: 'TEAM_MANAGER' });
     const email = `new-${randomUUID().slice(0, 8)}@${ws.domain}`;
     const browser = new TestBrowser(cert.cert);
-    const start = await browser.request('GET', `${stack.urls.app}/auth/sso/start?email=${encodeURIComponent(email)}`);
+    const start = await browser.startSso(`${stack.urls.app}/auth/sso/start?email=${encodeURIComponent(email)}`);
     expect(start.status).toBe(302);
     const authorization = new URL(start.location!);
     // Authorization code with PKCE (S256), state and nonce; the address as a hint.
@@ -143,7 +150,7 @@ describe('OIDC sign-in against a real OpenID provider', () => {
     expect(sessionOfBrowser(browser)).toBeUndefined();
     expect(await knexOf(stack.orm)('users').where({ email: stranger }).first()).toBeUndefined();
     // An email whose domain routes nowhere is not sent to any IdP.
-    const nowhere = await browser.request('GET', `${stack.urls.app}/auth/sso/start?email=${encodeURIComponent(stranger)}`);
+    const nowhere = await browser.startSso(`${stack.urls.app}/auth/sso/start?email=${encodeURIComponent(stranger)}`);
     expect(nowhere.status).toBe(404);
   });
 
@@ -240,7 +247,7 @@ describe('OIDC sign-in against a real OpenID provider', () => {
     const member = await addMemberWithPassword(ws.organizationId, 'MEMBER');
     await setPlan(stack.orm, ws.organizationId, 'PRO');
     const browser = new TestBrowser(cert.cert);
-    const start = await browser.request('GET', `${stack.urls.app}/auth/sso/start?organization_id=${ws.organizationId}`);
+    const start = await browser.startSso(`${stack.urls.app}/auth/sso/start?organization_id=${ws.organizationId}`);
     expect(start.status).toBe(403);
     expect(JSON.parse(start.body)).toMatchObject({ code: 'plan_limit_reached' });
     expect((await api('POST', '/auth/login', { body: { email: member.email, password: member.password } })).status).toBe(200);
@@ -293,6 +300,52 @@ describe('OIDC sign-in against a real OpenID provider', () => {
     expect(JSON.parse(res.body)).toMatchObject({ code: 'step_up_failed' });
     const still = await api('DELETE', '/sso', { session });
     expect({ status: still.status, code: still.body.code }).toEqual({ status: 403, code: 'step_up_required' });
+  });
+
+  it('when the IdP answers a step-up with an old auth_time (it ignored max_age=0 and prompt=login), then the session is not stepped up', async () => {
+    const ws = await ssoWorkspace({ default_role: 'ACCOUNT_ADMIN' });
+    const email = `s-${randomUUID().slice(0, 8)}@${ws.domain}`;
+    const browser = new TestBrowser(cert.cert);
+    expect((await browser.request('GET', await throughIdp(browser, `/auth/sso/start?email=${encodeURIComponent(email)}`, email))).status).toBe(302);
+    const session = { cookie: sessionOfBrowser(browser)!, csrf: (await sessionView(browser)).csrf_token };
+    const started = await api('POST', '/auth/sso/step-up', { session });
+    for (const line of started.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const eq = pair.indexOf('=');
+      browser.setCookie(new URL(stack.urls.app).origin, pair.slice(0, eq), pair.slice(eq + 1));
+    }
+    // An IdP that does not honour the request: no forced login, and a sign-in it reports as ten minutes old.
+    const authorization = new URL(started.body.data.redirect_url);
+    authorization.searchParams.delete('max_age');
+    authorization.searchParams.delete('prompt');
+    browser.forget(idp.issuer);
+    const back = await browser.signInAtIdp(authorization.href, stack.urls.app, email, { authenticatedSecondsAgo: 600 });
+    const res = await browser.request('GET', back);
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(JSON.parse(res.body).code).toMatch(/^(sso_failed|step_up_failed)$/);
+    expect(JSON.parse(res.body).error).toMatch(/auth_time|authentication/);
+    const still = await api('PUT', '/sso', { session, body: { type: 'oidc', issuer: idp.issuer, client_id: idp.clientId, domains: [ws.domain] } });
+    expect({ status: still.status, code: still.body.code }).toEqual({ status: 403, code: 'step_up_required' });
+  });
+
+  it('when two workspaces use the same OpenID provider, then a person’s links stay per workspace', async () => {
+    const a = await ssoWorkspace();
+    const b = await ssoWorkspace();
+    const email = `both-${randomUUID().slice(0, 8)}@${a.domain}`;
+    const atA = new TestBrowser(cert.cert);
+    expect((await atA.request('GET', await throughIdp(atA, `/auth/sso/start?email=${encodeURIComponent(email)}`, email))).status).toBe(302);
+    const user = await knexOf(stack.orm)('users').select('id').where({ email }).first();
+    // Invited into B too: B's sign-in makes B's own link to the same issuer and subject.
+    await addUser(stack.orm, { organizationId: b.organizationId, email, password: 'unused long password', role: 'MEMBER', verified: true });
+    const atB = new TestBrowser(cert.cert);
+    expect((await atB.request('GET', await throughIdp(atB, `/auth/sso/start?organization_id=${b.organizationId}`, email))).status).toBe(302);
+    const links = await knexOf(stack.orm)('external_identities').select('organization_id', 'user_id').where({ issuer: idp.issuer, subject: email });
+    expect(links.sort((x, y) => x.organization_id.localeCompare(y.organization_id))).toEqual(
+      [
+        { organization_id: a.organizationId, user_id: user.id },
+        { organization_id: b.organizationId, user_id: user.id },
+      ].sort((x, y) => x.organization_id.localeCompare(y.organization_id)),
+    );
   });
 });
 

@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import { startTestDnsServer, type TestDnsServer } from '../../fakes/dns-server';
 import { makeTestIdp, type TestIdp } from '../../support/saml-idp';
 import { samlAnswer, samlSsoWorkspace, startSamlAt } from '../../support/saml-sign-in';
 import { TestBrowser } from '../../support/sso-browser';
@@ -7,21 +8,26 @@ import { startTestStack, type TestStack } from '../../support/stack';
 /**
  * Not a test (no `.test.ts`): the SAML login time against the test IdP (docs/sso-saml.md).
  * Run: `npx jest --testMatch '**\/saml-login-time.measure.ts'`. Each login is a new browser:
- * GET /auth/sso/start → (the test IdP signs its answer, in this process) → POST /auth/sso/saml/acs →
+ * the start page and its POST /auth/sso/start → (the test IdP signs its answer, in this process) → POST /auth/sso/saml/acs →
  * the session cookie. Prints p50 and p90.
  */
 const LOGINS = Number(process.env.SSO_MEASURE_LOGINS ?? 30);
 let stack: TestStack;
 let idp: TestIdp;
+let dns: TestDnsServer;
 
 beforeAll(async () => {
-  stack = await startTestStack({ worker: false });
+  dns = await startTestDnsServer();
+  stack = await startTestStack({ worker: false, env: { DNS_RESOLVERS: dns.address } });
   idp = makeTestIdp();
 });
-afterAll(() => stack?.stop());
+afterAll(async () => {
+  await stack?.stop();
+  await dns?.stop();
+});
 
 it('measures SAML logins', async () => {
-  const ws = await samlSsoWorkspace(stack, idp);
+  const ws = await samlSsoWorkspace(stack, idp, dns);
   const times: number[] = [];
   for (let i = 0; i <= LOGINS; i++) {
     const browser = new TestBrowser('');

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { knexOf } from '../../../src/db/knex';
+import { startTestDnsServer, type TestDnsServer } from '../../fakes/dns-server';
 import { samlAcsUrlOf, samlEntityIdOf } from '../../../src/services/sso/saml';
 import { dashboard, SESSION_COOKIE } from '../../support/dashboard';
 import { makeTestIdp, type TestIdp } from '../../support/saml-idp';
-import { samlAnswer, samlSsoWorkspace, startSamlAt } from '../../support/saml-sign-in';
+import { samlAnswer, samlSsoWorkspace, signInThroughSaml, startSamlAt } from '../../support/saml-sign-in';
+import { samlStepUp } from '../../support/saml-step-up';
 import { TestBrowser } from '../../support/sso-browser';
 import { startTestStack, type TestStack } from '../../support/stack';
 
@@ -14,15 +16,20 @@ import { startTestStack, type TestStack } from '../../support/stack';
  */
 let stack: TestStack;
 let idp: TestIdp;
+let dns: TestDnsServer;
 
 beforeAll(async () => {
-  stack = await startTestStack({ worker: false });
+  dns = await startTestDnsServer();
+  stack = await startTestStack({ worker: false, env: { DNS_RESOLVERS: dns.address } });
   idp = makeTestIdp();
 });
-afterAll(() => stack?.stop());
+afterAll(async () => {
+  await stack?.stop();
+  await dns?.stop();
+});
 
 const app = () => stack.urls.app;
-const samlWorkspace = () => samlSsoWorkspace(stack, idp);
+const samlWorkspace = () => samlSsoWorkspace(stack, idp, dns);
 const start = (browser: TestBrowser, email: string) => startSamlAt(app(), idp, browser, email);
 const answer = (organizationId: string, requestId: string, email: string, signed = true) => samlAnswer(app(), idp, organizationId, requestId, email, signed);
 
@@ -85,5 +92,26 @@ describe('SAML sign-in through the seam', () => {
     expect(xml).toContain(`entityID="${samlEntityIdOf(app(), ws.organizationId)}"`);
     expect(xml).toContain(`Location="${samlAcsUrlOf(app())}"`);
     expect((await fetch(`${app()}/auth/sso/saml/metadata/${randomUUID()}`)).status).toBe(404);
+  });
+
+  it('when the IdP answers a step-up with an old AuthnInstant (it ignored ForceAuthn), then the session is not stepped up; a sign-in there just now steps it up', async () => {
+    const ws = await samlWorkspace();
+    const email = `eve@${ws.domain}`;
+    const signedIn = await signInThroughSaml(app(), idp, ws.organizationId, email);
+    const cookie = signedIn.session!;
+    const session = { cookie, csrf: (await dashboard(app(), 'GET', '/auth/session', { session: { cookie, csrf: '' } })).body.data.csrf_token };
+    const enrol = () => dashboard(app(), 'POST', '/auth/2fa/setup', { session, body: {} });
+
+    const stale = await samlStepUp(app(), idp, ws.organizationId, session, email, { authnInstant: new Date(Date.now() - 10 * 60_000) });
+    expect({ status: stale.status, code: JSON.parse(stale.body).code }).toEqual({ status: 403, code: 'step_up_failed' });
+    expect(JSON.parse(stale.body).error).toMatch(/2 minutes/);
+    expect((await enrol()).body.code).toBe('step_up_required');
+    // Just past the two minutes is still too old.
+    const justPast = await samlStepUp(app(), idp, ws.organizationId, session, email, { authnInstant: new Date(Date.now() - 125_000) });
+    expect(justPast.status).toBe(403);
+
+    const fresh = await samlStepUp(app(), idp, ws.organizationId, session, email);
+    expect(fresh.status).toBe(303);
+    expect((await enrol()).status).toBe(200);
   });
 });

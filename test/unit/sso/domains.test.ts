@@ -1,4 +1,4 @@
-import { emailDomain, mayLogInWithPassword, normaliseDomain } from '../../../src/domain/sso';
+import { emailDomain, isFreshIdpAuthentication, mayLogInWithPassword, normaliseDomain, provesDomain, txtRecordOf } from '../../../src/domain/sso';
 
 describe('SSO email domains', () => {
   it('when a domain is typed in any case or with a trailing dot, then it has one spelling', () => {
@@ -28,5 +28,31 @@ describe('SSO email domains', () => {
     expect(mayLogInWithPassword(true, 'BILLING_OWNER')).toBe(true);
     for (const role of ['ACCOUNT_ADMIN', 'TEAM_MANAGER', 'MEMBER'] as const) expect(mayLogInWithPassword(true, role)).toBe(false);
     expect(mayLogInWithPassword(false, 'MEMBER')).toBe(true);
+  });
+
+  it('when a domain’s TXT records are read, then only one exactly the proof (its strings joined, blanks around ignored) proves it', () => {
+    expect(txtRecordOf('tok')).toBe('klaxon-verification=tok');
+    expect(provesDomain([['v=spf1 -all'], [' klaxon-verification=tok ']], 'tok')).toBe(true);
+    expect(provesDomain([['klaxon-verif', 'ication=tok']], 'tok')).toBe(true);
+    for (const records of [
+      [],
+      [['klaxon-verification=tok2']],
+      [['klaxon-verification=to']],
+      [['klaxon-verification=tok', ' x']],
+      [['KLAXON-VERIFICATION=tok']],
+    ])
+      expect(provesDomain(records, 'tok')).toBe(false);
+  });
+
+  it('when an IdP says when it authenticated someone, then a step-up counts only for the last two minutes (a little clock skew ahead allowed)', () => {
+    const now = new Date('2026-12-12T10:00:00Z');
+    const ago = (s: number) => new Date(now.getTime() - s * 1000);
+    expect(isFreshIdpAuthentication(ago(0), now)).toBe(true);
+    expect(isFreshIdpAuthentication(ago(120), now)).toBe(true);
+    expect(isFreshIdpAuthentication(ago(121), now)).toBe(false);
+    expect(isFreshIdpAuthentication(ago(-20), now)).toBe(true);
+    expect(isFreshIdpAuthentication(ago(-60), now)).toBe(false);
+    expect(isFreshIdpAuthentication(undefined, now)).toBe(false);
+    expect(isFreshIdpAuthentication(new Date('nonsense'), now)).toBe(false);
   });
 });

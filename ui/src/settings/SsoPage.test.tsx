@@ -15,7 +15,7 @@ const STORED = {
   issuer: 'https://login.acme.com',
   client_id: 'klaxon',
   client_secret_set: true,
-  domains: ['acme.com'],
+  domains: [{ domain: 'acme.com', verified: true, txt_record: 'klaxon-verification=tok-acme' }],
   default_role: 'MEMBER',
   require_sso: false,
   updated_at: '2026-11-30T10:00:00.000Z',
@@ -72,7 +72,14 @@ describe('SsoPage', () => {
       'GET /auth/session': ok(sessionAs('BILLING_OWNER')),
       'GET /sso': refused(404, 'not_found', 'single sign-on is not set up'),
       'POST /sso/test': ok({ entity_id: 'https://idp.acme.com', sso_url: 'https://idp.acme.com/sso', signing_certificates: 1 }),
-      'PUT /sso': ok({ type: 'saml', idp_metadata_xml: metadata, domains: ['acme.com'], default_role: 'MEMBER', require_sso: false, updated_at: 'x' }),
+      'PUT /sso': ok({
+        type: 'saml',
+        idp_metadata_xml: metadata,
+        domains: [{ domain: 'acme.com', verified: false, txt_record: 'klaxon-verification=tok' }],
+        default_role: 'MEMBER',
+        require_sso: false,
+        updated_at: 'x',
+      }),
     });
     renderWithApp(<SsoPage />);
     fireEvent.click(await screen.findByLabelText('SAML 2.0'));
@@ -86,5 +93,42 @@ describe('SsoPage', () => {
     const sent = { type: 'saml', idp_metadata_xml: metadata, domains: ['acme.com'], default_role: 'MEMBER', require_sso: false };
     expect(calls('POST /sso/test')[0]).toEqual(sent);
     expect(calls('PUT /sso')[0]).toEqual(sent);
+  });
+
+  it('when a listed domain is not verified, then its state and TXT record show with a Verify button, and Verify proves it', async () => {
+    const unproven = { domain: 'acme.org', verified: false, txt_record: 'klaxon-verification=tok-org' };
+    const { calls } = fakeApi({
+      'GET /sso': [ok({ ...STORED, domains: [...STORED.domains, unproven] }), ok({ ...STORED, domains: [...STORED.domains, { ...unproven, verified: true }] })],
+      'POST /sso/domains/acme.org/verify': ok({ domain: 'acme.org', verified: true }),
+    });
+    renderWithApp(<SsoPage />);
+    expect((await screen.findByLabelText('TXT record for acme.org')).textContent).toBe('klaxon-verification=tok-org');
+    expect(screen.getByLabelText('TXT record for acme.com').textContent).toBe('klaxon-verification=tok-acme');
+    expect(screen.getAllByText('Verified')).toHaveLength(1);
+    expect(screen.getByText('Not verified')).toBeTruthy();
+    // The proven one has nothing left to do.
+    expect(screen.queryByRole('button', { name: 'Verify acme.com' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Verify acme.org' }));
+    expect(await screen.findByText(/acme\.org is verified/)).toBeTruthy();
+    await waitFor(() => expect(screen.getAllByText('Verified')).toHaveLength(2));
+    expect(calls('POST /sso/domains/acme.org/verify')).toHaveLength(1);
+    expect(screen.queryByRole('button', { name: 'Verify acme.org' })).toBeNull();
+  });
+
+  it('when the TXT record is not found, then the refusal naming the record shows and the domain stays unverified', async () => {
+    const unproven = { domain: 'acme.org', verified: false, txt_record: 'klaxon-verification=tok-org' };
+    fakeApi({
+      'GET /sso': ok({ ...STORED, domains: [unproven] }),
+      'POST /sso/domains/acme.org/verify': refused(
+        409,
+        'domain_unverified',
+        'domain: no TXT record "klaxon-verification=tok-org" at acme.org yet: publish it at your DNS provider, wait until it is visible, then verify again',
+      ),
+    });
+    renderWithApp(<SsoPage />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Verify acme.org' }));
+    expect(await screen.findByText(/no TXT record "klaxon-verification=tok-org" at acme\.org yet/)).toBeTruthy();
+    expect(screen.getByText('Not verified')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Verify acme.org' })).toBeTruthy();
   });
 });

@@ -5,6 +5,7 @@ import { useAction, useApiQuery, useSession } from '../api/hooks';
 import { withStepUp } from '../admin/factor';
 import { useStepUp } from '../admin/StepUp';
 import { emptySsoForm, formOf, JIT_ROLES, ssoBody, type SsoForm, type SsoSettings } from './sso-form';
+import { SsoDomains } from './SsoDomains';
 
 const ROLE_LABELS: Record<string, string> = { MEMBER: 'Member', TEAM_MANAGER: 'Team Manager', ACCOUNT_ADMIN: 'Account Admin' };
 
@@ -96,12 +97,13 @@ export function SsoPage() {
       )}
       <TextInput
         label="Email domains"
-        description="Logins with these addresses go to your identity provider; new people there become members"
+        description="Once each is verified below, logins with these addresses go to your identity provider and new people there become members"
         placeholder="example.com, example.org"
         value={form.domains}
         onChange={(e) => set('domains', e.currentTarget.value)}
         error={save.fieldError('domains')}
       />
+      {settings.data && <SsoDomains domains={settings.data.domains} />}
       <Select
         label="Role of people who sign in for the first time"
         data={JIT_ROLES.map((r) => ({ value: r, label: ROLE_LABELS[r] }))}

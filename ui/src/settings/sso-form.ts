@@ -3,6 +3,13 @@
 export const JIT_ROLES = ['MEMBER', 'TEAM_MANAGER', 'ACCOUNT_ADMIN'] as const;
 export type JitRole = (typeof JIT_ROLES)[number];
 
+/** A listed email domain: proven or not, and the DNS TXT record that proves it. */
+export interface SsoDomain {
+  domain: string;
+  verified: boolean;
+  txt_record: string;
+}
+
 /** `GET /api/sso`: OIDC's fields, or SAML's (the IdP's metadata XML, or its entity id, URL and certificate). */
 export interface SsoSettings {
   type: 'oidc' | 'saml';
@@ -11,7 +18,7 @@ export interface SsoSettings {
   client_secret_set?: boolean;
   idp_metadata_xml?: string;
   idp_entity_id?: string;
-  domains: string[];
+  domains: SsoDomain[];
   default_role: JitRole;
   require_sso: boolean;
   updated_at: string;
@@ -49,7 +56,7 @@ export const formOf = (s: SsoSettings): SsoForm => ({
   issuer: s.issuer ?? '',
   clientId: s.client_id ?? '',
   clientSecret: '',
-  domains: s.domains.join(', '),
+  domains: s.domains.map((d) => d.domain).join(', '),
   defaultRole: s.default_role,
   requireSso: s.require_sso,
 });

@@ -43,6 +43,8 @@ export interface SamlIdentity {
   issuer: string;
   sessionIndex: string | null;
   assertionId: string;
+  /** The assertion's AuthnInstant, if it had one. */
+  authnInstant: Date | null;
 }
 
 /** The form fields the IdP posts to the ACS URL (HTTP-POST binding). */
@@ -151,5 +153,6 @@ export async function completeSamlSignIn(knex: Knex, input: SamlAcsInput): Promi
     issuer: facts.issuer,
     sessionIndex: facts.sessionIndex,
     assertionId: facts.assertionId,
+    authnInstant: facts.authnInstant,
   };
 }

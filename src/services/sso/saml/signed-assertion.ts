@@ -17,6 +17,8 @@ export interface SignedAssertionFacts {
   nameId: string;
   nameIdFormat: string | null;
   sessionIndex: string | null;
+  /** The AuthnStatement's AuthnInstant: when the IdP authenticated the person (a step-up needs it recent); null when absent. */
+  authnInstant: Date | null;
   /** When the assertion stops being accepted: its earliest NotOnOrAfter plus the clock skew. */
   expiresAt: Date;
 }
@@ -99,6 +101,9 @@ export function readSignedAssertion(profile: Profile, expect: AssertionExpectati
 
   const email = emailFrom(profile);
   const sessionIndex = typeof profile.sessionIndex === 'string' ? profile.sessionIndex : null;
+  const instants = children(assertion, 'AuthnStatement').map((statement) => timeOf(attrOf(statement, 'AuthnInstant')));
+  // Several statements: the oldest counts (a step-up must not rest on any old sign-in).
+  const authnInstant = instants.length && instants.every((ms) => ms !== null) ? new Date(Math.min(...(instants as number[]))) : null;
   return {
     assertionId,
     issuer,
@@ -106,6 +111,7 @@ export function readSignedAssertion(profile: Profile, expect: AssertionExpectati
     nameId: profile.nameID,
     nameIdFormat: profile.nameIDFormat ?? null,
     sessionIndex,
+    authnInstant,
     expiresAt: new Date(Math.min(...ends) + SAML_CLOCK_SKEW_MS),
   };
 }
