@@ -19,4 +19,5 @@ export * from './quota-usage';
 export * from './escalation-context';
 export * from './push-devices';
 export * from './what-if';
+export * from './what-if-slots';
 export * from './readiness';
