@@ -10,6 +10,7 @@ import {
   WHAT_IF_LIMITS,
   WHAT_IF_SLOTS,
   WhatIfBusy,
+  type Simulation,
 } from '../../../src/services/paging';
 import { HttpError } from '../../http/customer-errors';
 import { defineRoute, type RouteSpec } from '../../http/route-spec';
@@ -107,6 +108,11 @@ const ERRORS = {
   404: 'no such policy in this workspace',
 };
 
+/** The dashboard's success envelope of a simulation (`{success, data, message}`), its incidents' texts written as they are. */
+function simulationEnvelope({ answer, incidentTexts }: Simulation, message: string): string {
+  return `{"success":true,"data":${JSON.stringify(answer).slice(0, -1)},"incidents":[${incidentTexts.join(',')}]},"message":${JSON.stringify(message)}}`;
+}
+
 /** Escalation policies under /api: who is paged, in what order, for a service's incidents. */
 export function policyRoutes(deps: AdminDeps): RouteSpec[] {
   return [
@@ -172,7 +178,12 @@ export function policyRoutes(deps: AdminDeps): RouteSpec[] {
             to: new Date(body.to),
             cursor: body.cursor,
           });
-          return { data: result, message: `${result.incident_count} incidents replayed, ${result.differing_count} would page differently` };
+          const message = `${result.answer.incident_count} incidents replayed, ${result.answer.differing_count} would page differently`;
+          // Written from the incidents' texts: serializing up to 5 MiB at once would hold the event loop.
+          ctx.status = 200;
+          ctx.type = 'application/json';
+          ctx.body = simulationEnvelope(result, message);
+          return { data: null, streamed: true as const };
         } catch (err) {
           if (err instanceof WhatIfBusy) throw new HttpError(429, err.message, 'rate_limited', { 'Retry-After': String(err.retryAfterSeconds) });
           throw err;

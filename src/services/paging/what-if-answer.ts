@@ -47,9 +47,9 @@ export function decodeCursor(text: string, digest: string, nowMs: number): WhatI
   return { offset: parsed.o, nowMs: parsed.n };
 }
 
-/** An incident's answer and the bytes of its JSON. */
-export interface SizedIncident<T> {
-  json: T;
+/** An incident's answer as JSON text, that text's bytes, and whether it would page differently. */
+export interface SizedIncident {
+  text: string;
   bytes: number;
   differs: boolean;
 }
@@ -59,18 +59,18 @@ export interface SizedIncident<T> {
  * `budgetBytes`; otherwise, in the order differing first then the others (each oldest first),
  * those from `offset` that fit, and the offset the next answer starts at (null: none left).
  */
-export function answerIncidents<T>(sized: ReadonlyArray<SizedIncident<T>>, offset: number, budgetBytes: number): { incidents: T[]; next: number | null } {
+export function answerIncidents(sized: readonly SizedIncident[], offset: number, budgetBytes: number): { incidents: SizedIncident[]; next: number | null } {
   const commas = (n: number) => Math.max(0, n - 1);
   const total = sized.reduce((sum, s) => sum + s.bytes, 0) + commas(sized.length);
-  if (total <= budgetBytes && offset === 0) return { incidents: sized.map((s) => s.json), next: null };
+  if (total <= budgetBytes && offset === 0) return { incidents: [...sized], next: null };
   const ordered = [...sized.filter((s) => s.differs), ...sized.filter((s) => !s.differs)];
-  const taken: T[] = [];
+  const taken: SizedIncident[] = [];
   let used = 0;
   let i = offset;
   for (; i < ordered.length; i++) {
     const cost = ordered[i].bytes + (taken.length ? 1 : 0);
     if (used + cost > budgetBytes && taken.length > 0) break;
-    taken.push(ordered[i].json);
+    taken.push(ordered[i]);
     used += cost;
   }
   return { incidents: taken, next: i < ordered.length ? i : null };

@@ -8,7 +8,7 @@
 import { performance } from 'node:perf_hooks';
 import type { ChannelId } from '../../domain/channels';
 import type { EscalationPlan } from '../../domain/paging/escalation-plan';
-import { isNight, replayPages, type SimulatedPage, type StepJobs } from '../../domain/paging/what-if';
+import { isNight, replayPages, type StepJobs } from '../../domain/paging/what-if';
 import { WHAT_IF_ANSWER, type SizedIncident } from './what-if-answer';
 import type { ActualRow, IncidentRow } from './what-if-reads';
 
@@ -16,9 +16,9 @@ import type { ActualRow, IncidentRow } from './what-if-reads';
 export const WHAT_IF_MAX_PAGES = 100_000;
 
 /** How long the replay runs before letting other callbacks in: far below the 100 ms it must never block. */
-const SLICE_MS = 15;
+const SLICE_MS = 5;
 /** Pages taken between two looks at the clock. */
-const PAGES_PER_LOOK = 512;
+const PAGES_PER_LOOK = 64;
 
 export interface PageJson {
   user_id: string | null;
@@ -49,7 +49,8 @@ export interface TotalJson {
 }
 
 export interface Replayed {
-  incidents: Array<SizedIncident<IncidentJson>>;
+  /** Each incident's answer as JSON text (an IncidentJson), with its bytes. */
+  incidents: SizedIncident[];
   totals: TotalJson[];
   /** True when it stopped before the last incident (WHAT_IF_MAX_PAGES, or one incident too big to answer). */
   stoppedAtPages: boolean;
@@ -84,14 +85,12 @@ export async function replayIncidents(input: {
   const turns = new Turns();
   const totals = new Map<string, Tally>();
   const tallyOf = (userId: string) => totals.get(userId) ?? totals.set(userId, { would: 0, night: 0, actual: 0 }).get(userId)!;
-  const pageJson = (userId: string | null, channel: ChannelId, atMs: number): PageJson => ({
-    user_id: userId,
-    name: userId ? (people.get(userId)?.name ?? null) : null,
-    channel,
-    at: new Date(atMs).toISOString(),
-  });
+  // Each page is serialized as it is replayed, a few at a time between turns: never a whole incident at once.
+  const pageText = (userId: string | null, channel: ChannelId, atMs: number): string =>
+    JSON.stringify({ user_id: userId, name: userId ? (people.get(userId)?.name ?? null) : null, channel, at: new Date(atMs).toISOString() } satisfies PageJson);
   const out: Replayed['incidents'] = [];
   let pagesLeft = WHAT_IF_MAX_PAGES;
+  const night = nightMemo();
 
   for (const incident of input.incidents) {
     await turns.take();
@@ -99,49 +98,69 @@ export async function replayIncidents(input: {
     const ended = incident.ended_at ? new Date(incident.ended_at).getTime() : null;
     // A cursor pins "now": a spell that ended after it was still TRIGGERED then.
     const endedAtMs = ended !== null && ended <= nowMs ? ended : null;
-    const would: SimulatedPage[] = [];
-    const wouldJson: PageJson[] = [];
+    const wouldTexts: string[] = [];
+    const wouldKeys = new Map<string, number>();
     const mine = new Map<string, { would: number; night: number }>();
+    let bytes = 0;
     let overBudget = false;
     for (const p of replayPages(plan, { openedAtMs, endedAtMs, untilMs: nowMs }, input.jobsAt)) {
-      if (would.length === pagesLeft) {
+      const text = pageText(p.userId, p.channel, p.atMs);
+      bytes += Buffer.byteLength(text) + 1;
+      // An incident replayed only in part would differ falsely, and one too big for any answer cannot be sent: the replay stops before it.
+      if (wouldTexts.length === pagesLeft || bytes > WHAT_IF_ANSWER.maxIncidentBytes) {
         overBudget = true;
         break;
       }
-      would.push(p);
-      wouldJson.push(pageJson(p.userId, p.channel, p.atMs));
+      wouldTexts.push(text);
+      const key = pageKey(p.userId, p.channel, p.step);
+      wouldKeys.set(key, (wouldKeys.get(key) ?? 0) + 1);
       if (p.userId) {
         const t = mine.get(p.userId) ?? mine.set(p.userId, { would: 0, night: 0 }).get(p.userId)!;
         t.would += 1;
-        if (isNight(p.atMs, people.get(p.userId)?.timeZone ?? 'UTC')) t.night += 1;
+        if (night(p.atMs, people.get(p.userId)?.timeZone ?? 'UTC')) t.night += 1;
       }
-      if (would.length % PAGES_PER_LOOK === 0) await turns.take();
+      if (wouldTexts.length % PAGES_PER_LOOK === 0) await turns.take();
     }
+    if (overBudget) return { incidents: out, totals: totalsJson(totals, people), stoppedAtPages: true };
+    await turns.take();
     // Only the first TRIGGERED spell is replayed: later spells' pages (after an ack timeout or a reopen) are left out of both sides.
     const real = (input.actual.get(incident.id) ?? []).filter((p) => endedAtMs === null || new Date(p.created_at).getTime() <= endedAtMs);
-    const json: IncidentJson = {
+    const differs = differ(wouldKeys, wouldTexts.length, real);
+    const head = JSON.stringify({
       incident_id: incident.id,
       number: incident.number,
       title: incident.title,
       opened_at: new Date(openedAtMs).toISOString(),
       ended_at: endedAtMs === null ? null : new Date(endedAtMs).toISOString(),
-      would_page: wouldJson,
-      actually_paged: real.map((p) => pageJson(p.user_id, p.channel, new Date(p.created_at).getTime())),
-      differs: differ(would, real),
-    };
-    const bytes = overBudget ? 0 : Buffer.byteLength(JSON.stringify(json));
-    // An incident replayed only in part would differ falsely, and one too big for any answer cannot be sent: the replay stops before it.
-    if (overBudget || bytes > WHAT_IF_ANSWER.maxIncidentBytes) return { incidents: out, totals: totalsJson(totals, people), stoppedAtPages: true };
-    pagesLeft -= would.length;
+    } satisfies Partial<IncidentJson>);
+    const actually = real.map((p) => pageText(p.user_id, p.channel, new Date(p.created_at).getTime())).join(',');
+    const text = `${head.slice(0, -1)},"would_page":[${wouldTexts.join(',')}],"actually_paged":[${actually}],"differs":${differs}}`;
+    const size = Buffer.byteLength(text);
+    if (size > WHAT_IF_ANSWER.maxIncidentBytes) return { incidents: out, totals: totalsJson(totals, people), stoppedAtPages: true };
+    pagesLeft -= wouldTexts.length;
     for (const [userId, t] of mine) {
       const total = tallyOf(userId);
       total.would += t.would;
       total.night += t.night;
     }
     for (const p of real) if (p.user_id) tallyOf(p.user_id).actual += 1;
-    out.push({ json, bytes, differs: json.differs });
+    out.push({ text, bytes: size, differs });
   }
   return { incidents: out, totals: totalsJson(totals, people), stoppedAtPages: false };
+}
+
+/**
+ * isNight for one replay, remembered per zone and quarter hour: every zone's offset and its
+ * changes fall on quarter hours, so the hour of the day is the same throughout one.
+ */
+function nightMemo(): (atMs: number, timeZone: string) => boolean {
+  const seen = new Map<string, boolean>();
+  return (atMs, timeZone) => {
+    const key = `${timeZone}|${Math.floor(atMs / 900_000)}`;
+    let night = seen.get(key);
+    if (night === undefined) seen.set(key, (night = isNight(atMs, timeZone)));
+    return night;
+  };
 }
 
 /** Per person, most would-pages first. */
@@ -157,11 +176,20 @@ function totalsJson(totals: Map<string, Tally>, people: Map<string, { name: stri
     .sort((a, b) => b.would_pages - a.would_pages || b.actual_pages - a.actual_pages || a.name.localeCompare(b.name));
 }
 
-/** Same people, channels and steps on both sides (times are shown, not compared: the real ones carry delivery delays). */
-function differ(would: SimulatedPage[], real: ActualRow[]): boolean {
-  if (would.length !== real.length) return true;
-  const key = (userId: string | null, channel: string, step: number | null) => `${userId}|${channel}|${step}`;
-  const a = would.map((p) => key(p.userId, p.channel, p.step)).sort();
-  const b = real.map((p) => key(p.user_id, p.channel, p.escalation_step)).sort();
-  return a.some((k, i) => k !== b[i]);
+/** What a page is compared by: who, how, at which step. */
+const pageKey = (userId: string | null, channel: string, step: number | null) => `${userId}|${channel}|${step}`;
+
+/**
+ * Same people, channels and steps on both sides, in any order (times are shown, not compared: the
+ * real ones carry delivery delays). `would` counts the replay's pages by pageKey; it is used up.
+ */
+function differ(would: Map<string, number>, wouldCount: number, real: ActualRow[]): boolean {
+  if (wouldCount !== real.length) return true;
+  for (const p of real) {
+    const k = pageKey(p.user_id, p.channel, p.escalation_step);
+    const n = would.get(k) ?? 0;
+    if (n === 0) return true;
+    would.set(k, n - 1);
+  }
+  return false;
 }

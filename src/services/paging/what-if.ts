@@ -58,8 +58,17 @@ export interface SimulationJson {
   next_cursor: string | null;
 }
 
+/**
+ * A simulation's answer: everything but its incidents, and the incidents as JSON text, in order.
+ * The answer is written from these texts (docs/what-if.md, "Bounds"), never serialized whole.
+ */
+export interface Simulation {
+  answer: Omit<SimulationJson, 'incidents'>;
+  incidentTexts: string[];
+}
+
 /** Replays the service's incidents in the range against the policy (docs/what-if.md says what is and is not replayed). */
-export async function simulatePolicy(orm: MikroORM, input: SimulationInput): Promise<SimulationJson> {
+export async function simulatePolicy(orm: MikroORM, input: SimulationInput): Promise<Simulation> {
   const { organizationId, from, to } = input;
   if (!(from.getTime() < to.getTime())) throw invalid('to: must be after from');
   if (to.getTime() - from.getTime() > WHAT_IF_LIMITS.maxRangeDays * DAY_MS) throw invalid(`to: the range must be at most ${WHAT_IF_LIMITS.maxRangeDays} days`);
@@ -100,7 +109,7 @@ export async function simulatePolicy(orm: MikroORM, input: SimulationInput): Pro
     const replayed = await replayIncidents({ plan, incidents, actual, jobsAt: resolver.jobsAt, people, nowMs: now });
 
     const totals = answerTotals(replayed.totals);
-    const answer: SimulationJson = {
+    const answer: Simulation['answer'] = {
       from: from.toISOString(),
       to: to.toISOString(),
       policy: { id: policy.id, name: policy.name },
@@ -108,16 +117,14 @@ export async function simulatePolicy(orm: MikroORM, input: SimulationInput): Pro
       truncated_reason: replayed.stoppedAtPages ? 'pages' : more ? 'incidents' : null,
       incident_count: replayed.incidents.length,
       differing_count: replayed.incidents.filter((i) => i.differs).length,
-      incidents: [],
       totals: totals.totals,
       totals_truncated: totals.cut,
       next_cursor: null,
     };
     const fixedBytes = Buffer.byteLength(JSON.stringify(answer)) + encodeCursor({ offset: WHAT_IF_LIMITS.maxIncidents, nowMs: now }, digest).length;
     const part = answerIncidents(replayed.incidents, cursor?.offset ?? 0, WHAT_IF_ANSWER.maxBytes - fixedBytes - WHAT_IF_ANSWER.reserveBytes);
-    answer.incidents = part.incidents;
     answer.next_cursor = part.next === null ? null : encodeCursor({ offset: part.next, nowMs: now }, digest);
-    return answer;
+    return { answer, incidentTexts: part.incidents.map((i) => i.text) };
   });
 }
 
