@@ -85,12 +85,11 @@ export async function replayIncidents(input: {
   const turns = new Turns();
   const totals = new Map<string, Tally>();
   const tallyOf = (userId: string) => totals.get(userId) ?? totals.set(userId, { would: 0, night: 0, actual: 0 }).get(userId)!;
-  // Each page is serialized as it is replayed, a few at a time between turns: never a whole incident at once.
-  const pageText = (userId: string | null, channel: ChannelId, atMs: number): string =>
-    JSON.stringify({ user_id: userId, name: userId ? (people.get(userId)?.name ?? null) : null, channel, at: new Date(atMs).toISOString() } satisfies PageJson);
+  const pageText = pageWriter(people);
+  const night = nightMemo();
   const out: Replayed['incidents'] = [];
   let pagesLeft = WHAT_IF_MAX_PAGES;
-  const night = nightMemo();
+  const stopped = () => ({ incidents: out, totals: totalsJson(totals, people), stoppedAtPages: true });
 
   for (const incident of input.incidents) {
     await turns.take();
@@ -98,22 +97,20 @@ export async function replayIncidents(input: {
     const ended = incident.ended_at ? new Date(incident.ended_at).getTime() : null;
     // A cursor pins "now": a spell that ended after it was still TRIGGERED then.
     const endedAtMs = ended !== null && ended <= nowMs ? ended : null;
+    // Only the first TRIGGERED spell is replayed: later spells' pages (after an ack timeout or a reopen) are left out of both sides.
+    const real = (input.actual.get(incident.id) ?? []).filter((p) => endedAtMs === null || new Date(p.created_at).getTime() <= endedAtMs);
+    const comparison = new Comparison(real);
     const wouldTexts: string[] = [];
-    const wouldKeys = new Map<string, number>();
     const mine = new Map<string, { would: number; night: number }>();
     let bytes = 0;
-    let overBudget = false;
     for (const p of replayPages(plan, { openedAtMs, endedAtMs, untilMs: nowMs }, input.jobsAt)) {
+      // Each page is serialized as it is replayed, a few at a time between turns: never a whole incident at once.
       const text = pageText(p.userId, p.channel, p.atMs);
       bytes += Buffer.byteLength(text) + 1;
       // An incident replayed only in part would differ falsely, and one too big for any answer cannot be sent: the replay stops before it.
-      if (wouldTexts.length === pagesLeft || bytes > WHAT_IF_ANSWER.maxIncidentBytes) {
-        overBudget = true;
-        break;
-      }
+      if (wouldTexts.length === pagesLeft || bytes > WHAT_IF_ANSWER.maxIncidentBytes) return stopped();
       wouldTexts.push(text);
-      const key = pageKey(p.userId, p.channel, p.step);
-      wouldKeys.set(key, (wouldKeys.get(key) ?? 0) + 1);
+      comparison.add(p.userId, p.channel, p.step);
       if (p.userId) {
         const t = mine.get(p.userId) ?? mine.set(p.userId, { would: 0, night: 0 }).get(p.userId)!;
         t.would += 1;
@@ -121,11 +118,8 @@ export async function replayIncidents(input: {
       }
       if (wouldTexts.length % PAGES_PER_LOOK === 0) await turns.take();
     }
-    if (overBudget) return { incidents: out, totals: totalsJson(totals, people), stoppedAtPages: true };
     await turns.take();
-    // Only the first TRIGGERED spell is replayed: later spells' pages (after an ack timeout or a reopen) are left out of both sides.
-    const real = (input.actual.get(incident.id) ?? []).filter((p) => endedAtMs === null || new Date(p.created_at).getTime() <= endedAtMs);
-    const differs = differ(wouldKeys, wouldTexts.length, real);
+    const differs = comparison.differs();
     const head = JSON.stringify({
       incident_id: incident.id,
       number: incident.number,
@@ -136,7 +130,7 @@ export async function replayIncidents(input: {
     const actually = real.map((p) => pageText(p.user_id, p.channel, new Date(p.created_at).getTime())).join(',');
     const text = `${head.slice(0, -1)},"would_page":[${wouldTexts.join(',')}],"actually_paged":[${actually}],"differs":${differs}}`;
     const size = Buffer.byteLength(text);
-    if (size > WHAT_IF_ANSWER.maxIncidentBytes) return { incidents: out, totals: totalsJson(totals, people), stoppedAtPages: true };
+    if (size > WHAT_IF_ANSWER.maxIncidentBytes) return stopped();
     pagesLeft -= wouldTexts.length;
     for (const [userId, t] of mine) {
       const total = tallyOf(userId);
@@ -150,15 +144,71 @@ export async function replayIncidents(input: {
 }
 
 /**
+ * A page as JSON text (a PageJson), written without building an object per page: a replay makes
+ * up to 100,000 of them, and every allocation is garbage to collect while other requests wait.
+ */
+function pageWriter(people: Map<string, { name: string }>): (userId: string | null, channel: ChannelId, atMs: number) => string {
+  const heads = new Map<string | null, string>();
+  let lastAtMs = NaN;
+  let lastAt = '';
+  return (userId, channel, atMs) => {
+    let head = heads.get(userId);
+    if (head === undefined) {
+      const name = userId ? (people.get(userId)?.name ?? null) : null;
+      heads.set(userId, (head = `{"user_id":${JSON.stringify(userId)},"name":${JSON.stringify(name)},"channel":`));
+    }
+    // A step pages everyone at the same instant: one date string for all of them.
+    if (atMs !== lastAtMs) {
+      lastAtMs = atMs;
+      lastAt = new Date(atMs).toISOString();
+    }
+    return `${head}${JSON.stringify(channel)},"at":"${lastAt}"}`;
+  };
+}
+
+/**
+ * Whether the replay's pages and the real ones differ in people, channels and steps, in any order
+ * (times are shown, not compared: the real ones carry delivery delays). The real pages are known
+ * first; the replay's are added one by one and only counted while they could still match.
+ */
+class Comparison {
+  private readonly left = new Map<string, number>();
+  private mismatch = false;
+
+  constructor(real: readonly ActualRow[]) {
+    for (const p of real) {
+      const k = pageKey(p.user_id, p.channel, p.escalation_step);
+      this.left.set(k, (this.left.get(k) ?? 0) + 1);
+    }
+  }
+
+  add(userId: string | null, channel: ChannelId, step: number): void {
+    if (this.mismatch) return;
+    const k = pageKey(userId, channel, step);
+    const n = this.left.get(k) ?? 0;
+    if (n === 0) this.mismatch = true;
+    else this.left.set(k, n - 1);
+  }
+
+  differs(): boolean {
+    return this.mismatch || [...this.left.values()].some((n) => n > 0);
+  }
+}
+
+/** What a page is compared by: who, how, at which step. */
+const pageKey = (userId: string | null, channel: string, step: number | null) => `${userId}|${channel}|${step}`;
+
+/**
  * isNight for one replay, remembered per zone and quarter hour: every zone's offset and its
  * changes fall on quarter hours, so the hour of the day is the same throughout one.
  */
 function nightMemo(): (atMs: number, timeZone: string) => boolean {
-  const seen = new Map<string, boolean>();
+  const zones = new Map<string, Map<number, boolean>>();
   return (atMs, timeZone) => {
-    const key = `${timeZone}|${Math.floor(atMs / 900_000)}`;
-    let night = seen.get(key);
-    if (night === undefined) seen.set(key, (night = isNight(atMs, timeZone)));
+    const seen = zones.get(timeZone) ?? zones.set(timeZone, new Map()).get(timeZone)!;
+    const quarter = Math.floor(atMs / 900_000);
+    let night = seen.get(quarter);
+    if (night === undefined) seen.set(quarter, (night = isNight(atMs, timeZone)));
     return night;
   };
 }
@@ -174,22 +224,4 @@ function totalsJson(totals: Map<string, Tally>, people: Map<string, { name: stri
       actual_pages: t.actual,
     }))
     .sort((a, b) => b.would_pages - a.would_pages || b.actual_pages - a.actual_pages || a.name.localeCompare(b.name));
-}
-
-/** What a page is compared by: who, how, at which step. */
-const pageKey = (userId: string | null, channel: string, step: number | null) => `${userId}|${channel}|${step}`;
-
-/**
- * Same people, channels and steps on both sides, in any order (times are shown, not compared: the
- * real ones carry delivery delays). `would` counts the replay's pages by pageKey; it is used up.
- */
-function differ(would: Map<string, number>, wouldCount: number, real: ActualRow[]): boolean {
-  if (wouldCount !== real.length) return true;
-  for (const p of real) {
-    const k = pageKey(p.user_id, p.channel, p.escalation_step);
-    const n = would.get(k) ?? 0;
-    if (n === 0) return true;
-    would.set(k, n - 1);
-  }
-  return false;
 }
