@@ -7,6 +7,7 @@ import { callProvider } from '../src/providers/provider-call';
 import { nextReplyCode } from '../src/providers/twilio';
 import { PERMANENT_DELIVERY_FAILURE, type ChannelSender, type OutgoingPage } from '../src/providers/types';
 import {
+  claimDrillQuota,
   drillSendRow,
   finishDrill as finishDrillRow,
   keepDrillReplyCode,
@@ -68,6 +69,8 @@ export function createDrillActivities({ orm, senders, links }: DrillActivityDeps
     const k = knex();
     const row = await drillSendRow(k, resultId);
     if (!row || row.status !== 'pending') return; // already settled by an earlier attempt
+    // SMS and calls count against the plan's monthly quota; over it the result fails saying why.
+    if (!(await claimDrillQuota(k, row))) return;
     const replyCode =
       CHANNELS[row.channel as ChannelId].format === 'text'
         ? await keepDrillReplyCode(k, row.id, row.reply_code ?? (await nextReplyCode(k, row.address, row.id)))

@@ -14,7 +14,10 @@
  * `--hostile-only` only the hostile payloads (hostile/: parse time of the adversarial corpus, no
  * stack needed), `--import-only` only the importer (import/: a generated PagerDuty account of
  * 200 users, 50 schedules, 50 policies and 100 services through its wire fake), `--what-if-only`
- * only the what-if replay (what-if.ts: a draft policy over 10,000 incidents of one service).
+ * only the what-if replay (what-if.ts: a draft policy over 10,000 incidents of one service, then
+ * what-if-hostile.ts: a draft of 20 steps × 50 people repeated 9 times over incidents that all
+ * stayed TRIGGERED, with its answer's size and the worst event-loop delay; `--hostile-incidents N`,
+ * default 1,000); `--what-if-hostile-only` only the hostile one.
  * `--first-sms-only` runs only the 202 → first SMS phases (10/s, 100/s, and 20/s during a 1,000/s
  * dedup storm: paging/dedup-storm.ts) with their CPU-per-incident table (a few minutes).
  * `--cluster [--workers N]` runs the paging and ingestion phases against the cluster shape
@@ -47,11 +50,25 @@ import { benchReports } from './reports';
 import { benchLogins } from './logins';
 import { benchImport } from './import';
 import { benchWhatIf } from './what-if';
+import { benchWhatIfHostile } from './what-if-hostile';
 
 const say = (line: string) => process.stdout.write(`[bench] ${line}\n`);
 
 type Only =
-  'ingest' | 'paging' | 'first-page' | 'first-sms' | 'scaling' | 'slack' | 'reports' | 'dashboard' | 'logins' | 'hostile' | 'import' | 'what-if' | undefined;
+  | 'ingest'
+  | 'paging'
+  | 'first-page'
+  | 'first-sms'
+  | 'scaling'
+  | 'slack'
+  | 'reports'
+  | 'dashboard'
+  | 'logins'
+  | 'hostile'
+  | 'import'
+  | 'what-if'
+  | 'what-if-hostile'
+  | undefined;
 
 /** The fakes the paging phases send to: Twilio in a process of its own, Slack's Web API and a push service in this one. */
 interface PagingFakes {
@@ -93,9 +110,11 @@ async function measure(stack: BenchStack, only: Only, fakes: PagingFakes | undef
   const imported = only === undefined || only === 'import' ? await benchImport(stack, say) : undefined;
   if (only === undefined || only === 'what-if') say('What-if');
   const whatIf = only === undefined || only === 'what-if' ? await benchWhatIf(stack, say) : undefined;
+  if (only === undefined || only === 'what-if' || only === 'what-if-hostile') say('Hostile what-if');
+  const whatIfHostile = only === undefined || only === 'what-if' || only === 'what-if-hostile' ? await benchWhatIfHostile(stack, say) : undefined;
   if (only === undefined) say('Hostile payloads');
   const hostile = only === undefined ? await benchHostile(say) : undefined;
-  const parts = [paging, ingestion, reports, dashboard, logins, imported, whatIf, hostile].filter((f): f is Findings => f !== undefined);
+  const parts = [paging, ingestion, reports, dashboard, logins, imported, whatIf, whatIfHostile, hostile].filter((f): f is Findings => f !== undefined);
   return {
     figures: [...(paging?.figures ?? []), ...(api?.figures ?? []), ...(ingestion?.figures ?? []), ...(reports?.figures ?? [])],
     rates: parts.flatMap((f) => f.rates),
@@ -170,7 +189,21 @@ async function main(): Promise<void> {
   clusterWorkers = workersFlag();
   if (process.argv.includes('--workers') && !cluster) throw new Error('--workers is for --cluster');
   const flag = (
-    ['ingest', 'paging', 'first-page', 'first-sms', 'scaling', 'slack', 'reports', 'dashboard', 'logins', 'hostile', 'import', 'what-if'] as const
+    [
+      'ingest',
+      'paging',
+      'first-page',
+      'first-sms',
+      'scaling',
+      'slack',
+      'reports',
+      'dashboard',
+      'logins',
+      'hostile',
+      'import',
+      'what-if',
+      'what-if-hostile',
+    ] as const
   ).find((name) => process.argv.includes(`--${name}-only`));
   const only: Only = flag;
   if (cluster && only !== undefined && !['paging', 'first-sms', 'scaling', 'ingest'].includes(only))

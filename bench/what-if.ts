@@ -2,7 +2,9 @@
  * What-if over 10,000 incidents (docs/what-if.md): POST /api/escalation-policies/simulate on a
  * service with 10,000 incidents of the last 28 days, against a draft policy of two steps (a
  * weekly rotation of three people, then a team) repeated once, everyone with two rules; timed end
- * to end (request sent to last byte read) with a real session. Target: under 2 s.
+ * to end (request sent to last byte read) with a real session. Target: under 2 s. The answer is
+ * over 5 MiB, so it comes in parts (docs/what-if.md, "Bounds"): the first part is timed (what the
+ * policy editor waits for), and every part once.
  */
 import { performance } from 'node:perf_hooks';
 import { knexOf } from '../src/db/knex';
@@ -71,25 +73,48 @@ export async function benchWhatIf(stack: BenchStack, say: Say): Promise<Findings
     from: new Date(Date.now() - 30 * 86_400_000).toISOString(),
     to: new Date().toISOString(),
   });
-  const once = async () => {
+  /** One answer (the first part, or the part `cursor` names), timed to its last byte. */
+  const once = async (cursor?: string) => {
     const started = performance.now();
     const res = await fetch(`${stack.appUrl}/api/escalation-policies/simulate`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Cookie: session.cookie, 'X-CSRF-Token': session.csrf },
-      body,
+      body: cursor ? JSON.stringify({ ...(JSON.parse(body) as object), cursor }) : body,
     });
     const bytes = Buffer.from(await res.arrayBuffer());
     const seconds = (performance.now() - started) / 1000;
     if (res.status !== 200) throw new Error(`simulate answered ${res.status}: ${bytes.toString('utf8').slice(0, 300)}`);
-    const data = (JSON.parse(bytes.toString('utf8')) as { data: { incidents: Array<{ would_page: unknown[] }> } }).data;
-    return { seconds, bytes: bytes.length, incidents: data.incidents.length, pages: data.incidents.reduce((n, i) => n + i.would_page.length, 0) };
+    const data = (
+      JSON.parse(bytes.toString('utf8')) as {
+        data: { incidents: Array<{ would_page: unknown[] }>; incident_count?: number; truncated: boolean; next_cursor?: string | null };
+      }
+    ).data;
+    return {
+      seconds,
+      bytes: bytes.length,
+      // An answer over 5 MiB comes in parts (docs/what-if.md, "Bounds"): incident_count counts them all.
+      incidents: data.incident_count ?? data.incidents.length,
+      listed: data.incidents.length,
+      pages: data.incidents.reduce((n, i) => n + i.would_page.length, 0),
+      truncated: data.truncated,
+      next: data.next_cursor ?? null,
+    };
   };
   const warm = await once();
-  if (warm.incidents !== REPORT_INCIDENTS) throw new Error(`the simulation replayed ${warm.incidents} incidents, expected ${REPORT_INCIDENTS}`);
+  if (warm.incidents !== REPORT_INCIDENTS || warm.truncated) {
+    throw new Error(`the simulation replayed ${warm.incidents} incidents (truncated ${warm.truncated}), expected all ${REPORT_INCIDENTS}`);
+  }
   const runs = [];
   for (let i = 0; i < RUNS; i++) runs.push(await once());
   const seconds = runs.map((r) => r.seconds);
-  say(`  simulate: median ${round(median(seconds), 3)} s, max ${round(Math.max(...seconds), 3)} s`);
+  // The whole answer, every part, once: the later parts replay again (their cursor pins the same "now").
+  const parts = [warm];
+  while (parts[parts.length - 1].next) parts.push(await once(parts[parts.length - 1].next!));
+  const wholeSeconds = parts.reduce((n, p) => n + p.seconds, 0);
+  const wholePages = parts.reduce((n, p) => n + p.pages, 0);
+  say(
+    `  simulate: median ${round(median(seconds), 3)} s, max ${round(Math.max(...seconds), 3)} s; ${parts.length} part(s) of ${parts.map((p) => `${Math.round(p.bytes / 1024)} KiB`).join(', ')}, all in ${round(wholeSeconds, 3)} s`,
+  );
   return {
     figures: [],
     rates: [
@@ -99,10 +124,17 @@ export async function benchWhatIf(stack: BenchStack, say: Say): Promise<Findings
         value: median(seconds),
         unit: 's',
         target: { max: TARGET_S },
-        detail: `median of ${RUNS} after a warm-up; max ${round(Math.max(...seconds), 3)} s; ${warm.pages} would-pages, ${Math.round(warm.bytes / 1024)} KiB`,
+        detail: `median of ${RUNS} after a warm-up, the first (or only) part of the answer; max ${round(Math.max(...seconds), 3)} s; ${wholePages} would-pages; ${parts.length} part(s): ${parts.map((p) => `${p.listed} incidents in ${Math.round(p.bytes / 1024)} KiB`).join(', ')}; every part in ${round(wholeSeconds, 3)} s`,
       },
     ],
-    phases: { what_if: { seconds: seconds.map((s) => round(s, 3)), bytes: warm.bytes, would_pages: warm.pages } },
+    phases: {
+      what_if: {
+        seconds: seconds.map((s) => round(s, 3)),
+        bytes: warm.bytes,
+        would_pages: wholePages,
+        parts: parts.map((p) => ({ incidents: p.listed, bytes: p.bytes, seconds: round(p.seconds, 3) })),
+      },
+    },
     notes: [
       `What-if: ${REPORT_INCIDENTS} incidents of the last 28 days on one service (90 % acknowledged 30 s – 15 min after opening, 10 % still TRIGGERED, so replayed until now), seeded straight into Postgres with 2 real pages each; a draft policy (a weekly rotation of 3 people at step 1, their team at step 2 after 5 min, repeated once; each person pages by email at once and SMS after 2 min), replayed over the last 30 days through POST /api/escalation-policies/simulate with a session, timed from request to the last byte.`,
     ],

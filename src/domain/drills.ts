@@ -22,7 +22,8 @@ export const DRILL_CHANNELS = ['sms', 'voice', 'email', 'push_ios', 'push_androi
 export type DrillChannel = (typeof DRILL_CHANNELS)[number];
 const isDrillChannel = (c: ChannelId): c is DrillChannel => (DRILL_CHANNELS as readonly string[]).includes(c);
 
-export const DRILL_RESULT_STATUSES = ['pending', 'delivered', 'failed'] as const;
+/** `skipped`: a recurring drill found the person drilled on that channel within the hour, and sent nothing. */
+export const DRILL_RESULT_STATUSES = ['pending', 'delivered', 'failed', 'skipped'] as const;
 export type DrillResultStatus = (typeof DRILL_RESULT_STATUSES)[number];
 
 /** How long a press of acknowledge counts, by default (design §19: "within 10 minutes"). */
@@ -33,6 +34,8 @@ export const DRILL_TARGET_MIN_GAP_SECONDS = 60;
 export const DRILL_WORKSPACE_MAX_PER_HOUR = 30;
 /** People one drill pages at most (a team or a schedule larger than this is refused). */
 export const DRILL_MAX_PEOPLE = 50;
+/** A recurring drill skips a person on a channel any drill sent them on this recently (docs/drills.md). */
+export const RECURRING_DRILL_SKIP_SECONDS = 3600;
 
 /** A person as paging reads them: their rules' contact methods, and every usable contact method. */
 export interface DrillPerson {
@@ -51,7 +54,7 @@ export interface PlannedDrillResult {
   channel: ChannelId | null;
   contactMethodId: string | null;
   address: string | null;
-  status: 'pending' | 'failed';
+  status: 'pending' | 'failed' | 'skipped';
   error: string | null;
 }
 
@@ -91,8 +94,44 @@ export function planDrill(people: readonly DrillPerson[], channels: readonly Dri
 function refusal(channel: ChannelId, plan: Plan): string | null {
   if (!isDrillChannel(channel)) return `drills do not send ${CHANNELS[channel].label} messages`;
   // A channel the plan never includes would page by email for real: the drill says so rather than sending it.
-  const fallback = quotaFallbackReason(plan, channel, 0);
+  return drillQuotaRefusal(plan, channel, 0);
+}
+
+/**
+ * Why a drill does not send on this channel given the person's month so far (SMS and calls count
+ * against the plan's quotas as real pages do), or null: where a real page would fall back to
+ * email, the drill is not sent and says so.
+ */
+export function drillQuotaRefusal(plan: Plan, channel: ChannelId, usedThisMonth: number): string | null {
+  const fallback = quotaFallbackReason(plan, channel, usedThisMonth);
   return fallback ? `not sent: ${fallback.replace('; sent by email instead', '; a real page would go by email')}` : null;
+}
+
+/** A send of an earlier drill: to whom, on which channel, when, by which drill. */
+export interface RecentDrillSend {
+  userId: string;
+  channel: ChannelId;
+  drillId: string;
+  at: Date;
+}
+
+/**
+ * A recurring drill's results with the sends it must not repeat marked `skipped`: a person already
+ * drilled on a channel within RECURRING_DRILL_SKIP_SECONDS (by any drill) is not sent it again, so
+ * several schedules reaching the same people cost one page an hour each, not one per schedule.
+ */
+export function skipRecentlyDrilled(planned: readonly PlannedDrillResult[], recent: readonly RecentDrillSend[]): PlannedDrillResult[] {
+  const latest = new Map<string, RecentDrillSend>();
+  for (const r of recent) {
+    const key = `${r.userId}|${r.channel}`;
+    if (!latest.has(key) || latest.get(key)!.at < r.at) latest.set(key, r);
+  }
+  return planned.map((p) => {
+    const earlier = p.status === 'pending' && p.channel ? latest.get(`${p.userId}|${p.channel}`) : undefined;
+    if (!earlier) return p;
+    const error = `skipped: drilled on ${CHANNELS[earlier.channel].label} at ${earlier.at.toISOString()} (drill ${earlier.drillId}); a recurring drill sends a person at most one page an hour per channel`;
+    return { ...p, status: 'skipped' as const, error };
+  });
 }
 
 function uniqueBy<T>(items: readonly T[], key: (t: T) => string): T[] {

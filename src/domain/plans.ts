@@ -20,6 +20,8 @@ export interface PlanLimits {
   chat: boolean;
   /** Single sign-on through the workspace's identity provider (docs/sso.md): OIDC or SAML, email domains, require_sso. */
   singleSignOn: boolean;
+  /** Recurring drills (`drill_schedules`) a workspace may hold (docs/drills.md): each one pages people on a cron. */
+  recurringDrills: number;
 }
 
 export const PLAN_LIMITS: Readonly<Record<Plan, PlanLimits>> = {
@@ -36,6 +38,7 @@ export const PLAN_LIMITS: Readonly<Record<Plan, PlanLimits>> = {
     outgoingWebhooks: 0,
     chat: false,
     singleSignOn: false,
+    recurringDrills: 2,
   },
   STARTER: {
     users: 25,
@@ -50,6 +53,7 @@ export const PLAN_LIMITS: Readonly<Record<Plan, PlanLimits>> = {
     outgoingWebhooks: 5,
     chat: true,
     singleSignOn: false,
+    recurringDrills: 5,
   },
   PRO: {
     users: null,
@@ -64,6 +68,7 @@ export const PLAN_LIMITS: Readonly<Record<Plan, PlanLimits>> = {
     outgoingWebhooks: 20,
     chat: true,
     singleSignOn: false,
+    recurringDrills: 10,
   },
   BUSINESS: {
     users: null,
@@ -78,6 +83,7 @@ export const PLAN_LIMITS: Readonly<Record<Plan, PlanLimits>> = {
     outgoingWebhooks: 100,
     chat: true,
     singleSignOn: true,
+    recurringDrills: 50,
   },
 };
 

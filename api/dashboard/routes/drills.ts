@@ -11,6 +11,7 @@ import {
   weeklyCron,
   type DrillTarget,
 } from '../../../src/domain/drills';
+import { PLAN_LIMITS, PLANS } from '../../../src/domain/plans';
 import { normaliseTimeZone } from '../../../src/domain/user-profile';
 import {
   createDrillSchedule,
@@ -111,6 +112,7 @@ const DrillScheduleSchema = z.object({
   created_at: z.iso.datetime(),
 });
 
+const RECURRING_DRILLS = PLANS.map((p) => `${p} ${PLAN_LIMITS[p].recurringDrills}`).join(', ');
 const WHO = 'Billing Owner, Account Admin, a Team Manager for a team they are in; any member for themselves';
 const DRILL_ERRORS = {
   ...ADMIN_ERRORS,
@@ -208,7 +210,7 @@ export function drillRoutes(deps: AdminDeps): RouteSpec[] {
       operationId: 'createDrillSchedule',
       body: DrillScheduleBody,
       success: { status: 201, description: 'the recurring drill', schema: DrillScheduleSchema },
-      errors: DRILL_ERRORS,
+      errors: { ...DRILL_ERRORS, 403: `${DRILL_ERRORS[403]}; plan_limit_reached: the plan's recurring drills are all taken (${RECURRING_DRILLS})` },
       handler: async (ctx, { body }) => {
         const actor = adminActorOf(ctx);
         await mayDrill(actor, body.target);

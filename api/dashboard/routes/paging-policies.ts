@@ -8,7 +8,11 @@ import {
   simulatePolicy,
   updateEscalationPolicy,
   WHAT_IF_LIMITS,
+  WHAT_IF_SLOTS,
+  WhatIfBusy,
+  type Simulation,
 } from '../../../src/services/paging';
+import { HttpError } from '../../http/customer-errors';
 import { defineRoute, type RouteSpec } from '../../http/route-spec';
 import { ADMIN_ERRORS, auditActorOf, IdParams, type AdminDeps, authorizedActor } from '../admin-kit';
 
@@ -51,6 +55,12 @@ const SimulateBody = z
     to: z.iso
       .datetime({ offset: true, error: 'must be an ISO 8601 instant' })
       .describe(`until this one (at most ${WHAT_IF_LIMITS.maxRangeDays} days after from)`),
+    cursor: z
+      .string()
+      .max(256, 'must be the next_cursor of an earlier answer')
+      .regex(/^[\w-]+$/, 'must be the next_cursor of an earlier answer')
+      .optional()
+      .describe('the next_cursor of an earlier answer to this same request: its next part'),
   })
   .strict()
   .refine((b) => (b.policy === undefined) !== (b.policy_id === undefined), { message: 'give exactly one of policy and policy_id', path: ['policy'] });
@@ -60,7 +70,15 @@ const SimulationSchema = z.object({
   from: z.iso.datetime(),
   to: z.iso.datetime(),
   policy: z.object({ id: z.uuid().nullable(), name: z.string() }),
-  truncated: z.boolean().describe(`more than ${WHAT_IF_LIMITS.maxIncidents} incidents in the range: the oldest ${WHAT_IF_LIMITS.maxIncidents} were replayed`),
+  truncated: z.boolean().describe('not everything in the range was replayed (truncated_reason says why)'),
+  truncated_reason: z
+    .enum(['incidents', 'pages'])
+    .nullable()
+    .describe(
+      `incidents: more than ${WHAT_IF_LIMITS.maxIncidents} in the range, the oldest were replayed; pages: the replay stopped at ${WHAT_IF_LIMITS.maxPages} simulated pages`,
+    ),
+  incident_count: z.number().int().describe('incidents replayed, over every part of the answer'),
+  differing_count: z.number().int().describe('of them, those that would page differently'),
   incidents: z.array(
     z.object({
       incident_id: z.uuid(),
@@ -76,6 +94,11 @@ const SimulationSchema = z.object({
   totals: z.array(
     z.object({ user_id: z.uuid(), name: z.string(), would_pages: z.number().int(), night_pages: z.number().int(), actual_pages: z.number().int() }),
   ),
+  totals_truncated: z.boolean().describe('the least-paged people were left out of totals to keep the answer small'),
+  next_cursor: z
+    .string()
+    .nullable()
+    .describe('the answer is split (at most 5 MiB each, those that differ first): send the same request with this cursor for the next part'),
 });
 
 const MANAGE = 'Billing Owner, Account Admin (escalation.manage; a Team Manager may not: policies belong to the workspace)';
@@ -84,6 +107,11 @@ const ERRORS = {
   400: 'invalid input, or a target not of this workspace (`unknown_target`): the field is named in `error`',
   404: 'no such policy in this workspace',
 };
+
+/** The dashboard's success envelope of a simulation (`{success, data, message}`), its incidents' texts written as they are. */
+function simulationEnvelope({ answer, incidentTexts }: Simulation, message: string): string {
+  return `{"success":true,"data":${JSON.stringify(answer).slice(0, -1)},"incidents":[${incidentTexts.join(',')}]},"message":${JSON.stringify(message)}}`;
+}
 
 /** Escalation policies under /api: who is paged, in what order, for a service's incidents. */
 export function policyRoutes(deps: AdminDeps): RouteSpec[] {
@@ -131,21 +159,35 @@ export function policyRoutes(deps: AdminDeps): RouteSpec[] {
       operationId: 'simulateEscalationPolicy',
       body: SimulateBody,
       success: { status: 200, description: 'per incident who would have been paged, beside who was; totals per person', schema: SimulationSchema },
-      errors: { ...ERRORS, 404: 'no such service or policy in this workspace' },
+      errors: {
+        ...ERRORS,
+        404: 'no such service or policy in this workspace',
+        429: `rate_limited: this workspace already runs ${WHAT_IF_SLOTS.runsPerWorkspace} simulations (Retry-After)`,
+      },
       handler: async (ctx, { body }) => {
         const actor = await authorizedActor(deps.orm, ctx, 'workspace.read');
         const policy = body.policy
           ? { name: body.policy.name, steps: body.policy.steps, repeat: body.policy.repeat, ackTimeoutSeconds: body.policy.ack_timeout_seconds }
           : { id: body.policy_id! };
-        const result = await simulatePolicy(deps.orm, {
-          organizationId: actor.organizationId,
-          serviceId: body.service_id,
-          policy,
-          from: new Date(body.from),
-          to: new Date(body.to),
-        });
-        const differing = result.incidents.filter((i) => i.differs).length;
-        return { data: result, message: `${result.incidents.length} incidents replayed, ${differing} would page differently` };
+        try {
+          const result = await simulatePolicy(deps.orm, {
+            organizationId: actor.organizationId,
+            serviceId: body.service_id,
+            policy,
+            from: new Date(body.from),
+            to: new Date(body.to),
+            cursor: body.cursor,
+          });
+          const message = `${result.answer.incident_count} incidents replayed, ${result.answer.differing_count} would page differently`;
+          // Written from the incidents' texts: serializing up to 5 MiB at once would hold the event loop.
+          ctx.status = 200;
+          ctx.type = 'application/json';
+          ctx.body = simulationEnvelope(result, message);
+          return { data: null, streamed: true as const };
+        } catch (err) {
+          if (err instanceof WhatIfBusy) throw new HttpError(429, err.message, 'rate_limited', { 'Retry-After': String(err.retryAfterSeconds) });
+          throw err;
+        }
       },
     }),
     defineRoute({

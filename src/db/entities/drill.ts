@@ -56,7 +56,7 @@ export interface DrillResult {
   contactMethodId: string | null;
   /** Where it went (a number, an address, a device token): never shown in full by the API. */
   address: string | null;
-  /** pending | delivered | failed */
+  /** pending | delivered | failed | skipped (a recurring drill found them drilled on the channel within the hour) */
   status: string;
   /** The code an SMS reply starts with (`7A`), shared with incident pages' codes per number. */
   replyCode: number | null;
@@ -64,6 +64,8 @@ export interface DrillResult {
   providerMessageId: string | null;
   latencyMs: number | null;
   deliveredAt: Date | null;
+  /** When an SMS or call was claimed against the plan's monthly quota (docs/drills.md, "What counts"). */
+  countedAt: Date | null;
   acknowledgedAt: Date | null;
   error: string | null;
   createdAt: Date;
@@ -76,6 +78,7 @@ export const DrillResultSchema = new EntitySchema<DrillResult>({
     { name: 'drill_results_drill_id_index', properties: ['drillId'] },
     { name: 'drill_results_address_reply_code_index', properties: ['address', 'replyCode'] },
     { name: 'drill_results_provider_message_id_index', properties: ['providerMessageId'] },
+    { name: 'drill_results_user_id_channel_created_at_index', properties: ['userId', 'channel', 'createdAt'] },
   ],
   properties: {
     id: { type: 'uuid', primary: true },
@@ -92,6 +95,7 @@ export const DrillResultSchema = new EntitySchema<DrillResult>({
     providerMessageId: { type: 'string', length: 255, nullable: true },
     latencyMs: { type: 'integer', nullable: true },
     deliveredAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
+    countedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
     acknowledgedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
     error: { type: 'text', nullable: true },
     createdAt: { type: 'Date', columnType: 'timestamptz' },

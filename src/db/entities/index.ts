@@ -52,6 +52,7 @@ import { SsoDomainSchema } from './sso-domain';
 import { ExternalIdentitySchema } from './external-identity';
 import { SsoLoginAttemptSchema } from './sso-login-attempt';
 import { DrillResultSchema, DrillSchema, DrillScheduleSchema } from './drill';
+import { WhatIfRunSchema } from './what-if-run';
 
 export * from './alert';
 export * from './alert-source';
@@ -107,6 +108,7 @@ export * from './sso-domain';
 export * from './external-identity';
 export * from './sso-login-attempt';
 export * from './drill';
+export * from './what-if-run';
 
 /** Every entity the ORM knows; migrations are checked against exactly this list. */
 export const ENTITIES = [
@@ -168,4 +170,5 @@ export const ENTITIES = [
   DrillSchema,
   DrillResultSchema,
   DrillScheduleSchema,
+  WhatIfRunSchema,
 ];

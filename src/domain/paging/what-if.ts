@@ -36,18 +36,24 @@ const MAX_WAKES = 10_000;
  * (the workflow stops paging at the move that ends it, and sends nothing due after).
  */
 export function replaySpell(plan: EscalationPlan, spell: PastSpell, jobsAt: StepJobs): SimulatedPage[] {
+  return [...replayPages(plan, spell, jobsAt)];
+}
+
+/**
+ * replaySpell one page at a time, in order: a caller that bounds the replay (docs/what-if.md,
+ * "Bounds") stops taking them when its budget is spent, and nothing further is computed.
+ */
+export function* replayPages(plan: EscalationPlan, spell: PastSpell, jobsAt: StepJobs): Generator<SimulatedPage, void, undefined> {
   const stopAt = spell.endedAtMs ?? spell.untilMs;
   let cursor = startCursor(plan, spell.openedAtMs);
-  const sent: SimulatedPage[] = [];
   for (let wakes = 0; wakes < MAX_WAKES; wakes++) {
     const now = nextWakeMs(cursor);
     if (now === null || now > stopAt || (spell.endedAtMs !== null && now >= spell.endedAtMs)) break;
     if (cursor.nextStepAtMs !== null && cursor.nextStepAtMs <= now) cursor = pageStep(cursor, jobsAt(cursor.step, now), now, () => '');
     const taken = takeDue(cursor, now);
     cursor = taken.cursor;
-    for (const p of taken.due) sent.push({ userId: p.userId, channel: p.channel, contactMethodId: p.contactMethodId, atMs: p.dueAtMs, step: p.step });
+    for (const p of taken.due) yield { userId: p.userId, channel: p.channel, contactMethodId: p.contactMethodId, atMs: p.dueAtMs, step: p.step };
   }
-  return sent;
 }
 
 /** Night, for counting pages that woke someone: 22:00 to 07:00 on their own clock. */

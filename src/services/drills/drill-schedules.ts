@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Knex, MikroORM } from '@mikro-orm/postgresql';
 import type { Client, ScheduleOptions } from '@temporalio/client';
 import { drillScheduleTemporalId, type DrillWorkflowInput } from '../../../workflows/definitions';
 import type { DrillChannel, DrillTarget } from '../../domain/drills';
+import { PLAN_LIMITS, type Plan } from '../../domain/plans';
 import { knexOf } from '../../db/knex';
 import { iso } from '../../db/timestamps';
 import { recordAudit, type AuditActor } from '../audit';
-import { notFound } from '../errors';
+import { forbidden, notFound } from '../errors';
 import { drillPeopleIds } from './targets';
 
 /** Recurring drills (docs/drills.md): a `drill_schedules` row and its Temporal Schedule, made and removed together. */
@@ -56,6 +57,21 @@ export interface NewDrillSchedule {
   audit: Extract<AuditActor, { kind: 'user' }>;
 }
 
+/**
+ * Refuses (403 `plan_limit_reached`) a recurring drill past the plan's `recurringDrills`: each one
+ * pages people on its own cron, so their number bounds what drills can send (docs/drills.md). The
+ * caller holds the workspace's drill-schedule lock, so two creations cannot both take the last place.
+ */
+async function assertRoomForSchedule(trx: Knex, organizationId: string): Promise<void> {
+  const org = await trx('organizations').select('plan').where({ id: organizationId }).first();
+  if (!org) throw notFound('workspace not found');
+  const limit = PLAN_LIMITS[org.plan as Plan].recurringDrills;
+  const [{ n }] = await trx('drill_schedules').where({ organization_id: organizationId }).count({ n: '*' });
+  if (Number(n) >= limit) {
+    throw forbidden(`the ${org.plan} plan allows ${limit} recurring drills; this workspace has ${n} (delete one first)`, 'plan_limit_reached');
+  }
+}
+
 /** Writes the recurring drill, then its Temporal Schedule; if Temporal refuses, the row goes again. */
 export async function createDrillSchedule(orm: MikroORM, temporal: { client: Client; taskQueue: string }, input: NewDrillSchedule): Promise<DrillScheduleJson> {
   await drillPeopleIds(orm, input.organizationId, input.target, new Date()); // 404 for a target not of the workspace
@@ -73,6 +89,8 @@ export async function createDrillSchedule(orm: MikroORM, temporal: { client: Cli
     created_at: new Date(),
   };
   await k.transaction(async (trx) => {
+    await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`drill-schedules:${input.organizationId}`]);
+    await assertRoomForSchedule(trx, input.organizationId);
     await trx('drill_schedules').insert(row);
     await recordAudit(trx, {
       organizationId: input.organizationId,

@@ -6,11 +6,16 @@ import {
   DRILL_WORKSPACE_MAX_PER_HOUR,
   drillLatencyMs,
   planDrill,
+  RECURRING_DRILL_SKIP_SECONDS,
+  skipRecentlyDrilled,
   withinAckWindow,
   type DrillChannel,
   type DrillResultStatus,
   type DrillTarget,
+  type PlannedDrillResult,
+  type RecentDrillSend,
 } from '../../domain/drills';
+import type { ChannelId } from '../../domain/channels';
 import type { Plan } from '../../domain/plans';
 import { knexOf } from '../../db/knex';
 import { iso, isoOrNull } from '../../db/timestamps';
@@ -74,8 +79,9 @@ export interface OpenedDrill {
 
 /**
  * Resolves the target's people and writes the drill with one result per person × channel, in one
- * transaction. Manual drills are rate-limited under a per-target lock (DRILL_TARGET_MIN_GAP_SECONDS,
- * DRILL_WORKSPACE_MAX_PER_HOUR). Nothing is sent here: the drill workflow sends the pending results.
+ * transaction under the workspace's drill lock. Manual drills are rate-limited
+ * (DRILL_TARGET_MIN_GAP_SECONDS, DRILL_WORKSPACE_MAX_PER_HOUR); a recurring drill skips whom a
+ * drill sent the same channel within the hour. Nothing is sent here: the drill workflow sends the pending results.
  */
 export async function openDrill(orm: MikroORM, input: NewDrill, now = new Date()): Promise<OpenedDrill> {
   const userIds = await drillPeopleIds(orm, input.organizationId, input.target, now);
@@ -85,21 +91,27 @@ export async function openDrill(orm: MikroORM, input: NewDrill, now = new Date()
   if (!org) throw notFound('workspace not found');
   const planned = planDrill(await drillPeople(k, input.organizationId, userIds), input.channels, org.plan as Plan);
   const drillId = input.id ?? randomUUID();
-  const rows = planned.map((p) => ({
-    id: randomUUID(),
-    drill_id: drillId,
-    organization_id: input.organizationId,
-    user_id: p.userId,
-    user_name: p.userName.slice(0, 255),
-    channel: p.channel,
-    contact_method_id: p.contactMethodId,
-    address: p.address,
-    status: p.status,
-    error: p.error,
-    created_at: now,
-  }));
+  const resultRows = (results: PlannedDrillResult[]) =>
+    results.map((p) => ({
+      id: randomUUID(),
+      drill_id: drillId,
+      organization_id: input.organizationId,
+      user_id: p.userId,
+      user_name: p.userName.slice(0, 255),
+      channel: p.channel,
+      contact_method_id: p.contactMethodId,
+      address: p.address,
+      status: p.status,
+      error: p.error,
+      created_at: now,
+    }));
+  let rows: ReturnType<typeof resultRows> = [];
   await k.transaction(async (trx) => {
+    // One drill of the workspace at a time decides: a racing one sees this one's results once it commits.
+    await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`drill:${input.organizationId}`]);
     if (input.audit) await refuseIfTooSoon(trx, input, now);
+    const recent = input.drillScheduleId ? await recentSends(trx, { ...input, drillScheduleId: input.drillScheduleId }, userIds, now) : [];
+    rows = resultRows(skipRecentlyDrilled(planned, recent));
     await trx('drills').insert({
       id: drillId,
       organization_id: input.organizationId,
@@ -138,9 +150,27 @@ export async function openedDrill(k: Knex, drillId: string): Promise<{ drillId: 
   return { drillId, resultIds: pending.map((r: { id: string }) => r.id) };
 }
 
-/** One drill per target a minute, DRILL_WORKSPACE_MAX_PER_HOUR a workspace: checked under a lock on the target. */
+/**
+ * What other drills of the workspace sent (or are sending) these people within
+ * RECURRING_DRILL_SKIP_SECONDS: manual ones and other schedules' (a schedule's own cron fires it at
+ * most hourly, so its previous firing, an hour ago to the second, is not one).
+ */
+async function recentSends(trx: Knex, input: { organizationId: string; drillScheduleId: string }, userIds: string[], now: Date): Promise<RecentDrillSend[]> {
+  if (userIds.length === 0) return [];
+  const rows: Array<{ user_id: string; channel: ChannelId; drill_id: string; created_at: Date }> = await trx('drill_results as r')
+    .join('drills as d', 'd.id', 'r.drill_id')
+    .select('r.user_id', 'r.channel', 'r.drill_id', 'r.created_at')
+    .where('r.organization_id', input.organizationId)
+    .whereIn('r.user_id', userIds)
+    .whereIn('r.status', ['pending', 'delivered'])
+    .whereNotNull('r.channel')
+    .andWhere('r.created_at', '>', new Date(now.getTime() - RECURRING_DRILL_SKIP_SECONDS * 1000))
+    .andWhere((q) => q.whereNull('d.drill_schedule_id').orWhereNot('d.drill_schedule_id', input.drillScheduleId));
+  return rows.map((r) => ({ userId: r.user_id, channel: r.channel, drillId: r.drill_id, at: new Date(r.created_at) }));
+}
+
+/** One drill per target a minute, DRILL_WORKSPACE_MAX_PER_HOUR a workspace: the caller holds the workspace's drill lock. */
 async function refuseIfTooSoon(trx: Knex, input: NewDrill, now: Date): Promise<void> {
-  await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`drill:${input.organizationId}`]);
   const since = (seconds: number) => new Date(now.getTime() - seconds * 1000);
   const last = await trx('drills')
     .where({ organization_id: input.organizationId, target_id: input.target.id })

@@ -6,3 +6,4 @@ export * from './drills';
 export * from './targets';
 export * from './drill-schedules';
 export * from './start';
+export * from './drill-quota';

@@ -3,9 +3,7 @@ import { CHANNELS, type ChannelId } from '../../domain/channels';
 import { PLAN_LIMITS, type Plan } from '../../domain/plans';
 import { monthStart, planRestrictsChannel, quotaFallbackReason } from '../../domain/paging/quota';
 import { claimAttempt, claimUnderQuota, type ClaimedAttempt, type PageRoute, type SendPageInput } from './pages';
-
-/** Statuses that count against a quota: the page went, or may still go. */
-const COUNTED = ['queued', 'sending', 'sent', 'delivered'];
+import { COUNTED_PAGE_STATUSES, lockMonthlyQuota, monthlyPagesUsed } from './quota-usage';
 
 /**
  * True when the plan decides where a person's page goes: SMS and voice count against a quota,
@@ -14,7 +12,7 @@ const COUNTED = ['queued', 'sending', 'sent', 'delivered'];
 export const countsAgainstQuota = (input: SendPageInput, plan: Plan): boolean => input.job.userId !== null && planRestrictsChannel(plan, input.job.channel);
 
 /**
- * A page the plan has a say in (docs/architecture.md, "Paging"): the month's pages of the person on the channel are counted
+ * A page the plan has a say in (docs/architecture.md, "Paging"): the month's pages (and drill sends, ./quota-usage.ts) of the person on the channel are counted
  * and the attempt claimed under one transaction-scoped advisory lock per person, channel and
  * month, so parallel pages see each other's claims and never exceed the quota. Over it, the page
  * goes by email and says why. Returns the route and the claim (null: not wanted any more).
@@ -29,25 +27,20 @@ export async function claimWithinQuota(
   const month = monthStart(new Date());
   const asked: PageRoute = { channel: job.channel, address: job.address, fallbackReason: null };
   return k.transaction(async (trx) => {
-    await trx.raw('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`page-quota:${job.userId}:${job.channel}:${month.toISOString()}`]);
+    await lockMonthlyQuota(trx, job.userId!, job.channel, month);
     // A page whose route only the month's count decides (SMS, voice on a plan that pages by them):
     // counted and claimed in one statement, the claim only under the quota; over it, as below.
     const limit = countedLimit(plan, job.channel);
     if (limit !== null) {
-      const { used, claim } = await claimUnderQuota(trx, input, asked, replyCode, { since: month, statuses: COUNTED, limit });
+      const { used, claim } = await claimUnderQuota(trx, input, asked, replyCode, { since: month, statuses: COUNTED_PAGE_STATUSES, limit });
       if (used < limit) return { route: asked, claim };
     }
     // Only a channel with a quota needs the month's count (push on FREE falls back whatever it is).
-    const [{ used }] =
+    const used =
       CHANNELS[job.channel].quota === null
-        ? [{ used: 0 }]
-        : await trx('notifications')
-            .count({ used: '*' })
-            .where({ user_id: job.userId, channel: job.channel })
-            .whereIn('status', COUNTED)
-            .where('created_at', '>=', month)
-            .whereNot({ id: input.notificationId });
-    const reason = quotaFallbackReason(plan, job.channel, Number(used));
+        ? 0
+        : await monthlyPagesUsed(trx, { userId: job.userId!, channel: job.channel, since: month, exceptNotificationId: input.notificationId });
+    const reason = quotaFallbackReason(plan, job.channel, used);
     const route: PageRoute = reason
       ? { channel: 'email', address: await emailOf(trx, job.userId!), fallbackReason: reason }
       : { channel: job.channel, address: job.address, fallbackReason: null };

@@ -10,6 +10,7 @@ import type { ChannelId } from '../../domain/channels';
 import type { Plan } from '../../domain/plans';
 import type { PageJob } from '../../domain/paging/escalation-plan';
 import type { PageOutcome } from '../../domain/paging/page-outcome';
+import { DRILL_SENDS_USED_SQL } from './quota-usage';
 
 /** One page as the incident workflow asks for it (the send activity's input). */
 export interface SendPageInput {
@@ -72,10 +73,12 @@ async function claimStatement(
   quota?: { since: Date; statuses: readonly string[]; limit: number },
 ): Promise<{ used: number; claim: ClaimedAttempt | null }> {
   const { job } = input;
+  // Drill sends count against the same quota (./quota-usage.ts).
   const counted = quota
     ? `used as (
-       select count(*)::int as n from notifications
-        where user_id = :userId and channel = :channel and status = any(:statuses::text[]) and created_at >= :since and id <> :id
+       select (select count(*)::int from notifications
+                where user_id = :userId and channel = :channel and status = any(:statuses::text[]) and created_at >= :since and id <> :id)
+            + (${DRILL_SENDS_USED_SQL}) as n
      ), `
     : '';
   const insert = `insert into notifications as n (id, organization_id, incident_id, user_id, contact_method_id, channel, target, provider, provider_message_id,

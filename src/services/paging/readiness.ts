@@ -90,11 +90,12 @@ export async function workspaceReadiness(orm: MikroORM, q: ReadinessQuery): Prom
   for (const p of people) reach.set(p.userId, p.rules.length ? Math.min(...p.rules.map((r) => r.delaySeconds)) : null);
 
   // Members whose latest drill reached them on no channel (every result of theirs in it failed).
+  // A drill that skipped them altogether (drilled within the hour by another) is not their latest.
   const { rows: drilled } = (await knex.raw(
     `with latest as (
        select distinct on (r.user_id) r.user_id, r.drill_id
          from drill_results r join drills d on d.id = r.drill_id
-        where r.organization_id = ? order by r.user_id, d.created_at desc, d.id desc
+        where r.organization_id = ? and r.status <> 'skipped' order by r.user_id, d.created_at desc, d.id desc
      )
      select l.user_id, string_agg(coalesce(r.channel, 'nothing to send') || ': ' || coalesce(r.error, 'failed'), '; ' order by r.channel) as why
        from latest l join drill_results r on r.drill_id = l.drill_id and r.user_id = l.user_id

@@ -1,4 +1,14 @@
-import { CRON_PATTERN, drillLatencyMs, drillSmsText, planDrill, weeklyCron, withinAckWindow, type DrillPerson } from '../../../src/domain/drills';
+import {
+  CRON_PATTERN,
+  drillLatencyMs,
+  drillQuotaRefusal,
+  drillSmsText,
+  planDrill,
+  skipRecentlyDrilled,
+  weeklyCron,
+  withinAckWindow,
+  type DrillPerson,
+} from '../../../src/domain/drills';
 import { readinessGaps } from '../../../src/domain/paging/readiness';
 
 const person = (over: Partial<DrillPerson> = {}): DrillPerson => ({
@@ -52,6 +62,39 @@ describe('planDrill', () => {
   it('when a rule pages Slack, then the drill says it does not send Slack messages', () => {
     const slack = person({ ruled: [{ contactMethodId: 'c-slack', channel: 'slack', address: 'U123' }] });
     expect(planDrill([slack], undefined, 'PRO')[0]).toMatchObject({ status: 'failed', error: 'drills do not send Slack messages' });
+  });
+});
+
+describe('skipRecentlyDrilled and drillQuotaRefusal', () => {
+  const at = new Date('2026-12-14T09:30:00Z');
+
+  it('when the person was drilled on SMS within the hour, then only their SMS is skipped, naming the drill and when', () => {
+    const planned = planDrill([person()], undefined, 'PRO');
+    const skipped = skipRecentlyDrilled(planned, [
+      { userId: 'u1', channel: 'sms', drillId: 'd-old', at: new Date('2026-12-14T09:00:00Z') },
+      { userId: 'u1', channel: 'sms', drillId: 'd-new', at },
+      { userId: 'u2', channel: 'email', drillId: 'd-other', at },
+    ]);
+    expect(brief(skipped)).toEqual([
+      [
+        'c-sms',
+        'skipped',
+        'skipped: drilled on SMS at 2026-12-14T09:30:00.000Z (drill d-new); a recurring drill sends a person at most one page an hour per channel',
+      ],
+      ['c-mail', 'pending', null],
+    ]);
+  });
+
+  it('when a result already failed before sending, then it stays failed, not skipped', () => {
+    const planned = planDrill([person()], ['voice'], 'STARTER');
+    expect(skipRecentlyDrilled(planned, [{ userId: 'u1', channel: 'voice', drillId: 'd', at }])).toEqual(planned);
+  });
+
+  it('counts drill sends like pages: under the quota nothing is said; at it, a real page would go by email', () => {
+    expect(drillQuotaRefusal('PRO', 'sms', 299)).toBeNull();
+    expect(drillQuotaRefusal('PRO', 'sms', 300)).toBe('not sent: SMS quota of the PRO plan reached (300 per user per month); a real page would go by email');
+    expect(drillQuotaRefusal('BUSINESS', 'voice', 300)).toMatch(/^not sent: voice call quota of the BUSINESS plan reached/);
+    expect(drillQuotaRefusal('PRO', 'email', 10_000)).toBeNull();
   });
 });
 

@@ -6,7 +6,8 @@ export interface DrillResult {
   user_name: string;
   channel: string | null;
   contact_method_id: string | null;
-  status: 'pending' | 'delivered' | 'failed';
+  /** `skipped`: a recurring drill found them drilled on that channel within the hour (`error` says when). */
+  status: 'pending' | 'delivered' | 'failed' | 'skipped';
   latency_ms: number | null;
   acknowledged_at: string | null;
   error: string | null;
@@ -48,6 +49,7 @@ export const channelLabel = (c: string | null) => DRILL_CHANNELS.find((d) => d.v
 export function resultLabel(r: DrillResult): { label: string; color: string } {
   if (r.status === 'failed') return { label: 'Failed', color: 'red' };
   if (r.status === 'pending') return { label: 'Sending', color: 'gray' };
+  if (r.status === 'skipped') return { label: 'Skipped', color: 'gray' };
   return r.acknowledged_at ? { label: 'Acknowledged', color: 'green' } : { label: 'Delivered', color: 'blue' };
 }
 

@@ -13,6 +13,13 @@ export interface Simulation {
   from: string;
   to: string;
   truncated: boolean;
+  /** Why not everything was replayed (docs/what-if.md, "Bounds"): too many incidents, or the page budget ran out. */
+  truncated_reason?: 'incidents' | 'pages' | null;
+  /** Incidents replayed over every part of the answer (`incidents` is this part). */
+  incident_count?: number;
+  differing_count?: number;
+  /** The rest of a split answer (over 5 MiB): not fetched, the first part holds the totals and the differences. */
+  next_cursor?: string | null;
   incidents: Array<{
     incident_id: string;
     number: number;
@@ -47,18 +54,26 @@ function describePages(pages: SimulatedPage[], openedAt: string): string {
 export function SimulationView({ result }: { result: Simulation }) {
   const differing = result.incidents.filter((i) => i.differs);
   const listed = [...differing, ...result.incidents.filter((i) => !i.differs)].slice(0, SHOWN);
+  const replayed = result.incident_count ?? result.incidents.length;
+  const differingCount = result.differing_count ?? differing.length;
   return (
     <Stack gap="sm" role="region" aria-label="Simulation">
       <Title order={4} size="h5">
         Simulation on the last 30 days
       </Title>
       <Text size="sm">
-        {result.incidents.length === 0
+        {replayed === 0 && !result.truncated
           ? 'This service had no incidents in the last 30 days: there is nothing to replay.'
-          : `${result.incidents.length} incident${result.incidents.length === 1 ? '' : 's'} replayed with this draft and today’s schedules and rules: ` +
-            (differing.length === 0 ? 'each would page exactly as it did.' : `${differing.length} would page differently (highlighted).`)}
+          : `${replayed} incident${replayed === 1 ? '' : 's'} replayed with this draft and today’s schedules and rules: ` +
+            (differingCount === 0 ? 'each would page exactly as it did.' : `${differingCount} would page differently (highlighted).`)}
       </Text>
-      {result.truncated && <Alert color="gray">Only the oldest {result.incidents.length} incidents of the range were replayed.</Alert>}
+      {result.truncated && (
+        <Alert color="gray">
+          {result.truncated_reason === 'pages'
+            ? `This draft pages so much that the replay stopped at 100,000 pages: only the oldest ${replayed} incidents were replayed.`
+            : `Only the oldest ${replayed} incidents of the range were replayed.`}
+        </Alert>
+      )}
       {result.totals.length > 0 && (
         <Table aria-label="Pages per person" verticalSpacing="xs">
           <Table.Thead>
@@ -115,9 +130,9 @@ export function SimulationView({ result }: { result: Simulation }) {
           </Table>
         </Table.ScrollContainer>
       )}
-      {result.incidents.length > SHOWN && (
+      {replayed > listed.length && (
         <Text size="xs" c="dimmed">
-          The first {SHOWN} of {result.incidents.length} are listed, those that differ first.
+          The first {listed.length} of {replayed} are listed, those that differ first.
         </Text>
       )}
     </Stack>
