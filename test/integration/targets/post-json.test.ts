@@ -85,7 +85,8 @@ describe('postJson: one delivery attempt through the shared guard', () => {
     routes['/hook'] = (res) => res.writeHead(200).end();
     expect(await post(at('/hook'), { allowPrivate: false, refuse })).toMatchObject({ status: null, error: 'plain http:// is not allowed (https:// only)' });
     expect(await post(at('/hook'), { allowPrivate: true, refuse })).toMatchObject({ status: 200, error: null });
-    expect(got).toHaveLength(1);
+    // Only the allowed post arrived (an earlier test's timed-out /slow may land late on a loaded machine).
+    expect(got.filter((g) => g.url === '/hook')).toHaveLength(1);
   });
 
   it('when a name resolving to a refused address is given, then the lookup refuses it before connecting (metadata names as written too)', async () => {
