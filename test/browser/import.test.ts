@@ -3,7 +3,7 @@ import { addUser } from '../../src/services/workspace';
 import { startPagerDutyApi, type PagerDutyApiFake } from '../fakes/pagerduty-api';
 import { dashboardInBrowser, logInInBrowser, saveScreenshot } from '../support/browser';
 import { signUpAndLogIn } from '../support/dashboard';
-import { MEMBER_EMAILS } from '../support/importers';
+import { memberEmails } from '../support/importers';
 
 // An owner moves from PagerDuty in a real browser: Settings → Import, the token and the API's
 // address (a wire fake on 127.0.0.1, which ALLOW_PRIVATE_TARGETS lets the SSRF guard reach),
@@ -21,7 +21,7 @@ describe('Settings → Import in Chromium', () => {
     const owner = await signUpAndLogIn(suite.app, suite.stack.orm);
     const knex = knexOf(suite.stack.orm);
     await knex('organizations').where({ id: owner.organizationId }).update({ plan: 'BUSINESS' });
-    for (const email of MEMBER_EMAILS)
+    for (const email of memberEmails(pd.account.domain!))
       await addUser(suite.stack.orm, { organizationId: owner.organizationId, email, password: 'a long password', role: 'MEMBER', verified: true });
     const schedules = () => knex('schedules').where({ organization_id: owner.organizationId }).count({ n: '*' });
     await logInInBrowser(suite.page, suite.app, owner);
