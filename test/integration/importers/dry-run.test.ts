@@ -1,7 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { knexOf } from '../../../src/db/knex';
 import { openOrm } from '../../../src/db/orm';
-import { getEscalationPolicy } from '../../../src/services/paging';
+import { getEscalationPolicy, workspaceReadiness } from '../../../src/services/paging';
 import { addUser, createOrganization } from '../../../src/services/workspace';
 import { fixtureAccount as opsgenieAccount, startOpsgenieApi, type OpsgenieApiFake } from '../../fakes/opsgenie-api';
 import { fixtureAccount, startPagerDutyApi, type PagerDutyApiFake } from '../../fakes/pagerduty-api';
@@ -178,6 +178,19 @@ describe('an address with a Klaxon account in another workspace', () => {
       ]);
       // His contact methods wait for him too.
       expect(await knexOf(orm)('contact_methods').where({ user_id: bob.id })).toEqual([]);
+
+      // Readiness shows the gap he leaves, until he is a member.
+      const invitedGaps = async () => (await workspaceReadiness(orm, { organizationId })).gaps.filter((g) => g.kind === 'invited_not_member');
+      expect((await invitedGaps()).map((g) => [g.schedule_id ?? g.policy_id, g.detail])).toEqual([
+        [
+          mappedId(done, 'escalation_policy', 'PEP0001'),
+          expect.stringMatching(/^bob@.* is missing from step 2 of "Platform EP": their Klaxon account is outside/),
+        ],
+        [mappedId(done, 'schedule', 'PSCH002'), expect.stringMatching(/is missing from the rotation "Payments Nights \/ Days"/)],
+        [mappedId(done, 'schedule', 'PSCH001'), expect.stringMatching(/is missing from the rotation "Platform Primary \/ Around the clock"/)],
+      ]);
+      await addUser(orm, { organizationId, email: `bob@${source.domain}`, password: 'a long password', role: 'MEMBER', verified: true });
+      expect(await invitedGaps()).toEqual([]);
     }));
 });
 
