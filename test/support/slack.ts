@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Role } from '../../src/domain/roles';
 import { slackSignature } from '../../src/providers/slack/signature';
 import { saveSlackInstallation } from '../../src/services/chat/slack-installations';
 import { createSealer } from '../../src/services/sealing/seal';
@@ -40,8 +41,8 @@ export async function connectSlack(orm: MikroORM, slack: SlackApiFake, organizat
 }
 
 /** A member of the workspace (verified unless told otherwise) with a Slack account of the same email. */
-export async function slackMember(orm: MikroORM, slack: SlackApiFake, organizationId: string, opts: { verified?: boolean } = {}) {
-  const user = await addMember(orm, organizationId, 'MEMBER', opts.verified !== false);
+export async function slackMember(orm: MikroORM, slack: SlackApiFake, organizationId: string, opts: { verified?: boolean; role?: Role } = {}) {
+  const user = await addMember(orm, organizationId, opts.role ?? 'MEMBER', opts.verified !== false);
   const slackUser = slack.addUser({ id: newSlackUserId(), email: user.email, name: `Slack ${user.email.slice(0, 6)}` });
   return { ...user, slackUserId: slackUser.id };
 }
