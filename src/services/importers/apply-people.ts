@@ -1,4 +1,5 @@
 import type { PlannedTeam, PlannedUser } from '../../domain/importers/plan';
+import type { Plan } from '../../domain/plans';
 import { NEVER_PAGED_ROLE, type Role } from '../../domain/roles';
 import { accountStandings, provisionMember } from '../accounts/provision';
 import { DomainError } from '../errors';
@@ -10,11 +11,11 @@ import { fit, SYSTEM_LABELS, type ImportRun } from './run-context';
 
 /** Seats of the plan a run may still fill (null: no limit), counted as the real run's checks count them. */
 class Seats {
-  constructor(private readonly state: { plan: string; limit: number | null; members: number; pending: number }) {}
+  constructor(private readonly state: { plan: Plan; limit: number | null; members: number; pending: number }) {}
   /** Why one more does not fit, or null; a dry run takes the seat as the real run would. */
   take(kind: 'member' | 'invitation'): string | null {
     const { limit } = this.state;
-    if (limit !== null && this.state.members + this.state.pending >= limit) return seatRefusal(this.state.plan as never, limit, this.state);
+    if (limit !== null && this.state.members + this.state.pending >= limit) return seatRefusal(this.state.plan, limit, this.state);
     if (kind === 'member') this.state.members++;
     else this.state.pending++;
     return null;
