@@ -120,6 +120,22 @@ describe('a workspace nobody of the account has joined', () => {
       ]);
     }));
 
+  it('when the plan’s user limit is reached on the way, then the dry run refuses the same people in the same words as the real run', () =>
+    withFake('pagerduty', async (source) => {
+      // FREE: 5 users; the workspace's admin takes one.
+      const { organizationId } = await importWorkspace(orm, { members: [], plan: 'FREE' });
+      const plan = await runImport(orm, 'pagerduty', source, { organizationId, dryRun: true });
+      const done = await runImport(orm, 'pagerduty', source, { organizationId });
+      expect(plan.created.user).toBe(4);
+      expect(done.created.user).toBe(4);
+      const refused = (r: typeof plan) => r.skipped.filter((s) => s.kind === 'user');
+      expect(refused(plan)).toEqual(refused(done));
+      expect(refused(done).map((s) => s.why)).toEqual([
+        'Klaxon refused it: the FREE plan allows 5 users; this workspace has 5 member(s) and 0 pending invitation(s) (revoke one, or change the plan)',
+        'Klaxon refused it: the FREE plan allows 5 users; this workspace has 5 member(s) and 0 pending invitation(s) (revoke one, or change the plan)',
+      ]);
+    }));
+
   it('when a person is already a member, then they keep their role whatever the source says', () =>
     withFake('pagerduty', async (source) => {
       const { organizationId, members } = await importWorkspace(orm, { members: [`alice@${source.domain}`] });
