@@ -44,6 +44,10 @@ describe('Settings → Import in Chromium', () => {
       .getByRole('table', { name: 'Mapping' })
       .getByRole('row', { name: /Platform Primary PSCH001 new/ })
       .waitFor();
+    // Frank is new: he comes as a member with the plan; Bob's numbers and rules come with him.
+    const people = suite.page.getByRole('table', { name: 'People' });
+    await people.getByRole('row', { name: /^Frank Fisher PFRANK0 new member/ }).waitFor();
+    await people.getByRole('row', { name: /^Bob Baker PB0B000 member .*Mobile \(\+12025550102\).*after 3 min/ }).waitFor();
     expect(Number((await schedules())[0].n)).toBe(0);
     await saveScreenshot(suite.page, 'import-plan');
 
@@ -51,6 +55,8 @@ describe('Settings → Import in Chromium', () => {
     await suite.page.getByText('Imported', { exact: true }).waitFor();
     await perKind.getByRole('row', { name: /Schedules 2 0/ }).waitFor();
     expect(Number((await schedules())[0].n)).toBe(2);
+    await suite.page.getByRole('link', { name: 'Check readiness' }).click();
+    await suite.page.getByRole('heading', { name: 'Readiness' }).waitFor();
     // The token never reaches the page's text after it was sent.
     expect(await suite.page.locator('body').innerText()).not.toContain(pd.token);
   });
