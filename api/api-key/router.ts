@@ -4,7 +4,8 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { ParameterizedContext } from 'koa';
 import type { InboundWebhookDeps } from '../../src/services/inbound-webhooks';
 import { mountRoutes, registerRoutes, type RouteSpec } from '../http/route-spec';
-import { apiKeyAuth } from './auth';
+import { refuseStakeholderWrites } from '../http/read-only-roles';
+import { apiKeyAuth, keyPrincipalOf } from './auth';
 import { envelopeSuccess } from './envelope';
 import { FormBBody, EnvelopeErrorSchema, ReceivedSchema, WebhookIdParams } from './schemas';
 import { inboundWebhookRoutes } from './inbound-webhook-routes';
@@ -73,6 +74,11 @@ export function createApiKeyV1Router(deps: ApiKeyV1Deps & { apiKeyUrl: string })
   mountRoutes(router, routesOf(deps), {
     prefix: API_KEY_V1_PREFIX,
     before: [apiKeyAuth({ orm: deps.orm, rateLimit: deps.rateLimitPerKey })],
+    // A Stakeholder's key reads; of the writes, only their own profile (PUT /v1/users/me).
+    authorize: refuseStakeholderWrites(
+      (ctx) => keyPrincipalOf(ctx).role,
+      (pattern) => pattern === `${API_KEY_V1_PREFIX}/users/me`,
+    ),
     body: envelopeSuccess,
   });
   return router;

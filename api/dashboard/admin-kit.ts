@@ -92,6 +92,7 @@ const ROLE_NAMES: Record<Role, string> = {
   ACCOUNT_ADMIN: 'an Account Admin',
   TEAM_MANAGER: 'a Team Manager',
   MEMBER: 'a Member',
+  STAKEHOLDER: 'a Stakeholder',
 };
 
 /** True when the actor is in the team. */

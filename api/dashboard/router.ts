@@ -1,7 +1,8 @@
 import Router from '@koa/router';
 import { mountRoutes } from '../http/route-spec';
+import { refuseStakeholderWrites } from '../http/read-only-roles';
 import { envelopeSuccess } from '../api-key/envelope';
-import { requireSession, sameOrigin } from './guards';
+import { requireSession, sameOrigin, sessionOf } from './guards';
 import { dashboardOpenApi } from './openapi';
 import { DASHBOARD_PREFIX } from './prefix';
 import { authRoutes, type AuthDeps } from './routes/auth';
@@ -10,6 +11,13 @@ import { publicRoutes, sessionRoutes } from './routes';
 export { DASHBOARD_PREFIX } from './prefix';
 
 export type DashboardDeps = AuthDeps;
+
+/** What a Stakeholder may still change: their own account (sign-out, password, two-factor, step-up, workspace), their unread list. */
+const OWN_ACCOUNT = [`${DASHBOARD_PREFIX}/auth/`, `${DASHBOARD_PREFIX}/notifications/mark-all-read`, `${DASHBOARD_PREFIX}/invitations/accept`];
+const stakeholderReadsOnly = refuseStakeholderWrites(
+  (ctx) => sessionOf(ctx).role,
+  (pattern) => OWN_ACCOUNT.some((p) => pattern.startsWith(p)),
+);
 
 /**
  * The dashboard's JSON routes under /api (docs/architecture.md, "Workspaces, roles and credentials"): accounts, sessions and workspace
@@ -30,6 +38,6 @@ export function createDashboardRouter(deps: DashboardDeps): Router {
   });
   const shared = { prefix: DASHBOARD_PREFIX, body: envelopeSuccess, emptyBodyIsObject: true };
   mountRoutes(router, routes.open, { ...shared, before: [origin] });
-  mountRoutes(router, routes.session, { ...shared, before: [origin, session] });
+  mountRoutes(router, routes.session, { ...shared, before: [origin, session], authorize: stakeholderReadsOnly });
   return router;
 }

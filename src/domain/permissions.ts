@@ -6,9 +6,9 @@ import type { Role } from './roles';
  * Manager may take them only for a team they are in. Everything else is workspace-wide.
  */
 export const ACTIONS = {
-  /** Read the workspace's objects: incidents, services, webhooks, alerts, members. */
-  'workspace.read': { roles: ['BILLING_OWNER', 'ACCOUNT_ADMIN', 'TEAM_MANAGER', 'MEMBER'], teamManagerOwnTeam: false },
-  /** Acknowledge, resolve, … incidents and alerts. */
+  /** Read the workspace's objects: incidents, services, webhooks, alerts, members, reports, on-call. */
+  'workspace.read': { roles: ['BILLING_OWNER', 'ACCOUNT_ADMIN', 'TEAM_MANAGER', 'MEMBER', 'STAKEHOLDER'], teamManagerOwnTeam: false },
+  /** Acknowledge, resolve, … incidents and alerts; and any other change (a Stakeholder only reads). */
   'incidents.respond': { roles: ['BILLING_OWNER', 'ACCOUNT_ADMIN', 'TEAM_MANAGER', 'MEMBER'], teamManagerOwnTeam: false },
   'members.manage': { roles: ['BILLING_OWNER', 'ACCOUNT_ADMIN'], teamManagerOwnTeam: false },
   'teams.manage': { roles: ['BILLING_OWNER', 'ACCOUNT_ADMIN'], teamManagerOwnTeam: false },

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { close, listen } from './http-util';
 
@@ -89,3 +90,16 @@ export function weeksAhead(earliest: string, now: Date): number {
 
 /** An ISO instant moved by whole weeks, keeping its offset notation simple (UTC). */
 export const shiftWeeks = (iso: string, weeks: number): string => new Date(Date.parse(iso) + weeks * 7 * 86_400_000).toISOString();
+
+/** The domain the fixture accounts' people use (`alice@example.com`). */
+export const FIXTURE_DOMAIN = 'example.com';
+
+/**
+ * A mail domain of its own for one copy of a fixture account: people are matched by email and an
+ * account is one per address, so two tests importing the same fixture into two workspaces would
+ * otherwise share (and adopt, or refuse) each other's people.
+ */
+export const ownDomain = (): string => `${randomBytes(4).toString('hex')}.example.com`;
+
+/** A fixture file's text with its people's addresses moved to `domain`. */
+export const inDomain = (text: string, domain: string): string => text.split(`@${FIXTURE_DOMAIN}"`).join(`@${domain}"`);

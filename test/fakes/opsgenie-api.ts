@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { JsonApiFake, shiftWeeks, weeksAhead, type FakeAnswer, type FakeRequest } from './json-api';
+import { inDomain, JsonApiFake, ownDomain, shiftWeeks, weeksAhead, type FakeAnswer, type FakeRequest } from './json-api';
 
 /**
  * Opsgenie's REST API at the wire, for the importer's tests: the documented paths, answers
@@ -14,7 +14,13 @@ const FIXTURES = path.resolve(__dirname, '..', 'fixtures', 'opsgenie');
 type Obj = Record<string, any>;
 
 export interface OpsgenieAccount {
+  /** Its people's mail domain (a fixture copy has one of its own: ownDomain). */
+  domain?: string;
   users: Obj[];
+  /** User id → their contacts (GET /v2/users/{id}/contacts). */
+  contacts: Record<string, Obj[]>;
+  /** User id → their notification rules in full, each with its `steps` (with ids, as the steps list answers them). */
+  notificationRules: Record<string, Obj[]>;
   /** Teams with their members, as GET /v2/teams/{id} answers them. */
   teams: Obj[];
   /** Schedules with their rotations (`expand=rotation`). */
@@ -27,10 +33,9 @@ export interface OpsgenieAccount {
   integrations: Obj[];
 }
 
-const load = (name: string) => JSON.parse(readFileSync(path.join(FIXTURES, name), 'utf8'));
-
-/** The fixture account; its overrides move by whole weeks to start a week after `now`. */
-export function fixtureAccount(now = new Date()): OpsgenieAccount {
+/** The fixture account, its people in a mail domain of their own; its overrides move by whole weeks to start a week after `now`. */
+export function fixtureAccount(now = new Date(), domain = ownDomain()): OpsgenieAccount {
+  const load = (name: string) => JSON.parse(inDomain(readFileSync(path.join(FIXTURES, name), 'utf8'), domain));
   const overrides: Record<string, Obj[]> = Object.fromEntries(
     Object.entries(load('overrides.json') as Record<string, { data: Obj[] }>).map(([id, v]) => [id, v.data]),
   );
@@ -38,8 +43,12 @@ export function fixtureAccount(now = new Date()): OpsgenieAccount {
   const weeks = all.length ? weeksAhead(all.map((o) => o.startDate as string).sort()[0], now) : 0;
   for (const list of Object.values(overrides))
     for (const o of list) Object.assign(o, { startDate: shiftWeeks(o.startDate, weeks), endDate: shiftWeeks(o.endDate, weeks) });
+  const byUser = (name: string) => Object.fromEntries(Object.entries(load(name) as Record<string, { data: Obj[] }>).map(([id, v]) => [id, v.data]));
   return {
+    domain,
     users: load('users.json').data,
+    contacts: byUser('contacts.json'),
+    notificationRules: byUser('notification-rules.json'),
     teams: load('teams.json').data,
     schedules: load('schedules.json').data,
     overrides,
@@ -62,10 +71,31 @@ function paged(items: unknown[], req: FakeRequest, base: string, pageSize: numbe
   return { status: 200, body: envelope(items.slice(offset, offset + limit), { totalCount: items.length, paging }) };
 }
 
+/** A rule as listed (GET /v2/users/{id}/notification-rules): no steps, criteria or restrictions. */
+const ruleSummary = (r: Obj) => ({ id: r.id, name: r.name, actionType: r.actionType, order: r.order, enabled: r.enabled });
+/** A rule in full (GET …/notification-rules/{ruleId}): its steps without their ids, as Opsgenie's answer shows them. */
+const ruleDetail = (r: Obj) => ({ ...r, steps: (r.steps as Obj[]).map(({ _parent: _p, id: _id, ...step }) => step) });
+
+/** The user's routes (`/v2/users/{id or username}/…`): contacts, notification rules, a rule, its steps. */
+function userRoute(account: OpsgenieAccount, parts: string[]): FakeAnswer | undefined {
+  const user = account.users.find((u) => u.id === parts[2] || u.username === parts[2]);
+  if (!user) return NOT_FOUND;
+  const rules = account.notificationRules[user.id] ?? [];
+  if (parts[3] === 'contacts' && parts.length === 4) return { status: 200, body: envelope(account.contacts[user.id] ?? []) };
+  if (parts[3] !== 'notification-rules') return undefined;
+  if (parts.length === 4) return { status: 200, body: envelope(rules.map(ruleSummary)) };
+  const rule = rules.find((r) => r.id === parts[4]);
+  if (!rule) return NOT_FOUND;
+  if (parts.length === 5) return { status: 200, body: envelope(ruleDetail(rule)) };
+  if (parts[5] === 'steps' && parts.length === 6) return { status: 200, body: envelope(rule.steps) };
+  return undefined;
+}
+
 function route(account: OpsgenieAccount, pageSize: number) {
   return (req: FakeRequest, base: string): FakeAnswer | undefined => {
     const parts = req.path.split('/').filter(Boolean);
     if (req.path === '/v2/users') return paged(account.users, req, base, pageSize);
+    if (parts[0] === 'v2' && parts[1] === 'users' && parts.length >= 4) return userRoute(account, parts);
     if (req.path === '/v2/teams') return { status: 200, body: envelope(account.teams.map(({ members: _m, ...t }) => t)) };
     if (parts[0] === 'v2' && parts[1] === 'teams' && parts.length === 3) {
       const team = account.teams.find((t) => t.id === parts[2]);

@@ -114,10 +114,13 @@ export async function memberSession(
   return { cookie: sessionCookieFrom(res)!, csrf: res.body.data.csrf_token, email, password, organizationId, userId: user.id, role };
 }
 
-/** One signed-in member per role in a fresh workspace (the Billing Owner signed up). */
+/** The roles that act (a Stakeholder only reads: its own tests sign one in). */
+export type WorkingRole = Exclude<Role, 'STAKEHOLDER'>;
+
+/** One signed-in member per working role in a fresh workspace (the Billing Owner signed up). */
 export async function workspaceWithRoles(appUrl: string, orm: MikroORM) {
   const owner = await signUpAndLogIn(appUrl, orm);
-  const as: Record<Role, DashboardSession & { userId: string; organizationId: string }> = {
+  const as: Record<WorkingRole, DashboardSession & { userId: string; organizationId: string }> = {
     BILLING_OWNER: owner,
     ACCOUNT_ADMIN: await memberSession(appUrl, orm, owner.organizationId, 'ACCOUNT_ADMIN'),
     TEAM_MANAGER: await memberSession(appUrl, orm, owner.organizationId, 'TEAM_MANAGER'),
@@ -141,7 +144,7 @@ export async function readyWorkspaceOf(orm: MikroORM, organizationId: string): P
 }
 
 /** Every role, for role tables. */
-export const ALL_ROLES: Role[] = ['BILLING_OWNER', 'ACCOUNT_ADMIN', 'TEAM_MANAGER', 'MEMBER'];
+export const ALL_ROLES: WorkingRole[] = ['BILLING_OWNER', 'ACCOUNT_ADMIN', 'TEAM_MANAGER', 'MEMBER'];
 
 /** A dashboard error: this status and code, the spec's body exactly, and (optionally) a message matching `error`. */
 export function expectDashboardError(res: { status: number; body: any }, status: number, code: string, error?: RegExp): void {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { ImportReport, ImportSystem } from '../../src/domain/importers/plan';
+import { zeroCounts, type ImportKind, type ImportReport, type ImportSystem } from '../../src/domain/importers/plan';
 import type { Plan } from '../../src/domain/plans';
 import { knexOf } from '../../src/db/knex';
 import { importFrom } from '../../src/providers/import-sources';
@@ -11,24 +11,40 @@ import { addUser, createOrganization } from '../../src/services/workspace';
 
 /** What the importer tests share: a workspace with the fixtures' people, the engine's dependencies, row counts and a secret scan. */
 
-/** The fixture accounts' people who are members already; Frank is not (he is invited). */
-export const MEMBER_EMAILS = ['alice@example.com', 'bob@example.com', 'carol@example.com', 'dan@example.com', 'erin@example.com'];
+/** The fixture accounts' people (users.json of test/fixtures/pagerduty and opsgenie), by the local part of their email. */
+export const FIXTURE_PEOPLE = ['alice', 'bob', 'carol', 'dan', 'erin', 'frank'] as const;
+
+/** The fixture's people who are members already in most tests (Frank is new: the import provisions him), in a fake's domain. */
+export const memberEmails = (domain: string): string[] => FIXTURE_PEOPLE.filter((n) => n !== 'frank').map((n) => `${n}@${domain}`);
+
+/** A fixture address (`bob@example.com`, as test/fixtures write them) in the copy's own domain. */
+export const fixtureEmail = (email: string, domain: string): string => email.replace(/@example\.com$/, `@${domain}`);
+
+/** Every kind at zero, and some kinds set. */
+export const counts = (over: Partial<Record<ImportKind, number>> = {}): Record<ImportKind, number> => ({ ...zeroCounts(), ...over });
 
 export const CLI_ACTOR: ImportActor = { audit: SYSTEM_CLI, userId: null, role: 'BILLING_OWNER' };
 
-/** A fresh workspace with the given people as members (verified). */
+/** A fresh workspace with the given people as members (verified) and an Account Admin of its own (who is in no source account). */
 export async function importWorkspace(
   orm: MikroORM,
-  opts: { plan?: Plan; members?: string[] } = {},
-): Promise<{ organizationId: string; members: Map<string, string> }> {
+  opts: { plan?: Plan; members: string[] },
+): Promise<{ organizationId: string; members: Map<string, string>; admin: { id: string; email: string } }> {
   const org = await createOrganization(orm, { name: `Import ${randomUUID().slice(0, 8)}`, plan: opts.plan ?? 'BUSINESS' });
+  const admin = await addUser(orm, {
+    organizationId: org.id,
+    email: `admin-${randomUUID().slice(0, 8)}@klaxon.test`,
+    password: 'a long password',
+    role: 'ACCOUNT_ADMIN',
+    verified: true,
+  });
   const members = new Map<string, string>();
-  for (const email of opts.members ?? MEMBER_EMAILS) {
+  for (const email of opts.members) {
     // The same address may already be a user of another workspace of this file: addUser reuses it.
     const user = await addUser(orm, { organizationId: org.id, email, password: 'a long password', role: 'MEMBER', verified: true });
     members.set(email, user.id);
   }
-  return { organizationId: org.id, members };
+  return { organizationId: org.id, members, admin: { id: admin.id, email: admin.email } };
 }
 
 export interface SentMail {
@@ -64,6 +80,9 @@ const WORKSPACE_TABLES = [
   'alert_sources',
   'invitations',
   'import_mappings',
+  'import_left_out',
+  'contact_methods',
+  'notification_rules',
   'audit_log',
   'memberships',
 ];

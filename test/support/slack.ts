@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Role } from '../../src/domain/roles';
 import { slackSignature } from '../../src/providers/slack/signature';
 import { findSlackInstallation, saveSlackInstallation } from '../../src/services/chat/slack-installations';
 import { createSealer } from '../../src/services/sealing/seal';
@@ -40,7 +41,7 @@ export async function connectSlack(orm: MikroORM, slack: SlackApiFake, organizat
 }
 
 /**
- * A member of the workspace (verified unless told otherwise) with a Slack account of the same
+ * A member of the workspace (verified unless told otherwise; a MEMBER unless `role` says) with a Slack account of the same
  * email: a person of the workspace's installed Slack team with a confirmed email, unless told
  * otherwise (`slackTeamId`, `emailConfirmed`).
  */
@@ -48,9 +49,9 @@ export async function slackMember(
   orm: MikroORM,
   slack: SlackApiFake,
   organizationId: string,
-  opts: { verified?: boolean; slackTeamId?: string; emailConfirmed?: boolean } = {},
+  opts: { verified?: boolean; role?: Role; slackTeamId?: string; emailConfirmed?: boolean } = {},
 ) {
-  const user = await addMember(orm, organizationId, 'MEMBER', opts.verified !== false);
+  const user = await addMember(orm, organizationId, opts.role ?? 'MEMBER', opts.verified !== false);
   const teamId = opts.slackTeamId ?? (await findSlackInstallation(orm, organizationId))?.slackTeamId ?? slack.teamId;
   const slackUser = slack.addUser({
     id: newSlackUserId(),

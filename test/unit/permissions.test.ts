@@ -2,9 +2,10 @@ import { ACTIONS, can, type Action } from '../../src/domain/permissions';
 import { ROLES, type Role } from '../../src/domain/roles';
 
 // The whole matrix, written out: B = Billing Owner, A = Account Admin, T = Team Manager in the
-// owning team, t = Team Manager outside it, M = Member. A change to who may do what shows here.
+// owning team, t = Team Manager outside it, M = Member, S = Stakeholder (reads only). A change to who
+// may do what shows here.
 const MATRIX: Record<Action, string> = {
-  'workspace.read': 'B A T t M',
+  'workspace.read': 'B A T t M S',
   'incidents.respond': 'B A T t M',
   'members.manage': 'B A',
   'teams.manage': 'B A',
@@ -30,6 +31,7 @@ const WHO: Array<[string, Role, boolean]> = [
   ['T', 'TEAM_MANAGER', true],
   ['t', 'TEAM_MANAGER', false],
   ['M', 'MEMBER', true],
+  ['S', 'STAKEHOLDER', true],
 ];
 
 describe('the roles matrix', () => {

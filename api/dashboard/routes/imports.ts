@@ -27,14 +27,14 @@ const counts = z.object(Object.fromEntries(IMPORT_KINDS.map((k) => [k, z.number(
 const kind = z.enum(IMPORT_KINDS);
 const ReportSchema = z
   .object({
-    created: counts.describe('objects created (in a dry run: that would be); users: people invited'),
+    created: counts.describe('objects created (in a dry run: that would be); users: people made members (those invited instead are in skipped)'),
     updated: counts.describe('objects an earlier import made, changed to match the source'),
     skipped: z
       .array(z.object({ kind, external_id: z.string(), name: z.string(), why: z.string() }))
       .describe('everything not (or not wholly) brought in, with why'),
     mapping: z
       .array(z.object({ kind, external_id: z.string(), id: z.uuid().nullable(), name: z.string() }))
-      .describe('each object of the source and what it is in Klaxon (id null: invited, or to be created)'),
+      .describe('each object of the source and what it is in Klaxon (id null: invited, or to be created in a dry run)'),
   })
   .openapi('ImportReport');
 

@@ -33,6 +33,7 @@ export const ContactSchema = z.object({
   disabled_at: z.iso.datetime().nullable().describe('set when a provider reported the address unusable'),
   disabled_reason: z.string().nullable(),
   verified_at: z.iso.datetime().nullable().describe('null: a phone number waiting for its code; it is never paged'),
+  source: z.enum(['import']).nullable().describe('import: brought in from PagerDuty or Opsgenie by an import (docs/importers.md); null: made in Klaxon'),
   created_at: z.iso.datetime(),
 });
 const RuleSchema = z.object({ id: z.uuid(), user_id: z.uuid(), contact_method_id: z.uuid(), delay_seconds: z.number().int() });

@@ -13,6 +13,7 @@ const ContactSchema = z.object({
   disabled_at: z.iso.datetime().nullable(),
   disabled_reason: z.string().nullable(),
   verified_at: z.iso.datetime().nullable(),
+  source: z.enum(['import']).nullable(),
   created_at: z.iso.datetime(),
 });
 

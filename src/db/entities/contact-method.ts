@@ -20,6 +20,8 @@ export interface ContactMethod {
   verificationCodeHash: string | null;
   verificationExpiresAt: Date | null;
   verificationAttempts: number;
+  /** `import` when an import from PagerDuty or Opsgenie brought it in (docs/importers.md); null when made in Klaxon. */
+  source: string | null;
   createdAt: Date;
 }
 
@@ -40,6 +42,7 @@ export const ContactMethodSchema = new EntitySchema<ContactMethod>({
     verificationCodeHash: { type: 'string', length: 64, nullable: true },
     verificationExpiresAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
     verificationAttempts: { type: 'integer', default: 0 },
+    source: { type: 'string', length: 16, nullable: true },
     createdAt: { type: 'Date', columnType: 'timestamptz' },
   },
 });

@@ -6,7 +6,7 @@ export interface ImportMapping {
   organizationId: string;
   /** `pagerduty` or `opsgenie`. */
   system: string;
-  /** `user`, `team`, `schedule`, `escalation_policy`, `service`, `source`, `schedule_override`. */
+  /** `user`, `contact_method`, `notification_rule`, `team`, `schedule`, `escalation_policy`, `service`, `source`, `schedule_override`. */
   kind: string;
   externalId: string;
   klaxonId: string;

@@ -42,6 +42,7 @@ import { SlackMessageSchema } from './slack-message';
 import { SlackDeliverySchema } from './slack-delivery';
 import { OutgoingWebhookDeliverySchema } from './outgoing-webhook-delivery';
 import { ImportMappingSchema } from './import-mapping';
+import { ImportLeftOutSchema } from './import-left-out';
 import { TeamsDeliverySchema } from './teams-delivery';
 import { SamlRequestSchema } from './saml-request';
 import { SamlConsumedAssertionSchema } from './saml-consumed-assertion';
@@ -154,6 +155,7 @@ export const ENTITIES = [
   SlackInstallationSchema,
   ServiceChatSettingsSchema,
   ImportMappingSchema,
+  ImportLeftOutSchema,
   TeamsDeliverySchema,
   SlackMessageSchema,
   SlackDeliverySchema,

@@ -4,12 +4,13 @@
  * could not be mapped with why. Made by the pure mappers (src/providers/<name>/import-map.ts);
  * applied by src/services/importers. Pure: no I/O.
  */
+import type { Role } from '../roles';
 
 export const IMPORT_SYSTEMS = ['pagerduty', 'opsgenie'] as const;
 export type ImportSystem = (typeof IMPORT_SYSTEMS)[number];
 
 /** The kinds an import reports, in the order it applies them. */
-export const IMPORT_KINDS = ['user', 'team', 'schedule', 'escalation_policy', 'service', 'source'] as const;
+export const IMPORT_KINDS = ['user', 'contact_method', 'notification_rule', 'team', 'schedule', 'escalation_policy', 'service', 'source'] as const;
 export type ImportKind = (typeof IMPORT_KINDS)[number];
 
 /** Something of the source that is not (or not wholly) brought in, and why. */
@@ -36,6 +37,30 @@ export interface PlannedUser {
   name: string;
   /** Lower-cased: people are matched by email. */
   email: string;
+  /** The role a new member gets (src/domain/importers/roles.ts); a member already keeps theirs. */
+  role: Role;
+}
+
+/** A way the source pages a person, as a Klaxon contact method (paged at once: docs/importers.md). */
+export interface PlannedContactMethod {
+  /** `<user id>/<contact method id>` in the source. */
+  externalId: string;
+  /** External id of its person. */
+  user: string;
+  type: 'sms' | 'voice' | 'email';
+  /** Normalised as the channel stores it (E.164, lower-cased email). */
+  address: string;
+  label: string | null;
+}
+
+/** A high-urgency rule (or rule step) of the source: page on this contact method this long after the person is paged. */
+export interface PlannedNotificationRule {
+  /** `<user id>/<rule id>` (Opsgenie: `<user id>/<rule id>/<step id>`) in the source. */
+  externalId: string;
+  user: string;
+  /** External id of the PlannedContactMethod it pages on. */
+  contactMethod: string;
+  delaySeconds: number;
 }
 
 export interface PlannedTeam {
@@ -112,6 +137,8 @@ export interface PlannedSource {
 export interface ImportPlan {
   system: ImportSystem;
   users: PlannedUser[];
+  contactMethods: PlannedContactMethod[];
+  notificationRules: PlannedNotificationRule[];
   teams: PlannedTeam[];
   schedules: PlannedSchedule[];
   policies: PlannedPolicy[];

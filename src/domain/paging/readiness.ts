@@ -4,7 +4,15 @@
  * (how soon their rules first page them, if at all), and this lists the gaps.
  */
 
-export const READINESS_KINDS = ['no_working_contact', 'rules_too_slow', 'failed_in_drill', 'schedule_gap', 'step_resolves_to_nobody'] as const;
+export const READINESS_KINDS = [
+  'no_working_contact',
+  'rules_too_slow',
+  'failed_in_drill',
+  'schedule_gap',
+  'step_resolves_to_nobody',
+  'imported_unconfirmed',
+  'invited_not_member',
+] as const;
 export type ReadinessKind = (typeof READINESS_KINDS)[number];
 
 /** A person's rules first page them this many seconds after their step; null: nothing reaches them. */
@@ -49,17 +57,32 @@ export interface ReadinessInput {
   names: Map<string, string>;
   /** Per member whose latest paging drill reached them on no channel: why (docs/drills.md). */
   drillFailures?: Map<string, string>;
+  /** Per member paged on contact methods an import brought in that no page or drill has reached yet: which (docs/importers.md). */
+  unconfirmed?: Map<string, string>;
+  /** Members who are never paged (Stakeholders). */
+  neverPaged?: Set<string>;
+  /** Places people an import invited (their account is outside the workspace) are missing from, while they are not members. */
+  leftOut?: Array<{ email: string; scheduleId: string | null; policyId: string | null; place: string }>;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** What is wrong with reaching this person, if anything. */
-function reachProblem(first: FirstPageSeconds | undefined, drillFailure?: string): { kind: ReadinessKind; why: string } | null {
+/** What is wrong with reaching this person, if anything (the worst first). */
+function reachProblem(input: ReadinessInput, userId: string): { kind: ReadinessKind; why: string } | null {
+  if (input.neverPaged?.has(userId)) return { kind: 'no_working_contact', why: 'is a Stakeholder, who is never paged' };
+  const first = input.reach.get(userId);
+  const drillFailure = input.drillFailures?.get(userId);
   if (first === undefined) return { kind: 'no_working_contact', why: 'is no longer a member of this workspace' };
   if (first === null) return { kind: 'no_working_contact', why: 'has no verified, working contact method' };
   if (drillFailure) return { kind: 'failed_in_drill', why: `was not reached by their last paging drill (${drillFailure})` };
   if (first > SLOW_FIRST_PAGE_SECONDS)
     return { kind: 'rules_too_slow', why: `is first paged ${Math.round(first / 60)} min after their step (more than 5 min)` };
+  const unconfirmed = input.unconfirmed?.get(userId);
+  if (unconfirmed)
+    return {
+      kind: 'imported_unconfirmed',
+      why: `is paged on contact methods imported, not yet confirmed in Klaxon (${unconfirmed}): a test page or drill that reaches them confirms them`,
+    };
   return null;
 }
 
@@ -73,7 +96,7 @@ export function readinessGaps(input: ReadinessInput): ReadinessGap[] {
     const flush = (userId: string) => {
       const shift = open.get(userId)!;
       open.delete(userId);
-      const problem = reachProblem(input.reach.get(userId), input.drillFailures?.get(userId));
+      const problem = reachProblem(input, userId);
       if (problem)
         gaps.push({
           kind: problem.kind,
@@ -109,7 +132,7 @@ export function readinessGaps(input: ReadinessInput): ReadinessGap[] {
         });
       for (const t of step.targets) {
         if (t.type !== 'user') continue;
-        const problem = reachProblem(input.reach.get(t.id), input.drillFailures?.get(t.id));
+        const problem = reachProblem(input, t.id);
         if (problem)
           gaps.push({
             kind: problem.kind,
@@ -122,6 +145,15 @@ export function readinessGaps(input: ReadinessInput): ReadinessGap[] {
       }
     });
   }
+  for (const l of input.leftOut ?? [])
+    gaps.push({
+      kind: 'invited_not_member',
+      ...(l.scheduleId ? { schedule_id: l.scheduleId } : {}),
+      ...(l.policyId ? { policy_id: l.policyId } : {}),
+      from: iso(input.from),
+      to: iso(input.to),
+      detail: `${l.email} is missing from ${l.place}: their Klaxon account is outside this workspace, so the import invited them instead; once they accept, import again`,
+    });
   return gaps.sort((a, b) => a.from.localeCompare(b.from) || a.kind.localeCompare(b.kind));
 }
 

@@ -1,9 +1,13 @@
 import { z } from 'zod';
 import { ImportSourceError, mapLimit, parseAnswer, type Query, type SourceHttp } from '../../services/importers/source-http';
 import {
+  ogContact,
   ogEscalation,
   ogIntegration,
   ogIntegrationDetail,
+  ogNotificationRule,
+  ogNotificationRuleDetail,
+  ogNotificationStep,
   ogOverride,
   ogPaging,
   ogSchedule,
@@ -15,7 +19,8 @@ import {
 } from './import-schemas';
 
 /**
- * Reads what an import needs from Opsgenie's REST API (docs/importers.md): users, teams with
+ * Reads what an import needs from Opsgenie's REST API (docs/importers.md): users with their
+ * contacts and notification rules (and those rules' steps), teams with
  * their members, schedules with their rotations and overrides, escalations, services and API
  * integrations with their keys. Paged lists follow `paging.next`, taking only its offset and
  * limit: the next request goes to the same API, never to a host an answer names.
@@ -51,9 +56,31 @@ async function listed<S extends z.ZodType>(http: SourceHttp, path: string, item:
 const one = async <S extends z.ZodType>(http: SourceHttp, path: string, item: S): Promise<z.output<S>> =>
   (parseAnswer('Opsgenie', path, z.object({ data: item }), await http.get(path)) as { data: z.output<S> }).data;
 
+/** The rules that page a person when an alert is created: their steps are read; the others are listed only, to be reported. */
+const PAGING_RULES = new Set(['create-alert']);
+
+/** A user's contacts and notification rules, with the steps of those that page (`/v2/users/{id}/contacts`, `/notification-rules`). */
+async function contactsOf(http: SourceHttp, userId: string): Promise<Pick<OpsgenieData['users'][number], 'contacts' | 'notificationRules'>> {
+  const base = `/v2/users/${encodeURIComponent(userId)}`;
+  const contacts = await listed(http, `${base}/contacts`, ogContact);
+  const rules = await listed(http, `${base}/notification-rules`, ogNotificationRule);
+  const notificationRules = [];
+  for (const rule of rules) {
+    if (!PAGING_RULES.has(rule.actionType) || rule.enabled === false) {
+      notificationRules.push({ ...rule, steps: [] });
+      continue;
+    }
+    const path = `${base}/notification-rules/${encodeURIComponent(rule.id)}`;
+    const detail = await one(http, path, ogNotificationRuleDetail);
+    notificationRules.push({ ...detail, steps: await listed(http, `${path}/steps`, ogNotificationStep) });
+  }
+  return { contacts, notificationRules };
+}
+
 /** Everything an import reads, with at most four requests in flight. */
 export async function readOpsgenie(http: SourceHttp): Promise<OpsgenieData> {
-  const users = await listed(http, '/v2/users', ogUser, {}, true);
+  const userList = await listed(http, '/v2/users', ogUser, {}, true);
+  const users = await mapLimit(userList, 4, async (u) => ({ ...u, ...(await contactsOf(http, u.id)) }));
   const teamList = await listed(http, '/v2/teams', ogTeam);
   const teams = await mapLimit(teamList, 4, (t) => one(http, `/v2/teams/${encodeURIComponent(t.id)}`, ogTeamDetail));
   const scheduleList = await listed(http, '/v2/schedules', ogSchedule, { expand: 'rotation' });

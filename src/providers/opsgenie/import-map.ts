@@ -1,9 +1,13 @@
 import { IANAZone } from 'luxon';
 import { anchorRotation, layerSizeRefusal, withinLayerLimit } from '../../domain/importers/layers';
 import { firstSharedMinute, weeklyCoverage } from '../../domain/importers/overlap';
+import { contactAddress, phoneOf, ruleDelayOf } from '../../domain/importers/contacts';
+import { opsgenieRole } from '../../domain/importers/roles';
 import type {
   ImportPlan,
+  PlannedContactMethod,
   PlannedLayer,
+  PlannedNotificationRule,
   PlannedPolicy,
   PlannedRestriction,
   PlannedSchedule,
@@ -236,9 +240,81 @@ function teamEscalation(teamId: string, teamName: string, escalations: OgEscalat
   return (owned.find((e) => e.name === `${teamName}_escalation`) ?? owned[0])?.id ?? null;
 }
 
+const CONTACT_TYPES: Record<string, PlannedContactMethod['type']> = { email: 'email', sms: 'sms', voice: 'voice' };
+const STEP_UNITS: Record<string, number> = { minutes: 1, hours: 60, days: 1440 };
+
+/** A person's contacts and the steps of their new-alert rules (docs/importers.md, "Contact methods and rules"). */
+function contactsOf(u: OpsgenieData['users'][number], name: string, skipped: Skipped[]) {
+  const methods: PlannedContactMethod[] = [];
+  for (const c of u.contacts) {
+    const external = `${u.id}/${c.id}`;
+    const skip = (why: string) => skipped.push({ kind: 'contact_method', external_id: external, name: `${name} / ${c.method}`, why });
+    const type = CONTACT_TYPES[c.method];
+    if (c.method === 'mobile') {
+      skip("a push to Opsgenie's mobile app: Klaxon pushes to its own app or browser instead (My profile → Enable push on this device)");
+      continue;
+    }
+    if (!type) {
+      skip(`a contact of method ${c.method}, which Klaxon cannot page`);
+      continue;
+    }
+    if (c.status?.enabled === false) {
+      skip(`it is disabled in Opsgenie${c.status.disabledReason ? ` (${c.status.disabledReason})` : ''}`);
+      continue;
+    }
+    const address = contactAddress(type, type === 'email' ? c.to : phoneOf(null, c.to));
+    if (!address.ok) {
+      skip(address.why);
+      continue;
+    }
+    if (methods.some((m) => m.type === type && m.address === address.address)) continue;
+    methods.push({ externalId: external, user: u.id, type, address: address.address, label: null });
+  }
+  const rules: PlannedNotificationRule[] = [];
+  for (const rule of u.notificationRules) {
+    const ruleName = `${name} / ${rule.name?.trim() || rule.actionType}`;
+    const skipRule = (why: string) => skipped.push({ kind: 'notification_rule', external_id: `${u.id}/${rule.id}`, name: ruleName, why });
+    if (rule.actionType !== 'create-alert') {
+      skipRule(`a rule for ${rule.actionType}: Klaxon's rules say how a person is paged for a new alert (create-alert) only`);
+      continue;
+    }
+    if (rule.enabled === false) {
+      skipRule('it is disabled in Opsgenie');
+      continue;
+    }
+    const conditional = (rule.criteria?.type && rule.criteria.type !== 'match-all') || rule.timeRestriction;
+    if (conditional) skipRule('Opsgenie applies it to some alerts or times only; Klaxon pages by its steps for every alert');
+    for (const step of rule.steps) {
+      const external = `${u.id}/${rule.id}/${step.id}`;
+      const skip = (why: string) => skipped.push({ kind: 'notification_rule', external_id: external, name: ruleName, why });
+      if (step.enabled === false) {
+        skip('this step is disabled in Opsgenie');
+        continue;
+      }
+      const type = CONTACT_TYPES[step.contact.method];
+      const address = type ? contactAddress(type, type === 'email' ? step.contact.to : phoneOf(null, step.contact.to)) : undefined;
+      const method = type && address?.ok ? methods.find((m) => m.type === type && m.address === address.address) : undefined;
+      if (!method) {
+        skip(`its ${step.contact.method} contact was not brought in (see the person's contacts)`);
+        continue;
+      }
+      const unit = STEP_UNITS[step.sendAfter?.timeUnit ?? 'minutes'];
+      const delay = ruleDelayOf(unit === undefined ? NaN : (step.sendAfter?.timeAmount ?? 0) * unit);
+      if (!delay.ok) {
+        skip(delay.why);
+        continue;
+      }
+      rules.push({ externalId: external, user: u.id, contactMethod: method.externalId, delaySeconds: delay.seconds });
+    }
+  }
+  return { methods, rules };
+}
+
 /** The whole plan for one Opsgenie account at `now`. */
 export function mapOpsgenie(data: OpsgenieData, opts: { now: Date }): ImportPlan {
   const skipped: Skipped[] = [];
+  const contactMethods: PlannedContactMethod[] = [];
+  const notificationRules: PlannedNotificationRule[] = [];
   const users = data.users.flatMap((u) => {
     const email = u.username.trim().toLowerCase();
     if (!EMAIL.test(email)) {
@@ -250,7 +326,13 @@ export function mapOpsgenie(data: OpsgenieData, opts: { now: Date }): ImportPlan
       });
       return [];
     }
-    return [{ externalId: u.id, name: u.fullName?.trim() || email, email }];
+    const name = u.fullName?.trim() || email;
+    const { role, note } = opsgenieRole(u.role?.name);
+    if (note) skipped.push({ kind: 'user', external_id: u.id, name, why: note });
+    const contacts = contactsOf(u, name, skipped);
+    contactMethods.push(...contacts.methods);
+    notificationRules.push(...contacts.rules);
+    return [{ externalId: u.id, name, email, role }];
   });
   const userIds = new Set(users.map((u) => u.externalId));
   const teams = data.teams.map((t) => ({ externalId: t.id, name: t.name, members: (t.members ?? []).map((m) => m.user.id).filter((id) => userIds.has(id)) }));
@@ -306,5 +388,5 @@ export function mapOpsgenie(data: OpsgenieData, opts: { now: Date }): ImportPlan
     }
     sources.push({ externalId: integration.id, name: integration.name, service: service.externalId, routingKey: key });
   }
-  return { system: 'opsgenie', users, teams, schedules, policies, services, sources, skipped };
+  return { system: 'opsgenie', users, contactMethods, notificationRules, teams, schedules, policies, services, sources, skipped };
 }

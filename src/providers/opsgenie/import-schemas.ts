@@ -13,7 +13,43 @@ const teamRef = z.object({ id: id.nullish(), name: text(500).nullish() });
 /** Paged lists say where the next page is; the importer takes only its offset and limit from it. */
 export const ogPaging = z.object({ next: text(2048).nullish() }).nullish();
 
-export const ogUser = z.object({ id, username: text(320), fullName: text(500).nullish() });
+export const ogUser = z.object({
+  id,
+  username: text(320),
+  fullName: text(500).nullish(),
+  role: z.object({ id: text(128).nullish(), name: text(128).nullish() }).nullish(),
+});
+
+/** A user's contact (GET /v2/users/{id}/contacts): `method` email, sms, voice or mobile (the app). */
+export const ogContact = z.object({
+  id,
+  method: text(32),
+  to: text(1024),
+  status: z.object({ enabled: z.boolean().nullish(), disabledReason: text(500).nullish() }).nullish(),
+});
+
+/** A user's notification rule as listed (GET /v2/users/{id}/notification-rules). */
+export const ogNotificationRule = z.object({
+  id,
+  name: text(500).nullish(),
+  actionType: text(64),
+  order: z.number().int().nullish(),
+  enabled: z.boolean().nullish(),
+});
+
+/** The rule in full (GET …/notification-rules/{ruleId}): only what says when it applies. */
+export const ogNotificationRuleDetail = ogNotificationRule.extend({
+  criteria: z.object({ type: text(64).nullish() }).nullish(),
+  timeRestriction: z.object({ type: text(64).nullish() }).nullish(),
+});
+
+/** A step of a rule (GET …/notification-rules/{ruleId}/steps). */
+export const ogNotificationStep = z.object({
+  id,
+  sendAfter: z.object({ timeAmount: z.number().int().nullish(), timeUnit: text(16).nullish() }).nullish(),
+  contact: z.object({ method: text(32), to: text(1024) }),
+  enabled: z.boolean().nullish(),
+});
 export const ogTeam = z.object({ id, name: text(500), description: text(10_000).nullish() });
 export const ogTeamDetail = ogTeam.extend({
   members: list(z.object({ user: z.object({ id, username: text(320).nullish() }), role: text(64).nullish() })).nullish(),
@@ -73,6 +109,8 @@ export const ogIntegration = z.object({ id, name: text(500), type: text(64), ena
 export const ogIntegrationDetail = ogIntegration.extend({ apiKey: text(128).nullish(), ownerTeam: teamRef.nullish() });
 
 export type OgUser = z.infer<typeof ogUser>;
+export type OgContact = z.infer<typeof ogContact>;
+export type OgNotificationRule = z.infer<typeof ogNotificationRuleDetail> & { steps: Array<z.infer<typeof ogNotificationStep>> };
 export type OgTeamDetail = z.infer<typeof ogTeamDetail>;
 export type OgTimeRestriction = z.infer<typeof ogTimeRestriction>;
 export type OgRotation = z.infer<typeof ogRotation>;
@@ -84,7 +122,8 @@ export type OgIntegration = z.infer<typeof ogIntegrationDetail>;
 
 /** Everything an import reads from one Opsgenie account. */
 export interface OpsgenieData {
-  users: OgUser[];
+  /** Users with their contacts and notification rules (each with its steps). */
+  users: Array<OgUser & { contacts: OgContact[]; notificationRules: OgNotificationRule[] }>;
   teams: OgTeamDetail[];
   schedules: Array<OgSchedule & { overrides: OgOverride[] }>;
   escalations: OgEscalation[];

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { ImportSourceError, mapLimit, parseAnswer, type Query, type SourceHttp } from '../../services/importers/source-http';
 import {
   pageFields,
+  pdContactMethod,
+  pdNotificationRule,
   pdEscalationPolicy,
   pdOverride,
   pdSchedule,
@@ -11,10 +13,12 @@ import {
   pdTeamMember,
   pdUser,
   type PagerDutyData,
+  type PdUser,
 } from './import-schemas';
 
 /**
- * Reads what an import needs from PagerDuty's REST API v2 (docs/importers.md): users, teams and
+ * Reads what an import needs from PagerDuty's REST API v2 (docs/importers.md): users with their
+ * contact methods and notification rules, teams and
  * their members, schedules with their layers and future overrides, escalation policies, services
  * with their integrations. Lists are paged the classic way (`offset`, `limit`, `more`).
  */
@@ -48,9 +52,37 @@ async function paged<S extends z.ZodType>(http: SourceHttp, path: string, key: s
   }
 }
 
+/** A reference stands where the full object was not expanded: it has no address (contact method) or no delay (rule). */
+const expanded = (u: PdUser): boolean =>
+  (u.contact_methods ?? []).every((c) => typeof c.address === 'string') &&
+  (u.notification_rules ?? []).every((r) => typeof r.start_delay_in_minutes === 'number');
+
+/**
+ * Users with their contact methods and notification rules: asked for in the list
+ * (`include[]`), and read per user (`/users/{id}/contact_methods`, `/notification_rules`) for
+ * anyone the list answered with references only.
+ */
+async function usersWithContacts(http: SourceHttp): Promise<PdUser[]> {
+  const users = await paged(http, '/users', 'users', pdUser, { 'include[]': ['contact_methods', 'notification_rules'] });
+  return mapLimit(users, 4, async (u) => {
+    if (expanded(u)) return u;
+    const base = `/users/${encodeURIComponent(u.id)}`;
+    const methods = z.object({ contact_methods: z.array(pdContactMethod).max(1000) });
+    const rules = z.object({ notification_rules: z.array(pdNotificationRule).max(1000) });
+    const { contact_methods } = parseAnswer('PagerDuty', `${base}/contact_methods`, methods, await http.get(`${base}/contact_methods`));
+    const { notification_rules } = parseAnswer(
+      'PagerDuty',
+      `${base}/notification_rules`,
+      rules,
+      await http.get(`${base}/notification_rules`, { urgency: 'all' }),
+    );
+    return { ...u, contact_methods, notification_rules };
+  });
+}
+
 /** Everything an import reads, with at most four requests in flight. */
 export async function readPagerDuty(http: SourceHttp, opts: { now: Date }): Promise<PagerDutyData> {
-  const users = await paged(http, '/users', 'users', pdUser);
+  const users = await usersWithContacts(http);
   const teams = await paged(http, '/teams', 'teams', pdTeam);
   const withMembers = await mapLimit(teams, 4, async (t) => ({
     ...t,

@@ -1,8 +1,12 @@
 import { IANAZone } from 'luxon';
 import { anchorRotation, layerSizeRefusal, withinLayerLimit } from '../../domain/importers/layers';
+import { contactAddress, phoneOf, ruleDelayOf } from '../../domain/importers/contacts';
+import { pagerDutyRole } from '../../domain/importers/roles';
 import type {
   ImportPlan,
+  PlannedContactMethod,
   PlannedLayer,
+  PlannedNotificationRule,
   PlannedPolicy,
   PlannedRestriction,
   PlannedSchedule,
@@ -13,7 +17,7 @@ import type {
 import { clockOf, rotationOfSeconds } from '../../domain/importers/time';
 import { PAGING_LIMITS } from '../../domain/paging/config';
 import { normaliseRoutingKey } from '../../domain/routing-key';
-import type { PagerDutyData, PdEscalationPolicy, PdLayer, PdRestriction, PdSchedule, PdService } from './import-schemas';
+import type { PagerDutyData, PdEscalationPolicy, PdLayer, PdRestriction, PdSchedule, PdService, PdUser } from './import-schemas';
 
 /**
  * PagerDuty's objects as an import plan (docs/importers.md, "PagerDuty"). Pure: what PagerDuty
@@ -210,16 +214,89 @@ function sourcesOf(svc: PdService, skipped: Skipped[]): PlannedSource[] {
   });
 }
 
+/** PagerDuty's contact method types Klaxon pages on, by channel. */
+const CONTACT_TYPES: Record<string, PlannedContactMethod['type']> = {
+  phone_contact_method: 'voice',
+  sms_contact_method: 'sms',
+  email_contact_method: 'email',
+};
+
+/** A person's contact methods and high-urgency rules (docs/importers.md, "Contact methods and rules"). */
+function contactsOf(u: PdUser, skipped: Skipped[]): { methods: PlannedContactMethod[]; rules: PlannedNotificationRule[] } {
+  const methods: PlannedContactMethod[] = [];
+  for (const cm of u.contact_methods ?? []) {
+    const external = `${u.id}/${cm.id}`;
+    const name = `${u.name} / ${cm.label?.trim() || cm.summary?.trim() || cm.type.replace(/_contact_method(_reference)?$/, '')}`;
+    const skip = (why: string) => skipped.push({ kind: 'contact_method', external_id: external, name, why });
+    const type = CONTACT_TYPES[cm.type];
+    if (cm.type === 'push_notification_contact_method') {
+      skip("a push to PagerDuty's mobile app: Klaxon pushes to its own app or browser instead (My profile → Enable push on this device)");
+      continue;
+    }
+    if (!type) {
+      skip(`a contact method of type ${cm.type}, which Klaxon cannot page`);
+      continue;
+    }
+    if (cm.blacklisted) {
+      skip('PagerDuty has blacklisted it (the carrier refused it): it is left out');
+      continue;
+    }
+    if (cm.enabled === false) {
+      skip('it is disabled in PagerDuty');
+      continue;
+    }
+    const raw = type === 'email' ? (cm.address ?? '') : phoneOf(cm.country_code, cm.address ?? '');
+    const address = contactAddress(type, raw);
+    if (!address.ok) {
+      skip(address.why);
+      continue;
+    }
+    methods.push({ externalId: external, user: u.id, type, address: address.address, label: cm.label?.trim().slice(0, 255) || null });
+  }
+  const byId = new Map(methods.map((m) => [m.externalId, m]));
+  const rules: PlannedNotificationRule[] = [];
+  for (const r of u.notification_rules ?? []) {
+    const external = `${u.id}/${r.id}`;
+    const skip = (why: string) => skipped.push({ kind: 'notification_rule', external_id: external, name: `${u.name} / rule`, why });
+    if ((r.urgency ?? 'high') !== 'high') {
+      skip(`a ${r.urgency}-urgency rule: Klaxon pages every incident as PagerDuty pages high-urgency ones, so only those rules come`);
+      continue;
+    }
+    const method = r.contact_method ? byId.get(`${u.id}/${r.contact_method.id}`) : undefined;
+    if (!method) {
+      skip(`its contact method ${r.contact_method?.id ?? '(none)'} was not brought in (see its own entry)`);
+      continue;
+    }
+    const delay = ruleDelayOf(r.start_delay_in_minutes);
+    if (!delay.ok) {
+      skip(delay.why);
+      continue;
+    }
+    rules.push({ externalId: external, user: u.id, contactMethod: method.externalId, delaySeconds: delay.seconds });
+  }
+  return { methods, rules };
+}
+
 /** The whole plan for one PagerDuty account at `now`. */
 export function mapPagerDuty(data: PagerDutyData, opts: { now: Date }): ImportPlan {
   const skipped: Skipped[] = [];
+  // Team roles: a user who manages a team is a Team Manager.
+  const teamRoles = new Map<string, string[]>();
+  for (const t of data.teams) for (const m of t.members) if (m.role) teamRoles.set(m.user.id, [...(teamRoles.get(m.user.id) ?? []), m.role]);
+  const contactMethods: PlannedContactMethod[] = [];
+  const notificationRules: PlannedNotificationRule[] = [];
   const users = data.users.flatMap((u) => {
     const email = u.email.trim().toLowerCase();
     if (!EMAIL.test(email)) {
       skipped.push({ kind: 'user', external_id: u.id, name: u.name, why: 'it has no email address, and people are matched by email' });
       return [];
     }
-    return [{ externalId: u.id, name: u.name, email }];
+    const { role, note } = pagerDutyRole(u.role, teamRoles.get(u.id) ?? []);
+    if (note) skipped.push({ kind: 'user', external_id: u.id, name: u.name, why: note });
+    const contacts = contactsOf(u, skipped);
+    contactMethods.push(...contacts.methods);
+    notificationRules.push(...contacts.rules);
+    return [{ externalId: u.id, name: u.name, email, role }];
   });
   const userIds = new Set(users.map((u) => u.externalId));
   const teams = data.teams.map((t) => ({ externalId: t.id, name: t.name, members: t.members.map((m) => m.user.id).filter((id) => userIds.has(id)) }));
@@ -236,5 +313,5 @@ export function mapPagerDuty(data: PagerDutyData, opts: { now: Date }): ImportPl
     return { externalId: svc.id, name: svc.name, description: svc.description?.trim() || null, policy, team };
   });
   const sources = data.services.flatMap((svc) => sourcesOf(svc, skipped));
-  return { system: 'pagerduty', users, teams, schedules, policies, services, sources, skipped };
+  return { system: 'pagerduty', users, contactMethods, notificationRules, teams, schedules, policies, services, sources, skipped };
 }

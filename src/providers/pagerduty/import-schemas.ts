@@ -15,7 +15,38 @@ const reference = z.object({ id, type: text(64).optional(), summary: text(1000).
 /** Classic pagination: `more` says whether another page follows. */
 export const pageFields = { limit: z.number().int().nullish(), offset: z.number().int().nullish(), more: z.boolean().nullish() };
 
-export const pdUser = z.object({ id, name: text(500), email: text(320) });
+/**
+ * A contact method: in full (GET /users/{id}/contact_methods, or `include[]=contact_methods`),
+ * or a reference (`type` ending in `_reference`, no address) when the list was not expanded.
+ */
+export const pdContactMethod = z.object({
+  id,
+  type: text(64),
+  label: text(500).nullish(),
+  summary: text(1000).nullish(),
+  address: text(1024).nullish(),
+  country_code: z.number().int().nullish(),
+  blacklisted: z.boolean().nullish(),
+  enabled: z.boolean().nullish(),
+});
+
+/** A notification rule, in full or as a reference (no delay) when not expanded. */
+export const pdNotificationRule = z.object({
+  id,
+  type: text(64).nullish(),
+  start_delay_in_minutes: z.number().int().nullish(),
+  urgency: text(16).nullish(),
+  contact_method: reference.nullish(),
+});
+
+export const pdUser = z.object({
+  id,
+  name: text(500),
+  email: text(320),
+  role: text(64).nullish(),
+  contact_methods: list(pdContactMethod).nullish(),
+  notification_rules: list(pdNotificationRule).nullish(),
+});
 export const pdTeam = z.object({ id, name: text(500), description: text(10_000).nullish() });
 export const pdTeamMember = z.object({ user: reference, role: text(64).nullish() });
 
@@ -69,6 +100,8 @@ export const pdService = z.object({
 });
 
 export type PdUser = z.infer<typeof pdUser>;
+export type PdContactMethod = z.infer<typeof pdContactMethod>;
+export type PdNotificationRule = z.infer<typeof pdNotificationRule>;
 export type PdTeam = z.infer<typeof pdTeam>;
 export type PdTeamMember = z.infer<typeof pdTeamMember>;
 export type PdLayer = z.infer<typeof pdLayer>;

@@ -41,6 +41,8 @@ export async function actAsSlackMember(
   const actor: Actor = { type: 'user', id: input.member.id, via: 'slack' };
   const incident = await getIncident(deps, input.organizationId, input.incidentId);
   const label = `Incident #${incident.number}`;
+  // A Stakeholder reads incidents but acts on none, from Slack as from the dashboard.
+  if (input.member.role === 'STAKEHOLDER') return `${label}: a Stakeholder reads incidents but does not acknowledge, resolve or escalate them.`;
   try {
     if (input.action === 'escalate') {
       // A double click escalates one step: the key holds until the incident's timeline moves on.

@@ -23,3 +23,4 @@ export { workspacesOf, switchWorkspace, type WorkspaceChoice } from './workspace
 export { startTotpEnrolment, confirmTotpEnrolment, disableTotp, regenerateRecoveryCodes, twoFactorStatus, matchTotp, TOTP_ISSUER } from './totp';
 export { RECOVERY_CODE_COUNT } from './recovery-codes';
 export { stepUp, requireStepUp, STEP_UP_FRESH_MS, type SecondFactor, type StepUpDeps } from './step-up';
+export { accountStandings, provisionMember, welcomeEmail, type AccountStanding, type Provisioned, type ProvisionInput } from './provision';

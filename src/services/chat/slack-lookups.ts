@@ -6,23 +6,26 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { knexOf } from '../../db/knex';
 import { isUuid } from '../../domain/ids';
+import type { Role } from '../../domain/roles';
 
 /** The Klaxon member a Slack user acts as. */
 export interface SlackActingMember {
   id: string;
   email: string;
   name: string | null;
+  /** Their role here: a Stakeholder reads but does not act (docs/importers.md, "Roles"). */
+  role: Role;
 }
 
 /** The member of the workspace whose **verified** login email is this one, or undefined. */
 export async function verifiedMemberByEmail(orm: MikroORM, organizationId: string, email: string): Promise<SlackActingMember | undefined> {
   const row = await knexOf(orm)('users as u')
     .join('memberships as m', 'm.user_id', 'u.id')
-    .select('u.id', 'u.email', 'u.name')
+    .select('u.id', 'u.email', 'u.name', 'm.role')
     // Logins are stored trimmed and lower-cased (signup's normaliseEmail): the unique index finds it.
     .where({ 'm.organization_id': organizationId, 'u.verified': true, 'u.email': email.trim().toLowerCase() })
     .first();
-  return row ? { id: row.id as string, email: row.email as string, name: (row.name as string | null) ?? null } : undefined;
+  return row ? { id: row.id as string, email: row.email as string, name: (row.name as string | null) ?? null, role: row.role as Role } : undefined;
 }
 
 /** An incident of one of these workspaces, by id (the button's value), with its workspace. */

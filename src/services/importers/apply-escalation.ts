@@ -2,6 +2,7 @@ import type { PlannedPolicy } from '../../domain/importers/plan';
 import { canonicalJson } from '../../domain/ingest/canonical-json';
 import { DomainError } from '../errors';
 import { createEscalationPolicy, getEscalationPolicy, updateEscalationPolicy } from '../paging';
+import { membersOf, noteLeftOut } from './apply-people';
 import { fit, type ImportRun } from './run-context';
 
 /** Escalation policies of an import: steps with delays, targets by their Klaxon ids, repeats (docs/importers.md, "Escalation policies"). */
@@ -13,14 +14,20 @@ function stepsOf(run: ImportRun, p: PlannedPolicy): Step[] {
   const steps: Step[] = [];
   p.steps.forEach((step, i) => {
     const where = { external: `${p.externalId}/steps/${i + 1}`, name: `${p.name} / step ${i + 1}` };
-    const targets = step.targets.flatMap((t) => {
-      const id = run.ids[t.type].get(t.externalId);
-      if (id) return [{ type: t.type, id }];
-      const invited = t.type === 'user' ? run.invited.get(t.externalId) : undefined;
-      const why = invited
-        ? `${invited} is invited, not a member yet: left out of the step until they accept and the import runs again`
-        : `its ${t.type} ${t.externalId} was not brought in (see that ${t.type}'s own entry)`;
-      run.skip('escalation_policy', where.external, where.name, why);
+    const targets = step.targets.flatMap((t): Step['targets'] => {
+      if (t.type === 'user') {
+        const { ids, leftOut } = membersOf(run, [t.externalId]);
+        if (ids[0]) return [{ type: t.type, id: ids[0] }];
+        if (leftOut.length) {
+          run.skip('escalation_policy', where.external, where.name, `left out of the step: ${leftOut[0]}`);
+          noteLeftOut(run, [t.externalId], { policy: p.externalId, place: `step ${i + 1} of "${p.name}"` });
+          return [];
+        }
+      } else {
+        const id = run.ids[t.type].get(t.externalId);
+        if (id) return [{ type: t.type, id }];
+      }
+      run.skip('escalation_policy', where.external, where.name, `its ${t.type} ${t.externalId} was not brought in (see that ${t.type}'s own entry)`);
       return [];
     });
     if (targets.length > 0) {

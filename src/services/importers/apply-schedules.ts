@@ -12,29 +12,25 @@ import {
   type ScheduleJson,
 } from '../paging';
 import { dropMapping } from './mappings';
-import { membersOf } from './apply-people';
-import { fit, type ImportRun } from './run-context';
+import { membersOf, noteLeftOut } from './apply-people';
+import { fit, isPending, type ImportRun } from './run-context';
 
 /** Schedules of an import: layers with members in rotation order, and future overrides (docs/importers.md, "Schedules"). */
 
 const OVERRIDE = 'schedule_override';
 
-/** The layers as Klaxon stores them, members only; who is left out is reported. */
+/** The layers as Klaxon stores them, members who can be paged only; who is left out is reported. */
 function storedLayers(run: ImportRun, s: PlannedSchedule): unknown[] {
   return s.layers.flatMap((layer: PlannedLayer) => {
-    const { ids, invited } = membersOf(run, layer.users);
+    const { ids, leftOut } = membersOf(run, layer.users);
     const name = fit(layer.name, 100);
     const where = { external: `${s.externalId}/${layer.externalId}`, name: `${s.name} / ${layer.name}` };
-    if (invited.length) {
-      run.skip(
-        'schedule',
-        where.external,
-        where.name,
-        `${invited.join(', ')} invited, not members yet: left out of the rotation until they accept and the import runs again`,
-      );
+    if (leftOut.length) {
+      run.skip('schedule', where.external, where.name, `left out of the rotation: ${leftOut.join('; ')} (later turns come sooner)`);
+      noteLeftOut(run, layer.users, { schedule: s.externalId, place: `the rotation "${where.name}"` });
     }
     if (ids.length === 0) {
-      run.skip('schedule', where.external, where.name, 'nobody in it is a member of this workspace yet');
+      run.skip('schedule', where.external, where.name, 'nobody in it can be paged from this workspace yet');
       return [];
     }
     return [
@@ -47,6 +43,22 @@ function storedLayers(run: ImportRun, s: PlannedSchedule): unknown[] {
         ...(layer.restrictions ? { restrictions: layer.restrictions } : {}),
       },
     ];
+  });
+}
+
+/**
+ * Layers whose people a dry run only plans to make (PENDING ids), with a distinct well-formed id
+ * standing in for each, so the layers are checked as the real run's will be.
+ */
+function withStandIns(layers: unknown[]): unknown[] {
+  const standIns = new Map<string, string>();
+  const standIn = (id: string) => {
+    if (!standIns.has(id)) standIns.set(id, `00000000-0000-4000-8000-${String(standIns.size).padStart(12, '0')}`);
+    return standIns.get(id)!;
+  };
+  return layers.map((l) => {
+    const layer = l as { users: string[] };
+    return { ...layer, users: layer.users.map((u) => (isPending(u) ? standIn(u) : u)) };
   });
 }
 
@@ -79,10 +91,12 @@ async function syncOverrides(run: ImportRun, s: PlannedSchedule, scheduleId: str
   for (const o of s.overrides) {
     const key = `${s.externalId}/${o.externalId}`;
     wanted.add(key);
-    const userId = run.ids.user.get(o.user);
+    const { ids, leftOut } = membersOf(run, [o.user]);
+    const userId = ids[0];
     if (!userId) {
-      const who = run.invited.get(o.user) ?? o.user;
-      run.skip('schedule', key, `${s.name} / override`, `${who} is not a member of this workspace yet: the override is left out`);
+      const why = leftOut[0] ?? `${o.user} was not brought in`;
+      run.skip('schedule', key, `${s.name} / override`, `the override is left out: ${why}`);
+      noteLeftOut(run, [o.user], { schedule: s.externalId, place: `an override of "${s.name}" from ${o.from} to ${o.to}` });
       continue;
     }
     const from = new Date(o.from);
@@ -118,7 +132,7 @@ export async function applySchedules(run: ImportRun, schedules: PlannedSchedule[
     const name = fit(s.name);
     const layers = storedLayers(run, s);
     if (layers.length === 0) {
-      run.skip('schedule', s.externalId, s.name, 'none of its layers has a member of this workspace in it yet');
+      run.skip('schedule', s.externalId, s.name, 'none of its layers has anyone who can be paged from this workspace yet');
       continue;
     }
     const current = await currentSchedule(run, run.mapped('schedule', s.externalId));
@@ -135,7 +149,7 @@ export async function applySchedules(run: ImportRun, schedules: PlannedSchedule[
       if (run.dryRun) {
         // Checked now, so a dry run reports what the real run would refuse.
         try {
-          parseLayers(layers);
+          parseLayers(withStandIns(layers));
         } catch (err) {
           if (err instanceof ScheduleInputError) throw invalid(err.message);
           throw err;

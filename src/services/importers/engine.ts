@@ -4,7 +4,9 @@ import { knexOf } from '../../db/knex';
 import { recordAudit } from '../audit';
 import { conflict } from '../errors';
 import { getOrganization } from '../workspace/workspaces';
+import { applyContactMethods, applyNotificationRules } from './apply-contacts';
 import { applyUsers, applyTeams } from './apply-people';
+import { saveLeftOutPlaces } from './left-out';
 import { applySchedules } from './apply-schedules';
 import { applyPolicies } from './apply-escalation';
 import { applyServices, applySources } from './apply-services';
@@ -13,7 +15,8 @@ import { ImportRun, type ImportActor, type ImportDeps } from './run-context';
 
 /**
  * Applies an import plan to a workspace through the existing services, kind by kind in the order
- * later kinds refer to earlier ones (people, teams, schedules, policies, services, sources), and
+ * later kinds refer to earlier ones (people, their contact methods and rules, teams, schedules,
+ * policies, services, sources), and
  * reports it (docs/importers.md). Idempotent: what an earlier import made (import_mappings) is
  * updated only where it differs, and nothing is made twice. A dry run reads and compares only.
  */
@@ -43,12 +46,15 @@ export async function applyImportPlan(deps: ImportDeps, req: ImportRequest, plan
     const run = new ImportRun(deps, knex, req.organizationId, req.system, req.dryRun, req.actor, await loadMappings(knex, req.organizationId, req.system));
     run.report.skipped.push(...plan.skipped);
     await applyUsers(run, plan.users);
+    await applyContactMethods(run, plan.contactMethods, plan.users);
+    await applyNotificationRules(run, plan.notificationRules, plan.users);
     await applyTeams(run, plan.teams);
     await applySchedules(run, plan.schedules);
     await applyPolicies(run, plan.policies);
     await applyServices(run, plan.services);
     await applySources(run, plan.sources);
     if (!req.dryRun) {
+      await saveLeftOutPlaces(run);
       await recordAudit(deps.orm, {
         organizationId: req.organizationId,
         actor: req.actor.audit,

@@ -1,16 +1,18 @@
 import { IMPORT_KINDS, type ImportKind, type ImportReport, type ImportSystem } from '../../domain/importers/plan';
+import { SYSTEM_LABELS } from './run-context';
 
 /** An import's report for people: counts per kind, then everything skipped with why. */
 
 const LABELS: Record<ImportKind, [string, string]> = {
   user: ['user', 'users'],
+  contact_method: ['contact method', 'contact methods'],
+  notification_rule: ['notification rule', 'notification rules'],
   team: ['team', 'teams'],
   schedule: ['schedule', 'schedules'],
   escalation_policy: ['escalation policy', 'escalation policies'],
   service: ['service', 'services'],
   source: ['source', 'sources'],
 };
-const SYSTEM_NAMES: Record<ImportSystem, string> = { pagerduty: 'PagerDuty', opsgenie: 'Opsgenie' };
 
 const counts = (c: Record<ImportKind, number>) =>
   IMPORT_KINDS.filter((k) => c[k] > 0)
@@ -19,10 +21,10 @@ const counts = (c: Record<ImportKind, number>) =>
 
 export function reportText(system: ImportSystem, report: ImportReport, dryRun: boolean): string {
   const lines = [
-    dryRun ? `Import from ${SYSTEM_NAMES[system]}: the plan (dry run, nothing was written)` : `Import from ${SYSTEM_NAMES[system]}: done`,
-    `${dryRun ? 'Would create' : 'Created'}: ${counts(report.created)}${report.created.user ? ' (users are invited by email)' : ''}`,
+    dryRun ? `Import from ${SYSTEM_LABELS[system]}: the plan (dry run, nothing was written)` : `Import from ${SYSTEM_LABELS[system]}: done`,
+    `${dryRun ? 'Would create' : 'Created'}: ${counts(report.created)}${report.created.user ? ' (new members get a welcome email)' : ''}`,
     `${dryRun ? 'Would update' : 'Updated'}: ${counts(report.updated)}`,
-    `In Klaxon: ${report.mapping.length} object(s) mapped from ${SYSTEM_NAMES[system]}`,
+    `In Klaxon: ${report.mapping.length} object(s) mapped from ${SYSTEM_LABELS[system]}`,
   ];
   if (report.skipped.length === 0) lines.push('Skipped: nothing');
   else {

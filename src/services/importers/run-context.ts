@@ -36,14 +36,22 @@ export class ImportRun {
   /** External id → Klaxon id (or a PENDING placeholder in a dry run), per kind; missing: not brought in. */
   readonly ids: Record<ImportKind, Map<string, string>> = {
     user: new Map(),
+    contact_method: new Map(),
+    notification_rule: new Map(),
     team: new Map(),
     schedule: new Map(),
     escalation_policy: new Map(),
     service: new Map(),
     source: new Map(),
   };
-  /** Users invited but not members yet: why they are left out of rotations and steps. */
-  readonly invited = new Map<string, string>();
+  /**
+   * People who are not paged from Klaxon, by external id, with their email: invited instead of
+   * added (their account is outside this workspace), or Stakeholders. Rotations, overrides and
+   * steps leave them out and say why.
+   */
+  readonly leftOut = new Map<string, { email: string; why: string; invited: boolean }>();
+  /** Where invited people were left out (written for readiness after a real run: left-out.ts). */
+  readonly leftOutPlaces: Array<{ externalId: string; email: string; schedule?: string; policy?: string; place: string }> = [];
 
   constructor(
     readonly deps: ImportDeps,
@@ -96,6 +104,9 @@ export class ImportRun {
     }
   }
 }
+
+/** The systems as people name them (reports, emails, audit details). */
+export const SYSTEM_LABELS: Record<ImportSystem, string> = { pagerduty: 'PagerDuty', opsgenie: 'Opsgenie' };
 
 /** Names fit Klaxon's columns. */
 export const fit = (name: string, max = 255): string => (name.length > max ? name.slice(0, max) : name);

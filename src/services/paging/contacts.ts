@@ -61,6 +61,8 @@ export interface NewContactMethod {
   type: ContactRow['type'];
   address: string;
   label: string | null;
+  /** `import` when an import brings it in (verified at once, as the source paged it): docs/importers.md. */
+  source?: 'import';
 }
 
 /** insertContactMethod in the caller's transaction (a unique violation is left to the caller). */
@@ -82,6 +84,7 @@ export async function writeContactMethod(
     disabled_at: null,
     disabled_reason: null,
     verified_at: needsCode ? null : now,
+    source: c.source ?? null,
     created_at: now,
   };
   if (code) await checkNewNumberAllowance(trx, { organizationId: row.organization_id, userId: row.user_id }, now);
@@ -93,7 +96,7 @@ export async function writeContactMethod(
     action: 'contact_method.create',
     targetType: 'contact_method',
     targetId: row.id,
-    details: { user_id: row.user_id, user: c.email, type: row.type, label: row.label, verified: !needsCode },
+    details: { user_id: row.user_id, user: c.email, type: row.type, label: row.label, verified: !needsCode, ...(c.source ? { source: c.source } : {}) },
   });
   if (code && opts.sendCode) await sendVerificationCode(opts.sendCode, row.address, code.plaintext);
   return contactJson(row);
@@ -253,6 +256,31 @@ export async function readdressContactMethod(trx: Knex, input: { id: string; add
     targetType: 'contact_method',
     targetId: row.id,
     details: { user_id: row.user_id, type: row.type, readdressed: true },
+  });
+  return contactJson(row);
+}
+
+/**
+ * Brings a contact method an import made in line with its source: a new address (verified, as the
+ * source paged it, and enabled again) or label. Audited as `contact_method.update`.
+ */
+export async function reviseImportedContactMethod(
+  trx: Knex,
+  input: { id: string; address: string; label: string | null },
+  opts: ChangeOptions = {},
+): Promise<ContactMethodJson> {
+  const [row] = (await trx('contact_methods')
+    .where({ id: input.id })
+    .update({ address: input.address, label: input.label, disabled_at: null, disabled_reason: null, verified_at: new Date() })
+    .returning(CONTACT_COLUMNS)) as ContactRow[];
+  if (!row) throw notFound(`contact method ${input.id} not found`);
+  await recordAudit(trx, {
+    organizationId: row.organization_id,
+    actor: opts.actor ?? SYSTEM_CLI,
+    action: 'contact_method.update',
+    targetType: 'contact_method',
+    targetId: row.id,
+    details: { user_id: row.user_id, type: row.type, label: row.label, source: 'import' },
   });
   return contactJson(row);
 }

@@ -3,6 +3,7 @@ import type { Knex, MikroORM } from '@mikro-orm/postgresql';
 import type { EscalationStep } from '../../db/entities/escalation-policy';
 import { parseWith, policyInputSchema, targetsWithPaths, uuidField, type PolicyInput, type ValidPolicy } from '../../domain/paging/config';
 import { canonicalJson } from '../../domain/ingest/canonical-json';
+import { NEVER_PAGED_ROLE } from '../../domain/roles';
 import { knexOf } from '../../db/knex';
 import { recordAudit, SYSTEM_CLI } from '../audit';
 import type { ChangeOptions } from './changes';
@@ -31,13 +32,17 @@ async function foreignTargets(orm: MikroORM, organizationId: string, steps: Vali
   const idsOf = (type: string) => [...new Set(targets.filter((t) => t.type === type).map((t) => t.id))];
   const knex = knexOf(orm);
   const [users, schedules, teams] = await Promise.all([
-    knex('memberships').select('user_id as id').where({ organization_id: organizationId }).whereIn('user_id', idsOf('user')),
+    knex('memberships').select('user_id as id', 'role').where({ organization_id: organizationId }).whereIn('user_id', idsOf('user')),
     knex('schedules').select('id').where({ organization_id: organizationId }).whereIn('id', idsOf('schedule')),
     knex('teams').select('id').where({ organization_id: organizationId }).whereIn('id', idsOf('team')),
   ]);
+  // A Stakeholder is a member who is never paged (docs/importers.md, "Roles"): no step names one.
+  const stakeholders = new Set(users.filter((r) => r.role === NEVER_PAGED_ROLE).map((r) => `user:${r.id}`));
   const known = new Set([...users.map((r) => `user:${r.id}`), ...schedules.map((r) => `schedule:${r.id}`), ...teams.map((r) => `team:${r.id}`)]);
   const what = { user: 'is not a member of this workspace', schedule: 'is not a schedule of this workspace', team: 'is not a team of this workspace' };
-  return targets.filter((t) => !known.has(`${t.type}:${t.id}`)).map((t) => `${t.path}: ${t.type} ${t.id} ${what[t.type]}`);
+  return targets
+    .filter((t) => !known.has(`${t.type}:${t.id}`) || stakeholders.has(`${t.type}:${t.id}`))
+    .map((t) => `${t.path}: ${t.type} ${t.id} ${stakeholders.has(`user:${t.id}`) ? 'is a Stakeholder, who reads but is never paged' : what[t.type]}`);
 }
 
 const auditDetails = (p: Pick<PolicyRow, 'name' | 'steps' | 'repeat' | 'ack_timeout_seconds'>) => ({

@@ -3,6 +3,7 @@ import type { Knex, MikroORM } from '@mikro-orm/postgresql';
 import type { ChannelId } from '../../domain/channels';
 import type { PageJob } from '../../domain/paging/escalation-plan';
 import { isUuid } from '../../domain/ids';
+import { NEVER_PAGED_ROLE } from '../../domain/roles';
 import { parseWith, ruleInputSchema, uuidField, type RuleInput } from '../../domain/paging/config';
 import { contactMethodIn, getContactMethod, userByEmail } from './contacts';
 import type { ContactMethodJson } from './contact-rows';
@@ -208,10 +209,14 @@ async function readPagingPeople(
   const ids = [...new Set(userIds)].filter(isUuid);
   if (ids.length === 0) return { people: [], disabled: new Map() };
   const scope = organizationId ? 'and c.organization_id = :org' : '';
+  // A Stakeholder of the workspace is never paged, whatever names them (docs/importers.md, "Roles").
+  const pageable = organizationId
+    ? `and not exists (select 1 from memberships m where m.user_id = u.id and m.organization_id = :org and m.role = '${NEVER_PAGED_ROLE}')`
+    : '';
   // Aggregates keep each list's order: rules by delay, then age; contact methods by age.
   const { rows } = (await k.raw(
     `select
-       (select coalesce(json_agg(json_build_object('id', u.id, 'email', u.email)), '[]') from users u where u.id = any(:ids::uuid[])) as users,
+       (select coalesce(json_agg(json_build_object('id', u.id, 'email', u.email)), '[]') from users u where u.id = any(:ids::uuid[]) ${pageable}) as users,
        (select coalesce(json_agg(json_build_object('rule_id', x.rule_id, 'user_id', x.user_id, 'contact_method_id', x.contact_method_id,
                                                    'type', x.type, 'address', x.address, 'delay_seconds', x.delay_seconds)
                                  order by x.delay_seconds, x.created_at, x.rule_id), '[]')

@@ -1,6 +1,7 @@
 import type { Knex, MikroORM } from '@mikro-orm/postgresql';
 import { onCallAt, shiftsBetween, type Layer, type OnCallSpan, type Override } from '../../domain/schedule';
 import { knexOf } from '../../db/knex';
+import { NEVER_PAGED_ROLE } from '../../domain/roles';
 import { invalid } from '../errors';
 import { currentRow, getSchedule, validated, validDate, type ScheduleRow } from './schedule-rows';
 
@@ -34,13 +35,17 @@ export interface NamedMember {
   email: string;
 }
 
-/** Those of `ids` who are members of the workspace, by id (people who left are not in it). */
+/**
+ * Those of `ids` who are members of the workspace, by id: people who left are not in it, nor
+ * Stakeholders, who are never on call (a member made one after a schedule named them).
+ */
 async function namedMembers(knex: Knex, organizationId: string, ids: string[]): Promise<Map<string, NamedMember>> {
   if (ids.length === 0) return new Map();
   const rows: NamedMember[] = await knex('users as u')
     .join('memberships as m', 'm.user_id', 'u.id')
     .select('u.id', 'u.name', 'u.email')
     .where('m.organization_id', organizationId)
+    .whereNot('m.role', NEVER_PAGED_ROLE)
     .whereIn('u.id', ids);
   return new Map(rows.map((r) => [r.id, { id: r.id, name: r.name ?? null, email: r.email }]));
 }

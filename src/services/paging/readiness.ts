@@ -6,6 +6,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { EscalationStep } from '../../db/entities/escalation-policy';
 import { knexOf } from '../../db/knex';
 import { readinessGaps, type PolicyReach, type ReadinessGap, type ScheduleShifts } from '../../domain/paging/readiness';
+import { NEVER_PAGED_ROLE } from '../../domain/roles';
 import { currentLayers, shiftsBetween, type StoredLayer } from '../../domain/schedule';
 import { pagingPeople } from './notification-rules';
 
@@ -24,10 +25,11 @@ export async function workspaceReadiness(orm: MikroORM, q: ReadinessQuery): Prom
   const knex = knexOf(orm);
   const from = (q.now ?? new Date()).getTime();
   const to = from + READINESS_DAYS * 86_400_000;
-  const members: Array<{ id: string; name: string | null; email: string }> = await knex('users as u')
+  const members: Array<{ id: string; name: string | null; email: string; role: string }> = await knex('users as u')
     .join('memberships as m', 'm.user_id', 'u.id')
-    .select('u.id', 'u.name', 'u.email')
+    .select('u.id', 'u.name', 'u.email', 'm.role')
     .where('m.organization_id', q.organizationId);
+  const neverPaged = new Set(members.filter((m) => m.role === NEVER_PAGED_ROLE).map((m) => m.id));
   const memberIds = new Set(members.map((m) => m.id));
   const names = new Map(members.map((m) => [m.id, m.name ?? m.email]));
 
@@ -104,10 +106,39 @@ export async function workspaceReadiness(orm: MikroORM, q: ReadinessQuery): Prom
   )) as { rows: Array<{ user_id: string; why: string }> };
   const drillFailures = new Map(drilled.map((d) => [d.user_id, d.why.slice(0, 300)]));
 
+  // Contact methods an import brought in, that page the person, and that no page or drill has reached yet (docs/importers.md).
+  const { rows: unconfirmedRows } = (await knex.raw(
+    `select c.user_id, string_agg(c.type || ' ' || c.address, ', ' order by c.created_at, c.id) as methods
+       from contact_methods c
+      where c.organization_id = ? and c.source = 'import' and c.disabled_at is null and c.verified_at is not null
+        -- the ones that page: a rule's, or an email of someone with no rule (the fallback)
+        and (exists (select 1 from notification_rules r where r.contact_method_id = c.id)
+             or (c.type = 'email' and not exists (select 1 from notification_rules r where r.user_id = c.user_id and r.organization_id = c.organization_id)))
+        and not exists (select 1 from notifications n where n.user_id = c.user_id and n.contact_method_id = c.id and n.status in ('sent', 'delivered'))
+        and not exists (select 1 from drill_results d where d.address = c.address and d.contact_method_id = c.id and d.status = 'delivered')
+      group by c.user_id`,
+    [q.organizationId],
+  )) as { rows: Array<{ user_id: string; methods: string }> };
+  const unconfirmed = new Map(unconfirmedRows.map((r) => [r.user_id, r.methods.slice(0, 300)]));
+
+  // Places the last import left people out of because it had to invite them, while they are not members.
+  const leftOutRows: Array<{ email: string; schedule_id: string | null; policy_id: string | null; place: string }> = await knex('import_left_out as l')
+    .select('l.email', 'l.schedule_id', 'l.policy_id', 'l.place')
+    .where('l.organization_id', q.organizationId)
+    .whereNotExists(
+      knex('memberships as m')
+        .join('users as u', 'u.id', 'm.user_id')
+        .select(knex.raw('1'))
+        .whereRaw('u.email = l.email')
+        .andWhere('m.organization_id', q.organizationId),
+    )
+    .orderBy([{ column: 'l.email' }, { column: 'l.place' }]);
+  const leftOut = leftOutRows.map((r) => ({ email: r.email, scheduleId: r.schedule_id, policyId: r.policy_id, place: r.place }));
+
   // A policy's gaps include those of the schedules it pages.
   const asked = policies.find((p) => p.id === q.policyId);
   const itsSchedules = new Set(asked?.steps.flatMap((s) => s.targets.filter((t) => t.type === 'schedule').map((t) => t.id)) ?? []);
-  const gaps = readinessGaps({ from, to, schedules, policies, reach, names, drillFailures }).filter(
+  const gaps = readinessGaps({ from, to, schedules, policies, reach, names, drillFailures, unconfirmed, neverPaged, leftOut }).filter(
     (g) =>
       (!q.scheduleId || g.schedule_id === q.scheduleId) &&
       (!q.policyId || g.policy_id === q.policyId || (g.schedule_id !== undefined && g.policy_id === undefined && itsSchedules.has(g.schedule_id))),

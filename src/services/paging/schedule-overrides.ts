@@ -6,7 +6,7 @@ import { iso } from '../../db/timestamps';
 import { recordAudit, SYSTEM_CLI } from '../audit';
 import { invalid, notFound } from '../errors';
 import type { ChangeOptions } from './changes';
-import { getSchedule, membersByRef, validDate } from './schedule-rows';
+import { getSchedule, membersByRef, onCallMemberId, validDate } from './schedule-rows';
 
 /** Schedule overrides: someone on call for a while instead of the layers. */
 
@@ -41,8 +41,9 @@ export async function addScheduleOverride(
   const knex = knexOf(orm);
   const schedule = await getSchedule(knex, input.scheduleId, input.organizationId);
   const ref = (input.userId ?? input.email ?? '').trim().toLowerCase();
-  const userId = ref ? (await membersByRef(knex, schedule.organization_id, [ref])).get(ref) : undefined;
-  if (!userId) throw invalid(`${input.userId ? 'user_id' : 'email'}: ${input.userId ?? input.email} is not a member of this schedule's workspace`);
+  const field = input.userId ? 'user_id' : 'email';
+  if (!ref) throw invalid(`${field}: ${input.userId ?? input.email} is not a member of this schedule's workspace`);
+  const userId = onCallMemberId(await membersByRef(knex, schedule.organization_id, [ref]), ref, field);
   const row = { id: randomUUID(), schedule_id: schedule.id, user_id: userId, starts_at: input.from, ends_at: input.to, created_at: new Date() };
   await knex.transaction(async (trx) => {
     await trx('schedule_overrides').insert(row);

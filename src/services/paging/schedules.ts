@@ -9,7 +9,7 @@ import { invalid } from '../errors';
 import { getOrganization } from '../workspace/workspaces';
 import type { ChangeOptions } from './changes';
 import { refuseWhileTargeted } from './escalation-policies';
-import { currentRow, getSchedule, membersByRef, validated, type ScheduleRow } from './schedule-rows';
+import { currentRow, getSchedule, membersByRef, onCallMemberId, validated, type ScheduleRow } from './schedule-rows';
 
 /** On-call schedules: creation, changes and deletion (src/domain/schedule validates layers); overrides and on-call are re-exported. */
 
@@ -38,11 +38,7 @@ async function storedLayers(knex: Knex, organizationId: string, timeZone: string
   const members = await membersByRef(knex, organizationId, [...new Set(layers.flatMap((l) => l.users))]);
   return layers.map((layer, i) => ({
     ...layer,
-    users: layer.users.map((ref) => {
-      const id = members.get(ref.toLowerCase());
-      if (!id) throw invalid(`layers[${i}].users: ${ref} is not a member of this workspace`);
-      return id;
-    }),
+    users: layer.users.map((ref) => onCallMemberId(members, ref, `layers[${i}].users`, 'this workspace')),
   }));
 }
 

@@ -31,6 +31,22 @@ async function seatsTaken(db: Knex, organizationId: string, now: Date, exceptInv
   return { members: await count(db('memberships').where({ organization_id: organizationId })), pending: await count(pending) };
 }
 
+/** Why one more person does not fit: the message a refused invitation, provisioning or import gives. */
+export const seatRefusal = (plan: Plan, limit: number, taken: { members: number; pending: number }): string =>
+  `the ${plan} plan allows ${limit} users; this workspace has ${taken.members} member(s) and ${taken.pending} pending invitation(s) (revoke one, or change the plan)`;
+
+/** The plan's user limit (null: none) and the seats members and pending invitations take now (what a dry run counts from). */
+export async function seatState(
+  db: Knex,
+  organizationId: string,
+  now = new Date(),
+): Promise<{ plan: Plan; limit: number | null; members: number; pending: number }> {
+  const org = await db('organizations').select('plan').where({ id: organizationId }).first();
+  if (!org) throw notFound(`organization ${organizationId} not found`);
+  const plan = org.plan as Plan;
+  return { plan, limit: PLAN_LIMITS[plan].users, ...(await seatsTaken(db, organizationId, now)) };
+}
+
 /**
  * Refuses (403 `plan_limit_reached`) one more person when members plus pending invitations
  * already fill the plan's user limit. Call it in a transaction that has locked the workspace row
@@ -39,13 +55,8 @@ async function seatsTaken(db: Knex, organizationId: string, now: Date, exceptInv
 export async function assertRoomForOneMore(trx: Knex, organizationId: string, plan: Plan, now: Date, exceptInvitationId?: string): Promise<void> {
   const limit = PLAN_LIMITS[plan].users;
   if (limit === null) return;
-  const { members, pending } = await seatsTaken(trx, organizationId, now, exceptInvitationId);
-  if (members + pending >= limit) {
-    throw forbidden(
-      `the ${plan} plan allows ${limit} users; this workspace has ${members} member(s) and ${pending} pending invitation(s) (revoke one, or change the plan)`,
-      'plan_limit_reached',
-    );
-  }
+  const taken = await seatsTaken(trx, organizationId, now, exceptInvitationId);
+  if (taken.members + taken.pending >= limit) throw forbidden(seatRefusal(plan, limit, taken), 'plan_limit_reached');
 }
 
 /** Locks the workspace row for the transaction (serialises seat counting) and returns it. */

@@ -1,6 +1,7 @@
 import type { Knex, MikroORM } from '@mikro-orm/postgresql';
 import { isUuid } from '../../domain/ids';
 import { parseWith, uuidField } from '../../domain/paging/config';
+import { NEVER_PAGED_ROLE } from '../../domain/roles';
 import { knexOf } from '../../db/knex';
 import { recordAudit, type AuditActor } from '../audit';
 import { invalid, notFound } from '../errors';
@@ -26,8 +27,9 @@ export async function addTeamMember(orm: MikroORM, input: { teamId: string; emai
 }
 
 /**
- * The team's members in the order they joined. Someone who has since left the workspace is
- * not paged through the team, so only current members of the team's workspace count.
+ * The team's members paged through it, in the order they joined. Someone who has since left the
+ * workspace is not paged through the team, so only current members of the team's workspace
+ * count; nor is a Stakeholder, who may be in a team to read its incidents but is never paged.
  */
 export async function teamMemberIds(orm: MikroORM, teamId: string): Promise<string[]> {
   if (!isUuid(teamId)) return [];
@@ -38,6 +40,7 @@ export async function teamMemberIds(orm: MikroORM, teamId: string): Promise<stri
     })
     .select('tm.user_id')
     .where({ 'tm.team_id': teamId })
+    .whereNot('m.role', NEVER_PAGED_ROLE)
     .orderBy([{ column: 'tm.created_at' }, { column: 'tm.user_id' }]);
   return rows.map((r) => r.user_id as string);
 }

@@ -210,6 +210,17 @@ describe('acting on an incident from its Slack buttons', () => {
     expect(await timelineOf(stack.orm, incidentId)).toEqual(before);
   });
 
+  it('when a Stakeholder clicks Acknowledge, Resolve or Escalate, then they are told a Stakeholder does not act, and nothing changes', async () => {
+    const { teamId, incidentId, ws } = await connectedIncident();
+    const reader = await slackMember(stack.orm, slack, ws.organizationId, { role: 'STAKEHOLDER' });
+    for (const action of ['acknowledge', 'resolve', 'escalate']) {
+      const { answers } = await click({ teamId, userId: reader.slackUserId, action, incidentId });
+      expect(answers()[0].text).toMatch(/a Stakeholder reads incidents but does not acknowledge, resolve or escalate them/);
+    }
+    expect(await statusOf(stack.orm, incidentId)).toBe('TRIGGERED');
+    expect(await statusChanges(incidentId)).toEqual([]);
+  });
+
   it('when the button is not one of Klaxon’s, or names an incident of a workspace not connected to that Slack team, then nothing changes', async () => {
     const { teamId, incidentId, member } = await connectedIncident();
     const usersInfoBefore = slack.callsOf('users.info').length;

@@ -1,16 +1,23 @@
 import { hashSecret } from '../../../src/domain/api-token';
-import type { Role } from '../../../src/domain/roles';
 import { knexOf } from '../../../src/db/knex';
 import { setPlan } from '../../../src/services/workspace';
 import { request } from '../../support/http';
 import { rowCount } from '../../support/workspace';
-import { dashboardFixture, expectDashboardError, memberSession, SESSION_COOKIE, type DashboardSession, workspaceWithRoles } from '../../support/dashboard';
+import {
+  dashboardFixture,
+  expectDashboardError,
+  memberSession,
+  SESSION_COOKIE,
+  type DashboardSession,
+  workspaceWithRoles,
+  type WorkingRole,
+} from '../../support/dashboard';
 
 const fx = dashboardFixture();
 const { api } = fx;
 const db = () => knexOf(fx.stack.orm);
 const expectError = expectDashboardError;
-const ROLE_TABLE: Array<[Role, boolean]> = [
+const ROLE_TABLE: Array<[WorkingRole, boolean]> = [
   ['BILLING_OWNER', true],
   ['ACCOUNT_ADMIN', true],
   ['TEAM_MANAGER', false],

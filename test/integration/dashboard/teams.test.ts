@@ -1,7 +1,15 @@
 import { knexOf } from '../../../src/db/knex';
 import type { Role } from '../../../src/domain/roles';
 import { addTeamMember, createService, createTeam } from '../../../src/services/workspace';
-import { ALL_ROLES, dashboardFixture, expectDashboardError, readyWorkspaceOf, signUpAndLogIn, workspaceWithRoles } from '../../support/dashboard';
+import {
+  ALL_ROLES,
+  dashboardFixture,
+  expectDashboardError,
+  readyWorkspaceOf,
+  signUpAndLogIn,
+  workspaceWithRoles,
+  type WorkingRole,
+} from '../../support/dashboard';
 
 const fx = dashboardFixture();
 const { api } = fx;
@@ -181,7 +189,7 @@ describe('managing teams (Billing Owner, Account Admin)', () => {
 });
 
 describe('team members (Billing Owner, Account Admin, or a Team Manager in the team)', () => {
-  const cases: Array<[string, Role, boolean, boolean]> = [
+  const cases: Array<[string, WorkingRole, boolean, boolean]> = [
     ['a Billing Owner', 'BILLING_OWNER', false, true],
     ['an Account Admin', 'ACCOUNT_ADMIN', false, true],
     ['a Team Manager in the team', 'TEAM_MANAGER', true, true],

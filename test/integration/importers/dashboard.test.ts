@@ -4,7 +4,7 @@ import { startOpsgenieApi, type OpsgenieApiFake } from '../../fakes/opsgenie-api
 import { startPagerDutyApi, type PagerDutyApiFake } from '../../fakes/pagerduty-api';
 import { dashboard, workspaceWithRoles } from '../../support/dashboard';
 import { request } from '../../support/http';
-import { MEMBER_EMAILS, tablesHolding, workspaceRows } from '../../support/importers';
+import { counts, memberEmails, tablesHolding, workspaceRows } from '../../support/importers';
 import { startTestStack, type TestStack } from '../../support/stack';
 
 // Settings → Import's routes: POST /api/import/pagerduty and /api/import/opsgenie, for Billing
@@ -23,11 +23,11 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-/** A workspace with a member per role, the fixtures' people in it, on a plan without user or source limits. */
-async function workspace() {
+/** A workspace with a member per role, the fixtures' people in it (those of `domain`), on a plan without user or source limits. */
+async function workspace(domain = pd.account.domain!) {
   const ws = await workspaceWithRoles(stack.urls.app, stack.orm);
   await knexOf(stack.orm)('organizations').where({ id: ws.organizationId }).update({ plan: 'BUSINESS' });
-  for (const email of MEMBER_EMAILS)
+  for (const email of memberEmails(domain))
     await addUser(stack.orm, { organizationId: ws.organizationId, email, password: 'a long password', role: 'MEMBER', verified: true });
   return ws;
 }
@@ -40,7 +40,9 @@ describe('POST /api/import/{system}', () => {
     const preview = await dashboard(stack.urls.app, 'POST', '/import/pagerduty', { session: ws.owner, body: { ...body, dry_run: true } });
     expect(preview.status).toBe(200);
     expect(preview.body.success).toBe(true);
-    expect(preview.body.data.created).toEqual({ user: 1, team: 2, schedule: 2, escalation_policy: 2, service: 3, source: 2 });
+    expect(preview.body.data.created).toEqual(
+      counts({ user: 1, contact_method: 13, notification_rule: 10, team: 2, schedule: 2, escalation_policy: 2, service: 3, source: 2 }),
+    );
     expect(await workspaceRows(stack.orm, ws.organizationId)).toEqual(before);
 
     const done = await dashboard(stack.urls.app, 'POST', '/import/pagerduty', { session: ws.owner, body: { ...body, dry_run: false } });
@@ -52,7 +54,7 @@ describe('POST /api/import/{system}', () => {
   });
 
   it('when an Account Admin previews Opsgenie, then the plan comes back; a Team Manager and a Member are refused', async () => {
-    const ws = await workspace();
+    const ws = await workspace(og.account.domain);
     const body = { api_key: og.apiKey, api_url: og.url, dry_run: true };
     const admin = await dashboard(stack.urls.app, 'POST', '/import/opsgenie', { session: ws.as.ACCOUNT_ADMIN, body });
     expect(admin.status).toBe(200);

@@ -4,29 +4,44 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { ImportReport } from '../../../src/domain/importers/plan';
 import { knexOf } from '../../../src/db/knex';
 import { openOrm } from '../../../src/db/orm';
-import { getEscalationPolicy } from '../../../src/services/paging';
+import { getEscalationPolicy, notificationRulesFor } from '../../../src/services/paging';
 import { getServiceDetail } from '../../../src/services/workspace';
 import { startOpsgenieApi, type OpsgenieApiFake } from '../../fakes/opsgenie-api';
-import { importWorkspace, mappedId, onCallEmails, runImport, tablesHolding, workspaceRows, type SentMail } from '../../support/importers';
+import {
+  counts,
+  fixtureEmail,
+  importWorkspace,
+  mappedId,
+  memberEmails,
+  onCallEmails,
+  runImport,
+  tablesHolding,
+  workspaceRows,
+  type SentMail,
+} from '../../support/importers';
 
 // An Opsgenie account (test/fixtures/opsgenie, served by a wire fake with two items a page) is
-// imported into a workspace where five of its six people are members already.
+// imported into a workspace where five of its six people are members already; Frank, a
+// Stakeholder there, is new: the import makes him a member (a Stakeholder) at once.
 
 const FIXTURES = path.resolve(__dirname, '../../fixtures/opsgenie');
 const fixture = (name: string) => JSON.parse(readFileSync(path.join(FIXTURES, name), 'utf8'));
 const expected = fixture('expected-oncall.json') as { answers: Array<{ schedule: string; schedule_name: string; at: string; why: string; users: string[] }> };
-const idOf = (file: string, name: string): string => (fixture(file).data as Array<{ id: string; name: string }>).find((o) => o.name === name)!.id;
+/** An object's id in a fixture file, by its name (people by the local part of their username). */
+const idOf = (file: string, name: string): string =>
+  (fixture(file).data as Array<{ id: string; name?: string; username?: string }>).find((o) => o.name === name || o.username === `${name}@example.com`)!.id;
 
 let orm: MikroORM;
 let fake: OpsgenieApiFake;
 let organizationId: string;
 let report: ImportReport;
 const mails: SentMail[] = [];
+const email = (name: string) => `${name}@${fake.account.domain}`;
 
 beforeAll(async () => {
   orm = await openOrm(process.env.KLAXON_TEST_DATABASE_URL!, 4);
   fake = await startOpsgenieApi();
-  ({ organizationId } = await importWorkspace(orm));
+  ({ organizationId } = await importWorkspace(orm, { members: memberEmails(fake.account.domain!) }));
   report = await runImport(orm, 'opsgenie', { url: fake.url, credential: fake.apiKey }, { organizationId, mails });
 });
 afterAll(async () => {
@@ -35,11 +50,39 @@ afterAll(async () => {
 });
 
 describe('import from Opsgenie', () => {
-  it('when the account is imported, then each kind is created once', () => {
+  it('when the account is imported, then each kind is created once', async () => {
     // Services: its three, and one for the Mobile team, whose API integration needs a service to feed.
-    expect(report.created).toEqual({ user: 1, team: 3, schedule: 3, escalation_policy: 2, service: 4, source: 3 });
-    expect(report.updated).toEqual({ user: 0, team: 0, schedule: 0, escalation_policy: 0, service: 0, source: 0 });
-    expect(mails.map((m) => m.to)).toEqual(['frank@example.com']);
+    expect(report.created).toEqual(
+      counts({ user: 1, contact_method: 12, notification_rule: 9, team: 3, schedule: 3, escalation_policy: 2, service: 4, source: 3 }),
+    );
+    expect(report.updated).toEqual(counts());
+    // Frank is a member at once (a Stakeholder, as in Opsgenie): a welcome email, no invitation.
+    expect(mails.map((m) => m.to)).toEqual([email('frank')]);
+    const frank = await knexOf(orm)('memberships').where({ organization_id: organizationId, user_id: mappedId(report, 'user', idOf('users.json', 'frank')) });
+    expect(frank).toEqual([expect.objectContaining({ role: 'STAKEHOLDER' })]);
+  });
+
+  it('when users have contacts and new-alert rules with steps, then each enabled step on an imported contact pages them, at its delay', async () => {
+    const erin = mappedId(report, 'user', idOf('users.json', 'erin'));
+    const [rules] = await notificationRulesFor(orm, [erin], { organizationId });
+    expect(rules.rules.map((r) => [r.type, r.address, r.delaySeconds])).toEqual([
+      ['sms', '+4915123456712', 0],
+      ['voice', '+4915123456712', 180],
+    ]);
+    expect(fake.requestsTo(`/v2/users/${idOf('users.json', 'erin')}/contacts`)).toHaveLength(1);
+    const why = (prefix: string) => report.skipped.filter((s) => s.external_id.startsWith(prefix)).map((s) => s.why);
+    const alice = idOf('users.json', 'alice');
+    expect(why(`${alice}/`)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/Opsgenie's mobile app/),
+        expect.stringMatching(/mobile contact was not brought in/),
+        expect.stringMatching(/a rule for schedule-start/),
+      ]),
+    );
+    expect(why(`${idOf('users.json', 'erin')}/`)).toEqual([expect.stringMatching(/some alerts or times only/)]);
+    expect(why(`${idOf('users.json', 'carol')}/`)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/disabled in Opsgenie \(Disabled by user\)/), expect.stringMatching(/it is disabled in Opsgenie/)]),
+    );
   });
 
   it('when lists page, then every page was read through paging.next with the GenieKey header', () => {
@@ -52,7 +95,7 @@ describe('import from Opsgenie', () => {
   it.each(expected.answers.map((a) => [a.schedule_name, a.at, a.why, a.schedule, a.users] as const))(
     'when %s is asked who is on call at %s (%s), then Klaxon answers as Opsgenie',
     async (_name, at, _why, schedule, users) => {
-      expect(await onCallEmails(orm, mappedId(report, 'schedule', schedule), at)).toEqual(users);
+      expect(await onCallEmails(orm, mappedId(report, 'schedule', schedule), at)).toEqual(users.map((u) => fixtureEmail(u, fake.account.domain!)));
     },
   );
 
@@ -60,12 +103,16 @@ describe('import from Opsgenie', () => {
     const scheduleId = idOf('schedules.json', 'SRE_schedule');
     const override = fake.account.overrides[scheduleId][0];
     const middle = new Date((Date.parse(override.startDate) + Date.parse(override.endDate)) / 2).toISOString();
-    expect(await onCallEmails(orm, mappedId(report, 'schedule', scheduleId), middle)).toEqual(['erin@example.com']);
+    expect(await onCallEmails(orm, mappedId(report, 'schedule', scheduleId), middle)).toEqual([email('erin')]);
   });
 
   it('when escalations are imported, then rules timed from the alert become steps that wait between them', async () => {
     const sre = await getEscalationPolicy(orm, mappedId(report, 'escalation_policy', idOf('escalations.json', 'SRE_escalation')), organizationId);
-    const bob = (await knexOf(orm)('users').where({ email: 'bob@example.com' }).first('id')).id;
+    const bob = (
+      await knexOf(orm)('users')
+        .where({ email: email('bob') })
+        .first('id')
+    ).id;
     expect(sre).toMatchObject({
       repeat: 2,
       steps: [
@@ -114,8 +161,8 @@ describe('import from Opsgenie', () => {
   it('when the same account is imported again, then nothing is created or changed, and the key is nowhere in the database', async () => {
     const before = await workspaceRows(orm, organizationId);
     const again = await runImport(orm, 'opsgenie', { url: fake.url, credential: fake.apiKey }, { organizationId, mails });
-    expect(again.created).toEqual({ user: 0, team: 0, schedule: 0, escalation_policy: 0, service: 0, source: 0 });
-    expect(again.updated).toEqual({ user: 0, team: 0, schedule: 0, escalation_policy: 0, service: 0, source: 0 });
+    expect(again.created).toEqual(counts());
+    expect(again.updated).toEqual(counts());
     expect(await workspaceRows(orm, organizationId)).toEqual({ ...before, audit_log: before.audit_log + 1 });
     expect(await tablesHolding(orm, fake.apiKey)).toEqual([]);
   });

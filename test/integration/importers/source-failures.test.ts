@@ -5,7 +5,7 @@ import { ImportSourceError } from '../../../src/services/importers';
 import { closedPort } from '../../fakes/http-util';
 import { startOpsgenieApi, type OpsgenieApiFake } from '../../fakes/opsgenie-api';
 import { startPagerDutyApi, type PagerDutyApiFake } from '../../fakes/pagerduty-api';
-import { CLI_ACTOR, importDeps, importWorkspace, runImport, workspaceRows } from '../../support/importers';
+import { CLI_ACTOR, importDeps, importWorkspace, memberEmails, runImport, workspaceRows } from '../../support/importers';
 
 // What the source answers when it will not: a refused credential, rate limits, server errors,
 // silence, a malformed answer. Each ends in a clear error naming the source (never the
@@ -18,7 +18,7 @@ let organizationId: string;
 beforeAll(async () => {
   orm = await openOrm(process.env.KLAXON_TEST_DATABASE_URL!, 4);
   [pd, og] = await Promise.all([startPagerDutyApi(), startOpsgenieApi()]);
-  ({ organizationId } = await importWorkspace(orm));
+  ({ organizationId } = await importWorkspace(orm, { members: memberEmails(pd.account.domain!) }));
 });
 afterEach(() => {
   pd.faults.length = 0;

@@ -10,7 +10,7 @@ function rotation(id: string, extra: Partial<OgRotation> = {}): OgRotation {
 
 function account(extra: Partial<OpsgenieData> = {}): OpsgenieData {
   return {
-    users: ['a', 'b'].map((id) => ({ id, username: `${id}@example.com`, fullName: id.toUpperCase() })),
+    users: ['a', 'b'].map((id) => ({ id, username: `${id}@example.com`, fullName: id.toUpperCase(), contacts: [], notificationRules: [] })),
     teams: [{ id: 'T', name: 'Ops', members: [{ user: { id: 'a' } }] }],
     schedules: [{ id: 'S', name: 'Ops_schedule', timezone: 'UTC', enabled: true, rotations: [rotation('R')], overrides: [] }],
     escalations: [],

@@ -94,7 +94,7 @@ describe('the report for people', () => {
     expect(text).toBe(
       [
         'Import from Opsgenie: the plan (dry run, nothing was written)',
-        'Would create: 2 users, 1 schedule (users are invited by email)',
+        'Would create: 2 users, 1 schedule (new members get a welcome email)',
         'Would update: nothing',
         'In Klaxon: 0 object(s) mapped from Opsgenie',
         'Skipped or changed on the way (1):',

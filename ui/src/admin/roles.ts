@@ -6,6 +6,7 @@ export const ROLE_LABELS: Record<Role, string> = {
   ACCOUNT_ADMIN: 'Account Admin',
   TEAM_MANAGER: 'Team Manager',
   MEMBER: 'Member',
+  STAKEHOLDER: 'Stakeholder (reads, never paged)',
 };
 
 /** Whether this role may change roles, remove members and invite (the server checks again). */

@@ -3,7 +3,7 @@
 export interface SessionView {
   user: { id: string; email: string; name: string | null; verified: boolean };
   organization: { id: string; name: string; plan: string };
-  role: 'BILLING_OWNER' | 'ACCOUNT_ADMIN' | 'TEAM_MANAGER' | 'MEMBER';
+  role: 'BILLING_OWNER' | 'ACCOUNT_ADMIN' | 'TEAM_MANAGER' | 'MEMBER' | 'STAKEHOLDER';
   csrf_token: string;
 }
 

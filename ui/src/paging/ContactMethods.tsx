@@ -52,6 +52,11 @@ export function ContactMethods({ methods: all, rules }: { methods: ContactMethod
                     <Badge color={STATE_BADGE[state].color} variant="light">
                       {STATE_BADGE[state].text}
                     </Badge>
+                    {m.source === 'import' && (
+                      <Badge color="gray" variant="outline" title="Brought in by an import from PagerDuty or Opsgenie: a test page confirms it reaches you">
+                        Imported
+                      </Badge>
+                    )}
                   </Group>
                   <Button size="compact-sm" variant="subtle" color="red" onClick={() => remove.ask(m)} aria-label={`Delete ${describeMethod(m)}`}>
                     Delete

@@ -35,6 +35,15 @@ function serve(lists: { methods: ContactMethod[]; rules: NotificationRule[] }, c
 }
 
 describe('ProfilePage', () => {
+  it('when a contact method came with an import, then it says Imported next to its state; one made here does not', async () => {
+    const imported: ContactMethod = { ...phone, id: 'c3', address: '+15550111', label: 'Mobile', verified_at: '2026-11-24T10:00:00.000Z', source: 'import' };
+    serve({ methods: [imported, email], rules: [] }, {});
+    const item = await screen.findByRole('listitem', { name: 'SMS +15550111 (Mobile)' });
+    expect(within(item).getByText('Verified')).toBeTruthy();
+    expect(within(item).getByText('Imported')).toBeTruthy();
+    expect(within(screen.getByRole('listitem', { name: 'Email ada@example.test' })).queryByText('Imported')).toBeNull();
+  });
+
   it('when a wrong code is typed, then the server’s message is next to the code field; a resend within a minute shows when to ask again', async () => {
     const { calls } = serve(
       { methods: [phone, email], rules: [] },

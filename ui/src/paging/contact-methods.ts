@@ -23,6 +23,8 @@ export interface ContactMethod {
   disabled_at: string | null;
   disabled_reason: string | null;
   verified_at: string | null;
+  /** `import`: brought in from PagerDuty or Opsgenie; null: made in Klaxon. */
+  source?: 'import' | null;
   created_at: string;
 }
 /** A notification rule as `/api/notification-rules` answers it. */

@@ -1,11 +1,24 @@
-import { Alert, Button, Card, Code, Group, PasswordInput, SegmentedControl, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Card, Code, Group, List, PasswordInput, SegmentedControl, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Link } from 'react-router';
 import { useState, type FormEvent } from 'react';
 import { can } from '../../../src/domain/permissions';
 import { api } from '../api/client';
 import { useAction, useSession } from '../api/hooks';
 import { Empty, FormError, Loading } from '../components/PageStates';
 import { TableHead } from '../components/TableHead';
-import { bodyOf, EMPTY_FORM, KIND_LABELS, KINDS, klaxonIdOf, SYSTEMS, total, type ImportForm, type ImportReport, type ImportSystem } from './import-form';
+import {
+  bodyOf,
+  EMPTY_FORM,
+  KIND_LABELS,
+  KINDS,
+  klaxonIdOf,
+  peopleOf,
+  SYSTEMS,
+  total,
+  type ImportForm,
+  type ImportReport,
+  type ImportSystem,
+} from './import-form';
 
 /**
  * Settings → Import (docs/importers.md): bring a PagerDuty or Opsgenie account in. "Preview" runs
@@ -26,8 +39,9 @@ export function ImportPage() {
     <Stack gap={4}>
       <Title order={2}>Import</Title>
       <Text size="sm" c="dimmed">
-        Bring people, teams, schedules, escalation policies and services in from PagerDuty or Opsgenie. Integration keys stay the same, so senders keep posting
-        as they do. Importing again updates what was imported and creates nothing twice.
+        Bring people (with their phone numbers, email addresses and notification rules), teams, schedules, escalation policies and services in from PagerDuty or
+        Opsgenie. People are members at once and paged on the numbers they had; integration keys stay the same, so senders keep posting as they do. Importing
+        again updates what was imported and creates nothing twice.
       </Text>
     </Stack>
   );
@@ -107,8 +121,20 @@ function ReportView({ report, dryRun, label }: { report: ImportReport; dryRun: b
         {dryRun
           ? `${total(report.created)} to create, ${total(report.updated)} to update, ${report.skipped.length} skipped. Check it, then Import.`
           : `${total(report.created)} created, ${total(report.updated)} updated, ${report.skipped.length} skipped.`}
-        {report.created.user > 0 && ' People who are not members yet are invited by email; they join rotations when they accept and you import again.'}
+        {report.created.user > 0 &&
+          (dryRun
+            ? ' People who are not members yet become members at once, with a welcome email to set a password or sign in by SSO.'
+            : ' New members got a welcome email to set a password or sign in by SSO.')}
+        {!dryRun && (
+          <Text size="sm" mt="xs">
+            Imported numbers page at once; they show as not yet confirmed until a test page reaches them.{' '}
+            <Anchor component={Link} to="/readiness">
+              Check readiness
+            </Anchor>
+          </Text>
+        )}
       </Alert>
+      <PeopleCard report={report} dryRun={dryRun} label={label} />
       <Card withBorder radius="md" p="md">
         <Title order={4}>Per kind</Title>
         <Table aria-label="Per kind" striped>
@@ -160,12 +186,60 @@ function ReportView({ report, dryRun, label }: { report: ImportReport; dryRun: b
                 <Table.Td>
                   <Code>{m.external_id}</Code>
                 </Table.Td>
-                <Table.Td>{m.id ? <Code>{m.id}</Code> : <Text size="sm">{klaxonIdOf(m, dryRun)}</Text>}</Table.Td>
+                <Table.Td>{m.id ? <Code>{m.id}</Code> : <Text size="sm">{klaxonIdOf(m, dryRun, report)}</Text>}</Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>
         </Table>
       </Card>
     </Stack>
+  );
+}
+
+const STATUS_COLORS = { member: 'green', 'new member': 'blue', invited: 'orange' } as const;
+
+/** The source's people: whether each is a member, becomes one or is invited, with the contact methods and rules that come along. */
+function PeopleCard({ report, dryRun, label }: { report: ImportReport; dryRun: boolean; label: string }) {
+  const people = peopleOf(report);
+  if (people.length === 0) return null;
+  const list = (items: string[], none: string) =>
+    items.length ? (
+      <List size="sm" spacing={0}>
+        {items.map((item, i) => (
+          <List.Item key={`${item}-${i}`}>{item}</List.Item>
+        ))}
+      </List>
+    ) : (
+      <Text size="sm" c="dimmed">
+        {none}
+      </Text>
+    );
+  return (
+    <Card withBorder radius="md" p="md">
+      <Title order={4}>People ({people.length})</Title>
+      <Text size="sm" c="dimmed">
+        {dryRun ? 'Who will be paged, and how, once imported.' : 'Who is paged, and how.'} Contact methods page at once; push to {label}’s app does not come.
+      </Text>
+      <Table aria-label="People" striped>
+        <TableHead columns={['Name', `${label} id`, 'In Klaxon', 'Contact methods', 'Notification rules']} />
+        <Table.Tbody>
+          {people.map((p) => (
+            <Table.Tr key={p.externalId}>
+              <Table.Td>{p.name}</Table.Td>
+              <Table.Td>
+                <Code>{p.externalId}</Code>
+              </Table.Td>
+              <Table.Td>
+                <Badge color={STATUS_COLORS[p.status]} variant="light">
+                  {p.status}
+                </Badge>
+              </Table.Td>
+              <Table.Td>{list(p.contactMethods, 'none')}</Table.Td>
+              <Table.Td>{list(p.rules, 'none')}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Card>
   );
 }

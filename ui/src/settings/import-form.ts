@@ -2,7 +2,7 @@
 
 export type ImportSystem = 'pagerduty' | 'opsgenie';
 
-export const KINDS = ['user', 'team', 'schedule', 'escalation_policy', 'service', 'source'] as const;
+export const KINDS = ['user', 'contact_method', 'notification_rule', 'team', 'schedule', 'escalation_policy', 'service', 'source'] as const;
 export type ImportKind = (typeof KINDS)[number];
 
 /** The report both routes answer with (and the CLI prints with --json). */
@@ -38,6 +38,8 @@ export const SYSTEMS: Record<ImportSystem, { label: string; credential: string; 
 
 export const KIND_LABELS: Record<ImportKind, string> = {
   user: 'People',
+  contact_method: 'Contact methods',
+  notification_rule: 'Notification rules',
   team: 'Teams',
   schedule: 'Schedules',
   escalation_policy: 'Escalation policies',
@@ -52,11 +54,39 @@ export function bodyOf(form: ImportForm, dryRun: boolean): Record<string, unknow
   return { [key]: form.credential.trim(), ...(url ? { api_url: url } : {}), dry_run: dryRun };
 }
 
+/** Whether the report says a person was invited rather than made a member (their account is outside the workspace). */
+const invitedIn = (report: Pick<ImportReport, 'skipped'>, externalId: string) =>
+  report.skipped.some((s) => s.kind === 'user' && s.external_id === externalId && s.why.includes('invited'));
+
 /** What a mapped object is in Klaxon: its id, or why it has none yet. */
-export function klaxonIdOf(entry: ImportReport['mapping'][number], dryRun: boolean): string {
+export function klaxonIdOf(entry: ImportReport['mapping'][number], dryRun: boolean, report?: Pick<ImportReport, 'skipped'>): string {
   if (entry.id) return entry.id;
-  if (entry.kind === 'user') return 'invited';
+  if (entry.kind === 'user' && (!dryRun || (report && invitedIn(report, entry.external_id)))) return 'invited';
   return dryRun ? 'new' : '—';
+}
+
+/** A person of the source as the preview lists them: how they come, and their contact methods and rules (what follows "Name / "). */
+export interface PersonPlan {
+  externalId: string;
+  name: string;
+  status: 'member' | 'new member' | 'invited';
+  contactMethods: string[];
+  rules: string[];
+}
+
+/** The people of a report, each with the contact methods and rules that come with them (mapped as `<person id>/…`). */
+export function peopleOf(report: ImportReport): PersonPlan[] {
+  const partsOf = (kind: ImportKind, person: string) =>
+    report.mapping.filter((m) => m.kind === kind && m.external_id.startsWith(`${person}/`)).map((m) => m.name.slice(m.name.indexOf(' / ') + 3));
+  return report.mapping
+    .filter((m) => m.kind === 'user')
+    .map((m) => ({
+      externalId: m.external_id,
+      name: m.name,
+      status: invitedIn(report, m.external_id) ? 'invited' : m.id ? 'member' : 'new member',
+      contactMethods: partsOf('contact_method', m.external_id),
+      rules: partsOf('notification_rule', m.external_id),
+    }));
 }
 
 /** Everything created and updated, for a one-line summary. */
