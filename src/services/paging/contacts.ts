@@ -244,20 +244,7 @@ export async function removeContactMethod(orm: MikroORM, input: { id: string; em
  * (a Slack link made again: the same person, perhaps another Slack member id). Audited.
  */
 export async function readdressContactMethod(trx: Knex, input: { id: string; address: string }, opts: ChangeOptions = {}): Promise<ContactMethodJson> {
-  const [row] = (await trx('contact_methods')
-    .where({ id: input.id })
-    .update({ address: input.address, disabled_at: null, disabled_reason: null, verified_at: new Date() })
-    .returning(CONTACT_COLUMNS)) as ContactRow[];
-  if (!row) throw notFound(`contact method ${input.id} not found`);
-  await recordAudit(trx, {
-    organizationId: row.organization_id,
-    actor: opts.actor ?? SYSTEM_CLI,
-    action: 'contact_method.update',
-    targetType: 'contact_method',
-    targetId: row.id,
-    details: { user_id: row.user_id, type: row.type, readdressed: true },
-  });
-  return contactJson(row);
+  return reenableContactMethod(trx, input.id, { address: input.address }, opts, () => ({ readdressed: true }));
 }
 
 /**
@@ -269,18 +256,29 @@ export async function reviseImportedContactMethod(
   input: { id: string; address: string; label: string | null },
   opts: ChangeOptions = {},
 ): Promise<ContactMethodJson> {
+  return reenableContactMethod(trx, input.id, { address: input.address, label: input.label }, opts, (row) => ({ label: row.label, source: 'import' }));
+}
+
+/** Sets a contact method's address (and label), verified and enabled again, audited as `contact_method.update` with `details`. */
+async function reenableContactMethod(
+  trx: Knex,
+  id: string,
+  change: { address: string; label?: string | null },
+  opts: ChangeOptions,
+  details: (row: ContactRow) => Record<string, unknown>,
+): Promise<ContactMethodJson> {
   const [row] = (await trx('contact_methods')
-    .where({ id: input.id })
-    .update({ address: input.address, label: input.label, disabled_at: null, disabled_reason: null, verified_at: new Date() })
+    .where({ id })
+    .update({ ...change, disabled_at: null, disabled_reason: null, verified_at: new Date() })
     .returning(CONTACT_COLUMNS)) as ContactRow[];
-  if (!row) throw notFound(`contact method ${input.id} not found`);
+  if (!row) throw notFound(`contact method ${id} not found`);
   await recordAudit(trx, {
     organizationId: row.organization_id,
     actor: opts.actor ?? SYSTEM_CLI,
     action: 'contact_method.update',
     targetType: 'contact_method',
     targetId: row.id,
-    details: { user_id: row.user_id, type: row.type, label: row.label, source: 'import' },
+    details: { user_id: row.user_id, type: row.type, ...details(row) },
   });
   return contactJson(row);
 }
