@@ -3,11 +3,11 @@ import { assignableRoles, canChangeMember, canManageMembers } from './roles';
 
 describe('member roles', () => {
   it('when a Billing Owner picks a role, then every role is offered, Billing Owner included', () => {
-    expect(assignableRoles('BILLING_OWNER').map((o) => o.label)).toEqual(['Billing Owner', 'Account Admin', 'Team Manager', 'Member']);
+    expect(assignableRoles('BILLING_OWNER').map((o) => o.label)).toEqual(['Billing Owner', 'Account Admin', 'Team Manager', 'Member', 'Stakeholder (reads, never paged)']);
   });
 
   it('when an Account Admin picks a role, then Billing Owner is not offered', () => {
-    expect(assignableRoles('ACCOUNT_ADMIN').map((o) => o.value)).toEqual(['ACCOUNT_ADMIN', 'TEAM_MANAGER', 'MEMBER']);
+    expect(assignableRoles('ACCOUNT_ADMIN').map((o) => o.value)).toEqual(['ACCOUNT_ADMIN', 'TEAM_MANAGER', 'MEMBER', 'STAKEHOLDER']);
   });
 
   it('when an Account Admin looks at a Billing Owner, then they may not change or remove them, but may change a Member', () => {
