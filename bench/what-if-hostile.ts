@@ -17,6 +17,7 @@ import { round } from './harness/numbers';
 import type { Findings } from './harness/report';
 import type { BenchStack, Say } from './harness/stack';
 import { logIn, PASSWORD } from './reports';
+import { whatIfBody } from './what-if';
 
 const PEOPLE = 50;
 const STEPS = 20;
@@ -115,12 +116,7 @@ export async function benchWhatIfHostile(stack: BenchStack, say: Say, incidents 
   say(`Hostile what-if: seeding ${incidents} TRIGGERED incidents, ${PEOPLE} people; a draft of ${STEPS} steps × ${PEOPLE} people, repeat ${REPEAT}`);
   const ws = await seedHostile(stack, incidents);
   const session = await logIn(stack.appUrl, ws.email);
-  const body = JSON.stringify({
-    service_id: ws.serviceId,
-    policy: ws.policy,
-    from: new Date(Date.now() - 30 * 86_400_000).toISOString(),
-    to: new Date().toISOString(),
-  });
+  const body = whatIfBody(ws);
   // As a running API would have: the draft's validation code warmed by the same draft over a range without incidents (nothing replayed).
   const empty = await simulate(
     stack.appUrl,

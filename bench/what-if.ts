@@ -60,6 +60,10 @@ async function seedWhatIf(stack: BenchStack) {
   return { ...ws, serviceId: service.id as string, policy };
 }
 
+/** The simulation's request: the seeded draft over the last 30 days, where every seeded incident lies. */
+export const whatIfBody = (ws: { serviceId: string; policy: unknown }): string =>
+  JSON.stringify({ service_id: ws.serviceId, policy: ws.policy, from: new Date(Date.now() - 30 * 86_400_000).toISOString(), to: new Date().toISOString() });
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** Seeds, then times the simulation `RUNS` times after a warm-up. */
@@ -67,12 +71,7 @@ export async function benchWhatIf(stack: BenchStack, say: Say): Promise<Findings
   say(`What-if: seeding ${REPORT_INCIDENTS} incidents on one service`);
   const ws = await seedWhatIf(stack);
   const session = await logIn(stack.appUrl, ws.email);
-  const body = JSON.stringify({
-    service_id: ws.serviceId,
-    policy: ws.policy,
-    from: new Date(Date.now() - 30 * 86_400_000).toISOString(),
-    to: new Date().toISOString(),
-  });
+  const body = whatIfBody(ws);
   /** One answer (the first part, or the part `cursor` names), timed to its last byte. */
   const once = async (cursor?: string) => {
     const started = performance.now();

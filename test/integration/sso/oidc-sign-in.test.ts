@@ -70,6 +70,15 @@ async function throughIdp(browser: TestBrowser, startPath: string, login: string
 
 const sessionOfBrowser = (browser: TestBrowser) => browser.cookie(new URL(stack.urls.app).origin, SESSION_COOKIE);
 
+/** The browser keeps the cookies an API answer set (a step-up's attempt cookie), as a real one would. */
+function carryCookies(browser: TestBrowser, answer: { headers: Headers }): void {
+  for (const line of answer.headers.getSetCookie()) {
+    const [pair] = line.split(';');
+    const eq = pair.indexOf('=');
+    browser.setCookie(new URL(stack.urls.app).origin, pair.slice(0, eq), pair.slice(eq + 1));
+  }
+}
+
 describe('OIDC sign-in against a real OpenID provider', () => {
   it('when the connection is tested before saving, then discovery reaches the IdP and nothing is stored; a wrong issuer is named', async () => {
     const owner = await signUpAndLogIn(stack.urls.app, stack.orm);
@@ -264,12 +273,7 @@ describe('OIDC sign-in against a real OpenID provider', () => {
 
     const started = await api('POST', '/auth/sso/step-up', { session });
     expect(started.status).toBe(200);
-    // The browser carries the attempt's cookie from this answer.
-    for (const line of started.headers.getSetCookie()) {
-      const [pair] = line.split(';');
-      const eq = pair.indexOf('=');
-      browser.setCookie(new URL(stack.urls.app).origin, pair.slice(0, eq), pair.slice(eq + 1));
-    }
+    carryCookies(browser, started);
     const authorization = new URL(started.body.data.redirect_url);
     expect(Object.fromEntries(authorization.searchParams)).toMatchObject({ max_age: '0', prompt: 'login' });
     const back = await browser.signInAtIdp(authorization.href, stack.urls.app, email);
@@ -289,11 +293,7 @@ describe('OIDC sign-in against a real OpenID provider', () => {
     expect((await browser.request('GET', await throughIdp(browser, `/auth/sso/start?email=${encodeURIComponent(email)}`, email))).status).toBe(302);
     const session = { cookie: sessionOfBrowser(browser)!, csrf: (await sessionView(browser)).csrf_token };
     const started = await api('POST', '/auth/sso/step-up', { session });
-    for (const line of started.headers.getSetCookie()) {
-      const [pair] = line.split(';');
-      const eq = pair.indexOf('=');
-      browser.setCookie(new URL(stack.urls.app).origin, pair.slice(0, eq), pair.slice(eq + 1));
-    }
+    carryCookies(browser, started);
     const back = await browser.signInAtIdp(started.body.data.redirect_url, stack.urls.app, `other-${randomUUID().slice(0, 8)}@${ws.domain}`);
     const res = await browser.request('GET', back);
     expect(res.status).toBe(403);
@@ -309,11 +309,7 @@ describe('OIDC sign-in against a real OpenID provider', () => {
     expect((await browser.request('GET', await throughIdp(browser, `/auth/sso/start?email=${encodeURIComponent(email)}`, email))).status).toBe(302);
     const session = { cookie: sessionOfBrowser(browser)!, csrf: (await sessionView(browser)).csrf_token };
     const started = await api('POST', '/auth/sso/step-up', { session });
-    for (const line of started.headers.getSetCookie()) {
-      const [pair] = line.split(';');
-      const eq = pair.indexOf('=');
-      browser.setCookie(new URL(stack.urls.app).origin, pair.slice(0, eq), pair.slice(eq + 1));
-    }
+    carryCookies(browser, started);
     // An IdP that does not honour the request: no forced login, and a sign-in it reports as ten minutes old.
     const authorization = new URL(started.body.data.redirect_url);
     authorization.searchParams.delete('max_age');
