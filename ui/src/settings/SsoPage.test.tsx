@@ -2,7 +2,7 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi, ok, refused, sessionAs } from '../test/fake-api';
 import { renderWithApp } from '../test/render';
-import { domainsOf, ssoBody, emptySsoForm } from './sso-form';
+import { domainsOf, emptySsoForm, fieldPart, ssoBody } from './sso-form';
 import { SsoPage } from './SsoPage';
 
 afterEach(() => {
@@ -147,6 +147,15 @@ describe('SsoPage', () => {
     fireEvent.click(within(ask).getByRole('button', { name: 'Revoke' }));
     expect(await within(card).findByText(/No SCIM token yet/)).toBeTruthy();
     expect(api.calls('DELETE /sso/scim-token')).toHaveLength(1);
+  });
+
+  it('when a refusal names several fields, then each field gets its own part', () => {
+    const message = 'issuer: must be an https:// URL; client_id: is required; domains.1: must be a domain name such as example.com';
+    expect(fieldPart(message, 'issuer')).toBe('issuer: must be an https:// URL');
+    expect(fieldPart(message, 'client_id')).toBe('client_id: is required');
+    expect(fieldPart(message, 'domains')).toBe('domains.1: must be a domain name such as example.com');
+    expect(fieldPart(message, 'client_secret')).toBeUndefined();
+    expect(fieldPart(undefined, 'issuer')).toBeUndefined();
   });
 
   it('when domains are typed with commas, spaces and capitals, then the body has each once in lower case', () => {

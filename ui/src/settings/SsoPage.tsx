@@ -5,7 +5,7 @@ import { api, ApiError } from '../api/client';
 import { useAction, useApiQuery, useSession } from '../api/hooks';
 import { withStepUp } from '../admin/factor';
 import { useStepUp } from '../admin/StepUp';
-import { emptySsoForm, formOf, JIT_ROLES, ssoBody, type SsoForm, type SsoSettings } from './sso-form';
+import { emptySsoForm, fieldPart, formOf, JIT_ROLES, ssoBody, type SsoForm, type SsoSettings } from './sso-form';
 import { ScimTokenCard } from './ScimTokenCard';
 import { SsoDomains } from './SsoDomains';
 
@@ -59,20 +59,20 @@ export function SsoPage() {
             placeholder="https://login.example.com"
             value={form.issuer}
             onChange={(e) => set('issuer', e.currentTarget.value)}
-            error={save.fieldError('issuer') ?? test.fieldError('issuer')}
+            error={fieldPart(save.errorMessage, 'issuer') ?? fieldPart(test.errorMessage, 'issuer')}
           />
           <TextInput
             label="Client ID"
             value={form.clientId}
             onChange={(e) => set('clientId', e.currentTarget.value)}
-            error={save.fieldError('client_id') ?? test.fieldError('client_id')}
+            error={fieldPart(save.errorMessage, 'client_id') ?? fieldPart(test.errorMessage, 'client_id')}
           />
           <PasswordInput
             label="Client secret"
             placeholder={settings.data?.client_secret_set ? 'stored: leave empty to keep it' : ''}
             value={form.clientSecret}
             onChange={(e) => set('clientSecret', e.currentTarget.value)}
-            error={save.fieldError('client_secret') ?? test.fieldError('client_secret')}
+            error={fieldPart(save.errorMessage, 'client_secret') ?? fieldPart(test.errorMessage, 'client_secret')}
           />
         </>
       ) : (
@@ -93,7 +93,7 @@ export function SsoPage() {
             rows={6}
             value={form.metadataXml}
             onChange={(e) => set('metadataXml', e.currentTarget.value)}
-            error={save.fieldError('idp_metadata_xml') ?? test.fieldError('idp_metadata_xml')}
+            error={fieldPart(save.errorMessage, 'idp_metadata_xml') ?? fieldPart(test.errorMessage, 'idp_metadata_xml')}
           />
         </>
       )}
@@ -103,7 +103,7 @@ export function SsoPage() {
         placeholder="example.com, example.org"
         value={form.domains}
         onChange={(e) => set('domains', e.currentTarget.value)}
-        error={save.fieldError('domains') ?? test.fieldError('domains')}
+        error={fieldPart(save.errorMessage, 'domains') ?? fieldPart(test.errorMessage, 'domains')}
       />
       {settings.data && <SsoDomains domains={settings.data.domains} />}
       <Select
