@@ -111,8 +111,14 @@ export function createPagingPlanActivities({ orm }: { orm: MikroORM }) {
     // webhooks"): the step's people are paged by their own rules on those channels only. A member
     // a channel targets by name is reached on that channel at once, on their contact for it.
     const stepChannels = (p: UserPagingRules) => (inStep.has(p.userId) ? formB!.filter((ch) => !targeted.has(ch)) : []);
-    const jobsOf = (p: UserPagingRules): PageJob[] =>
-      formB ? [...ruleJobs(p).filter((j) => stepChannels(p).includes(j.channel)), ...formBJobs(p, byTarget.get(p.userId) ?? [])] : ruleJobs(p);
+    const formBPersonJobs = (p: UserPagingRules): PageJob[] => {
+      const channels = stepChannels(p);
+      const byRules = ruleJobs(p).filter((j) => channels.includes(j.channel));
+      // Someone with no rule on any of the listed channels is still paged, at once on those channels,
+      // as every webhook paged before its channels became a limit: the limit never leaves a person unpaged.
+      return [...(byRules.length > 0 ? byRules : formBJobs(p, channels)), ...formBJobs(p, byTarget.get(p.userId) ?? [])];
+    };
+    const jobsOf = (p: UserPagingRules): PageJob[] => (formB ? formBPersonJobs(p) : ruleJobs(p));
     if (input.decisionSeq !== undefined) {
       const names = await targetNames(k, targets, people);
       const resolution: StepResolution = {

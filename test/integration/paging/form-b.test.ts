@@ -95,6 +95,16 @@ describe("Form B sources page people by their rules on the source's channels, by
     expect(sendgrid.requests.filter((r) => r.body.personalizations?.[0]?.to?.[0]?.email === member.email)).toHaveLength(0);
   });
 
+  it('when a person has no rule on any listed channel, then they are still paged at once on those channels (the limit never leaves anyone unpaged)', async () => {
+    // An existing webhook listing SMS only; the member's only rule is voice.
+    const { member, phone, voice, url } = await formBSource(['sms'], ['voice']);
+    const incidentId = await send(url, 'critical');
+    await twilio.waitFor('message', (m) => m.params.To === phone);
+    await waitFor(async () => (await notificationsOf(stack.orm, incidentId)).length > 0 || undefined, 10_000, 'the page record');
+    expect((await notificationsOf(stack.orm, incidentId)).map((n) => [n.channel, n.user_id])).toEqual([['sms', member.id]]);
+    expect(twilio.requests.filter((r) => r.params.To === voice)).toHaveLength(0);
+  });
+
   it('when a source is created with an unknown channel, then it is refused and nothing is stored', async () => {
     const ws = await seedWorkspace(stack.orm);
     await expect(
