@@ -107,8 +107,18 @@ export function createPagingPlanActivities({ orm }: { orm: MikroORM }) {
     const userIds = [...new Set(targets.flatMap((t) => t.userIds))];
     // The people's rules and, for the decision, their contact methods that do not page: one read.
     const { people, disabled } = await pagingPeople(k, userIds, c.organizationId);
-    const channelsOf = (p: UserPagingRules) => formB!.filter((ch) => (inStep.has(p.userId) && !targeted.has(ch)) || byTarget.get(p.userId)?.includes(ch));
-    const jobsOf = (p: UserPagingRules): PageJob[] => (formB ? formBJobs(p, channelsOf(p)) : ruleJobs(p));
+    // A webhook's channels limit which of each person's rules apply (docs/architecture.md, "Inbound
+    // webhooks"): the step's people are paged by their own rules on those channels only. A member
+    // a channel targets by name is reached on that channel at once, on their contact for it.
+    const stepChannels = (p: UserPagingRules) => (inStep.has(p.userId) ? formB!.filter((ch) => !targeted.has(ch)) : []);
+    const formBPersonJobs = (p: UserPagingRules): PageJob[] => {
+      const channels = stepChannels(p);
+      const byRules = ruleJobs(p).filter((j) => channels.includes(j.channel));
+      // Someone with no rule on any of the listed channels is still paged, at once on those channels,
+      // as every webhook paged before its channels became a limit: the limit never leaves a person unpaged.
+      return [...(byRules.length > 0 ? byRules : formBJobs(p, channels)), ...formBJobs(p, byTarget.get(p.userId) ?? [])];
+    };
+    const jobsOf = (p: UserPagingRules): PageJob[] => (formB ? formBPersonJobs(p) : ruleJobs(p));
     if (input.decisionSeq !== undefined) {
       const names = await targetNames(k, targets, people);
       const resolution: StepResolution = {
@@ -135,7 +145,7 @@ export function createPagingPlanActivities({ orm }: { orm: MikroORM }) {
   return { planEscalation, stepRecipients };
 }
 
-/** A person's pages on a Form B source's channels, at once; email falls back to their login. */
+/** A targeted member's pages on the channels that name them, at once; email falls back to their login. */
 function formBJobs(p: UserPagingRules, channels: ReturnType<typeof formBChannels>): PageJob[] {
   const jobs: PageJob[] = [];
   for (const channel of channels) {

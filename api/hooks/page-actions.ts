@@ -1,23 +1,41 @@
 import Router from '@koa/router';
 import { koaBody } from 'koa-body';
-import { escapeMarkup as html } from '../../src/domain/markup';
-import { respondByToken, type PageResponseDeps } from '../../src/services/response';
-import { linkPage as page } from '../../src/providers/link-page';
+import { linkedIncident, readPageLink, respondByToken, type PageAction, type PageResponseDeps } from '../../src/services/response';
+import { actionForm, incidentCard, incidentLink, linkPage as page, notice } from '../../src/providers/link-page';
+
+const VERBS: Record<PageAction, string> = { acknowledge: 'Acknowledge', resolve: 'Resolve' };
+const INVALID = 'This link is not valid or has expired.';
 
 /**
- * Signed links in paging emails and actions on push notifications. Opening a link only shows a
- * button (mail scanners fetch links; a GET must not acknowledge); the POST acts, once.
+ * Signed links in pages (email, SMS, push, chat) and actions on push notifications. Opening a
+ * link only shows the incident and a button naming what it does (mail scanners fetch links; a
+ * GET must not acknowledge); the POST acts, once, and says what happened with a link to the
+ * incident (docs/action-page.md).
  */
 export function createPageActionsRouter(deps: PageResponseDeps): Router {
   const router = new Router({ prefix: '/hooks' });
-  router.get('/page/:token', (ctx) => {
+  router.get('/page/:token', async (ctx) => {
     ctx.state.routePattern = '/hooks/page/:token';
-    page(ctx, 200, 'Klaxon page', `<form method="post"><button type="submit">Confirm</button></form>`);
+    const link = await readPageLink(deps, ctx.params.token);
+    if (!link) return page(ctx, 403, 'Link not valid', notice('invalid', INVALID));
+    if (link.kind === 'drill')
+      return page(
+        ctx,
+        200,
+        'Acknowledge the drill',
+        `<section class="card"><h1>Paging drill</h1><p>This page was a drill: no incident is open.</p></section>${actionForm('Acknowledge the drill')}`,
+      );
+    const label = `${VERBS[link.action]} #${link.incident.number}`;
+    page(ctx, 200, label, incidentCard(link.incident) + actionForm(label));
   });
   router.post('/page/:token', async (ctx) => {
     ctx.state.routePattern = '/hooks/page/:token';
     const answer = await respondByToken(deps, ctx.params.token, 'email');
-    page(ctx, answer.done ? 200 : 409, answer.done ? 'Done' : 'Nothing changed', `<p>${html(answer.message)}</p>`);
+    const incident = answer.incidentId ? await linkedIncident(deps.orm, answer.incidentId) : undefined;
+    const title = answer.done ? (incident ? `#${incident.number} ${incident.status.toLowerCase()}` : 'Done') : 'Nothing changed';
+    const body =
+      notice(answer.done ? 'done' : incident ? 'unchanged' : 'invalid', answer.message) + (incident ? incidentCard(incident) + incidentLink(incident) : '');
+    page(ctx, answer.done ? 200 : 409, title, body);
   });
   router.post('/push/action', koaBody({ json: true, urlencoded: false, multipart: false, text: false, jsonLimit: '16kb' }), async (ctx) => {
     ctx.state.routePattern = '/hooks/push/action';

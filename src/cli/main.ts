@@ -14,6 +14,7 @@ import { registerOutboxCommands } from './outbox-commands';
 import { registerPagingCommands } from './paging-commands';
 import { registerRetentionCommands } from './retention-commands';
 import { registerScheduleCommands } from './schedule-commands';
+import { exitWhenFlushed, quietOnClosedPipe } from './exit';
 
 // Roles pull in the Temporal worker, and the client alone takes a few hundred milliseconds to
 // load: commands that never talk to Temporal should not pay for either.
@@ -333,17 +334,18 @@ async function withTemporalIfReachable<T>(config: Config, fn: (temporal: Client 
   }
 }
 
-/** Runs the CLI; every failure is one readable line on stderr and a non-zero exit. */
+/** Runs the CLI; every failure is one readable line on stderr and a non-zero exit, always after the output is flushed. */
 export async function main(argv: string[]): Promise<void> {
   let config: Config | undefined;
   const getConfig = () => (config ??= loadConfig());
+  quietOnClosedPipe();
   try {
     await buildProgram(getConfig).parseAsync(argv);
-    process.exit(0);
+    await exitWhenFlushed(0);
   } catch (err) {
-    if (err instanceof CommanderError) process.exit(err.exitCode);
+    if (err instanceof CommanderError) return exitWhenFlushed(err.exitCode);
     const message = err instanceof DomainError ? err.message : err instanceof Error ? err.message : String(err);
     process.stderr.write(`klaxon: error: ${message}\n`);
-    process.exit(err instanceof DomainError ? 2 : 1);
+    await exitWhenFlushed(err instanceof DomainError ? 2 : 1);
   }
 }

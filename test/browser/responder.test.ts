@@ -107,8 +107,9 @@ describe('the dashboard in Chromium', () => {
     await saveScreenshot(suite.page, 'incident-list');
     await row.getByRole('link', { name: /Checkout is down/ }).click();
     await suite.page.getByRole('heading', { name: '#1 Checkout is down' }).waitFor();
-    // Who was paged and why: the decision names the newcomer and the channel; the page went to the phone.
-    await suite.page.getByText(`Paged ${account.email}: sms`).waitFor({ timeout: 15_000 });
+    // Who was paged and why: the decision names the newcomer and their rules' channels (the webhook
+    // lists every channel, so both rules apply: the sign-up's email and the SMS); the page went to the phone.
+    await suite.page.getByText(`Paged ${account.email}: email, sms`).waitFor({ timeout: 15_000 });
     await suite.page
       .getByRole('list', { name: 'Pages sent' })
       .getByRole('listitem', { name: new RegExp(`^sms to ${account.email}: (sent|delivered)$`) })

@@ -11,7 +11,12 @@ export const JIT_ROLES = ['ACCOUNT_ADMIN', 'TEAM_MANAGER', 'MEMBER'] as const;
 const HttpsUrl = z
   .url({ protocol: /^https$/, error: 'must be an https:// URL' })
   .max(2048)
-  .refine((v) => !new URL(v).search && !new URL(v).hash, 'must have no query or fragment');
+  .refine((v) => {
+    // Zod runs this even when the URL check above failed ("" or "not a url"): that issue already
+    // names the field, and a throw here would be a 500 instead of the 400 naming it.
+    const url = URL.parse(v);
+    return !url || (!url.search && !url.hash);
+  }, 'must have no query or fragment');
 
 const Domain = z
   .string()
@@ -38,7 +43,7 @@ const OidcBody = z
   .object({
     type: z.literal('oidc'),
     issuer: HttpsUrl,
-    client_id: z.string().trim().min(1).max(255),
+    client_id: z.string('is required').trim().min(1, 'is required').max(255),
     client_secret: z.string().min(1).max(1024).optional(),
     ...Shared,
   })
@@ -59,7 +64,7 @@ const SamlBody = z
     idp_metadata_xml: z
       .string()
       .trim()
-      .min(1)
+      .min(1, 'is required: paste the identity provider’s metadata')
       .max(256 * 1024)
       .optional(),
     idp_entity_id: z.string().trim().min(1).max(1024).optional(),
@@ -69,6 +74,8 @@ const SamlBody = z
   })
   .strict()
   .superRefine((body, ctx) => {
+    // Empty metadata: its length check already named the field (zod runs this refinement anyway).
+    if (body.idp_metadata_xml === '') return;
     const manual = ['idp_entity_id', 'idp_sso_url', 'idp_certificate'] as const;
     const problems: Array<{ path: string; message: string }> = [];
     if (body.idp_metadata_xml !== undefined) {

@@ -12,7 +12,7 @@ import {
   type SsoDeps,
   type SsoSettingsInput,
 } from '../../../src/services/sso';
-import { forbidden } from '../../../src/services/errors';
+import { forbidden, invalid } from '../../../src/services/errors';
 import { defineRoute, type RouteSpec } from '../../http/route-spec';
 import { ADMIN_ERRORS, auditActorOf, authorizedActor, type AdminDeps } from '../admin-kit';
 import { sessionOf } from '../guards';
@@ -97,7 +97,12 @@ export function ssoRoutes(deps: AdminDeps): RouteSpec[] {
       operationId: 'testSso',
       body: SsoBody,
       success: { status: 200, description: 'what the identity provider answered', schema: z.record(z.string(), z.unknown()) },
-      errors: { ...ADMIN_ERRORS, 401: 'sso_failed: the identity provider could not be reached or answered wrongly (the reason is given)', 403: PLAN_403 },
+      errors: {
+        ...ADMIN_ERRORS,
+        400: 'invalid_request: a field is missing or wrong, named first in `error` (`issuer: must be an https:// URL`); so is an OIDC client secret neither typed nor stored',
+        401: 'sso_failed: the identity provider could not be reached or answered wrongly (the reason is given)',
+        403: PLAN_403,
+      },
       handler: async (ctx, { body }) => {
         const actor = await manager(ctx);
         const settings = settingsOf(body);
@@ -105,6 +110,8 @@ export function ssoRoutes(deps: AdminDeps): RouteSpec[] {
         if (!method) throw forbidden(`testing ${settings.type.toUpperCase()} settings is not available yet`, 'sso_unavailable');
         const { organization } = sessionOf(ctx as never);
         const stored = settings.type === 'oidc' && !settings.client_secret ? await storedSecret(sso, actor.organizationId) : undefined;
+        // Nothing typed and nothing stored: the form's field is what is missing (not the IdP failing).
+        if (settings.type === 'oidc' && !settings.client_secret && !stored) throw invalid('client_secret: is required (none is stored yet)');
         const found = await method.test({
           organizationId: actor.organizationId,
           plan: organization.plan,

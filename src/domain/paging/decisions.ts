@@ -91,7 +91,7 @@ function disabledNote(p: ResolvedPerson): string {
 
 /** Why a person was not paged, as a sentence part. */
 function skippedLine(p: ResolvedPerson, formB: StepResolution['formB']): string {
-  const why = formB ? `has no contact method for ${formB.paging.map(label).join(', ')}` : 'has no usable contact method';
+  const why = formB ? `has no notification rule or contact for ${formB.paging.map(label).join(', ')}` : 'has no usable contact method';
   const disabled = disabledNote(p);
   return `${p.email} ${why}${disabled ? ` (${disabled})` : ''}`;
 }

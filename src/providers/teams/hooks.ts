@@ -1,7 +1,6 @@
 import Router from '@koa/router';
-import { escapeMarkup as html } from '../../domain/markup';
-import { readIncidentLink, respondByIncidentToken, type PageResponseDeps } from '../../services/response';
-import { linkPage as page } from '../link-page';
+import { linkedIncident, readIncidentLink, respondByIncidentToken, type PageResponseDeps } from '../../services/response';
+import { actionForm, incidentCard, incidentLink, linkPage as page, notice } from '../link-page';
 
 /** How an action taken through a Teams card's link is recorded: no member is known, only the link's origin. */
 export const TEAMS_LINK_VIA = 'Microsoft Teams link';
@@ -18,20 +17,20 @@ export function createTeamsHooksRouter(deps: PageResponseDeps): Router {
   router.get('/action/:token', async (ctx) => {
     ctx.state.routePattern = '/hooks/teams/action/:token';
     const link = await readIncidentLink(deps, ctx.params.token);
-    if (!link) return page(ctx, 403, 'Link not valid', '<p>This link is not valid or has expired.</p>');
+    if (!link) return page(ctx, 403, 'Link not valid', notice('invalid', 'This link is not valid or has expired.'));
     const verb = VERBS[link.claim.action];
-    page(
-      ctx,
-      200,
-      `${verb} incident #${link.incident.number}?`,
-      `<p>${html(link.incident.title)}</p><p>Status: ${html(link.incident.status)}</p><form method="post"><button type="submit">${verb}</button></form>`,
-    );
+    const shown = (await linkedIncident(deps.orm, link.incident.id)) ?? link.incident;
+    page(ctx, 200, `${verb} incident #${link.incident.number}?`, incidentCard(shown) + actionForm(`${verb} #${link.incident.number}`));
   });
   router.post('/action/:token', async (ctx) => {
     ctx.state.routePattern = '/hooks/teams/action/:token';
     const answer = await respondByIncidentToken(deps, ctx.params.token, TEAMS_LINK_VIA);
-    if (answer.invalid) return page(ctx, 403, 'Link not valid', `<p>${html(answer.message)}</p>`);
-    page(ctx, answer.done ? 200 : 409, answer.done ? 'Done' : 'Nothing changed', `<p>${html(answer.message)}</p>`);
+    if (answer.invalid) return page(ctx, 403, 'Link not valid', notice('invalid', answer.message));
+    // The token still reads (a used one too): after the click, the incident as it now is, and a link to it.
+    const link = await readIncidentLink(deps, ctx.params.token);
+    const incident = link && (await linkedIncident(deps.orm, link.incident.id));
+    const after = incident ? incidentCard(incident) + incidentLink(incident) : '';
+    page(ctx, answer.done ? 200 : 409, answer.done ? 'Done' : 'Nothing changed', notice(answer.done ? 'done' : 'unchanged', answer.message) + after);
   });
   return router;
 }

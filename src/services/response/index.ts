@@ -9,3 +9,4 @@ export * from './action-tokens';
 export * from './page-responses';
 export * from './incident-links';
 export * from './drill-responses';
+export * from './page-links';

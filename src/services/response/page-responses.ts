@@ -82,8 +82,8 @@ export const pageQuery = (orm: MikroORM) =>
     .join('incidents as i', 'i.id', 'n.incident_id')
     .select('n.id', 'n.incident_id', 'n.organization_id', 'n.user_id', 'i.number');
 
-/** A signed email link or push action: acts once, as the person it was sent to (a drill's marks the drill acknowledged). */
-export async function respondByToken(deps: PageResponseDeps, token: string, via: 'email' | 'push'): Promise<PageResponse> {
+/** A signed email link or push action: acts once, as the person it was sent to (a drill's marks the drill acknowledged); names the incident it was about. */
+export async function respondByToken(deps: PageResponseDeps, token: string, via: 'email' | 'push'): Promise<PageResponse & { incidentId?: string }> {
   const drill = respondToDrillToken(deps, token);
   if (drill) return drill;
   const claim = verifyAction(deps.linkSecret, token, Math.floor(Date.now() / 1000));
@@ -91,7 +91,11 @@ export async function respondByToken(deps: PageResponseDeps, token: string, via:
   const page: PageRow | undefined = await pageQuery(deps.orm).where({ 'n.id': claim.notificationId }).first();
   if (!page) return { done: false, message: 'This link is not valid or has expired.' };
   const key = `token:${createHash('sha256').update(token).digest('hex')}`;
-  return once(deps.orm, key, { done: false, message: `This link was already used; incident #${page.number} was ${PAST[claim.action]} with it.` }, () =>
-    act(deps, page, claim.action, via),
+  const answer = await once(
+    deps.orm,
+    key,
+    { done: false, message: `This link was already used; incident #${page.number} was ${PAST[claim.action]} with it.` },
+    () => act(deps, page, claim.action, via),
   );
+  return { ...answer, incidentId: page.incident_id };
 }

@@ -202,12 +202,16 @@ describe('the action links of a Teams card', () => {
     expect(shown.text).toContain(`Acknowledge incident #${number}?`);
     expect(shown.text).toContain('Payments &lt;failing&gt; &amp; retrying');
     expect(shown.text).toContain('<form method="post">');
+    // The same page as a paging email's link (docs/action-page.md): the incident's service, and a button naming the action and number.
+    expect(shown.text).toContain(`<dd>${serviceName}</dd>`);
+    expect(shown.text).toContain(`<button type="submit">Acknowledge #${number}</button>`);
     await sleep(300);
     expect(await statusOf(stack.orm, incidentId)).toBe('TRIGGERED');
 
     const acted = await html('POST', acknowledge);
     expect(acted.status).toBe(200);
     expect(acted.text).toContain('Done');
+    expect(acted.text).toContain(`href="/incidents/${incidentId}">Open incident #${number}</a>`);
     expect(await statusOf(stack.orm, incidentId)).toBe('ACKNOWLEDGED');
     const entry = (await timelineOf(stack.orm, incidentId)).find((e) => e.to_status === 'ACKNOWLEDGED');
     expect(entry).toMatchObject({ actor_type: 'system', actor_id: null, via: 'Microsoft Teams link' });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { knexOf } from '../../../src/db/knex';
 import { addContactMethod } from '../../../src/services/paging/contacts';
+import { addNotificationRule } from '../../../src/services/paging/notification-rules';
 import { auditLog, catalogWorkspace, catalogWorkspaceWithService, ROLE_TABLE, type CatalogWorkspace } from '../../support/catalog';
 import { ALL_ROLES, dashboardFixture, expectDashboardError, memberSession, type DashboardSession } from '../../support/dashboard';
 import { request } from '../../support/http';
@@ -469,7 +470,14 @@ describe('paging through a webhook’s targets', () => {
   });
 
   it('when only some channels are targeted, then the team keeps the others, and an address target leaves its channel to the team', async () => {
-    await addContactMethod(fx.stack.orm, { email: ws.as.TEAM_MANAGER.email, type: 'sms', address: '+14155550177', organizationId: ws.organizationId });
+    const sms = await addContactMethod(fx.stack.orm, {
+      email: ws.as.TEAM_MANAGER.email,
+      type: 'sms',
+      address: '+14155550177',
+      organizationId: ws.organizationId,
+    });
+    // The team is paged by its people's rules on the channels left to it: the Team Manager's SMS rule.
+    await addNotificationRule(fx.stack.orm, { email: ws.as.TEAM_MANAGER.email, contactMethodId: sms.id, delaySeconds: 0 });
     // The SMS target is the Team Manager's own number, given as an address: the channel still pages the team.
     const hook = await newWebhook({
       name: 'Split targets',

@@ -22,16 +22,19 @@ beforeAll(async () => {
 
 afterAll(() => Promise.all([stack?.stop(), twilio?.close(), sendgrid?.close()]));
 
-/** A team member reachable by SMS, voice and email, and a Form B source listing `channels`. */
-async function formBSource(channels: string[]) {
+/** A team member whose rules page them by SMS, voice and email at once (or only `rules`), and a Form B source listing `channels`. */
+async function formBSource(channels: string[], rules: Array<'sms' | 'voice' | 'email'> = ['sms', 'voice', 'email']) {
   const ws = await seedWorkspace(stack.orm);
   const member = await addMember(stack.orm, ws.organizationId, 'MEMBER');
   await addTeamMember(stack.orm, { teamId: ws.teamId, email: member.email });
   const phone = phoneNumber();
   const voice = phoneNumber();
-  await addContactMethod(stack.orm, { email: member.email, type: 'sms', address: phone });
-  await addContactMethod(stack.orm, { email: member.email, type: 'voice', address: voice });
-  await addContactMethod(stack.orm, { email: member.email, type: 'email', address: member.email });
+  const contacts = {
+    sms: await addContactMethod(stack.orm, { email: member.email, type: 'sms', address: phone }),
+    voice: await addContactMethod(stack.orm, { email: member.email, type: 'voice', address: voice }),
+    email: await addContactMethod(stack.orm, { email: member.email, type: 'email', address: member.email }),
+  };
+  for (const type of rules) await addNotificationRule(stack.orm, { email: member.email, contactMethodId: contacts[type].id, delaySeconds: 0 });
   const source = await createSource(stack.orm, {
     organizationId: ws.organizationId,
     serviceId: ws.serviceId,
@@ -52,7 +55,7 @@ async function send(url: string, severity: string): Promise<string> {
   return ((await res.json()) as { incident_id: string }).incident_id;
 }
 
-describe('Form B sources page their channels by severity', () => {
+describe("Form B sources page people by their rules on the source's channels, by severity", () => {
   it('when a critical event arrives, then the owning team is paged by SMS, voice call and email; the email links acknowledge', async () => {
     const { member, phone, voice, url } = await formBSource(['sms', 'voice', 'email']);
     const incidentId = await send(url, 'critical');
@@ -79,6 +82,27 @@ describe('Form B sources page their channels by severity', () => {
     await sendgrid.waitFor((r) => r.body.personalizations?.[0]?.to?.[0]?.email === member.email);
     await waitFor(async () => (await notificationsOf(stack.orm, incidentId)).length === 1 || undefined, 10_000, 'the page record');
     expect(twilio.requests.filter((r) => r.params.To === phone)).toHaveLength(0);
+  });
+
+  it("when a person's rules name a channel the webhook does not list, then that rule does not apply; one it lists and they have no rule for pages nobody", async () => {
+    // Listed: SMS and email. The member's rules: SMS and voice. Only SMS is both.
+    const { member, phone, voice, url } = await formBSource(['sms', 'email'], ['sms', 'voice']);
+    const incidentId = await send(url, 'critical');
+    await twilio.waitFor('message', (m) => m.params.To === phone);
+    await waitFor(async () => (await notificationsOf(stack.orm, incidentId)).length > 0 || undefined, 10_000, 'the page record');
+    expect((await notificationsOf(stack.orm, incidentId)).map((n) => [n.channel, n.user_id])).toEqual([['sms', member.id]]);
+    expect(twilio.requests.filter((r) => r.params.To === voice)).toHaveLength(0);
+    expect(sendgrid.requests.filter((r) => r.body.personalizations?.[0]?.to?.[0]?.email === member.email)).toHaveLength(0);
+  });
+
+  it('when a person has no rule on any listed channel, then they are still paged at once on those channels (the limit never leaves anyone unpaged)', async () => {
+    // An existing webhook listing SMS only; the member's only rule is voice.
+    const { member, phone, voice, url } = await formBSource(['sms'], ['voice']);
+    const incidentId = await send(url, 'critical');
+    await twilio.waitFor('message', (m) => m.params.To === phone);
+    await waitFor(async () => (await notificationsOf(stack.orm, incidentId)).length > 0 || undefined, 10_000, 'the page record');
+    expect((await notificationsOf(stack.orm, incidentId)).map((n) => [n.channel, n.user_id])).toEqual([['sms', member.id]]);
+    expect(twilio.requests.filter((r) => r.params.To === voice)).toHaveLength(0);
   });
 
   it('when a source is created with an unknown channel, then it is refused and nothing is stored', async () => {

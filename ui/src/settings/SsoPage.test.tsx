@@ -1,8 +1,8 @@
-import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi, ok, refused, sessionAs } from '../test/fake-api';
 import { renderWithApp } from '../test/render';
-import { domainsOf, ssoBody, emptySsoForm } from './sso-form';
+import { domainsOf, emptySsoForm, fieldPart, ssoBody } from './sso-form';
 import { SsoPage } from './SsoPage';
 
 afterEach(() => {
@@ -54,11 +54,108 @@ describe('SsoPage', () => {
     expect(screen.queryByRole('button', { name: 'Turn off single sign-on' })).toBeNull();
   });
 
-  it('when the plan has no single sign-on, then the page says so instead of a form', async () => {
-    fakeApi({ 'GET /sso': refused(403, 'plan_limit_reached', 'the PRO plan does not include single sign-on (BUSINESS does)') });
+  it('when the plan has no single sign-on, then the page keeps its title and explains in plain words which plan has it, instead of a form or a raw message', async () => {
+    fakeApi({
+      'GET /auth/session': ok({ ...sessionAs('BILLING_OWNER'), organization: { ...sessionAs('BILLING_OWNER').organization, plan: 'FREE' } }),
+      'GET /sso': refused(403, 'plan_limit_reached', 'the FREE plan does not include single sign-on (BUSINESS does)'),
+      'GET /sso/scim-token': ok({ configured: false, prefix: null, created_at: null }),
+    });
     renderWithApp(<SsoPage />);
-    expect(await screen.findByText(/BUSINESS does/)).toBeTruthy();
-    await waitFor(() => expect(screen.queryByLabelText(/^Issuer/)).toBeNull());
+    expect(await screen.findByRole('heading', { name: 'Single sign-on' })).toBeTruthy();
+    expect(await screen.findByText('Single sign-on comes with the Business plan')).toBeTruthy();
+    expect(await screen.findByText(/This workspace is on the Free plan\. On Business, people sign in through your company/)).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'See your plan and what it uses' }).getAttribute('href')).toBe('/members');
+    expect(screen.queryByText(/BUSINESS does/)).toBeNull();
+    expect(screen.queryByLabelText(/^Issuer/)).toBeNull();
+    // No SCIM token to create on this plan, and none left to revoke.
+    await waitFor(() => expect(screen.queryByRole('region', { name: 'SCIM provisioning' })).toBeNull());
+  });
+
+  it('when the plan has no SCIM but a token is left from a paid plan, then it can still be revoked (and none created)', async () => {
+    fakeApi({
+      'GET /sso': refused(403, 'plan_limit_reached', 'the PRO plan does not include single sign-on (BUSINESS does)'),
+      'GET /sso/scim-token': ok({ configured: true, prefix: 'klxscim_Ab3x', created_at: '2026-11-30T10:00:00.000Z' }),
+    });
+    renderWithApp(<SsoPage />);
+    const card = await screen.findByRole('region', { name: 'SCIM provisioning' });
+    expect(await within(card).findByRole('button', { name: 'Revoke the SCIM token' })).toBeTruthy();
+    expect(within(card).queryByRole('button', { name: /Create/ })).toBeNull();
+  });
+
+  it('when "Test the connection" is refused with named fields, then the message shows at that field and no "Test failed" banner', async () => {
+    fakeApi({
+      'GET /sso': refused(404, 'not_found', 'single sign-on is not set up'),
+      'GET /sso/scim-token': ok({ configured: false, prefix: null, created_at: null }),
+      'POST /sso/test': refused(400, 'invalid_request', 'client_secret: is required (none is stored yet)'),
+    });
+    renderWithApp(<SsoPage />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Test the connection' }));
+    const message = await screen.findByText('client_secret: is required (none is stored yet)');
+    // At the field: the input's own wrapper holds the message.
+    const field = (el: Element) => el.closest('.mantine-PasswordInput-root');
+    expect(field(message)).not.toBeNull();
+    expect(field(message)).toBe(field(screen.getByLabelText(/^Client secret/)));
+    expect(screen.queryByText(/Test failed/)).toBeNull();
+  });
+
+  it('when the identity provider fails the test, then the reason shows above the buttons', async () => {
+    fakeApi({
+      'GET /sso': ok(STORED),
+      'GET /sso/scim-token': ok({ configured: false, prefix: null, created_at: null }),
+      'POST /sso/test': refused(401, 'sso_failed', 'single sign-on failed: discovery at the issuer did not work (DNS lookup failed)'),
+    });
+    renderWithApp(<SsoPage />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Test the connection' }));
+    expect(await screen.findByText(/Test failed: single sign-on failed: discovery/)).toBeTruthy();
+  });
+
+  it('when a SCIM token is created, then a step-up is asked, the token is shown once, then only its prefix; revoking asks first and removes it', async () => {
+    const TOKEN = 'klxscim_Ab3xSECRETsecretSECRETsecretSECRETsecret1';
+    const api = fakeApi({
+      'GET /sso': ok(STORED),
+      'GET /auth/2fa': ok({ enabled: false, enabled_at: null, recovery_codes_left: 0 }),
+      'GET /sso/scim-token': [
+        ok({ configured: false, prefix: null, created_at: null }),
+        ok({ configured: true, prefix: 'klxscim_Ab3x', created_at: '2026-11-30T10:00:00.000Z' }),
+        ok({ configured: false, prefix: null, created_at: null }),
+      ],
+      'POST /sso/scim-token': [
+        refused(403, 'step_up_required', 'confirm it is you first'),
+        ok({ token: TOKEN, created_at: '2026-11-30T10:00:00.000Z' }, 'copy the token into your identity provider now', 201),
+      ],
+      'POST /auth/step-up': ok({ stepped_up_at: '', fresh_until: '' }),
+      'DELETE /sso/scim-token': ok({ revoked: true }),
+    });
+    renderWithApp(<SsoPage />);
+    const card = await screen.findByRole('region', { name: 'SCIM provisioning' });
+    expect(await within(card).findByText(/No SCIM token yet/)).toBeTruthy();
+    expect(within(card).getByText(/\/scim\/v2$/)).toBeTruthy();
+    fireEvent.click(within(card).getByRole('button', { name: 'Create a SCIM token' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Confirm it is you' });
+    fireEvent.change(within(dialog).getByLabelText(/^Password/), { target: { value: 'correct horse battery' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    const shown = await screen.findByRole('dialog', { name: 'Your SCIM token' });
+    expect(within(shown).getByText(TOKEN)).toBeTruthy();
+    expect(within(shown).getByText(/will not be shown again/)).toBeTruthy();
+    expect(api.calls('POST /sso/scim-token')).toHaveLength(2);
+    fireEvent.click(within(shown).getByRole('button', { name: 'Done' }));
+    await waitFor(() => expect(document.body.textContent).not.toContain(TOKEN));
+    expect(await within(card).findByText('klxscim_Ab3x')).toBeTruthy();
+
+    fireEvent.click(within(card).getByRole('button', { name: 'Revoke the SCIM token' }));
+    const ask = await screen.findByRole('dialog', { name: 'Revoke the SCIM token?' });
+    fireEvent.click(within(ask).getByRole('button', { name: 'Revoke' }));
+    expect(await within(card).findByText(/No SCIM token yet/)).toBeTruthy();
+    expect(api.calls('DELETE /sso/scim-token')).toHaveLength(1);
+  });
+
+  it('when a refusal names several fields, then each field gets its own part', () => {
+    const message = 'issuer: must be an https:// URL; client_id: is required; domains.1: must be a domain name such as example.com';
+    expect(fieldPart(message, 'issuer')).toBe('issuer: must be an https:// URL');
+    expect(fieldPart(message, 'client_id')).toBe('client_id: is required');
+    expect(fieldPart(message, 'domains')).toBe('domains.1: must be a domain name such as example.com');
+    expect(fieldPart(message, 'client_secret')).toBeUndefined();
+    expect(fieldPart(undefined, 'issuer')).toBeUndefined();
   });
 
   it('when domains are typed with commas, spaces and capitals, then the body has each once in lower case', () => {

@@ -1,10 +1,12 @@
-import { Alert, Button, Code, Group, Loader, PasswordInput, Radio, Select, Stack, Switch, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Code, Group, Loader, PasswordInput, Radio, Select, Stack, Switch, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
 import { api, ApiError } from '../api/client';
 import { useAction, useApiQuery, useSession } from '../api/hooks';
 import { withStepUp } from '../admin/factor';
 import { useStepUp } from '../admin/StepUp';
-import { emptySsoForm, formOf, JIT_ROLES, ssoBody, type SsoForm, type SsoSettings } from './sso-form';
+import { emptySsoForm, fieldPart, formOf, JIT_ROLES, ssoBody, type SsoForm, type SsoSettings } from './sso-form';
+import { ScimTokenCard } from './ScimTokenCard';
 import { SsoDomains } from './SsoDomains';
 
 const ROLE_LABELS: Record<string, string> = { MEMBER: 'Member', TEAM_MANAGER: 'Team Manager', ACCOUNT_ADMIN: 'Account Admin' };
@@ -32,12 +34,7 @@ export function SsoPage() {
   const set = <K extends keyof SsoForm>(key: K, value: SsoForm[K]) => setForm((f) => ({ ...f, [key]: value }));
 
   if (settings.isPending) return <Loader />;
-  if (planRefused)
-    return (
-      <Alert color="yellow" title="Single sign-on">
-        {settings.error?.message}
-      </Alert>
-    );
+  if (planRefused) return <SsoPlanExplained plan={session.data?.organization.plan} />;
   if (settings.error && !notSetUp) return <Alert color="red">{settings.error.message}</Alert>;
   const origin = window.location.origin;
   const spMetadata = `${origin}/auth/sso/saml/metadata/${session.data?.organization.id ?? '…'}`;
@@ -62,15 +59,20 @@ export function SsoPage() {
             placeholder="https://login.example.com"
             value={form.issuer}
             onChange={(e) => set('issuer', e.currentTarget.value)}
-            error={save.fieldError('issuer')}
+            error={fieldPart(save.errorMessage, 'issuer') ?? fieldPart(test.errorMessage, 'issuer')}
           />
-          <TextInput label="Client ID" value={form.clientId} onChange={(e) => set('clientId', e.currentTarget.value)} error={save.fieldError('client_id')} />
+          <TextInput
+            label="Client ID"
+            value={form.clientId}
+            onChange={(e) => set('clientId', e.currentTarget.value)}
+            error={fieldPart(save.errorMessage, 'client_id') ?? fieldPart(test.errorMessage, 'client_id')}
+          />
           <PasswordInput
             label="Client secret"
             placeholder={settings.data?.client_secret_set ? 'stored: leave empty to keep it' : ''}
             value={form.clientSecret}
             onChange={(e) => set('clientSecret', e.currentTarget.value)}
-            error={save.fieldError('client_secret')}
+            error={fieldPart(save.errorMessage, 'client_secret') ?? fieldPart(test.errorMessage, 'client_secret')}
           />
         </>
       ) : (
@@ -91,7 +93,7 @@ export function SsoPage() {
             rows={6}
             value={form.metadataXml}
             onChange={(e) => set('metadataXml', e.currentTarget.value)}
-            error={save.fieldError('idp_metadata_xml') ?? test.fieldError('idp_metadata_xml')}
+            error={fieldPart(save.errorMessage, 'idp_metadata_xml') ?? fieldPart(test.errorMessage, 'idp_metadata_xml')}
           />
         </>
       )}
@@ -101,7 +103,7 @@ export function SsoPage() {
         placeholder="example.com, example.org"
         value={form.domains}
         onChange={(e) => set('domains', e.currentTarget.value)}
-        error={save.fieldError('domains')}
+        error={fieldPart(save.errorMessage, 'domains') ?? fieldPart(test.errorMessage, 'domains')}
       />
       {settings.data && <SsoDomains domains={settings.data.domains} />}
       <Select
@@ -123,7 +125,7 @@ export function SsoPage() {
             : `The identity provider answered: ${String(test.data.issuer)}`}
         </Alert>
       )}
-      {test.errorMessage && <Alert color="red">Test failed: {test.errorMessage}</Alert>}
+      {test.formError && <Alert color="red">Test failed: {test.formError}</Alert>}
       {save.formError && <Alert color="red">{save.formError}</Alert>}
       {save.isSuccess && <Alert color="green">Saved.</Alert>}
       <Group>
@@ -140,6 +142,34 @@ export function SsoPage() {
         )}
       </Group>
       {stepUp.modal}
+      <ScimTokenCard planAllows />
+    </Stack>
+  );
+}
+
+const planName = (plan: string | undefined) => (plan ? plan.charAt(0) + plan.slice(1).toLowerCase() : 'current');
+
+/** On a plan without single sign-on: what it is and which plan has it, in plain words; a SCIM token left from a paid plan can still be revoked. */
+function SsoPlanExplained({ plan }: { plan: string | undefined }) {
+  return (
+    <Stack maw={640}>
+      <Title order={2}>Single sign-on</Title>
+      <Alert color="blue" title="Single sign-on comes with the Business plan">
+        <Stack gap="xs">
+          <Text size="sm">
+            This workspace is on the {planName(plan)} plan. On Business, people sign in through your company&apos;s identity provider (OpenID Connect or SAML),
+            someone new there becomes a member on their first sign-in, and your identity provider can add and remove members through SCIM.
+          </Text>
+          <Text size="sm">
+            Until then everyone signs in with their email and password.{' '}
+            <Anchor component={Link} to="/members">
+              See your plan and what it uses
+            </Anchor>
+            .
+          </Text>
+        </Stack>
+      </Alert>
+      <ScimTokenCard planAllows={false} />
     </Stack>
   );
 }

@@ -85,3 +85,11 @@ export function ssoBody(form: SsoForm) {
     require_sso: form.requireSso,
   };
 }
+
+/**
+ * The part of a refusal that names `field`: the server lists every bad field, `issuer: must be an
+ * https:// URL; client_id: is required`, and each input shows only its own.
+ */
+export function fieldPart(message: string | undefined, field: string): string | undefined {
+  return message?.split('; ').find((part) => [`${field}:`, `${field}.`, `${field}[`].some((head) => part.startsWith(head)));
+}

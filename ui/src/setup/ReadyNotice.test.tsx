@@ -36,6 +36,9 @@ describe('ReadyNotice on the Set up page', () => {
       'Alerts on Default service page the team Acme (1 person) through the escalation policy “Default”: at once, again every 5 min (2 more times) until someone acknowledges.',
     );
     expect(notice.textContent).toContain('create a webhook below');
+    // The same words as the webhook form: its channels limit these rules, they do not replace them.
+    expect(notice.textContent).toContain('Each person is reached by their own notification rules');
+    expect(notice.textContent).toContain('Its “Notify by” limits which of these rules apply; every channel is checked at first.');
   });
 
   it('when the workspace already has a webhook, then it says nothing', async () => {

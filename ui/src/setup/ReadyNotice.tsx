@@ -38,7 +38,8 @@ export function ReadyNotice() {
         to be texted or called).
       </Text>
       <Text size="sm" mt="xs">
-        Next: create a webhook below, copy its URL and post an alert to it.
+        Next: create a webhook below, copy its URL and post an alert to it. Its “Notify by” limits which of these rules apply; every channel is checked at
+        first.
       </Text>
     </Alert>
   );

@@ -14,6 +14,10 @@ const NOTIFICATION_TYPES = [
   { value: 'CALL', label: 'Voice call' },
 ];
 
+/** What "Notify by" does, in the words of docs/architecture.md ("Inbound webhooks"). */
+export const NOTIFY_BY_HELP =
+  "Limits which of each person's notification rules apply: people are paged by their own rules on the checked channels only (texts from medium severity up, calls for critical alerts only).";
+
 /**
  * Webhooks (alert sources): create, copy the ingestion URL (and the routing key and URLs of the
  * PagerDuty- and Opsgenie-compatible intakes), test, pause, rotate, delete.
@@ -21,7 +25,8 @@ const NOTIFICATION_TYPES = [
 export function WebhooksCard() {
   const services = useApiQuery<Service[]>(['services'], '/services');
   const webhooks = useWebhooks();
-  const [form, setForm] = useState({ name: '', types: ['EMAIL'] as string[], service_id: '' });
+  // Every channel by default: a webhook then applies each person's rules as they are (within what the severity allows).
+  const [form, setForm] = useState({ name: '', types: NOTIFICATION_TYPES.map((t) => t.value), service_id: '' });
   const [tested, setTested] = useState<Record<string, TestResult[] | string>>({});
   const [confirming, setConfirming] = useState<string | null>(null);
   const invalidate = { invalidate: [['webhooks']] };
@@ -60,7 +65,14 @@ export function WebhooksCard() {
           onChange={(e) => setForm({ ...form, name: e.currentTarget.value })}
           error={create.fieldError('name')}
         />
-        <Checkbox.Group label="Notify by" value={form.types} onChange={(types) => setForm({ ...form, types })} error={create.fieldError('notificationTypes')}>
+        <Checkbox.Group
+          label="Notify by"
+          description={NOTIFY_BY_HELP}
+          value={form.types}
+          onChange={(types) => setForm({ ...form, types })}
+          error={create.fieldError('notificationTypes')}
+          maw={420}
+        >
           <Group gap="sm" mt={6}>
             {NOTIFICATION_TYPES.map((t) => (
               <Checkbox key={t.value} value={t.value} label={t.label} />
