@@ -1,5 +1,9 @@
 import { Badge, Group, Stack, Text, Timeline as MantineTimeline, Title } from '@mantine/core';
 import type { Page, TimelineEntry } from '../api/types';
+import { withReadableTimes } from '../time/format';
+import { useTimeZone } from '../time/useTimeZone';
+import { When } from '../time/When';
+import { LinkedText } from './LinkedText';
 
 interface PagingDecisionData {
   paged?: Array<{ email: string; pages: Array<{ channel: string; delay_seconds: number }> }>;
@@ -26,15 +30,24 @@ function Decision({ data }: { data: PagingDecisionData }) {
 
 const DELIVERY_COLORS: Record<string, string> = { delivered: 'green', sent: 'blue', queued: 'gray', failed: 'red', skipped: 'gray' };
 
-/** The incident's whole story in order: status changes, alerts, paging decisions; then every page with its delivery status. */
+/** Entries whose message is what a person wrote: shown as written, with its links. */
+const WRITTEN = new Set(['note']);
+
+/**
+ * The incident's whole story in order: status changes, alerts, paging decisions, notes; then every
+ * page with its delivery status. Times are relative with the exact time on hover, and any instant
+ * a message holds is written in the person's zone, never as a raw ISO string.
+ */
 export function Timeline({ entries, pages }: { entries: TimelineEntry[]; pages: Page[] }) {
+  const zone = useTimeZone();
   return (
     <Stack>
       <MantineTimeline bulletSize={14} lineWidth={2} active={entries.length - 1} aria-label="Timeline">
         {entries.map((e) => (
-          <MantineTimeline.Item key={e.seq} title={e.message}>
+          <MantineTimeline.Item key={e.seq} title={WRITTEN.has(e.type) ? undefined : withReadableTimes(e.message, zone)}>
+            {WRITTEN.has(e.type) && <LinkedText size="sm" text={e.message} />}
             <Text size="xs" c="dimmed">
-              {new Date(e.at).toLocaleString()} · {e.actor.type === 'user' ? (e.actor.email ?? 'a member') : 'Klaxon'}
+              <When iso={e.at} /> · {e.actor.type === 'user' ? (e.actor.email ?? 'a member') : 'Klaxon'}
               {e.actor.via ? ` via ${e.actor.via}` : ''}
             </Text>
             {e.type === 'paging_decision' && e.data && <Decision data={e.data as PagingDecisionData} />}
