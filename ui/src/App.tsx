@@ -32,6 +32,8 @@ const MonitoringPage = page(() => import('./monitoring/MonitoringPage'), 'Monito
 const ReportsPage = page(() => import('./reports/ReportsPage'), 'ReportsPage');
 const NotificationsPage = page(() => import('./notifications/NotificationsPage'), 'NotificationsPage');
 const OutgoingWebhooksPage = page(() => import('./integrations/OutgoingWebhooksPage'), 'OutgoingWebhooksPage');
+const ServicesPage = page(() => import('./services/ServicesPage'), 'ServicesPage');
+const ServicePage = page(() => import('./services/ServicePage'), 'ServicePage');
 const IntegrationsPage = page(() => import('./integrations/IntegrationsPage'), 'IntegrationsPage');
 
 // Indigo, not red: red is for errors and triggered incidents, and a focused field must not look refused.
@@ -78,6 +80,22 @@ export function App() {
               element={
                 <SignedIn>
                   <SetupPage />
+                </SignedIn>
+              }
+            />
+            <Route
+              path="/services"
+              element={
+                <SignedIn>
+                  <ServicesPage />
+                </SignedIn>
+              }
+            />
+            <Route
+              path="/services/:id"
+              element={
+                <SignedIn>
+                  <ServicePage />
                 </SignedIn>
               }
             />

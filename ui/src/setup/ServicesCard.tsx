@@ -1,5 +1,6 @@
-import { Badge, Button, Card, Group, Select, Table, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Card, Group, Select, Table, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { api } from '../api/client';
 import { useAction, useApiQuery } from '../api/hooks';
 import { FormError } from '../components/PageStates';
@@ -89,7 +90,9 @@ export function ServicesCard() {
               {services.data.map((s) => (
                 <Table.Tr key={s.id}>
                   <Table.Td>
-                    {s.name}
+                    <Anchor component={Link} to={`/services/${s.id}`}>
+                      {s.name}
+                    </Anchor>
                     {maintenanceOf(s.id) && (
                       <Badge ml="xs" color="yellow" title={`“${maintenanceOf(s.id)!.reason}”: nobody is paged`}>
                         In maintenance until {new Date(maintenanceOf(s.id)!.ends_at).toLocaleString()}
