@@ -6,6 +6,7 @@ import { useAction, useApiQuery } from '../api/hooks';
 import { FormError } from '../components/PageStates';
 import type { Policy, Service, Team } from './types';
 import { TableHead } from '../components/TableHead';
+import { PHONE_CARDS, PhoneCardsContainer } from '../components/ResponsiveTable';
 import { ServiceChatModal } from './ServiceChatModal';
 import { MaintenanceModal } from '../maintenance/MaintenanceModal';
 import { activeWindowsPath, heldUntil, MAINTENANCE_KEY, type MaintenanceWindow } from '../maintenance/maintenance';
@@ -83,8 +84,8 @@ export function ServicesCard() {
         </Button>
       </Group>
       {!!services.data?.length && (
-        <Table.ScrollContainer minWidth={420} mt="md">
-          <Table aria-label="Services">
+        <PhoneCardsContainer minWidth={420} mt="md">
+          <Table aria-label="Services" className={PHONE_CARDS}>
             <TableHead columns={['Service', 'Team', 'Escalation policy', 'Chat', 'Maintenance']} />
             <Table.Tbody>
               {services.data.map((s) => (
@@ -99,8 +100,8 @@ export function ServicesCard() {
                       </Badge>
                     )}
                   </Table.Td>
-                  <Table.Td>{teamName.get(s.owning_team_id) ?? '—'}</Table.Td>
-                  <Table.Td>
+                  <Table.Td data-label="Team">{teamName.get(s.owning_team_id) ?? '—'}</Table.Td>
+                  <Table.Td data-label="Escalation policy">
                     <Select
                       aria-label={`Escalation policy of ${s.name}`}
                       placeholder="Nobody is paged"
@@ -125,7 +126,7 @@ export function ServicesCard() {
               ))}
             </Table.Tbody>
           </Table>
-        </Table.ScrollContainer>
+        </PhoneCardsContainer>
       )}
       <ServiceChatModal service={chatFor} onClose={() => setChatFor(null)} />
       <MaintenanceModal service={maintenanceFor} onClose={() => setMaintenanceFor(null)} />
