@@ -13,7 +13,7 @@ export const PHONE_CARDS = 'klx-phone-cards';
  * Holds a `PHONE_CARDS` table: on a narrow desktop it scrolls sideways in its own box (at
  * `minWidth`); on a phone it does not, as each row is a card there and nothing is clipped.
  */
-export function PhoneCardsContainer({ minWidth, mt, children }: { minWidth: number; mt?: 'md'; children: ReactNode }) {
+export function PhoneCardsContainer({ minWidth, mt, children }: { minWidth: number; mt?: 'xs' | 'md'; children: ReactNode }) {
   const phone = useMediaQuery(PHONE_QUERY, false, { getInitialValueInEffect: false });
   if (phone) return <div style={{ marginTop: mt ? `var(--mantine-spacing-${mt})` : undefined }}>{children}</div>;
   return (
