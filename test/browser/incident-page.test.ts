@@ -97,7 +97,9 @@ describe('the incident page in Chromium', () => {
     await alert.getByRole('listitem', { name: 'threshold_percent: 95' }).waitFor();
     expect(await alert.getByRole('link', { name: 'Silence' }).getAttribute('href')).toBe('https://alertmanager.example.test/#/silences/new');
     expect(await alert.getByRole('link', { name: 'runbook_url' }).getAttribute('href')).toBe('https://runbooks.example.test/disk');
-    expect(await page.evaluate(() => [...document.querySelectorAll('a[href]')].filter((a) => !/^(https?:|\/)/.test(a.getAttribute('href')!)).length)).toBe(0);
+    expect(
+      await page.evaluate(() => Array.from(document.querySelectorAll('a[href]')).filter((a) => !/^(https?:|\/)/.test(a.getAttribute('href')!)).length),
+    ).toBe(0);
     // Relative, with the exact time in Tokyo on hover.
     const opened = page.locator('time').first();
     expect(await opened.innerText()).toMatch(/^(just now|\d+ min ago)$/);
