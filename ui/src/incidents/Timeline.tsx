@@ -1,8 +1,8 @@
 import { Badge, Group, Stack, Text, Timeline as MantineTimeline, Title } from '@mantine/core';
 import type { Page, TimelineEntry } from '../api/types';
 import { withReadableTimes } from '../time/format';
-import { useTimeZone } from '../time/useTimeZone';
-import { When } from '../time/When';
+import { useNow, useTimeZone } from '../time/useTimeZone';
+import { WhenAt } from '../time/When';
 import { LinkedText } from './LinkedText';
 
 interface PagingDecisionData {
@@ -40,6 +40,7 @@ const WRITTEN = new Set(['note']);
  */
 export function Timeline({ entries, pages }: { entries: TimelineEntry[]; pages: Page[] }) {
   const zone = useTimeZone();
+  const now = useNow();
   return (
     <Stack>
       <MantineTimeline bulletSize={14} lineWidth={2} active={entries.length - 1} aria-label="Timeline">
@@ -47,7 +48,7 @@ export function Timeline({ entries, pages }: { entries: TimelineEntry[]; pages: 
           <MantineTimeline.Item key={e.seq} title={WRITTEN.has(e.type) ? undefined : withReadableTimes(e.message, zone)}>
             {WRITTEN.has(e.type) && <LinkedText size="sm" text={e.message} />}
             <Text size="xs" c="dimmed">
-              <When iso={e.at} /> · {e.actor.type === 'user' ? (e.actor.email ?? 'a member') : 'Klaxon'}
+              <WhenAt iso={e.at} now={now} zone={zone} /> · {e.actor.type === 'user' ? (e.actor.email ?? 'a member') : 'Klaxon'}
               {e.actor.via ? ` via ${e.actor.via}` : ''}
             </Text>
             {e.type === 'paging_decision' && e.data && <Decision data={e.data as PagingDecisionData} />}
