@@ -12,6 +12,7 @@ import { MaintenanceBanner } from '../maintenance/MaintenanceBanner';
 import { When } from '../time/When';
 import { AlertCard } from './AlertCard';
 import { IncidentActions } from './IncidentActions';
+import { LinkedText } from './LinkedText';
 
 /**
  * One incident: its status, its service (linked to the service's page) and the buttons its state
@@ -86,6 +87,7 @@ export function IncidentPage() {
           </>
         )}
       </Text>
+      {i.description && <LinkedText text={i.description} aria-label="Incident description" />}
       {i.service_id && <MaintenanceBanner serviceId={i.service_id} pagingHeldUntil={i.paging_held ? i.paging_held_until : null} />}
       {move.error && (
         <Alert color="red" title="Not done">

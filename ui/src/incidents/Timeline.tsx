@@ -66,12 +66,12 @@ export function Timeline({ entries, pages }: { entries: TimelineEntry[]; pages: 
             <Badge color={DELIVERY_COLORS[p.status] ?? 'gray'}>{p.status}</Badge>
             {p.fallback_reason && (
               <Text size="xs" c="dimmed">
-                {p.fallback_reason}
+                {withReadableTimes(p.fallback_reason, zone)}
               </Text>
             )}
             {p.error && (
               <Text size="xs" c="red">
-                {p.error}
+                {withReadableTimes(p.error, zone)}
               </Text>
             )}
           </Group>
