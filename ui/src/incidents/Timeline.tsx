@@ -30,8 +30,8 @@ function Decision({ data }: { data: PagingDecisionData }) {
 
 const DELIVERY_COLORS: Record<string, string> = { delivered: 'green', sent: 'blue', queued: 'gray', failed: 'red', skipped: 'gray' };
 
-/** Entries whose message is what a person wrote: shown as written, with its links. */
-const WRITTEN = new Set(['note']);
+/** Entries whose message is what a person wrote (a note: `note`, `note_added`): shown as written, with its links. */
+const written = (type: string) => type === 'note' || type.startsWith('note_');
 
 /**
  * The incident's whole story in order: status changes, alerts, paging decisions, notes; then every
@@ -45,8 +45,8 @@ export function Timeline({ entries, pages }: { entries: TimelineEntry[]; pages: 
     <Stack>
       <MantineTimeline bulletSize={14} lineWidth={2} active={entries.length - 1} aria-label="Timeline">
         {entries.map((e) => (
-          <MantineTimeline.Item key={e.seq} title={WRITTEN.has(e.type) ? undefined : withReadableTimes(e.message, zone)}>
-            {WRITTEN.has(e.type) && <LinkedText size="sm" text={e.message} />}
+          <MantineTimeline.Item key={e.seq} title={written(e.type) ? undefined : withReadableTimes(e.message, zone)}>
+            {written(e.type) && <LinkedText size="sm" text={e.message} />}
             <Text size="xs" c="dimmed">
               <WhenAt iso={e.at} now={now} zone={zone} /> · {e.actor.type === 'user' ? (e.actor.email ?? 'a member') : 'Klaxon'}
               {e.actor.via ? ` via ${e.actor.via}` : ''}
