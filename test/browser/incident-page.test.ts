@@ -2,7 +2,9 @@ import { copyFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { createSource } from '../../src/services/ingest/sources';
+import { createEscalationPolicy } from '../../src/services/paging/escalation-policies';
 import { createService, createTeam } from '../../src/services/workspace';
+import { updateService } from '../../src/services/workspace/catalog';
 import { dashboardInBrowser, logInInBrowser, saveScreenshot, SCREENSHOTS, sidewaysOverflow } from '../support/browser';
 import { signUpAndLogIn } from '../support/dashboard';
 
@@ -33,7 +35,7 @@ async function checkoutWorkspace() {
     name: 'Prometheus',
     ingestBaseUrl: suite.stack.urls.ingest,
   });
-  return { owner, service, ingestUrl: source.ingest_url };
+  return { owner, service, teamId: team.id, ingestUrl: source.ingest_url };
 }
 
 async function send(ingestUrl: string, event: Record<string, unknown>): Promise<string> {
@@ -123,7 +125,8 @@ describe('the incident page in Chromium', () => {
   }, 90_000);
 
   it('when the incident list, the Set up page’s webhooks and readiness are opened on a 390 px phone, then the list is cards with checkboxes and nothing scrolls sideways or is clipped', async () => {
-    const { owner, ingestUrl } = await checkoutWorkspace();
+    const { owner, ingestUrl, teamId, service } = await checkoutWorkspace();
+    const serviceId = service.id;
     await send(ingestUrl, { title: 'Checkout latency above 2 s on every pod of the eu-west-1 cluster', severity: 'critical' });
     await send(ingestUrl, { title: 'Card payments failing', severity: 'high' });
     const phone = await suite.browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true });
@@ -152,12 +155,23 @@ describe('the incident page in Chromium', () => {
       expect(await sidewaysOverflow(phone)).toBeLessThanOrEqual(0);
       await screenshot(phone, 'setup-webhooks-390');
 
+      // Readiness: a policy whose only step is a team with nobody in it is a gap; its Why and Fix fit the screen.
+      const policy = await createEscalationPolicy(suite.stack.orm, {
+        organizationId: owner.organizationId,
+        name: 'Payments first',
+        steps: [{ delay_seconds: 300, targets: [{ type: 'team', id: teamId }] }],
+        repeat: 0,
+      });
+      await updateService(suite.stack.orm, { organizationId: owner.organizationId, id: serviceId, patch: { escalationPolicyId: policy.id } });
       await phone.goto(`${app()}/readiness`);
-      await phone
-        .getByRole('heading', { name: /Readiness/ })
-        .first()
-        .waitFor();
+      const gaps = phone.getByRole('table', { name: 'Readiness gaps' });
+      await gaps.waitFor();
+      const fix = gaps.getByRole('link').first();
+      await fix.scrollIntoViewIfNeeded();
+      const fixBox = (await fix.boundingBox())!;
+      expect(fixBox.x + fixBox.width).toBeLessThanOrEqual(390);
       expect(await sidewaysOverflow(phone)).toBeLessThanOrEqual(0);
+      await screenshot(phone, 'readiness-390');
     } finally {
       await phone.close();
     }
