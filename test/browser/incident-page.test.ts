@@ -172,6 +172,19 @@ describe('the incident page in Chromium', () => {
       expect(fixBox.x + fixBox.width).toBeLessThanOrEqual(390);
       expect(await sidewaysOverflow(phone)).toBeLessThanOrEqual(0);
       await screenshot(phone, 'readiness-390');
+
+      // Escalation policies and members: their row buttons on screen too.
+      for (const [path, button] of [
+        ['/escalation-policies', 'Edit Payments first'],
+        ['/members', `Role of ${owner.email}`],
+      ]) {
+        await phone.goto(`${app()}${path}`);
+        const control = phone.getByRole(path === '/members' ? 'combobox' : 'button', { name: button });
+        await control.waitFor();
+        const at = (await control.boundingBox())!;
+        expect({ path, right: at.x + at.width <= 390 }).toEqual({ path, right: true });
+        expect(await sidewaysOverflow(phone)).toBeLessThanOrEqual(0);
+      }
     } finally {
       await phone.close();
     }
