@@ -12,8 +12,13 @@ export { DASHBOARD_PREFIX } from './prefix';
 
 export type DashboardDeps = AuthDeps;
 
-/** What a Stakeholder may still change: their own account (sign-out, password, two-factor, step-up, workspace), their unread list. */
-const OWN_ACCOUNT = [`${DASHBOARD_PREFIX}/auth/`, `${DASHBOARD_PREFIX}/notifications/mark-all-read`, `${DASHBOARD_PREFIX}/invitations/accept`];
+/** What a Stakeholder may still change: their own account (sign-out, password, two-factor, step-up, workspace), their profile (time zone), their unread list. */
+const OWN_ACCOUNT = [
+  `${DASHBOARD_PREFIX}/auth/`,
+  `${DASHBOARD_PREFIX}/profile`,
+  `${DASHBOARD_PREFIX}/notifications/mark-all-read`,
+  `${DASHBOARD_PREFIX}/invitations/accept`,
+];
 const stakeholderReadsOnly = refuseStakeholderWrites(
   (ctx) => sessionOf(ctx).role,
   (pattern) => OWN_ACCOUNT.some((p) => pattern.startsWith(p)),

@@ -2,8 +2,9 @@ import { Loader, MantineProvider, createTheme } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
-import { ApiError } from './api/client';
+import { ApiError, OFFLINE } from './api/client';
 import { useLiveIncidents, useSession } from './api/hooks';
+import { OfflinePage } from './components/OfflinePage';
 import { Shell } from './components/Shell';
 import { IncidentPage } from './incidents/IncidentPage';
 import { IncidentsPage } from './incidents/IncidentsPage';
@@ -32,6 +33,8 @@ const MonitoringPage = page(() => import('./monitoring/MonitoringPage'), 'Monito
 const ReportsPage = page(() => import('./reports/ReportsPage'), 'ReportsPage');
 const NotificationsPage = page(() => import('./notifications/NotificationsPage'), 'NotificationsPage');
 const OutgoingWebhooksPage = page(() => import('./integrations/OutgoingWebhooksPage'), 'OutgoingWebhooksPage');
+const ServicesPage = page(() => import('./services/ServicesPage'), 'ServicesPage');
+const ServicePage = page(() => import('./services/ServicePage'), 'ServicePage');
 const IntegrationsPage = page(() => import('./integrations/IntegrationsPage'), 'IntegrationsPage');
 
 // Indigo, not red: red is for errors and triggered incidents, and a focused field must not look refused.
@@ -39,11 +42,13 @@ const theme = createTheme({ primaryColor: 'indigo' });
 const queryClient = new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: true } } });
 
 /** Signed-in pages: a visitor without a session goes to the login page; the event stream runs while signed in. */
-function SignedIn({ children }: { children: ReactNode }) {
+export function SignedIn({ children }: { children: ReactNode }) {
   const session = useSession();
   useLiveIncidents(session.isSuccess);
   if (session.isPending) return <Loader aria-label="Loading" m="xl" />;
   if (session.error instanceof ApiError && session.error.status === 401) return <Navigate to="/login" replace />;
+  if (session.error instanceof ApiError && (session.error.code === OFFLINE || session.error.status >= 500))
+    return <OfflinePage message={session.error.message} onRetry={() => void session.refetch()} retrying={session.isFetching} />;
   if (session.error) return <p role="alert">{session.error.message}</p>;
   return (
     <Shell session={session.data}>
@@ -78,6 +83,22 @@ export function App() {
               element={
                 <SignedIn>
                   <SetupPage />
+                </SignedIn>
+              }
+            />
+            <Route
+              path="/services"
+              element={
+                <SignedIn>
+                  <ServicesPage />
+                </SignedIn>
+              }
+            />
+            <Route
+              path="/services/:id"
+              element={
+                <SignedIn>
+                  <ServicePage />
                 </SignedIn>
               }
             />

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { LIFECYCLE_OPERATIONS, type LifecycleOperation } from '../../../src/domain/incident-lifecycle';
 import { listAlerts } from '../../../src/services/alerts';
+import { alertSenderDetails } from '../../../src/services/alerts/details';
+import { serviceNamed } from '../../../src/services/incident/service-link';
 import { conflict } from '../../../src/services/errors';
 import { countIncidentsByStatus, getIncident, incidentTrace, listIncidents, transitionIncident } from '../../../src/services/incident';
 import { withinDeadline, TEMPORAL_CALL_MS } from '../../../src/temporal/deadline';
@@ -125,14 +127,20 @@ export function incidentRoutes(deps: AdminDeps): RouteSpec[] {
       method: 'get',
       access: 'read',
       path: '/incidents/{id}',
-      summary: 'One incident with its latest alerts, its whole timeline (with who was paged or not and why) and every page sent',
+      summary:
+        'One incident with its service, its latest alerts (with everything their sender said), its whole timeline (with who was paged or not and why) and every page sent',
       operationId: 'dashboardGetIncident',
       params: IncidentIdParams,
       success: {
         status: 200,
         description: 'the incident',
         schema: IncidentSchema.extend({
-          alerts: z.array(z.record(z.string(), z.unknown())),
+          service: z.object({ id: z.uuid(), name: z.string() }).nullable().describe('the service, for its name and a link to its page; null when none'),
+          alerts: z
+            .array(z.record(z.string(), z.unknown()))
+            .describe(
+              'the latest alerts, each the API-key surface’s alert with what the sender said besides: dedup_key, description, metadata (labels, links, details)',
+            ),
           timeline: z.array(TimelineEntrySchema),
           pages: z.array(PageSchema),
         }),
@@ -142,11 +150,18 @@ export function incidentRoutes(deps: AdminDeps): RouteSpec[] {
         const actor = adminActorOf(ctx);
         const [held] = await withPagingHeld(knexOf(deps.orm), [await getIncident({ orm: deps.orm }, actor.organizationId, params.id)]);
         const incident = withLink(held);
-        const [{ alerts }, trace] = await Promise.all([
+        const [{ alerts }, trace, service] = await Promise.all([
           listAlerts({ orm: deps.orm }, { organizationId: actor.organizationId, incidentId: incident.id, limit: INCIDENT_ALERTS_SHOWN, offset: 0 }),
           incidentTrace(deps.orm, incident.id),
+          serviceNamed(deps.orm, actor.organizationId, incident.service_id),
         ]);
-        return { data: { ...incident, alerts, ...trace } };
+        const details = await alertSenderDetails(
+          deps.orm,
+          actor.organizationId,
+          alerts.map((a) => a.id),
+        );
+        const detailed = alerts.map((a) => ({ ...a, ...(details.get(a.id) ?? { dedup_key: null, description: null, metadata: {} }) }));
+        return { data: { ...incident, service, alerts: detailed, ...trace } };
       },
     }),
     ...LIFECYCLE_OPERATIONS.map(lifecycle),

@@ -20,6 +20,7 @@ import { reportsRoutes } from './reports';
 import { statusRoutes } from './status';
 import { inboundWebhooksRoutes } from './inbound-webhooks';
 import { pagingRoutes } from './paging';
+import { profileRoutes } from './profile';
 import { scimTokenRoutes } from './scim-token';
 import { securityRoutes } from './security';
 import { serviceChatRoutes } from './service-chat';
@@ -38,6 +39,7 @@ export const sessionRoutes = (deps: AdminDeps): RouteSpec[] => [
   ...catalogRoutes(deps),
   ...maintenanceWindowRoutes(deps),
   ...pagingRoutes(deps),
+  ...profileRoutes(deps),
   ...monitorRoutes(deps),
   ...inboundWebhooksRoutes(deps),
   ...outgoingWebhookRoutes(deps),

@@ -1,3 +1,4 @@
+import { PHONE_CARDS, PhoneCardsContainer } from '../components/ResponsiveTable';
 import { Badge, Button, Card, Select, Stack, Table, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -58,8 +59,8 @@ export function MembersCard({ session }: { session: SessionView }) {
         ) : members.data.length === 0 ? (
           <Empty>No members yet. Invite someone below.</Empty>
         ) : (
-          <Table.ScrollContainer minWidth={620}>
-            <Table aria-label="Members" verticalSpacing="xs">
+          <PhoneCardsContainer minWidth={620}>
+            <Table aria-label="Members" verticalSpacing="xs" className={PHONE_CARDS}>
               <TableHead columns={['Member', 'Role', 'Two-factor', 'Joined']} actions />
               <Table.Tbody>
                 {members.data.map((m) => {
@@ -83,7 +84,7 @@ export function MembersCard({ session }: { session: SessionView }) {
                           </Badge>
                         )}
                       </Table.Td>
-                      <Table.Td>
+                      <Table.Td data-label="Role">
                         {editable ? (
                           <Select
                             aria-label={`Role of ${m.email}`}
@@ -99,12 +100,12 @@ export function MembersCard({ session }: { session: SessionView }) {
                           <Text size="sm">{ROLE_LABELS[m.role]}</Text>
                         )}
                       </Table.Td>
-                      <Table.Td>
+                      <Table.Td data-label="Two-factor">
                         <Badge color={m.two_factor_enabled ? 'green' : 'gray'} variant="light">
                           {m.two_factor_enabled ? 'on' : 'off'}
                         </Badge>
                       </Table.Td>
-                      <Table.Td>
+                      <Table.Td data-label="Joined">
                         <Text size="sm">{new Date(m.joined_at).toLocaleDateString()}</Text>
                       </Table.Td>
                       <Table.Td>
@@ -119,7 +120,7 @@ export function MembersCard({ session }: { session: SessionView }) {
                 })}
               </Table.Tbody>
             </Table>
-          </Table.ScrollContainer>
+          </PhoneCardsContainer>
         )}
         <Text size="xs" c="dimmed">
           A new role applies at the member’s next login: changing it logs them out of this workspace.

@@ -39,6 +39,11 @@ export interface AlertView {
   tags: Record<string, string> | null;
   url: string | null;
   created_at: string;
+  /** What the sender said besides (the incident page's answer only; docs/incident-page.md). */
+  dedup_key?: string | null;
+  description?: string | null;
+  /** As sent: `labels`, `links`, custom details. */
+  metadata?: Record<string, unknown>;
 }
 
 /** One timeline entry and one page sent: the server's own types (src/domain/incident-trace.ts). */
@@ -46,6 +51,8 @@ export type { PageJson as Page, TimelineEntryJson as TimelineEntry } from '../..
 import type { PageJson, TimelineEntryJson } from '../../../src/domain/incident-trace';
 
 export interface IncidentDetail extends Incident {
+  /** The incident's service, for its name and a link to its page; null when it has none. */
+  service?: { id: string; name: string } | null;
   alerts: AlertView[];
   timeline: TimelineEntryJson[];
   pages: PageJson[];

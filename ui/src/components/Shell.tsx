@@ -7,25 +7,52 @@ import { api } from '../api/client';
 import type { SessionView } from '../api/types';
 import { InstallButton, IosInstallHint } from '../pwa/InstallHint';
 
-const NAV = [
-  { to: '/', label: 'Incidents' },
-  { to: '/on-call', label: 'On call' },
-  { to: '/setup', label: 'Set up' },
-  { to: '/escalation-policies', label: 'Escalation policies' },
-  { to: '/schedules', label: 'Schedules' },
-  { to: '/readiness', label: 'Readiness' },
-  { to: '/drills', label: 'Paging drills' },
-  { to: '/monitoring', label: 'Heartbeats and monitors' },
-  { to: '/reports', label: 'Reports' },
-  { to: '/members', label: 'Members' },
-  { to: '/credentials', label: 'API tokens and keys' },
-  { to: '/integrations', label: 'Integrations' },
-  { to: '/outgoing-webhooks', label: 'Outgoing webhooks' },
-  { to: '/settings/import', label: 'Import' },
-  { to: '/settings/sso', label: 'Single sign-on' },
-  { to: '/profile', label: 'My profile' },
-  { to: '/security', label: 'Security' },
+/** The sidebar, grouped by what a person came to do (docs/incident-page.md, "Navigation"). */
+export const NAV_GROUPS: Array<{ label: string; items: Array<{ to: string; label: string }> }> = [
+  {
+    label: 'Respond',
+    items: [
+      { to: '/', label: 'Incidents' },
+      { to: '/on-call', label: 'On call' },
+      { to: '/notifications', label: 'Notifications' },
+    ],
+  },
+  {
+    label: 'Configure',
+    items: [
+      { to: '/setup', label: 'Set up' },
+      { to: '/services', label: 'Services' },
+      { to: '/escalation-policies', label: 'Escalation policies' },
+      { to: '/schedules', label: 'Schedules' },
+      { to: '/monitoring', label: 'Heartbeats and monitors' },
+      { to: '/integrations', label: 'Integrations' },
+      { to: '/outgoing-webhooks', label: 'Outgoing webhooks' },
+    ],
+  },
+  {
+    label: 'Insights',
+    items: [
+      { to: '/readiness', label: 'Readiness' },
+      { to: '/drills', label: 'Paging drills' },
+      { to: '/reports', label: 'Reports' },
+    ],
+  },
+  {
+    label: 'Admin',
+    items: [
+      { to: '/members', label: 'Members' },
+      { to: '/credentials', label: 'API tokens and keys' },
+      { to: '/settings/import', label: 'Import' },
+      { to: '/settings/sso', label: 'Single sign-on' },
+      { to: '/profile', label: 'My profile' },
+      { to: '/security', label: 'Security' },
+    ],
+  },
 ];
+
+/** Whether a sidebar entry is the page shown (the incident list also covers each incident's page). */
+export const isActive = (to: string, pathname: string) =>
+  to === '/' ? pathname === '/' || pathname.startsWith('/incidents') : pathname === to || pathname.startsWith(`${to}/`);
 
 /** The frame of every signed-in page: header with workspace, unread badge, dark mode and logout; navigation. */
 export function Shell({ session, children }: { session: SessionView; children: ReactNode }) {
@@ -84,16 +111,30 @@ export function Shell({ session, children }: { session: SessionView; children: R
           </Group>
         </Group>
       </AppShell.Header>
-      <AppShell.Navbar p="xs">
-        {NAV.map((item) => (
-          <NavLink
-            key={item.to}
-            component={Link}
-            to={item.to}
-            label={item.label}
-            active={item.to === '/' ? location.pathname === '/' || location.pathname.startsWith('/incidents') : location.pathname.startsWith(item.to)}
-            onClick={close}
-          />
+      <AppShell.Navbar p="xs" component="nav" aria-label="Main" style={{ overflowY: 'auto' }}>
+        {NAV_GROUPS.map((group) => (
+          <div key={group.label} role="group" aria-labelledby={`nav-${group.label}`}>
+            <Text id={`nav-${group.label}`} size="xs" fw={700} c="dimmed" tt="uppercase" px="sm" pt="sm" pb={2}>
+              {group.label}
+            </Text>
+            {group.items.map((item) => (
+              <NavLink
+                key={item.to}
+                component={Link}
+                to={item.to}
+                label={item.label}
+                active={isActive(item.to, location.pathname)}
+                onClick={close}
+                rightSection={
+                  item.to === '/notifications' && unread.data ? (
+                    <Badge size="sm" color="red" circle={unread.data < 10} aria-label={`${unread.data} unread`}>
+                      {unread.data}
+                    </Badge>
+                  ) : undefined
+                }
+              />
+            ))}
+          </div>
         ))}
       </AppShell.Navbar>
       <AppShell.Main>

@@ -1,7 +1,7 @@
-import { Alert, Anchor, Badge, Button, Card, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { useHotkeys } from '@mantine/hooks';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useParams } from 'react-router';
+import { Link, useParams } from 'react-router';
 import type { LifecycleOperation } from '../../../src/domain/incident-lifecycle';
 import { api } from '../api/client';
 import { useIncident } from '../api/hooks';
@@ -9,11 +9,16 @@ import type { Incident, IncidentDetail } from '../api/types';
 import { allowedOperations, OPERATION_LABELS, STATUS_COLORS } from './status';
 import { Timeline } from './Timeline';
 import { MaintenanceBanner } from '../maintenance/MaintenanceBanner';
+import { When } from '../time/When';
+import { AlertCard } from './AlertCard';
+import { IncidentActions } from './IncidentActions';
+import { LinkedText } from './LinkedText';
 
 /**
- * One incident: its status and the buttons its state allows (a, r on the keyboard), its alerts
- * with Form B tags and links, and its timeline with every page. Moves show at once and roll back
- * when the server refuses (409).
+ * One incident: its status, its service (linked to the service's page) and the buttons its state
+ * allows (a, r on the keyboard); notes, responders, snooze and merge; its alerts with everything
+ * their senders said; and its timeline with every page. Moves show at once and roll back when the
+ * server refuses (409). Times are relative, exact in the person's zone on hover.
  */
 export function IncidentPage() {
   const { id = '' } = useParams();
@@ -62,17 +67,27 @@ export function IncidentPage() {
         </Badge>
       </Group>
       <Text size="sm" c="dimmed">
-        {i.severity} · opened {new Date(i.created_at).toLocaleString()}
+        {i.severity}
+        {i.service && (
+          <>
+            {' · '}
+            <Anchor component={Link} to={`/services/${i.service.id}`} inherit>
+              {i.service.name}
+            </Anchor>
+          </>
+        )}
+        {' · '}opened <When iso={i.created_at} />
         {i.links.temporal_ui && (
           <>
             {' '}
             ·{' '}
-            <Anchor href={i.links.temporal_ui} target="_blank" rel="noreferrer">
+            <Anchor href={i.links.temporal_ui} target="_blank" rel="noreferrer" inherit>
               Workflow in Temporal
             </Anchor>
           </>
         )}
       </Text>
+      {i.description && <LinkedText text={i.description} aria-label="Incident description" />}
       {i.service_id && <MaintenanceBanner serviceId={i.service_id} pagingHeldUntil={i.paging_held ? i.paging_held_until : null} />}
       {move.error && (
         <Alert color="red" title="Not done">
@@ -96,31 +111,11 @@ export function IncidentPage() {
           </Button>
         )}
       </Group>
+      <IncidentActions incident={i} />
       <Title order={3}>Alerts</Title>
       {i.alerts.length === 0 && <Text c="dimmed">No alerts: this incident was opened by hand.</Text>}
       {i.alerts.map((a) => (
-        <Card key={a.id} withBorder padding="sm">
-          <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
-            {a.title}
-          </Text>
-          {a.message && (
-            <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-              {a.message}
-            </Text>
-          )}
-          <Group gap={4} mt={4} wrap="wrap">
-            {Object.entries(a.tags ?? {}).map(([k, v]) => (
-              <Badge key={k} variant="outline">
-                {k}: {v}
-              </Badge>
-            ))}
-          </Group>
-          {a.url && (
-            <Anchor href={a.url} target="_blank" rel="noreferrer" size="sm" style={{ overflowWrap: 'anywhere' }}>
-              {a.url}
-            </Anchor>
-          )}
-        </Card>
+        <AlertCard key={a.id} alert={a} />
       ))}
       <Title order={3}>Timeline</Title>
       <Timeline entries={i.timeline} pages={i.pages} />

@@ -1,11 +1,17 @@
-import { MantineProvider } from '@mantine/core';
-import { cleanup, render, screen, within } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fakeApi, ok } from '../test/fake-api';
+import { renderWithApp } from '../test/render';
 import type { Page, TimelineEntry } from '../api/types';
 import { allowedOperations } from './status';
 import { Timeline } from './Timeline';
 
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+const me = (time_zone: string | null) => ({ 'GET /profile': ok({ id: 'u1', email: 'ada@example.test', name: 'Ada', role: 'MEMBER', time_zone }) });
 
 const entry = (over: Partial<TimelineEntry>): TimelineEntry => ({
   seq: 1,
@@ -74,11 +80,8 @@ describe('Timeline', () => {
         provider: 'sendgrid',
       },
     ];
-    render(
-      <MantineProvider>
-        <Timeline entries={entries} pages={pages} />
-      </MantineProvider>,
-    );
+    fakeApi(me(null));
+    renderWithApp(<Timeline entries={entries} pages={pages} />);
 
     expect(screen.getByText('Paged ada@example.test: sms, voice after 120s')).toBeTruthy();
     expect(screen.getByText('Not paged bob@example.test: no usable contact method')).toBeTruthy();
@@ -88,6 +91,41 @@ describe('Timeline', () => {
     expect(within(sent).getByText('failed')).toBeTruthy();
     expect(within(sent).getByText('mailbox unavailable')).toBeTruthy();
     expect(within(sent).getByText(/pages by email only/)).toBeTruthy();
+  });
+});
+
+describe('Timeline times and notes', () => {
+  it('when a maintenance entry holds a raw ISO instant, then it shows as a time in My profile’s zone, and each entry’s time is relative with the exact time on hover', async () => {
+    fakeApi(me('Europe/Berlin'));
+    const entries = [
+      entry({
+        seq: 1,
+        type: 'paging_decision',
+        message: 'Not paged: maintenance window “deploy” until 2026-11-24T05:30:00.000Z; pages then if still triggered.',
+      }),
+    ];
+    renderWithApp(<Timeline entries={entries} pages={[]} />);
+    await screen.findByText('Not paged: maintenance window “deploy” until Nov 24, 2026, 06:30:00 GMT+1; pages then if still triggered.');
+    expect(screen.queryByText(/2026-11-24T05:30/)).toBeNull();
+    const when = document.querySelector('time[datetime="2026-11-24T03:00:00.000Z"]')!;
+    expect(when.getAttribute('title')).toBe('Nov 24, 2026, 04:00:00 GMT+1');
+    expect(when.textContent).toMatch(/ ago$/);
+  });
+
+  it('when a note holds line breaks, a link and HTML, then it is shown as written: the link clickable, the HTML as text', async () => {
+    fakeApi(me(null));
+    const text = 'Rolled back.\nSee https://status.example.test/incident/42.\n<img src=x onerror=alert(1)> javascript:alert(1)';
+    renderWithApp(
+      <Timeline
+        entries={[entry({ seq: 1, type: 'note', message: text, actor: { type: 'user', id: 'u1', email: 'ada@example.test', via: 'dashboard' } })]}
+        pages={[]}
+      />,
+    );
+    const link = await screen.findByRole('link', { name: 'https://status.example.test/incident/42' });
+    expect(link.getAttribute('href')).toBe('https://status.example.test/incident/42');
+    expect(screen.getAllByRole('link')).toHaveLength(1);
+    expect(document.querySelector('img')).toBeNull();
+    expect(screen.getByText(/<img src=x onerror=alert\(1\)>/).textContent).toContain('Rolled back.\nSee ');
   });
 });
 

@@ -1,5 +1,9 @@
 import { Badge, Group, Stack, Text, Timeline as MantineTimeline, Title } from '@mantine/core';
 import type { Page, TimelineEntry } from '../api/types';
+import { withReadableTimes } from '../time/format';
+import { useNow, useTimeZone } from '../time/useTimeZone';
+import { WhenAt } from '../time/When';
+import { LinkedText } from './LinkedText';
 
 interface PagingDecisionData {
   paged?: Array<{ email: string; pages: Array<{ channel: string; delay_seconds: number }> }>;
@@ -26,15 +30,25 @@ function Decision({ data }: { data: PagingDecisionData }) {
 
 const DELIVERY_COLORS: Record<string, string> = { delivered: 'green', sent: 'blue', queued: 'gray', failed: 'red', skipped: 'gray' };
 
-/** The incident's whole story in order: status changes, alerts, paging decisions; then every page with its delivery status. */
+/** Entries whose message is what a person wrote (a note: `note`, `note_added`): shown as written, with its links. */
+const written = (type: string) => type === 'note' || type.startsWith('note_');
+
+/**
+ * The incident's whole story in order: status changes, alerts, paging decisions, notes; then every
+ * page with its delivery status. Times are relative with the exact time on hover, and any instant
+ * a message holds is written in the person's zone, never as a raw ISO string.
+ */
 export function Timeline({ entries, pages }: { entries: TimelineEntry[]; pages: Page[] }) {
+  const zone = useTimeZone();
+  const now = useNow();
   return (
     <Stack>
       <MantineTimeline bulletSize={14} lineWidth={2} active={entries.length - 1} aria-label="Timeline">
         {entries.map((e) => (
-          <MantineTimeline.Item key={e.seq} title={e.message}>
+          <MantineTimeline.Item key={e.seq} title={written(e.type) ? undefined : withReadableTimes(e.message, zone)}>
+            {written(e.type) && <LinkedText size="sm" text={e.message} />}
             <Text size="xs" c="dimmed">
-              {new Date(e.at).toLocaleString()} · {e.actor.type === 'user' ? (e.actor.email ?? 'a member') : 'Klaxon'}
+              <WhenAt iso={e.at} now={now} zone={zone} /> · {e.actor.type === 'user' ? (e.actor.email ?? 'a member') : 'Klaxon'}
               {e.actor.via ? ` via ${e.actor.via}` : ''}
             </Text>
             {e.type === 'paging_decision' && e.data && <Decision data={e.data as PagingDecisionData} />}
@@ -52,12 +66,12 @@ export function Timeline({ entries, pages }: { entries: TimelineEntry[]; pages: 
             <Badge color={DELIVERY_COLORS[p.status] ?? 'gray'}>{p.status}</Badge>
             {p.fallback_reason && (
               <Text size="xs" c="dimmed">
-                {p.fallback_reason}
+                {withReadableTimes(p.fallback_reason, zone)}
               </Text>
             )}
             {p.error && (
               <Text size="xs" c="red">
-                {p.error}
+                {withReadableTimes(p.error, zone)}
               </Text>
             )}
           </Group>

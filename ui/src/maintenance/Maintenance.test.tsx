@@ -2,6 +2,7 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi, ok, refused, sessionAs } from '../test/fake-api';
 import { renderWithApp } from '../test/render';
+import { exactTime } from '../time/format';
 import { MaintenanceBanner } from './MaintenanceBanner';
 import { MaintenanceModal } from './MaintenanceModal';
 import type { MaintenanceWindow } from './maintenance';
@@ -28,13 +29,17 @@ const SERVICE = { id: 's1', name: 'Payments API' };
 
 describe('MaintenanceBanner', () => {
   it('when a window of the service is active, then the banner names it and its end, and says the incident’s paging is held', async () => {
-    fakeApi({ 'GET /auth/session': ok(sessionAs('MEMBER')), 'GET /maintenance-windows?service_id=s1&state=active': ok([windowOf()]) });
+    fakeApi({
+      'GET /auth/session': ok(sessionAs('MEMBER')),
+      'GET /maintenance-windows?service_id=s1&state=active': ok([windowOf()]),
+      'GET /profile': ok({ id: 'u1', email: 'ada@example.test', name: 'Ada', role: 'MEMBER', time_zone: 'Pacific/Auckland' }),
+    });
     renderWithApp(<MaintenanceBanner serviceId="s1" pagingHeldUntil={ENDS} />);
     // The held line shows at once (from the incident), the window's once it is read.
     await screen.findByText(/“Database upgrade” until/);
     const banner = screen.getByRole('status', { name: 'Maintenance window' });
     expect(banner.textContent).toContain('incidents of this service page nobody');
-    expect(banner.textContent).toContain(`Paging of this incident is held until ${new Date(ENDS).toLocaleString()}`);
+    await waitFor(() => expect(banner.textContent).toContain(`Paging of this incident is held until ${exactTime(ENDS, 'Pacific/Auckland')}`));
   });
 
   it('when no window is active and the incident is not held, then there is no banner', async () => {

@@ -1,3 +1,4 @@
+import { PHONE_CARDS, PhoneCardsContainer } from '../components/ResponsiveTable';
 import { Alert, Button, Card, Group, Stack, Table, Title } from '@mantine/core';
 import { useState } from 'react';
 import { api } from '../api/client';
@@ -114,17 +115,17 @@ export function PoliciesPage() {
         </Empty>
       )}
       {!!policies.data?.length && (
-        <Table.ScrollContainer minWidth={720}>
-          <Table aria-label="Escalation policies" verticalSpacing="sm">
+        <PhoneCardsContainer minWidth={720}>
+          <Table aria-label="Escalation policies" verticalSpacing="sm" className={PHONE_CARDS}>
             <TableHead columns={['Name', 'Steps', 'Repeat', 'Ack timeout', 'Services']} actions />
             <Table.Tbody>
               {policies.data.map((p) => (
                 <Table.Tr key={p.id} aria-label={p.name}>
                   <Table.Td fw={600}>{p.name}</Table.Td>
-                  <Table.Td>{summariseSteps(p.steps, nameOf)}</Table.Td>
-                  <Table.Td>{p.repeat ? `${p.repeat} more time(s)` : 'Once'}</Table.Td>
-                  <Table.Td>{p.ack_timeout_seconds === null ? 'Never' : formatDuration(p.ack_timeout_seconds)}</Table.Td>
-                  <Table.Td>{p.service_ids.map((id) => serviceName.get(id) ?? id.slice(0, 8)).join(', ') || 'None'}</Table.Td>
+                  <Table.Td data-label="Steps">{summariseSteps(p.steps, nameOf)}</Table.Td>
+                  <Table.Td data-label="Repeat">{p.repeat ? `${p.repeat} more time(s)` : 'Once'}</Table.Td>
+                  <Table.Td data-label="Ack timeout">{p.ack_timeout_seconds === null ? 'Never' : formatDuration(p.ack_timeout_seconds)}</Table.Td>
+                  <Table.Td data-label="Services">{p.service_ids.map((id) => serviceName.get(id) ?? id.slice(0, 8)).join(', ') || 'None'}</Table.Td>
                   <Table.Td>
                     <Group gap="xs" wrap="nowrap">
                       {canManage ? (
@@ -147,7 +148,7 @@ export function PoliciesPage() {
               ))}
             </Table.Tbody>
           </Table>
-        </Table.ScrollContainer>
+        </PhoneCardsContainer>
       )}
       <ConfirmModal {...remove.modal} title={`Delete ${remove.target?.name ?? 'policy'}?`} confirmLabel="Delete policy">
         {remove.target?.service_ids.length

@@ -6,8 +6,9 @@ import { ContactMethods } from './ContactMethods';
 import { NotificationRules } from './NotificationRules';
 import { PushOnThisDevice } from './PushOnThisDevice';
 import { SlackDirectMessages } from './SlackDirectMessages';
+import { TimeZoneCard } from './TimeZoneCard';
 
-/** My profile: how Klaxon reaches me when I am paged (contact methods, pushes to this browser) and when (notification rules). */
+/** My profile: the time zone times are shown in; how Klaxon reaches me when I am paged (contact methods, pushes to this browser) and when (notification rules). */
 export function ProfilePage() {
   const session = useSession();
   const methods = useApiQuery<ContactMethod[]>(CONTACTS, '/contact-methods');
@@ -22,6 +23,7 @@ export function ProfilePage() {
           {user.email}
         </Text>
       )}
+      <TimeZoneCard />
       {(methods.isPending || rules.isPending) && <Loading what="your contact methods and rules" />}
       <LoadError what="your contact methods" error={methods.error} />
       <LoadError what="your notification rules" error={rules.error} />

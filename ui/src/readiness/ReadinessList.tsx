@@ -1,12 +1,13 @@
 import { Anchor, Stack, Table, Text } from '@mantine/core';
 import { Link } from 'react-router';
+import { PHONE_CARDS, PhoneCardsContainer } from '../components/ResponsiveTable';
 import { fixOf, formatStretch, GAP_TITLES, type ReadinessGap } from './readiness';
 
 /** Gaps as a list: what, when, why, and a link to where it is fixed. */
 export function ReadinessList({ gaps, me }: { gaps: ReadinessGap[]; me?: string }) {
   return (
-    <Table.ScrollContainer minWidth={720}>
-      <Table aria-label="Readiness gaps" verticalSpacing="xs">
+    <PhoneCardsContainer minWidth={720}>
+      <Table aria-label="Readiness gaps" verticalSpacing="xs" className={PHONE_CARDS}>
         <Table.Thead>
           <Table.Tr>
             <Table.Th>Gap</Table.Th>
@@ -21,17 +22,17 @@ export function ReadinessList({ gaps, me }: { gaps: ReadinessGap[]; me?: string 
             return (
               <Table.Tr key={`${g.kind}-${g.from}-${i}`} aria-label={g.detail}>
                 <Table.Td>
-                  <Text size="sm" fw={600} c={g.kind === 'rules_too_slow' ? 'orange.8' : 'red.8'} style={{ whiteSpace: 'nowrap' }}>
+                  <Text size="sm" fw={600} c={g.kind === 'rules_too_slow' ? 'orange.8' : 'red.8'}>
                     {GAP_TITLES[g.kind]}
                   </Text>
                 </Table.Td>
-                <Table.Td>
+                <Table.Td data-label="When">
                   <Text size="sm">{formatStretch(g)}</Text>
                 </Table.Td>
-                <Table.Td>
+                <Table.Td data-label="Why">
                   <Text size="sm">{g.detail}</Text>
                 </Table.Td>
-                <Table.Td>
+                <Table.Td data-label="Fix">
                   <Anchor component={Link} to={fix.to} size="sm">
                     {fix.label}
                   </Anchor>
@@ -41,7 +42,7 @@ export function ReadinessList({ gaps, me }: { gaps: ReadinessGap[]; me?: string 
           })}
         </Table.Tbody>
       </Table>
-    </Table.ScrollContainer>
+    </PhoneCardsContainer>
   );
 }
 

@@ -69,6 +69,8 @@ describe('ReportsPage', () => {
     expect(within(figures).getByText('1 h')).toBeTruthy();
     expect(screen.getByRole('figure', { name: 'Incidents per day' })).toBeTruthy();
     expect((screen.getByLabelText('From') as HTMLInputElement).value).toBe('2026-12-01');
+    // Days in UTC until the reader sets a zone: the note links to where it is set.
+    expect(screen.getByRole('link', { name: 'My profile' }).getAttribute('href')).toBe('/profile');
 
     fireEvent.click(screen.getByRole('button', { name: 'Download PDF' }));
     await waitFor(() => expect(saved).toEqual(['klaxon-summary-2026-12-01-2026-12-07.pdf']));

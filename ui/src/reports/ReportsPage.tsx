@@ -1,6 +1,7 @@
-import { Button, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { Link } from 'react-router';
 import type { Report, ReportType } from '../../../src/domain/reports/report';
 import { api } from '../api/client';
 import { useSession } from '../api/hooks';
@@ -87,7 +88,15 @@ export function ReportsPage() {
           </Button>
           <Text size="xs" c="dimmed">
             {shown.range.from} to {shown.range.to}, days in {shown.range.time_zone}
-            {shown.range.time_zone_source === 'default_utc' ? ' (set your time zone in My profile)' : ''}
+            {shown.range.time_zone_source === 'default_utc' && (
+              <>
+                {' (set your time zone in '}
+                <Anchor component={Link} to="/profile" inherit>
+                  My profile
+                </Anchor>
+                )
+              </>
+            )}
           </Text>
         </Group>
       )}

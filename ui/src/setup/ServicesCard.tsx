@@ -1,10 +1,12 @@
-import { Badge, Button, Card, Group, Select, Table, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Card, Group, Select, Table, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { api } from '../api/client';
 import { useAction, useApiQuery } from '../api/hooks';
 import { FormError } from '../components/PageStates';
 import type { Policy, Service, Team } from './types';
 import { TableHead } from '../components/TableHead';
+import { PHONE_CARDS, PhoneCardsContainer } from '../components/ResponsiveTable';
 import { ServiceChatModal } from './ServiceChatModal';
 import { MaintenanceModal } from '../maintenance/MaintenanceModal';
 import { activeWindowsPath, heldUntil, MAINTENANCE_KEY, type MaintenanceWindow } from '../maintenance/maintenance';
@@ -82,22 +84,24 @@ export function ServicesCard() {
         </Button>
       </Group>
       {!!services.data?.length && (
-        <Table.ScrollContainer minWidth={420} mt="md">
-          <Table aria-label="Services">
+        <PhoneCardsContainer minWidth={420} mt="md">
+          <Table aria-label="Services" className={PHONE_CARDS}>
             <TableHead columns={['Service', 'Team', 'Escalation policy', 'Chat', 'Maintenance']} />
             <Table.Tbody>
               {services.data.map((s) => (
                 <Table.Tr key={s.id}>
                   <Table.Td>
-                    {s.name}
+                    <Anchor component={Link} to={`/services/${s.id}`}>
+                      {s.name}
+                    </Anchor>
                     {maintenanceOf(s.id) && (
                       <Badge ml="xs" color="yellow" title={`“${maintenanceOf(s.id)!.reason}”: nobody is paged`}>
                         In maintenance until {new Date(maintenanceOf(s.id)!.ends_at).toLocaleString()}
                       </Badge>
                     )}
                   </Table.Td>
-                  <Table.Td>{teamName.get(s.owning_team_id) ?? '—'}</Table.Td>
-                  <Table.Td>
+                  <Table.Td data-label="Team">{teamName.get(s.owning_team_id) ?? '—'}</Table.Td>
+                  <Table.Td data-label="Escalation policy">
                     <Select
                       aria-label={`Escalation policy of ${s.name}`}
                       placeholder="Nobody is paged"
@@ -122,7 +126,7 @@ export function ServicesCard() {
               ))}
             </Table.Tbody>
           </Table>
-        </Table.ScrollContainer>
+        </PhoneCardsContainer>
       )}
       <ServiceChatModal service={chatFor} onClose={() => setChatFor(null)} />
       <MaintenanceModal service={maintenanceFor} onClose={() => setMaintenanceFor(null)} />

@@ -1,4 +1,5 @@
 import { Button, Card, Group, Table, Text, TextInput, Title } from '@mantine/core';
+import { PHONE_CARDS, PhoneCardsContainer } from '../components/ResponsiveTable';
 import { useState } from 'react';
 import { can } from '../../../src/domain/permissions';
 import { api } from '../api/client';
@@ -34,15 +35,15 @@ export function TeamsCard() {
         </Text>
       )}
       {!!teams.data?.length && (
-        <Table.ScrollContainer minWidth={360} mt="xs">
-          <Table aria-label="Teams">
+        <PhoneCardsContainer minWidth={360} mt="xs">
+          <Table aria-label="Teams" className={PHONE_CARDS}>
             <TableHead columns={['Team', 'Members', 'Services']} actions />
             <Table.Tbody>
               {teams.data.map((t) => (
                 <Table.Tr key={t.id}>
                   <Table.Td>{t.name}</Table.Td>
-                  <Table.Td>{t.member_count}</Table.Td>
-                  <Table.Td>{t.service_count}</Table.Td>
+                  <Table.Td data-label="Members">{t.member_count}</Table.Td>
+                  <Table.Td data-label="Services">{t.service_count}</Table.Td>
                   <Table.Td>
                     <Group gap="xs" wrap="nowrap" justify="flex-end">
                       <Button size="xs" variant="default" aria-label={`Members of ${t.name}`} onClick={() => setShown(t)}>
@@ -59,7 +60,7 @@ export function TeamsCard() {
               ))}
             </Table.Tbody>
           </Table>
-        </Table.ScrollContainer>
+        </PhoneCardsContainer>
       )}
       {manage && (
         <form

@@ -1,4 +1,5 @@
 import { Badge, Button, Card, Checkbox, CopyButton, Group, Select, Table, Text, TextInput, Title } from '@mantine/core';
+import { PHONE_CARDS, PhoneCardsContainer } from '../components/ResponsiveTable';
 import { useState } from 'react';
 import { api } from '../api/client';
 import { useAction, useApiQuery } from '../api/hooks';
@@ -94,8 +95,8 @@ export function WebhooksCard() {
         </Button>
       </Group>
       {webhooks.data?.length === 0 && <Empty>No webhook yet. Create one and post alerts to its URL.</Empty>}
-      <Table.ScrollContainer minWidth={640} mt="md">
-        <Table aria-label="Webhooks">
+      <PhoneCardsContainer minWidth={640} mt="md">
+        <Table aria-label="Webhooks" className={PHONE_CARDS}>
           <Table.Tbody>
             {webhooks.data?.map((w) => {
               const results = tested[w.id];
@@ -172,7 +173,7 @@ export function WebhooksCard() {
             })}
           </Table.Tbody>
         </Table>
-      </Table.ScrollContainer>
+      </PhoneCardsContainer>
     </Card>
   );
 }
