@@ -6,6 +6,8 @@ import {
   type IncidentRow,
   readRunSeed,
   recordAlertsAttached,
+  recordResponderEntry,
+  type ResponderEntry,
   recordTransition,
   type RunSeed,
   toSnapshot,
@@ -62,8 +64,16 @@ export function createProjectionActivities({ orm }: { orm: MikroORM }) {
     return seed;
   }
 
+  /** A responder's entry (a note, a snooze, …) at its seq; a retry finds it by its id. */
+  async function recordResponderEntryActivity(input: ResponderEntry): Promise<{ seq: number }> {
+    const written = await recordResponderEntry(knex(), input);
+    if (!written) throw missing(input.incidentId);
+    return written;
+  }
+
   return {
     readIncident,
+    recordResponderEntry: recordResponderEntryActivity,
     recordTransition: recordTransitionActivity,
     recordAlertAttached,
     recordAlertsAttached: recordAlertsAttachedActivity,

@@ -50,6 +50,8 @@ export interface IncidentWorkflowInput {
   autoCloseSeconds?: number;
   /** When the pending automatic close is due (epoch ms), carried across continueAsNew while RESOLVED. */
   autoCloseAtMs?: number;
+  /** When a snooze of the ACKNOWLEDGED incident ends (epoch ms), carried across continueAsNew. */
+  snoozedUntilMs?: number;
 }
 
 /**
@@ -147,6 +149,40 @@ export const lifecycleUpdates: Readonly<Record<LifecycleOperation, ReturnType<ty
 };
 
 export const incidentStateQuery = defineQuery<IncidentStateResult>('incidentState');
+
+/** A responder's entry as the workflow wrote it (docs/responding.md): where, when, what it said. */
+export interface ResponderEntryResult {
+  seq: number;
+  type: 'note' | 'snooze' | 'responders_added' | 'reassigned' | 'merged';
+  at: string;
+  message: string;
+  data: Record<string, unknown>;
+}
+
+/** A note for the timeline (Markdown, at most NOTE_MAX_CHARS characters). */
+export interface AddNoteInput extends LifecycleUpdateInput {
+  text: string;
+}
+export const NOTE_MAX_CHARS = 10_000;
+/** A responder's note: the workflow writes it on the timeline and in the incident-event feed. */
+export const addNoteUpdate = defineUpdate<ResponderEntryResult, [AddNoteInput]>('addIncidentNote');
+
+export interface SnoozeInput extends LifecycleUpdateInput {
+  minutes: number;
+}
+/** What a snooze answers: its entry, and when the incident returns to TRIGGERED. */
+export interface SnoozeResult {
+  entry: ResponderEntryResult;
+  snoozed_until: string;
+}
+/**
+ * Snooze an ACKNOWLEDGED incident: a workflow timer returns it to TRIGGERED (paging again from the
+ * first step) when it ends, unless it moved meanwhile. A second snooze replaces the first.
+ */
+export const snoozeIncidentUpdate = defineUpdate<SnoozeResult, [SnoozeInput]>('snoozeIncident');
+
+/** The system as an actor when a snooze ends. */
+export const SNOOZE_ACTOR: Actor = { type: 'system', id: null, via: 'snooze' };
 
 /** ApplicationFailure type of a rejected transition; the API maps it to 409 invalid_transition. */
 export const INVALID_TRANSITION = 'InvalidTransition';

@@ -15,6 +15,12 @@ export const INCIDENT_EVENT_TYPES = [
   'incident.alert_attached',
   'page.delivered',
   'page.failed',
+  // A responder's actions (docs/responding.md): the timeline entry they wrote, in the feed.
+  'incident.note_added',
+  'incident.snoozed',
+  'incident.responders_added',
+  'incident.reassigned',
+  'incident.merged',
 ] as const;
 export type IncidentEventType = (typeof INCIDENT_EVENT_TYPES)[number];
 

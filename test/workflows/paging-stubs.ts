@@ -11,7 +11,15 @@ type Activities = ReturnType<typeof createActivities>;
 /** The activities the incident workflow calls (heartbeat ones it never does). */
 type IncidentActivities = Pick<
   Activities,
-  'readIncident' | 'recordTransition' | 'recordAlertAttached' | 'recordAlertsAttached' | 'planEscalation' | 'stepRecipients' | 'sendPage' | 'recordPageFailed'
+  | 'readIncident'
+  | 'recordTransition'
+  | 'recordAlertAttached'
+  | 'recordAlertsAttached'
+  | 'recordResponderEntry'
+  | 'planEscalation'
+  | 'stepRecipients'
+  | 'sendPage'
+  | 'recordPageFailed'
 >;
 
 /** One stub call: which activity, when it started (wall clock), from which run, with what. */
@@ -93,6 +101,7 @@ export class PagingStubs {
         { ...snapshot(input.incidentId, input.to), timelineSeq: input.seq }
       ),
       recordAlertAttached: async (input) => void record('recordAlertAttached', input),
+      recordResponderEntry: async (input) => (record('recordResponderEntry', input), { seq: input.seq }),
       recordAlertsAttached: async (input) => {
         record('recordAlertsAttached', input);
         if (this.opts.attachDelayMs) await sleep(this.opts.attachDelayMs);

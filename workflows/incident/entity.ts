@@ -1,10 +1,12 @@
-import { ApplicationFailure, patched, upsertSearchAttributes } from '@temporalio/workflow';
+import { ApplicationFailure, patched, upsertSearchAttributes, uuid4 } from '@temporalio/workflow';
 import {
   decideAckTimeout,
   decideAutoClose,
+  decideSnoozeEnd,
   decideTransition,
   formatWait,
   isTerminal,
+  snoozeRefusal,
   type IncidentStatus,
   type LifecycleOperation,
   type TransitionOperation,
@@ -14,11 +16,17 @@ import {
   AUTO_CLOSE_ACTOR,
   INGEST_ACTOR,
   INVALID_TRANSITION,
+  SNOOZE_ACTOR,
   searchAttributes,
   type Actor,
+  type AddNoteInput,
+  type ResponderEntryResult,
+  type SnoozeInput,
+  type SnoozeResult,
   type IncidentSnapshot,
   type IncidentStateResult,
 } from '../definitions';
+import type { IncidentEventType } from '../../src/domain/incident-events';
 import type { AlertReceived, AlertsReceived, IncidentWorkflowInput, LifecycleUpdateInput } from '../definitions';
 import { planAlertBatch, type AlertBatchStep, type AttachedAlert, type SenderAcknowledge, type SenderResolve } from './alert-batch';
 import { AppliedEvents } from './applied-events';
@@ -54,6 +62,10 @@ export class IncidentEntity {
   private applied: AppliedEvents;
   /** The seq of the last reopen: a sender's resolve accepted before it is stale. */
   private reopenedAtSeq: number;
+  /** When the snooze of this ACKNOWLEDGED spell ends (epoch ms); null when not snoozed. Any move clears it. */
+  private snoozeEndMs: number | null;
+  /** Snoozes taken in this run: a snooze timer acts only for the snooze it was started for. */
+  private snoozeCount = 0;
 
   constructor(input: IncidentWorkflowInput) {
     this.incidentId = input.incidentId;
@@ -61,6 +73,7 @@ export class IncidentEntity {
     this.lastSeq = input.seq;
     this.applied = new AppliedEvents(input.appliedEventIds);
     this.reopenedAtSeq = input.reopenedAtSeq ?? 0;
+    this.snoozeEndMs = input.status === 'ACKNOWLEDGED' ? (input.snoozedUntilMs ?? null) : null;
   }
 
   /**
@@ -94,6 +107,16 @@ export class IncidentEntity {
     return this.moveCount;
   }
 
+  /** When the current snooze ends (epoch ms), or null; with `snoozes`, what the snooze timer waits on. */
+  get snoozedUntilMs(): number | null {
+    return this.snoozeEndMs;
+  }
+
+  /** Snoozes taken in this run. */
+  get snoozes(): number {
+    return this.snoozeCount;
+  }
+
   /** True once the run can complete. */
   get terminal(): boolean {
     return isTerminal(this.currentStatus);
@@ -110,13 +133,87 @@ export class IncidentEntity {
   }
 
   /** What the next run resumes from after continueAsNew (the escalation adds its own). */
-  resumeFrom(): Pick<IncidentWorkflowInput, 'status' | 'seq' | 'appliedEventIds' | 'reopenedAtSeq'> {
+  resumeFrom(): Pick<IncidentWorkflowInput, 'status' | 'seq' | 'appliedEventIds' | 'reopenedAtSeq' | 'snoozedUntilMs'> {
     return {
       status: this.currentStatus,
       seq: this.lastSeq,
       appliedEventIds: this.applied.toJSON(),
       ...(this.reopenedAtSeq ? { reopenedAtSeq: this.reopenedAtSeq } : {}),
+      ...(this.snoozeEndMs !== null ? { snoozedUntilMs: this.snoozeEndMs } : {}),
     };
+  }
+
+  /**
+   * A responder's note (docs/responding.md): an entry on the timeline and in the feed, in turn
+   * with every other write. Its caller waits, so its write has a budget, as a lifecycle update's.
+   */
+  addNote({ actor, text, answerBy }: AddNoteInput): Promise<ResponderEntryResult> {
+    const budget = UpdateWriteBudget.start(answerBy);
+    return this.lock.run(() => this.responderEntry({ type: 'note', actor, message: text, data: { text }, eventType: 'incident.note_added' }, budget));
+  }
+
+  /** A snooze's validator: only an ACKNOWLEDGED incident snoozes; changes nothing. */
+  validateSnooze(): void {
+    const refusal = snoozeRefusal(this.currentStatus);
+    if (refusal) throw ApplicationFailure.create({ type: INVALID_TRANSITION, message: refusal, nonRetryable: true, details: [this.currentStatus] });
+  }
+
+  /**
+   * Snoozes the ACKNOWLEDGED incident: the entry is written, then the snooze adopted; the snooze
+   * timer (snooze.ts) returns the incident to TRIGGERED when it ends. A later snooze replaces it.
+   */
+  snooze({ actor, minutes, answerBy }: SnoozeInput): Promise<SnoozeResult> {
+    const budget = UpdateWriteBudget.start(answerBy);
+    return this.lock.run(async () => {
+      this.validateSnooze();
+      const untilMs = Date.now() + minutes * 60_000;
+      const until = new Date(untilMs).toISOString();
+      const entry = await this.responderEntry(
+        { type: 'snooze', actor, message: `Snoozed for ${formatWait(minutes * 60)}, until ${until}`, data: { minutes, until }, eventType: 'incident.snoozed' },
+        budget,
+      );
+      this.snoozeEndMs = untilMs;
+      this.snoozeCount += 1;
+      return { entry, snoozed_until: until };
+    });
+  }
+
+  /** The snooze timer ran out: an incident still ACKNOWLEDGED under that snooze returns to TRIGGERED. */
+  snoozeEnded(snooze: number): Promise<void> {
+    return this.lock.run(async () => {
+      if (snooze !== this.snoozeCount || this.snoozeEndMs === null) return;
+      const outcome = decideSnoozeEnd(this.currentStatus);
+      if (outcome.kind === 'move') await this.move('snooze_end', outcome.from, outcome.to, SNOOZE_ACTOR);
+    });
+  }
+
+  /**
+   * Writes one responder entry at the next seq and adopts it; callers hold the lock. A lifecycle
+   * update's budget, when there is one, bounds the write.
+   */
+  private async responderEntry(
+    entry: Pick<ResponderEntryResult, 'type' | 'message' | 'data'> & { actor: Actor; eventType: IncidentEventType },
+    budget?: UpdateWriteBudget,
+  ): Promise<ResponderEntryResult> {
+    const at = new Date().toISOString();
+    try {
+      const writer = budget ? budget.writer() : projections();
+      const { seq } = await writer.recordResponderEntry({
+        incidentId: this.incidentId,
+        entryId: uuid4(),
+        seq: this.lastSeq + 1,
+        type: entry.type,
+        actor: entry.actor,
+        message: entry.message,
+        data: entry.data,
+        eventType: entry.eventType,
+        at,
+      });
+      this.wrote(Math.max(seq, this.lastSeq));
+      return { seq, type: entry.type, at, message: entry.message, data: entry.data };
+    } catch (err) {
+      throw budget ? UpdateWriteBudget.explain(err) : err;
+    }
   }
 
   /** An update's validator: throws the failure the API maps to 409; changes nothing. */
@@ -186,6 +283,8 @@ export class IncidentEntity {
   /** The acknowledge timeout ran out: an incident still ACKNOWLEDGED returns to TRIGGERED. */
   ackTimedOut(): Promise<void> {
     return this.lock.run(async () => {
+      // A snooze decides when a snoozed incident returns (it replaces the acknowledge timeout).
+      if (this.snoozeEndMs !== null) return;
       const outcome = decideAckTimeout(this.currentStatus);
       if (outcome.kind === 'move') await this.move('ack_timeout', outcome.from, outcome.to, ACK_TIMEOUT_ACTOR);
     });
@@ -237,6 +336,7 @@ export class IncidentEntity {
     const written = Math.max(seq, timelineSeq ?? seq);
     this.currentStatus = to;
     this.moveCount += 1;
+    this.snoozeEndMs = null;
     if (op === 'reopen') this.reopenedAtSeq = written;
     this.wrote(written);
     upsertSearchAttributes([{ key: searchAttributes.status, value: to }]);

@@ -1,6 +1,9 @@
-import { allHandlersFinished, condition, continueAsNew, patched, setHandler, workflowInfo } from '@temporalio/workflow';
-import { LIFECYCLE_OPERATIONS } from '../../src/domain/incident-lifecycle';
+import { allHandlersFinished, ApplicationFailure, condition, continueAsNew, patched, setHandler, workflowInfo } from '@temporalio/workflow';
+import { LIFECYCLE_OPERATIONS, SNOOZE_MINUTES } from '../../src/domain/incident-lifecycle';
 import {
+  addNoteUpdate,
+  NOTE_MAX_CHARS,
+  snoozeIncidentUpdate,
   alertReceivedSignal,
   alertsReceivedSignal,
   escalateNowSignal,
@@ -13,6 +16,7 @@ import {
 import { AutoCloser } from './auto-close';
 import { IncidentEntity } from './entity';
 import { Escalator, PAGING_PATCH } from './escalation';
+import { Snoozer } from './snooze';
 
 /** Patch id recorded in histories: never rename. */
 export const RUN_SEED_PATCH = 'run-seed-from-projection';
@@ -37,6 +41,14 @@ export async function incidentWorkflow(input: IncidentWorkflowInput): Promise<vo
   setHandler(alertReceivedSignal, (alert) => incident.alertReceived(alert));
   setHandler(alertsReceivedSignal, (batch) => incident.alertsReceived(batch));
   setHandler(incidentStateQuery, () => incident.state());
+  // A responder's actions (docs/responding.md): new update names, so no recorded history reaches them.
+  setHandler(addNoteUpdate, (arg) => incident.addNote(arg), { validator: (arg) => refuseUnless(noteFits(arg.text), 'text must be 1 to 10000 characters') });
+  setHandler(snoozeIncidentUpdate, (arg) => incident.snooze(arg), {
+    validator: (arg) => {
+      refuseUnless(Number.isInteger(arg.minutes) && arg.minutes >= SNOOZE_MINUTES.min && arg.minutes <= SNOOZE_MINUTES.max, 'minutes must be 1 to 1440');
+      incident.validateSnooze();
+    },
+  });
 
   // Runs started before paging existed never page (their histories hold no marker).
   const paging = patched(PAGING_PATCH) ? new Escalator(incident, input.escalation) : null;
@@ -47,15 +59,24 @@ export async function incidentWorkflow(input: IncidentWorkflowInput): Promise<vo
   let ending = false;
   const escalating = paging?.run(() => ending);
   const closing = autoClose.run(() => ending);
+  const snoozing = new Snoozer(incident).run(() => ending);
 
   await condition(() => incident.terminal || historyTooLong(input.historyLimit ?? DEFAULT_HISTORY_LIMIT));
   ending = true;
   await escalating;
   await closing;
+  await snoozing;
   await condition(() => allHandlersFinished() && incident.idle);
   if (!incident.terminal) {
     await continueAsNew<typeof incidentWorkflow>({ ...input, ...incident.resumeFrom(), escalation: paging?.snapshot(), ...autoClose.snapshot() });
   }
+}
+
+const noteFits = (text: unknown) => typeof text === 'string' && text.trim().length > 0 && text.length <= NOTE_MAX_CHARS;
+
+/** A validator's refusal of a malformed argument (the API checks first; this guards other callers). */
+function refuseUnless(ok: boolean, message: string): void {
+  if (!ok) throw ApplicationFailure.create({ type: 'InvalidArgument', message, nonRetryable: true });
 }
 
 function historyTooLong(limit: number): boolean {

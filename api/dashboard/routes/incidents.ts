@@ -2,7 +2,16 @@ import { z } from 'zod';
 import { LIFECYCLE_OPERATIONS, type LifecycleOperation } from '../../../src/domain/incident-lifecycle';
 import { listAlerts } from '../../../src/services/alerts';
 import { conflict } from '../../../src/services/errors';
-import { countIncidentsByStatus, getIncident, incidentTrace, listIncidents, transitionIncident } from '../../../src/services/incident';
+import {
+  addIncidentNote,
+  countIncidentsByStatus,
+  getIncident,
+  incidentTrace,
+  listIncidents,
+  snoozeIncident,
+  transitionIncident,
+} from '../../../src/services/incident';
+import { NoteBody, ResponderEntrySchema, SnoozeBody } from '../../http/responder-schemas';
 import { withinDeadline, TEMPORAL_CALL_MS } from '../../../src/temporal/deadline';
 import { escalateNowSignal, incidentWorkflowId, type IncidentSnapshot } from '../../../workflows/definitions';
 import { IncidentSchema, INCIDENT_ALERTS_SHOWN, ListIncidentsQuery } from '../../customer-v1/schemas';
@@ -150,6 +159,54 @@ export function incidentRoutes(deps: AdminDeps): RouteSpec[] {
       },
     }),
     ...LIFECYCLE_OPERATIONS.map(lifecycle),
+    defineRoute({
+      method: 'post',
+      access: 'write',
+      path: '/incidents/{id}/notes',
+      summary: 'Add a note to the timeline (any member; Markdown shown as text, at most 10,000 characters)',
+      operationId: 'dashboardAddIncidentNote',
+      params: IncidentIdParams,
+      body: NoteBody,
+      success: { status: 201, description: 'the note as the timeline shows it', schema: ResponderEntrySchema },
+      errors: { ...ACTION_ERRORS, 400: 'text missing, empty or over 10,000 characters' },
+      handler: async (ctx, { params, body }) => {
+        const { actor, who } = respond(ctx);
+        const entry = await addIncidentNote(incidentDeps(), { organizationId: actor.organizationId, incidentId: params.id, actor: who, text: body.text });
+        return { status: 201, data: entry, message: 'note added' };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      access: 'write',
+      path: '/incidents/{id}/snooze',
+      summary: 'Snooze an acknowledged incident: it returns to TRIGGERED and pages again when the snooze ends (any member)',
+      operationId: 'dashboardSnoozeIncident',
+      params: IncidentIdParams,
+      body: SnoozeBody,
+      success: {
+        status: 200,
+        description: 'the snooze: its timeline entry, when it ends, and the incident (still ACKNOWLEDGED)',
+        schema: z.object({ entry: ResponderEntrySchema, snoozed_until: z.iso.datetime(), incident: IncidentSchema }),
+      },
+      errors: {
+        ...ACTION_ERRORS,
+        400: 'minutes missing, not a whole number, or outside 1 to 1440',
+        409: 'invalid_transition: only an ACKNOWLEDGED incident snoozes',
+      },
+      handler: async (ctx, { params, body }) => {
+        const { actor, who } = respond(ctx);
+        const snoozed = await snoozeIncident(incidentDeps(), {
+          organizationId: actor.organizationId,
+          incidentId: params.id,
+          actor: who,
+          minutes: body.minutes,
+        });
+        return {
+          data: { ...snoozed, incident: withLink(snoozed.incident) },
+          message: `incident #${snoozed.incident.number} snoozed until ${snoozed.snoozed_until}`,
+        };
+      },
+    }),
     defineRoute({
       method: 'post',
       access: 'write',

@@ -15,3 +15,6 @@ export { incidentTrace, type PageJson, type TimelineEntryJson } from './trace';
 // The mark that an incident takes no more alerts (a sender's or the API's last resolve).
 export { closeAlerts, closeAlertsOfOpenIncident, reopenAlerts } from './alerts-closed';
 export { recordAlertsAttached, recordPageEntry, recordPagingDecision, recordTransition, type AlertsAttachedEntry, type TransitionEntry } from './store';
+// A responder's entries: notes, snoozes, responders added, reassignments, merges (docs/responding.md).
+export { recordResponderEntry, type ResponderEntry, type ResponderEntryType } from './responder-entries';
+export { addIncidentNote, snoozeIncident } from './respond';

@@ -193,6 +193,7 @@ const PAST_TENSE: Record<TransitionOperation, string> = {
   reopen: 'Reopened',
   ack_timeout: 'Acknowledgement timed out',
   auto_close: 'Closed automatically',
+  snooze_end: 'Snooze ended',
 };
 
 /**
