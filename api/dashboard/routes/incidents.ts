@@ -10,6 +10,9 @@ import {
   listIncidents,
   snoozeIncident,
   transitionIncident,
+  bulkTransition,
+  BULK_ACTIONS,
+  BULK_MAX_INCIDENTS,
 } from '../../../src/services/incident';
 import { NoteBody, ResponderEntrySchema, SnoozeBody } from '../../http/responder-schemas';
 import { withinDeadline, TEMPORAL_CALL_MS } from '../../../src/temporal/deadline';
@@ -48,6 +51,20 @@ const PageSchema = z.object({
   escalation_step: z.number().int().nullable(),
   provider: z.string().nullable(),
 });
+
+const BulkBody = z
+  .object({
+    action: z.enum(BULK_ACTIONS, { message: `action must be one of ${BULK_ACTIONS.join(', ')}` }),
+    incident_ids: z
+      .array(z.uuid('incident_ids must hold incident ids (UUIDs)'), { message: 'incident_ids is required (a list of incident ids)' })
+      .min(1, 'incident_ids must name at least one incident')
+      .max(BULK_MAX_INCIDENTS, `incident_ids may name at most ${BULK_MAX_INCIDENTS} incidents`),
+  })
+  .strict();
+const BulkResultSchema = z.union([
+  z.object({ id: z.uuid(), ok: z.literal(true), number: z.number().int(), status: z.string() }),
+  z.object({ id: z.uuid(), ok: z.literal(false), code: z.string(), error: z.string() }),
+]);
 
 const ACTION_ERRORS = {
   ...ADMIN_ERRORS,
@@ -159,6 +176,35 @@ export function incidentRoutes(deps: AdminDeps): RouteSpec[] {
       },
     }),
     ...LIFECYCLE_OPERATIONS.map(lifecycle),
+    defineRoute({
+      method: 'post',
+      access: 'write',
+      path: '/incidents/bulk',
+      summary: 'Acknowledge or resolve up to 100 incidents, each through its own workflow (any member)',
+      operationId: 'dashboardBulkIncidents',
+      body: BulkBody,
+      success: {
+        status: 200,
+        description:
+          'one result per incident, in the order asked (duplicates once): ok with its status, or the code and reason it was not acted on (invalid_transition, not_found, service_unavailable)',
+        schema: z.object({ results: z.array(BulkResultSchema), succeeded: z.number().int(), failed: z.number().int() }),
+      },
+      errors: { ...ADMIN_ERRORS, 400: 'action not acknowledge or resolve, or incident_ids empty, over 100 or not UUIDs' },
+      handler: async (ctx, { body }) => {
+        const { actor, who } = respond(ctx);
+        const results = await bulkTransition(incidentDeps(), {
+          organizationId: actor.organizationId,
+          action: body.action,
+          incidentIds: body.incident_ids,
+          actor: who,
+        });
+        const succeeded = results.filter((r) => r.ok).length;
+        return {
+          data: { results, succeeded, failed: results.length - succeeded },
+          message: `${body.action}: ${succeeded} of ${results.length} incidents`,
+        };
+      },
+    }),
     defineRoute({
       method: 'post',
       access: 'write',

@@ -18,3 +18,4 @@ export { recordAlertsAttached, recordPageEntry, recordPagingDecision, recordTran
 // A responder's entries: notes, snoozes, responders added, reassignments, merges (docs/responding.md).
 export { recordResponderEntry, type ResponderEntry, type ResponderEntryType } from './responder-entries';
 export { addIncidentNote, snoozeIncident } from './respond';
+export { bulkTransition, BULK_ACTIONS, BULK_MAX_INCIDENTS, type BulkAction, type BulkResult } from './bulk';
