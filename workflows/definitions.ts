@@ -181,6 +181,36 @@ export interface SnoozeResult {
  */
 export const snoozeIncidentUpdate = defineUpdate<SnoozeResult, [SnoozeInput]>('snoozeIncident');
 
+/** Who a responder asks to page: a member, whoever a schedule has on call, or a team's members. */
+export interface ResponderTarget {
+  type: 'user' | 'team' | 'schedule';
+  id: string;
+}
+
+export interface RespondersInput extends LifecycleUpdateInput {
+  targets: ResponderTarget[];
+  /** Said on the timeline with who asked (at most RESPONDER_MESSAGE_MAX_CHARS). */
+  message?: string;
+}
+export const RESPONDER_TARGETS_MAX = 20;
+export const RESPONDER_MESSAGE_MAX_CHARS = 1000;
+
+/** What adding responders answers: the entry (who asked, whom it reached) and how many pages were scheduled. */
+export interface RespondersResult {
+  entry: ResponderEntryResult;
+  pages: number;
+}
+/**
+ * Page more people now, through their notification rules, whatever the escalation is doing: an
+ * open incident (TRIGGERED, ACKNOWLEDGED, INVESTIGATING) only; its pages stop once it is resolved.
+ */
+export const addRespondersUpdate = defineUpdate<RespondersResult, [RespondersInput]>('addIncidentResponders');
+/**
+ * Reassign a TRIGGERED or ACKNOWLEDGED incident: it becomes TRIGGERED (a new spell) and its
+ * escalation restarts with the chosen targets as the first step, the policy's later steps after.
+ */
+export const reassignIncidentUpdate = defineUpdate<IncidentSnapshot, [RespondersInput]>('reassignIncident');
+
 /** The system as an actor when a snooze ends. */
 export const SNOOZE_ACTOR: Actor = { type: 'system', id: null, via: 'snooze' };
 

@@ -3,7 +3,7 @@
  * `/api` and the customer API v1, so both surfaces validate them alike.
  */
 import { z } from 'zod';
-import { NOTE_MAX_CHARS } from '../../workflows/definitions';
+import { NOTE_MAX_CHARS, RESPONDER_MESSAGE_MAX_CHARS, RESPONDER_TARGETS_MAX } from '../../workflows/definitions';
 import { SNOOZE_MINUTES } from '../../src/domain/incident-lifecycle';
 
 export const NoteBody = z
@@ -33,3 +33,22 @@ export const ResponderEntrySchema = z.object({
   message: z.string(),
   data: z.record(z.string(), z.unknown()),
 });
+
+/** Who to page: `{type: user|team|schedule, id}`, 1 to 20 of them, and an optional message. */
+export const RespondersBody = z
+  .object({
+    targets: z
+      .array(
+        z
+          .object({
+            type: z.enum(['user', 'team', 'schedule'], { message: 'targets[].type must be user, team or schedule' }),
+            id: z.uuid('targets[].id must be a UUID'),
+          })
+          .strict(),
+        { message: 'targets is required (a list of {type, id})' },
+      )
+      .min(1, 'targets must name at least one user, team or schedule')
+      .max(RESPONDER_TARGETS_MAX, `targets may name at most ${RESPONDER_TARGETS_MAX}`),
+    message: z.string().max(RESPONDER_MESSAGE_MAX_CHARS, `message must be at most ${RESPONDER_MESSAGE_MAX_CHARS} characters`).optional(),
+  })
+  .strict();

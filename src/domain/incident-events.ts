@@ -41,6 +41,7 @@ export const isIncidentEventType = (value: string): value is IncidentEventType =
 /** The event a status move writes: named after where it went, a reopen as such. */
 export function transitionEventType(operation: string, to: string): IncidentEventType {
   if (operation === 'reopen') return 'incident.reopened';
+  if (operation === 'reassign') return 'incident.reassigned';
   switch (to) {
     case 'ACKNOWLEDGED':
       return 'incident.acknowledged';

@@ -2,6 +2,7 @@ import { ApplicationFailure, patched, upsertSearchAttributes, uuid4 } from '@tem
 import {
   decideAckTimeout,
   decideAutoClose,
+  decideReassign,
   decideSnoozeEnd,
   decideTransition,
   formatWait,
@@ -20,6 +21,7 @@ import {
   searchAttributes,
   type Actor,
   type AddNoteInput,
+  type RespondersInput,
   type ResponderEntryResult,
   type SnoozeInput,
   type SnoozeResult,
@@ -150,6 +152,44 @@ export class IncidentEntity {
   addNote({ actor, text, answerBy }: AddNoteInput): Promise<ResponderEntryResult> {
     const budget = UpdateWriteBudget.start(answerBy);
     return this.lock.run(() => this.responderEntry({ type: 'note', actor, message: text, data: { text }, eventType: 'incident.note_added' }, budget));
+  }
+
+  /** A reassign's validator: from TRIGGERED or ACKNOWLEDGED only; changes nothing. */
+  validateReassign(): void {
+    const outcome = decideReassign(this.currentStatus);
+    if (outcome.kind === 'invalid')
+      throw ApplicationFailure.create({ type: INVALID_TRANSITION, message: outcome.message, nonRetryable: true, details: [this.currentStatus] });
+  }
+
+  /**
+   * Reassigns the incident (docs/responding.md): a move to TRIGGERED (from ACKNOWLEDGED, or
+   * TRIGGERED again: either way a new spell), then `restart` hands the chosen targets to the
+   * escalation, which pages them as the new spell's first step.
+   */
+  reassign({ actor, targets, message, answerBy }: RespondersInput, restart: () => void): Promise<IncidentSnapshot> {
+    const budget = UpdateWriteBudget.start(answerBy);
+    return this.lock.run(async () => {
+      const outcome = decideReassign(this.currentStatus);
+      if (outcome.kind === 'invalid') {
+        throw ApplicationFailure.create({ type: INVALID_TRANSITION, message: outcome.message, nonRetryable: true, details: [this.currentStatus] });
+      }
+      try {
+        const writer = budget ? budget.writer() : projections();
+        const detail = message ? `: “${message}”` : undefined;
+        const snapshot = await this.move(
+          'reassign',
+          outcome.from,
+          outcome.to,
+          actor,
+          { ...(detail ? { detail } : {}), data: { targets, message: message ?? null } },
+          writer,
+        );
+        restart();
+        return snapshot;
+      } catch (err) {
+        throw budget ? UpdateWriteBudget.explain(err) : err;
+      }
+    });
   }
 
   /** A snooze's validator: only an ACKNOWLEDGED incident snoozes; changes nothing. */
@@ -316,7 +356,7 @@ export class IncidentEntity {
     from: IncidentStatus,
     to: IncidentStatus,
     actor: Actor,
-    note: { eventId?: string; detail?: string } = {},
+    note: { eventId?: string; detail?: string; data?: Record<string, unknown> } = {},
     writer = projections(),
   ): Promise<IncidentSnapshot> {
     const seq = this.lastSeq + 1;

@@ -2,6 +2,11 @@ import { allHandlersFinished, ApplicationFailure, condition, continueAsNew, patc
 import { LIFECYCLE_OPERATIONS, SNOOZE_MINUTES } from '../../src/domain/incident-lifecycle';
 import {
   addNoteUpdate,
+  addRespondersUpdate,
+  reassignIncidentUpdate,
+  RESPONDER_MESSAGE_MAX_CHARS,
+  RESPONDER_TARGETS_MAX,
+  type RespondersInput,
   NOTE_MAX_CHARS,
   snoozeIncidentUpdate,
   alertReceivedSignal,
@@ -55,15 +60,33 @@ export async function incidentWorkflow(input: IncidentWorkflowInput): Promise<vo
   if (paging) setHandler(escalateNowSignal, () => paging.escalateNow());
   // A new signal name: no history recorded before it holds one, so it needs no patch.
   if (paging) setHandler(maintenanceChangedSignal, () => paging.maintenanceChanged());
+  // Responders and reassign (docs/responding.md): new update names too.
+  if (paging) {
+    setHandler(addRespondersUpdate, (arg) => paging.addResponders(arg), {
+      validator: (arg) => {
+        refuseUnless(targetsFit(arg), 'targets must name 1 to 20 users, teams or schedules; message at most 1000 characters');
+        paging.validateResponders();
+      },
+    });
+    setHandler(reassignIncidentUpdate, (arg) => incident.reassign(arg, () => paging.reassignTo(arg.targets)), {
+      validator: (arg) => {
+        refuseUnless(targetsFit(arg), 'targets must name 1 to 20 users, teams or schedules; message at most 1000 characters');
+        incident.validateReassign();
+      },
+    });
+  }
   const autoClose = new AutoCloser(incident, input);
   let ending = false;
   const escalating = paging?.run(() => ending);
+  const requested = paging?.runRequested(() => ending);
   const closing = autoClose.run(() => ending);
   const snoozing = new Snoozer(incident).run(() => ending);
 
   await condition(() => incident.terminal || historyTooLong(input.historyLimit ?? DEFAULT_HISTORY_LIMIT));
   ending = true;
   await escalating;
+  await requested;
+  await paging?.drained();
   await closing;
   await snoozing;
   await condition(() => allHandlersFinished() && incident.idle);
@@ -71,6 +94,14 @@ export async function incidentWorkflow(input: IncidentWorkflowInput): Promise<vo
     await continueAsNew<typeof incidentWorkflow>({ ...input, ...incident.resumeFrom(), escalation: paging?.snapshot(), ...autoClose.snapshot() });
   }
 }
+
+const TARGET_TYPES = new Set(['user', 'team', 'schedule']);
+const targetsFit = ({ targets, message }: RespondersInput) =>
+  Array.isArray(targets) &&
+  targets.length >= 1 &&
+  targets.length <= RESPONDER_TARGETS_MAX &&
+  targets.every((t) => TARGET_TYPES.has(t.type) && typeof t.id === 'string') &&
+  (message === undefined || (typeof message === 'string' && message.length <= RESPONDER_MESSAGE_MAX_CHARS));
 
 const noteFits = (text: unknown) => typeof text === 'string' && text.trim().length > 0 && text.length <= NOTE_MAX_CHARS;
 

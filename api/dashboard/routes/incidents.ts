@@ -4,6 +4,8 @@ import { listAlerts } from '../../../src/services/alerts';
 import { conflict } from '../../../src/services/errors';
 import {
   addIncidentNote,
+  addIncidentResponders,
+  reassignIncident,
   countIncidentsByStatus,
   getIncident,
   incidentTrace,
@@ -14,7 +16,7 @@ import {
   BULK_ACTIONS,
   BULK_MAX_INCIDENTS,
 } from '../../../src/services/incident';
-import { NoteBody, ResponderEntrySchema, SnoozeBody } from '../../http/responder-schemas';
+import { NoteBody, ResponderEntrySchema, RespondersBody, SnoozeBody } from '../../http/responder-schemas';
 import { withinDeadline, TEMPORAL_CALL_MS } from '../../../src/temporal/deadline';
 import { escalateNowSignal, incidentWorkflowId, type IncidentSnapshot } from '../../../workflows/definitions';
 import { IncidentSchema, INCIDENT_ALERTS_SHOWN, ListIncidentsQuery } from '../../customer-v1/schemas';
@@ -219,6 +221,50 @@ export function incidentRoutes(deps: AdminDeps): RouteSpec[] {
         const { actor, who } = respond(ctx);
         const entry = await addIncidentNote(incidentDeps(), { organizationId: actor.organizationId, incidentId: params.id, actor: who, text: body.text });
         return { status: 201, data: entry, message: 'note added' };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      access: 'write',
+      path: '/incidents/{id}/responders',
+      summary: 'Page more people now through their notification rules (any member; an open incident; the timeline says who asked)',
+      operationId: 'dashboardAddIncidentResponders',
+      params: IncidentIdParams,
+      body: RespondersBody,
+      success: {
+        status: 200,
+        description: 'the timeline entry (whom the targets reached, who could not be paged) and how many pages were scheduled',
+        schema: z.object({ entry: ResponderEntrySchema, pages: z.number().int() }),
+      },
+      errors: {
+        ...ACTION_ERRORS,
+        400: 'targets missing, over 20, of an unknown type, or not in this workspace (unknown_target); message over 1000 characters',
+        409: 'invalid_transition: the incident is RESOLVED or CLOSED',
+      },
+      handler: async (ctx, { params, body }) => {
+        const { actor, who } = respond(ctx);
+        const added = await addIncidentResponders(incidentDeps(), { organizationId: actor.organizationId, incidentId: params.id, actor: who, ...body });
+        return { data: added, message: `${added.pages} pages scheduled` };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      access: 'write',
+      path: '/incidents/{id}/reassign',
+      summary: 'Reassign: back to TRIGGERED, escalation restarts with the chosen targets as its first step (any member)',
+      operationId: 'dashboardReassignIncident',
+      params: IncidentIdParams,
+      body: RespondersBody,
+      success: { status: 200, description: 'the incident after the reassign (TRIGGERED)', schema: IncidentSchema },
+      errors: {
+        ...ACTION_ERRORS,
+        400: 'targets missing, over 20, of an unknown type, or not in this workspace (unknown_target); message over 1000 characters',
+        409: 'invalid_transition: only a TRIGGERED or ACKNOWLEDGED incident is reassigned',
+      },
+      handler: async (ctx, { params, body }) => {
+        const { actor, who } = respond(ctx);
+        const incident = await reassignIncident(incidentDeps(), { organizationId: actor.organizationId, incidentId: params.id, actor: who, ...body });
+        return { data: withLink(incident), message: `incident #${incident.number} reassigned` };
       },
     }),
     defineRoute({

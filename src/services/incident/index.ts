@@ -17,5 +17,5 @@ export { closeAlerts, closeAlertsOfOpenIncident, reopenAlerts } from './alerts-c
 export { recordAlertsAttached, recordPageEntry, recordPagingDecision, recordTransition, type AlertsAttachedEntry, type TransitionEntry } from './store';
 // A responder's entries: notes, snoozes, responders added, reassignments, merges (docs/responding.md).
 export { recordResponderEntry, type ResponderEntry, type ResponderEntryType } from './responder-entries';
-export { addIncidentNote, snoozeIncident } from './respond';
+export { addIncidentNote, addIncidentResponders, reassignIncident, snoozeIncident } from './respond';
 export { bulkTransition, BULK_ACTIONS, BULK_MAX_INCIDENTS, type BulkAction, type BulkResult } from './bulk';
