@@ -6,7 +6,9 @@ import {
   type IncidentRow,
   readRunSeed,
   recordAlertsAttached,
+  recordMergedAway,
   recordResponderEntry,
+  type MergedAwayEntry,
   type ResponderEntry,
   recordTransition,
   type RunSeed,
@@ -71,8 +73,16 @@ export function createProjectionActivities({ orm }: { orm: MikroORM }) {
     return written;
   }
 
+  /** A merge's write on the incident merged away: its alerts move, it resolves "merged into #N". */
+  async function recordMergedAwayActivity(input: MergedAwayEntry): Promise<IncidentSnapshot & { timelineSeq: number; alertsMoved: number }> {
+    const written = await recordMergedAway(knex(), input);
+    if (!written) throw missing(input.incidentId);
+    return { ...toSnapshot(written.row), timelineSeq: written.seq, alertsMoved: written.alertsMoved };
+  }
+
   return {
     readIncident,
+    recordMergedAway: recordMergedAwayActivity,
     recordResponderEntry: recordResponderEntryActivity,
     recordTransition: recordTransitionActivity,
     recordAlertAttached,

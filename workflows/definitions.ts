@@ -211,6 +211,26 @@ export const addRespondersUpdate = defineUpdate<RespondersResult, [RespondersInp
  */
 export const reassignIncidentUpdate = defineUpdate<IncidentSnapshot, [RespondersInput]>('reassignIncident');
 
+export interface MergeIntoInput extends LifecycleUpdateInput {
+  into: { id: string; number: number };
+}
+/** What merging an incident away answers: it, resolved, and how many alerts moved. */
+export interface MergedAwayResult {
+  incident: IncidentSnapshot;
+  alerts_moved: number;
+}
+/**
+ * Merge this open incident into another (docs/responding.md, "Merge"): its alerts move there and
+ * it resolves "merged into #N" in one write; its escalation stops as any resolve stops it.
+ */
+export const mergeIntoUpdate = defineUpdate<MergedAwayResult, [MergeIntoInput]>('mergeIncidentInto');
+
+export interface IncidentMergedInput extends LifecycleUpdateInput {
+  merged: { id: string; number: number; alerts_moved: number };
+}
+/** The incident merged into records it (an entry keyed by the merged incident: written once however often asked). */
+export const incidentMergedUpdate = defineUpdate<ResponderEntryResult, [IncidentMergedInput]>('recordIncidentMerged');
+
 /** The system as an actor when a snooze ends. */
 export const SNOOZE_ACTOR: Actor = { type: 'system', id: null, via: 'snooze' };
 

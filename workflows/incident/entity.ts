@@ -21,6 +21,9 @@ import {
   searchAttributes,
   type Actor,
   type AddNoteInput,
+  type IncidentMergedInput,
+  type MergedAwayResult,
+  type MergeIntoInput,
   type RespondersInput,
   type ResponderEntryResult,
   type SnoozeInput,
@@ -154,6 +157,70 @@ export class IncidentEntity {
     return this.lock.run(() => this.responderEntry({ type: 'note', actor, message: text, data: { text }, eventType: 'incident.note_added' }, budget));
   }
 
+  /** A merge's validator on the incident merged away: an open one only (it resolves); changes nothing. */
+  validateMergeInto(): void {
+    const outcome = decideTransition(this.currentStatus, 'resolve');
+    if (outcome.kind !== 'move') {
+      throw ApplicationFailure.create({
+        type: INVALID_TRANSITION,
+        message: `cannot merge an incident that is ${this.currentStatus}; allowed from TRIGGERED, ACKNOWLEDGED, INVESTIGATING`,
+        nonRetryable: true,
+        details: [this.currentStatus],
+      });
+    }
+  }
+
+  /**
+   * Merged into another incident (docs/responding.md, "Merge"): one write moves the alerts and
+   * resolves it "merged into #N" at the next seq; adopted after, as every move. Escalation stops.
+   */
+  mergeInto({ actor, into, answerBy }: MergeIntoInput): Promise<MergedAwayResult> {
+    const budget = UpdateWriteBudget.start(answerBy);
+    return this.lock.run(async () => {
+      this.validateMergeInto();
+      const from = this.currentStatus;
+      const seq = this.lastSeq + 1;
+      try {
+        const writer = budget ? budget.writer() : projections();
+        const { timelineSeq, alertsMoved, ...incident } = await writer.recordMergedAway({
+          incidentId: this.incidentId,
+          seq,
+          from,
+          actor,
+          at: new Date().toISOString(),
+          into,
+        });
+        this.currentStatus = 'RESOLVED';
+        this.moveCount += 1;
+        this.snoozeEndMs = null;
+        this.wrote(Math.max(seq, timelineSeq));
+        upsertSearchAttributes([{ key: searchAttributes.status, value: 'RESOLVED' }]);
+        return { incident, alerts_moved: alertsMoved };
+      } catch (err) {
+        throw budget ? UpdateWriteBudget.explain(err) : err;
+      }
+    });
+  }
+
+  /** The incident merged into records the merge: an entry keyed by the merged incident, so a repeat writes nothing. */
+  recordMerged({ actor, merged, answerBy }: IncidentMergedInput): Promise<ResponderEntryResult> {
+    const budget = UpdateWriteBudget.start(answerBy);
+    const moved = `${merged.alerts_moved} alert${merged.alerts_moved === 1 ? '' : 's'}`;
+    return this.lock.run(() =>
+      this.responderEntry(
+        {
+          type: 'merged',
+          actor,
+          message: `Merged #${merged.number} into this incident (${moved} moved)`,
+          data: { merged: { id: merged.id, number: merged.number }, alerts_moved: merged.alerts_moved },
+          eventType: 'incident.merged',
+          entryId: merged.id,
+        },
+        budget,
+      ),
+    );
+  }
+
   /** A reassign's validator: from TRIGGERED or ACKNOWLEDGED only; changes nothing. */
   validateReassign(): void {
     const outcome = decideReassign(this.currentStatus);
@@ -232,7 +299,7 @@ export class IncidentEntity {
    * update's budget, when there is one, bounds the write.
    */
   private async responderEntry(
-    entry: Pick<ResponderEntryResult, 'type' | 'message' | 'data'> & { actor: Actor; eventType: IncidentEventType },
+    entry: Pick<ResponderEntryResult, 'type' | 'message' | 'data'> & { actor: Actor; eventType: IncidentEventType; entryId?: string },
     budget?: UpdateWriteBudget,
   ): Promise<ResponderEntryResult> {
     const at = new Date().toISOString();
@@ -240,7 +307,7 @@ export class IncidentEntity {
       const writer = budget ? budget.writer() : projections();
       const { seq } = await writer.recordResponderEntry({
         incidentId: this.incidentId,
-        entryId: uuid4(),
+        entryId: entry.entryId ?? uuid4(),
         seq: this.lastSeq + 1,
         type: entry.type,
         actor: entry.actor,

@@ -2,6 +2,8 @@ import { allHandlersFinished, ApplicationFailure, condition, continueAsNew, patc
 import { LIFECYCLE_OPERATIONS, SNOOZE_MINUTES } from '../../src/domain/incident-lifecycle';
 import {
   addNoteUpdate,
+  incidentMergedUpdate,
+  mergeIntoUpdate,
   addRespondersUpdate,
   reassignIncidentUpdate,
   RESPONDER_MESSAGE_MAX_CHARS,
@@ -60,6 +62,13 @@ export async function incidentWorkflow(input: IncidentWorkflowInput): Promise<vo
   if (paging) setHandler(escalateNowSignal, () => paging.escalateNow());
   // A new signal name: no history recorded before it holds one, so it needs no patch.
   if (paging) setHandler(maintenanceChangedSignal, () => paging.maintenanceChanged());
+  setHandler(mergeIntoUpdate, (arg) => incident.mergeInto(arg), {
+    validator: (arg) => {
+      refuseUnless(typeof arg.into?.id === 'string' && arg.into.id !== incident.incidentId, 'an incident is merged into another');
+      incident.validateMergeInto();
+    },
+  });
+  setHandler(incidentMergedUpdate, (arg) => incident.recordMerged(arg));
   // Responders and reassign (docs/responding.md): new update names too.
   if (paging) {
     setHandler(addRespondersUpdate, (arg) => paging.addResponders(arg), {

@@ -5,6 +5,8 @@ import { conflict } from '../../../src/services/errors';
 import {
   addIncidentNote,
   addIncidentResponders,
+  MERGE_MAX_INCIDENTS,
+  mergeIncidents,
   reassignIncident,
   countIncidentsByStatus,
   getIncident,
@@ -67,6 +69,15 @@ const BulkResultSchema = z.union([
   z.object({ id: z.uuid(), ok: z.literal(true), number: z.number().int(), status: z.string() }),
   z.object({ id: z.uuid(), ok: z.literal(false), code: z.string(), error: z.string() }),
 ]);
+
+const MergeBody = z
+  .object({
+    incident_ids: z
+      .array(z.uuid('incident_ids must hold incident ids (UUIDs)'), { message: 'incident_ids is required (the incidents to merge into this one)' })
+      .min(1, 'incident_ids must name at least one incident')
+      .max(MERGE_MAX_INCIDENTS, `incident_ids may name at most ${MERGE_MAX_INCIDENTS} incidents`),
+  })
+  .strict();
 
 const ACTION_ERRORS = {
   ...ADMIN_ERRORS,
@@ -265,6 +276,42 @@ export function incidentRoutes(deps: AdminDeps): RouteSpec[] {
         const { actor, who } = respond(ctx);
         const incident = await reassignIncident(incidentDeps(), { organizationId: actor.organizationId, incidentId: params.id, actor: who, ...body });
         return { data: withLink(incident), message: `incident #${incident.number} reassigned` };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      access: 'write',
+      path: '/incidents/{id}/merge',
+      summary: 'Merge other incidents into this one: their alerts move here and they resolve "merged into #N" (any member)',
+      operationId: 'dashboardMergeIncidents',
+      params: IncidentIdParams,
+      body: MergeBody,
+      success: {
+        status: 200,
+        description: 'this incident after the merge, and each merged incident with how many alerts moved (asking again finishes a merge cut short)',
+        schema: z.object({
+          incident: IncidentSchema,
+          merged: z.array(z.object({ id: z.uuid(), number: z.number().int(), alerts_moved: z.number().int() })),
+        }),
+      },
+      errors: {
+        ...ACTION_ERRORS,
+        400: 'incident_ids missing, empty, over 50, not UUIDs, or naming this incident',
+        404: 'this incident or one of incident_ids is not in this workspace',
+        409: 'invalid_transition: this incident is not open, or one to merge is resolved or closed (and not already merged into this one)',
+      },
+      handler: async (ctx, { params, body }) => {
+        const { actor, who } = respond(ctx);
+        const result = await mergeIncidents(incidentDeps(), {
+          organizationId: actor.organizationId,
+          incidentId: params.id,
+          incidentIds: body.incident_ids,
+          actor: who,
+        });
+        return {
+          data: { ...result, incident: withLink(result.incident) },
+          message: `${result.merged.length} incidents merged into #${result.incident.number}`,
+        };
       },
     }),
     defineRoute({

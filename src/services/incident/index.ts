@@ -19,3 +19,6 @@ export { recordAlertsAttached, recordPageEntry, recordPagingDecision, recordTran
 export { recordResponderEntry, type ResponderEntry, type ResponderEntryType } from './responder-entries';
 export { addIncidentNote, addIncidentResponders, reassignIncident, snoozeIncident } from './respond';
 export { bulkTransition, BULK_ACTIONS, BULK_MAX_INCIDENTS, type BulkAction, type BulkResult } from './bulk';
+// A merge's write on the incident merged away (docs/responding.md, "Merge").
+export { mergedInto, recordMergedAway, type MergedAwayEntry } from './merge-store';
+export { mergeIncidents, MERGE_MAX_INCIDENTS, type MergeResult } from './merge';
