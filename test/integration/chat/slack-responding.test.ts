@@ -65,7 +65,6 @@ const postsOf = (incidentId: string): FakeSlackMessage[] =>
   fake.messages.filter((m) => !m.thread_ts && JSON.stringify(m.versions[0].blocks).includes(incidentId));
 const messageOf = (incidentId: string) => waitFor(async () => postsOf(incidentId)[0], 20_000, `the message of ${incidentId}`);
 
-
 // A responder's actions (docs/responding.md) reach the incident's Slack thread through the feed.
 describe('Slack threads hear a responder’s actions', () => {
   it('when a note is added, the incident snoozed, a person added and another incident merged in, then each is one thread reply under the same message', async () => {
