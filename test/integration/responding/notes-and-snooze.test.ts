@@ -97,3 +97,14 @@ describe('snooze', () => {
     expect(await entriesOf(id, 'snooze')).toHaveLength(0);
   });
 });
+
+describe('the OpenAPI documents', () => {
+  it('when /api/openapi.json and /api/v1/openapi.json are read, then they describe the responder routes with their bodies’ limits', async () => {
+    const dash = (await request('GET', `${fx.stack.urls.app}/api/openapi.json`)).body;
+    for (const action of ['notes', 'responders', 'reassign', 'snooze', 'merge']) expect(dash.paths[`/api/incidents/{id}/${action}`]?.post).toBeDefined();
+    expect(dash.paths['/api/incidents/bulk']?.post).toBeDefined();
+    const v1 = (await request('GET', `${fx.stack.urls.app}/api/v1/openapi.json`)).body;
+    const note = v1.paths['/organizations/{organization_id}/incidents/{incident_id}/notes'].post;
+    expect(JSON.stringify(note.requestBody)).toContain('"maxLength":10000');
+  });
+});
