@@ -16,6 +16,7 @@ type IncidentActivities = Pick<
   | 'recordAlertAttached'
   | 'recordAlertsAttached'
   | 'recordResponderEntry'
+  | 'responderRecipients'
   | 'planEscalation'
   | 'stepRecipients'
   | 'sendPage'
@@ -50,6 +51,8 @@ export interface PagingStubOptions {
    * planEscalation under the 'maintenance-hold' patch. Absent: never held.
    */
   heldUntil?: () => string | undefined;
+  /** What responderRecipients answers: the pages of responders a person added. */
+  responders?: () => PageJob[];
 }
 
 /** A page job for tests: one contact of one person. */
@@ -117,6 +120,10 @@ export class PagingStubs {
         record('stepRecipients', { incidentId: input.incidentId, ...firstStep });
         return { ...this.opts.plan, firstStep: this.opts.recipients?.(0) ?? [] };
       },
+      responderRecipients: async (input) => (
+        record('responderRecipients', input),
+        { jobs: this.opts.responders?.() ?? [], seq: input.seq, message: 'Responders added', data: {} }
+      ),
       stepRecipients: async (input) => (record('stepRecipients', input), this.opts.recipients?.(input.step) ?? []),
       sendPage: async (input) => {
         record('sendPage', input);
