@@ -6,6 +6,10 @@ import {
   type IncidentRow,
   readRunSeed,
   recordAlertsAttached,
+  recordMergedAway,
+  recordResponderEntry,
+  type MergedAwayEntry,
+  type ResponderEntry,
   recordTransition,
   type RunSeed,
   toSnapshot,
@@ -62,8 +66,24 @@ export function createProjectionActivities({ orm }: { orm: MikroORM }) {
     return seed;
   }
 
+  /** A responder's entry (a note, a snooze, …) at its seq; a retry finds it by its id. */
+  async function recordResponderEntryActivity(input: ResponderEntry): Promise<{ seq: number }> {
+    const written = await recordResponderEntry(knex(), input);
+    if (!written) throw missing(input.incidentId);
+    return written;
+  }
+
+  /** A merge's write on the incident merged away: its alerts move, it resolves "merged into #N". */
+  async function recordMergedAwayActivity(input: MergedAwayEntry): Promise<IncidentSnapshot & { timelineSeq: number; alertsMoved: number }> {
+    const written = await recordMergedAway(knex(), input);
+    if (!written) throw missing(input.incidentId);
+    return { ...toSnapshot(written.row), timelineSeq: written.seq, alertsMoved: written.alertsMoved };
+  }
+
   return {
     readIncident,
+    recordMergedAway: recordMergedAwayActivity,
+    recordResponderEntry: recordResponderEntryActivity,
     recordTransition: recordTransitionActivity,
     recordAlertAttached,
     recordAlertsAttached: recordAlertsAttachedActivity,

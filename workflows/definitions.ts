@@ -50,6 +50,8 @@ export interface IncidentWorkflowInput {
   autoCloseSeconds?: number;
   /** When the pending automatic close is due (epoch ms), carried across continueAsNew while RESOLVED. */
   autoCloseAtMs?: number;
+  /** When a snooze of the ACKNOWLEDGED incident ends (epoch ms), carried across continueAsNew. */
+  snoozedUntilMs?: number;
 }
 
 /**
@@ -147,6 +149,90 @@ export const lifecycleUpdates: Readonly<Record<LifecycleOperation, ReturnType<ty
 };
 
 export const incidentStateQuery = defineQuery<IncidentStateResult>('incidentState');
+
+/** A responder's entry as the workflow wrote it (docs/responding.md): where, when, what it said. */
+export interface ResponderEntryResult {
+  seq: number;
+  type: 'note' | 'snooze' | 'responders_added' | 'reassigned' | 'merged';
+  at: string;
+  message: string;
+  data: Record<string, unknown>;
+}
+
+/** A note for the timeline (Markdown, at most NOTE_MAX_CHARS characters). */
+export interface AddNoteInput extends LifecycleUpdateInput {
+  text: string;
+}
+export const NOTE_MAX_CHARS = 10_000;
+/** A responder's note: the workflow writes it on the timeline and in the incident-event feed. */
+export const addNoteUpdate = defineUpdate<ResponderEntryResult, [AddNoteInput]>('addIncidentNote');
+
+export interface SnoozeInput extends LifecycleUpdateInput {
+  minutes: number;
+}
+/** What a snooze answers: its entry, and when the incident returns to TRIGGERED. */
+export interface SnoozeResult {
+  entry: ResponderEntryResult;
+  snoozed_until: string;
+}
+/**
+ * Snooze an ACKNOWLEDGED incident: a workflow timer returns it to TRIGGERED (paging again from the
+ * first step) when it ends, unless it moved meanwhile. A second snooze replaces the first.
+ */
+export const snoozeIncidentUpdate = defineUpdate<SnoozeResult, [SnoozeInput]>('snoozeIncident');
+
+/** Who a responder asks to page: a member, whoever a schedule has on call, or a team's members. */
+export interface ResponderTarget {
+  type: 'user' | 'team' | 'schedule';
+  id: string;
+}
+
+export interface RespondersInput extends LifecycleUpdateInput {
+  targets: ResponderTarget[];
+  /** Said on the timeline with who asked (at most RESPONDER_MESSAGE_MAX_CHARS). */
+  message?: string;
+}
+export const RESPONDER_TARGETS_MAX = 20;
+export const RESPONDER_MESSAGE_MAX_CHARS = 1000;
+
+/** What adding responders answers: the entry (who asked, whom it reached) and how many pages were scheduled. */
+export interface RespondersResult {
+  entry: ResponderEntryResult;
+  pages: number;
+}
+/**
+ * Page more people now, through their notification rules, whatever the escalation is doing: an
+ * open incident (TRIGGERED, ACKNOWLEDGED, INVESTIGATING) only; its pages stop once it is resolved.
+ */
+export const addRespondersUpdate = defineUpdate<RespondersResult, [RespondersInput]>('addIncidentResponders');
+/**
+ * Reassign a TRIGGERED or ACKNOWLEDGED incident: it becomes TRIGGERED (a new spell) and its
+ * escalation restarts with the chosen targets as the first step, the policy's later steps after.
+ */
+export const reassignIncidentUpdate = defineUpdate<IncidentSnapshot, [RespondersInput]>('reassignIncident');
+
+export interface MergeIntoInput extends LifecycleUpdateInput {
+  into: { id: string; number: number };
+}
+/** What merging an incident away answers: it, resolved, and how many alerts moved. */
+export interface MergedAwayResult {
+  incident: IncidentSnapshot;
+  alerts_moved: number;
+}
+/**
+ * Merge this open incident into another (docs/responding.md, "Merge"): its alerts move there and
+ * it resolves "merged into #N" in one write; its escalation stops as any resolve stops it.
+ */
+export const mergeIntoUpdate = defineUpdate<MergedAwayResult, [MergeIntoInput]>('mergeIncidentInto');
+
+export interface IncidentMergedInput extends LifecycleUpdateInput {
+  merged: { id: string; number: number; alerts_moved: number };
+}
+/** The incident merged into records it (an entry keyed by the merged incident: written once however often asked). */
+export const incidentMergedUpdate = defineUpdate<ResponderEntryResult, [IncidentMergedInput]>('recordIncidentMerged');
+
+/** The system as an actor when a snooze ends. */
+export const SNOOZE_ACTOR: Actor = { type: 'system', id: null, via: 'snooze' };
 
 /** ApplicationFailure type of a rejected transition; the API maps it to 409 invalid_transition. */
 export const INVALID_TRANSITION = 'InvalidTransition';

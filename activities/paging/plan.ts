@@ -5,7 +5,8 @@ import { formBChannels } from '../../src/domain/paging/form-b-channels';
 import type { EscalationPlan, PageJob } from '../../src/domain/paging/escalation-plan';
 import type { ChannelId } from '../../src/domain/channels';
 import { heldDecisionData, notPagedMessage } from '../../src/domain/maintenance';
-import { recordPagingDecision } from '../../src/services/incident';
+import { recordPagingDecision, recordResponderEntry } from '../../src/services/incident';
+import type { Actor, ResponderTarget } from '../../workflows/definitions';
 import { serviceHold } from '../../src/services/maintenance';
 import {
   memberTargets,
@@ -38,6 +39,22 @@ export interface PlanEscalationInput {
    * service at `firstStep.at` holds the spell instead; its entry takes the decision's seq.
    */
   maintenance?: true;
+  /**
+   * A reassign's chosen targets (docs/responding.md): they are step 1 of this spell, in place of
+   * the policy's first step; no maintenance window holds what a person asked for.
+   */
+  targets?: ResponderTarget[];
+}
+
+/** Added responders to page now, and the entry that says who asked and whom it reached. */
+export interface ResponderRecipientsInput {
+  incidentId: string;
+  targets: ResponderTarget[];
+  at: string;
+  entryId: string;
+  seq: number;
+  actor: Actor;
+  message?: string;
 }
 
 /** The plan's answer: with step 1's pages, or, when a maintenance window holds the spell, until when (ISO). */
@@ -62,10 +79,11 @@ export function createPagingPlanActivities({ orm }: { orm: MikroORM }) {
    * once, and its decision on the timeline: one lookup and one read of the policy where there were
    * two (stepRecipients). Absent when the plan pages nobody.
    */
-  async function planEscalation({ incidentId, firstStep, maintenance }: PlanEscalationInput): Promise<PlannedEscalation> {
+  async function planEscalation({ incidentId, firstStep, maintenance, targets }: PlanEscalationInput): Promise<PlannedEscalation> {
     const k = knex();
     const c = await pagingContext(k, incidentId);
     const plan = planOf(c);
+    if (firstStep && targets) return { ...plan, firstStep: await recipientsOf(k, c, { incidentId, ...firstStep }, targets) };
     if (!firstStep || plan.stepDelays.length === 0) return plan;
     const hold = maintenance ? await serviceHold(k, c.service?.id ?? null, new Date(firstStep.at)) : null;
     if (hold) {
@@ -94,8 +112,8 @@ export function createPagingPlanActivities({ orm }: { orm: MikroORM }) {
     return recipientsOf(k, await pagingContext(k, input.incidentId), input);
   }
 
-  async function recipientsOf(k: Knex, c: PagingContext, input: StepRecipientsInput): Promise<PageJob[]> {
-    const stepTargets = await resolveTargets(c.steps?.[input.step]?.targets ?? [{ type: 'team', id: c.owningTeamId }], new Date(input.at));
+  async function recipientsOf(k: Knex, c: PagingContext, input: StepRecipientsInput, chosen?: EscalationTarget[]): Promise<PageJob[]> {
+    const stepTargets = await resolveTargets(chosen ?? c.steps?.[input.step]?.targets ?? [{ type: 'team', id: c.owningTeamId }], new Date(input.at));
     const formB = c.channels ? formBChannels(c.severity, c.channels) : null;
     // A webhook's member targets take their channels from the team, paged with the first step.
     const byTarget = formB && input.step === 0 ? await memberTargets(k, c, formB) : new Map<string, ChannelId[]>();
@@ -142,7 +160,53 @@ export function createPagingPlanActivities({ orm }: { orm: MikroORM }) {
     return people.flatMap(jobsOf);
   }
 
-  return { planEscalation, stepRecipients };
+  /**
+   * Responders a person added (docs/responding.md): who the targets are now, each paged through
+   * their own notification rules, and one entry saying who asked, whom it reached and who could
+   * not be paged; the pages follow as the workflow schedules them.
+   */
+  async function responderRecipients(
+    input: ResponderRecipientsInput,
+  ): Promise<{ jobs: PageJob[]; seq: number; message: string; data: Record<string, unknown> }> {
+    const k = knex();
+    const c = await pagingContext(k, input.incidentId);
+    const targets = await resolveTargets(input.targets, new Date(input.at));
+    const { people } = await pagingPeople(k, [...new Set(targets.flatMap((t) => t.userIds))], c.organizationId);
+    const names = await targetNames(k, targets, people);
+    const jobs = people.flatMap(ruleJobs);
+    const reached = targets.map((t) => names.get(t.id) ?? `${t.type} ${t.id}`).join(', ');
+    const notPaged = people.filter((p) => ruleJobs(p).length === 0).map((p) => p.email);
+    const message = [
+      `Responders added: ${reached}`,
+      notPaged.length ? `not paged (no usable contact method): ${notPaged.join(', ')}` : null,
+      input.message ? `“${input.message}”` : null,
+    ]
+      .filter(Boolean)
+      .join('; ');
+    const data = {
+      message: input.message ?? null,
+      targets: targets.map((t) => ({ type: t.type, id: t.id, name: names.get(t.id) ?? null, user_ids: t.userIds })),
+      people: people.map((p) => ({
+        user_id: p.userId,
+        email: p.email,
+        pages: ruleJobs(p).map((j) => ({ channel: j.channel, delay_seconds: j.delaySeconds })),
+      })),
+    };
+    const written = await recordResponderEntry(k, {
+      incidentId: input.incidentId,
+      entryId: input.entryId,
+      seq: input.seq,
+      type: 'responders_added',
+      actor: input.actor,
+      message,
+      data,
+      eventType: 'incident.responders_added',
+      at: input.at,
+    });
+    return { jobs, seq: written?.seq ?? input.seq, message, data };
+  }
+
+  return { planEscalation, stepRecipients, responderRecipients };
 }
 
 /** A targeted member's pages on the channels that name them, at once; email falls back to their login. */

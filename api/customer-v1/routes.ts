@@ -6,7 +6,8 @@ import { isUuid } from '../../src/domain/ids';
 import { notFound } from '../../src/services/errors';
 import { getMonitor, getService, listMonitors, listServices } from '../../src/services/workspace';
 import { listAlerts } from '../../src/services/alerts';
-import { createIncident, getIncident, listIncidents, transitionIncident } from '../../src/services/incident';
+import { addIncidentNote, createIncident, getIncident, listIncidents, transitionIncident } from '../../src/services/incident';
+import { NoteBody, ResponderEntrySchema } from '../http/responder-schemas';
 import { knexOf } from '../../src/db/knex';
 import { withPagingHeld } from '../../src/services/maintenance';
 import { incidentWorkflowId, type Actor, type IncidentSnapshot } from '../../workflows/definitions';
@@ -94,6 +95,26 @@ export function customerV1Routes(deps: CustomerV1Deps): RouteSpec[] {
     });
 
   return [
+    defineRoute({
+      method: 'post',
+      access: 'write',
+      path: '/organizations/{organization_id}/incidents/{incident_id}/notes',
+      operationId: 'addIncidentNote',
+      summary: 'Add a note to an incident’s timeline (at most 10,000 characters; also an `incident.note_added` event)',
+      params: IncidentParams,
+      body: NoteBody,
+      success: { status: 201, description: 'The note as the timeline shows it', schema: z.object({ data: ResponderEntrySchema }) },
+      errors: { ...WRITE_ERRORS, 400: 'text missing, empty or over 10,000 characters', 404: 'no such incident in this workspace' },
+      handler: async (ctx, { params, body }) => ({
+        status: 201,
+        data: await addIncidentNote(incidentDeps, {
+          organizationId: params.organization_id,
+          incidentId: params.incident_id,
+          actor: actorOf(ctx),
+          text: body.text,
+        }),
+      }),
+    }),
     defineRoute({
       method: 'get',
       access: 'read',

@@ -15,6 +15,12 @@ export const INCIDENT_EVENT_TYPES = [
   'incident.alert_attached',
   'page.delivered',
   'page.failed',
+  // A responder's actions (docs/responding.md): the timeline entry they wrote, in the feed.
+  'incident.note_added',
+  'incident.snoozed',
+  'incident.responders_added',
+  'incident.reassigned',
+  'incident.merged',
 ] as const;
 export type IncidentEventType = (typeof INCIDENT_EVENT_TYPES)[number];
 
@@ -35,6 +41,7 @@ export const isIncidentEventType = (value: string): value is IncidentEventType =
 /** The event a status move writes: named after where it went, a reopen as such. */
 export function transitionEventType(operation: string, to: string): IncidentEventType {
   if (operation === 'reopen') return 'incident.reopened';
+  if (operation === 'reassign') return 'incident.reassigned';
   switch (to) {
     case 'ACKNOWLEDGED':
       return 'incident.acknowledged';

@@ -13,13 +13,38 @@ export type LifecycleOperation = (typeof LIFECYCLE_OPERATIONS)[number];
  * followed up within the policy's acknowledge timeout returns the incident to TRIGGERED; an
  * incident left RESOLVED for `AUTO_CLOSE_HOURS` closes.
  */
-export type SystemOperation = 'ack_timeout' | 'auto_close';
+export type SystemOperation = 'ack_timeout' | 'auto_close' | 'snooze_end';
+/** Operations of a responder's that move the status besides the lifecycle's (docs/responding.md). */
+export type ResponderOperation = 'reassign' | 'merge';
 /** Every operation that can write a status change. */
-export type TransitionOperation = LifecycleOperation | SystemOperation;
+export type TransitionOperation = LifecycleOperation | SystemOperation | ResponderOperation;
 
 /** The ack-timeout move: only an incident still ACKNOWLEDGED goes back to TRIGGERED. */
 export function decideAckTimeout(status: IncidentStatus): { kind: 'move'; from: IncidentStatus; to: IncidentStatus } | { kind: 'noop' } {
   return status === 'ACKNOWLEDGED' ? { kind: 'move', from: status, to: 'TRIGGERED' } : { kind: 'noop' };
+}
+
+/** The end of a snooze (docs/responding.md): only an incident still ACKNOWLEDGED goes back to TRIGGERED. */
+export const decideSnoozeEnd = decideAckTimeout;
+
+/** Whether people may be added to an incident in this state (an open one only). */
+export function respondersRefusal(status: IncidentStatus): string | null {
+  return status === 'RESOLVED' || status === 'CLOSED' ? `cannot add responders to an incident that is ${status}; allowed while it is open` : null;
+}
+
+/** A reassign: from TRIGGERED or ACKNOWLEDGED, to TRIGGERED with a new escalation spell. */
+export function decideReassign(status: IncidentStatus): { kind: 'move'; from: IncidentStatus; to: IncidentStatus } | { kind: 'invalid'; message: string } {
+  return status === 'TRIGGERED' || status === 'ACKNOWLEDGED'
+    ? { kind: 'move', from: status, to: 'TRIGGERED' }
+    : { kind: 'invalid', message: `cannot reassign an incident that is ${status}; allowed from TRIGGERED, ACKNOWLEDGED` };
+}
+
+/** Snoozes are whole minutes, from one to a day. */
+export const SNOOZE_MINUTES = { min: 1, max: 1440 } as const;
+
+/** A snooze's validation: only an ACKNOWLEDGED incident snoozes; null when it may, else why not. */
+export function snoozeRefusal(status: IncidentStatus): string | null {
+  return status === 'ACKNOWLEDGED' ? null : `cannot snooze an incident that is ${status}; allowed from ACKNOWLEDGED`;
 }
 
 /** The auto-close move: only an incident still RESOLVED closes. */
@@ -84,6 +109,7 @@ export function timestampChanges(op: TransitionOperation, at: string): Partial<R
     case 'investigate':
       return {};
     case 'resolve':
+    case 'merge':
       return { resolved_at: at };
     case 'close':
     case 'auto_close':
@@ -91,6 +117,8 @@ export function timestampChanges(op: TransitionOperation, at: string): Partial<R
     case 'reopen':
       return { acknowledged_at: null, resolved_at: null, closed_at: null };
     case 'ack_timeout':
+    case 'snooze_end':
+    case 'reassign':
       return { acknowledged_at: null };
   }
 }

@@ -1,4 +1,8 @@
 import {
+  decideReassign,
+  decideSnoozeEnd,
+  respondersRefusal,
+  snoozeRefusal,
   decideTransition,
   INCIDENT_STATUSES,
   LIFECYCLE_OPERATIONS,
@@ -45,5 +49,28 @@ describe('timestamp changes', () => {
 
   it('when reopening, then the previous cycle timestamps are cleared', () => {
     expect(timestampChanges('reopen', 'x')).toEqual({ acknowledged_at: null, resolved_at: null, closed_at: null });
+  });
+});
+
+describe('a responder’s actions (docs/responding.md)', () => {
+  it('when asked per state, then only ACKNOWLEDGED snoozes, open incidents take responders, TRIGGERED and ACKNOWLEDGED reassign to TRIGGERED', () => {
+    const table = INCIDENT_STATUSES.map((s) => [s, snoozeRefusal(s) === null, respondersRefusal(s) === null, decideReassign(s).kind]);
+    expect(table).toEqual([
+      ['TRIGGERED', false, true, 'move'],
+      ['ACKNOWLEDGED', true, true, 'move'],
+      ['INVESTIGATING', false, true, 'invalid'],
+      ['RESOLVED', false, false, 'invalid'],
+      ['CLOSED', false, false, 'invalid'],
+    ]);
+    expect(snoozeRefusal('RESOLVED')).toMatch(/cannot snooze an incident that is RESOLVED/);
+    expect(decideReassign('ACKNOWLEDGED')).toEqual({ kind: 'move', from: 'ACKNOWLEDGED', to: 'TRIGGERED' });
+  });
+
+  it('when a snooze ends, then only a still-ACKNOWLEDGED incident returns to TRIGGERED, its acknowledgement cleared', () => {
+    expect(decideSnoozeEnd('ACKNOWLEDGED')).toEqual({ kind: 'move', from: 'ACKNOWLEDGED', to: 'TRIGGERED' });
+    expect(decideSnoozeEnd('RESOLVED')).toEqual({ kind: 'noop' });
+    expect(timestampChanges('snooze_end', 'x')).toEqual({ acknowledged_at: null });
+    expect(timestampChanges('reassign', 'x')).toEqual({ acknowledged_at: null });
+    expect(timestampChanges('merge', 'x')).toEqual({ resolved_at: 'x' });
   });
 });

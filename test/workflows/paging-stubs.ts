@@ -11,7 +11,16 @@ type Activities = ReturnType<typeof createActivities>;
 /** The activities the incident workflow calls (heartbeat ones it never does). */
 type IncidentActivities = Pick<
   Activities,
-  'readIncident' | 'recordTransition' | 'recordAlertAttached' | 'recordAlertsAttached' | 'planEscalation' | 'stepRecipients' | 'sendPage' | 'recordPageFailed'
+  | 'readIncident'
+  | 'recordTransition'
+  | 'recordAlertAttached'
+  | 'recordAlertsAttached'
+  | 'recordResponderEntry'
+  | 'responderRecipients'
+  | 'planEscalation'
+  | 'stepRecipients'
+  | 'sendPage'
+  | 'recordPageFailed'
 >;
 
 /** One stub call: which activity, when it started (wall clock), from which run, with what. */
@@ -42,6 +51,8 @@ export interface PagingStubOptions {
    * planEscalation under the 'maintenance-hold' patch. Absent: never held.
    */
   heldUntil?: () => string | undefined;
+  /** What responderRecipients answers: the pages of responders a person added. */
+  responders?: () => PageJob[];
 }
 
 /** A page job for tests: one contact of one person. */
@@ -93,6 +104,7 @@ export class PagingStubs {
         { ...snapshot(input.incidentId, input.to), timelineSeq: input.seq }
       ),
       recordAlertAttached: async (input) => void record('recordAlertAttached', input),
+      recordResponderEntry: async (input) => (record('recordResponderEntry', input), { seq: input.seq }),
       recordAlertsAttached: async (input) => {
         record('recordAlertsAttached', input);
         if (this.opts.attachDelayMs) await sleep(this.opts.attachDelayMs);
@@ -108,6 +120,10 @@ export class PagingStubs {
         record('stepRecipients', { incidentId: input.incidentId, ...firstStep });
         return { ...this.opts.plan, firstStep: this.opts.recipients?.(0) ?? [] };
       },
+      responderRecipients: async (input) => (
+        record('responderRecipients', input),
+        { jobs: this.opts.responders?.() ?? [], seq: input.seq, message: 'Responders added', data: {} }
+      ),
       stepRecipients: async (input) => (record('stepRecipients', input), this.opts.recipients?.(input.step) ?? []),
       sendPage: async (input) => {
         record('sendPage', input);

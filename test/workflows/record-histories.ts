@@ -26,10 +26,11 @@ import { recordPagingHistories } from './record-paging-histories';
  * after a finished run, each under its patch; v8: a sender's acknowledge under
  * patched('sender-acknowledge'), and its scenario; v9: a spell's plan and its first step's
  * recipients in one lookup under patched('plan-with-first-step'); v10: maintenance windows hold a
- * spell under patched('maintenance-hold'), and their scenarios), and keep the older files: they
- * prove old runs replay.
+ * spell under patched('maintenance-hold'), and their scenarios; v11: a responder's actions
+ * (notes, responders, snooze, reassign, merge: new Updates, and the snooze timer), and their
+ * scenarios), and keep the older files: they prove old runs replay.
  */
-const VERSION = 'v10';
+const VERSION = 'v11';
 
 async function main() {
   const infra = await startTestInfra();

@@ -9,6 +9,7 @@ import { knexOf } from '../../src/db/knex';
 import { addNotificationRule } from '../../src/services/paging/notification-rules';
 import { SYSTEM_CLI } from '../../src/services/audit';
 import { createWindow, endWindow, nudgeHeldIncidents } from '../../src/services/maintenance';
+import { addIncidentNote, addIncidentResponders, mergeIncidents, reassignIncident, snoozeIncident } from '../../src/services/incident';
 import { alertsReceivedSignal, escalateNowSignal, incidentWorkflowId, type IncidentWorkflowInput } from '../../workflows/definitions';
 import { request } from '../support/http';
 import { notificationsOf, pagingService, responder, trigger } from '../support/paging';
@@ -122,6 +123,35 @@ export async function recordPagingHistories(stack: TestStack, save: Save): Promi
   await waitFor(async () => (await e.sent(endedEarly, e.ann.id)).length === 2, 20_000, 'step 1 after the window ended');
   await e.finish(endedEarly);
   save('paging-maintenance-ended-early', await handleOf(endedEarly).fetchHistory());
+
+  // (g) A responder's actions (docs/responding.md), each an Update of the workflow: a note, bob
+  // added (paged by his rules), an acknowledge, a one-minute snooze that ends on its timer (step 1
+  // pages ann again), a reassign to bob (a new spell paging him first), another incident merged
+  // in (its alerts move; it resolves "merged into #N" and is closed), then resolve and close.
+  const g = await pager((ann, bob) => [user(ann, 600), user(bob, 600)]);
+  const deps = { orm: stack.orm, temporal: stack.temporal, taskQueue: stack.taskQueue };
+  const on = (incidentId: string) => ({
+    organizationId: g.ws.organizationId,
+    incidentId,
+    actor: { type: 'user' as const, id: g.ws.admin.id, via: 'recorder' },
+  });
+  const responding = await trigger(g.ingestUrl, 'recorded responder actions');
+  const mergedAway = await trigger(g.ingestUrl, 'recorded merged away');
+  await waitFor(async () => (await g.sent(responding, g.ann.id)).length === 2, 20_000, 'step 1 on both rules');
+  await addIncidentNote(deps, { ...on(responding), text: 'Recorded note' });
+  await addIncidentResponders(deps, { ...on(responding), targets: [{ type: 'user', id: g.bob.id }], message: 'recorded' });
+  await waitFor(async () => (await g.sent(responding, g.bob.id)).length === 1, 20_000, 'bob, added');
+  await g.op(responding, 'acknowledge');
+  await snoozeIncident(deps, { ...on(responding), minutes: 1 });
+  await waitFor(async () => (await g.sent(responding, g.ann.id)).length === 4, 90_000, 'step 1 again after the snooze');
+  await reassignIncident(deps, { ...on(responding), targets: [{ type: 'user', id: g.bob.id }] });
+  await waitFor(async () => (await g.sent(responding, g.bob.id)).length === 2, 20_000, 'bob, reassigned');
+  await mergeIncidents(deps, { ...on(responding), incidentIds: [mergedAway] });
+  await g.op(mergedAway, 'close');
+  await handleOf(mergedAway).result();
+  await g.finish(responding);
+  save('responder-actions', await handleOf(responding).fetchHistory());
+  save('merged-away', await handleOf(mergedAway).fetchHistory());
 }
 
 /**

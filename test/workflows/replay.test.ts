@@ -5,10 +5,12 @@ import { Worker } from '@temporalio/worker';
 
 const HISTORIES = path.join(__dirname, '..', 'histories');
 const files = readdirSync(HISTORIES).filter((f) => f.endsWith('.json'));
-const LIFECYCLE_VERSIONS = ['v1', 'v2', 'v3', 'v4', 'v5', 'v6', 'v7', 'v8', 'v9', 'v10'];
+const LIFECYCLE_VERSIONS = ['v1', 'v2', 'v3', 'v4', 'v5', 'v6', 'v7', 'v8', 'v9', 'v10', 'v11'];
 const PAGING_SCENARIOS = ['two-steps-acknowledged', 'ack-timeout-retriggered', 'escalate-now', 'continued-first-run', 'continued-second-run'];
 /** From v10: a maintenance window holds the spell until it ends, or until it is ended early. */
 const MAINTENANCE_SCENARIOS = ['maintenance-held', 'maintenance-ended-early'];
+/** From v11: a responder's actions (docs/responding.md), and the incident merged away meanwhile. */
+const RESPONDER_SCENARIOS = ['v11-incident-responder-actions.json', 'v11-incident-merged-away.json'];
 /** v5: every page attempt a remote activity; v6 on: a page's first attempt is a local activity. */
 const versionOf = (file: string) => Number(/^v(\d+)-/.exec(file)![1]);
 const paging = (scenario: string, version = 'v5') => `${version}-incident-paging-${scenario}.json`;
@@ -40,14 +42,16 @@ describe('replay of recorded incident histories', () => {
     expect(files).toEqual(
       expect.arrayContaining([
         ...LIFECYCLE_VERSIONS.flatMap((v) => [`${v}-incident-lifecycle-closed.json`, `${v}-incident-reopened-run.json`]),
-        ...['v3', 'v4', 'v5', 'v6', 'v7', 'v8', 'v9', 'v10'].map((v) => `${v}-incident-from-alerts.json`),
-        ...['v4', 'v5', 'v6', 'v7', 'v8', 'v9', 'v10'].map((v) => `${v}-incident-batch-resolved-by-sender.json`),
-        ...['v5', 'v6', 'v7', 'v8', 'v9', 'v10'].flatMap((v) => PAGING_SCENARIOS.map((scenario) => paging(scenario, v))),
-        ...MAINTENANCE_SCENARIOS.map((scenario) => paging(scenario, 'v10')),
+        ...['v3', 'v4', 'v5', 'v6', 'v7', 'v8', 'v9', 'v10', 'v11'].map((v) => `${v}-incident-from-alerts.json`),
+        ...['v4', 'v5', 'v6', 'v7', 'v8', 'v9', 'v10', 'v11'].map((v) => `${v}-incident-batch-resolved-by-sender.json`),
+        ...['v5', 'v6', 'v7', 'v8', 'v9', 'v10', 'v11'].flatMap((v) => PAGING_SCENARIOS.map((scenario) => paging(scenario, v))),
+        ...['v10', 'v11'].flatMap((v) => MAINTENANCE_SCENARIOS.map((scenario) => paging(scenario, v))),
+        ...RESPONDER_SCENARIOS,
         'v7-incident-sender-acknowledged-unpatched.json',
         'v8-incident-sender-acknowledged.json',
         'v9-incident-sender-acknowledged.json',
         'v10-incident-sender-acknowledged.json',
+        'v11-incident-sender-acknowledged.json',
       ]),
     );
   });
@@ -219,5 +223,33 @@ describe('what the recorded sender-acknowledge histories exercise', () => {
   it('when any other history is read, then it holds no sender-acknowledge patch (only events that hold one ask for it)', () => {
     for (const file of files.filter((f) => !f.includes('sender-acknowledged')))
       expect({ file, patched: summary(file).patches.includes('sender-acknowledge') }).toEqual({ file, patched: false });
+  });
+});
+
+describe('what the recorded responder histories exercise', () => {
+  it('when a v11 run heard a responder, then it holds each Update in order, the snooze ended on its timer, and the reassign and the merge are moves', () => {
+    const s = summary('v11-incident-responder-actions.json');
+    expect(s.updates).toEqual([
+      'addIncidentNote',
+      'addIncidentResponders',
+      'acknowledgeIncident',
+      'snoozeIncident',
+      'reassignIncident',
+      'recordIncidentMerged',
+      'resolveIncident',
+      'closeIncident',
+    ]);
+    const moves = local(s, 'recordTransition').map((a) => [a.result.status]);
+    expect(moves).toEqual([['ACKNOWLEDGED'], ['TRIGGERED'], ['TRIGGERED'], ['RESOLVED'], ['CLOSED']]);
+    expect(local(s, 'recordResponderEntry').length).toBe(3);
+    expect(local(s, 'responderRecipients').length).toBe(1);
+    expect(s.last).toBe('EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED');
+  });
+
+  it('when a v11 run was merged away, then its one move is the merge write, and it closed cleanly', () => {
+    const s = summary('v11-incident-merged-away.json');
+    expect(s.updates).toEqual(['mergeIncidentInto', 'closeIncident']);
+    expect(local(s, 'recordMergedAway').map((a) => [a.result.status, a.result.alertsMoved])).toEqual([['RESOLVED', 1]]);
+    expect(s.last).toBe('EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED');
   });
 });

@@ -1,10 +1,13 @@
-import { ApplicationFailure, patched, upsertSearchAttributes } from '@temporalio/workflow';
+import { ApplicationFailure, patched, upsertSearchAttributes, uuid4 } from '@temporalio/workflow';
 import {
   decideAckTimeout,
   decideAutoClose,
+  decideReassign,
+  decideSnoozeEnd,
   decideTransition,
   formatWait,
   isTerminal,
+  snoozeRefusal,
   type IncidentStatus,
   type LifecycleOperation,
   type TransitionOperation,
@@ -14,11 +17,21 @@ import {
   AUTO_CLOSE_ACTOR,
   INGEST_ACTOR,
   INVALID_TRANSITION,
+  SNOOZE_ACTOR,
   searchAttributes,
   type Actor,
+  type AddNoteInput,
+  type IncidentMergedInput,
+  type MergedAwayResult,
+  type MergeIntoInput,
+  type RespondersInput,
+  type ResponderEntryResult,
+  type SnoozeInput,
+  type SnoozeResult,
   type IncidentSnapshot,
   type IncidentStateResult,
 } from '../definitions';
+import type { IncidentEventType } from '../../src/domain/incident-events';
 import type { AlertReceived, AlertsReceived, IncidentWorkflowInput, LifecycleUpdateInput } from '../definitions';
 import { planAlertBatch, type AlertBatchStep, type AttachedAlert, type SenderAcknowledge, type SenderResolve } from './alert-batch';
 import { AppliedEvents } from './applied-events';
@@ -54,6 +67,10 @@ export class IncidentEntity {
   private applied: AppliedEvents;
   /** The seq of the last reopen: a sender's resolve accepted before it is stale. */
   private reopenedAtSeq: number;
+  /** When the snooze of this ACKNOWLEDGED spell ends (epoch ms); null when not snoozed. Any move clears it. */
+  private snoozeEndMs: number | null;
+  /** Snoozes taken in this run: a snooze timer acts only for the snooze it was started for. */
+  private snoozeCount = 0;
 
   constructor(input: IncidentWorkflowInput) {
     this.incidentId = input.incidentId;
@@ -61,6 +78,7 @@ export class IncidentEntity {
     this.lastSeq = input.seq;
     this.applied = new AppliedEvents(input.appliedEventIds);
     this.reopenedAtSeq = input.reopenedAtSeq ?? 0;
+    this.snoozeEndMs = input.status === 'ACKNOWLEDGED' ? (input.snoozedUntilMs ?? null) : null;
   }
 
   /**
@@ -94,6 +112,16 @@ export class IncidentEntity {
     return this.moveCount;
   }
 
+  /** When the current snooze ends (epoch ms), or null; with `snoozes`, what the snooze timer waits on. */
+  get snoozedUntilMs(): number | null {
+    return this.snoozeEndMs;
+  }
+
+  /** Snoozes taken in this run. */
+  get snoozes(): number {
+    return this.snoozeCount;
+  }
+
   /** True once the run can complete. */
   get terminal(): boolean {
     return isTerminal(this.currentStatus);
@@ -110,13 +138,189 @@ export class IncidentEntity {
   }
 
   /** What the next run resumes from after continueAsNew (the escalation adds its own). */
-  resumeFrom(): Pick<IncidentWorkflowInput, 'status' | 'seq' | 'appliedEventIds' | 'reopenedAtSeq'> {
+  resumeFrom(): Pick<IncidentWorkflowInput, 'status' | 'seq' | 'appliedEventIds' | 'reopenedAtSeq' | 'snoozedUntilMs'> {
     return {
       status: this.currentStatus,
       seq: this.lastSeq,
       appliedEventIds: this.applied.toJSON(),
       ...(this.reopenedAtSeq ? { reopenedAtSeq: this.reopenedAtSeq } : {}),
+      ...(this.snoozeEndMs !== null ? { snoozedUntilMs: this.snoozeEndMs } : {}),
     };
+  }
+
+  /**
+   * A responder's note (docs/responding.md): an entry on the timeline and in the feed, in turn
+   * with every other write. Its caller waits, so its write has a budget, as a lifecycle update's.
+   */
+  addNote({ actor, text, answerBy }: AddNoteInput): Promise<ResponderEntryResult> {
+    const budget = UpdateWriteBudget.start(answerBy);
+    return this.lock.run(() => this.responderEntry({ type: 'note', actor, message: text, data: { text }, eventType: 'incident.note_added' }, budget));
+  }
+
+  /** A merge's validator on the incident merged away: an open one only (it resolves); changes nothing. */
+  validateMergeInto(): void {
+    const outcome = decideTransition(this.currentStatus, 'resolve');
+    if (outcome.kind !== 'move') {
+      throw ApplicationFailure.create({
+        type: INVALID_TRANSITION,
+        message: `cannot merge an incident that is ${this.currentStatus}; allowed from TRIGGERED, ACKNOWLEDGED, INVESTIGATING`,
+        nonRetryable: true,
+        details: [this.currentStatus],
+      });
+    }
+  }
+
+  /**
+   * Merged into another incident (docs/responding.md, "Merge"): one write moves the alerts and
+   * resolves it "merged into #N" at the next seq; adopted after, as every move. Escalation stops.
+   */
+  mergeInto({ actor, into, answerBy }: MergeIntoInput): Promise<MergedAwayResult> {
+    const budget = UpdateWriteBudget.start(answerBy);
+    return this.lock.run(async () => {
+      this.validateMergeInto();
+      const from = this.currentStatus;
+      const seq = this.lastSeq + 1;
+      try {
+        const writer = budget ? budget.writer() : projections();
+        const { timelineSeq, alertsMoved, ...incident } = await writer.recordMergedAway({
+          incidentId: this.incidentId,
+          seq,
+          from,
+          actor,
+          at: new Date().toISOString(),
+          into,
+        });
+        this.currentStatus = 'RESOLVED';
+        this.moveCount += 1;
+        this.snoozeEndMs = null;
+        this.wrote(Math.max(seq, timelineSeq));
+        upsertSearchAttributes([{ key: searchAttributes.status, value: 'RESOLVED' }]);
+        return { incident, alerts_moved: alertsMoved };
+      } catch (err) {
+        throw budget ? UpdateWriteBudget.explain(err) : err;
+      }
+    });
+  }
+
+  /** The incident merged into records the merge: an entry keyed by the merged incident, so a repeat writes nothing. */
+  recordMerged({ actor, merged, answerBy }: IncidentMergedInput): Promise<ResponderEntryResult> {
+    const budget = UpdateWriteBudget.start(answerBy);
+    const moved = `${merged.alerts_moved} alert${merged.alerts_moved === 1 ? '' : 's'}`;
+    return this.lock.run(() =>
+      this.responderEntry(
+        {
+          type: 'merged',
+          actor,
+          message: `Merged #${merged.number} into this incident (${moved} moved)`,
+          data: { merged: { id: merged.id, number: merged.number }, alerts_moved: merged.alerts_moved },
+          eventType: 'incident.merged',
+          entryId: merged.id,
+        },
+        budget,
+      ),
+    );
+  }
+
+  /** A reassign's validator: from TRIGGERED or ACKNOWLEDGED only; changes nothing. */
+  validateReassign(): void {
+    const outcome = decideReassign(this.currentStatus);
+    if (outcome.kind === 'invalid')
+      throw ApplicationFailure.create({ type: INVALID_TRANSITION, message: outcome.message, nonRetryable: true, details: [this.currentStatus] });
+  }
+
+  /**
+   * Reassigns the incident (docs/responding.md): a move to TRIGGERED (from ACKNOWLEDGED, or
+   * TRIGGERED again: either way a new spell), then `restart` hands the chosen targets to the
+   * escalation, which pages them as the new spell's first step.
+   */
+  reassign({ actor, targets, message, answerBy }: RespondersInput, restart: () => void): Promise<IncidentSnapshot> {
+    const budget = UpdateWriteBudget.start(answerBy);
+    return this.lock.run(async () => {
+      const outcome = decideReassign(this.currentStatus);
+      if (outcome.kind === 'invalid') {
+        throw ApplicationFailure.create({ type: INVALID_TRANSITION, message: outcome.message, nonRetryable: true, details: [this.currentStatus] });
+      }
+      try {
+        const writer = budget ? budget.writer() : projections();
+        const detail = message ? `: “${message}”` : undefined;
+        const snapshot = await this.move(
+          'reassign',
+          outcome.from,
+          outcome.to,
+          actor,
+          { ...(detail ? { detail } : {}), data: { targets, message: message ?? null } },
+          writer,
+        );
+        restart();
+        return snapshot;
+      } catch (err) {
+        throw budget ? UpdateWriteBudget.explain(err) : err;
+      }
+    });
+  }
+
+  /** A snooze's validator: only an ACKNOWLEDGED incident snoozes; changes nothing. */
+  validateSnooze(): void {
+    const refusal = snoozeRefusal(this.currentStatus);
+    if (refusal) throw ApplicationFailure.create({ type: INVALID_TRANSITION, message: refusal, nonRetryable: true, details: [this.currentStatus] });
+  }
+
+  /**
+   * Snoozes the ACKNOWLEDGED incident: the entry is written, then the snooze adopted; the snooze
+   * timer (snooze.ts) returns the incident to TRIGGERED when it ends. A later snooze replaces it.
+   */
+  snooze({ actor, minutes, answerBy }: SnoozeInput): Promise<SnoozeResult> {
+    const budget = UpdateWriteBudget.start(answerBy);
+    return this.lock.run(async () => {
+      this.validateSnooze();
+      const untilMs = Date.now() + minutes * 60_000;
+      const until = new Date(untilMs).toISOString();
+      const entry = await this.responderEntry(
+        { type: 'snooze', actor, message: `Snoozed for ${formatWait(minutes * 60)}, until ${until}`, data: { minutes, until }, eventType: 'incident.snoozed' },
+        budget,
+      );
+      this.snoozeEndMs = untilMs;
+      this.snoozeCount += 1;
+      return { entry, snoozed_until: until };
+    });
+  }
+
+  /** The snooze timer ran out: an incident still ACKNOWLEDGED under that snooze returns to TRIGGERED. */
+  snoozeEnded(snooze: number): Promise<void> {
+    return this.lock.run(async () => {
+      if (snooze !== this.snoozeCount || this.snoozeEndMs === null) return;
+      const outcome = decideSnoozeEnd(this.currentStatus);
+      if (outcome.kind === 'move') await this.move('snooze_end', outcome.from, outcome.to, SNOOZE_ACTOR);
+    });
+  }
+
+  /**
+   * Writes one responder entry at the next seq and adopts it; callers hold the lock. A lifecycle
+   * update's budget, when there is one, bounds the write.
+   */
+  private async responderEntry(
+    entry: Pick<ResponderEntryResult, 'type' | 'message' | 'data'> & { actor: Actor; eventType: IncidentEventType; entryId?: string },
+    budget?: UpdateWriteBudget,
+  ): Promise<ResponderEntryResult> {
+    const at = new Date().toISOString();
+    try {
+      const writer = budget ? budget.writer() : projections();
+      const { seq } = await writer.recordResponderEntry({
+        incidentId: this.incidentId,
+        entryId: entry.entryId ?? uuid4(),
+        seq: this.lastSeq + 1,
+        type: entry.type,
+        actor: entry.actor,
+        message: entry.message,
+        data: entry.data,
+        eventType: entry.eventType,
+        at,
+      });
+      this.wrote(Math.max(seq, this.lastSeq));
+      return { seq, type: entry.type, at, message: entry.message, data: entry.data };
+    } catch (err) {
+      throw budget ? UpdateWriteBudget.explain(err) : err;
+    }
   }
 
   /** An update's validator: throws the failure the API maps to 409; changes nothing. */
@@ -186,6 +390,8 @@ export class IncidentEntity {
   /** The acknowledge timeout ran out: an incident still ACKNOWLEDGED returns to TRIGGERED. */
   ackTimedOut(): Promise<void> {
     return this.lock.run(async () => {
+      // A snooze decides when a snoozed incident returns (it replaces the acknowledge timeout).
+      if (this.snoozeEndMs !== null) return;
       const outcome = decideAckTimeout(this.currentStatus);
       if (outcome.kind === 'move') await this.move('ack_timeout', outcome.from, outcome.to, ACK_TIMEOUT_ACTOR);
     });
@@ -217,7 +423,7 @@ export class IncidentEntity {
     from: IncidentStatus,
     to: IncidentStatus,
     actor: Actor,
-    note: { eventId?: string; detail?: string } = {},
+    note: { eventId?: string; detail?: string; data?: Record<string, unknown> } = {},
     writer = projections(),
   ): Promise<IncidentSnapshot> {
     const seq = this.lastSeq + 1;
@@ -237,6 +443,7 @@ export class IncidentEntity {
     const written = Math.max(seq, timelineSeq ?? seq);
     this.currentStatus = to;
     this.moveCount += 1;
+    this.snoozeEndMs = null;
     if (op === 'reopen') this.reopenedAtSeq = written;
     this.wrote(written);
     upsertSearchAttributes([{ key: searchAttributes.status, value: to }]);

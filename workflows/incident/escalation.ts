@@ -9,6 +9,8 @@ import {
   proxyLocalActivities,
   uuid4,
 } from '@temporalio/workflow';
+import { respondersRefusal } from '../../src/domain/incident-lifecycle';
+import { INVALID_TRANSITION, type RespondersInput, type RespondersResult } from '../definitions';
 import type { createPagingActivities } from '../../activities/paging';
 import type { PlannedEscalation } from '../../activities/paging/plan';
 import { FIRST_ATTEMPT_TIMEOUT_MS, RETRY_ATTEMPT_TIMEOUT_MS } from '../../src/domain/paging/attempt-timeouts';
@@ -28,6 +30,9 @@ type PagingActivities = ReturnType<typeof createPagingActivities>;
 
 /** What an escalation reads of its incident, and asks of it (each under the incident's lock). */
 export type EscalatedIncident = Pick<IncidentEntity, 'incidentId' | 'status' | 'moves' | 'reservePageSeq' | 'ackTimedOut'>;
+
+/** An open incident: pages responders asked for still go out. */
+const OPEN = new Set(['TRIGGERED', 'ACKNOWLEDGED', 'INVESTIGATING']);
 
 /**
  * Reading the policy and who is on call, and recording a failed page: quick database work, run
@@ -50,6 +55,14 @@ const firstAttempt = proxyLocalActivities<PagingActivities>({
   retry: { maximumAttempts: 1 },
 });
 /** One page: retried with backoff for a few minutes; a permanent provider error is an outcome, not a throw. */
+/**
+ * The lookup behind added responders: a caller waits for it (an Update), so a few quick tries,
+ * not retries until Postgres is back; a failure fails the Update (the API answers 503).
+ */
+const responderLookup = proxyLocalActivities<PagingActivities>({
+  startToCloseTimeout: '5 seconds',
+  retry: { initialInterval: '200 milliseconds', backoffCoefficient: 2, maximumInterval: '2 seconds', maximumAttempts: 3 },
+});
 const delivery = proxyActivities<PagingActivities>({
   startToCloseTimeout: RETRY_ATTEMPT_TIMEOUT_MS,
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 8 },
@@ -88,6 +101,8 @@ export class Escalator {
   private nudges = 0;
   /** Bumped when a window of the service was ended early or deleted, so a held spell plans again. */
   private maintenanceNudges = 0;
+  /** Bumped when responders are added, so the requested pages' loop looks again. */
+  private requestNudges = 0;
 
   constructor(
     private readonly incident: EscalatedIncident,
@@ -108,6 +123,71 @@ export class Escalator {
   /** A maintenance window of the service was ended early or deleted: a held spell plans again now. */
   maintenanceChanged(): void {
     this.maintenanceNudges += 1;
+  }
+
+  /** A reassign moved the incident (a new spell): that spell's first step pages `targets`. */
+  reassignTo(targets: NonNullable<EscalationMemory['reassignTo']>): void {
+    this.memory.reassignTo = targets;
+  }
+
+  /** An add-responders Update's validator: an open incident only; changes nothing. */
+  validateResponders(): void {
+    const refusal = respondersRefusal(this.incident.status);
+    if (refusal) throw ApplicationFailure.create({ type: INVALID_TRANSITION, message: refusal, nonRetryable: true, details: [this.incident.status] });
+  }
+
+  /**
+   * Responders added (docs/responding.md): the entry's seq is reserved under the incident's lock
+   * while it is open, one lookup writes the entry (who asked, whom it reached) and answers the
+   * pages, which go out by each person's rules, whatever the escalation is doing.
+   */
+  async addResponders({ actor, targets, message }: RespondersInput): Promise<RespondersResult> {
+    const stillOpen = () => OPEN.has(this.incident.status);
+    const seq = await this.incident.reservePageSeq(stillOpen);
+    if (seq === null) this.validateResponders();
+    const at = new Date(Date.now()).toISOString();
+    const entryId = uuid4();
+    const {
+      jobs,
+      seq: written,
+      message: said,
+      data,
+    } = await responderLookup.responderRecipients({
+      incidentId: this.incident.incidentId,
+      targets,
+      at,
+      entryId,
+      seq: seq!,
+      actor,
+      ...(message ? { message } : {}),
+    });
+    const now = Date.now();
+    const scheduled = jobs.map((job) => ({ ...job, notificationId: uuid4(), step: 0, dueAtMs: now + job.delaySeconds * 1000 }));
+    this.memory.requested = [...(this.memory.requested ?? []), ...scheduled];
+    this.requestNudges += 1;
+    return { entry: { seq: written, type: 'responders_added', at, message: said, data }, pages: scheduled.length };
+  }
+
+  /** Sends the pages responders asked for as they fall due, while the incident is open; until `stopped()`. */
+  async runRequested(stopped: () => boolean): Promise<void> {
+    const stillOpen = () => OPEN.has(this.incident.status);
+    for (;;) {
+      await condition(() => stopped() || (this.memory.requested?.length ?? 0) > 0);
+      if (stopped()) return;
+      const now = Date.now();
+      const pending = this.memory.requested ?? [];
+      this.memory.requested = pending.filter((p) => p.dueAtMs > now);
+      for (const page of pending.filter((p) => p.dueAtMs <= now)) this.track(this.send(page, stillOpen, true));
+      if (!this.memory.requested.length) continue;
+      const nudges = this.requestNudges;
+      const wake = Math.min(...this.memory.requested.map((p) => p.dueAtMs));
+      await condition(() => stopped() || this.requestNudges !== nudges, Math.max(1, wake - Date.now()));
+    }
+  }
+
+  /** Resolves once every page started (the escalation's and responders') has finished. */
+  async drained(): Promise<void> {
+    while (this.sending.size) await Promise.all(this.sending);
   }
 
   /** What a continued run resumes from. */
@@ -188,6 +268,9 @@ export class Escalator {
     const decisionSeq = await this.incident.reservePageSeq(sameSpell);
     if (decisionSeq === null) return null;
     const firstStep = { step: 0, cycle: 0, at: new Date(Date.now()).toISOString(), decisionSeq } as const;
+    // A reassigned spell: its chosen targets are step 1 (a new wait reached only by a reassign).
+    const targets = this.memory.reassignTo;
+    if (targets) return lookups.planEscalation({ incidentId, firstStep, targets });
     if (!patched(MAINTENANCE_HOLD_PATCH)) return lookups.planEscalation({ incidentId, firstStep });
     return lookups.planEscalation({ incidentId, firstStep, maintenance: true });
   }
@@ -224,11 +307,11 @@ export class Escalator {
     void sending.finally(() => this.sending.delete(sending));
   }
 
-  private async send(page: ScheduledPage, sameSpell: () => boolean): Promise<void> {
-    const seq = await this.incident.reservePageSeq(sameSpell);
+  private async send(page: ScheduledPage, stillWanted: () => boolean, requested = false): Promise<void> {
+    const seq = await this.incident.reservePageSeq(stillWanted);
     if (seq === null) return;
     const { notificationId, step, dueAtMs: _due, ...job } = page;
-    const input = { incidentId: this.incident.incidentId, notificationId, seq, step, job };
+    const input = { incidentId: this.incident.incidentId, notificationId, seq, step, job, ...(requested ? { requested: true as const } : {}) };
     let failure: PageFailure | null = null;
     if (patched(LOCAL_FIRST_ATTEMPT_PATCH)) {
       failure = await firstAttempt.sendPage(input).then(() => null, pageFailure);

@@ -1,6 +1,16 @@
-import { allHandlersFinished, condition, continueAsNew, patched, setHandler, workflowInfo } from '@temporalio/workflow';
-import { LIFECYCLE_OPERATIONS } from '../../src/domain/incident-lifecycle';
+import { allHandlersFinished, ApplicationFailure, condition, continueAsNew, patched, setHandler, workflowInfo } from '@temporalio/workflow';
+import { LIFECYCLE_OPERATIONS, SNOOZE_MINUTES } from '../../src/domain/incident-lifecycle';
 import {
+  addNoteUpdate,
+  incidentMergedUpdate,
+  mergeIntoUpdate,
+  addRespondersUpdate,
+  reassignIncidentUpdate,
+  RESPONDER_MESSAGE_MAX_CHARS,
+  RESPONDER_TARGETS_MAX,
+  type RespondersInput,
+  NOTE_MAX_CHARS,
+  snoozeIncidentUpdate,
   alertReceivedSignal,
   alertsReceivedSignal,
   escalateNowSignal,
@@ -13,6 +23,7 @@ import {
 import { AutoCloser } from './auto-close';
 import { IncidentEntity } from './entity';
 import { Escalator, PAGING_PATCH } from './escalation';
+import { Snoozer } from './snooze';
 
 /** Patch id recorded in histories: never rename. */
 export const RUN_SEED_PATCH = 'run-seed-from-projection';
@@ -37,25 +48,75 @@ export async function incidentWorkflow(input: IncidentWorkflowInput): Promise<vo
   setHandler(alertReceivedSignal, (alert) => incident.alertReceived(alert));
   setHandler(alertsReceivedSignal, (batch) => incident.alertsReceived(batch));
   setHandler(incidentStateQuery, () => incident.state());
+  // A responder's actions (docs/responding.md): new update names, so no recorded history reaches them.
+  setHandler(addNoteUpdate, (arg) => incident.addNote(arg), { validator: (arg) => refuseUnless(noteFits(arg.text), 'text must be 1 to 10000 characters') });
+  setHandler(snoozeIncidentUpdate, (arg) => incident.snooze(arg), {
+    validator: (arg) => {
+      refuseUnless(Number.isInteger(arg.minutes) && arg.minutes >= SNOOZE_MINUTES.min && arg.minutes <= SNOOZE_MINUTES.max, 'minutes must be 1 to 1440');
+      incident.validateSnooze();
+    },
+  });
 
   // Runs started before paging existed never page (their histories hold no marker).
   const paging = patched(PAGING_PATCH) ? new Escalator(incident, input.escalation) : null;
   if (paging) setHandler(escalateNowSignal, () => paging.escalateNow());
   // A new signal name: no history recorded before it holds one, so it needs no patch.
   if (paging) setHandler(maintenanceChangedSignal, () => paging.maintenanceChanged());
+  setHandler(mergeIntoUpdate, (arg) => incident.mergeInto(arg), {
+    validator: (arg) => {
+      refuseUnless(typeof arg.into?.id === 'string' && arg.into.id !== incident.incidentId, 'an incident is merged into another');
+      incident.validateMergeInto();
+    },
+  });
+  setHandler(incidentMergedUpdate, (arg) => incident.recordMerged(arg));
+  // Responders and reassign (docs/responding.md): new update names too.
+  if (paging) {
+    setHandler(addRespondersUpdate, (arg) => paging.addResponders(arg), {
+      validator: (arg) => {
+        refuseUnless(targetsFit(arg), 'targets must name 1 to 20 users, teams or schedules; message at most 1000 characters');
+        paging.validateResponders();
+      },
+    });
+    setHandler(reassignIncidentUpdate, (arg) => incident.reassign(arg, () => paging.reassignTo(arg.targets)), {
+      validator: (arg) => {
+        refuseUnless(targetsFit(arg), 'targets must name 1 to 20 users, teams or schedules; message at most 1000 characters');
+        incident.validateReassign();
+      },
+    });
+  }
   const autoClose = new AutoCloser(incident, input);
   let ending = false;
   const escalating = paging?.run(() => ending);
+  const requested = paging?.runRequested(() => ending);
   const closing = autoClose.run(() => ending);
+  const snoozing = new Snoozer(incident).run(() => ending);
 
   await condition(() => incident.terminal || historyTooLong(input.historyLimit ?? DEFAULT_HISTORY_LIMIT));
   ending = true;
   await escalating;
+  await requested;
+  await paging?.drained();
   await closing;
+  await snoozing;
   await condition(() => allHandlersFinished() && incident.idle);
   if (!incident.terminal) {
     await continueAsNew<typeof incidentWorkflow>({ ...input, ...incident.resumeFrom(), escalation: paging?.snapshot(), ...autoClose.snapshot() });
   }
+}
+
+const TARGET_TYPES = new Set(['user', 'team', 'schedule']);
+const targetsFit = ({ targets, message }: RespondersInput) =>
+  Array.isArray(targets) &&
+  targets.length >= 1 &&
+  targets.length <= RESPONDER_TARGETS_MAX &&
+  targets.every((t) => TARGET_TYPES.has(t.type) && typeof t.id === 'string') &&
+  (message === undefined || (typeof message === 'string' && message.length <= RESPONDER_MESSAGE_MAX_CHARS));
+
+const noteFits = (text: unknown) => typeof text === 'string' && text.trim().length > 0 && text.length <= NOTE_MAX_CHARS;
+
+/** A validator's refusal of a malformed argument (the API checks first; this guards other callers). */
+function refuseUnless(ok: boolean, message: string): void {
+  if (!ok) throw ApplicationFailure.create({ type: 'InvalidArgument', message, nonRetryable: true });
 }
 
 function historyTooLong(limit: number): boolean {

@@ -4,7 +4,23 @@ import { listAlerts } from '../../../src/services/alerts';
 import { alertSenderDetails } from '../../../src/services/alerts/details';
 import { serviceNamed } from '../../../src/services/incident/service-link';
 import { conflict } from '../../../src/services/errors';
-import { countIncidentsByStatus, getIncident, incidentTrace, listIncidents, transitionIncident } from '../../../src/services/incident';
+import {
+  addIncidentNote,
+  addIncidentResponders,
+  MERGE_MAX_INCIDENTS,
+  mergeIncidents,
+  reassignIncident,
+  countIncidentsByStatus,
+  getIncident,
+  incidentTrace,
+  listIncidents,
+  snoozeIncident,
+  transitionIncident,
+  bulkTransition,
+  BULK_ACTIONS,
+  BULK_MAX_INCIDENTS,
+} from '../../../src/services/incident';
+import { NoteBody, ResponderEntrySchema, RespondersBody, SnoozeBody } from '../../http/responder-schemas';
 import { withinDeadline, TEMPORAL_CALL_MS } from '../../../src/temporal/deadline';
 import { escalateNowSignal, incidentWorkflowId, type IncidentSnapshot } from '../../../workflows/definitions';
 import { IncidentSchema, INCIDENT_ALERTS_SHOWN, ListIncidentsQuery } from '../../customer-v1/schemas';
@@ -41,6 +57,29 @@ const PageSchema = z.object({
   escalation_step: z.number().int().nullable(),
   provider: z.string().nullable(),
 });
+
+const BulkBody = z
+  .object({
+    action: z.enum(BULK_ACTIONS, { message: `action must be one of ${BULK_ACTIONS.join(', ')}` }),
+    incident_ids: z
+      .array(z.uuid('incident_ids must hold incident ids (UUIDs)'), { message: 'incident_ids is required (a list of incident ids)' })
+      .min(1, 'incident_ids must name at least one incident')
+      .max(BULK_MAX_INCIDENTS, `incident_ids may name at most ${BULK_MAX_INCIDENTS} incidents`),
+  })
+  .strict();
+const BulkResultSchema = z.union([
+  z.object({ id: z.uuid(), ok: z.literal(true), number: z.number().int(), status: z.string() }),
+  z.object({ id: z.uuid(), ok: z.literal(false), code: z.string(), error: z.string() }),
+]);
+
+const MergeBody = z
+  .object({
+    incident_ids: z
+      .array(z.uuid('incident_ids must hold incident ids (UUIDs)'), { message: 'incident_ids is required (the incidents to merge into this one)' })
+      .min(1, 'incident_ids must name at least one incident')
+      .max(MERGE_MAX_INCIDENTS, `incident_ids may name at most ${MERGE_MAX_INCIDENTS} incidents`),
+  })
+  .strict();
 
 const ACTION_ERRORS = {
   ...ADMIN_ERRORS,
@@ -165,6 +204,163 @@ export function incidentRoutes(deps: AdminDeps): RouteSpec[] {
       },
     }),
     ...LIFECYCLE_OPERATIONS.map(lifecycle),
+    defineRoute({
+      method: 'post',
+      access: 'write',
+      path: '/incidents/bulk',
+      summary: 'Acknowledge or resolve up to 100 incidents, each through its own workflow (any member)',
+      operationId: 'dashboardBulkIncidents',
+      body: BulkBody,
+      success: {
+        status: 200,
+        description:
+          'one result per incident, in the order asked (duplicates once): ok with its status, or the code and reason it was not acted on (invalid_transition, not_found, service_unavailable)',
+        schema: z.object({ results: z.array(BulkResultSchema), succeeded: z.number().int(), failed: z.number().int() }),
+      },
+      errors: { ...ADMIN_ERRORS, 400: 'action not acknowledge or resolve, or incident_ids empty, over 100 or not UUIDs' },
+      handler: async (ctx, { body }) => {
+        const { actor, who } = respond(ctx);
+        const results = await bulkTransition(incidentDeps(), {
+          organizationId: actor.organizationId,
+          action: body.action,
+          incidentIds: body.incident_ids,
+          actor: who,
+        });
+        const succeeded = results.filter((r) => r.ok).length;
+        return {
+          data: { results, succeeded, failed: results.length - succeeded },
+          message: `${body.action}: ${succeeded} of ${results.length} incidents`,
+        };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      access: 'write',
+      path: '/incidents/{id}/notes',
+      summary: 'Add a note to the timeline (any member; Markdown shown as text, at most 10,000 characters)',
+      operationId: 'dashboardAddIncidentNote',
+      params: IncidentIdParams,
+      body: NoteBody,
+      success: { status: 201, description: 'the note as the timeline shows it', schema: ResponderEntrySchema },
+      errors: { ...ACTION_ERRORS, 400: 'text missing, empty or over 10,000 characters' },
+      handler: async (ctx, { params, body }) => {
+        const { actor, who } = respond(ctx);
+        const entry = await addIncidentNote(incidentDeps(), { organizationId: actor.organizationId, incidentId: params.id, actor: who, text: body.text });
+        return { status: 201, data: entry, message: 'note added' };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      access: 'write',
+      path: '/incidents/{id}/responders',
+      summary: 'Page more people now through their notification rules (any member; an open incident; the timeline says who asked)',
+      operationId: 'dashboardAddIncidentResponders',
+      params: IncidentIdParams,
+      body: RespondersBody,
+      success: {
+        status: 200,
+        description: 'the timeline entry (whom the targets reached, who could not be paged) and how many pages were scheduled',
+        schema: z.object({ entry: ResponderEntrySchema, pages: z.number().int() }),
+      },
+      errors: {
+        ...ACTION_ERRORS,
+        400: 'targets missing, over 20, of an unknown type, or not in this workspace (unknown_target); message over 1000 characters',
+        409: 'invalid_transition: the incident is RESOLVED or CLOSED',
+      },
+      handler: async (ctx, { params, body }) => {
+        const { actor, who } = respond(ctx);
+        const added = await addIncidentResponders(incidentDeps(), { organizationId: actor.organizationId, incidentId: params.id, actor: who, ...body });
+        return { data: added, message: `${added.pages} pages scheduled` };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      access: 'write',
+      path: '/incidents/{id}/reassign',
+      summary: 'Reassign: back to TRIGGERED, escalation restarts with the chosen targets as its first step (any member)',
+      operationId: 'dashboardReassignIncident',
+      params: IncidentIdParams,
+      body: RespondersBody,
+      success: { status: 200, description: 'the incident after the reassign (TRIGGERED)', schema: IncidentSchema },
+      errors: {
+        ...ACTION_ERRORS,
+        400: 'targets missing, over 20, of an unknown type, or not in this workspace (unknown_target); message over 1000 characters',
+        409: 'invalid_transition: only a TRIGGERED or ACKNOWLEDGED incident is reassigned',
+      },
+      handler: async (ctx, { params, body }) => {
+        const { actor, who } = respond(ctx);
+        const incident = await reassignIncident(incidentDeps(), { organizationId: actor.organizationId, incidentId: params.id, actor: who, ...body });
+        return { data: withLink(incident), message: `incident #${incident.number} reassigned` };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      access: 'write',
+      path: '/incidents/{id}/merge',
+      summary: 'Merge other incidents into this one: their alerts move here and they resolve "merged into #N" (any member)',
+      operationId: 'dashboardMergeIncidents',
+      params: IncidentIdParams,
+      body: MergeBody,
+      success: {
+        status: 200,
+        description: 'this incident after the merge, and each merged incident with how many alerts moved (asking again finishes a merge cut short)',
+        schema: z.object({
+          incident: IncidentSchema,
+          merged: z.array(z.object({ id: z.uuid(), number: z.number().int(), alerts_moved: z.number().int() })),
+        }),
+      },
+      errors: {
+        ...ACTION_ERRORS,
+        400: 'incident_ids missing, empty, over 50, not UUIDs, or naming this incident',
+        404: 'this incident or one of incident_ids is not in this workspace',
+        409: 'invalid_transition: this incident is not open, or one to merge is resolved or closed (and not already merged into this one)',
+      },
+      handler: async (ctx, { params, body }) => {
+        const { actor, who } = respond(ctx);
+        const result = await mergeIncidents(incidentDeps(), {
+          organizationId: actor.organizationId,
+          incidentId: params.id,
+          incidentIds: body.incident_ids,
+          actor: who,
+        });
+        return {
+          data: { ...result, incident: withLink(result.incident) },
+          message: `${result.merged.length} incidents merged into #${result.incident.number}`,
+        };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      access: 'write',
+      path: '/incidents/{id}/snooze',
+      summary: 'Snooze an acknowledged incident: it returns to TRIGGERED and pages again when the snooze ends (any member)',
+      operationId: 'dashboardSnoozeIncident',
+      params: IncidentIdParams,
+      body: SnoozeBody,
+      success: {
+        status: 200,
+        description: 'the snooze: its timeline entry, when it ends, and the incident (still ACKNOWLEDGED)',
+        schema: z.object({ entry: ResponderEntrySchema, snoozed_until: z.iso.datetime(), incident: IncidentSchema }),
+      },
+      errors: {
+        ...ACTION_ERRORS,
+        400: 'minutes missing, not a whole number, or outside 1 to 1440',
+        409: 'invalid_transition: only an ACKNOWLEDGED incident snoozes',
+      },
+      handler: async (ctx, { params, body }) => {
+        const { actor, who } = respond(ctx);
+        const snoozed = await snoozeIncident(incidentDeps(), {
+          organizationId: actor.organizationId,
+          incidentId: params.id,
+          actor: who,
+          minutes: body.minutes,
+        });
+        return {
+          data: { ...snoozed, incident: withLink(snoozed.incident) },
+          message: `incident #${snoozed.incident.number} snoozed until ${snoozed.snoozed_until}`,
+        };
+      },
+    }),
     defineRoute({
       method: 'post',
       access: 'write',

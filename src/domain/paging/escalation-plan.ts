@@ -57,6 +57,13 @@ export interface EscalationMemory {
    * had just opened (docs/maintenance-windows.md). Absent when not held.
    */
   heldUntilMs?: number;
+  /**
+   * A reassign's chosen targets (docs/responding.md): the next spell's first step pages them
+   * instead of the policy's first step. Cleared once that spell is planned.
+   */
+  reassignTo?: Array<{ type: 'user' | 'team' | 'schedule'; id: string }>;
+  /** Pages responders asked for that are not due yet (their rules' delays), whatever the spell. */
+  requested?: ScheduledPage[];
 }
 
 /** A fresh escalation starting now at step 1 (index 0). */

@@ -8,3 +8,4 @@ export { listAlerts, getAlert, type ListAlertsQuery } from './read';
 export { acknowledgeAlert } from './acknowledge';
 export { resolveAlert } from './resolve';
 export { alertRecord, type AlertRecord } from './view';
+export { moveAlerts } from './move';

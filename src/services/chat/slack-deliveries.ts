@@ -29,6 +29,12 @@ export const SLACK_EVENT_TYPES: readonly IncidentEventType[] = [
   'incident.reopened',
   'incident.escalated',
   'page.delivered',
+  // A responder's actions (docs/responding.md): a thread reply each.
+  'incident.note_added',
+  'incident.snoozed',
+  'incident.responders_added',
+  'incident.reassigned',
+  'incident.merged',
 ];
 
 const CHAT_PLANS = PLANS.filter((plan) => PLAN_LIMITS[plan].chat);

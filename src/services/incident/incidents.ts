@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { WithStartWorkflowOperation, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
-import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
+import { ApplicationFailure, WorkflowNotFoundError, type UpdateDefinition } from '@temporalio/common';
 import { decideTransition, type IncidentStatus, type LifecycleOperation } from '../../domain/incident-lifecycle';
 import type { Severity } from '../../domain/severity';
 import {
@@ -114,17 +114,32 @@ export async function transitionIncident(
   deps: IncidentDeps,
   input: { organizationId: string; incidentId: string; operation: LifecycleOperation; actor: Actor },
 ): Promise<IncidentSnapshot> {
-  const row = await readRow(deps, input.organizationId, input.incidentId);
+  const row = await readIncidentRow(deps, input.organizationId, input.incidentId);
   const early = decideTransition(row.status, input.operation);
   // A closed incident has no running workflow: refuse without starting one just to say no.
   if (early.kind === 'invalid' && row.status === 'CLOSED') throw conflict(early.message, 'invalid_transition');
+  return runIncidentUpdate(deps, row, lifecycleUpdates[input.operation], (answerBy) => ({ actor: input.actor, answerBy }));
+}
+
+/** An incident's row with its last seq, as the workflow starts from it; 404 outside the workspace. */
+export const readIncidentRow = readRow;
+
+/**
+ * Runs one Update on the incident's workflow and maps its refusals: `InvalidTransition` → 409
+ * invalid_transition, `InvalidArgument` → 400. `arg` gets the caller's deadline (`answerBy`).
+ */
+export async function runIncidentUpdate<Ret, Arg extends LifecycleUpdateInput>(
+  deps: IncidentDeps,
+  row: IncidentRow & { last_seq: number },
+  update: UpdateDefinition<Ret, [Arg]>,
+  arg: (answerBy: string) => Arg,
+): Promise<Ret> {
   try {
-    return await applyUpdate(deps, row, input);
+    return await applyUpdate(deps, row, update, arg);
   } catch (err) {
     const cause = err instanceof WorkflowUpdateFailedError ? err.cause : undefined;
-    if (cause instanceof ApplicationFailure && cause.type === INVALID_TRANSITION) {
-      throw conflict(cause.message, 'invalid_transition');
-    }
+    if (cause instanceof ApplicationFailure && cause.type === INVALID_TRANSITION) throw conflict(cause.message, 'invalid_transition');
+    if (cause instanceof ApplicationFailure && cause.type === 'InvalidArgument') throw invalid(cause.message);
     throw err;
   }
 }
@@ -134,15 +149,15 @@ export async function transitionIncident(
  * Update-with-Start seeds a fresh run from the projection. The plain path is the common one and
  * the cheaper of the two.
  */
-async function applyUpdate(
+async function applyUpdate<Ret, Arg extends LifecycleUpdateInput>(
   deps: IncidentDeps,
   row: IncidentRow & { last_seq: number },
-  input: { operation: LifecycleOperation; actor: Actor },
-): Promise<IncidentSnapshot> {
-  const update = lifecycleUpdates[input.operation];
+  update: UpdateDefinition<Ret, [Arg]>,
+  arg: (answerBy: string) => Arg,
+): Promise<Ret> {
   // A deadline: with Temporal away, or the workflow stuck behind a write Postgres cannot take,
   // the caller hears 503 instead of waiting; the workflow moves nothing it cannot write by then.
-  const args: [LifecycleUpdateInput] = [{ actor: input.actor, answerBy: new Date(Date.now() + TEMPORAL_UPDATE_MS).toISOString() }];
+  const args: [Arg] = [arg(new Date(Date.now() + TEMPORAL_UPDATE_MS).toISOString())];
   return withinDeadline(deps.temporal, TEMPORAL_UPDATE_MS, async () => {
     if (row.status !== 'CLOSED') {
       try {

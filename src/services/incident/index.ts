@@ -15,3 +15,10 @@ export { incidentTrace, type PageJson, type TimelineEntryJson } from './trace';
 // The mark that an incident takes no more alerts (a sender's or the API's last resolve).
 export { closeAlerts, closeAlertsOfOpenIncident, reopenAlerts } from './alerts-closed';
 export { recordAlertsAttached, recordPageEntry, recordPagingDecision, recordTransition, type AlertsAttachedEntry, type TransitionEntry } from './store';
+// A responder's entries: notes, snoozes, responders added, reassignments, merges (docs/responding.md).
+export { recordResponderEntry, type ResponderEntry, type ResponderEntryType } from './responder-entries';
+export { addIncidentNote, addIncidentResponders, reassignIncident, snoozeIncident } from './respond';
+export { bulkTransition, BULK_ACTIONS, BULK_MAX_INCIDENTS, type BulkAction, type BulkResult } from './bulk';
+// A merge's write on the incident merged away (docs/responding.md, "Merge").
+export { mergedInto, recordMergedAway, type MergedAwayEntry } from './merge-store';
+export { mergeIncidents, MERGE_MAX_INCIDENTS, type MergeResult } from './merge';

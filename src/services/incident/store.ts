@@ -183,6 +183,8 @@ export interface TransitionEntry {
   eventId?: string;
   /** Said after the move's name, e.g. `after 72 h` for an automatic close. */
   detail?: string;
+  /** More for the feed event's `data` (a reassign's targets, a merge's target incident). */
+  data?: Record<string, unknown>;
 }
 
 const PAST_TENSE: Record<TransitionOperation, string> = {
@@ -193,6 +195,9 @@ const PAST_TENSE: Record<TransitionOperation, string> = {
   reopen: 'Reopened',
   ack_timeout: 'Acknowledgement timed out',
   auto_close: 'Closed automatically',
+  snooze_end: 'Snooze ended',
+  reassign: 'Reassigned',
+  merge: 'Resolved',
 };
 
 /**
@@ -281,7 +286,7 @@ async function writeTransition(k: Knex, input: TransitionEntry): Promise<{ row: 
     input.actor.id,
     input.actor.id,
     input.actor.via,
-    JSON.stringify({ from: input.from, to: input.to, operation: input.operation, alert_event_id: input.eventId ?? null }),
+    JSON.stringify({ ...input.data, from: input.from, to: input.to, operation: input.operation, alert_event_id: input.eventId ?? null }),
     at,
     input.incidentId,
   ];

@@ -45,6 +45,15 @@ async function foreignTargets(orm: MikroORM, organizationId: string, steps: Vali
     .map((t) => `${t.path}: ${t.type} ${t.id} ${stakeholders.has(`user:${t.id}`) ? 'is a Stakeholder, who reads but is never paged' : what[t.type]}`);
 }
 
+/**
+ * Each of a responder's targets (docs/responding.md) that is not in the workspace or is never
+ * paged, named by its place in the list (`targets[1]: team … is not a team of this workspace`).
+ */
+export async function targetsOutsideWorkspace(orm: MikroORM, organizationId: string, targets: ValidPolicy['steps'][number]['targets']): Promise<string[]> {
+  const bad = await foreignTargets(orm, organizationId, [{ delay_seconds: 0, targets }]);
+  return bad.map((b) => b.replace(/^steps\[0\]\./, ''));
+}
+
 const auditDetails = (p: Pick<PolicyRow, 'name' | 'steps' | 'repeat' | 'ack_timeout_seconds'>) => ({
   name: p.name,
   steps: p.steps.length,

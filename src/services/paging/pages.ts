@@ -21,6 +21,12 @@ export interface SendPageInput {
   seq: number;
   step: number;
   job: PageJob;
+  /**
+   * A page a responder asked for (docs/responding.md, "Add responders"), not the escalation's: it
+   * goes out while the incident is open (acknowledged or investigating too) and stops once a move
+   * after its seq resolved or closed it.
+   */
+  requested?: true;
 }
 
 /** Where a page goes once quotas are applied: the rule's channel, or email instead. */
@@ -95,8 +101,13 @@ async function claimStatement(
   const { rows } = (await k.raw(
     `with ${counted}incident as (
        select i.id, i.organization_id from incidents i
-        where i.id = :incidentId and i.status = 'TRIGGERED'
-          and not exists (select 1 from timeline_entries t where t.incident_id = i.id and t.type = 'status_change' and t.seq > :seq)
+        where i.id = :incidentId and ${
+          input.requested
+            ? `i.status in ('TRIGGERED', 'ACKNOWLEDGED', 'INVESTIGATING')
+          and not exists (select 1 from timeline_entries t where t.incident_id = i.id and t.type = 'status_change' and t.seq > :seq and t.to_status in ('RESOLVED', 'CLOSED'))`
+            : `i.status = 'TRIGGERED'
+          and not exists (select 1 from timeline_entries t where t.incident_id = i.id and t.type = 'status_change' and t.seq > :seq)`
+        }
         for share of i
      )${
        quota

@@ -12,6 +12,7 @@ const ROUTES = [
   ['post', '/organizations/{organization_id}/incidents'],
   ['get', '/organizations/{organization_id}/incidents/{incident_id}'],
   ...['acknowledge', 'investigate', 'resolve', 'close', 'reopen'].map((op) => ['post', `/organizations/{organization_id}/incidents/{incident_id}/${op}`]),
+  ['post', '/organizations/{organization_id}/incidents/{incident_id}/notes'],
   ['get', '/organizations/{organization_id}/services'],
   ['get', '/organizations/{organization_id}/services/{service_id}'],
   ['get', '/organizations/{organization_id}/monitors'],
@@ -19,7 +20,7 @@ const ROUTES = [
 ] as const;
 
 describe('GET /api/v1/openapi.json', () => {
-  it('when fetched without a token, then an OpenAPI 3.1 document describing exactly the twelve routes', async () => {
+  it('when fetched without a token, then an OpenAPI 3.1 document describing exactly the thirteen routes', async () => {
     const res = await request('GET', `${stack.urls.app}/api/v1/openapi.json`);
     expect(res.status).toBe(200);
     const doc = res.body;

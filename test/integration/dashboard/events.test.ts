@@ -88,6 +88,20 @@ describe('GET /api/events (Server-Sent Events)', () => {
     }
   });
 
+  it('when a note is added to an incident, then the open stream hears about the incident, so its timeline refreshes (docs/responding.md)', async () => {
+    const mine = await workspaceWithSource();
+    const id = await trigger(mine.ingestUrl, 'Queue backlog');
+    const stream = await openStream(mine.session);
+    try {
+      await new Promise((r) => setTimeout(r, 500));
+      expect((await fx.api('POST', `/incidents/${id}/notes`, { session: mine.session, body: { text: 'looking' } })).status).toBe(201);
+      const heard = await stream.waitFor((e) => e.event === 'incident' && e.data.id === id);
+      expect(heard.data).toMatchObject({ id, status: 'TRIGGERED' });
+    } finally {
+      await stream.close();
+    }
+  });
+
   it('when the stream is asked for without a session, then it is 401 in the dashboard envelope', async () => {
     const res = await fetch(`${fx.stack.urls.app}/api/events`);
     expect(res.status).toBe(401);

@@ -37,6 +37,43 @@ const STATUS_WORDS: Partial<Record<IncidentEventBody['type'], string>> = {
   'incident.reopened': 'Reopened',
 };
 
+/** How much of a note a thread reply quotes (the incident page has the rest). */
+const NOTE_QUOTED = 500;
+const clipped = (text: string, n: number) => (text.length > n ? `${text.slice(0, n - 1)}…` : text);
+
+/**
+ * The reply for a responder's action (docs/responding.md), or undefined for other events: a note
+ * (quoted, clipped), a snooze, responders added, a reassign, a merge either way, a snooze's end.
+ */
+function responderReply(event: Pick<IncidentEventBody, 'type' | 'actor' | 'data'>): string | null | undefined {
+  const data = event.data ?? {};
+  const by = actorName(event.actor);
+  switch (event.type) {
+    case 'incident.note_added':
+      return threadReplyText(`Note: ${clipped(String(data.text ?? ''), NOTE_QUOTED)}`, by);
+    case 'incident.snoozed':
+      return threadReplyText(`Snoozed for ${Number(data.minutes)} min`, by);
+    case 'incident.responders_added': {
+      const targets = Array.isArray(data.targets) ? (data.targets as Array<{ name?: string | null; type: string }>) : [];
+      return threadReplyText(`Paging ${targets.map((t) => t.name ?? `a ${t.type}`).join(', ') || 'nobody'} now`, by);
+    }
+    case 'incident.reassigned':
+      return threadReplyText('Reassigned; escalation restarted', by);
+    case 'incident.merged': {
+      const merged = data.merged as { number?: number } | undefined;
+      return threadReplyText(`Merged #${merged?.number ?? '?'} into this incident`, by);
+    }
+    case 'incident.resolved': {
+      const into = data.operation === 'merge' ? (data.merged_into as { number?: number } | undefined) : undefined;
+      return into ? threadReplyText(`Resolved: merged into #${into.number ?? '?'}`, by) : undefined;
+    }
+    case 'incident.triggered':
+      return data.operation === 'snooze_end' ? threadReplyText('Snooze ended; paging again', null) : undefined;
+    default:
+      return undefined;
+  }
+}
+
 /** Whether the reply names a surface, so the deliverer looks it up: a person's status move. */
 export const wantsVia = (event: Pick<IncidentEventBody, 'type' | 'actor'>): boolean => event.actor?.type === 'user' && event.type in STATUS_WORDS;
 
@@ -55,6 +92,8 @@ function actorName(actor: Actor): string | null {
  */
 export function threadReply(event: Pick<IncidentEventBody, 'type' | 'actor' | 'data'>, via: string | null): string | null {
   const data = event.data ?? {};
+  const responder = responderReply(event);
+  if (responder !== undefined) return responder;
   if (event.type === 'incident.escalated') {
     const step = Number(data.step_number ?? 0);
     const pass = Number(data.pass_number ?? 1);

@@ -6,6 +6,38 @@ const dana = { type: 'user', id: 'u1', name: 'Dana Smith' };
 const system = (name: string) => ({ type: 'system', id: null, name });
 
 describe('Slack thread replies', () => {
+  it('when a responder acts (docs/responding.md), then the reply says what, and who; a long note is clipped and markup escaped', () => {
+    expect(threadReply({ type: 'incident.note_added', actor: dana, data: { text: 'rolled back <v42>' } }, 'dashboard')).toBe(
+      'Note: rolled back &lt;v42&gt; by Dana Smith',
+    );
+    const long = threadReply({ type: 'incident.note_added', actor: dana, data: { text: 'x'.repeat(2000) } }, null)!;
+    expect(long).toBe(`Note: ${'x'.repeat(499)}… by Dana Smith`);
+    expect(threadReply({ type: 'incident.snoozed', actor: dana, data: { minutes: 30 } }, null)).toBe('Snoozed for 30 min by Dana Smith');
+    expect(
+      threadReply(
+        {
+          type: 'incident.responders_added',
+          actor: dana,
+          data: {
+            targets: [
+              { type: 'team', name: 'DBA' },
+              { type: 'schedule', name: null },
+            ],
+          },
+        },
+        null,
+      ),
+    ).toBe('Paging DBA, a schedule now by Dana Smith');
+    expect(threadReply({ type: 'incident.reassigned', actor: dana, data: { operation: 'reassign' } }, 'api')).toBe(
+      'Reassigned; escalation restarted by Dana Smith',
+    );
+    expect(threadReply({ type: 'incident.merged', actor: dana, data: { merged: { number: 12 } } }, null)).toBe('Merged #12 into this incident by Dana Smith');
+    expect(threadReply({ type: 'incident.resolved', actor: dana, data: { operation: 'merge', merged_into: { number: 7 } } }, 'dashboard')).toBe(
+      'Resolved: merged into #7 by Dana Smith',
+    );
+    expect(threadReply({ type: 'incident.triggered', actor: system('snooze'), data: { operation: 'snooze_end' } }, null)).toBe('Snooze ended; paging again');
+  });
+
   it('when a person moves the status, then the reply says what, through which surface, and who', () => {
     expect(threadReply({ type: 'incident.acknowledged', actor: dana, data: {} }, 'slack')).toBe('Acknowledged via Slack by Dana Smith');
     expect(threadReply({ type: 'incident.resolved', actor: dana, data: {} }, 'api')).toBe('Resolved via the API by Dana Smith');

@@ -1,0 +1,54 @@
+/**
+ * Merging incidents (docs/responding.md, "Merge"): each other incident, through its own workflow,
+ * moves its alerts into this one and resolves "merged into #N" in one write (its escalation stops
+ * as any resolve stops it: nothing it would have paged pages); then this incident's workflow
+ * records each merge, keyed by the merged incident. Every step can be repeated: a request cut
+ * short (a worker or API killed mid-merge) is finished by asking again, and nothing moves twice.
+ */
+import { knexOf } from '../../db/knex';
+import { incidentMergedUpdate, mergeIntoUpdate, type Actor, type IncidentSnapshot } from '../../../workflows/definitions';
+import { conflict, invalid } from '../errors';
+import { readIncidentRow, runIncidentUpdate, type IncidentDeps } from './incidents';
+import { mergedInto } from './merge-store';
+import { toSnapshot } from './view';
+
+/** The most incidents one request merges. */
+export const MERGE_MAX_INCIDENTS = 50;
+const OPEN = ['TRIGGERED', 'ACKNOWLEDGED', 'INVESTIGATING'];
+
+export interface MergeResult {
+  incident: IncidentSnapshot;
+  merged: Array<{ id: string; number: number; alerts_moved: number }>;
+}
+
+export async function mergeIncidents(
+  deps: IncidentDeps,
+  input: { organizationId: string; incidentId: string; incidentIds: string[]; actor: Actor },
+): Promise<MergeResult> {
+  const target = await readIncidentRow(deps, input.organizationId, input.incidentId);
+  if (!OPEN.includes(target.status)) throw conflict(`cannot merge into incident #${target.number}: it is ${target.status}`, 'invalid_transition');
+  const ids = [...new Set(input.incidentIds)];
+  if (ids.includes(target.id)) throw invalid('incident_ids: an incident cannot be merged into itself');
+  // Every incident checked before any moves: one that cannot be merged refuses the whole request.
+  const sources = [];
+  for (const id of ids) {
+    const row = await readIncidentRow(deps, input.organizationId, id);
+    const done = OPEN.includes(row.status) ? undefined : await mergedInto(knexOf(deps.orm), row.id);
+    if (!OPEN.includes(row.status) && done?.id !== target.id) {
+      throw conflict(`cannot merge incident #${row.number}: it is ${row.status}`, 'invalid_transition');
+    }
+    sources.push({ row, done });
+  }
+  const merged: MergeResult['merged'] = [];
+  for (const { row, done } of sources) {
+    const alertsMoved = done
+      ? done.alerts_moved
+      : (await runIncidentUpdate(deps, row, mergeIntoUpdate, (answerBy) => ({ actor: input.actor, into: { id: target.id, number: target.number }, answerBy })))
+          .alerts_moved;
+    const record = { id: row.id, number: row.number, alerts_moved: alertsMoved };
+    await runIncidentUpdate(deps, target, incidentMergedUpdate, (answerBy) => ({ actor: input.actor, merged: record, answerBy }));
+    merged.push(record);
+  }
+  const after = await readIncidentRow(deps, input.organizationId, target.id);
+  return { incident: toSnapshot(after), merged };
+}
