@@ -57,7 +57,6 @@ const regexOf = (c: MatchCondition): RegExp => {
   let re = compiled.get(c);
   if (!re) {
     // The pattern passed nonLinearReason when the rule was parsed (rules.ts).
-    // eslint-disable-next-line regexp/no-super-linear-backtracking -- checked by nonLinearReason
     re = new RegExp(c.value ?? '');
     compiled.set(c, re);
   }
