@@ -34,6 +34,10 @@ export interface GroupingRule {
   page_after?: { count: number; within_seconds: number } | null;
 }
 
+// Postgres text and jsonb cannot hold NUL.
+const storable = (s: string) => !s.includes('\u0000');
+const NUL = 'must not contain the NUL character';
+
 const FIELD_PREFIXES = ['labels.', 'details.'] as const;
 const PLAIN_FIELDS = new Set(['title', 'severity', 'source']);
 
@@ -43,7 +47,7 @@ export function isAlertField(field: string): boolean {
   const prefix = FIELD_PREFIXES.find((p) => field.startsWith(p));
   if (!prefix) return false;
   const key = field.slice(prefix.length);
-  return key.length > 0 && key.length <= GROUPING_LIMITS.fieldKey;
+  return key.length > 0 && key.length <= GROUPING_LIMITS.fieldKey && storable(key);
 }
 
 const FIELD_MESSAGE = 'must be title, severity, source, labels.<key> or details.<key>';
@@ -60,7 +64,11 @@ const condition = z
     {
       field,
       op: z.enum(['equals', 'contains', 'exists', 'matches'], { message: 'must be equals, contains, exists or matches' }),
-      value: z.string({ message: 'must be a string' }).max(GROUPING_LIMITS.value, `must be at most ${GROUPING_LIMITS.value} characters`).optional(),
+      value: z
+        .string({ message: 'must be a string' })
+        .max(GROUPING_LIMITS.value, `must be at most ${GROUPING_LIMITS.value} characters`)
+        .refine(storable, NUL)
+        .optional(),
     },
     { message: 'must be an object' },
   )
