@@ -109,6 +109,7 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; leg
         mailer: accountMailer(accountEmail),
         throttles,
         planSelfServe: config.planSelfServe,
+        stormGuard: config.ingest.stormGuard,
         sms: senders.get('sms'),
         senders,
         notify: config.notify,

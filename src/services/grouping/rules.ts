@@ -1,6 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Knex } from '@mikro-orm/postgresql';
 import { knexOf } from '../../db/knex';
+import { iso } from '../../db/timestamps';
 import type { GroupingRule } from '../../domain/grouping/rules';
 
 /** A service's grouping rules as the API shows them. */
@@ -14,8 +15,8 @@ export interface GroupingRulesJson {
 export async function getGroupingRules(orm: MikroORM, serviceId: string): Promise<GroupingRulesJson> {
   const row = await knexOf(orm)('service_grouping')
     .where({ service_id: serviceId })
-    .first<{ rules: GroupingRule[]; updated_at: Date } | undefined>('rules', 'updated_at');
-  return { service_id: serviceId, rules: row?.rules ?? [], updated_at: row ? row.updated_at.toISOString() : null };
+    .first<{ rules: GroupingRule[]; updated_at: Date | string } | undefined>('rules', 'updated_at');
+  return { service_id: serviceId, rules: row?.rules ?? [], updated_at: row ? iso(row.updated_at) : null };
 }
 
 /** Replaces the service's rules (the one writer of `service_grouping`). */

@@ -34,8 +34,8 @@ interface AlertRow {
   metadata: Record<string, unknown> | null;
   tags: Record<string, string> | null;
   dedup_key: string | null;
-  created_at: Date;
-  resolved_at: Date | null;
+  created_at: Date | string;
+  resolved_at: Date | string | null;
 }
 
 /**
@@ -51,7 +51,7 @@ export async function simulateGrouping(
   return withWhatIfSlot(orm, input.organizationId, async () => {
     const k = knexOf(orm);
     const alerts: ReplayAlert[] = [];
-    let after: { at: Date; id: string } | null = null;
+    let after: { at: Date | string; id: string } | null = null;
     let truncated = false;
     for (;;) {
       const q = k('alerts')
@@ -71,7 +71,7 @@ export async function simulateGrouping(
           truncated = true;
           break;
         }
-        alerts.push({ ...r, created_at: r.created_at.getTime(), resolved_at: r.resolved_at ? r.resolved_at.getTime() : null });
+        alerts.push({ ...r, created_at: new Date(r.created_at).getTime(), resolved_at: r.resolved_at === null ? null : new Date(r.resolved_at).getTime() });
       }
       if (truncated || rows.length < GROUPING_REPLAY_BOUNDS.readPage) break;
       const last = rows[rows.length - 1];
