@@ -57,6 +57,8 @@ export interface EscalationMemory {
    * had just opened (docs/maintenance-windows.md). Absent when not held.
    */
   heldUntilMs?: number;
+  /** The hold is a grouping rule's page_after: an attached alert ends it early (docs/grouping.md). */
+  heldForAlerts?: boolean;
 }
 
 /** A fresh escalation starting now at step 1 (index 0). */

@@ -99,6 +99,42 @@ describe('grouping rules at ingestion', () => {
   });
 });
 
+describe('page_after', () => {
+  it('when a rule pages only after 3 alerts within its window, then the incident is held (the timeline says why) and pages on the third alert', async () => {
+    const held = {
+      name: 'bursts only',
+      match: [{ field: 'title', op: 'contains' as const, value: 'burst' }],
+      group_by: [],
+      window_seconds: 600,
+      page_after: { count: 3, within_seconds: 300 },
+    };
+    await putGroupingRules(stack.orm, { organizationId: ws.organizationId, serviceId: ws.serviceId, rules: [held] });
+    const burst = (fp: string, status: 'firing' | 'resolved' = 'firing') => ({ ...amAlert(fp, 'x', status), annotations: { summary: `burst ${fp}` } });
+    const [id] = await post([burst('p1')]);
+    const heldEntry = async () =>
+      (await timelineOf(stack.orm, id!)).filter((e: { message: string }) => e.message.startsWith('Not paged: grouping rule “bursts only”')).length;
+    await waitFor(async () => (await heldEntry()) === 1, 30_000, 'the hold on the timeline');
+    expect(await post([burst('p2')])).toEqual([id]);
+    await waitFor(async () => (await heldEntry()) === 2, 30_000, 'the second alert to re-check the hold');
+    expect(await pagesOf(id!)).toBe(0);
+    expect(await post([burst('p3')])).toEqual([id]);
+    await waitFor(async () => (await pagesOf(id!)) > 0, 30_000, 'the page once the third alert arrived');
+
+    // Another group of the rule whose only alerts resolve before the count: resolved, never paged.
+    await putGroupingRules(stack.orm, { organizationId: ws.organizationId, serviceId: ws.serviceId, rules: [{ ...held, group_by: ['labels.instance'] }] });
+    const [quiet] = await post([{ ...burst('q1'), labels: { ...FIRING.alerts[0].labels, instance: 'quiet' } }]);
+    await waitFor(
+      async () => (await timelineOf(stack.orm, quiet!)).some((e: { message: string }) => e.message.startsWith('Not paged: grouping rule')),
+      30_000,
+      'the hold',
+    );
+    await post([{ ...burst('q1', 'resolved'), labels: { ...FIRING.alerts[0].labels, instance: 'quiet' } }]);
+    await waitFor(async () => (await statusOf(stack.orm, quiet!)) === 'RESOLVED', 30_000, 'the held incident to resolve');
+    expect(await pagesOf(quiet!)).toBe(0);
+    await putGroupingRules(stack.orm, { organizationId: ws.organizationId, serviceId: ws.serviceId, rules: [] });
+  });
+});
+
 describe('storm guard', () => {
   it('when a source opens more incidents than its guard allows, then its next alerts join one storm incident that pages once and says why', async () => {
     // A source of its own: the guard counts the incidents each source opened.
