@@ -26,10 +26,11 @@ import { recordPagingHistories } from './record-paging-histories';
  * after a finished run, each under its patch; v8: a sender's acknowledge under
  * patched('sender-acknowledge'), and its scenario; v9: a spell's plan and its first step's
  * recipients in one lookup under patched('plan-with-first-step'); v10: maintenance windows hold a
- * spell under patched('maintenance-hold'), and their scenarios), and keep the older files: they
- * prove old runs replay.
+ * spell under patched('maintenance-hold'), and their scenarios; v12: attached alerts make a spell
+ * a grouping rule's page_after holds plan again under patched('grouping-page-after'), and its
+ * scenario), and keep the older files: they prove old runs replay.
  */
-const VERSION = 'v10';
+const VERSION = 'v12';
 
 async function main() {
   const infra = await startTestInfra();

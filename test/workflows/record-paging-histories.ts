@@ -9,6 +9,7 @@ import { knexOf } from '../../src/db/knex';
 import { addNotificationRule } from '../../src/services/paging/notification-rules';
 import { SYSTEM_CLI } from '../../src/services/audit';
 import { createWindow, endWindow, nudgeHeldIncidents } from '../../src/services/maintenance';
+import { putGroupingRules } from '../../src/services/grouping/rules';
 import { alertsReceivedSignal, escalateNowSignal, incidentWorkflowId, type IncidentWorkflowInput } from '../../workflows/definitions';
 import { request } from '../support/http';
 import { notificationsOf, pagingService, responder, trigger } from '../support/paging';
@@ -122,6 +123,21 @@ export async function recordPagingHistories(stack: TestStack, save: Save): Promi
   await waitFor(async () => (await e.sent(endedEarly, e.ann.id)).length === 2, 20_000, 'step 1 after the window ended');
   await e.finish(endedEarly);
   save('paging-maintenance-ended-early', await handleOf(endedEarly).fetchHistory());
+
+  // (g) A grouping rule pages only once 2 alerts arrived within 300 s: the first is held, the
+  // second attaches and makes the spell plan again (patched('grouping-page-after')), and it pages.
+  const g = await pager((ann, bob) => [user(ann, 60), user(bob, 60)]);
+  await putGroupingRules(stack.orm, {
+    organizationId: g.ws.organizationId,
+    serviceId: g.ws.serviceId,
+    rules: [{ name: 'pairs', match: [], group_by: [], window_seconds: 600, page_after: { count: 2, within_seconds: 300 } }],
+  });
+  const gathered = await trigger(g.ingestUrl, 'recorded page after');
+  await held(gathered);
+  if ((await trigger(g.ingestUrl, 'recorded page after, second')) !== gathered) throw new Error('the second alert did not join the group');
+  await waitFor(async () => (await g.sent(gathered, g.ann.id)).length === 2, 20_000, 'step 1 once two alerts arrived');
+  await g.finish(gathered);
+  save('paging-grouping-page-after', await handleOf(gathered).fetchHistory());
 }
 
 /**
