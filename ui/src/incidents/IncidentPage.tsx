@@ -1,4 +1,4 @@
-import { Alert, Anchor, Badge, Button, Card, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { useHotkeys } from '@mantine/hooks';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useParams } from 'react-router';
@@ -7,6 +7,7 @@ import { api } from '../api/client';
 import { useIncident } from '../api/hooks';
 import type { Incident, IncidentDetail } from '../api/types';
 import { allowedOperations, OPERATION_LABELS, STATUS_COLORS } from './status';
+import { IncidentAlerts } from './IncidentAlerts';
 import { Timeline } from './Timeline';
 import { MaintenanceBanner } from '../maintenance/MaintenanceBanner';
 
@@ -96,32 +97,7 @@ export function IncidentPage() {
           </Button>
         )}
       </Group>
-      <Title order={3}>Alerts</Title>
-      {i.alerts.length === 0 && <Text c="dimmed">No alerts: this incident was opened by hand.</Text>}
-      {i.alerts.map((a) => (
-        <Card key={a.id} withBorder padding="sm">
-          <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
-            {a.title}
-          </Text>
-          {a.message && (
-            <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-              {a.message}
-            </Text>
-          )}
-          <Group gap={4} mt={4} wrap="wrap">
-            {Object.entries(a.tags ?? {}).map(([k, v]) => (
-              <Badge key={k} variant="outline">
-                {k}: {v}
-              </Badge>
-            ))}
-          </Group>
-          {a.url && (
-            <Anchor href={a.url} target="_blank" rel="noreferrer" size="sm" style={{ overflowWrap: 'anywhere' }}>
-              {a.url}
-            </Anchor>
-          )}
-        </Card>
-      ))}
+      <IncidentAlerts incident={i} />
       <Title order={3}>Timeline</Title>
       <Timeline entries={i.timeline} pages={i.pages} />
     </Stack>

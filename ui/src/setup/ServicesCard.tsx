@@ -1,4 +1,4 @@
-import { Badge, Button, Card, Group, Select, Table, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Card, Group, Modal, Select, Table, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
 import { api } from '../api/client';
 import { useAction, useApiQuery } from '../api/hooks';
@@ -6,6 +6,7 @@ import { FormError } from '../components/PageStates';
 import type { Policy, Service, Team } from './types';
 import { TableHead } from '../components/TableHead';
 import { ServiceChatModal } from './ServiceChatModal';
+import { GroupingEditor } from '../services/GroupingEditor';
 import { MaintenanceModal } from '../maintenance/MaintenanceModal';
 import { activeWindowsPath, heldUntil, MAINTENANCE_KEY, type MaintenanceWindow } from '../maintenance/maintenance';
 
@@ -17,6 +18,7 @@ export function ServicesCard() {
   const [form, setForm] = useState({ name: '', team_id: '', escalation_policy_id: '' });
   const [chatFor, setChatFor] = useState<Service | null>(null);
   const [maintenanceFor, setMaintenanceFor] = useState<Service | null>(null);
+  const [groupingFor, setGroupingFor] = useState<Service | null>(null);
   const active = useApiQuery<MaintenanceWindow[]>([...MAINTENANCE_KEY, 'active'], activeWindowsPath(), { refetchInterval: 30_000 });
   /** A service's window lasting longest, while one is active. */
   const maintenanceOf = (serviceId: string) => heldUntil((active.data ?? []).filter((w) => w.service_ids.includes(serviceId)));
@@ -84,7 +86,7 @@ export function ServicesCard() {
       {!!services.data?.length && (
         <Table.ScrollContainer minWidth={420} mt="md">
           <Table aria-label="Services">
-            <TableHead columns={['Service', 'Team', 'Escalation policy', 'Chat', 'Maintenance']} />
+            <TableHead columns={['Service', 'Team', 'Escalation policy', 'Chat', 'Maintenance', 'Grouping']} />
             <Table.Tbody>
               {services.data.map((s) => (
                 <Table.Tr key={s.id}>
@@ -118,6 +120,11 @@ export function ServicesCard() {
                       Maintenance
                     </Button>
                   </Table.Td>
+                  <Table.Td>
+                    <Button size="compact-sm" variant="default" aria-label={`Grouping of ${s.name}`} onClick={() => setGroupingFor(s)}>
+                      Grouping
+                    </Button>
+                  </Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>
@@ -126,6 +133,9 @@ export function ServicesCard() {
       )}
       <ServiceChatModal service={chatFor} onClose={() => setChatFor(null)} />
       <MaintenanceModal service={maintenanceFor} onClose={() => setMaintenanceFor(null)} />
+      <Modal opened={groupingFor !== null} onClose={() => setGroupingFor(null)} title={`Grouping rules of ${groupingFor?.name ?? ''}`} size="xl">
+        {groupingFor && <GroupingEditor serviceId={groupingFor.id} />}
+      </Modal>
     </Card>
   );
 }

@@ -1,0 +1,75 @@
+import { Anchor, Badge, Button, Card, Group, Text, Title } from '@mantine/core';
+import { useState } from 'react';
+import { api } from '../api/client';
+import type { AlertView, IncidentDetail } from '../api/types';
+
+/** Alerts fetched per "Show more" (the incident itself carries its latest ones). */
+export const ALERTS_PAGE = 100;
+
+/**
+ * An incident's alerts: the latest ones the incident came with, then further pages on demand, so a
+ * grouped or storm incident holding thousands stays readable (docs/grouping.md). Its grouping rule
+ * and key, or its storm, are said above them.
+ */
+export function IncidentAlerts({ incident }: { incident: IncidentDetail }) {
+  const [more, setMore] = useState<AlertView[]>([]);
+  const [loading, setLoading] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const shown = [...incident.alerts, ...more.filter((a) => !incident.alerts.some((b) => b.id === a.id))];
+  const loadMore = async () => {
+    setLoading(true);
+    setError(null);
+    try {
+      const page = await api<AlertView[]>('GET', `/incidents/${incident.id}/alerts?limit=${ALERTS_PAGE}&offset=${shown.length}`);
+      setMore((m) => [...m, ...page.data]);
+    } catch (err) {
+      setError((err as Error).message);
+    } finally {
+      setLoading(false);
+    }
+  };
+  return (
+    <>
+      <Title order={3}>Alerts ({incident.alert_count})</Title>
+      {incident.grouping && (
+        <Text size="sm">
+          Grouped by rule <b>{incident.grouping.rule}</b>, group <Badge variant="light">{incident.grouping.key}</Badge>: its alerts page once, here.
+        </Text>
+      )}
+      {incident.storm_source_id && (
+        <Text size="sm">Storm incident: its source opened too many incidents at once, so its new alerts join this one, which paged once.</Text>
+      )}
+      {incident.alerts.length === 0 && <Text c="dimmed">No alerts: this incident was opened by hand.</Text>}
+      {shown.map((a) => (
+        <Card key={a.id} withBorder padding="sm">
+          <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
+            {a.title}
+          </Text>
+          {a.message && (
+            <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+              {a.message}
+            </Text>
+          )}
+          <Group gap={4} mt={4} wrap="wrap">
+            {Object.entries(a.tags ?? {}).map(([k, v]) => (
+              <Badge key={k} variant="outline">
+                {k}: {v}
+              </Badge>
+            ))}
+          </Group>
+          {a.url && (
+            <Anchor href={a.url} target="_blank" rel="noreferrer" size="sm" style={{ overflowWrap: 'anywhere' }}>
+              {a.url}
+            </Anchor>
+          )}
+        </Card>
+      ))}
+      {error && <Text c="red">{error}</Text>}
+      {shown.length < incident.alert_count && (
+        <Button variant="default" onClick={() => void loadMore()} loading={loading}>
+          Show more alerts ({incident.alert_count - shown.length} not shown)
+        </Button>
+      )}
+    </>
+  );
+}
