@@ -146,7 +146,7 @@ export async function benchGroupingReplay(stack: BenchStack, say: Say): Promise<
   await db.raw(
     `with inc as (
        insert into incidents (id, organization_id, number, service_id, owning_team_id, title, severity, status, alert_count, last_seq, created_at, updated_at)
-       select gen_random_uuid(), ?, 1000000 + g, ?, ?, 'disk full ' || g, 'HIGH', 'CLOSED', 5, 1, to_timestamp((? - ? + g * ?::float8 / 20000) / 1000), now()
+       select gen_random_uuid(), ?, 1000000 + g, ?, ?, 'disk full ' || g, 'HIGH', 'CLOSED', 5, 1, to_timestamp((?::float8 - ?::float8 + g * ?::float8 / 20000) / 1000), now()
        from generate_series(0, 19999) g returning id, number, created_at
      )
      insert into alerts (id, organization_id, source_id, service_id, incident_id, title, severity, status, sender, metadata, created_at, resolved_at)

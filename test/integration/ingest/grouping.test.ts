@@ -99,6 +99,34 @@ describe('grouping rules at ingestion', () => {
   });
 });
 
+describe('grouping under concurrency', () => {
+  it('when 60 alerts of 3 groups arrive in parallel requests, then each group is one incident holding exactly its alerts, each applied once', async () => {
+    await putGroupingRules(stack.orm, {
+      organizationId: ws.organizationId,
+      serviceId: ws.serviceId,
+      rules: [
+        { name: 'racing', match: [{ field: 'title', op: 'contains', value: 'race' }], group_by: ['labels.instance'], window_seconds: 600, page_after: null },
+      ],
+    });
+    const hosts = ['r1', 'r2', 'r3'];
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => post([{ ...amAlert(`race-${i}`, hosts[i % 3]), annotations: { summary: `race ${i}` } }])),
+    );
+    const byHost = new Map<string, Set<string>>();
+    answers.forEach(([id], i) => byHost.set(hosts[i % 3], (byHost.get(hosts[i % 3]) ?? new Set()).add(id!)));
+    expect([...byHost.values()].map((ids) => ids.size)).toEqual([1, 1, 1]);
+    for (const [host, ids] of byHost) {
+      const [id] = [...ids];
+      expect(await incident(id)).toMatchObject({ alert_count: 20, group_key: `labels.instance=${host}` });
+      expect(Number((await db()('alerts').where({ incident_id: id }).count({ n: '*' }))[0].n)).toBe(20);
+      // Every attached alert reaches the workflow once: 19 entries, never more.
+      await waitFor(async () => (await attachedEntries(id)) === 19, 30_000, `the workflow of ${host} to apply its alerts`);
+    }
+    for (const ids of byHost.values()) expect(await attachedEntries([...ids][0])).toBe(19);
+    await putGroupingRules(stack.orm, { organizationId: ws.organizationId, serviceId: ws.serviceId, rules: [] });
+  });
+});
+
 describe('page_after', () => {
   it('when a rule pages only after 3 alerts within its window, then the incident is held (the timeline says why) and pages on the third alert', async () => {
     const held = {
