@@ -77,6 +77,15 @@ describe('grouping rules', () => {
       .map((r: { group_key: string; alert_count: number }) => [r.group_key, r.alert_count]);
     expect(replay.groups.map((g: { key: string; alerts: number }) => [g.key, g.alerts]).sort()).toEqual(realGroups.sort());
 
+    // The incident shows its rule and key, and its alerts page past the first ones.
+    const host = (await knexOf(fx.stack.orm)('incidents').where({ service_id: serviceId, group_key: 'details.host=a' }).first('id')).id;
+    const shown = await api('GET', `/incidents/${host}`, { session: ws.as.MEMBER });
+    expect(shown.body.data).toMatchObject({ grouping: { rule: 'disk by host', key: 'details.host=a' }, alert_count: 3 });
+    const page = await api('GET', `/incidents/${host}/alerts?limit=2&offset=2`, { session: ws.as.MEMBER });
+    expect(page.status).toBe(200);
+    expect(page.body.data).toHaveLength(1);
+    expect(page.body.meta).toEqual({ total: 3, limit: 2, offset: 2 });
+
     // Without rules, every alert would have opened its own incident.
     const none = await api('POST', `/services/${serviceId}/grouping/simulate`, { session: ws.as.MEMBER, body: { rules: [], from, to } });
     expect(none.body.data).toMatchObject({ incidents_before: 4, incidents_after: 7, groups: [] });
