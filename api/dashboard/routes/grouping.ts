@@ -6,7 +6,7 @@ import { WHAT_IF_SLOTS, WhatIfBusy } from '../../../src/services/paging/what-if-
 import { getServiceDetail } from '../../../src/services/workspace/catalog';
 import { HttpError } from '../../http/customer-errors';
 import { defineRoute, type RouteSpec } from '../../http/route-spec';
-import { ADMIN_ERRORS, adminActorOf, authorize, authorizedActor, IdParams, type AdminDeps } from '../admin-kit';
+import { ADMIN_ERRORS, adminActorOf, auditActorOf, authorize, authorizedActor, IdParams, type AdminDeps } from '../admin-kit';
 
 const RulesBody = z.object({ rules: groupingRulesSchema }).strict();
 const SimulateBody = z
@@ -83,7 +83,8 @@ export function groupingRoutes(deps: AdminDeps): RouteSpec[] {
         const actor = adminActorOf(ctx);
         const service = await getServiceDetail(deps.orm, actor.organizationId, params.id);
         await authorize(deps.orm, actor, 'services.manage', service.owning_team_id);
-        const stored = await putGroupingRules(deps.orm, { organizationId: actor.organizationId, serviceId: service.id, rules: normalised(body.rules) });
+        const input = { organizationId: actor.organizationId, serviceId: service.id, rules: normalised(body.rules) };
+        const stored = await putGroupingRules(deps.orm, input, auditActorOf(actor));
         return { data: stored, message: 'grouping rules saved' };
       },
     }),

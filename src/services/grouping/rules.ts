@@ -2,6 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Knex } from '@mikro-orm/postgresql';
 import { knexOf } from '../../db/knex';
 import { iso } from '../../db/timestamps';
+import { recordAudit, type AuditActor } from '../audit';
 import type { GroupingRule } from '../../domain/grouping/rules';
 
 /** A service's grouping rules as the API shows them. */
@@ -19,16 +20,33 @@ export async function getGroupingRules(orm: MikroORM, serviceId: string): Promis
   return { service_id: serviceId, rules: row?.rules ?? [], updated_at: row ? iso(row.updated_at) : null };
 }
 
-/** Replaces the service's rules (the one writer of `service_grouping`). */
+/**
+ * Replaces the service's rules (the one writer of `service_grouping`); with an actor, the audit
+ * entry (`service.grouping.update`, the rules' names) lands in the same transaction.
+ */
 export async function putGroupingRules(
   orm: MikroORM,
   input: { organizationId: string; serviceId: string; rules: GroupingRule[] },
+  audit?: AuditActor,
   now = new Date(),
 ): Promise<GroupingRulesJson> {
-  await knexOf(orm)('service_grouping')
-    .insert({ service_id: input.serviceId, organization_id: input.organizationId, rules: JSON.stringify(input.rules), updated_at: now })
-    .onConflict('service_id')
-    .merge(['rules', 'updated_at']);
+  await knexOf(orm).transaction(async (trx) => {
+    await trx('service_grouping')
+      .insert({ service_id: input.serviceId, organization_id: input.organizationId, rules: JSON.stringify(input.rules), updated_at: now })
+      .onConflict('service_id')
+      .merge(['rules', 'updated_at']);
+    if (audit) {
+      const details = { rules: input.rules.map((r) => r.name) };
+      await recordAudit(trx, {
+        organizationId: input.organizationId,
+        actor: audit,
+        action: 'service.grouping.update',
+        targetType: 'service',
+        targetId: input.serviceId,
+        details,
+      });
+    }
+  });
   return { service_id: input.serviceId, rules: input.rules, updated_at: now.toISOString() };
 }
 

@@ -1,6 +1,6 @@
 import { knexOf } from '../../../src/db/knex';
 import { createSource } from '../../../src/services/ingest/sources';
-import { catalogWorkspaceWithService, type CatalogWorkspace } from '../../support/catalog';
+import { auditLog, catalogWorkspaceWithService, type CatalogWorkspace } from '../../support/catalog';
 import { dashboardFixture } from '../../support/dashboard';
 import { request } from '../../support/http';
 
@@ -29,6 +29,8 @@ describe('grouping rules', () => {
       { ...byHost, page_after: null },
       { ...byHost, name: 'all', match: [], group_by: [], page_after: null },
     ]);
+    const [entry] = await auditLog(fx.stack, admin(), 'service.grouping.update');
+    expect(entry).toMatchObject({ target: { type: 'service', id: serviceId }, details: { rules: ['disk by host', 'all'] } });
     const refused = await api('PUT', `/services/${serviceId}/grouping`, { session: ws.as.MEMBER, body: { rules: [] } });
     expect(refused.status).toBe(403);
     expect(await stored()).toHaveLength(2);
