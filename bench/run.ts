@@ -17,7 +17,9 @@
  * only the what-if replay (what-if.ts: a draft policy over 10,000 incidents of one service, then
  * what-if-hostile.ts: a draft of 20 steps × 50 people repeated 9 times over incidents that all
  * stayed TRIGGERED, with its answer's size and the worst event-loop delay; `--hostile-incidents N`,
- * default 1,000); `--what-if-hostile-only` only the hostile one.
+ * default 1,000); `--what-if-hostile-only` only the hostile one. `--storm-only` runs the noise
+ * control storms (noise.ts: 500 distinct alerts in 10 s under a grouping rule, then under the
+ * storm guard), `--grouping-replay-only` the grouping replay of 100,000 alerts over 90 days.
  * `--first-sms-only` runs only the 202 → first SMS phases (10/s, 100/s, and 20/s during a 1,000/s
  * dedup storm: paging/dedup-storm.ts) with their CPU-per-incident table (a few minutes).
  * `--cluster [--workers N]` runs the paging and ingestion phases against the cluster shape
@@ -51,6 +53,7 @@ import { benchLogins } from './logins';
 import { benchImport } from './import';
 import { benchWhatIf } from './what-if';
 import { benchWhatIfHostile } from './what-if-hostile';
+import { benchGroupingReplay, benchStorm } from './noise';
 
 const say = (line: string) => process.stdout.write(`[bench] ${line}\n`);
 
@@ -68,6 +71,8 @@ type Only =
   | 'import'
   | 'what-if'
   | 'what-if-hostile'
+  | 'storm'
+  | 'grouping-replay'
   | undefined;
 
 /** The fakes the paging phases send to: Twilio in a process of its own, Slack's Web API and a push service in this one. */
@@ -112,9 +117,15 @@ async function measure(stack: BenchStack, only: Only, fakes: PagingFakes | undef
   const whatIf = only === undefined || only === 'what-if' ? await benchWhatIf(stack, say) : undefined;
   if (only === undefined || only === 'what-if' || only === 'what-if-hostile') say('Hostile what-if');
   const whatIfHostile = only === undefined || only === 'what-if' || only === 'what-if-hostile' ? await benchWhatIfHostile(stack, say) : undefined;
+  if (only === undefined || only === 'storm') say('Noise control: storms');
+  const storms = (only === undefined && !cluster) || only === 'storm' ? await benchStorm(stack, say) : undefined;
+  if (only === undefined || only === 'grouping-replay') say('Noise control: grouping replay');
+  const groupingReplay = (only === undefined && !cluster) || only === 'grouping-replay' ? await benchGroupingReplay(stack, say) : undefined;
   if (only === undefined) say('Hostile payloads');
   const hostile = only === undefined ? await benchHostile(say) : undefined;
-  const parts = [paging, ingestion, reports, dashboard, logins, imported, whatIf, whatIfHostile, hostile].filter((f): f is Findings => f !== undefined);
+  const parts = [paging, ingestion, reports, dashboard, logins, imported, whatIf, whatIfHostile, storms, groupingReplay, hostile].filter(
+    (f): f is Findings => f !== undefined,
+  );
   return {
     figures: [...(paging?.figures ?? []), ...(api?.figures ?? []), ...(ingestion?.figures ?? []), ...(reports?.figures ?? [])],
     rates: parts.flatMap((f) => f.rates),
@@ -203,6 +214,8 @@ async function main(): Promise<void> {
       'import',
       'what-if',
       'what-if-hostile',
+      'storm',
+      'grouping-replay',
     ] as const
   ).find((name) => process.argv.includes(`--${name}-only`));
   const only: Only = flag;

@@ -1,3 +1,4 @@
+import { parseStormGuardEnv, type StormSetting } from './domain/grouping/storm';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
@@ -43,6 +44,17 @@ const envSchema = z.object({
   SNS_ALLOWED_HOST_PATTERN: z.string().default('^sns\\.[a-z0-9-]+\\.amazonaws\\.com(\\.cn)?$'),
   SNS_BASE_URL_OVERRIDE: z.string().url().optional(),
   INGEST_RATE_LIMIT_PER_SOURCE: z.coerce.number().int().positive().default(500),
+  // The storm guard of every source that does not set its own (docs/grouping.md, "Storm guard"): max/within/quiet, or off.
+  STORM_GUARD: z
+    .string()
+    .optional()
+    .superRefine((v, ctx) => {
+      try {
+        parseStormGuardEnv(v);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+      }
+    }),
   // `klaxon api` runs the outbox relay unless `off`: then a `klaxon relay` process delivers, woken over NOTIFY (docs/architecture.md).
   OUTBOX_RELAY: z.enum(['on', 'off']).default('on'),
   // Whose X-Forwarded-For the listeners believe (the client address per-IP limits count), and on
@@ -143,7 +155,14 @@ export interface Config {
   trustedProxies: string[];
   /** The throttles an operator may tune (the rest are constants: src/services/throttles/limits.ts). */
   throttles: ThrottleConfig;
-  ingest: { idempotencyTtlHours: number; eventsPerSecondPerSource: number; snsHostPattern: RegExp; snsBaseUrlOverride?: string };
+  ingest: {
+    idempotencyTtlHours: number;
+    eventsPerSecondPerSource: number;
+    snsHostPattern: RegExp;
+    snsBaseUrlOverride?: string;
+    /** STORM_GUARD: sources' default storm guard; null when `off`. */
+    stormGuard: StormSetting | null;
+  };
   /** OUTBOX_RELAY: whether `klaxon api` runs its own outbox relay (`klaxon start` always does). */
   outboxRelay: 'on' | 'off';
   /** The API-key surface's transport and limits (docs/architecture.md, "Inbound webhooks"). */
@@ -273,6 +292,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       eventsPerSecondPerSource: e.INGEST_RATE_LIMIT_PER_SOURCE,
       snsHostPattern: new RegExp(e.SNS_ALLOWED_HOST_PATTERN),
       snsBaseUrlOverride: e.SNS_BASE_URL_OVERRIDE,
+      stormGuard: parseStormGuardEnv(e.STORM_GUARD),
     },
     outboxRelay: e.OUTBOX_RELAY,
     legacy: {

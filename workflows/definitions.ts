@@ -122,6 +122,10 @@ export interface IncidentSnapshot {
   resolved_at: string | null;
   closed_at: string | null;
   updated_at: string;
+  /** Present on an incident a grouping rule opened (docs/grouping.md): the rule and the group key. */
+  grouping?: { rule: string; key: string };
+  /** Present on a source's storm incident: that source. */
+  storm_source_id?: string;
 }
 
 export interface LifecycleUpdateInput {

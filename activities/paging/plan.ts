@@ -7,6 +7,7 @@ import type { ChannelId } from '../../src/domain/channels';
 import { heldDecisionData, notPagedMessage } from '../../src/domain/maintenance';
 import { recordPagingDecision, recordResponderEntry } from '../../src/services/incident';
 import type { Actor, ResponderTarget } from '../../workflows/definitions';
+import { pageAfterHold } from '../../src/services/grouping/page-after';
 import { serviceHold } from '../../src/services/maintenance';
 import {
   memberTargets,
@@ -58,7 +59,12 @@ export interface ResponderRecipientsInput {
 }
 
 /** The plan's answer: with step 1's pages, or, when a maintenance window holds the spell, until when (ISO). */
-export type PlannedEscalation = EscalationPlan & { firstStep?: PageJob[]; heldUntil?: string };
+export type PlannedEscalation = EscalationPlan & {
+  firstStep?: PageJob[];
+  heldUntil?: string;
+  /** The hold is a grouping rule's page_after: an attached alert makes the spell plan again (docs/grouping.md). */
+  heldForAlerts?: boolean;
+};
 
 /** The plan of an incident's context. */
 function planOf(c: PagingContext): EscalationPlan {
@@ -89,6 +95,12 @@ export function createPagingPlanActivities({ orm }: { orm: MikroORM }) {
     if (hold) {
       await recordPagingDecision(k, { incidentId, seq: firstStep.decisionSeq, message: notPagedMessage(hold), data: heldDecisionData(hold) });
       return { ...plan, heldUntil: hold.until.toISOString() };
+    }
+    // A grouped incident whose rule pages only after `count` alerts within `within_seconds`.
+    const gathering = maintenance ? await pageAfterHold(k, incidentId, new Date(firstStep.at)) : null;
+    if (gathering) {
+      await recordPagingDecision(k, { incidentId, seq: firstStep.decisionSeq, message: gathering.message, data: gathering.data });
+      return { ...plan, heldUntil: gathering.until.toISOString(), heldForAlerts: true };
     }
     return { ...plan, firstStep: await recipientsOf(k, c, { incidentId, ...firstStep }) };
   }

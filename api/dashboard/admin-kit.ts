@@ -1,3 +1,4 @@
+import type { StormSetting } from '../../src/domain/grouping/storm';
 import type { Client } from '@temporalio/client';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { ParameterizedContext } from 'koa';
@@ -25,6 +26,8 @@ export interface AdminDeps {
   mailer: AccountMailer;
   /** Login, step-up, password, sign-up, verification-resend, test-notification and test-send throttles, counted in Postgres. */
   throttles: Throttles;
+  /** STORM_GUARD: the storm guard of sources that set none (docs/grouping.md); null or absent: off. */
+  stormGuard?: StormSetting | null;
   /** PLAN_SELF_SERVE: a Billing Owner may raise the plan from the dashboard (no billing provider takes payment). */
   planSelfServe?: boolean;
   /** Alert sources (webhooks): their sealer and public URLs. */

@@ -109,6 +109,8 @@ export async function startClusterStack(say: Say, env: Record<string, string>, w
       TEMPORAL_NAMESPACE: infra.namespace,
       // As stack.ts: the bench measures what the stack can take, the per-source limit would cap it first.
       INGEST_RATE_LIMIT_PER_SOURCE: '1000000',
+      // As stack.ts: every distinct alert pages on its own in these phases; no storm guard.
+      STORM_GUARD: 'off',
       ALLOW_PRIVATE_TARGETS: 'true',
       // The load generators send plain HTTP from loopback, as to `klaxon start`; `klaxon api` refuses it on the API-key surface by default.
       ALLOW_INSECURE_HTTP: 'loopback',

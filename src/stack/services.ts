@@ -61,6 +61,7 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; leg
   // One ingestion for the ingestion URLs and the Form B receiver: one group commit, one code path.
   const ingestion = new Ingestion(deps.orm, {
     idempotencyTtlMs: config.ingest.idempotencyTtlHours * 3_600_000,
+    stormGuard: config.ingest.stormGuard,
     sns: createSnsVerifier({ hostPattern: config.ingest.snsHostPattern, baseUrlOverride: config.ingest.snsBaseUrlOverride }),
     onAccepted: (urgent) => deps.relay.kick({ onlyIfDue: !urgent }),
     // Plan usage emails (80 %, 100 % of FREE's monthly alerts) go the way account emails do.
@@ -108,6 +109,7 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; leg
         mailer: accountMailer(accountEmail),
         throttles,
         planSelfServe: config.planSelfServe,
+        stormGuard: config.ingest.stormGuard,
         sms: senders.get('sms'),
         senders,
         notify: config.notify,

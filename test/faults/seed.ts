@@ -3,9 +3,15 @@
  * BUSINESS workspace (its SMS quota is far above what a run sends) and, per source, a service
  * whose policy pages one responder by SMS at once, in one step, never repeated. So every incident
  * pages exactly one person once, and any second SMS for it is a doubled page.
+ *
+ * The first source's service groups (docs/grouping.md): one rule folds all its alerts into one
+ * incident per window, so its keys share incidents through the workflow's alert signal. The
+ * verdict holds as it is: every event applied once, no alert or page doubled, every firing key on
+ * an open incident that paged. The storm guard is off for the suite (klaxon.ts).
  */
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { pagingService, seedPagingWorkspace, smsResponder } from '../../bench/paging/seed';
+import { putGroupingRules } from '../../src/services/grouping/rules';
 
 /** One source: its ingestion URL secret and who its incidents page. */
 export interface SeededSource {
@@ -23,5 +29,18 @@ export async function seedFaultWorkspace(orm: MikroORM, sources: number, ingestB
     const service = await pagingService(orm, ws, { name: `faults ${i}`, ingestBaseUrl, steps: [responder], delays: [60] });
     seeded.push({ token: service.url.slice(service.url.lastIndexOf('/') + 1), serviceId: service.serviceId, phone: responder.phone });
   }
+  await putGroupingRules(orm, {
+    organizationId: ws.organizationId,
+    serviceId: seeded[0].serviceId,
+    rules: [
+      {
+        name: 'fault suite fold',
+        match: [{ field: 'labels.alertname', op: 'equals', value: 'FaultSuite' }],
+        group_by: ['labels.severity'],
+        window_seconds: 600,
+        page_after: null,
+      },
+    ],
+  });
   return { organizationId: ws.organizationId, sources: seeded };
 }

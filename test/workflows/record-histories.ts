@@ -28,9 +28,11 @@ import { recordPagingHistories } from './record-paging-histories';
  * recipients in one lookup under patched('plan-with-first-step'); v10: maintenance windows hold a
  * spell under patched('maintenance-hold'), and their scenarios; v11: a responder's actions
  * (notes, responders, snooze, reassign, merge: new Updates, and the snooze timer), and their
- * scenarios), and keep the older files: they prove old runs replay.
+ * scenarios; v12: attached alerts make a spell a grouping rule's page_after holds plan again under
+ * patched('grouping-page-after'), and its scenario; v13: both together, recorded once they met),
+ * and keep the older files: they prove old runs replay.
  */
-const VERSION = 'v11';
+const VERSION = 'v13';
 
 async function main() {
   const infra = await startTestInfra();

@@ -10,6 +10,7 @@ import { addNotificationRule } from '../../src/services/paging/notification-rule
 import { SYSTEM_CLI } from '../../src/services/audit';
 import { createWindow, endWindow, nudgeHeldIncidents } from '../../src/services/maintenance';
 import { addIncidentNote, addIncidentResponders, mergeIncidents, reassignIncident, snoozeIncident } from '../../src/services/incident';
+import { putGroupingRules } from '../../src/services/grouping/rules';
 import { alertsReceivedSignal, escalateNowSignal, incidentWorkflowId, type IncidentWorkflowInput } from '../../workflows/definitions';
 import { request } from '../support/http';
 import { notificationsOf, pagingService, responder, trigger } from '../support/paging';
@@ -152,6 +153,21 @@ export async function recordPagingHistories(stack: TestStack, save: Save): Promi
   await g.finish(responding);
   save('responder-actions', await handleOf(responding).fetchHistory());
   save('merged-away', await handleOf(mergedAway).fetchHistory());
+
+  // (h) A grouping rule pages only once 2 alerts arrived within 300 s: the first is held, the
+  // second attaches and makes the spell plan again (patched('grouping-page-after')), and it pages.
+  const h = await pager((ann, bob) => [user(ann, 60), user(bob, 60)]);
+  await putGroupingRules(stack.orm, {
+    organizationId: h.ws.organizationId,
+    serviceId: h.ws.serviceId,
+    rules: [{ name: 'pairs', match: [], group_by: [], window_seconds: 600, page_after: { count: 2, within_seconds: 300 } }],
+  });
+  const gathered = await trigger(h.ingestUrl, 'recorded page after');
+  await held(gathered);
+  if ((await trigger(h.ingestUrl, 'recorded page after, second')) !== gathered) throw new Error('the second alert did not join the group');
+  await waitFor(async () => (await h.sent(gathered, h.ann.id)).length === 2, 20_000, 'step 1 once two alerts arrived');
+  await h.finish(gathered);
+  save('paging-grouping-page-after', await handleOf(gathered).fetchHistory());
 }
 
 /**

@@ -86,6 +86,11 @@ export const PLAN_WITH_FIRST_STEP_PATCH = 'plan-with-first-step';
  * decision would go and the spell waits on a timer until the window ends, then plans again.
  */
 export const MAINTENANCE_HOLD_PATCH = 'maintenance-hold';
+/**
+ * Patch id: never rename. Since it, alerts attached while a grouping rule's page_after holds the
+ * spell make it plan again at once (docs/grouping.md, "Holding pages").
+ */
+export const PAGE_AFTER_PATCH = 'grouping-page-after';
 
 /**
  * Runs the escalation policy while the incident is TRIGGERED (docs/architecture.md, "Incidents" and "Paging"): every
@@ -190,6 +195,11 @@ export class Escalator {
     while (this.sending.size) await Promise.all(this.sending);
   }
 
+  /** Alerts joined the incident: a spell a grouping rule holds until enough arrive plans again now. */
+  alertsAttached(): void {
+    if (this.memory.heldForAlerts && patched(PAGE_AFTER_PATCH)) this.maintenanceNudges += 1;
+  }
+
   /** What a continued run resumes from. */
   snapshot(): EscalationMemory {
     return this.memory;
@@ -210,6 +220,7 @@ export class Escalator {
       if (!sameSpell()) {
         this.memory.cursor = null;
         delete this.memory.heldUntilMs;
+        delete this.memory.heldForAlerts;
       }
       if (stopped()) {
         await Promise.all(this.sending);
@@ -228,9 +239,9 @@ export class Escalator {
       if (heldUntilMs !== undefined && !(await this.waitOutHold(heldUntilMs, sameSpell, stopped))) return;
       const planned = await this.plan(sameSpell);
       if (planned === null) return;
-      const { firstStep: jobs, heldUntil, ...plan } = planned;
+      const { firstStep: jobs, heldUntil, heldForAlerts, ...plan } = planned;
       if (heldUntil !== undefined) {
-        this.memory = { plan, cursor: null, heldUntilMs: Date.parse(heldUntil) };
+        this.memory = { plan, cursor: null, heldUntilMs: Date.parse(heldUntil), ...(heldForAlerts ? { heldForAlerts } : {}) };
         continue;
       }
       this.memory = { plan, cursor: startCursor(plan, Date.now()) };
@@ -286,6 +297,7 @@ export class Escalator {
     if (untilMs > Date.now()) await condition(() => stopped() || !sameSpell() || this.maintenanceNudges !== nudges, untilMs - Date.now());
     if (stopped() || !sameSpell()) return false;
     delete this.memory.heldUntilMs;
+    delete this.memory.heldForAlerts;
     return true;
   }
 

@@ -45,8 +45,11 @@ export async function incidentWorkflow(input: IncidentWorkflowInput): Promise<vo
   for (const op of LIFECYCLE_OPERATIONS) {
     setHandler(lifecycleUpdates[op], (arg) => incident.transition(op, arg), { validator: (_arg: LifecycleUpdateInput) => incident.validate(op) });
   }
-  setHandler(alertReceivedSignal, (alert) => incident.alertReceived(alert));
-  setHandler(alertsReceivedSignal, (batch) => incident.alertsReceived(batch));
+  // Handlers first, as before: buffered signals start here, ahead of the paging patch's marker.
+  // `paging` is read once their alerts are applied (a held spell may plan again, docs/grouping.md).
+  let paging: Escalator | null = null;
+  setHandler(alertReceivedSignal, (alert) => incident.alertReceived(alert).then(() => paging?.alertsAttached()));
+  setHandler(alertsReceivedSignal, (batch) => incident.alertsReceived(batch).then(() => paging?.alertsAttached()));
   setHandler(incidentStateQuery, () => incident.state());
   // A responder's actions (docs/responding.md): new update names, so no recorded history reaches them.
   setHandler(addNoteUpdate, (arg) => incident.addNote(arg), { validator: (arg) => refuseUnless(noteFits(arg.text), 'text must be 1 to 10000 characters') });
@@ -58,7 +61,8 @@ export async function incidentWorkflow(input: IncidentWorkflowInput): Promise<vo
   });
 
   // Runs started before paging existed never page (their histories hold no marker).
-  const paging = patched(PAGING_PATCH) ? new Escalator(incident, input.escalation) : null;
+  paging = patched(PAGING_PATCH) ? new Escalator(incident, input.escalation) : null;
+
   if (paging) setHandler(escalateNowSignal, () => paging.escalateNow());
   // A new signal name: no history recorded before it holds one, so it needs no patch.
   if (paging) setHandler(maintenanceChangedSignal, () => paging.maintenanceChanged());

@@ -25,7 +25,7 @@ import { withinDeadline, TEMPORAL_CALL_MS } from '../../../src/temporal/deadline
 import { escalateNowSignal, incidentWorkflowId, type IncidentSnapshot } from '../../../workflows/definitions';
 import { IncidentSchema, INCIDENT_ALERTS_SHOWN, ListIncidentsQuery } from '../../customer-v1/schemas';
 import { defineRoute, type RouteSpec } from '../../http/route-spec';
-import { ADMIN_ERRORS, adminActorOf, type AdminDeps } from '../admin-kit';
+import { ADMIN_ERRORS, adminActorOf, pageMeta, PageQuery, type AdminDeps } from '../admin-kit';
 import { knexOf } from '../../../src/db/knex';
 import { withPagingHeld } from '../../../src/services/maintenance';
 
@@ -201,6 +201,26 @@ export function incidentRoutes(deps: AdminDeps): RouteSpec[] {
         );
         const detailed = alerts.map((a) => ({ ...a, ...(details.get(a.id) ?? { dedup_key: null, description: null, metadata: {} }) }));
         return { data: { ...incident, service, alerts: detailed, ...trace } };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      access: 'read',
+      path: '/incidents/{id}/alerts',
+      summary: 'A page of an incident’s alerts, newest first (a grouped or storm incident holds many: docs/grouping.md)',
+      operationId: 'dashboardListIncidentAlerts',
+      params: IncidentIdParams,
+      query: PageQuery,
+      success: { status: 200, description: 'the page; meta.total counts them all', schema: z.array(z.record(z.string(), z.unknown())) },
+      errors: { ...ADMIN_ERRORS, 404: 'no such incident in this workspace' },
+      handler: async (ctx, { params, query }) => {
+        const actor = adminActorOf(ctx);
+        const incident = await getIncident({ orm: deps.orm }, actor.organizationId, params.id);
+        const { alerts, total } = await listAlerts(
+          { orm: deps.orm },
+          { organizationId: actor.organizationId, incidentId: incident.id, limit: query.limit, offset: query.offset },
+        );
+        return { data: alerts, meta: pageMeta(total, query) };
       },
     }),
     ...LIFECYCLE_OPERATIONS.map(lifecycle),

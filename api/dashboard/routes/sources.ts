@@ -11,6 +11,8 @@ import {
   rotateWebhookUrl,
   updateInboundWebhook,
 } from '../../../src/services/inbound-webhooks';
+import { stormSettingSchema } from '../../../src/domain/grouping/storm';
+import { setSourceStorm, stormOfSources } from '../../../src/services/grouping/storm-settings';
 import { defineRoute, type RouteSpec } from '../../http/route-spec';
 import { ROUTING_KEY_DESCRIPTION } from './inbound-webhook-schemas';
 import { ADMIN_ERRORS, adminActorOf, auditActorOf, IdParams, PageQuery, pageMeta, type AdminActor, type AdminDeps, authorizedActor } from '../admin-kit';
@@ -52,6 +54,7 @@ const UpdateSourceBody = z
       .enum(WEBHOOK_STATUSES, `must be one of ${WEBHOOK_STATUSES.join(', ')}`)
       .optional()
       .describe('PAUSED: its ingestion URL answers 423 until ACTIVE again'),
+    storm: stormSettingSchema.optional().describe('its storm guard (docs/grouping.md); null turns it off'),
   })
   .strict();
 
@@ -72,6 +75,12 @@ const SourceSchema = z.object({
   statistics: z.object({ total_calls: z.number().int(), successful_calls: z.number().int(), failed_calls: z.number().int() }),
   created_at: z.iso.datetime(),
   updated_at: z.iso.datetime(),
+  storm: z
+    .object({ max_new_incidents: z.number().int(), within_seconds: z.number().int(), quiet_seconds: z.number().int() })
+    .nullable()
+    .optional()
+    .describe('the storm guard it runs under (STORM_GUARD unless set on the source); null: off'),
+  in_storm: z.boolean().optional().describe('its new alerts are joining its storm incident now'),
 });
 const CreatedSourceSchema = SourceSchema.extend({ signing_secret: z.string().nullable().describe('shown this once; null when not signed') });
 
@@ -89,6 +98,15 @@ const MANAGE_ERRORS = {
  */
 export function sourcesRoutes(deps: AdminDeps): RouteSpec[] {
   const w = deps.webhooks;
+  // Each source's storm guard, and whether it is in a storm now, beside its record.
+  const withStorm = async <T extends { id: string }>(records: T[]) => {
+    const storms = await stormOfSources(
+      deps.orm,
+      records.map((r) => r.id),
+      deps.stormGuard ?? null,
+    );
+    return records.map((r) => ({ ...r, ...(storms.get(r.id) ?? { storm: null, in_storm: false }) }));
+  };
   const audit = (actor: AdminActor, action: string, targetId: string, details: Record<string, unknown>) =>
     recordAudit(deps.orm, { organizationId: actor.organizationId, actor: auditActorOf(actor), action, targetType: 'source', targetId, details });
   return [
@@ -104,7 +122,7 @@ export function sourcesRoutes(deps: AdminDeps): RouteSpec[] {
       handler: async (ctx, { query }) => {
         const actor = await authorizedActor(deps.orm, ctx, 'workspace.read');
         const { webhooks, total } = await listInboundWebhooks(w, actor.organizationId, query, 'all');
-        return { data: webhooks, meta: pageMeta(total, query), message: `${total} source(s)` };
+        return { data: await withStorm(webhooks), meta: pageMeta(total, query), message: `${total} source(s)` };
       },
     }),
     defineRoute({
@@ -150,7 +168,7 @@ export function sourcesRoutes(deps: AdminDeps): RouteSpec[] {
       errors: { ...ADMIN_ERRORS, 404: 'no such source in this workspace' },
       handler: async (ctx, { params }) => {
         const actor = await authorizedActor(deps.orm, ctx, 'workspace.read');
-        return { data: await getInboundWebhook(w, actor.organizationId, params.id, 'all'), message: 'ok' };
+        return { data: (await withStorm([await getInboundWebhook(w, actor.organizationId, params.id, 'all')]))[0], message: 'ok' };
       },
     }),
     defineRoute({
@@ -171,9 +189,10 @@ export function sourcesRoutes(deps: AdminDeps): RouteSpec[] {
         const actor = adminActorOf(ctx);
         const patch = { name: body.name, description: body.description, channels: body.channels, ipAllowlist: body.ip_allowlist, status: body.status };
         const updated = await updateInboundWebhook(w, actor, params.id, patch, 'all');
+        if (body.storm !== undefined) await setSourceStorm(deps.orm, updated.id, body.storm);
         await audit(actor, 'source.update', updated.id, { name: updated.name, changed: Object.keys(body), ...(body.status && { status: body.status }) });
         return {
-          data: updated,
+          data: (await withStorm([updated]))[0],
           message: updated.signing_secret ? 'source updated; it is a webhook now: keep its signing secret, it is not shown again' : 'source updated',
         };
       },

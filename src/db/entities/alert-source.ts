@@ -32,6 +32,9 @@ export interface AlertSource {
   targetChannels: Record<string, { address: string } | { user_id: string }> | null;
   createdAt: Date;
   revokedAt: Date | null;
+  /** The storm guard (docs/grouping.md, "Storm guard"): `default` follows STORM_GUARD, `custom` uses `storm`, `off` has none. */
+  stormMode: 'default' | 'custom' | 'off';
+  storm: { max_new_incidents: number; within_seconds: number; quiet_seconds: number } | null;
 }
 
 export const AlertSourceSchema = new EntitySchema<AlertSource>({
@@ -58,5 +61,7 @@ export const AlertSourceSchema = new EntitySchema<AlertSource>({
     updatedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
     createdAt: { type: 'Date', columnType: 'timestamptz' },
     revokedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
+    stormMode: { type: 'string', length: 8, default: 'default' },
+    storm: { type: 'json', nullable: true },
   },
 });

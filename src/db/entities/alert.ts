@@ -36,6 +36,8 @@ export const AlertSchema = new EntitySchema<Alert>({
       name: 'alerts_active_source_key_idx',
       expression: 'create index "alerts_active_source_key_idx" on "alerts" ("source_id", "dedup_key") where "status" = \'ACTIVE\'',
     },
+    // The grouping replay's range read (docs/grouping.md, "Replay").
+    { name: 'alerts_service_created_idx', expression: 'create index "alerts_service_created_idx" on "alerts" ("service_id", "created_at")' },
     { name: 'alerts_active_incident_idx', expression: 'create index "alerts_active_incident_idx" on "alerts" ("incident_id") where "status" = \'ACTIVE\'' },
   ],
   properties: {

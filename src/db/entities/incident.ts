@@ -30,6 +30,13 @@ export interface Incident {
    */
   alertsClosedAt: Date | null;
   updatedAt: Date;
+  /** The grouping rule and group key it was opened under (docs/grouping.md); null when none. */
+  groupRule: string | null;
+  groupKey: string | null;
+  /** The alert source whose alert opened it (the storm guard counts these). */
+  openedBySourceId: string | null;
+  /** Set on a source's storm incident: the source's new alerts join it until the source is quiet. */
+  stormSourceId: string | null;
 }
 
 export const IncidentSchema = new EntitySchema<Incident>({
@@ -51,6 +58,18 @@ export const IncidentSchema = new EntitySchema<Incident>({
       name: 'incidents_closed_at_idx',
       expression: `create index "incidents_closed_at_idx" on "incidents" ("organization_id", "closed_at") where "status" = 'CLOSED'`,
     },
+    {
+      name: 'incidents_group_idx',
+      expression: 'create index "incidents_group_idx" on "incidents" ("service_id", "group_rule", "group_key", "created_at") where "group_key" is not null',
+    },
+    {
+      name: 'incidents_opened_by_source_idx',
+      expression: 'create index "incidents_opened_by_source_idx" on "incidents" ("opened_by_source_id", "created_at") where "opened_by_source_id" is not null',
+    },
+    {
+      name: 'incidents_storm_source_idx',
+      expression: 'create index "incidents_storm_source_idx" on "incidents" ("storm_source_id") where "storm_source_id" is not null',
+    },
   ],
   properties: {
     id: { type: 'uuid', primary: true },
@@ -71,5 +90,9 @@ export const IncidentSchema = new EntitySchema<Incident>({
     closedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
     alertsClosedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
     updatedAt: { type: 'Date', columnType: 'timestamptz' },
+    groupRule: { type: 'string', length: 100, nullable: true },
+    groupKey: { type: 'text', nullable: true },
+    openedBySourceId: { type: 'uuid', nullable: true },
+    stormSourceId: { type: 'uuid', nullable: true },
   },
 });

@@ -54,6 +54,7 @@ import { ExternalIdentitySchema } from './external-identity';
 import { SsoLoginAttemptSchema } from './sso-login-attempt';
 import { DrillResultSchema, DrillSchema, DrillScheduleSchema } from './drill';
 import { WhatIfRunSchema } from './what-if-run';
+import { ServiceGroupingSchema } from './service-grouping';
 
 export * from './alert';
 export * from './alert-source';
@@ -173,4 +174,5 @@ export const ENTITIES = [
   DrillResultSchema,
   DrillScheduleSchema,
   WhatIfRunSchema,
+  ServiceGroupingSchema,
 ];

@@ -64,6 +64,8 @@ export interface EscalationMemory {
   reassignTo?: Array<{ type: 'user' | 'team' | 'schedule'; id: string }>;
   /** Pages responders asked for that are not due yet (their rules' delays), whatever the spell. */
   requested?: ScheduledPage[];
+  /** The hold is a grouping rule's page_after: an attached alert ends it early (docs/grouping.md). */
+  heldForAlerts?: boolean;
 }
 
 /** A fresh escalation starting now at step 1 (index 0). */

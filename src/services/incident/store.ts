@@ -29,6 +29,8 @@ export interface IncidentOpening {
   openedBy: string | null;
   /** The alert event that opened it (ingestion): kept on the `created` entry. */
   eventId?: string;
+  /** Ingestion's noise control (docs/grouping.md): the rule and group key, the opening source, the source whose storm incident it is. */
+  noise?: { groupRule: string | null; groupKey: string | null; openedBySourceId: string | null; stormSourceId: string | null };
 }
 
 /** What an ingestion batch changes: incidents it opens, and alerts it added to open ones. */
@@ -107,6 +109,10 @@ export async function prepareIncidentBatch(trx: Knex.Transaction, batch: Inciden
     severity: o.severity,
     dedup_key: o.dedupKey,
     alert_count: o.alertCount,
+    group_rule: o.noise?.groupRule ?? null,
+    group_key: o.noise?.groupKey ?? null,
+    opened_by_source_id: o.noise?.openedBySourceId ?? null,
+    storm_source_id: o.noise?.stormSourceId ?? null,
   }));
   const entries = batch.opened.map((o, i) => ({
     id: randomUUID(),
@@ -151,9 +157,12 @@ async function numberPerWorkspace(trx: Knex.Transaction, opened: IncidentOpening
 
 const BATCH_CTES = `
 new_incidents as (
-  insert into incidents (id, organization_id, number, service_id, owning_team_id, title, description, severity, status, dedup_key, alert_count, last_seq, created_at, updated_at)
-  select id, organization_id, number, service_id, owning_team_id, title, description, severity, 'TRIGGERED', dedup_key, alert_count, 1, :now, :now
-  from json_to_recordset(:incidents::json) as r(id uuid, organization_id uuid, number int, service_id uuid, owning_team_id uuid, title text, description text, severity text, dedup_key text, alert_count int)
+  insert into incidents (id, organization_id, number, service_id, owning_team_id, title, description, severity, status, dedup_key, alert_count, last_seq, created_at, updated_at,
+                         group_rule, group_key, opened_by_source_id, storm_source_id)
+  select id, organization_id, number, service_id, owning_team_id, title, description, severity, 'TRIGGERED', dedup_key, alert_count, 1, :now, :now,
+         group_rule, group_key, opened_by_source_id, storm_source_id
+  from json_to_recordset(:incidents::json) as r(id uuid, organization_id uuid, number int, service_id uuid, owning_team_id uuid, title text, description text, severity text, dedup_key text, alert_count int,
+                                                 group_rule text, group_key text, opened_by_source_id uuid, storm_source_id uuid)
   returning ${COLUMNS}
 ), created_entries as (
   insert into timeline_entries (id, incident_id, organization_id, seq, type, to_status, actor_type, actor_id, via, message, event_id, created_at)

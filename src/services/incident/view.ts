@@ -19,6 +19,9 @@ export interface IncidentRow {
   resolved_at: Date | string | null;
   closed_at: Date | string | null;
   updated_at: Date | string;
+  group_rule?: string | null;
+  group_key?: string | null;
+  storm_source_id?: string | null;
 }
 
 /** The projection row as plain JSON (what workflows return and the API shows). */
@@ -40,6 +43,9 @@ export function toSnapshot(row: IncidentRow): IncidentSnapshot {
     resolved_at: isoOrNull(row.resolved_at),
     closed_at: isoOrNull(row.closed_at),
     updated_at: iso(row.updated_at),
+    // Only on grouped and storm incidents, so every other incident reads as it always did.
+    ...(row.group_rule && row.group_key ? { grouping: { rule: row.group_rule, key: row.group_key } } : {}),
+    ...(row.storm_source_id ? { storm_source_id: row.storm_source_id } : {}),
   };
 }
 
@@ -61,4 +67,7 @@ export const INCIDENT_COLUMNS = [
   'resolved_at',
   'closed_at',
   'updated_at',
+  'group_rule',
+  'group_key',
+  'storm_source_id',
 ] as const;

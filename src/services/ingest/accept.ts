@@ -7,6 +7,7 @@ import type { IngestHeaders } from '../../domain/ingest/types';
 import { knexOf } from '../../db/knex';
 import { conflict, invalid, locked, notFound } from '../errors';
 import { GroupCommit } from './group-commit';
+import type { StormSetting } from '../../domain/grouping/storm';
 import { commitBatch, nullIfNil, type AcceptOutcome, type AcceptRequest } from './batch';
 import type { AccountMailer } from '../accounts/mailer';
 import { AlertQuotaReached, type UsageNotice } from '../plans/alert-quota';
@@ -35,6 +36,8 @@ export interface IngestOptions {
    * when one opened or resolved an incident, so paging must not wait for coalescing.
    */
   onAccepted?: (urgent: boolean) => void;
+  /** The storm guard of sources that follow the default (config STORM_GUARD); absent or null: off. */
+  stormGuard?: StormSetting | null;
   /** Most requests one transaction carries (group commit). */
   maxBatch?: number;
   /** Batches written at once: a second one overlaps the first's round trips. */
@@ -69,7 +72,11 @@ export class Ingestion {
     private readonly opts: IngestOptions,
   ) {
     // Once committed, a batch's usage emails are marked sent: they go now, once, without holding its answers.
-    const commitOpts = { idempotencyTtlMs: opts.idempotencyTtlMs, onUsageReached: (notices: UsageNotice[]) => void this.sendUsage(notices) };
+    const commitOpts = {
+      idempotencyTtlMs: opts.idempotencyTtlMs,
+      stormDefault: opts.stormGuard ?? null,
+      onUsageReached: (notices: UsageNotice[]) => void this.sendUsage(notices),
+    };
     this.commits = new GroupCommit((batch) => commitBatch(knexOf(orm), batch, commitOpts), {
       maxBatch: opts.maxBatch ?? 256,
       maxInFlight: opts.maxInFlight ?? 2,

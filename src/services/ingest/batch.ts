@@ -4,7 +4,10 @@ import type { IngestItem } from '../../domain/ingest/plan';
 import type { Plan } from '../../domain/plans';
 import { isDatabaseUnavailable } from '../../db/knex';
 import { chargeAlerts, type QuotaRefusal, type UsageNotice } from '../plans/alert-quota';
-import { lockDedupKeys, storeResolve, storeTriggers, type SourceRef, type TriggerRow } from './routing';
+import { groupingOf } from '../../domain/grouping/match';
+import { effectiveStorm, type StormSetting } from '../../domain/grouping/storm';
+import { rulesOfServices } from '../grouping/rules';
+import { groupLookup, lockDedupKeys, storeResolve, storeTriggers, stormLock, type SourceRef, type TriggerRow } from './routing';
 import { storeAcknowledge } from './acknowledge';
 
 /** One accepted-looking request, parsed and validated, waiting for its transaction. */
@@ -54,21 +57,26 @@ export const nullIfNil = (id: string | null): string | null => (id === NIL ? nul
 export async function commitBatch(
   knex: Knex,
   requests: AcceptRequest[],
-  opts: { idempotencyTtlMs: number; /** Usage emails a committed batch made due (marked sent in it). */ onUsageReached?: (notices: UsageNotice[]) => void },
+  opts: {
+    idempotencyTtlMs: number;
+    /** Usage emails a committed batch made due (marked sent in it). */ onUsageReached?: (notices: UsageNotice[]) => void;
+    /** The storm guard of sources that follow the default (STORM_GUARD); null: off. */
+    stormDefault?: StormSetting | null;
+  },
 ): Promise<AcceptOutcome[]> {
   const committed = (result: BatchResult) => {
     if (result.notices.length) opts.onUsageReached?.(result.notices);
     return result.outcomes;
   };
   try {
-    return committed(await knex.transaction((trx) => writeBatch(trx, requests, opts.idempotencyTtlMs)));
+    return committed(await knex.transaction((trx) => writeBatch(trx, requests, opts.idempotencyTtlMs, opts.stormDefault ?? null)));
   } catch (err) {
     if (requests.length === 1 || isDatabaseUnavailable(err)) throw err;
     const alone: AcceptOutcome[] = [];
     for (const request of requests) {
       alone.push(
         await knex
-          .transaction((trx) => writeBatch(trx, [request], opts.idempotencyTtlMs))
+          .transaction((trx) => writeBatch(trx, [request], opts.idempotencyTtlMs, opts.stormDefault ?? null))
           .then(
             (r) => committed(r)[0],
             (error: unknown) => ({ kind: 'failed', error }) as const,
@@ -79,11 +87,12 @@ export async function commitBatch(
   }
 }
 
-async function writeBatch(trx: Knex.Transaction, requests: AcceptRequest[], ttlMs: number): Promise<BatchResult> {
+async function writeBatch(trx: Knex.Transaction, requests: AcceptRequest[], ttlMs: number, stormDefault: StormSetting | null): Promise<BatchResult> {
   const now = new Date();
   const sources = await sourcesByHash(
     trx,
     requests.map((r) => r.tokenHash),
+    stormDefault,
   );
   const outcomes: Array<AcceptOutcome | undefined> = requests.map((r) => {
     const source = sources.get(r.tokenHash);
@@ -108,12 +117,33 @@ async function writeBatch(trx: Knex.Transaction, requests: AcceptRequest[], ttlM
     if (refusal) outcomes[r] = { kind: 'over_quota', refusal };
   });
 
-  // Every key the batch routes on, triggers and resolves alike, locked once in one order.
+  // Grouping (docs/grouping.md): each trigger's rule and group key, under its service's rules.
+  const live = requests.flatMap((request, r) => (outcomes[r] ? [] : [sources.get(request.tokenHash)!]));
+  const rules = await rulesOfServices(
+    trx,
+    live.map((s) => s.serviceId),
+  );
+  const groupingAt = requests.map((request, r) =>
+    request.items.map((item) => {
+      const serviceRules = outcomes[r] || item.action !== 'trigger' ? undefined : rules.get(sources.get(request.tokenHash)!.serviceId);
+      return serviceRules ? groupingOf(serviceRules, item) : null;
+    }),
+  );
+  // Every key the batch routes on, triggers and resolves alike, its groups and its guarded
+  // sources' storm guards, locked once in one order.
+  const noiseLocks = new Set<string>();
+  requests.forEach((request, r) => {
+    if (outcomes[r]) return;
+    const source = sources.get(request.tokenHash)!;
+    if (source.storm && request.items.some((item) => item.action === 'trigger')) noiseLocks.add(stormLock(source.id));
+    for (const g of groupingAt[r]) if (g) noiseLocks.add(groupLookup(source.serviceId, g));
+  });
   await lockDedupKeys(
     trx,
     requests.flatMap((request, r) =>
       outcomes[r] ? [] : request.items.map((item) => ({ serviceId: sources.get(request.tokenHash)!.serviceId, dedupKey: item.dedupKey })),
     ),
+    [...noiseLocks],
   );
 
   // Alerts in request order; a resolve (or a sender's acknowledge) ends a run of triggers, so
@@ -144,7 +174,7 @@ async function writeBatch(trx: Knex.Transaction, requests: AcceptRequest[], ttlM
     const source = sources.get(request.tokenHash)!;
     for (const [i, item] of request.items.entries()) {
       if (item.action === 'trigger') {
-        run.push({ row: { source, item, eventId: eventIds[r][i] }, at: [r, i] });
+        run.push({ row: { source, item, eventId: eventIds[r][i], grouping: groupingAt[r][i] }, at: [r, i] });
         continue;
       }
       await flushRun();
@@ -168,19 +198,41 @@ async function writeBatch(trx: Knex.Transaction, requests: AcceptRequest[], ttlM
 }
 
 /** The batch's sources by token hash; a PAUSED one (docs/architecture.md, "Inbound webhooks") takes nothing. */
-async function sourcesByHash(trx: Knex.Transaction, hashes: string[]): Promise<Map<string, SourceRef & { paused: boolean; plan: Plan }>> {
-  const rows: Array<{ id: string; organization_id: string; service_id: string; team_id: string; token_hash: string; status: string; plan: Plan }> = await trx(
-    'alert_sources as a',
-  )
+async function sourcesByHash(
+  trx: Knex.Transaction,
+  hashes: string[],
+  stormDefault: StormSetting | null,
+): Promise<Map<string, SourceRef & { paused: boolean; plan: Plan }>> {
+  const rows: Array<{
+    id: string;
+    organization_id: string;
+    service_id: string;
+    team_id: string;
+    token_hash: string;
+    status: string;
+    plan: Plan;
+    name: string;
+    storm_mode: string;
+    storm: StormSetting | null;
+  }> = await trx('alert_sources as a')
     .join('services as s', 's.id', 'a.service_id')
     .join('organizations as o', 'o.id', 'a.organization_id')
-    .select('a.id', 'a.organization_id', 'a.service_id', 's.team_id', 'a.token_hash', 'a.status', 'o.plan')
+    .select('a.id', 'a.organization_id', 'a.service_id', 's.team_id', 'a.token_hash', 'a.status', 'o.plan', 'a.name', 'a.storm_mode', 'a.storm')
     .whereIn('a.token_hash', [...new Set(hashes)])
     .whereIn('a.status', ['ACTIVE', 'PAUSED']);
   return new Map(
     rows.map((s) => [
       s.token_hash,
-      { id: s.id, organizationId: s.organization_id, serviceId: s.service_id, teamId: s.team_id, paused: s.status === 'PAUSED', plan: s.plan },
+      {
+        id: s.id,
+        organizationId: s.organization_id,
+        serviceId: s.service_id,
+        teamId: s.team_id,
+        paused: s.status === 'PAUSED',
+        plan: s.plan,
+        name: s.name,
+        storm: effectiveStorm(s.storm_mode, s.storm, stormDefault),
+      },
     ]),
   );
 }

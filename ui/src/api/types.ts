@@ -26,6 +26,10 @@ export interface Incident {
   /** TRIGGERED, and a maintenance window holds its paging until `paging_held_until` (docs/maintenance-windows.md). */
   paging_held?: boolean;
   paging_held_until?: string | null;
+  /** An incident a grouping rule opened: the rule and its group key (docs/grouping.md). */
+  grouping?: { rule: string; key: string };
+  /** A source's storm incident: that source. */
+  storm_source_id?: string;
   links: { temporal_ui: string | null };
 }
 

@@ -7,10 +7,10 @@ import { api } from '../api/client';
 import { useIncident } from '../api/hooks';
 import type { Incident, IncidentDetail } from '../api/types';
 import { allowedOperations, OPERATION_LABELS, STATUS_COLORS } from './status';
+import { IncidentAlerts } from './IncidentAlerts';
 import { Timeline } from './Timeline';
 import { MaintenanceBanner } from '../maintenance/MaintenanceBanner';
 import { When } from '../time/When';
-import { AlertCard } from './AlertCard';
 import { IncidentActions } from './IncidentActions';
 import { LinkedText } from './LinkedText';
 
@@ -112,11 +112,7 @@ export function IncidentPage() {
         )}
       </Group>
       <IncidentActions incident={i} />
-      <Title order={3}>Alerts</Title>
-      {i.alerts.length === 0 && <Text c="dimmed">No alerts: this incident was opened by hand.</Text>}
-      {i.alerts.map((a) => (
-        <AlertCard key={a.id} alert={a} />
-      ))}
+      <IncidentAlerts incident={i} />
       <Title order={3}>Timeline</Title>
       <Timeline entries={i.timeline} pages={i.pages} />
     </Stack>

@@ -1,4 +1,4 @@
-import { Anchor, Badge, Button, Card, Group, Select, Table, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Card, Group, Modal, Select, Table, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { api } from '../api/client';
@@ -8,6 +8,7 @@ import type { Policy, Service, Team } from './types';
 import { TableHead } from '../components/TableHead';
 import { PHONE_CARDS, PhoneCardsContainer } from '../components/ResponsiveTable';
 import { ServiceChatModal } from './ServiceChatModal';
+import { GroupingEditor } from '../services/GroupingEditor';
 import { MaintenanceModal } from '../maintenance/MaintenanceModal';
 import { activeWindowsPath, heldUntil, MAINTENANCE_KEY, type MaintenanceWindow } from '../maintenance/maintenance';
 
@@ -19,6 +20,7 @@ export function ServicesCard() {
   const [form, setForm] = useState({ name: '', team_id: '', escalation_policy_id: '' });
   const [chatFor, setChatFor] = useState<Service | null>(null);
   const [maintenanceFor, setMaintenanceFor] = useState<Service | null>(null);
+  const [groupingFor, setGroupingFor] = useState<Service | null>(null);
   const active = useApiQuery<MaintenanceWindow[]>([...MAINTENANCE_KEY, 'active'], activeWindowsPath(), { refetchInterval: 30_000 });
   /** A service's window lasting longest, while one is active. */
   const maintenanceOf = (serviceId: string) => heldUntil((active.data ?? []).filter((w) => w.service_ids.includes(serviceId)));
@@ -86,7 +88,7 @@ export function ServicesCard() {
       {!!services.data?.length && (
         <PhoneCardsContainer minWidth={420} mt="md">
           <Table aria-label="Services" className={PHONE_CARDS}>
-            <TableHead columns={['Service', 'Team', 'Escalation policy', 'Chat', 'Maintenance']} />
+            <TableHead columns={['Service', 'Team', 'Escalation policy', 'Chat', 'Maintenance', 'Grouping']} />
             <Table.Tbody>
               {services.data.map((s) => (
                 <Table.Tr key={s.id}>
@@ -122,6 +124,11 @@ export function ServicesCard() {
                       Maintenance
                     </Button>
                   </Table.Td>
+                  <Table.Td>
+                    <Button size="compact-sm" variant="default" aria-label={`Grouping of ${s.name}`} onClick={() => setGroupingFor(s)}>
+                      Grouping
+                    </Button>
+                  </Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>
@@ -130,6 +137,9 @@ export function ServicesCard() {
       )}
       <ServiceChatModal service={chatFor} onClose={() => setChatFor(null)} />
       <MaintenanceModal service={maintenanceFor} onClose={() => setMaintenanceFor(null)} />
+      <Modal opened={groupingFor !== null} onClose={() => setGroupingFor(null)} title={`Grouping rules of ${groupingFor?.name ?? ''}`} size="xl">
+        {groupingFor && <GroupingEditor serviceId={groupingFor.id} />}
+      </Modal>
     </Card>
   );
 }

@@ -109,6 +109,11 @@ export function WebhooksCard() {
                         paused
                       </Badge>
                     )}
+                    {w.in_storm && (
+                      <Badge color="orange" size="sm" title="Its new alerts join its storm incident, which paged once (docs/grouping.md)">
+                        in storm
+                      </Badge>
+                    )}
                   </Table.Td>
                   <Table.Td>{w.notification_types.join(', ')}</Table.Td>
                   <Table.Td>

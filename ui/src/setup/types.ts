@@ -14,6 +14,9 @@ export interface Webhook {
   id: string;
   name: string;
   status: 'ACTIVE' | 'PAUSED';
+  /** Its storm guard (null: off) and whether a storm is on now (docs/grouping.md). */
+  storm?: { max_new_incidents: number; within_seconds: number; quiet_seconds: number } | null;
+  in_storm?: boolean;
   webhook_url: string | null;
   /** The PagerDuty routing_key / Opsgenie GenieKey of the compatible intakes (docs/compat-intake.md). */
   routing_key: string;
