@@ -5,12 +5,16 @@ import { Worker } from '@temporalio/worker';
 
 const HISTORIES = path.join(__dirname, '..', 'histories');
 const files = readdirSync(HISTORIES).filter((f) => f.endsWith('.json'));
-const LIFECYCLE_VERSIONS = ['v1', 'v2', 'v3', 'v4', 'v5', 'v6', 'v7', 'v8', 'v9', 'v10', 'v11'];
+const LIFECYCLE_VERSIONS = ['v1', 'v2', 'v3', 'v4', 'v5', 'v6', 'v7', 'v8', 'v9', 'v10', 'v11', 'v12', 'v13'];
+/** From v12: a grouping rule's page_after holds the spell until a second alert joins (docs/grouping.md). */
+const PAGE_AFTER_VERSIONS = ['v12', 'v13'];
+/** From v11 (v12 was recorded on a branch without them; v13 holds both). */
+const RESPONDER_VERSIONS = ['v11', 'v13'];
 const PAGING_SCENARIOS = ['two-steps-acknowledged', 'ack-timeout-retriggered', 'escalate-now', 'continued-first-run', 'continued-second-run'];
 /** From v10: a maintenance window holds the spell until it ends, or until it is ended early. */
 const MAINTENANCE_SCENARIOS = ['maintenance-held', 'maintenance-ended-early'];
 /** From v11: a responder's actions (docs/responding.md), and the incident merged away meanwhile. */
-const RESPONDER_SCENARIOS = ['v11-incident-responder-actions.json', 'v11-incident-merged-away.json'];
+const RESPONDER_SCENARIOS = RESPONDER_VERSIONS.flatMap((v) => [`${v}-incident-responder-actions.json`, `${v}-incident-merged-away.json`]);
 /** v5: every page attempt a remote activity; v6 on: a page's first attempt is a local activity. */
 const versionOf = (file: string) => Number(/^v(\d+)-/.exec(file)![1]);
 const paging = (scenario: string, version = 'v5') => `${version}-incident-paging-${scenario}.json`;
@@ -42,16 +46,19 @@ describe('replay of recorded incident histories', () => {
     expect(files).toEqual(
       expect.arrayContaining([
         ...LIFECYCLE_VERSIONS.flatMap((v) => [`${v}-incident-lifecycle-closed.json`, `${v}-incident-reopened-run.json`]),
-        ...['v3', 'v4', 'v5', 'v6', 'v7', 'v8', 'v9', 'v10', 'v11'].map((v) => `${v}-incident-from-alerts.json`),
-        ...['v4', 'v5', 'v6', 'v7', 'v8', 'v9', 'v10', 'v11'].map((v) => `${v}-incident-batch-resolved-by-sender.json`),
-        ...['v5', 'v6', 'v7', 'v8', 'v9', 'v10', 'v11'].flatMap((v) => PAGING_SCENARIOS.map((scenario) => paging(scenario, v))),
-        ...['v10', 'v11'].flatMap((v) => MAINTENANCE_SCENARIOS.map((scenario) => paging(scenario, v))),
+        ...LIFECYCLE_VERSIONS.slice(2).map((v) => `${v}-incident-from-alerts.json`),
+        ...LIFECYCLE_VERSIONS.slice(3).map((v) => `${v}-incident-batch-resolved-by-sender.json`),
+        ...LIFECYCLE_VERSIONS.slice(4).flatMap((v) => PAGING_SCENARIOS.map((scenario) => paging(scenario, v))),
+        ...LIFECYCLE_VERSIONS.slice(9).flatMap((v) => MAINTENANCE_SCENARIOS.map((scenario) => paging(scenario, v))),
+        ...PAGE_AFTER_VERSIONS.map((v) => paging('grouping-page-after', v)),
         ...RESPONDER_SCENARIOS,
         'v7-incident-sender-acknowledged-unpatched.json',
         'v8-incident-sender-acknowledged.json',
         'v9-incident-sender-acknowledged.json',
         'v10-incident-sender-acknowledged.json',
         'v11-incident-sender-acknowledged.json',
+        'v12-incident-sender-acknowledged.json',
+        'v13-incident-sender-acknowledged.json',
       ]),
     );
   });
@@ -227,29 +234,49 @@ describe('what the recorded sender-acknowledge histories exercise', () => {
 });
 
 describe('what the recorded responder histories exercise', () => {
-  it('when a v11 run heard a responder, then it holds each Update in order, the snooze ended on its timer, and the reassign and the merge are moves', () => {
-    const s = summary('v11-incident-responder-actions.json');
-    expect(s.updates).toEqual([
-      'addIncidentNote',
-      'addIncidentResponders',
-      'acknowledgeIncident',
-      'snoozeIncident',
-      'reassignIncident',
-      'recordIncidentMerged',
-      'resolveIncident',
-      'closeIncident',
-    ]);
-    const moves = local(s, 'recordTransition').map((a) => [a.result.status]);
-    expect(moves).toEqual([['ACKNOWLEDGED'], ['TRIGGERED'], ['TRIGGERED'], ['RESOLVED'], ['CLOSED']]);
-    expect(local(s, 'recordResponderEntry').length).toBe(3);
-    expect(local(s, 'responderRecipients').length).toBe(1);
-    expect(s.last).toBe('EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED');
-  });
+  it.each(RESPONDER_VERSIONS)(
+    'when a %s run heard a responder, then it holds each Update in order, the snooze ended on its timer, and the reassign and the merge are moves',
+    (v) => {
+      const s = summary(`${v}-incident-responder-actions.json`);
+      expect(s.updates).toEqual([
+        'addIncidentNote',
+        'addIncidentResponders',
+        'acknowledgeIncident',
+        'snoozeIncident',
+        'reassignIncident',
+        'recordIncidentMerged',
+        'resolveIncident',
+        'closeIncident',
+      ]);
+      const moves = local(s, 'recordTransition').map((a) => [a.result.status]);
+      expect(moves).toEqual([['ACKNOWLEDGED'], ['TRIGGERED'], ['TRIGGERED'], ['RESOLVED'], ['CLOSED']]);
+      expect(local(s, 'recordResponderEntry').length).toBe(3);
+      expect(local(s, 'responderRecipients').length).toBe(1);
+      expect(s.last).toBe('EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED');
+    },
+  );
 
-  it('when a v11 run was merged away, then its one move is the merge write, and it closed cleanly', () => {
-    const s = summary('v11-incident-merged-away.json');
+  it.each(RESPONDER_VERSIONS)('when a %s run was merged away, then its one move is the merge write, and it closed cleanly', (v) => {
+    const s = summary(`${v}-incident-merged-away.json`);
     expect(s.updates).toEqual(['mergeIncidentInto', 'closeIncident']);
     expect(local(s, 'recordMergedAway').map((a) => [a.result.status, a.result.alertsMoved])).toEqual([['RESOLVED', 1]]);
+    expect(s.last).toBe('EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED');
+  });
+});
+
+describe('what the recorded grouping histories exercise', () => {
+  it('when a page_after history was recorded, then it holds the grouping patch, and no history before v12 does', () => {
+    for (const file of files) {
+      const patched = summary(file).patches.includes('grouping-page-after');
+      if (file.includes('-grouping-page-after')) expect({ file, patched }).toEqual({ file, patched: true });
+      if (versionOf(file) < 12) expect({ file, patched }).toEqual({ file, patched: false });
+    }
+  });
+
+  it.each(PAGE_AFTER_VERSIONS)('when a %s run was held for a second alert, then it paged once, after both alerts arrived', (v) => {
+    const s = summary(paging('grouping-page-after', v));
+    expect(s.signals.filter((n) => n.startsWith('alert')).length).toBeGreaterThanOrEqual(1);
+    expect(local(s, 'sendPage').length + named(s, 'sendPage').length).toBeGreaterThanOrEqual(1);
     expect(s.last).toBe('EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED');
   });
 });
