@@ -48,8 +48,8 @@ describe('the incident list', () => {
   it('when two incidents are checked and acknowledged together, then one bulk call names both, and each one’s result is listed', async () => {
     const { calls } = serve({
       results: [
-        { incident_id: 'i3', ok: true, status: 'ACKNOWLEDGED' },
-        { incident_id: 'i1', ok: false, code: 'invalid_transition', error: 'incident #1 is RESOLVED: it cannot be acknowledged' },
+        { id: 'i3', ok: true, number: 3, status: 'ACKNOWLEDGED' },
+        { id: 'i1', ok: false, code: 'invalid_transition', error: 'incident #1 is RESOLVED: it cannot be acknowledged' },
       ],
     });
     renderWithApp(<IncidentsPage />);

@@ -6,7 +6,7 @@ import { useAction, useApiQuery, useIncidents, type IncidentFilters } from '../a
 import type { Incident, IncidentStatus } from '../api/types';
 import { useNow, useTimeZone } from '../time/useTimeZone';
 import { WhenAt } from '../time/When';
-import { BULK_MAX, bulkResults, type BulkResult } from './bulk';
+import { BULK_MAX, bulkResults, type BulkAnswer, type BulkResult } from './bulk';
 import { STATUS_COLORS } from './status';
 
 const STATUSES: IncidentStatus[] = ['TRIGGERED', 'ACKNOWLEDGED', 'INVESTIGATING', 'RESOLVED', 'CLOSED'];
@@ -26,9 +26,10 @@ function BulkOutcome({ action, results, numbers, onClose }: { action: BulkAction
     >
       <List size="sm" aria-label="Bulk results">
         {results.map((r) => {
-          const name = numbers.has(r.incident_id) ? `#${numbers.get(r.incident_id)}` : r.incident_id.slice(0, 8);
+          const number = r.number ?? numbers.get(r.id);
+          const name = number !== undefined ? `#${number}` : r.id.slice(0, 8);
           return (
-            <List.Item key={r.incident_id} aria-label={`${name}: ${r.ok ? (r.status ?? 'done') : `not done: ${r.error ?? 'refused'}`}`}>
+            <List.Item key={r.id} aria-label={`${name}: ${r.ok ? (r.status ?? 'done') : `not done: ${r.error ?? 'refused'}`}`}>
               {name}: {r.ok ? (r.status ?? 'done') : `not done: ${r.error ?? 'refused'}`}
             </List.Item>
           );
@@ -57,7 +58,10 @@ export function IncidentsPage() {
   const shown: Incident[] = pages.flatMap((p) => p.incidents);
   const numbers = new Map(shown.map((i) => [i.id, i.number]));
   const bulk = useAction(
-    async (action: BulkAction) => ({ action, results: bulkResults((await api('POST', '/incidents/bulk', { action, incident_ids: [...selected] })).data) }),
+    async (action: BulkAction) => ({
+      action,
+      results: bulkResults((await api<BulkAnswer>('POST', '/incidents/bulk', { action, incident_ids: [...selected] })).data),
+    }),
     {
       invalidate: [['incidents']],
       onSuccess: (done) => {
