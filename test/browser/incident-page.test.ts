@@ -189,4 +189,53 @@ describe('the incident page in Chromium', () => {
       await phone.close();
     }
   }, 90_000);
+  it('when a responder notes, acknowledges, snoozes and merges from the incident page, and bulk-acknowledges from the list, then the real server records each and the page shows it', async () => {
+    const { owner, ingestUrl } = await checkoutWorkspace();
+    const { page } = suite;
+    await logInInBrowser(page, app(), owner);
+    const main = await send(ingestUrl, { title: 'Checkout 5xx above 2 %', dedup_key: 'checkout-5xx', severity: 'critical' });
+    const other = await send(ingestUrl, { title: 'Checkout pods restarting', dedup_key: 'checkout-restarts', severity: 'high' });
+    await page.goto(`${app()}/incidents/${main}`);
+    await page.getByRole('heading', { name: /Checkout 5xx above 2 %/ }).waitFor();
+
+    await page.getByRole('textbox', { name: 'Note' }).fill('Rolled back deploy 4521, see https://ci.example.test/4521');
+    await page.getByRole('button', { name: 'Add note' }).click();
+    await page.getByRole('link', { name: 'https://ci.example.test/4521' }).waitFor();
+
+    await page.getByRole('button', { name: 'Acknowledge', exact: true }).click();
+    await page.getByRole('button', { name: 'Snooze', exact: true }).click();
+    await page
+      .getByText(/Snoozed/i)
+      .first()
+      .waitFor();
+
+    await page.getByRole('button', { name: 'Merge incidents' }).click();
+    await page.getByLabel('Incidents to merge').first().click();
+    await page.getByRole('option', { name: /Checkout pods restarting/ }).click();
+    // Close the picker's dropdown (a click on the dialog's text), then merge.
+    await page.getByText(/Their alerts move into #/).click();
+    await page.getByRole('button', { name: /^Merge 1 into #/ }).click();
+    await page.getByRole('article', { name: 'Alert Checkout pods restarting' }).waitFor();
+
+    // What the page showed is what the server holds.
+    const detail = await (await page.request.get(`${app()}/api/incidents/${main}`)).json();
+    const types = (detail.data.timeline as Array<{ type: string }>).map((t) => t.type);
+    expect(types).toEqual(expect.arrayContaining(['note', 'snooze', 'merged']));
+    expect(detail.data.status).toBe('ACKNOWLEDGED');
+    const merged = await (await page.request.get(`${app()}/api/incidents/${other}`)).json();
+    expect(merged.data.status).toBe('RESOLVED');
+
+    // Bulk from the list: two fresh incidents acknowledged at once, each result listed.
+    const a = await send(ingestUrl, { title: 'Queue depth rising', dedup_key: 'queue', severity: 'high' });
+    const b = await send(ingestUrl, { title: 'Cache hit rate falling', dedup_key: 'cache', severity: 'high' });
+    await page.goto(`${app()}/incidents`);
+    for (const title of ['Queue depth rising', 'Cache hit rate falling'])
+      await page
+        .getByRole('listitem', { name: new RegExp(title) })
+        .getByRole('checkbox')
+        .check();
+    await page.getByRole('button', { name: 'Acknowledge selected' }).click();
+    await page.getByText('Acknowledge: 2 of 2 done').waitFor();
+    for (const id of [a, b]) expect((await (await page.request.get(`${app()}/api/incidents/${id}`)).json()).data.status).toBe('ACKNOWLEDGED');
+  }, 120_000);
 });
