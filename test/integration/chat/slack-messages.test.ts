@@ -276,6 +276,12 @@ describe('Slack messages', () => {
       ingestBaseUrl: stack.urls.ingest,
     });
     const quietIncident = await trigger(quietSource.ingest_url, 'Nobody watches this');
+    // Its opening is in the feed before the channel is set (the workflow writes it after ingestion answers).
+    await waitFor(
+      async () => (await db()('incident_events').where({ incident_id: quietIncident, type: 'incident.triggered' }).first()) ?? undefined,
+      20_000,
+      'the opening in the feed',
+    );
     await messageOf(await trigger(ingestUrl));
     expect(postsOf(quietIncident)).toEqual([]);
     expect(await deliveriesOf(quietIncident)).toEqual([]);
