@@ -37,8 +37,13 @@ describe('the grouping editor in Chromium', () => {
 
     const { page } = suite;
     await logInInBrowser(page, app(), owner);
-    await page.goto(`${app()}/setup`);
-    await page.getByRole('button', { name: 'Grouping of Database' }).click();
+    // From the service's own page.
+    await page.goto(`${app()}/services/${service.id}`);
+    await page
+      .getByRole('region', { name: 'Grouping' })
+      .getByText(/^No rules/)
+      .waitFor();
+    await page.getByRole('button', { name: 'Grouping rules' }).click();
     const dialog = page.getByRole('dialog', { name: 'Grouping rules of Database' });
     await dialog.getByRole('button', { name: 'Add rule' }).click();
     const rule = dialog.getByLabel('Rule 1');
@@ -53,6 +58,11 @@ describe('the grouping editor in Chromium', () => {
     await saveScreenshot(page, 'grouping-editor');
     await dialog.getByRole('button', { name: 'Save rules' }).click();
     await dialog.getByText('Saved: new alerts are grouped by these rules.').waitFor();
+    await page.keyboard.press('Escape');
+    await page
+      .getByRole('region', { name: 'Grouping' })
+      .getByText(/^per host: matching alerts join/)
+      .waitFor();
 
     // What was saved is what ingestion now does: two new db-1 alerts, one incident; db-2 its own.
     const first = await send(source.ingest_url, 'CPU high on db-1', 'db-1');

@@ -1,3 +1,4 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { ActionIcon, Alert, Button, Card, Checkbox, Group, NumberInput, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { api, describeError } from '../api/client';
@@ -50,6 +51,7 @@ const summary = (r: Replay) => `${r.incidents_before} incidents → ${r.incident
  * replay over a longer range that must be shown for this very draft before it can be saved.
  */
 export function GroupingEditor({ serviceId }: { serviceId: string }) {
+  const queryClient = useQueryClient();
   const saved = useApiQuery<{ rules: Rule[] }>(['grouping', serviceId], `/services/${serviceId}/grouping`);
   const [draft, setDraft] = useState<Rule[] | null>(null);
   const [preview, setPreview] = useState<{ replay?: Replay; error?: string } | null>(null);
@@ -79,7 +81,10 @@ export function GroupingEditor({ serviceId }: { serviceId: string }) {
     setStatus({ busy: true });
     try {
       if (what === 'replay') setReplay({ of: key, answer: await simulate(serviceId, rules, Number(range)) });
-      else await api('PUT', `/services/${serviceId}/grouping`, { rules });
+      else {
+        await api('PUT', `/services/${serviceId}/grouping`, { rules });
+        await queryClient.invalidateQueries({ queryKey: ['grouping', serviceId] });
+      }
       setStatus(what === 'save' ? { done: 'Saved: new alerts are grouped by these rules.' } : {});
     } catch (err) {
       setStatus({ error: describeError(err as Error) });

@@ -1,4 +1,4 @@
-import { Anchor, Badge, Button, Card, Group, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Card, Group, Loader, Modal, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { useApiQuery, useIncidents } from '../api/hooks';
@@ -8,6 +8,7 @@ import { STATUS_COLORS } from '../incidents/status';
 import { MaintenanceBanner } from '../maintenance/MaintenanceBanner';
 import { MaintenanceModal } from '../maintenance/MaintenanceModal';
 import { ServiceChatModal } from '../setup/ServiceChatModal';
+import { GroupingEditor } from './GroupingEditor';
 import type { Policy, Team } from '../setup/types';
 import { useNow, useTimeZone } from '../time/useTimeZone';
 import { WhenAt } from '../time/When';
@@ -25,6 +26,8 @@ interface SourceSummary {
   status: string;
   service_id: string;
   channels: string[] | null;
+  /** Past its storm guard's limit: its new alerts join one storm incident (docs/grouping.md). */
+  in_storm?: boolean;
 }
 
 /** A titled card of the service page. */
@@ -82,6 +85,8 @@ export function ServicePage() {
   const chat = useApiQuery<ServiceChatJson>([...serviceChatKey(id)], `/services/${id}/chat`);
   const [chatOpen, setChatOpen] = useState(false);
   const [maintenanceOpen, setMaintenanceOpen] = useState(false);
+  const grouping = useApiQuery<{ rules: Array<{ name: string }> }>(['grouping', id], `/services/${id}/grouping`);
+  const [groupingOpen, setGroupingOpen] = useState(false);
   if (service.isPending) return <Loader aria-label="Loading the service" />;
   if (service.error) return <LoadError what="the service" error={service.error} />;
   const s = service.data;
@@ -144,6 +149,11 @@ export function ServicePage() {
                   <Badge size="xs" variant="light" color={src.status === 'ACTIVE' ? 'green' : 'gray'}>
                     {src.status.toLowerCase()}
                   </Badge>
+                  {src.in_storm && (
+                    <Badge size="xs" color="orange" title="Past its storm guard: its new alerts join one storm incident that paged once">
+                      in storm
+                    </Badge>
+                  )}
                   {src.channels && (
                     <Text size="xs" c="dimmed">
                       notifies by {src.channels.join(', ')}
@@ -165,12 +175,29 @@ export function ServicePage() {
           <Text size="sm">Slack: {chat.data?.slack_channel_id ? `#${chat.data.slack_channel_name ?? chat.data.slack_channel_id}` : 'no channel'}</Text>
           <Text size="sm">Microsoft Teams: {chat.data?.teams_webhook_url ? 'posts to a Workflows URL' : 'none'}</Text>
         </Section>
+        <Section
+          title="Grouping"
+          action={
+            <Button size="compact-sm" variant="default" onClick={() => setGroupingOpen(true)}>
+              Grouping rules
+            </Button>
+          }
+        >
+          <Text size="sm" c={grouping.data?.rules.length ? undefined : 'dimmed'}>
+            {grouping.data?.rules.length
+              ? `${grouping.data.rules.map((r) => r.name).join(', ')}: matching alerts join their group’s open incident and page once.`
+              : 'No rules: each alert opens its own incident unless its dedup key has one open.'}
+          </Text>
+        </Section>
       </SimpleGrid>
       <Section title="Incidents">
         <ServiceIncidents serviceId={s.id} />
       </Section>
       <ServiceChatModal service={chatOpen ? s : null} onClose={() => setChatOpen(false)} />
       <MaintenanceModal service={maintenanceOpen ? s : null} onClose={() => setMaintenanceOpen(false)} />
+      <Modal opened={groupingOpen} onClose={() => setGroupingOpen(false)} title={`Grouping rules of ${s.name}`} size="xl">
+        {groupingOpen && <GroupingEditor serviceId={s.id} />}
+      </Modal>
     </Stack>
   );
 }
