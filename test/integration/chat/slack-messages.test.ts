@@ -1,71 +1,14 @@
-import { randomUUID } from 'node:crypto';
-import { knexOf } from '../../../src/db/knex';
 import { SLACK_ACTION_IDS } from '../../../src/providers/slack/messages/blocks';
 import { setServiceChat } from '../../../src/services/chat/service-chat';
-import { deleteSlackInstallation, saveSlackInstallation } from '../../../src/services/chat/slack-installations';
-import { createSealer } from '../../../src/services/sealing/seal';
+import { deleteSlackInstallation } from '../../../src/services/chat/slack-installations';
 import { createService } from '../../../src/services/workspace/catalog';
 import { createSource } from '../../../src/services/ingest/sources';
-import { SlackApiFake, type FakeSlackMessage } from '../../fakes/slack-api';
-import { request } from '../../support/http';
-import { notificationsOf, pagingService, responder, trigger } from '../../support/paging';
-import { startTestStack, TEST_SECRET, type TestStack } from '../../support/stack';
+import { slackStack } from '../../support/slack-stack';
+import { notificationsOf, trigger } from '../../support/paging';
 import { sleep, waitFor } from '../../support/wait';
-import { seedWorkspace, type SeededWorkspace } from '../../support/workspace';
 
-let fake: SlackApiFake;
-let stack: TestStack;
-beforeAll(async () => {
-  fake = await new SlackApiFake().start();
-  fake.tokens.add(fake.botToken);
-  stack = await startTestStack({ env: fake.env() });
-});
-afterAll(async () => {
-  await stack?.stop();
-  await fake?.stop();
-});
-
-const sealer = createSealer(TEST_SECRET);
-const db = () => knexOf(stack.orm);
-
-/** A channel of its own for each test, so posts never mix. */
-function newChannel(): string {
-  const id = `C${randomUUID().replace(/-/g, '').slice(0, 9).toUpperCase()}`;
-  fake.channels.push({ id, name: `inc-${id.toLowerCase()}` });
-  return id;
-}
-
-const install = (organizationId: string) =>
-  saveSlackInstallation(stack.orm, sealer, {
-    organizationId,
-    slackTeamId: fake.teamId,
-    slackTeamName: fake.teamName,
-    botUserId: fake.botUserId,
-    botToken: fake.botToken,
-    scopes: 'chat:write',
-    installedBy: null,
-  });
-
-/** A workspace paging one responder by email (the dev inbox), Slack installed, its service posting in `channel`. */
-async function slackWorkspace(opts: { installed?: boolean; channel?: string | null } = {}) {
-  const ws = await seedWorkspace(stack.orm);
-  const paged = await responder(stack.orm, ws.organizationId, 'email');
-  await db()('users').where({ id: paged.id }).update({ name: 'Dana Smith' });
-  const ingestUrl = await pagingService(stack.orm, ws, { steps: [{ delay_seconds: 600, targets: [{ type: 'user', id: paged.id }] }] }, stack.urls.ingest);
-  if (opts.installed !== false) await install(ws.organizationId);
-  const channel = opts.channel === undefined ? newChannel() : opts.channel;
-  if (channel)
-    await setServiceChat(stack.orm, sealer, { organizationId: ws.organizationId, serviceId: ws.serviceId }, { slackChannel: { id: channel, name: 'alerts' } });
-  return { ws, paged, ingestUrl, channel: channel ?? '' };
-}
-
-const act = (ws: SeededWorkspace, incidentId: string, action: 'acknowledge' | 'resolve') =>
-  request('POST', `${stack.urls.app}/api/v1/organizations/${ws.organizationId}/incidents/${incidentId}/${action}`, { token: ws.tokens.readWrite });
-
-/** The incident's top-level messages anywhere (its id is in the link and the buttons). */
-const postsOf = (incidentId: string): FakeSlackMessage[] =>
-  fake.messages.filter((m) => !m.thread_ts && JSON.stringify(m.versions[0].blocks).includes(incidentId));
-const messageOf = (incidentId: string) => waitFor(async () => postsOf(incidentId)[0], 20_000, `the message of ${incidentId}`);
+const slack = slackStack();
+const { sealer, db, newChannel, install, slackWorkspace, act, postsOf, messageOf } = slack;
 
 type Block = { type: string; text?: { text: string }; fields?: Array<{ text: string }>; elements?: Array<{ action_id: string; value: string }> };
 const blocksOf = (m: { blocks?: unknown[] }) => (m.blocks ?? []) as Block[];
@@ -84,7 +27,7 @@ describe('Slack messages', () => {
     expect(message.text).toContain('Checkout is down');
     const all = JSON.stringify(message.blocks);
     expect(all).toContain('Checkout is down');
-    expect(all).toContain(`${stack.urls.app}/incidents/${incidentId}`);
+    expect(all).toContain(`${slack.stack.urls.app}/incidents/${incidentId}`);
     expect(fieldsOf(message)).toEqual(expect.arrayContaining(['*Status*\nTriggered', '*Severity*\nCRITICAL', '*Service*\nAPI']));
     expect(buttonsOf(message).map((b) => [b.action_id, b.value])).toEqual([
       [SLACK_ACTION_IDS.acknowledge, incidentId],
@@ -94,13 +37,13 @@ describe('Slack messages', () => {
     // Who is being paged shows once the step's page went out (an update of the same message).
     await waitFor(async () => fieldsOf(message).includes('*Paging now*\nDana Smith'), 20_000, 'the paged responder on the message');
     expect(postsOf(incidentId)).toHaveLength(1);
-    expect(fake.postsIn(channel)).toHaveLength(1);
-    expect(fake.repliesTo(message)).toEqual([]);
+    expect(slack.fake.postsIn(channel)).toHaveLength(1);
+    expect(slack.fake.repliesTo(message)).toEqual([]);
     expect(
-      fake
+      slack.fake
         .callsOf('chat.postMessage')
         .filter((c) => c.args.channel === channel)
-        .every((c) => c.token === fake.botToken),
+        .every((c) => c.token === slack.fake.botToken),
     ).toBe(true);
     void ws;
   });
@@ -113,16 +56,16 @@ describe('Slack messages', () => {
     expect((await act(ws, incidentId, 'acknowledge')).status).toBe(200);
     await waitFor(async () => statusShown(message) === '*Status*\nAcknowledged', 20_000, 'the message acknowledged');
     expect(buttonsOf(message).map((b) => b.action_id)).toEqual([SLACK_ACTION_IDS.resolve, SLACK_ACTION_IDS.escalate]);
-    const afterAck = await waitFor(async () => fake.repliesTo(message).length === 1 && fake.repliesTo(message), 10_000, 'the reply');
+    const afterAck = await waitFor(async () => slack.fake.repliesTo(message).length === 1 && slack.fake.repliesTo(message), 10_000, 'the reply');
     expect(afterAck[0].text).toBe(`Acknowledged via the API by ${ws.admin.email}`);
 
     expect((await act(ws, incidentId, 'resolve')).status).toBe(200);
     await waitFor(async () => statusShown(message) === '*Status*\nResolved', 20_000, 'the message resolved');
     expect(buttonsOf(message)).toEqual([]);
-    const replies = await waitFor(async () => fake.repliesTo(message).length === 2 && fake.repliesTo(message), 10_000, 'the second reply');
+    const replies = await waitFor(async () => slack.fake.repliesTo(message).length === 2 && slack.fake.repliesTo(message), 10_000, 'the second reply');
     expect(replies.map((r) => r.text)).toEqual([`Acknowledged via the API by ${ws.admin.email}`, `Resolved via the API by ${ws.admin.email}`]);
     expect(postsOf(incidentId)).toHaveLength(1);
-    const updates = fake.callsOf('chat.update').filter((c) => c.args.channel === message.channel);
+    const updates = slack.fake.callsOf('chat.update').filter((c) => c.args.channel === message.channel);
     expect(updates.length).toBeGreaterThanOrEqual(2);
     expect(updates.every((c) => c.args.ts === message.ts)).toBe(true);
     // Each row is marked delivered just after its last call.
@@ -140,7 +83,7 @@ describe('Slack messages', () => {
 
   it('when Slack is down while three incidents open and are acknowledged, then their pages still go out at once, and when Slack is back every message is posted once and updated in order', async () => {
     const { ws, ingestUrl, channel } = await slackWorkspace();
-    fake.down = 503;
+    slack.fake.down = 503;
     try {
       const opened = Date.now();
       const ids = [];
@@ -149,7 +92,7 @@ describe('Slack messages', () => {
       for (const id of ids) {
         const pages = await waitFor(
           async () => {
-            const rows = await notificationsOf(stack.orm, id);
+            const rows = await notificationsOf(slack.stack.orm, id);
             return rows.length > 0 && rows.every((r) => r.status === 'sent' || r.status === 'delivered') && rows;
           },
           15_000,
@@ -157,7 +100,7 @@ describe('Slack messages', () => {
         );
         expect(new Date(pages[0].updated_at).getTime() - opened).toBeLessThan(10_000);
       }
-      expect(await db()('dev_deliveries').whereIn('to', [(await notificationsOf(stack.orm, ids[0]))[0].target])).not.toHaveLength(0);
+      expect(await db()('dev_deliveries').whereIn('to', [(await notificationsOf(slack.stack.orm, ids[0]))[0].target])).not.toHaveLength(0);
       await waitFor(
         async () => {
           const rows = await db()('slack_deliveries').where({ channel_id: channel, type: 'incident.triggered' });
@@ -172,7 +115,7 @@ describe('Slack messages', () => {
         10_000,
         'the acks queued',
       );
-      expect(fake.postsIn(channel)).toEqual([]);
+      expect(slack.fake.postsIn(channel)).toEqual([]);
       const failed = await db()('slack_deliveries').where({ channel_id: channel, type: 'incident.triggered' });
       expect(failed.every((r) => r.attempts >= 1 && r.delivered_at === null && r.parked_at === null && r.next_attempt_at !== null)).toBe(true);
       expect(failed[0]).toMatchObject({ last_error: 'slack_webapi_http_error', last_status_code: 503 });
@@ -180,7 +123,7 @@ describe('Slack messages', () => {
       const acks = await db()('slack_deliveries').where({ channel_id: channel, type: 'incident.acknowledged' });
       expect(acks.every((r) => r.attempts === 0)).toBe(true);
     } finally {
-      fake.down = undefined;
+      slack.fake.down = undefined;
     }
     // Slack is back; the retries are due now rather than after the schedule's wait.
     await db()('slack_deliveries').where({ channel_id: channel }).whereNull('delivered_at').update({ next_attempt_at: new Date() });
@@ -188,12 +131,12 @@ describe('Slack messages', () => {
     expect(ids).toHaveLength(3);
     for (const id of ids) {
       const message = await messageOf(id);
-      await waitFor(async () => statusShown(message) === '*Status*\nAcknowledged' && fake.repliesTo(message).length === 1, 20_000, 'the update');
+      await waitFor(async () => statusShown(message) === '*Status*\nAcknowledged' && slack.fake.repliesTo(message).length === 1, 20_000, 'the update');
       expect(message.versions.map((v) => statusShown(v))[0]).toBe('*Status*\nTriggered');
-      expect(fake.repliesTo(message).map((r) => r.text)).toEqual([`Acknowledged via the API by ${ws.admin.email}`]);
+      expect(slack.fake.repliesTo(message).map((r) => r.text)).toEqual([`Acknowledged via the API by ${ws.admin.email}`]);
     }
     await sleep(1000);
-    expect(fake.postsIn(channel)).toHaveLength(3);
+    expect(slack.fake.postsIn(channel)).toHaveLength(3);
     for (const id of ids) expect(postsOf(id)).toHaveLength(1);
   });
 
@@ -210,13 +153,13 @@ describe('Slack messages', () => {
     );
     expect(row).toMatchObject({ attempts: 1, last_error: 'channel_not_found', delivered_at: null, skipped_at: null });
     await sleep(6_000);
-    expect(fake.callsOf('chat.postMessage').filter((c) => c.args.channel === 'C0GONE0404')).toHaveLength(1);
+    expect(slack.fake.callsOf('chat.postMessage').filter((c) => c.args.channel === 'C0GONE0404')).toHaveLength(1);
     const parked = await deliveriesOf(incidentId);
     expect(parked.every((r) => r.parked_at !== null && r.delivered_at === null)).toBe(true);
-    const logged = stack.logs.records.filter((r) => r.slack_channel_id === 'C0GONE0404');
+    const logged = slack.stack.logs.records.filter((r) => r.slack_channel_id === 'C0GONE0404');
     expect(logged).toHaveLength(1);
     expect(logged[0]).toMatchObject({ error: 'channel_not_found', incident_id: incidentId });
-    expect(stack.logs.lines.some((l) => l.includes(fake.botToken))).toBe(false);
+    expect(slack.stack.logs.lines.some((l) => l.includes(slack.fake.botToken))).toBe(false);
   });
 
   it('when the workspace has no Slack installation or is on FREE, then nothing is posted; once installed or upgraded, its next incident is', async () => {
@@ -231,8 +174,8 @@ describe('Slack messages', () => {
     await messageOf(await trigger(control.ingestUrl));
     expect(postsOf(freeIncident)).toEqual([]);
     expect(postsOf(notInstalledIncident)).toEqual([]);
-    expect(fake.postsIn(free.channel)).toEqual([]);
-    expect(fake.postsIn(notInstalled.channel)).toEqual([]);
+    expect(slack.fake.postsIn(free.channel)).toEqual([]);
+    expect(slack.fake.postsIn(notInstalled.channel)).toEqual([]);
     expect(await deliveriesOf(freeIncident)).toEqual([]);
 
     await db()('organizations').where({ id: free.ws.organizationId }).update({ plan: 'STARTER' });
@@ -243,14 +186,14 @@ describe('Slack messages', () => {
 
   it('when Slack is disconnected after an event was queued, then its delivery is skipped, not sent', async () => {
     const { ws, ingestUrl, channel } = await slackWorkspace();
-    fake.down = 503;
+    slack.fake.down = 503;
     let incidentId: string;
     try {
       incidentId = await trigger(ingestUrl);
       await waitFor(async () => (await deliveriesOf(incidentId))[0]?.attempts >= 1, 15_000, 'a failed attempt');
-      await deleteSlackInstallation(stack.orm, ws.organizationId);
+      await deleteSlackInstallation(slack.stack.orm, ws.organizationId);
     } finally {
-      fake.down = undefined;
+      slack.fake.down = undefined;
     }
     await db()('slack_deliveries').where({ incident_id: incidentId }).update({ next_attempt_at: new Date() });
     const [row] = await waitFor(
@@ -262,18 +205,18 @@ describe('Slack messages', () => {
       'the skipped delivery',
     );
     expect(row).toMatchObject({ skipped_at: expect.anything(), delivered_at: null, last_error: 'skipped: Slack is not connected' });
-    expect(fake.postsIn(channel)).toEqual([]);
+    expect(slack.fake.postsIn(channel)).toEqual([]);
   });
 
   it('when a service names no channel, then its incidents post nothing; when one is set later, the next change posts a fresh message', async () => {
     const { ws, ingestUrl, channel } = await slackWorkspace();
     const policyId = (await db()('services').where({ id: ws.serviceId }).first()).escalation_policy_id;
-    const quiet = await createService(stack.orm, { organizationId: ws.organizationId, teamId: ws.teamId, name: 'Quiet', escalationPolicyId: policyId });
-    const quietSource = await createSource(stack.orm, {
+    const quiet = await createService(slack.stack.orm, { organizationId: ws.organizationId, teamId: ws.teamId, name: 'Quiet', escalationPolicyId: policyId });
+    const quietSource = await createSource(slack.stack.orm, {
       organizationId: ws.organizationId,
       serviceId: quiet.id,
       name: 'quiet',
-      ingestBaseUrl: stack.urls.ingest,
+      ingestBaseUrl: slack.stack.urls.ingest,
     });
     const quietIncident = await trigger(quietSource.ingest_url, 'Nobody watches this');
     // Its first page is delivered (a feed event) before the channel is set: on a busy machine it came
@@ -289,12 +232,12 @@ describe('Slack messages', () => {
 
     // The channel set after the incident opened: its acknowledgement posts the message, as it stands now.
     const later = newChannel();
-    await setServiceChat(stack.orm, sealer, { organizationId: ws.organizationId, serviceId: quiet.id }, { slackChannel: { id: later, name: 'quiet' } });
+    await setServiceChat(slack.stack.orm, sealer, { organizationId: ws.organizationId, serviceId: quiet.id }, { slackChannel: { id: later, name: 'quiet' } });
     expect((await act(ws, quietIncident, 'acknowledge')).status).toBe(200);
     const message = await messageOf(quietIncident);
     expect(message.channel).toBe(later);
     expect(statusShown(message)).toBe('*Status*\nAcknowledged');
-    await waitFor(async () => fake.repliesTo(message).length === 1, 10_000, 'the reply');
-    expect(fake.postsIn(channel)).toHaveLength(1);
+    await waitFor(async () => slack.fake.repliesTo(message).length === 1, 10_000, 'the reply');
+    expect(slack.fake.postsIn(channel)).toHaveLength(1);
   });
 });
