@@ -4,8 +4,10 @@
  * whose policy pages one responder by SMS at once, in one step, never repeated. So every incident
  * pages exactly one person once, and any second SMS for it is a doubled page.
  */
+import { randomBytes } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { pagingService, seedPagingWorkspace, smsResponder } from '../../bench/paging/seed';
+import { addUser } from '../../src/services/workspace';
 
 /** One source: its ingestion URL secret and who its incidents page. */
 export interface SeededSource {
@@ -14,7 +16,17 @@ export interface SeededSource {
   phone: string;
 }
 
-export async function seedFaultWorkspace(orm: MikroORM, sources: number, ingestBaseUrl: string): Promise<{ organizationId: string; sources: SeededSource[] }> {
+/** Who merges incidents through the dashboard during the load (merges.ts): an admin with no contact method, so nobody pages them. */
+export interface SeededMerger {
+  email: string;
+  password: string;
+}
+
+export async function seedFaultWorkspace(
+  orm: MikroORM,
+  sources: number,
+  ingestBaseUrl: string,
+): Promise<{ organizationId: string; sources: SeededSource[]; merger: SeededMerger }> {
   const ws = await seedPagingWorkspace(orm);
   const seeded: SeededSource[] = [];
   for (let i = 0; i < sources; i++) {
@@ -23,5 +35,7 @@ export async function seedFaultWorkspace(orm: MikroORM, sources: number, ingestB
     const service = await pagingService(orm, ws, { name: `faults ${i}`, ingestBaseUrl, steps: [responder], delays: [60] });
     seeded.push({ token: service.url.slice(service.url.lastIndexOf('/') + 1), serviceId: service.serviceId, phone: responder.phone });
   }
-  return { organizationId: ws.organizationId, sources: seeded };
+  const merger = { email: `faults-merger-${randomBytes(4).toString('hex')}@example.test`, password: randomBytes(18).toString('base64url') };
+  await addUser(orm, { organizationId: ws.organizationId, email: merger.email, password: merger.password, role: 'ACCOUNT_ADMIN', verified: true });
+  return { organizationId: ws.organizationId, sources: seeded, merger };
 }
