@@ -41,6 +41,7 @@ const SMS_NUMBER = /^Klaxon #(\d+)\b/;
 const MERGED_INTO = /merged into #(\d+)\b/;
 /** The entry the incident merged into records (workflows/incident/entity.ts recordMerged). */
 export const mergedEntryPrefix = (mergedNumber: number) => `Merged #${mergedNumber} into this incident`;
+const MERGED_ENTRY = /^Merged #(\d+) into this incident/;
 
 /** The "Alert attached" entry an attached event leaves (src/services/incident/store.ts). */
 export const attachedMessage = (title: string) => `Alert attached: ${title}`;
@@ -88,6 +89,9 @@ export function account(ledger: Ledger): Accounting {
   const unpagedFiring = checkFiringKeys(ledger, ix, pages.pagedNumbers, merges, problems);
   const misplacedAlerts = checkAlertHomes(ledger, ix, merges, problems);
   const badMerges = checkMerges(ledger, ix, merges, problems, notes);
+  const resolvedMoved = resolvesOfMovedAlerts(ix);
+  if (resolvedMoved.length)
+    notes.push(`${resolvedMoved.length} sender resolves were of keys whose alerts a merge had moved (each applied, or counted lost above): ${resolvedMoved.slice(0, 10).join(', ')}`);
   const openers = ledger.outbox.filter((o) => o.kind === 'opened').map((o) => o.eventId);
   const acceptedIds = new Set(ix.accepted.map(ix.eventIdOf));
   const strays = openers.filter((id) => !acceptedIds.has(id));
@@ -241,6 +245,23 @@ function mergesOf(ledger: Ledger, ix: LedgerIndex): Merges {
   return { into, resolves };
 }
 
+/** Accepted resolves of a key with an alert, fired before, that now sits on another incident than it was routed to. */
+function resolvesOfMovedAlerts(ix: LedgerIndex): string[] {
+  const found: string[] = [];
+  for (const e of ix.accepted) {
+    if (e.action !== 'resolve') continue;
+    const moved = (ix.acceptedPerKey.get(e.key) ?? []).some((t) => {
+      if (t.n > e.n || t.action !== 'trigger') return false;
+      const id = ix.eventIdOf(t) ?? '';
+      const routed = routedIncidentOf(ix, id);
+      const alert = ix.alertsById.get(id);
+      return !!alert && !!routed && alert.incidentId !== routed;
+    });
+    if (moved) found.push(`#${e.n}`);
+  }
+  return found;
+}
+
 /** The incident an event's alert was routed to when it was accepted (its outbox message). */
 function routedIncidentOf(ix: LedgerIndex, eventId: string): string | undefined {
   return (ix.outboxPerEvent.get(eventId) ?? []).find((o) => o.kind === 'opened' || o.kind === 'attached')?.incidentId;
@@ -292,7 +313,7 @@ function checkMerges(ledger: Ledger, ix: LedgerIndex, merges: Merges, problems: 
   const records = ledger.merges ?? [];
   const recordedPer = countBy(
     ledger.timeline.filter((t) => t.type === 'merged'),
-    (t) => `${t.incidentId} ${t.message.split(' into this incident')[0]}`,
+    (t) => `${t.incidentId} ${MERGED_ENTRY.exec(t.message)?.[1] ?? '?'}`,
   );
   for (const r of records) {
     const what = `merge #${r.n} (#${r.mergedNumber} into #${r.targetNumber}, ${r.attempts} attempts${r.cut ? `, workers killed ${r.cut}` : ''})`;
@@ -310,7 +331,7 @@ function checkMerges(ledger: Ledger, ix: LedgerIndex, merges: Merges, problems: 
     if (merges.into.get(r.mergedId) !== r.targetNumber) why.push(`#${r.mergedNumber} does not say it was merged into #${r.targetNumber}`);
     else if ((merges.resolves.get(r.mergedId) ?? 0) > 1) why.push(`#${r.mergedNumber} was resolved "merged into" ${merges.resolves.get(r.mergedId)} times`);
     if (merged?.status !== 'RESOLVED') why.push(`#${r.mergedNumber} is ${merged?.status ?? 'missing'}`);
-    const recorded = recordedPer.get(`${r.targetId} ${mergedEntryPrefix(r.mergedNumber)}`) ?? 0;
+    const recorded = recordedPer.get(`${r.targetId} ${r.mergedNumber}`) ?? 0;
     if (recorded !== 1) why.push(`#${r.targetNumber} has ${recorded} "${mergedEntryPrefix(r.mergedNumber)}" entries`);
     if (why.length) {
       bad++;

@@ -118,7 +118,9 @@ export function keyTrail(ix: LedgerIndex, key: string): string {
       const number = (incidentId: string) => `#${ix.incidentsById.get(incidentId)?.number ?? '?'}`;
       if (e.action === 'trigger') {
         const alert = ix.alertsById.get(id);
-        return `${clock(e.acceptedAt)} #${e.n} fired → ${messages[0]?.kind ?? 'stored'} ${alert ? number(alert.incidentId) : '(no alert row)'}`;
+        const routed = messages.find((m) => m.kind === 'opened' || m.kind === 'attached')?.incidentId;
+        const now = alert && routed && alert.incidentId !== routed ? `, now on ${number(alert.incidentId)}` : '';
+        return `${clock(e.acceptedAt)} #${e.n} fired → ${messages[0]?.kind ?? 'stored'} ${alert ? number(routed ?? alert.incidentId) : '(no alert row)'}${now}`;
       }
       const resolves = messages.map((m) => `${number(m.incidentId)} (RESOLVED at ${clock(ix.resolvedByIngest.get(m.incidentId)?.createdAt)})`);
       return `${clock(e.acceptedAt)} #${e.n} resolved${resolves.length ? ` → resolves ${resolves.join(', ')}` : ''}`;
