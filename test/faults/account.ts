@@ -91,7 +91,9 @@ export function account(ledger: Ledger): Accounting {
   const badMerges = checkMerges(ledger, ix, merges, problems, notes);
   const resolvedMoved = resolvesOfMovedAlerts(ix);
   if (resolvedMoved.length)
-    notes.push(`${resolvedMoved.length} sender resolves were of keys whose alerts a merge had moved (each applied, or counted lost above): ${resolvedMoved.slice(0, 10).join(', ')}`);
+    notes.push(
+      `${resolvedMoved.length} sender resolves were of keys whose alerts a merge had moved (each applied, or counted lost above): ${resolvedMoved.slice(0, 10).join(', ')}`,
+    );
   const openers = ledger.outbox.filter((o) => o.kind === 'opened').map((o) => o.eventId);
   const acceptedIds = new Set(ix.accepted.map(ix.eventIdOf));
   const strays = openers.filter((id) => !acceptedIds.has(id));
@@ -208,7 +210,8 @@ function checkFiringKeys(ledger: Ledger, ix: LedgerIndex, pagedNumbers: Set<numb
     const alert = ix.alertsById.get(ix.eventIdOf(last) ?? '');
     const incident = alert && ix.incidentsById.get(alert.incidentId);
     const routedTo = ix.incidentsById.get(routedIncidentOf(ix, ix.eventIdOf(last) ?? '') ?? '');
-    const moved = incident && routedTo && routedTo.id !== incident.id && merges.into.has(routedTo.id) ? ` (moved there from #${routedTo.number} by a merge)` : '';
+    const moved =
+      incident && routedTo && routedTo.id !== incident.id && merges.into.has(routedTo.id) ? ` (moved there from #${routedTo.number} by a merge)` : '';
     const why = !incident
       ? 'it has no incident'
       : !OPEN.has(incident.status)
@@ -298,7 +301,9 @@ function checkAlertHomes(ledger: Ledger, ix: LedgerIndex, merges: Merges, proble
     misplaced++;
     const on = ix.incidentsById.get(alert.incidentId)?.number ?? '?';
     const chain = home.path.length > 1 ? `, merged ${home.path.map((n) => `#${n}`).join(' into ')}` : '';
-    problems.push(`misplaced alert: ${label(e)} is on incident #${on}, not #${home.path.at(-1)} (routed to #${home.path[0]}${chain}). Trail: ${keyTrail(ix, e.key)}`);
+    problems.push(
+      `misplaced alert: ${label(e)} is on incident #${on}, not #${home.path.at(-1)} (routed to #${home.path[0]}${chain}). Trail: ${keyTrail(ix, e.key)}`,
+    );
   }
   return misplaced;
 }
@@ -339,7 +344,10 @@ function checkMerges(ledger: Ledger, ix: LedgerIndex, merges: Merges, problems: 
     }
   }
   const cut = records.filter((r) => r.cut);
-  if (cut.length) notes.push(`merges cut short by the workers' kill -9: ${cut.map((r) => `#${r.mergedNumber} into #${r.targetNumber} (${r.cut}, ${r.outcome} after ${r.attempts} attempts)`).join('; ')}`);
+  if (cut.length)
+    notes.push(
+      `merges cut short by the workers' kill -9: ${cut.map((r) => `#${r.mergedNumber} into #${r.targetNumber} (${r.cut}, ${r.outcome} after ${r.attempts} attempts)`).join('; ')}`,
+    );
   return bad;
 }
 

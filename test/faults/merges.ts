@@ -71,37 +71,51 @@ export class Merger {
   async cutShort(workers: Child[]): Promise<void> {
     this.held = true;
     try {
-      let pair: Pair | null = null;
-      for (let i = 0; i < 20 && !pair; i++) pair = await this.pick().catch(() => null);
-      if (!pair) throw new Error('no two open incidents of one service to merge');
-      const picked = pair;
-      let killed: Promise<void> | undefined;
-      const record = await this.merge(picked, (asked) => {
-        killed = (async () => {
-          // Kill once the merged incident's move is written (step 1), or after 2 s at the latest.
-          const step1 = await this.waitForMergedAway(picked, 2000);
-          await Promise.all(workers.map((w) => w.kill9()));
-          const step2 = await this.targetRecorded(picked);
-          const where = step1 ? (step2 ? 'after both steps' : 'between its two steps') : 'before its first step was written';
-          this.opts.say(`merge #${picked.merged.number} into #${picked.target.number}: workers killed -9 ${where}`);
-          await Promise.all(workers.map((w) => w.start()));
-          return where;
-        })().then((where) => {
-          asked.cut = where;
+      // A pair can be refused before anything moves (one of them resolved by its sender meanwhile): another is asked then.
+      for (let tries = 1; ; tries++) {
+        const pair = await this.pickSettled();
+        let killing: Promise<void> | undefined;
+        const record = await this.merge(pair, (asked) => {
+          killing = this.killMidMerge(pair, asked, workers);
         });
-      });
-      await killed;
-      if (record.outcome !== 'merged') throw new Error(`the merge cut short was not finished: ${record.outcome} (last: ${record.status ?? '-'} ${record.lastError ?? ''})`);
+        await killing;
+        if (record.outcome === 'merged') return;
+        if (record.outcome !== 'refused' || record.cut !== 'before its first step was written' || tries >= 5)
+          throw new Error(`the merge cut short was not finished: ${record.outcome} (last: ${record.status ?? '-'} ${record.lastError ?? ''})`);
+      }
     } finally {
       this.held = false;
     }
   }
 
+  /** Kills the workers -9 once the merged incident's move is written (or after 2 s at the latest), and starts them again. */
+  private async killMidMerge(pair: Pair, asked: MergeRecord, workers: Child[]): Promise<void> {
+    const step1 = await this.waitForMergedAway(pair, 2000);
+    await Promise.all(workers.map((w) => w.kill9()));
+    const step2 = await this.targetRecorded(pair);
+    asked.cut = step1 ? (step2 ? 'after both steps' : 'between its two steps') : 'before its first step was written';
+    this.opts.say(`merge #${pair.merged.number} into #${pair.target.number}: workers killed -9 ${asked.cut}`);
+    await Promise.all(workers.map((w) => w.start()));
+  }
+
+  /** For the fault: two open incidents still taking alerts (no sender's resolve on its way), so the merge is not refused. */
+  private async pickSettled(): Promise<Pair> {
+    for (let i = 0; ; i++) {
+      const pair = await this.pick(true).catch((err: unknown) => {
+        if (i >= 20) throw err;
+        return null;
+      });
+      if (pair) return pair;
+      if (i >= 20) throw new Error('no two open incidents of one service to merge');
+      await sleep(500);
+    }
+  }
+
   /** Two open incidents of one service, picked at random (null when there are none). */
-  private async pick(): Promise<Pair | null> {
+  private async pick(settled = false): Promise<Pair | null> {
     const rows = await query<{ id: string; number: number; service_id: string }>(
       this.opts.databaseUrl,
-      `select id, number, service_id from incidents where status in ${OPEN} order by created_at desc limit 200`,
+      `select id, number, service_id from incidents where status in ${OPEN}${settled ? ' and alerts_closed_at is null' : ''} order by created_at desc limit 200`,
     );
     const byService = new Map<string, typeof rows>();
     for (const r of rows) byService.set(r.service_id, [...(byService.get(r.service_id) ?? []), r]);
@@ -147,7 +161,9 @@ export class Merger {
       }
       if (Date.now() >= giveUpAt) {
         record.outcome = 'gave_up';
-        this.opts.say(`merge #${pair.merged.number} into #${pair.target.number} given up after ${record.attempts} attempts (last: ${answer.status} ${answer.error ?? ''})`);
+        this.opts.say(
+          `merge #${pair.merged.number} into #${pair.target.number} given up after ${record.attempts} attempts (last: ${answer.status} ${answer.error ?? ''})`,
+        );
         return record;
       }
       await sleep(Math.min(4000, 500 * 2 ** Math.min(record.attempts - 1, 3)) * (0.5 + this.opts.random() / 2));
@@ -182,7 +198,10 @@ export class Merger {
     if (!this.session) {
       const login = await this.send('/api/auth/login', this.opts.login, {});
       if (login.status !== 200) return login;
-      const cookie = login.cookies.find((c) => c.startsWith(`${SESSION_COOKIE}=`))?.slice(SESSION_COOKIE.length + 1).split(';')[0];
+      const cookie = login.cookies
+        .find((c) => c.startsWith(`${SESSION_COOKIE}=`))
+        ?.slice(SESSION_COOKIE.length + 1)
+        .split(';')[0];
       const csrf = (login.json as { data?: { csrf_token?: string } }).data?.csrf_token;
       if (!cookie || !csrf) return { status: 0, error: 'the login set no session' };
       this.session = { cookie, csrf };
@@ -190,7 +209,11 @@ export class Merger {
     return this.send(path, body, { Cookie: `${SESSION_COOKIE}=${this.session.cookie}`, 'X-CSRF-Token': this.session.csrf });
   }
 
-  private async send(path: string, body: unknown, headers: Record<string, string>): Promise<{ status: number; json?: unknown; error?: string; cookies: string[] }> {
+  private async send(
+    path: string,
+    body: unknown,
+    headers: Record<string, string>,
+  ): Promise<{ status: number; json?: unknown; error?: string; cookies: string[] }> {
     const base = this.opts.appUrls[this.nextApi++ % this.opts.appUrls.length];
     try {
       const res = await fetch(`${base}${path}`, {

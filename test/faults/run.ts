@@ -76,7 +76,17 @@ function parseOptions(argv: string[]): Options {
 
 async function run(opts: Options, runDir: string, deadline: number): Promise<boolean> {
   const runId = randomBytes(3).toString('hex');
-  const { postgres, temporal, fake, apis, workers, ingestUrls, tokens, appUrls, merger: mergerLogin } = await startSystem(runDir, runId, say, {
+  const {
+    postgres,
+    temporal,
+    fake,
+    apis,
+    workers,
+    ingestUrls,
+    tokens,
+    appUrls,
+    merger: mergerLogin,
+  } = await startSystem(runDir, runId, say, {
     cluster: opts.cluster,
   });
 

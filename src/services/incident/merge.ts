@@ -27,6 +27,9 @@ export async function mergeIncidents(
 ): Promise<MergeResult> {
   const target = await readIncidentRow(deps, input.organizationId, input.incidentId);
   if (!OPEN.includes(target.status)) throw conflict(`cannot merge into incident #${target.number}: it is ${target.status}`, 'invalid_transition');
+  // Its sender resolved its last alert: it is resolving, and would resolve with the moved alerts firing on it
+  // (the merged incident's write checks it again with the rows locked).
+  const resolving = await knexOf(deps.orm)('incidents').where({ id: target.id }).whereNotNull('alerts_closed_at').first('id');
   const ids = [...new Set(input.incidentIds)];
   if (ids.includes(target.id)) throw invalid('incident_ids: an incident cannot be merged into itself');
   // Every incident checked before any moves: one that cannot be merged refuses the whole request.
@@ -39,6 +42,8 @@ export async function mergeIncidents(
     }
     sources.push({ row, done });
   }
+  if (resolving && sources.some((s) => !s.done))
+    throw conflict(`cannot merge into incident #${target.number}: its sender resolved its last alert: it is resolving`, 'invalid_transition');
   const merged: MergeResult['merged'] = [];
   for (const { row, done } of sources) {
     const alertsMoved = done

@@ -161,7 +161,9 @@ function healthyRun(): World {
 describe('fault suite accounting', () => {
   it('when every event was stored and applied and each incident paged once, then the line has no failure in it', () => {
     const verdict = account(healthyRun().ledger());
-    expect(summaryLine(verdict)).toBe('sent 6 accepted 6 applied 6 incidents 3 paged 3 lost 0 doubled_alerts 0 doubled_pages 0 unpaged_firing 0 merges 0 misplaced_alerts 0 bad_merges 0');
+    expect(summaryLine(verdict)).toBe(
+      'sent 6 accepted 6 applied 6 incidents 3 paged 3 lost 0 doubled_alerts 0 doubled_pages 0 unpaged_firing 0 merges 0 misplaced_alerts 0 bad_merges 0',
+    );
     expect(verdict.problems).toEqual([]);
     expect(failed(verdict)).toBe(false);
   });
@@ -375,7 +377,9 @@ describe('fault suite accounting of merges', () => {
     w.alertOf(b).incidentId = merged.id;
     const verdict = account(w.ledger());
     expect(verdict.misplacedAlerts).toBe(1);
-    expect(verdict.problems[0]).toMatch(/^misplaced alert: event #2 \(new trigger of b, key run-2\) is on incident #2, not #1 \(routed to #2, merged #2 into #1\)\. Trail: /);
+    expect(verdict.problems[0]).toMatch(
+      /^misplaced alert: event #2 \(new trigger of b, key run-2\) is on incident #2, not #1 \(routed to #2, merged #2 into #1\)\. Trail: /,
+    );
     expect(failed(verdict)).toBe(true);
   });
 
