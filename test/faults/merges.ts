@@ -170,18 +170,26 @@ export class Merger {
     }
   }
 
+  /** Watches for the merged incident's "merged into" resolve (step 1) on one connection, so the kill follows it within milliseconds. */
   private async waitForMergedAway(pair: Pair, timeoutMs: number): Promise<boolean> {
-    const until = Date.now() + timeoutMs;
-    while (Date.now() < until) {
-      const rows = await query<{ n: number }>(
-        this.opts.databaseUrl,
-        `select 1 as n from timeline_entries where incident_id = $1 and type = 'status_change' and to_status = 'RESOLVED' and message like $2`,
-        [pair.merged.id, `%merged into #${pair.target.number} %`],
-      ).catch(() => []);
-      if (rows.length) return true;
-      await sleep(5);
+    const client = new PgClient({ connectionString: this.opts.databaseUrl, connectionTimeoutMillis: 5000 });
+    try {
+      await client.connect();
+      const until = Date.now() + timeoutMs;
+      while (Date.now() < until) {
+        const { rows } = await client.query(
+          `select 1 from timeline_entries where incident_id = $1 and type = 'status_change' and to_status = 'RESOLVED' and message like $2`,
+          [pair.merged.id, `%merged into #${pair.target.number} %`],
+        );
+        if (rows.length) return true;
+        await sleep(2);
+      }
+      return false;
+    } catch {
+      return false; // Postgres away: kill anyway
+    } finally {
+      await client.end().catch(() => {});
     }
-    return false;
   }
 
   private async targetRecorded(pair: Pair): Promise<boolean> {
