@@ -116,4 +116,16 @@ describe('a merge racing the senders', () => {
     expect(await db()('alerts').where({ incident_id: a })).toHaveLength(3);
     expect((await row(a)).alert_count).toBe(3);
   });
+
+  it('when the same merge is asked again while the first request still runs (a person asking again after a cut), then every request answers 200 and it is done once', async () => {
+    const { member, a, b, row } = await twoIncidents();
+    const ask = () => fx.api('POST', `/incidents/${a}/merge`, { session: member, body: { incident_ids: [b] } });
+    const answers = await Promise.all([ask(), ask(), ask()]);
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 200]);
+    for (const r of answers) expect(r.body.data.merged).toEqual([{ id: b, number: (await row(b)).number, alerts_moved: 1 }]);
+    expect(await db()('alerts').where({ incident_id: a })).toHaveLength(2);
+    expect((await row(a)).alert_count).toBe(2);
+    expect(await db()('timeline_entries').where({ incident_id: a, type: 'merged' })).toHaveLength(1);
+    expect(await db()('timeline_entries').where({ incident_id: b, type: 'status_change', to_status: 'RESOLVED' })).toHaveLength(1);
+  });
 });
