@@ -75,8 +75,8 @@ export class Merger {
       for (let tries = 1; ; tries++) {
         const pair = await this.pickSettled();
         let killing: Promise<void> | undefined;
-        const record = await this.merge(pair, (asked) => {
-          killing = this.killMidMerge(pair, asked, workers);
+        const record = await this.merge(pair, (asked, abandon) => {
+          killing = this.killMidMerge(pair, asked, workers).then(abandon);
         });
         await killing;
         if (record.outcome === 'merged') return;
@@ -88,7 +88,11 @@ export class Merger {
     }
   }
 
-  /** Kills the workers -9 once the merged incident's move is written (or after 2 s at the latest), and starts them again. */
+  /**
+   * Kills the workers -9 once the merged incident's move is written (or after 2 s at the latest),
+   * and starts them again; then the first request is abandoned (as a person gives up on a spinner
+   * and asks again), while the API may still be running it.
+   */
   private async killMidMerge(pair: Pair, asked: MergeRecord, workers: Child[]): Promise<void> {
     const step1 = await this.waitForMergedAway(pair, 2000);
     await Promise.all(workers.map((w) => w.kill9()));
@@ -129,7 +133,7 @@ export class Merger {
   }
 
   /** Asks until 200 (or a 4xx: one of them is no longer open), moving to the next API on no answer. */
-  private async merge(pair: Pair, afterFirstSend?: (record: MergeRecord) => void): Promise<MergeRecord> {
+  private async merge(pair: Pair, afterFirstSend?: (record: MergeRecord, abandon: () => void) => void): Promise<MergeRecord> {
     const record: MergeRecord = {
       n: this.merges.length + 1,
       targetId: pair.target.id,
@@ -144,8 +148,9 @@ export class Merger {
     const giveUpAt = Date.now() + this.opts.giveUpMs;
     for (;;) {
       record.attempts++;
-      const asking = this.post(`/api/incidents/${pair.target.id}/merge`, { incident_ids: [pair.merged.id] });
-      if (record.attempts === 1) afterFirstSend?.(record);
+      const abandon = new AbortController();
+      const asking = this.post(`/api/incidents/${pair.target.id}/merge`, { incident_ids: [pair.merged.id] }, abandon.signal);
+      if (record.attempts === 1) afterFirstSend?.(record, () => abandon.abort());
       const answer = await asking;
       record.status = answer.status;
       if (answer.status === 200) {
@@ -202,7 +207,7 @@ export class Merger {
   }
 
   /** One dashboard POST with the session (signed in first when there is none); status 0 when no answer came. */
-  private async post(path: string, body: unknown): Promise<{ status: number; json?: unknown; error?: string }> {
+  private async post(path: string, body: unknown, abandon?: AbortSignal): Promise<{ status: number; json?: unknown; error?: string }> {
     if (!this.session) {
       const login = await this.send('/api/auth/login', this.opts.login, {});
       if (login.status !== 200) return login;
@@ -214,13 +219,14 @@ export class Merger {
       if (!cookie || !csrf) return { status: 0, error: 'the login set no session' };
       this.session = { cookie, csrf };
     }
-    return this.send(path, body, { Cookie: `${SESSION_COOKIE}=${this.session.cookie}`, 'X-CSRF-Token': this.session.csrf });
+    return this.send(path, body, { Cookie: `${SESSION_COOKIE}=${this.session.cookie}`, 'X-CSRF-Token': this.session.csrf }, abandon);
   }
 
   private async send(
     path: string,
     body: unknown,
     headers: Record<string, string>,
+    abandon?: AbortSignal,
   ): Promise<{ status: number; json?: unknown; error?: string; cookies: string[] }> {
     const base = this.opts.appUrls[this.nextApi++ % this.opts.appUrls.length];
     try {
@@ -228,7 +234,7 @@ export class Merger {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', ...headers },
         body: JSON.stringify(body),
-        signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
+        signal: abandon ? AbortSignal.any([abandon, AbortSignal.timeout(ATTEMPT_TIMEOUT_MS)]) : AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
       });
       const text = await res.text();
       const cookies = res.headers.getSetCookie();
