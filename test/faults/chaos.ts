@@ -1,5 +1,6 @@
 /**
- * The faults, in turn, during the load: kill -9 a worker and start it again; kill -9 an API
+ * The faults, in turn, during the load: kill -9 a worker and start it again; kill -9 both workers
+ * mid-merge and ask for the merge again until it is done (with the merger); kill -9 an API
  * process (its senders fail over to the other) and start it again; take the Temporal server down
  * (the dev server stopped, the cluster's killed -9) and start it again; restart Postgres. Each starts a while after the one before it is done (the system gets
  * to carry load between them), so two never overlap; the load goes on until the last is done.
@@ -28,6 +29,8 @@ export interface ChaosTargets {
   /** The Temporal server: `down` is how it goes away (a restart for the dev server, kill -9 for the cluster's). */
   temporal: { down: { name: string; run(): Promise<void> }; start(): Promise<void> };
   postgres: { stop(): Promise<void>; start(): Promise<void> };
+  /** Merging during the load (merges.ts): a merge whose workers are killed -9 mid-way, then finished by asking again. */
+  midMerge?: { name: string; run(): Promise<void> };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -47,6 +50,7 @@ export function faultSchedule(t: ChaosTargets): Fault[] {
         await t.worker.start();
       },
     },
+    ...(t.midMerge ? [{ afterMs: GAP_MS, name: t.midMerge.name, run: () => t.midMerge!.run() }] : []),
     {
       afterMs: GAP_MS,
       name: `kill -9 ${t.api.name}, start it again after ${DOWN_MS.api / 1000} s`,

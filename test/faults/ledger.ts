@@ -59,6 +59,8 @@ export interface Ledger {
   timeline: readonly TimelineRow[];
   outbox: readonly OutboxRow[];
   sms: readonly SmsRow[];
+  /** The merges the suite asked for during the load (none in a run without the merger). */
+  merges?: readonly MergeRecord[];
 }
 
 export const countBy = <T>(items: readonly T[], key: (item: T) => string): Map<string, number> => {
@@ -116,10 +118,33 @@ export function keyTrail(ix: LedgerIndex, key: string): string {
       const number = (incidentId: string) => `#${ix.incidentsById.get(incidentId)?.number ?? '?'}`;
       if (e.action === 'trigger') {
         const alert = ix.alertsById.get(id);
-        return `${clock(e.acceptedAt)} #${e.n} fired → ${messages[0]?.kind ?? 'stored'} ${alert ? number(alert.incidentId) : '(no alert row)'}`;
+        const routed = messages.find((m) => m.kind === 'opened' || m.kind === 'attached')?.incidentId;
+        const now = alert && routed && alert.incidentId !== routed ? `, now on ${number(alert.incidentId)}` : '';
+        return `${clock(e.acceptedAt)} #${e.n} fired → ${messages[0]?.kind ?? 'stored'} ${alert ? number(routed ?? alert.incidentId) : '(no alert row)'}${now}`;
       }
       const resolves = messages.map((m) => `${number(m.incidentId)} (RESOLVED at ${clock(ix.resolvedByIngest.get(m.incidentId)?.createdAt)})`);
       return `${clock(e.acceptedAt)} #${e.n} resolved${resolves.length ? ` → resolves ${resolves.join(', ')}` : ''}`;
     })
     .join('; ');
+}
+
+/** One merge the suite asked for (merges.ts): which incident into which, and how it ended. */
+export interface MergeRecord {
+  /** Order of asking. */
+  n: number;
+  targetId: string;
+  targetNumber: number;
+  mergedId: string;
+  mergedNumber: number;
+  /** When it was first asked and when a 200 came (ms since the epoch). */
+  startedAt: number;
+  answeredAt?: number;
+  attempts: number;
+  /** merged: answered 200; refused: a 4xx (one of them was no longer open); gave_up: never answered 200. */
+  outcome: 'pending' | 'merged' | 'refused' | 'gave_up';
+  status?: number;
+  lastError?: string;
+  alertsMoved?: number;
+  /** The fault cut it short: the workers were killed -9 while it ran (see `cut`). */
+  cut?: string;
 }

@@ -85,7 +85,7 @@ export function readActivity(url: string): Promise<Activity> {
                  and not exists (select 1 from timeline_entries t where t.incident_id = o.incident_id and t.type = 'alert_attached' and t.message = 'Alert attached: ' || a.title))
              + (select count(*) from ingest_outbox o
                where o.kind = 'resolved' and o.delivered_at is not null
-                 and not exists (select 1 from timeline_entries t where t.incident_id = o.incident_id and t.type = 'status_change' and t.to_status = 'RESOLVED' and t.via = 'ingest'))
+                 and not exists (select 1 from timeline_entries t where t.incident_id = o.incident_id and t.type = 'status_change' and t.to_status = 'RESOLVED' and (t.via = 'ingest' or t.message like '%merged into #%')))
              + (select count(*) from incidents i where i.status = 'TRIGGERED' and not exists (select 1 from notifications n where n.incident_id = i.id)) as unapplied,
              (select count(*) from notifications where status not in ('sent', 'delivered', 'failed', 'skipped')) as "pagesPending",
              (select count(*) from incidents) as incidents,

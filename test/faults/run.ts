@@ -2,7 +2,9 @@
  * `npm run test:faults` (issue 11, item 5): the whole system as production runs it (Postgres, a
  * Temporal dev server with a file database, two `klaxon api` and two `klaxon worker` processes,
  * the Twilio wire fake), a paced load of Alertmanager events with Idempotency-Keys, and faults in
- * turn during it: kill -9 a worker, kill -9 an API process, restart Temporal, restart Postgres.
+ * turn during it: kill -9 a worker, kill -9 both workers mid-merge, kill -9 an API process,
+ * restart Temporal, restart Postgres. Meanwhile a person merges two open incidents every few
+ * seconds through the dashboard API (merges.ts), asking again until each merge answers 200.
  * Then it waits for quiet, accounts for every event from Postgres and the fake's log, and prints
  * one line; the exit code is non-zero on a lost event, a doubled alert, a firing alert without an
  * open paged incident, or a doubled page the timeline does not mark. Loopback only.
@@ -19,7 +21,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { account, failed, summaryLine, type Accounting } from './account';
 import { faultSchedule, runFaults, type FaultRecord } from './chaos';
+import { countBy } from './ledger';
 import { Load, type LoadTally } from './load';
+import { Merger } from './merges';
 import { cleanUp, installExitHooks, interruption } from './processes';
 import { SOURCES, startSystem } from './system';
 import { readActivity, readPendingPages, readRows } from './rows';
@@ -31,6 +35,8 @@ const say = (line: string) => process.stderr.write(`[faults] ${new Date().toISOS
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
 const KEYS_PER_SOURCE = 40;
+/** Between two merges of the merger's steady stream (merges.ts). */
+const MERGE_EVERY_MS = 4000;
 /** Load carried after the last fault, so the system is seen working again under load. */
 const TAIL_MS = 10_000;
 /** The whole run, set-up and teardown included, stays under the issue's 10 minutes. */
@@ -70,7 +76,19 @@ function parseOptions(argv: string[]): Options {
 
 async function run(opts: Options, runDir: string, deadline: number): Promise<boolean> {
   const runId = randomBytes(3).toString('hex');
-  const { postgres, temporal, fake, apis, workers, ingestUrls, tokens } = await startSystem(runDir, runId, say, { cluster: opts.cluster });
+  const {
+    postgres,
+    temporal,
+    fake,
+    apis,
+    workers,
+    ingestUrls,
+    tokens,
+    appUrls,
+    merger: mergerLogin,
+  } = await startSystem(runDir, runId, say, {
+    cluster: opts.cluster,
+  });
 
   say(
     `load: ${opts.rate} events/s over ${SOURCES} sources × ${KEYS_PER_SOURCE} keys (seed ${opts.seed}) for at least ${opts.seconds} s and until ${TAIL_MS / 1000} s after the last fault`,
@@ -86,16 +104,30 @@ async function run(opts: Options, runDir: string, deadline: number): Promise<boo
     maxInFlight: 64,
     say,
   });
+  const merger = new Merger({
+    appUrls,
+    databaseUrl: postgres.url,
+    login: mergerLogin,
+    random: seededRandom(opts.seed + 1),
+    intervalMs: MERGE_EVERY_MS,
+    giveUpMs: 120_000,
+    say,
+  });
   const started = Date.now();
   let faultsDoneAt = Infinity;
-  const faulting = runFaults(faultSchedule({ worker: workers[0], api: apis[0], temporal, postgres }), started, say).finally(() => (faultsDoneAt = Date.now()));
-  await load.run(() => (Date.now() - started >= opts.seconds * 1000 && Date.now() - faultsDoneAt >= TAIL_MS) || Date.now() >= deadline - AFTER_LOAD_MS);
+  const midMerge = { name: 'kill -9 both workers mid-merge, start them again, ask again until 200', run: () => merger.cutShort(workers) };
+  const faulting = runFaults(faultSchedule({ worker: workers[0], api: apis[0], temporal, postgres, midMerge }), started, say).finally(
+    () => (faultsDoneAt = Date.now()),
+  );
+  const loadDone = () => (Date.now() - started >= opts.seconds * 1000 && Date.now() - faultsDoneAt >= TAIL_MS) || Date.now() >= deadline - AFTER_LOAD_MS;
+  await Promise.all([load.run(loadDone), merger.run(loadDone)]);
   // On a machine too busy for the faults to finish in time, the load stopped first: say so, and fail.
   const cutShort = faultsDoneAt === Infinity;
   const faults = await faulting;
   say(
     `load done after ${Math.round((Date.now() - started) / 1000)} s: ${load.events.length} events, ${load.tally.attempts} attempts, statuses ${JSON.stringify(load.tally.byStatus)}, ${load.tally.skippedTicks} ticks skipped`,
   );
+  say(`merges asked: ${merger.merges.length}, by outcome ${JSON.stringify(Object.fromEntries(countBy(merger.merges, (m) => m.outcome)))}`);
 
   const quiet = await waitForQuiet({
     read: () => readActivity(postgres.url),
@@ -112,7 +144,8 @@ async function run(opts: Options, runDir: string, deadline: number): Promise<boo
   // The evidence stays beside the logs: every event as its sender saw it, every SMS as the fake got it.
   await writeFile(path.join(runDir, 'events.jsonl'), load.events.map((e) => JSON.stringify(e)).join('\n'));
   await writeFile(path.join(runDir, 'sms.jsonl'), sms.map((m) => JSON.stringify(m)).join('\n'));
-  const verdict = account({ events: load.events, ...rows, sms });
+  await writeFile(path.join(runDir, 'merges.jsonl'), merger.merges.map((m) => JSON.stringify(m)).join('\n'));
+  const verdict = account({ events: load.events, ...rows, sms, merges: merger.merges });
   if (quiet.outcome !== 'quiet') {
     const pending = await readPendingPages(postgres.url);
     if (pending.length)

@@ -9,9 +9,11 @@
  * verdict holds as it is: every event applied once, no alert or page doubled, every firing key on
  * an open incident that paged. The storm guard is off for the suite (klaxon.ts).
  */
+import { randomBytes } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { pagingService, seedPagingWorkspace, smsResponder } from '../../bench/paging/seed';
 import { putGroupingRules } from '../../src/services/grouping/rules';
+import { addUser } from '../../src/services/workspace';
 
 /** One source: its ingestion URL secret and who its incidents page. */
 export interface SeededSource {
@@ -20,7 +22,17 @@ export interface SeededSource {
   phone: string;
 }
 
-export async function seedFaultWorkspace(orm: MikroORM, sources: number, ingestBaseUrl: string): Promise<{ organizationId: string; sources: SeededSource[] }> {
+/** Who merges incidents through the dashboard during the load (merges.ts): an admin with no contact method, so nobody pages them. */
+export interface SeededMerger {
+  email: string;
+  password: string;
+}
+
+export async function seedFaultWorkspace(
+  orm: MikroORM,
+  sources: number,
+  ingestBaseUrl: string,
+): Promise<{ organizationId: string; sources: SeededSource[]; merger: SeededMerger }> {
   const ws = await seedPagingWorkspace(orm);
   const seeded: SeededSource[] = [];
   for (let i = 0; i < sources; i++) {
@@ -42,5 +54,7 @@ export async function seedFaultWorkspace(orm: MikroORM, sources: number, ingestB
       },
     ],
   });
-  return { organizationId: ws.organizationId, sources: seeded };
+  const merger = { email: `faults-merger-${randomBytes(4).toString('hex')}@example.test`, password: randomBytes(18).toString('base64url') };
+  await addUser(orm, { organizationId: ws.organizationId, email: merger.email, password: merger.password, role: 'ACCOUNT_ADMIN', verified: true });
+  return { organizationId: ws.organizationId, sources: seeded, merger };
 }

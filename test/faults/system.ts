@@ -14,7 +14,7 @@ import type { ChaosTargets } from './chaos';
 import { RestartablePostgres, RestartableTemporal } from './infra';
 import { apiProcess, workerProcess, type SharedEnv } from './klaxon';
 import { onExit, type Child } from './processes';
-import { seedFaultWorkspace } from './seed';
+import { seedFaultWorkspace, type SeededMerger } from './seed';
 
 /** Alert sources (each its own service and responder). */
 export const SOURCES = 3;
@@ -29,6 +29,10 @@ export interface System {
   ingestUrls: string[];
   /** Ingestion URL secret of each source. */
   tokens: string[];
+  /** Dashboard base URL of each API process. */
+  appUrls: string[];
+  /** Who merges incidents through the dashboard (merges.ts). */
+  merger: SeededMerger;
 }
 
 /** `n` distinct free ports: the OS may hand out a port again once it is closed. */
@@ -79,7 +83,17 @@ export async function startSystem(runDir: string, runId: string, say: (line: str
       : 'the sources through tsx (dist/ is missing or stale: `npm run build` makes starts and restarts faster)';
   say(`starting api-1, api-2, worker-1, worker-2 from ${from}`);
   await Promise.all([...apis, ...workers].map((c) => c.start()));
-  return { postgres, temporal, fake, apis, workers, ingestUrls, tokens: seeded.sources.map((s) => s.token) };
+  return {
+    postgres,
+    temporal,
+    fake,
+    apis,
+    workers,
+    ingestUrls,
+    tokens: seeded.sources.map((s) => s.token),
+    appUrls: apiPorts.map((p) => `http://127.0.0.1:${p.app}`),
+    merger: seeded.merger,
+  };
 }
 
 type SuiteTemporal = ChaosTargets['temporal'] & { address: string };

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { WithStartWorkflowOperation, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
-import { ApplicationFailure, WorkflowNotFoundError, type UpdateDefinition } from '@temporalio/common';
+import { ActivityFailure, ApplicationFailure, WorkflowNotFoundError, type UpdateDefinition } from '@temporalio/common';
 import { decideTransition, type IncidentStatus, type LifecycleOperation } from '../../domain/incident-lifecycle';
 import type { Severity } from '../../domain/severity';
 import {
@@ -137,7 +137,9 @@ export async function runIncidentUpdate<Ret, Arg extends LifecycleUpdateInput>(
   try {
     return await applyUpdate(deps, row, update, arg);
   } catch (err) {
-    const cause = err instanceof WorkflowUpdateFailedError ? err.cause : undefined;
+    const failure = err instanceof WorkflowUpdateFailedError ? err.cause : undefined;
+    // An activity's refusal (a write that found the incident changed) reaches here inside its ActivityFailure.
+    const cause = failure instanceof ActivityFailure ? failure.cause : failure;
     if (cause instanceof ApplicationFailure && cause.type === INVALID_TRANSITION) throw conflict(cause.message, 'invalid_transition');
     if (cause instanceof ApplicationFailure && cause.type === 'InvalidArgument') throw invalid(cause.message);
     throw err;

@@ -5,6 +5,7 @@ import { dashboardFixture, expectDashboardError, memberSession } from '../../sup
 import { pagingService, responder } from '../../support/paging';
 import { sleep, waitFor } from '../../support/wait';
 import { seedWorkspace } from '../../support/workspace';
+import { alertmanagerBody } from '../../faults/payload';
 
 // Merging incidents (docs/responding.md, "Merge"): real workflows, Postgres and paging (dev inbox).
 const fx = dashboardFixture();
@@ -121,5 +122,47 @@ describe('merging incidents', () => {
     );
     expect(await db()('alerts').where({ incident_id: b })).toHaveLength(2);
     expect(await db()('timeline_entries').where({ incident_id: a, type: 'merged' })).toHaveLength(0);
+  });
+
+  it('when the sender later resolves a key whose alerts a merge moved, then they resolve on the incident merged into, which stays open while its own alert fires and resolves with its last one', async () => {
+    const ws = await seedWorkspace(fx.stack.orm);
+    const paged = await responder(fx.stack.orm, ws.organizationId, 'email');
+    const ingestUrl = await pagingService(
+      fx.stack.orm,
+      ws,
+      { steps: [{ delay_seconds: 600, targets: [{ type: 'user', id: paged.id }] }] },
+      fx.stack.urls.ingest,
+    );
+    const member = await memberSession(fx.stack.urls.app, fx.stack.orm, ws.organizationId, 'MEMBER');
+    // What a Prometheus Alertmanager sends: its alerts keyed by fingerprint, firing then resolved.
+    let n = 0;
+    const alertmanager = async (key: string, action: 'trigger' | 'resolve') => {
+      const body = alertmanagerBody({ key, action, title: `${key} #${++n}`, startsAt: new Date().toISOString() });
+      const res = await fetch(ingestUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      expect(res.status).toBe(202);
+      return ((await res.json()) as { incident_id: string | null }).incident_id;
+    };
+    const a = (await alertmanager('api-latency', 'trigger'))!;
+    const b = (await alertmanager('db-cpu', 'trigger'))!;
+    expect(await alertmanager('db-cpu', 'trigger')).toBe(b);
+    await waitFor(async () => (await db()('notifications').whereIn('incident_id', [a, b])).length === 2, 20_000, 'both first pages');
+    expect((await fx.api('POST', `/incidents/${a}/merge`, { session: member, body: { incident_ids: [b] } })).status).toBe(200);
+
+    // db-cpu's alerts now sit on a, with api-latency's still firing: the resolve resolves them there, and no incident.
+    expect(await alertmanager('db-cpu', 'resolve')).toBeNull();
+    const dbCpu = await db()('alerts').where({ dedup_key: 'alertmanager:db-cpu' }).select('incident_id', 'status');
+    expect(dbCpu).toEqual([
+      { incident_id: a, status: 'RESOLVED' },
+      { incident_id: a, status: 'RESOLVED' },
+    ]);
+    expect(await db()('ingest_outbox').where({ incident_id: a, kind: 'resolved' })).toHaveLength(0);
+    expect((await db()('incidents').where({ id: a }).first()).alerts_closed_at).toBeNull();
+
+    // Its last firing alert resolved, a resolves for its sender, once.
+    expect(await alertmanager('api-latency', 'resolve')).toBe(a);
+    await waitFor(async () => (await db()('incidents').where({ id: a }).first()).status === 'RESOLVED', 20_000, 'a resolved by its sender');
+    expect(await db()('timeline_entries').where({ incident_id: a, type: 'status_change', to_status: 'RESOLVED', via: 'ingest' })).toHaveLength(1);
+    expect(await db()('alerts').where({ incident_id: a, status: 'ACTIVE' })).toHaveLength(0);
+    expect(await db()('notifications').where({ incident_id: a })).toHaveLength(1);
   });
 });

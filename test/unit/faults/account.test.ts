@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { account, attachedMessage, failed, summaryLine } from '../../faults/account';
-import type { AlertRow, IdempotencyRow, IncidentRow, Ledger, OutboxRow, SmsRow, TimelineRow } from '../../faults/ledger';
+import { account, attachedMessage, failed, mergedEntryPrefix, summaryLine } from '../../faults/account';
+import type { AlertRow, IdempotencyRow, IncidentRow, Ledger, MergeRecord, OutboxRow, SmsRow, TimelineRow } from '../../faults/ledger';
 import type { SentEvent } from '../../faults/load';
 
 const PHONE = '+15550001111';
@@ -18,6 +18,7 @@ class World {
   readonly timeline: TimelineRow[] = [];
   readonly outbox: OutboxRow[] = [];
   readonly sms: SmsRow[] = [];
+  readonly merges: MergeRecord[] = [];
   private readonly open = new Map<string, IncidentRow>();
 
   private sent(key: string, action: SentEvent['action'], kind: SentEvent['kind']): SentEvent {
@@ -67,12 +68,15 @@ class World {
     return e;
   }
 
+  /** As ingestion does: resolves the key's active alerts wherever they sit, and each open incident left without an active alert. */
   resolve(key: string): SentEvent {
     const e = this.sent(key, 'resolve', 'resolve');
-    const incident = this.open.get(key);
-    this.idempotency.push({ key: e.idempotencyKey, eventId: e.eventId!, incidentId: incident?.id ?? '00000000-0000-0000-0000-000000000000' });
-    for (const t of this.events.filter((t) => t.key === key && t.action === 'trigger')) this.alertOf(t).status = 'RESOLVED';
-    if (incident) {
+    const fired = this.events.filter((t) => t.key === key && t.action === 'trigger').map((t) => this.alertOf(t));
+    const touched = [...new Set(fired.filter((a) => a.status === 'ACTIVE').map((a) => a.incidentId))].map((id) => this.incidents.find((i) => i.id === id)!);
+    for (const a of fired) a.status = 'RESOLVED';
+    const resolved = touched.filter((i) => i.status !== 'RESOLVED' && !this.alerts.some((a) => a.incidentId === i.id && a.status === 'ACTIVE'));
+    this.idempotency.push({ key: e.idempotencyKey, eventId: e.eventId!, incidentId: resolved[0]?.id ?? '00000000-0000-0000-0000-000000000000' });
+    for (const incident of resolved) {
       this.outbox.push({ incidentId: incident.id, eventId: e.eventId!, kind: 'resolved', delivered: true });
       this.timeline.push({
         incidentId: incident.id,
@@ -83,9 +87,41 @@ class World {
         createdAt: new Date(e.n * 1000 + 50).toISOString(),
       });
       incident.status = 'RESOLVED';
-      this.open.delete(key);
+      for (const [k, open] of this.open) if (open === incident) this.open.delete(k);
     }
     return e;
+  }
+
+  /** As a merge does: the merged incident's alerts move to the target, it resolves "merged into #N", the target records it once. */
+  merge(target: IncidentRow, merged: IncidentRow): MergeRecord {
+    const moved = this.alerts.filter((a) => a.incidentId === merged.id);
+    for (const a of moved) a.incidentId = target.id;
+    const count = `${moved.length} alert${moved.length === 1 ? '' : 's'} moved`;
+    this.timeline.push({
+      incidentId: merged.id,
+      type: 'status_change',
+      toStatus: 'RESOLVED',
+      via: 'dashboard',
+      message: `Resolved : merged into #${target.number} (${count}) (TRIGGERED → RESOLVED)`,
+    });
+    this.timeline.push({ incidentId: target.id, type: 'merged', toStatus: null, via: 'dashboard', message: `${mergedEntryPrefix(merged.number)} (${count})` });
+    merged.status = 'RESOLVED';
+    for (const [k, open] of this.open) if (open === merged) this.open.delete(k);
+    const record: MergeRecord = {
+      n: this.merges.length + 1,
+      targetId: target.id,
+      targetNumber: target.number,
+      mergedId: merged.id,
+      mergedNumber: merged.number,
+      startedAt: 1,
+      answeredAt: 2,
+      attempts: 1,
+      outcome: 'merged',
+      status: 200,
+      alertsMoved: moved.length,
+    };
+    this.merges.push(record);
+    return record;
   }
 
   alertOf(e: SentEvent): AlertRow {
@@ -105,6 +141,7 @@ class World {
       timeline: this.timeline,
       outbox: this.outbox,
       sms: this.sms,
+      merges: this.merges,
     };
   }
 }
@@ -124,7 +161,9 @@ function healthyRun(): World {
 describe('fault suite accounting', () => {
   it('when every event was stored and applied and each incident paged once, then the line has no failure in it', () => {
     const verdict = account(healthyRun().ledger());
-    expect(summaryLine(verdict)).toBe('sent 6 accepted 6 applied 6 incidents 3 paged 3 lost 0 doubled_alerts 0 doubled_pages 0 unpaged_firing 0');
+    expect(summaryLine(verdict)).toBe(
+      'sent 6 accepted 6 applied 6 incidents 3 paged 3 lost 0 doubled_alerts 0 doubled_pages 0 unpaged_firing 0 merges 0 misplaced_alerts 0 bad_merges 0',
+    );
     expect(verdict.problems).toEqual([]);
     expect(failed(verdict)).toBe(false);
   });
@@ -286,5 +325,153 @@ describe('fault suite accounting', () => {
     const verdict = account(w.ledger());
     expect(verdict.notes).toEqual([`an SMS to ${PHONE} names no incident: "hello"`]);
     expect(failed(verdict)).toBe(false);
+  });
+});
+
+/** Keys a and b each open an incident; b's (#2) is merged into a's (#1); then b fires again (a new incident, #3) and resolves. */
+function mergedRun() {
+  const w = new World();
+  const a = w.fire('a');
+  const b = w.fire('b');
+  w.fire('b');
+  const record = w.merge(w.incidentOf(a), w.incidentOf(b));
+  const refire = w.fire('b');
+  return { w, a, b, record, refire };
+}
+
+describe('fault suite accounting of merges', () => {
+  it('when a merge moved every alert once and both incidents say so once, then the run passes and the line counts the merge', () => {
+    const { w, a, b, refire } = mergedRun();
+    expect(w.incidentOf(b).number).toBe(1);
+    expect(w.incidentOf(refire).number).toBe(3);
+    const verdict = account(w.ledger());
+    expect(verdict.problems).toEqual([]);
+    expect(summaryLine(verdict)).toBe(
+      'sent 4 accepted 4 applied 4 incidents 3 paged 3 lost 0 doubled_alerts 0 doubled_pages 0 unpaged_firing 0 merges 1 misplaced_alerts 0 bad_merges 0',
+    );
+    expect(failed(verdict)).toBe(false);
+    expect(w.incidentOf(a).status).toBe('TRIGGERED');
+  });
+
+  it("when a sender's later resolve resolves the moved alerts on the target, then it is applied and the target stays open for the alerts still firing", () => {
+    const { w, a } = mergedRun();
+    w.resolve('b');
+    const verdict = account(w.ledger());
+    expect(verdict.problems).toEqual([]);
+    expect(verdict.notes).toContain('1 sender resolves were of keys whose alerts a merge had moved (each applied, or counted lost above): #5');
+    expect(w.incidentOf(a)).toMatchObject({ number: 1, status: 'TRIGGERED' });
+  });
+
+  it('when a moved alert stayed active after its sender resolved it, then the resolve is lost', () => {
+    const { w, b } = mergedRun();
+    w.resolve('b');
+    w.alertOf(b).status = 'ACTIVE';
+    const verdict = account(w.ledger());
+    expect(verdict.lost).toBe(1);
+    expect(verdict.problems[0]).toContain('event #5 (resolve resolve of b, key run-5): the alerts of #2, fired before it, are still active');
+  });
+
+  it('when an alert of the merged incident was left behind on it, then it is misplaced and the run fails', () => {
+    const { w, b } = mergedRun();
+    const merged = w.incidents[1];
+    w.alertOf(b).incidentId = merged.id;
+    const verdict = account(w.ledger());
+    expect(verdict.misplacedAlerts).toBe(1);
+    expect(verdict.problems[0]).toMatch(
+      /^misplaced alert: event #2 \(new trigger of b, key run-2\) is on incident #2, not #1 \(routed to #2, merged #2 into #1\)\. Trail: /,
+    );
+    expect(failed(verdict)).toBe(true);
+  });
+
+  it('when an alert of an incident nobody merged moved elsewhere, then it is misplaced', () => {
+    const { w, refire } = mergedRun();
+    w.alertOf(refire).incidentId = w.incidents[0].id;
+    const verdict = account(w.ledger());
+    expect(verdict.misplacedAlerts).toBe(1);
+    expect(verdict.problems[0]).toContain('is on incident #1, not #3 (routed to #3)');
+  });
+
+  it('when an incident merged into one later merged itself, then its alerts belong where the last merge took them', () => {
+    const w = new World();
+    const a = w.fire('a');
+    const b = w.fire('b');
+    const c = w.fire('c');
+    w.merge(w.incidentOf(a), w.incidentOf(b));
+    w.merge(w.incidentOf(c), w.incidentOf(a));
+    expect(w.incidentOf(b).number).toBe(3);
+    expect(account(w.ledger()).problems).toEqual([]);
+    w.alertOf(b).incidentId = w.incidents[0].id;
+    expect(account(w.ledger()).problems.join('\n')).toContain(
+      'misplaced alert: event #2 (new trigger of b, key run-2) is on incident #1, not #3 (routed to #2, merged #2 into #1 into #3). Trail: 00:00:02.005 #2 fired → opened #2, now on #1',
+    );
+  });
+
+  it('when the target recorded a merge finished by asking again twice, then it is a bad merge', () => {
+    const { w, record } = mergedRun();
+    record.attempts = 3;
+    record.cut = 'between its two steps';
+    w.timeline.push({ ...w.timeline.find((t) => t.type === 'merged')! });
+    const verdict = account(w.ledger());
+    expect(verdict.badMerges).toBe(1);
+    expect(verdict.problems).toEqual([
+      `bad merge: merge #1 (#2 into #1, 3 attempts, workers killed between its two steps): #1 has 2 "${mergedEntryPrefix(2)}" entries`,
+    ]);
+    expect(failed(verdict)).toBe(true);
+  });
+
+  it('when a merge answered 200 but the merged incident is still open and says nothing, then it is a bad merge', () => {
+    const { w } = mergedRun();
+    w.timeline.splice(
+      w.timeline.findIndex((t) => t.type === 'status_change' && t.message.includes('merged into')),
+      1,
+    );
+    w.incidents[1].status = 'TRIGGERED';
+    const verdict = account(w.ledger());
+    expect(verdict.badMerges).toBe(1);
+    expect(verdict.problems.at(-1)).toBe('bad merge: merge #1 (#2 into #1, 1 attempts): #2 does not say it was merged into #1; #2 is TRIGGERED');
+  });
+
+  it('when a merge never answered 200, then it fails the run; when one was refused (no longer open), it is a note', () => {
+    const { w, record } = mergedRun();
+    Object.assign(record, { outcome: 'gave_up', status: 0, lastError: 'TimeoutError', attempts: 30 });
+    w.merges.push({ ...record, n: 2, outcome: 'refused', status: 409, lastError: 'it is RESOLVED', attempts: 1 });
+    const verdict = account(w.ledger());
+    expect(verdict.badMerges).toBe(1);
+    expect(verdict.problems).toEqual(['merge not finished: merge #1 (#2 into #1, 30 attempts) never answered 200 (last: 0 TimeoutError)']);
+    expect(verdict.notes).toContain('merge #2 (#2 into #1, 1 attempts) was refused: 409 it is RESOLVED');
+    expect(failed(verdict)).toBe(true);
+  });
+
+  it("when a sender's resolve reached an incident a merge had resolved first, then the resolve is applied", () => {
+    const w = new World();
+    const a = w.fire('a');
+    const b = w.fire('b');
+    const merged = w.incidentOf(b);
+    // b's resolve is accepted (its alert resolved, a resolve queued for #2) before the merge resolves #2.
+    const e = w.resolve('b');
+    w.timeline.splice(
+      w.timeline.findIndex((t) => t.incidentId === merged.id && t.type === 'status_change'),
+      1,
+    );
+    merged.status = 'TRIGGERED';
+    w.merge(w.incidentOf(a), merged);
+    const verdict = account(w.ledger());
+    expect(verdict.problems).toEqual([]);
+    expect(e.n).toBe(3);
+  });
+
+  it('when a firing key was moved to a target that then resolved, then it is unpaged, and says it was moved there', () => {
+    const { w, a, b } = mergedRun();
+    w.resolve('b');
+    const refire = w.events.length;
+    // b fires again and its alert is moved onto #1; then #1 is resolved though b's alert is active.
+    const again = w.fire('b');
+    w.merge(w.incidents[0], w.incidentOf(again));
+    w.incidentOf(a).status = 'RESOLVED';
+    const verdict = account(w.ledger());
+    expect(verdict.unpagedFiring).toBe(2);
+    expect(verdict.problems.join('\n')).toContain(`but its alert is on incident #1 (moved there from #4 by a merge), which is RESOLVED`);
+    expect(refire).toBe(5);
+    expect(w.alertOf(b).status).toBe('RESOLVED');
   });
 });
