@@ -43,7 +43,7 @@ export async function recordMergedAway(k: Knex, input: MergedAwayEntry): Promise
       ...input,
       operation: 'merge',
       to: 'RESOLVED',
-      detail: `: merged into #${input.into.number} (${alertsMoved} alert${alertsMoved === 1 ? '' : 's'} moved)`,
+      detail: `— merged into #${input.into.number} (${alertsMoved} alert${alertsMoved === 1 ? '' : 's'} moved)`,
       data: { merged_into: input.into, alerts_moved: alertsMoved },
     });
     return written && { ...written, alertsMoved };

@@ -102,7 +102,7 @@ class World {
       type: 'status_change',
       toStatus: 'RESOLVED',
       via: 'dashboard',
-      message: `Resolved : merged into #${target.number} (${count}) (TRIGGERED → RESOLVED)`,
+      message: `Resolved — merged into #${target.number} (${count}) (TRIGGERED → RESOLVED)`,
     });
     this.timeline.push({ incidentId: target.id, type: 'merged', toStatus: null, via: 'dashboard', message: `${mergedEntryPrefix(merged.number)} (${count})` });
     merged.status = 'RESOLVED';
