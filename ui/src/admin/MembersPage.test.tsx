@@ -110,7 +110,12 @@ describe('MembersPage', () => {
     expect(screen.queryByRole('combobox', { name: 'Role of ada@example.test' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Remove ada@example.test' })).toBeNull();
     const options = await optionsOf(linRole);
-    expect(options.getAllByRole('option', { hidden: true }).map((o) => o.textContent)).toEqual(['Account Admin', 'Team Manager', 'Member', 'Stakeholder (reads, never paged)']);
+    expect(options.getAllByRole('option', { hidden: true }).map((o) => o.textContent)).toEqual([
+      'Account Admin',
+      'Team Manager',
+      'Member',
+      'Stakeholder (reads, never paged)',
+    ]);
   });
 
   it('when the plan has no seat left, then the invitation’s refusal says so plainly', async () => {

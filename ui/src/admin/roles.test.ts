@@ -3,7 +3,13 @@ import { assignableRoles, canChangeMember, canManageMembers } from './roles';
 
 describe('member roles', () => {
   it('when a Billing Owner picks a role, then every role is offered, Billing Owner included', () => {
-    expect(assignableRoles('BILLING_OWNER').map((o) => o.label)).toEqual(['Billing Owner', 'Account Admin', 'Team Manager', 'Member', 'Stakeholder (reads, never paged)']);
+    expect(assignableRoles('BILLING_OWNER').map((o) => o.label)).toEqual([
+      'Billing Owner',
+      'Account Admin',
+      'Team Manager',
+      'Member',
+      'Stakeholder (reads, never paged)',
+    ]);
   });
 
   it('when an Account Admin picks a role, then Billing Owner is not offered', () => {
