@@ -21,11 +21,20 @@ const FLAGS = [
   '--disable-dev-shm-usage',
 ];
 
-/** Builds ui/dist when its sources changed since the last build (as `klaxon start` does). */
+/**
+ * Builds ui/dist when its sources changed since the last build (as `klaxon start` does). Two test
+ * files that find it stale at once both build into the same folder and one of them can fail; the
+ * loser tries again, and by then finds the other's build fresh.
+ */
 export function ensureDashboardBuilt(): string {
-  const run = spawnSync(process.execPath, [path.join(PROJECT_ROOT, 'bin', 'build-ui.js'), '--if-stale'], { cwd: PROJECT_ROOT, encoding: 'utf8' });
-  if (run.status !== 0) throw new Error(`the dashboard did not build: ${run.stderr}`);
-  return UI_DIST_DIR;
+  let stderr = '';
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    const run = spawnSync(process.execPath, [path.join(PROJECT_ROOT, 'bin', 'build-ui.js'), '--if-stale'], { cwd: PROJECT_ROOT, encoding: 'utf8' });
+    if (run.status === 0) return UI_DIST_DIR;
+    stderr = run.stderr;
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5_000 * attempt);
+  }
+  throw new Error(`the dashboard did not build: ${stderr}`);
 }
 
 export async function launchChromium(): Promise<Browser> {

@@ -4,11 +4,9 @@ import { knexOf } from '../../../src/db/knex';
 import { recordMergedAway } from '../../../src/services/incident';
 import { lockDedupKeys, storeTriggers } from '../../../src/services/ingest/routing';
 import { INVALID_TRANSITION } from '../../../workflows/definitions';
-import { alertmanagerBody } from '../../faults/payload';
-import { dashboardFixture, expectDashboardError, memberSession } from '../../support/dashboard';
-import { pagingService, responder } from '../../support/paging';
+import { dashboardFixture, expectDashboardError } from '../../support/dashboard';
+import { pagedService } from '../../support/responding';
 import { sleep, waitFor } from '../../support/wait';
-import { seedWorkspace } from '../../support/workspace';
 
 // A merge racing what senders do meanwhile (docs/responding.md, "Merge"): the fault suite's
 // merger found these windows. Real workflows, Postgres and paging (dev inbox).
@@ -17,17 +15,7 @@ const db = () => knexOf(fx.stack.orm);
 
 /** Two incidents of one service, from Alertmanager alerts keyed `api` and `db`, each paged once. */
 async function twoIncidents() {
-  const ws = await seedWorkspace(fx.stack.orm);
-  const paged = await responder(fx.stack.orm, ws.organizationId, 'email');
-  const ingestUrl = await pagingService(fx.stack.orm, ws, { steps: [{ delay_seconds: 600, targets: [{ type: 'user', id: paged.id }] }] }, fx.stack.urls.ingest);
-  const member = await memberSession(fx.stack.urls.app, fx.stack.orm, ws.organizationId, 'MEMBER');
-  let n = 0;
-  const alertmanager = async (key: string, action: 'trigger' | 'resolve') => {
-    const body = alertmanagerBody({ key, action, title: `${key} #${++n}`, startsAt: new Date().toISOString() });
-    const res = await fetch(ingestUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    expect(res.status).toBe(202);
-    return ((await res.json()) as { incident_id: string | null }).incident_id;
-  };
+  const { member, alertmanager } = await pagedService(fx.stack);
   const a = (await alertmanager('api', 'trigger'))!;
   const b = (await alertmanager('db', 'trigger'))!;
   await waitFor(async () => (await db()('notifications').whereIn('incident_id', [a, b])).length === 2, 20_000, 'both first pages');

@@ -5,7 +5,7 @@ import { dashboardFixture, expectDashboardError, memberSession } from '../../sup
 import { pagingService, responder } from '../../support/paging';
 import { sleep, waitFor } from '../../support/wait';
 import { seedWorkspace } from '../../support/workspace';
-import { alertmanagerBody } from '../../faults/payload';
+import { pagedService } from '../../support/responding';
 
 // Merging incidents (docs/responding.md, "Merge"): real workflows, Postgres and paging (dev inbox).
 const fx = dashboardFixture();
@@ -125,23 +125,8 @@ describe('merging incidents', () => {
   });
 
   it('when the sender later resolves a key whose alerts a merge moved, then they resolve on the incident merged into, which stays open while its own alert fires and resolves with its last one', async () => {
-    const ws = await seedWorkspace(fx.stack.orm);
-    const paged = await responder(fx.stack.orm, ws.organizationId, 'email');
-    const ingestUrl = await pagingService(
-      fx.stack.orm,
-      ws,
-      { steps: [{ delay_seconds: 600, targets: [{ type: 'user', id: paged.id }] }] },
-      fx.stack.urls.ingest,
-    );
-    const member = await memberSession(fx.stack.urls.app, fx.stack.orm, ws.organizationId, 'MEMBER');
     // What a Prometheus Alertmanager sends: its alerts keyed by fingerprint, firing then resolved.
-    let n = 0;
-    const alertmanager = async (key: string, action: 'trigger' | 'resolve') => {
-      const body = alertmanagerBody({ key, action, title: `${key} #${++n}`, startsAt: new Date().toISOString() });
-      const res = await fetch(ingestUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-      expect(res.status).toBe(202);
-      return ((await res.json()) as { incident_id: string | null }).incident_id;
-    };
+    const { member, alertmanager } = await pagedService(fx.stack);
     const a = (await alertmanager('api-latency', 'trigger'))!;
     const b = (await alertmanager('db-cpu', 'trigger'))!;
     expect(await alertmanager('db-cpu', 'trigger')).toBe(b);
