@@ -1,8 +1,7 @@
 import { knexOf } from '../../../src/db/knex';
-import { dashboardFixture, memberSession } from '../../support/dashboard';
-import { pagingService, responder } from '../../support/paging';
+import { dashboardFixture } from '../../support/dashboard';
+import { pagedService } from '../../support/responding';
 import { waitFor } from '../../support/wait';
-import { seedWorkspace } from '../../support/workspace';
 
 // A merge whose worker stops halfway (docs/responding.md, "Merge"): asking again finishes it, and
 // no alert is lost or doubled, no entry is written twice, and nobody is paged twice.
@@ -11,15 +10,7 @@ const db = () => knexOf(fx.stack.orm);
 
 describe('a merge cut short by its worker stopping', () => {
   it('when the worker stops after the first incident merged and starts again, then asking again merges the rest, each alert once, and pages nobody again', async () => {
-    const ws = await seedWorkspace(fx.stack.orm);
-    const paged = await responder(fx.stack.orm, ws.organizationId, 'email');
-    const ingestUrl = await pagingService(
-      fx.stack.orm,
-      ws,
-      { steps: [{ delay_seconds: 600, targets: [{ type: 'user', id: paged.id }] }] },
-      fx.stack.urls.ingest,
-    );
-    const member = await memberSession(fx.stack.urls.app, fx.stack.orm, ws.organizationId, 'MEMBER');
+    const { ingestUrl, member } = await pagedService(fx.stack);
     const send = async (dedup_key: string) => {
       const res = await fetch(ingestUrl, {
         method: 'POST',
