@@ -1,5 +1,4 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { Knex } from '@mikro-orm/postgresql';
 import { knexOf } from '../../db/knex';
 import { iso } from '../../db/timestamps';
 import { recordAudit, type AuditActor } from '../audit';
@@ -48,15 +47,4 @@ export async function putGroupingRules(
     }
   });
   return { service_id: input.serviceId, rules: input.rules, updated_at: now.toISOString() };
-}
-
-/** The rules of each service that has any (ingestion's read, inside its transaction). */
-export async function rulesOfServices(trx: Knex | Knex.Transaction, serviceIds: string[]): Promise<Map<string, GroupingRule[]>> {
-  const out = new Map<string, GroupingRule[]>();
-  if (serviceIds.length === 0) return out;
-  const rows: Array<{ service_id: string; rules: GroupingRule[] }> = await trx('service_grouping')
-    .whereIn('service_id', [...new Set(serviceIds)])
-    .select('service_id', 'rules');
-  for (const r of rows) if (r.rules.length > 0) out.set(r.service_id, r.rules);
-  return out;
 }

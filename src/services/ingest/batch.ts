@@ -5,8 +5,8 @@ import type { Plan } from '../../domain/plans';
 import { isDatabaseUnavailable } from '../../db/knex';
 import { chargeAlerts, type QuotaRefusal, type UsageNotice } from '../plans/alert-quota';
 import { groupingOf } from '../../domain/grouping/match';
+import type { GroupingRule } from '../../domain/grouping/rules';
 import { effectiveStorm, type StormSetting } from '../../domain/grouping/storm';
-import { rulesOfServices } from '../grouping/rules';
 import { groupLookup, lockDedupKeys, storeResolve, storeTriggers, stormLock, type SourceRef, type TriggerRow } from './routing';
 import { storeAcknowledge } from './acknowledge';
 
@@ -118,14 +118,9 @@ async function writeBatch(trx: Knex.Transaction, requests: AcceptRequest[], ttlM
   });
 
   // Grouping (docs/grouping.md): each trigger's rule and group key, under its service's rules.
-  const live = requests.flatMap((request, r) => (outcomes[r] ? [] : [sources.get(request.tokenHash)!]));
-  const rules = await rulesOfServices(
-    trx,
-    live.map((s) => s.serviceId),
-  );
   const groupingAt = requests.map((request, r) =>
     request.items.map((item) => {
-      const serviceRules = outcomes[r] || item.action !== 'trigger' ? undefined : rules.get(sources.get(request.tokenHash)!.serviceId);
+      const serviceRules = outcomes[r] || item.action !== 'trigger' ? undefined : sources.get(request.tokenHash)!.groupingRules;
       return serviceRules ? groupingOf(serviceRules, item) : null;
     }),
   );
@@ -202,7 +197,7 @@ async function sourcesByHash(
   trx: Knex.Transaction,
   hashes: string[],
   stormDefault: StormSetting | null,
-): Promise<Map<string, SourceRef & { paused: boolean; plan: Plan }>> {
+): Promise<Map<string, SourceRef & { paused: boolean; plan: Plan; groupingRules?: GroupingRule[] }>> {
   const rows: Array<{
     id: string;
     organization_id: string;
@@ -214,10 +209,25 @@ async function sourcesByHash(
     name: string;
     storm_mode: string;
     storm: StormSetting | null;
+    grouping_rules: GroupingRule[] | null;
   }> = await trx('alert_sources as a')
     .join('services as s', 's.id', 'a.service_id')
     .join('organizations as o', 'o.id', 'a.organization_id')
-    .select('a.id', 'a.organization_id', 'a.service_id', 's.team_id', 'a.token_hash', 'a.status', 'o.plan', 'a.name', 'a.storm_mode', 'a.storm')
+    // The service's grouping rules come in the same read (docs/grouping.md): no second round trip per batch.
+    .leftJoin('service_grouping as g', 'g.service_id', 'a.service_id')
+    .select(
+      'a.id',
+      'a.organization_id',
+      'a.service_id',
+      's.team_id',
+      'a.token_hash',
+      'a.status',
+      'o.plan',
+      'a.name',
+      'a.storm_mode',
+      'a.storm',
+      'g.rules as grouping_rules',
+    )
     .whereIn('a.token_hash', [...new Set(hashes)])
     .whereIn('a.status', ['ACTIVE', 'PAUSED']);
   return new Map(
@@ -232,6 +242,7 @@ async function sourcesByHash(
         plan: s.plan,
         name: s.name,
         storm: effectiveStorm(s.storm_mode, s.storm, stormDefault),
+        ...(s.grouping_rules?.length ? { groupingRules: s.grouping_rules } : {}),
       },
     ]),
   );
