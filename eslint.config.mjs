@@ -32,8 +32,8 @@ const UNBOUNDED_HTTP_LIBRARIES = [
 const NODE_HTTP = ['node:http', 'http', 'node:https', 'https', 'node:http2', 'http2'];
 /** The libraries that fetch unbounded unless given the client's fetch: each is made in one place that gives it. */
 const FETCHING_LIBRARIES = {
-  '@slack/web-api': 'make Slack clients with slackClient() (src/providers/slack/web-api.ts)',
-  'google-auth-library': "FCM's token client is made in src/providers/fcm/sender.ts",
+  '@slack/web-api': 'make Slack clients with slackClient() (src/integrations/slack/web-api.ts)',
+  'google-auth-library': "FCM's token client is made in src/integrations/fcm/sender.ts",
 };
 /**
  * no-restricted-imports for server code: unbounded HTTP libraries, Node's HTTP modules (types
@@ -140,8 +140,8 @@ export default tseslint.config(
     },
   },
   // The two libraries, where they are given the client's fetch.
-  { files: ['src/providers/slack/web-api.ts'], rules: { 'no-restricted-imports': outboundImports(['@slack/web-api']) } },
-  { files: ['src/providers/fcm/sender.ts'], rules: { 'no-restricted-imports': outboundImports(['google-auth-library']) } },
+  { files: ['src/integrations/slack/web-api.ts'], rules: { 'no-restricted-imports': outboundImports(['@slack/web-api']) } },
+  { files: ['src/integrations/fcm/sender.ts'], rules: { 'no-restricted-imports': outboundImports(['google-auth-library']) } },
   {
     // The one bounded client itself.
     files: [OUTBOUND_CLIENT],

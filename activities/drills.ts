@@ -3,9 +3,9 @@ import { ApplicationFailure } from '@temporalio/common';
 import { CHANNELS, type ChannelId } from '../src/domain/channels';
 import { DRILL_MARK, drillEmail, drillSmsText, drillVoiceTwiml, type DrillChannel, type DrillTargetType } from '../src/domain/drills';
 import { knexOf } from '../src/db/knex';
-import { callProvider } from '../src/providers/provider-call';
-import { nextReplyCode } from '../src/providers/twilio';
-import { PERMANENT_DELIVERY_FAILURE, type ChannelSender, type OutgoingPage } from '../src/providers/types';
+import { callProvider } from '../src/integrations/provider-call';
+import { nextReplyCode } from '../src/integrations/twilio';
+import { PERMANENT_DELIVERY_FAILURE, type ChannelSender, type OutgoingPage } from '../src/integrations/types';
 import {
   claimDrillQuota,
   drillSendRow,
@@ -19,7 +19,7 @@ import {
 } from '../src/services/drills';
 import { DomainError } from '../src/services/errors';
 import { signDrillAck } from '../src/services/response';
-import type { OpenedDrillInput } from '../workflows/definitions';
+import type { OpenedDrillInput } from '../src/contracts/workflows';
 import type { PageLinks } from './paging/render';
 
 export interface DrillActivityDeps {

@@ -3,7 +3,7 @@ import { createDrillActivities } from './drills';
 import { createHeartbeatActivities } from './heartbeats';
 import { createMonitorActivities } from './monitors';
 import { createPagingActivities } from './paging';
-import type { ChannelSender } from '../src/providers/types';
+import type { ChannelSender } from '../src/integrations/types';
 import type { ChannelId } from '../src/domain/channels';
 import type { PageLinks } from './paging/render';
 import { createProjectionActivities } from './projections';

@@ -15,7 +15,7 @@ import {
   toSnapshot,
   type TransitionEntry,
 } from '../src/services/incident';
-import type { IncidentSnapshot } from '../workflows/definitions';
+import type { IncidentSnapshot } from '../src/contracts/workflows';
 
 export type RecordTransitionInput = TransitionEntry;
 

@@ -9,7 +9,7 @@ import { requestLog } from './http/request-log';
 import { securityHeaders } from './http/security-headers';
 import { createCustomerV1Router } from './customer-v1/router';
 import { createHooksRouters } from './hooks';
-import type { ProviderHookDeps } from '../src/providers/types';
+import type { ProviderHookDeps } from '../src/integrations/types';
 import type { CustomerV1Deps } from './customer-v1/routes';
 import { createDashboardRouter, type DashboardDeps } from './dashboard/router';
 import { isDashboardPath } from './dashboard/guards';

@@ -1,6 +1,6 @@
 /**
  * Helpers for reading the environment, shared by src/config.ts and the providers' config schemas
- * (src/providers/<name>/config.ts). Errors name the variable and never echo its value: most of
+ * (src/integrations/<name>/config.ts). Errors name the variable and never echo its value: most of
  * these are secrets.
  */
 import { readFileSync } from 'node:fs';

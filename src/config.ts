@@ -3,13 +3,13 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { contentOrFile, fail, trimSlash } from './config-env';
-import { apnsConfig, apnsEnv, type ApnsConfig } from './providers/apns/config';
-import { fcmConfig, fcmEnv, type FcmConfig, type FcmServiceAccount } from './providers/fcm/config';
-import { sendgridConfig, sendgridEnv } from './providers/sendgrid/config';
-import { slackConfig, slackEnv, type SlackConfig } from './providers/slack/config';
-import { smtpEnv } from './providers/smtp/config';
-import { twilioConfig, twilioEnv, type TwilioConfig } from './providers/twilio/config';
-import { webPushConfig, webPushEnv, type WebPushConfig } from './providers/web-push/config';
+import { apnsConfig, apnsEnv, type ApnsConfig } from './integrations/apns/config';
+import { fcmConfig, fcmEnv, type FcmConfig, type FcmServiceAccount } from './integrations/fcm/config';
+import { sendgridConfig, sendgridEnv } from './integrations/sendgrid/config';
+import { slackConfig, slackEnv, type SlackConfig } from './integrations/slack/config';
+import { smtpEnv } from './integrations/smtp/config';
+import { twilioConfig, twilioEnv, type TwilioConfig } from './integrations/twilio/config';
+import { webPushConfig, webPushEnv, type WebPushConfig } from './integrations/web-push/config';
 import { parseCidrs } from './domain/cidr';
 import { DEFAULT_AUTO_CLOSE_HOURS } from './domain/incident-lifecycle';
 import { DEFAULT_DRILL_ACK_WINDOW_SECONDS } from './domain/drills';
@@ -98,7 +98,7 @@ const envSchema = z.object({
   RETENTION_CALLBACK_DAYS: z.coerce.number().positive().max(3650).default(DEFAULT_RETENTION_AGES.callbackDays),
   RETENTION_DEV_INBOX_DAYS: z.coerce.number().positive().max(3650).default(DEFAULT_RETENTION_AGES.devInboxDays),
   // Paging providers (docs/architecture.md, "Paging"): a channel without its credentials delivers to the dev inbox.
-  // Each provider's variables are its own (src/providers/<name>/config.ts).
+  // Each provider's variables are its own (src/integrations/<name>/config.ts).
   ...twilioEnv.shape,
   ...sendgridEnv.shape,
   EMAIL_FROM: z.string().min(3).default('Klaxon <klaxon@localhost>'),

@@ -6,7 +6,7 @@ import type { EscalationPlan, PageJob } from '../../src/domain/paging/escalation
 import type { ChannelId } from '../../src/domain/channels';
 import { heldDecisionData, notPagedMessage } from '../../src/domain/maintenance';
 import { recordPagingDecision, recordResponderEntry } from '../../src/services/incident';
-import type { Actor, ResponderTarget } from '../../workflows/definitions';
+import type { Actor, ResponderTarget } from '../../src/contracts/workflows';
 import { pageAfterHold } from '../../src/services/grouping/page-after';
 import { serviceHold } from '../../src/services/maintenance';
 import {

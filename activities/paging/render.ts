@@ -1,10 +1,10 @@
 import type { IncidentStatus } from '../../src/domain/incident-lifecycle';
 import type { Severity } from '../../src/domain/severity';
 import { emailBody, pageSubject, type PageSubject } from '../../src/domain/paging/messages';
-import { smsText, voiceTwiml } from '../../src/providers/twilio/messages';
+import { smsText, voiceTwiml } from '../../src/integrations/twilio/messages';
 import { signAction } from '../../src/services/response';
 import { CHANNELS, type ChannelId } from '../../src/domain/channels';
-import type { OutgoingPage } from '../../src/providers/types';
+import type { OutgoingPage } from '../../src/integrations/types';
 
 /** Where people act on a page: the app's public URL and the key that signs links. */
 export interface PageLinks {
@@ -63,7 +63,7 @@ export function renderPage(opts: {
         push: { category: 'KLAXON_INCIDENT', data: { incident_id: incident.id, acknowledge_token: action('acknowledge'), resolve_token: action('resolve') } },
       };
     case 'chat':
-      // The Slack DM: the channel message's Block Kit with its buttons (src/providers/slack/messages/blocks.ts).
+      // The Slack DM: the channel message's Block Kit with its buttons (src/integrations/slack/messages/blocks.ts).
       return {
         ...base,
         text: pageSubject(subject),

@@ -3,10 +3,10 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { Knex } from '@mikro-orm/postgresql';
 import { CHANNELS, type ChannelId } from '../../src/domain/channels';
 import type { PageOutcome } from '../../src/domain/paging/page-outcome';
-import { providerDidNotAccept } from '../../src/providers/failures';
-import { callProvider } from '../../src/providers/provider-call';
-import { nextReplyCode, replyCodeRead } from '../../src/providers/twilio';
-import { keepsContactMethod, PERMANENT_DELIVERY_FAILURE, type ChannelSender, type SentPage } from '../../src/providers/types';
+import { providerDidNotAccept } from '../../src/integrations/failures';
+import { callProvider } from '../../src/integrations/provider-call';
+import { nextReplyCode, replyCodeRead } from '../../src/integrations/twilio';
+import { keepsContactMethod, PERMANENT_DELIVERY_FAILURE, type ChannelSender, type SentPage } from '../../src/integrations/types';
 import {
   claimAttempt,
   claimWithinQuota,

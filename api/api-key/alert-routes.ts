@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { parseSeverity } from '../../src/domain/severity';
 import type { IncidentDeps } from '../../src/services/incident';
 import { acknowledgeAlert, getAlert, listAlerts, resolveAlert } from '../../src/services/alerts';
-import type { Actor } from '../../workflows/definitions';
+import type { Actor } from '../../src/contracts/workflows';
 import { defineRoute, type RouteSpec } from '../http/route-spec';
 import { AlertSchema, ListAlertsQuery } from './alert-schemas';
 import { keyPrincipalOf } from './auth';

@@ -10,7 +10,7 @@ import { addIncidentNote, createIncident, getIncident, listIncidents, transition
 import { NoteBody, ResponderEntrySchema } from '../http/responder-schemas';
 import { knexOf } from '../../src/db/knex';
 import { withPagingHeld } from '../../src/services/maintenance';
-import { incidentWorkflowId, type Actor, type IncidentSnapshot } from '../../workflows/definitions';
+import { incidentWorkflowId, type Actor, type IncidentSnapshot } from '../../src/contracts/workflows';
 import { defineRoute, type RouteSpec } from '../http/route-spec';
 import { principalOf } from './auth';
 import {

@@ -11,7 +11,7 @@ import type { AuditActor } from '../../src/services/audit';
 import type { SignInMethods, TxtLookup } from '../../src/services/sso';
 import { forbidden } from '../../src/services/errors';
 import type { InboundWebhookDeps } from '../../src/services/inbound-webhooks';
-import type { ChannelSender, ChannelSenders } from '../../src/providers/types';
+import type { ChannelSender, ChannelSenders } from '../../src/integrations/types';
 import type { NotifyConfig } from '../../src/config';
 import type { ReadinessReport } from '../../src/readiness';
 import type { IncidentLiveUpdates } from '../../src/services/live-updates/incident-live-updates';

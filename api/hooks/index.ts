@@ -1,11 +1,11 @@
 /**
  * The app listener's `/hooks/*`: answers to pages. Klaxon's own signed links (email links, push
  * actions) are here; every other route is a provider's, mounted from the provider registry
- * (src/providers/registry.ts), so adding a provider never touches this file.
+ * (src/integrations/registry.ts), so adding a provider never touches this file.
  */
 import type Router from '@koa/router';
-import { providerHooks } from '../../src/providers/registry';
-import type { ProviderHookDeps } from '../../src/providers/types';
+import { providerHooks } from '../../src/integrations/registry';
+import type { ProviderHookDeps } from '../../src/integrations/types';
 import { sessionCookieOf } from '../dashboard/cookies';
 import { createPageActionsRouter } from './page-actions';
 

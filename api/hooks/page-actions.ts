@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { koaBody } from 'koa-body';
 import { linkedIncident, readPageLink, respondByToken, type PageAction, type PageResponseDeps } from '../../src/services/response';
-import { actionForm, incidentCard, incidentLink, linkPage as page, notice } from '../../src/providers/link-page';
+import { actionForm, incidentCard, incidentLink, linkPage as page, notice } from '../../src/integrations/link-page';
 
 const VERBS: Record<PageAction, string> = { acknowledge: 'Acknowledge', resolve: 'Resolve' };
 const INVALID = 'This link is not valid or has expired.';

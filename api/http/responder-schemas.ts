@@ -3,7 +3,7 @@
  * `/api` and the customer API v1, so both surfaces validate them alike.
  */
 import { z } from 'zod';
-import { NOTE_MAX_CHARS, RESPONDER_MESSAGE_MAX_CHARS, RESPONDER_TARGETS_MAX } from '../../workflows/definitions';
+import { NOTE_MAX_CHARS, RESPONDER_MESSAGE_MAX_CHARS, RESPONDER_TARGETS_MAX } from '../../src/contracts/workflows';
 import { SNOOZE_MINUTES } from '../../src/domain/incident-lifecycle';
 
 export const NoteBody = z

@@ -2,7 +2,7 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { isUuid } from '../../src/domain/ids';
 import type { IngestItem } from '../../src/domain/ingest/plan';
-import { genieKeyOf, parseAlertAction, parseCreateAlert, parseIdentifierType, type AlertApiRefusal } from '../../src/providers/opsgenie/alert-api';
+import { genieKeyOf, parseAlertAction, parseCreateAlert, parseIdentifierType, type AlertApiRefusal } from '../../src/integrations/opsgenie/alert-api';
 import type { CompatSource } from '../../src/services/ingest';
 import { forSource, idempotencyKeyOf, jsonBody, routePattern, type CompatDeps } from './compat';
 import { COULD_NOT_AUTHENTICATE, opsgenieAccepted, opsgenieData, opsgenieError, opsgenieErrors } from './compat-answers';

@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { newDedupKey, parseEventsV2 } from '../../src/providers/pagerduty/events-v2';
+import { newDedupKey, parseEventsV2 } from '../../src/integrations/pagerduty/events-v2';
 import { idempotencyKeyOf, forSource, jsonBody, routePattern, type CompatDeps } from './compat';
 import { pagerDutyAccepted, pagerDutyErrors, pagerDutyInvalid, UNKNOWN_ROUTING_KEY } from './compat-answers';
 

@@ -12,7 +12,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ImportReport } from '../../src/domain/importers/plan';
-import { importFrom } from '../../src/providers/import-sources';
+import { importFrom } from '../../src/integrations/import-sources';
 import { SYSTEM_CLI } from '../../src/services/audit';
 import { createOrganization } from '../../src/services/workspace';
 import { generatedAccount, startPagerDutyApi } from '../../test/fakes/pagerduty-api';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { Client } from '@temporalio/client';
 import { incidentStartOptions } from '../../src/services/incident';
-import { alertReceivedSignal, incidentWorkflowId, type IncidentWorkflowInput } from '../../workflows/definitions';
+import { alertReceivedSignal, incidentWorkflowId, type IncidentWorkflowInput } from '../../src/contracts/workflows';
 import { cpuSnapshot, type CpuSnapshot } from '../harness/cpu';
 import { accepted, closedLoop, type RunResult } from '../harness/load';
 import { perS, round } from '../harness/numbers';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { IncidentStatus } from '../../src/domain/incident-lifecycle';
 import { SEVERITIES } from '../../src/domain/severity';
-import type { IncidentSnapshot } from '../../workflows/definitions';
+import type { IncidentSnapshot } from '../../src/contracts/workflows';
 import { concurrently } from '../harness/concurrently';
 import { authorization, incidentsPath, type BenchWorkspace } from '../harness/workspace';
 

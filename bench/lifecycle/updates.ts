@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import { incidentWorkflowId, lifecycleUpdates } from '../../workflows/definitions';
+import { incidentWorkflowId, lifecycleUpdates } from '../../src/contracts/workflows';
 import { closedLoop, loadInChild, type LoadShape, type RunResult } from '../harness/load';
 import type { IncidentPool } from '../harness/pool';
 import { authorization, incidentsPath, type BenchWorkspace } from '../harness/workspace';

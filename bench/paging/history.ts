@@ -1,7 +1,7 @@
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { tsToMs } from '@temporalio/common/lib/time';
-import { incidentWorkflowId } from '../../workflows/definitions';
+import { incidentWorkflowId } from '../../src/contracts/workflows';
 import { concurrently } from '../harness/concurrently';
 
 /** One incident workflow's history, as the client fetches it. */

@@ -1,6 +1,6 @@
 import { knexOf } from '../../src/db/knex';
-import { SLACK_ACTION_IDS } from '../../src/providers/slack/messages/blocks';
-import { slackSignature } from '../../src/providers/slack/signature';
+import { SLACK_ACTION_IDS } from '../../src/integrations/slack/messages/blocks';
+import { slackSignature } from '../../src/integrations/slack/signature';
 import type { SlackApiFake } from '../../test/fakes/slack-api';
 import { valuesRun } from '../harness/load';
 import type { PagingBench } from './bench';

@@ -1,7 +1,7 @@
 import { SlackApiFake } from '../../test/fakes/slack-api';
 import { knexOf } from '../../src/db/knex';
 import { setServiceChat } from '../../src/services/chat/service-chat';
-import { saveSlackInstallation } from '../../src/services/chat/slack-installations';
+import { saveSlackInstallation } from '../../src/integrations/slack/installations';
 import { createSealer } from '../../src/services/sealing/seal';
 import { resolveSecret } from '../../src/stack/secret';
 import { valuesRun } from '../harness/load';

@@ -4,7 +4,7 @@
 # temporalio/admin-tools image (Alpine: POSIX sh, `temporal` CLI). Safe to run any number
 # of times: attributes that already exist with type Keyword are left alone.
 #
-# Keep the list in step with `searchAttributes` in workflows/definitions.ts.
+# Keep the list in step with `searchAttributes` in src/contracts/workflows.ts.
 set -eu
 
 ADDRESS="${TEMPORAL_ADDRESS:-temporal:7233}"

@@ -1,7 +1,7 @@
 import { Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time';
 import { temporal } from '@temporalio/proto';
-import { SEARCH_ATTRIBUTE_REGISTRATIONS } from '../../workflows/definitions';
+import { SEARCH_ATTRIBUTE_REGISTRATIONS } from '../contracts/workflows';
 
 /** How long Temporal keeps a closed workflow's history: docker-compose.yml's DEFAULT_NAMESPACE_RETENTION. */
 export const NAMESPACE_RETENTION_SECONDS = 7 * 24 * 3600;

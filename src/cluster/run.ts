@@ -4,7 +4,7 @@ import type { Config } from '../config';
 import { migrate, openOrm } from '../db/orm';
 import { waitForSignal } from '../stack/process-signals';
 import { resolveSecret } from '../stack/secret';
-import { vapidKeys } from '../providers/web-push/keys';
+import { vapidKeys } from '../integrations/web-push/keys';
 import { startClusterInfra, type ClusterInfra } from './infra';
 import { RoleProcess } from './role-process';
 

@@ -5,7 +5,7 @@
  * timeline and the senders all read this table. Pure and import-free (type imports only), so
  * workflows may use it too.
  *
- * Adding a channel: one entry here, plus its sender in a provider folder of src/providers/.
+ * Adding a channel: one entry here, plus its sender in a provider folder of src/integrations/.
  */
 import type { PlanLimits } from './plans';
 import type { Severity } from './severity';
@@ -214,7 +214,7 @@ const REGISTRY = {
 /** A paging channel: also the type of a contact method. */
 export type ChannelId = keyof typeof REGISTRY;
 
-/** A provider that sends some channel, as the registry names it (src/providers/registry.ts maps it to its provider folder). */
+/** A provider that sends some channel, as the registry names it (src/integrations/registry.ts maps it to its provider folder). */
 export type ProviderKey = (typeof REGISTRY)[ChannelId]['providers'][number];
 
 /** The provider key of the dev inbox, where a channel without provider credentials keeps its pages. */

@@ -2,7 +2,7 @@
  * The incident-event feed's vocabulary (docs/integrations.md): every change to an incident is one
  * event of these types; consumers (outgoing webhooks, chat) receive them as `IncidentEventBody`.
  */
-import type { IncidentSnapshot } from '../../workflows/definitions';
+import type { IncidentSnapshot } from '../contracts/workflows';
 
 export const INCIDENT_EVENT_TYPES = [
   'incident.triggered',

@@ -7,7 +7,7 @@ import { isGrpcServiceError, WorkflowUpdateRPCTimeoutOrCancelledError } from '@t
 import { ApplicationFailure } from '@temporalio/common';
 import { isDatabaseUnavailable } from '../db/knex';
 import { TemporalDeadlineError } from '../temporal/deadline';
-import { INCIDENT_STORE_UNAVAILABLE } from '../../workflows/definitions';
+import { INCIDENT_STORE_UNAVAILABLE } from '../contracts/workflows';
 
 /** Which dependency is away. */
 export type Outage = 'database' | 'temporal';

@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { createChannelSenders } from '../providers/registry';
-import type { ChannelSender } from '../providers/types';
+import { createChannelSenders } from '../integrations/registry';
+import type { ChannelSender } from '../integrations/types';
 import type { ChannelId } from '../domain/channels';
 import type { PageLinks } from '../../activities/paging/render';
 import type { Config } from '../config';

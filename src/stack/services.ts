@@ -17,13 +17,13 @@ import { createSealer } from '../services/inbound-webhooks';
 import { processRequestMetrics, RequestMetricsFlusher } from '../services/status/request-metrics';
 import { proxyTrust } from '../../api/http/client-address';
 import { createThrottles } from '../services/throttles';
-import { createChannelSender, startFeedConsumers } from '../providers/registry';
-import { slackStateKey } from '../providers/slack/oauth-state';
+import { createChannelSender, startFeedConsumers } from '../integrations/registry';
+import { slackStateKey } from '../integrations/slack/oauth-state';
 import { dnsTxtLookup, ssoSignInMethods } from '../services/sso';
 import { accountMailer } from '../services/accounts';
 import { IncidentLiveUpdates } from '../services/live-updates/incident-live-updates';
 import type { ChannelId } from '../domain/channels';
-import type { ChannelSender, ChannelSenders } from '../providers/types';
+import type { ChannelSender, ChannelSenders } from '../integrations/types';
 
 export interface ListenerDeps {
   config: Config;

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
-import { SEARCH_ATTRIBUTE_REGISTRATIONS, searchAttributes } from '../../workflows/definitions';
+import { SEARCH_ATTRIBUTE_REGISTRATIONS, searchAttributes } from '../contracts/workflows';
 import { TEMPORAL_CLI_VERSION } from './cli-binary';
 import { freePort, isListening } from '../net';
 

@@ -3,7 +3,7 @@ import { DefaultLogger, NativeConnection, Runtime, Worker, type LogLevel, type W
 import type { Logger } from '../logger';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { createActivities } from '../../activities';
-import type { ChannelSender } from '../providers/types';
+import type { ChannelSender } from '../integrations/types';
 import type { PageLinks } from '../../activities/paging/render';
 import type { ChannelId } from '../domain/channels';
 import type { RetentionAges } from '../domain/retention';

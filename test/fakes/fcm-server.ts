@@ -1,6 +1,6 @@
 import { generateKeyPairSync, randomBytes, verify } from 'node:crypto';
 import http from 'node:http';
-import type { FcmServiceAccount } from '../../src/providers/fcm/config';
+import type { FcmServiceAccount } from '../../src/integrations/fcm/config';
 import { streamEndlessly, type EndlessAnswer, type EndlessPace } from './endless-answer';
 import { close, listen, readBody, waitUntil } from './http-util';
 

@@ -1,4 +1,4 @@
-import { incidentWorkflowId } from '../../workflows/definitions';
+import { incidentWorkflowId } from '../../src/contracts/workflows';
 import { request } from '../support/http';
 import { useStackWithWorkspace } from '../support/fixture';
 

@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
 import { ServiceError } from '@temporalio/client';
-import type { AlertsReceived } from '../../workflows/definitions';
+import type { AlertsReceived } from '../../src/contracts/workflows';
 
 /** One signalWithStart the fake received and let land. */
 export interface RecordedSignal {

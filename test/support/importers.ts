@@ -3,7 +3,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { zeroCounts, type ImportKind, type ImportReport, type ImportSystem } from '../../src/domain/importers/plan';
 import type { Plan } from '../../src/domain/plans';
 import { knexOf } from '../../src/db/knex';
-import { importFrom } from '../../src/providers/import-sources';
+import { importFrom } from '../../src/integrations/import-sources';
 import { SYSTEM_CLI } from '../../src/services/audit';
 import type { ImportActor, ImportDeps } from '../../src/services/importers';
 import { onCall } from '../../src/services/paging';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { knexOf } from '../../src/db/knex';
 import { setServiceChat } from '../../src/services/chat/service-chat';
-import { saveSlackInstallation } from '../../src/services/chat/slack-installations';
+import { saveSlackInstallation } from '../../src/integrations/slack/installations';
 import { createSealer } from '../../src/services/sealing/seal';
 import { SlackApiFake, type FakeSlackMessage } from '../fakes/slack-api';
 import { request } from './http';

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Role } from '../../src/domain/roles';
-import { slackSignature } from '../../src/providers/slack/signature';
-import { findSlackInstallation, saveSlackInstallation } from '../../src/services/chat/slack-installations';
+import { slackSignature } from '../../src/integrations/slack/signature';
+import { findSlackInstallation, saveSlackInstallation } from '../../src/integrations/slack/installations';
 import { createSealer } from '../../src/services/sealing/seal';
 import { SlackApiFake } from '../fakes/slack-api';
 import { startTestStack, TEST_SECRET, type TestStack } from './stack';

@@ -1,6 +1,6 @@
 import { ServiceError, WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { INCIDENT_STORE_UNAVAILABLE, INVALID_TRANSITION } from '../../workflows/definitions';
+import { INCIDENT_STORE_UNAVAILABLE, INVALID_TRANSITION } from '../../src/contracts/workflows';
 import { outageMessage, outageOf } from '../../src/services/outages';
 import { TemporalDeadlineError } from '../../src/temporal/deadline';
 

@@ -3,10 +3,12 @@ import path from 'node:path';
 
 /**
  * workflows/ is Temporal's deterministic sandbox (style.md rule 1): it may import only the
- * workflow SDK, its own files and pure modules of src/domain; activities only as types.
+ * workflow SDK, its own files, pure modules of src/domain and the workflow contracts
+ * (src/contracts: names and types every layer shares); activities only as types.
  */
 const ROOT = path.resolve(__dirname, '..', '..');
 const WORKFLOWS = path.join(ROOT, 'workflows');
+const CONTRACTS = path.join(ROOT, 'src', 'contracts');
 
 const filesUnder = (dir: string): string[] =>
   readdirSync(dir).flatMap((name) => {
@@ -23,7 +25,7 @@ function allowed(file: string, spec: string): boolean {
   if (spec === '@temporalio/workflow' || spec === '@temporalio/common') return true;
   if (!spec.startsWith('.')) return false;
   const target = path.resolve(path.dirname(file), spec);
-  return target.startsWith(WORKFLOWS) || target.startsWith(path.join(ROOT, 'src', 'domain'));
+  return target.startsWith(WORKFLOWS) || target.startsWith(path.join(ROOT, 'src', 'domain')) || target.startsWith(CONTRACTS);
 }
 
 describe('workflow sandbox', () => {
@@ -44,6 +46,12 @@ describe('workflow sandbox', () => {
     );
     expect(used.size).toBeGreaterThan(0);
     for (const file of used) expect(importsOf(file).filter((i) => !i.typeOnly)).toEqual([]);
+  });
+
+  it('when the workflow contracts are read, then they import only the workflow SDK at run time', () => {
+    for (const file of filesUnder(CONTRACTS)) {
+      expect({ file, bad: importsOf(file).filter((i) => !i.typeOnly && !i.spec.startsWith('@temporalio/')) }).toEqual({ file, bad: [] });
+    }
   });
 
   it('when workflow code is read, then it uses no wall clock, randomness or timers outside Temporal', () => {

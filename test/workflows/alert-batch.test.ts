@@ -1,4 +1,4 @@
-import type { AlertReceived } from '../../workflows/definitions';
+import type { AlertReceived } from '../../src/contracts/workflows';
 import { planAlertBatch } from '../../workflows/incident/alert-batch';
 import { AppliedEvents } from '../../workflows/incident/applied-events';
 

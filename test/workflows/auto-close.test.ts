@@ -1,5 +1,5 @@
 import type { RecordTransitionInput } from '../../activities/projections';
-import { alertsReceivedSignal, type IncidentWorkflowInput } from '../../workflows/definitions';
+import { alertsReceivedSignal, type IncidentWorkflowInput } from '../../src/contracts/workflows';
 import { AUTO_CLOSE_PATCH } from '../../workflows/incident/auto-close';
 import { sleep, waitFor } from '../support/wait';
 import { useStubbedIncidents } from './incident-harness';

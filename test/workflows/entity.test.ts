@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/common';
-import type { IncidentWorkflowInput } from '../../workflows/definitions';
+import type { IncidentWorkflowInput } from '../../src/contracts/workflows';
 import { IncidentEntity } from '../../workflows/incident/entity';
 
 // Only the decisions that write nothing run here: anything that calls an activity needs a

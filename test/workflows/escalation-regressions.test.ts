@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { alertsReceivedSignal, escalateNowSignal, lifecycleUpdates } from '../../workflows/definitions';
+import { alertsReceivedSignal, escalateNowSignal, lifecycleUpdates } from '../../src/contracts/workflows';
 import { sleep, waitFor } from '../support/wait';
 import { useStubbedIncidents } from './incident-harness';
 import { job, policyPlan } from './paging-stubs';

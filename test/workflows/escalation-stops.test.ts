@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { RecordTransitionInput } from '../../activities/projections';
-import { alertsReceivedSignal, escalateNowSignal } from '../../workflows/definitions';
+import { alertsReceivedSignal, escalateNowSignal } from '../../src/contracts/workflows';
 import { sleep, waitFor } from '../support/wait';
 import { useStubbedIncidents } from './incident-harness';
 import { job, policyPlan } from './paging-stubs';

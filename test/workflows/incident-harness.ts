@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import type { LifecycleOperation } from '../../src/domain/incident-lifecycle';
-import { lifecycleUpdates, type IncidentSnapshot, type IncidentWorkflowInput } from '../../workflows/definitions';
+import { lifecycleUpdates, type IncidentSnapshot, type IncidentWorkflowInput } from '../../src/contracts/workflows';
 import type { incidentWorkflow } from '../../workflows/incident/workflow';
 import { PagingStubs, type PagingStubOptions } from './paging-stubs';
 

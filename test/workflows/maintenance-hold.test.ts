@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { alertsReceivedSignal, maintenanceChangedSignal } from '../../workflows/definitions';
+import { alertsReceivedSignal, maintenanceChangedSignal } from '../../src/contracts/workflows';
 import { sleep, waitFor } from '../support/wait';
 import { useStubbedIncidents } from './incident-harness';
 import { job, policyPlan } from './paging-stubs';

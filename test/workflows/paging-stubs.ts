@@ -4,7 +4,7 @@ import type { RecordTransitionInput } from '../../activities/projections';
 import type { PageOutcome } from '../../src/domain/paging/page-outcome';
 import type { SendPageInput } from '../../activities/paging/send';
 import type { EscalationPlan, PageJob } from '../../src/domain/paging/escalation-plan';
-import type { IncidentSnapshot } from '../../workflows/definitions';
+import type { IncidentSnapshot } from '../../src/contracts/workflows';
 import { sleep } from '../support/wait';
 
 type Activities = ReturnType<typeof createActivities>;

@@ -6,7 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
-import { alertReceivedSignal, alertsReceivedSignal, incidentStateQuery, incidentWorkflowId, type AlertReceived } from '../../workflows/definitions';
+import { alertReceivedSignal, alertsReceivedSignal, incidentStateQuery, incidentWorkflowId, type AlertReceived } from '../../src/contracts/workflows';
 import { knexOf } from '../../src/db/knex';
 import { createSource } from '../../src/services/ingest/sources';
 import { waitFor } from '../support/wait';

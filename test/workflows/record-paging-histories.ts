@@ -11,7 +11,7 @@ import { SYSTEM_CLI } from '../../src/services/audit';
 import { createWindow, endWindow, nudgeHeldIncidents } from '../../src/services/maintenance';
 import { addIncidentNote, addIncidentResponders, mergeIncidents, reassignIncident, snoozeIncident } from '../../src/services/incident';
 import { putGroupingRules } from '../../src/services/grouping/rules';
-import { alertsReceivedSignal, escalateNowSignal, incidentWorkflowId, type IncidentWorkflowInput } from '../../workflows/definitions';
+import { alertsReceivedSignal, escalateNowSignal, incidentWorkflowId, type IncidentWorkflowInput } from '../../src/contracts/workflows';
 import { request } from '../support/http';
 import { notificationsOf, pagingService, responder, trigger } from '../support/paging';
 import type { TestStack } from '../support/stack';

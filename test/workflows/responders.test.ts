@@ -1,5 +1,5 @@
 import type { SendPageInput } from '../../activities/paging/send';
-import { addRespondersUpdate, incidentStateQuery, reassignIncidentUpdate } from '../../workflows/definitions';
+import { addRespondersUpdate, incidentStateQuery, reassignIncidentUpdate } from '../../src/contracts/workflows';
 import { sleep, waitFor } from '../support/wait';
 import { useStubbedIncidents } from './incident-harness';
 import { job, policyPlan } from './paging-stubs';

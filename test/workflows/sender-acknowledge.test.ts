@@ -1,5 +1,5 @@
 import type { RecordTransitionInput } from '../../activities/projections';
-import { alertsReceivedSignal, incidentStateQuery } from '../../workflows/definitions';
+import { alertsReceivedSignal, incidentStateQuery } from '../../src/contracts/workflows';
 import { sleep, waitFor } from '../support/wait';
 import { useStubbedIncidents } from './incident-harness';
 import { job, policyPlan } from './paging-stubs';

@@ -1,6 +1,6 @@
 import type { RecordTransitionInput } from '../../activities/projections';
 import type { ResponderEntry } from '../../src/services/incident';
-import { incidentStateQuery, snoozeIncidentUpdate } from '../../workflows/definitions';
+import { incidentStateQuery, snoozeIncidentUpdate } from '../../src/contracts/workflows';
 import { sleep, waitFor } from '../support/wait';
 import { useStubbedIncidents } from './incident-harness';
 import { job, policyPlan } from './paging-stubs';

@@ -1,7 +1,7 @@
 import { isCancellation, proxyActivities, sleep, uuid4 } from '@temporalio/workflow';
 import type { createDrillActivities } from '../../activities/drills';
 import { RETRY_ATTEMPT_TIMEOUT_MS } from '../../src/domain/paging/attempt-timeouts';
-import type { DrillWorkflowInput, OpenedDrillInput } from '../definitions';
+import type { DrillWorkflowInput, OpenedDrillInput } from '../../src/contracts/workflows';
 
 type DrillActivities = ReturnType<typeof createDrillActivities>;
 

@@ -1,6 +1,6 @@
 import { condition, continueAsNew, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { createHeartbeatActivities } from '../../activities/heartbeats';
-import { heartbeatPauseSignal, heartbeatPingSignal, heartbeatStateQuery, type HeartbeatWorkflowInput } from '../definitions';
+import { heartbeatPauseSignal, heartbeatPingSignal, heartbeatStateQuery, type HeartbeatWorkflowInput } from '../../src/contracts/workflows';
 
 const activities = proxyActivities<ReturnType<typeof createHeartbeatActivities>>({
   startToCloseTimeout: '10 seconds',

@@ -1,4 +1,4 @@
-import type { AlertReceived } from '../definitions';
+import type { AlertReceived } from '../../src/contracts/workflows';
 import type { AppliedEvents } from './applied-events';
 
 /** An alert that joined the incident, as its timeline entry needs it. */

@@ -1,4 +1,4 @@
-import { APPLIED_EVENTS_WINDOW } from '../definitions';
+import { APPLIED_EVENTS_WINDOW } from '../../src/contracts/workflows';
 
 /**
  * The alert events a workflow has applied, so a redelivered one is ignored. Bounded: the outbox

@@ -1,6 +1,6 @@
 import { condition, patched } from '@temporalio/workflow';
 import { DEFAULT_AUTO_CLOSE_HOURS } from '../../src/domain/incident-lifecycle';
-import type { IncidentWorkflowInput } from '../definitions';
+import type { IncidentWorkflowInput } from '../../src/contracts/workflows';
 import type { IncidentEntity } from './entity';
 
 /**

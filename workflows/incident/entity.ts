@@ -30,9 +30,9 @@ import {
   type SnoozeResult,
   type IncidentSnapshot,
   type IncidentStateResult,
-} from '../definitions';
+} from '../../src/contracts/workflows';
 import type { IncidentEventType } from '../../src/domain/incident-events';
-import type { AlertReceived, AlertsReceived, IncidentWorkflowInput, LifecycleUpdateInput } from '../definitions';
+import type { AlertReceived, AlertsReceived, IncidentWorkflowInput, LifecycleUpdateInput } from '../../src/contracts/workflows';
 import { planAlertBatch, type AlertBatchStep, type AttachedAlert, type SenderAcknowledge, type SenderResolve } from './alert-batch';
 import { AppliedEvents } from './applied-events';
 import { HandlerLock } from './lock';

@@ -10,7 +10,7 @@ import {
   uuid4,
 } from '@temporalio/workflow';
 import { respondersRefusal } from '../../src/domain/incident-lifecycle';
-import { INVALID_TRANSITION, type RespondersInput, type RespondersResult } from '../definitions';
+import { INVALID_TRANSITION, type RespondersInput, type RespondersResult } from '../../src/contracts/workflows';
 import type { createPagingActivities } from '../../activities/paging';
 import type { PlannedEscalation } from '../../activities/paging/plan';
 import { FIRST_ATTEMPT_TIMEOUT_MS, RETRY_ATTEMPT_TIMEOUT_MS } from '../../src/domain/paging/attempt-timeouts';

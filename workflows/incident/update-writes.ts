@@ -1,7 +1,7 @@
 import { ActivityFailure, ApplicationFailure, patched, proxyLocalActivities } from '@temporalio/workflow';
 import type { createProjectionActivities } from '../../activities/projections';
 import { boundedRetry, RETRY_WAITS } from '../../src/domain/bounded-retry';
-import { INCIDENT_STORE_UNAVAILABLE } from '../definitions';
+import { INCIDENT_STORE_UNAVAILABLE } from '../../src/contracts/workflows';
 
 type ProjectionActivities = ReturnType<typeof createProjectionActivities>;
 

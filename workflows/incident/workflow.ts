@@ -19,7 +19,7 @@ import {
   lifecycleUpdates,
   type IncidentWorkflowInput,
   type LifecycleUpdateInput,
-} from '../definitions';
+} from '../../src/contracts/workflows';
 import { AutoCloser } from './auto-close';
 import { IncidentEntity } from './entity';
 import { Escalator, PAGING_PATCH } from './escalation';

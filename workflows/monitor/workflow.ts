@@ -1,6 +1,6 @@
 import { ActivityFailure, condition, continueAsNew, proxyActivities, setHandler, uuid4 } from '@temporalio/workflow';
 import type { createMonitorActivities } from '../../activities/monitors';
-import { monitorPauseSignal, monitorScheduleSignal, monitorStateQuery, type MonitorWorkflowInput } from '../definitions';
+import { monitorPauseSignal, monitorScheduleSignal, monitorStateQuery, type MonitorWorkflowInput } from '../../src/contracts/workflows';
 
 type MonitorActivities = ReturnType<typeof createMonitorActivities>;
 

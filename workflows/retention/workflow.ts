@@ -1,7 +1,7 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { createRetentionActivities } from '../../activities/retention';
 import { addPurgeCounts, noPurgeCounts, type PurgeCounts } from '../../src/domain/purge-counts';
-import type { RetentionWorkflowInput } from '../definitions';
+import type { RetentionWorkflowInput } from '../../src/contracts/workflows';
 
 const { purgeExpired } = proxyActivities<ReturnType<typeof createRetentionActivities>>({
   // A pass stops starting statements after 60 s; one statement deletes at most 1,000 rows.

@@ -1,7 +1,7 @@
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { IMPORT_KINDS, type ImportSystem } from '../../../src/domain/importers/plan';
-import { importFrom } from '../../../src/providers/import-sources';
+import { importFrom } from '../../../src/integrations/import-sources';
 import { ImportSourceError } from '../../../src/services/importers';
 import { HttpError } from '../../http/customer-errors';
 import { defineRoute, type RouteSpec } from '../../http/route-spec';

@@ -22,7 +22,7 @@ import {
 } from '../../../src/services/incident';
 import { NoteBody, ResponderEntrySchema, RespondersBody, SnoozeBody } from '../../http/responder-schemas';
 import { withinDeadline, TEMPORAL_CALL_MS } from '../../../src/temporal/deadline';
-import { escalateNowSignal, incidentWorkflowId, type IncidentSnapshot } from '../../../workflows/definitions';
+import { escalateNowSignal, incidentWorkflowId, type IncidentSnapshot } from '../../../src/contracts/workflows';
 import { IncidentSchema, INCIDENT_ALERTS_SHOWN, ListIncidentsQuery } from '../../customer-v1/schemas';
 import { defineRoute, type RouteSpec } from '../../http/route-spec';
 import { ADMIN_ERRORS, adminActorOf, pageMeta, PageQuery, type AdminDeps } from '../admin-kit';

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { slackManifest } from '../../../src/providers/slack/manifest';
+import { slackManifest } from '../../../src/integrations/slack/manifest';
 import { listIntegrations } from '../../../src/services/chat/integrations';
-import { listSlackChannels } from '../../../src/services/chat/slack-channels';
-import { disconnectSlack, slackInstallUrl } from '../../../src/services/chat/slack-connect';
+import { listSlackChannels } from '../../../src/integrations/slack/channels';
+import { disconnectSlack, slackInstallUrl } from '../../../src/integrations/slack/connect';
 import { defineRoute, type RouteSpec } from '../../http/route-spec';
 import { ADMIN_ERRORS, auditActorOf, authorizedActor, type AdminDeps } from '../admin-kit';
 import { IntegrationsSchema, SlackChannelsSchema, SlackManifestSchema } from './integration-schemas';

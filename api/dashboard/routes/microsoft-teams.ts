@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CHAT_MIN_PLAN, PLAN_LIMITS } from '../../../src/domain/plans';
-import { sendTeamsTestCard, TEAMS_TEST_TIMEOUT_MS } from '../../../src/services/chat/teams-test';
+import { sendTeamsTestCard, TEAMS_TEST_TIMEOUT_MS } from '../../../src/integrations/microsoft-teams/test-card';
 import { forbidden } from '../../../src/services/errors';
 import { TEST_SEND_REFUSAL } from '../../../src/services/throttles';
 import { getServiceDetail } from '../../../src/services/workspace/catalog';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_DEVICE_TOKEN_LENGTH } from '../../../src/domain/channels';
-import { vapidKeys } from '../../../src/providers/web-push';
+import { vapidKeys } from '../../../src/integrations/web-push';
 import { contactMethodIn, registerDevice, removeDevice, DEVICE_PLATFORMS, type DevicePlatform } from '../../../src/services/paging';
 import { defineRoute, type RouteSpec } from '../../http/route-spec';
 import { ADMIN_ERRORS, adminActorOf, auditActorOf, authorize, IdParams, type AdminDeps } from '../admin-kit';

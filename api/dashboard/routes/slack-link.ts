@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { linkSlackAccount, unlinkSlackAccount } from '../../../src/services/chat/slack-link';
+import { linkSlackAccount, unlinkSlackAccount } from '../../../src/integrations/slack/link';
 import { defineRoute, type RouteSpec } from '../../http/route-spec';
 import { ADMIN_ERRORS, adminActorOf, auditActorOf, requireVerified, type AdminDeps } from '../admin-kit';
 

@@ -5,14 +5,14 @@ import { Migration } from '@mikro-orm/migrations';
  *
  * `slack_messages`: the one message an incident has in a channel (its `ts`, known as soon as
  * `chat.postMessage` answers) and a hash of what it shows now, so an unchanged rendering is not
- * sent again. Written only by src/services/chat/slack-messages.ts.
+ * sent again. Written only by src/integrations/slack/messages/store.ts.
  *
  * `slack_deliveries`: the queue, one row per feed event per incident per channel, with the
  * columns of `outgoing_webhook_deliveries` (the generic delivery queue of
  * src/services/incident-feed/ claims and retries them, in order per channel × incident lane),
  * plus the thread reply's `ts` (a retried attempt does not reply twice) and `skipped_at` (Slack
  * disconnected or the plan has no chat: parked without an attempt). Written only by
- * src/services/chat/slack-deliveries.ts. No foreign keys, like the other tables.
+ * src/integrations/slack/messages/deliveries.ts. No foreign keys, like the other tables.
  */
 export class Migration20261208100000_slack_messages extends Migration {
   override async up(): Promise<void> {

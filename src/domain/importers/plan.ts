@@ -1,7 +1,7 @@
 /**
  * What an import from PagerDuty or Opsgenie means to do (docs/importers.md): the source's
  * objects mapped to Klaxon's shapes, still named by their ids in the source system, and what
- * could not be mapped with why. Made by the pure mappers (src/providers/<name>/import-map.ts);
+ * could not be mapped with why. Made by the pure mappers (src/integrations/<name>/import-map.ts);
  * applied by src/services/importers. Pure: no I/O.
  */
 import type { Role } from '../roles';

@@ -1,7 +1,7 @@
 /**
  * What a page says, whatever the channel: its subject line, and the email every email provider
  * sends (pure: the send activity renders, providers deliver). SMS and call formats belong to the
- * provider that answers them (src/providers/twilio/messages.ts).
+ * provider that answers them (src/integrations/twilio/messages.ts).
  */
 import { escapeMarkup as xml } from '../markup';
 import type { Severity } from '../severity';

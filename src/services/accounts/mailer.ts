@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ChannelSender } from '../../providers/types';
+import type { ChannelSender } from '../../integrations/types';
 
 /** Account emails (verification, password reset) go out through the email channel's sender. */
 export interface AccountMailer {

@@ -1,4 +1,4 @@
-import type { Actor } from '../../../workflows/definitions';
+import type { Actor } from '../../contracts/workflows';
 import { conflict } from '../errors';
 import { transitionIncident, type IncidentDeps } from '../incident';
 import { getAlert } from './read';

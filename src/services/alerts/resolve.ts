@@ -3,7 +3,7 @@ import { RESOLVABLE_INCIDENT_STATUSES } from '../../domain/alert-status';
 import type { IncidentStatus } from '../../domain/incident-lifecycle';
 import { isUuid } from '../../domain/ids';
 import { knexOf } from '../../db/knex';
-import type { Actor } from '../../../workflows/definitions';
+import type { Actor } from '../../contracts/workflows';
 import { conflict, DomainError, notFound } from '../errors';
 import { closeAlerts, reopenAlerts, transitionIncident, type IncidentDeps } from '../incident';
 import { getAlert } from './read';

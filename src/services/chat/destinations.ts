@@ -11,8 +11,8 @@ import { recordAudit, type AuditActor } from '../audit';
 import { invalid } from '../errors';
 import { assertChatPlan } from './chat-plan';
 import { getServiceChat, setServiceChat, type ServiceChat, type ServiceChatChange } from './service-chat';
-import { findSlackChannel } from './slack-channels';
-import type { SlackWorkspaceDeps } from './slack-workspace';
+import { findSlackChannel } from '../../integrations/slack/channels';
+import type { SlackWorkspaceDeps } from '../../integrations/slack/workspace';
 
 export interface DestinationDeps extends SlackWorkspaceDeps {
   /** ALLOW_PRIVATE_TARGETS, as for outgoing webhooks. */

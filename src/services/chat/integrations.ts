@@ -4,9 +4,9 @@
  */
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { knexOf } from '../../db/knex';
-import type { SlackConfig } from '../../providers/slack/config';
+import type { SlackConfig } from '../../integrations/slack/config';
 import { countTeamsWebhooks } from './service-chat';
-import { findSlackInstallation } from './slack-installations';
+import { findSlackInstallation } from '../../integrations/slack/installations';
 
 export interface SlackIntegrationJson {
   provider: 'slack';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex, MikroORM } from '@mikro-orm/postgresql';
 import type { Client, ScheduleOptions } from '@temporalio/client';
-import { drillScheduleTemporalId, type DrillWorkflowInput } from '../../../workflows/definitions';
+import { drillScheduleTemporalId, type DrillWorkflowInput } from '../../contracts/workflows';
 import type { DrillChannel, DrillTarget } from '../../domain/drills';
 import { PLAN_LIMITS, type Plan } from '../../domain/plans';
 import { knexOf } from '../../db/knex';

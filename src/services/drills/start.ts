@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
-import { drillWorkflowId, type DrillWorkflowInput } from '../../../workflows/definitions';
+import { drillWorkflowId, type DrillWorkflowInput } from '../../contracts/workflows';
 import { knexOf } from '../../db/knex';
 import { TEMPORAL_CALL_MS, withinDeadline } from '../../temporal/deadline';
 import { getDrill, markDrillResultFailed, openDrill, type DrillJson, type NewDrill } from './drills';

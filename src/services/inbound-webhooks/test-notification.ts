@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { ChannelSenders } from '../../providers/types';
+import type { ChannelSenders } from '../../integrations/types';
 import { CHANNELS, type ChannelId } from '../../domain/channels';
 import { PLAN_LIMITS, type Plan } from '../../domain/plans';
 import { channelIdsOf, testMessage, testRoute, type FormBName, type WebhookTarget } from '../../domain/inbound-webhook-targets';

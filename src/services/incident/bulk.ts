@@ -4,7 +4,7 @@
  * state, another workspace, an outage) is its own result and never stops the others.
  */
 import type { LifecycleOperation } from '../../domain/incident-lifecycle';
-import type { Actor } from '../../../workflows/definitions';
+import type { Actor } from '../../contracts/workflows';
 import { DomainError } from '../errors';
 import { outageMessage, outageOf } from '../outages';
 import { transitionIncident, type IncidentDeps } from './incidents';

@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
-import { escalateNowSignal, incidentWorkflowId, type Actor, type IncidentSnapshot } from '../../../workflows/definitions';
+import { escalateNowSignal, incidentWorkflowId, type Actor, type IncidentSnapshot } from '../../contracts/workflows';
 import { TEMPORAL_CALL_MS, withinDeadline } from '../../temporal/deadline';
 import { conflict } from '../errors';
 import { getIncident } from './incidents';

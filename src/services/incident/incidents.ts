@@ -12,7 +12,7 @@ import {
   type IncidentSnapshot,
   type IncidentWorkflowInput,
   type LifecycleUpdateInput,
-} from '../../../workflows/definitions';
+} from '../../contracts/workflows';
 import { isUuid } from '../../domain/ids';
 import { knexOf } from '../../db/knex';
 import { incidentStartOptions } from './workflow-start';

@@ -8,7 +8,7 @@
  */
 import type { Knex } from '@mikro-orm/postgresql';
 import { ApplicationFailure } from '@temporalio/common';
-import { INVALID_TRANSITION } from '../../../workflows/definitions';
+import { INVALID_TRANSITION } from '../../contracts/workflows';
 import { moveAlerts } from '../alerts/move';
 import { lockDedupKeys, OPEN_STATUSES } from '../ingest/routing';
 import { recordTransition, type TransitionEntry } from './store';

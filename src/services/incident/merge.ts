@@ -6,7 +6,7 @@
  * short (a worker or API killed mid-merge) is finished by asking again, and nothing moves twice.
  */
 import { knexOf } from '../../db/knex';
-import { incidentMergedUpdate, mergeIntoUpdate, type Actor, type IncidentSnapshot } from '../../../workflows/definitions';
+import { incidentMergedUpdate, mergeIntoUpdate, type Actor, type IncidentSnapshot } from '../../contracts/workflows';
 import { conflict, DomainError, invalid } from '../errors';
 import { readIncidentRow, runIncidentUpdate, type IncidentDeps } from './incidents';
 import { mergedInto } from './merge-store';

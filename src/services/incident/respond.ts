@@ -15,7 +15,7 @@ import {
   type ResponderTarget,
   type RespondersResult,
   type SnoozeResult,
-} from '../../../workflows/definitions';
+} from '../../contracts/workflows';
 import { conflict, invalid } from '../errors';
 import { targetsOutsideWorkspace } from '../paging/escalation-policies';
 import { readIncidentRow, runIncidentUpdate, type IncidentDeps } from './incidents';

@@ -7,7 +7,7 @@
  */
 import type { Knex } from '@mikro-orm/postgresql';
 import type { IncidentEventType } from '../../domain/incident-events';
-import type { Actor } from '../../../workflows/definitions';
+import type { Actor } from '../../contracts/workflows';
 import { actorJson, EVENT_INSERT } from './feed-sql';
 import { INCIDENT_COLUMNS } from './view';
 

@@ -1,6 +1,6 @@
 import type { Knex } from '@mikro-orm/postgresql';
 import type { IncidentStatus } from '../../domain/incident-lifecycle';
-import { APPLIED_EVENTS_WINDOW } from '../../../workflows/definitions';
+import { APPLIED_EVENTS_WINDOW } from '../../contracts/workflows';
 
 /** What a workflow run started for an existing incident resumes from, read from the projection. */
 export interface RunSeed {

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from '@mikro-orm/postgresql';
 import { timestampChanges, type IncidentStatus, type TransitionOperation } from '../../domain/incident-lifecycle';
 import type { Severity } from '../../domain/severity';
-import type { Actor } from '../../../workflows/definitions';
+import type { Actor } from '../../contracts/workflows';
 import { INCIDENT_COLUMNS, type IncidentRow } from './view';
 import { actorJson, EVENT_INSERT } from './feed-sql';
 import { isEscalation, pageEventType, transitionEventType } from '../../domain/incident-events';

@@ -1,5 +1,5 @@
 import { iso, isoOrNull } from '../../db/timestamps';
-import type { IncidentSnapshot } from '../../../workflows/definitions';
+import type { IncidentSnapshot } from '../../contracts/workflows';
 
 /** An `incidents` row as node-postgres returns it (snake_case columns). */
 export interface IncidentRow {

@@ -1,4 +1,4 @@
-import { incidentWorkflowId, searchAttributes, type IncidentWorkflowInput } from '../../../workflows/definitions';
+import { incidentWorkflowId, searchAttributes, type IncidentWorkflowInput } from '../../contracts/workflows';
 
 /**
  * How every incident workflow is started: its ID, task queue, input and search attributes.

@@ -4,7 +4,7 @@ import { WorkflowNotFoundError } from '@temporalio/common';
 import type { Client } from '@temporalio/client';
 import { hashSecret } from '../../domain/api-token';
 import { isUuid, looksLikeUrlSecret, newUrlSecret } from '../../domain/ids';
-import { heartbeatPauseSignal, heartbeatPingSignal, heartbeatWorkflowId, type HeartbeatWorkflowInput } from '../../../workflows/definitions';
+import { heartbeatPauseSignal, heartbeatPingSignal, heartbeatWorkflowId, type HeartbeatWorkflowInput } from '../../contracts/workflows';
 import { getService, workspaceOfService } from '../workspace/catalog';
 import { recordAudit, type AuditActor } from '../audit';
 import { knexOf } from '../../db/knex';

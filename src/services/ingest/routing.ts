@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from '@mikro-orm/postgresql';
 import type { IngestItem } from '../../domain/ingest/plan';
-import { INGEST_ACTOR } from '../../../workflows/definitions';
+import { INGEST_ACTOR } from '../../contracts/workflows';
 import { prepareIncidentBatch, type IncidentOpening } from '../incident/store';
 import { closeAlertsOfOpenIncident } from '../incident/alerts-closed';
 import type { Grouping } from '../../domain/grouping/match';

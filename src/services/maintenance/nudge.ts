@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
-import { incidentWorkflowId, maintenanceChangedSignal } from '../../../workflows/definitions';
+import { incidentWorkflowId, maintenanceChangedSignal } from '../../contracts/workflows';
 import { knexOf } from '../../db/knex';
 import { TEMPORAL_CALL_MS, withinDeadline } from '../../temporal/deadline';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex, MikroORM } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
-import { monitorPauseSignal, monitorScheduleSignal } from '../../../workflows/definitions';
+import { monitorPauseSignal, monitorScheduleSignal } from '../../contracts/workflows';
 import { monitorMinIntervalSeconds, type Plan } from '../../domain/plans';
 import { checkMonitorUrl, type MonitorMethod } from '../../domain/monitors/target';
 import { isUuid } from '../../domain/ids';

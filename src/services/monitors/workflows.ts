@@ -1,7 +1,7 @@
 import type { Knex, MikroORM } from '@mikro-orm/postgresql';
 import { WorkflowNotFoundError, type SignalDefinition } from '@temporalio/common';
 import type { Client } from '@temporalio/client';
-import { monitorWorkflowId, type MonitorWorkflowInput } from '../../../workflows/definitions';
+import { monitorWorkflowId, type MonitorWorkflowInput } from '../../contracts/workflows';
 import { knexOf } from '../../db/knex';
 import { TEMPORAL_CALL_MS, withinDeadline } from '../../temporal/deadline';
 

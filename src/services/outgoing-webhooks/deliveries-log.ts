@@ -10,7 +10,7 @@ import { DELIVERY_COLUMNS, deliveryJson, type DeliveryJson, type DeliveryRow } f
 
 /**
  * A subscription's delivery log, its test `ping` and redelivery. These only write rows of
- * `outgoing_webhook_deliveries`, due now: the deliverer (src/providers/outgoing-webhooks/) sends them, signs
+ * `outgoing_webhook_deliveries`, due now: the deliverer (src/integrations/outgoing-webhooks/) sends them, signs
  * them and retries them.
  */
 

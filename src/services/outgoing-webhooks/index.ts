@@ -5,7 +5,7 @@
  * Managing subscriptions (manage.ts), their delivery log, test pings and redeliveries
  * (deliveries-log.ts), how they read (views.ts), queueing events for them (fan-out.ts), what
  * deliveries teach about them (subscription-health.ts). Sending is the provider's
- * (src/providers/outgoing-webhooks/), through the shared SSRF guard (src/services/targets).
+ * (src/integrations/outgoing-webhooks/), through the shared SSRF guard (src/services/targets).
  */
 export * from './manage';
 export * from './fan-out';

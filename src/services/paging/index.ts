@@ -4,7 +4,7 @@
  * pages.ts; quotas: page-quota.ts, counted with drill sends in quota-usage.ts), what an escalation step reads (escalation-context.ts) and
  * the in-app notifications a page leaves. The paging activities (activities/paging/) call these;
  * the channels are declared in the channel registry (src/domain/channels.ts) and sent by
- * src/providers/; what a responder's answer does is in ../response/.
+ * src/integrations/; what a responder's answer does is in ../response/.
  */
 export * from './contacts';
 export * from './escalation-policies';

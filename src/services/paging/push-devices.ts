@@ -5,7 +5,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { knexOf } from '../../db/knex';
 import { normaliseAddress, type ChannelId } from '../../domain/channels';
-import { deliverWebPush, parseSubscription, type WebPushConfig } from '../../providers/web-push';
+import { deliverWebPush, parseSubscription, type WebPushConfig } from '../../integrations/web-push';
 import { conflict, invalid, notFound } from '../errors';
 import type { ChangeOptions } from './changes';
 import { addMemberContactMethod, disableContactMethod, memberOf, removeContactMethod, type ContactMethodJson } from './contacts';

@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import { alertsReceivedSignal, type IncidentWorkflowInput } from '../../../workflows/definitions';
+import { alertsReceivedSignal, type IncidentWorkflowInput } from '../../contracts/workflows';
 import { incidentStartOptions } from '../incident/workflow-start';
 import type { PendingRow } from './outbox-rows';
 

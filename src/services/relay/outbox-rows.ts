@@ -1,5 +1,5 @@
 import type { Knex } from '@mikro-orm/postgresql';
-import type { IncidentWorkflowInput } from '../../../workflows/definitions';
+import type { IncidentWorkflowInput } from '../../contracts/workflows';
 import type { AfterFailure } from './retry-policy';
 
 /** An undelivered `ingest_outbox` row with what its incident's workflow needs to start. */

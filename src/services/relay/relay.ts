@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from '../../logger';
-import { APPLIED_EVENTS_WINDOW } from '../../../workflows/definitions';
+import { APPLIED_EVENTS_WINDOW } from '../../contracts/workflows';
 import { knexOf } from '../../db/knex';
 import { batchesPerIncident } from './batches';
 import { claimRows } from './claim';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
-import type { Actor } from '../../../workflows/definitions';
+import type { Actor } from '../../contracts/workflows';
 import type { LifecycleOperation } from '../../domain/incident-lifecycle';
 import { knexOf } from '../../db/knex';
 import { DomainError } from '../errors';

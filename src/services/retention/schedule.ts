@@ -1,5 +1,5 @@
 import type { Client, ScheduleOptions } from '@temporalio/client';
-import { RETENTION_SCHEDULE_ID, type RetentionWorkflowInput } from '../../../workflows/definitions';
+import { RETENTION_SCHEDULE_ID, type RetentionWorkflowInput } from '../../contracts/workflows';
 
 /** What the retention schedule is: hourly, never two purges at once, run on the worker's task queue. */
 function retentionSchedule(taskQueue: string) {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createSchedule } from '../../../src/services/paging/schedules';
-import { slackWorkSettled } from '../../../src/providers/slack';
+import { slackWorkSettled } from '../../../src/integrations/slack';
 import type { SlackApiFake } from '../../fakes/slack-api';
 import { notificationsOf, pagingService, responder, statusOf, timelineOf, trigger } from '../../support/paging';
 import { connectSlack, newSlackUserId, postSigned, slackMember, startSlackStack } from '../../support/slack';

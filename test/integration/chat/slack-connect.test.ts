@@ -1,6 +1,6 @@
 import { knexOf } from '../../../src/db/knex';
-import { signSlackState, slackStateKey, SLACK_STATE_TTL_MS } from '../../../src/providers/slack/oauth-state';
-import { SLACK_BOT_SCOPES } from '../../../src/providers/slack/manifest';
+import { signSlackState, slackStateKey, SLACK_STATE_TTL_MS } from '../../../src/integrations/slack/oauth-state';
+import { SLACK_BOT_SCOPES } from '../../../src/integrations/slack/manifest';
 import { createSealer } from '../../../src/services/sealing/seal';
 import { setPlan } from '../../../src/services/workspace';
 import { auditLog, catalogWorkspace, type CatalogWorkspace } from '../../support/catalog';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { knexOf } from '../../../src/db/knex';
-import { slackWorkSettled } from '../../../src/providers/slack';
-import { SLACK_ACTION_IDS } from '../../../src/providers/slack/messages/blocks';
+import { slackWorkSettled } from '../../../src/integrations/slack';
+import { SLACK_ACTION_IDS } from '../../../src/integrations/slack/messages/blocks';
 import type { SlackApiFake } from '../../fakes/slack-api';
 import { notificationsOf, pagingService, responder, statusOf, timelineOf, trigger } from '../../support/paging';
 import { clickPayload, connectSlack, newSlackUserId, postSigned, slackMember, startSlackStack } from '../../support/slack';

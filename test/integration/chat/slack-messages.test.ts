@@ -1,6 +1,6 @@
-import { SLACK_ACTION_IDS } from '../../../src/providers/slack/messages/blocks';
+import { SLACK_ACTION_IDS } from '../../../src/integrations/slack/messages/blocks';
 import { setServiceChat } from '../../../src/services/chat/service-chat';
-import { deleteSlackInstallation } from '../../../src/services/chat/slack-installations';
+import { deleteSlackInstallation } from '../../../src/integrations/slack/installations';
 import { createService } from '../../../src/services/workspace/catalog';
 import { createSource } from '../../../src/services/ingest/sources';
 import { slackStack } from '../../support/slack-stack';

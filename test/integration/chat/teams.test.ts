@@ -2,7 +2,7 @@ import { knexOf } from '../../../src/db/knex';
 import type { Plan } from '../../../src/domain/plans';
 import { retentionCutoffs } from '../../../src/domain/retention';
 import { setServiceChat } from '../../../src/services/chat/service-chat';
-import { sendTeamsTestCard } from '../../../src/services/chat/teams-test';
+import { sendTeamsTestCard } from '../../../src/integrations/microsoft-teams/test-card';
 import { purgeExpired } from '../../../src/services/retention/purge';
 import { signIncidentAction } from '../../../src/services/response/action-tokens';
 import { createSealer } from '../../../src/services/sealing/seal';

@@ -1,4 +1,4 @@
-import { incidentWorkflowId, incidentStateQuery } from '../../../workflows/definitions';
+import { incidentWorkflowId, incidentStateQuery } from '../../../src/contracts/workflows';
 import { knexOf } from '../../../src/db/knex';
 import { request } from '../../support/http';
 import { startTestStack, type TestStack } from '../../support/stack';

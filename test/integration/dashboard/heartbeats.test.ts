@@ -1,4 +1,4 @@
-import { heartbeatStateQuery, heartbeatWorkflowId } from '../../../workflows/definitions';
+import { heartbeatStateQuery, heartbeatWorkflowId } from '../../../src/contracts/workflows';
 import { knexOf } from '../../../src/db/knex';
 import { auditLog, catalogWorkspace, catalogWorkspaceWithService, countIn, ROLE_TABLE, type CatalogWorkspace } from '../../support/catalog';
 import { dashboardFixture } from '../../support/dashboard';

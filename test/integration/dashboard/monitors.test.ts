@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { knexOf } from '../../../src/db/knex';
 import { ensureMonitorWorkflows } from '../../../src/services/monitors';
 import { createMonitor, createService, createTeam, setPlan } from '../../../src/services/workspace';
-import { monitorWorkflowId } from '../../../workflows/definitions';
+import { monitorWorkflowId } from '../../../src/contracts/workflows';
 import { auditLog, catalogWorkspace, catalogWorkspaceWithService, countIn, ROLE_TABLE, type CatalogWorkspace } from '../../support/catalog';
 import { dashboardFixture, expectDashboardError, workspaceWithRoles } from '../../support/dashboard';
 import { waitFor } from '../../support/wait';

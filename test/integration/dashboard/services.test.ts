@@ -1,4 +1,4 @@
-import { heartbeatWorkflowId, incidentWorkflowId } from '../../../workflows/definitions';
+import { heartbeatWorkflowId, incidentWorkflowId } from '../../../src/contracts/workflows';
 import { knexOf } from '../../../src/db/knex';
 import { transitionIncident } from '../../../src/services/incident';
 import { createEscalationPolicy } from '../../../src/services/paging/escalation-policies';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { ImportReport, ImportSystem } from '../../../src/domain/importers/plan';
 import { openOrm } from '../../../src/db/orm';
-import { loadImportPlan } from '../../../src/providers/import-sources';
+import { loadImportPlan } from '../../../src/integrations/import-sources';
 import { applyImportPlan } from '../../../src/services/importers';
 import { onCall } from '../../../src/services/paging';
 import { fixtureAccount as opsgenieAccount, startOpsgenieApi } from '../../fakes/opsgenie-api';

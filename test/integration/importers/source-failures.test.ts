@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { openOrm } from '../../../src/db/orm';
-import { importFrom } from '../../../src/providers/import-sources';
+import { importFrom } from '../../../src/integrations/import-sources';
 import { ImportSourceError } from '../../../src/services/importers';
 import { closedPort } from '../../fakes/http-util';
 import { startOpsgenieApi, type OpsgenieApiFake } from '../../fakes/opsgenie-api';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { knexOf } from '../../../src/db/knex';
 import { createSource } from '../../../src/services/ingest/sources';
-import { incidentWorkflowId } from '../../../workflows/definitions';
+import { incidentWorkflowId } from '../../../src/contracts/workflows';
 import { request } from '../../support/http';
 import { startTestStack, type TestStack } from '../../support/stack';
 import { sleep, waitFor } from '../../support/wait';

@@ -1,7 +1,7 @@
 import { mkdtempSync, chmodSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { incidentStateQuery, incidentWorkflowId } from '../../../workflows/definitions';
+import { incidentStateQuery, incidentWorkflowId } from '../../../src/contracts/workflows';
 import { freePort } from '../../../src/net';
 import { knexOf } from '../../../src/db/knex';
 import { createSource } from '../../../src/services/ingest/sources';

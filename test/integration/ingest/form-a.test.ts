@@ -1,4 +1,4 @@
-import { incidentStateQuery, incidentWorkflowId } from '../../../workflows/definitions';
+import { incidentStateQuery, incidentWorkflowId } from '../../../src/contracts/workflows';
 import { knexOf } from '../../../src/db/knex';
 import { createSource } from '../../../src/services/ingest/sources';
 import { useStackWithWorkspace } from '../../support/fixture';

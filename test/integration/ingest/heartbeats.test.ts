@@ -1,4 +1,4 @@
-import { heartbeatStateQuery, heartbeatWorkflowId } from '../../../workflows/definitions';
+import { heartbeatStateQuery, heartbeatWorkflowId } from '../../../src/contracts/workflows';
 import { knexOf } from '../../../src/db/knex';
 import { createHeartbeat, setHeartbeatPaused } from '../../../src/services/ingest/heartbeats';
 import { klaxon } from '../../support/cli';

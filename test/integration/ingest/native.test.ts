@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { incidentStateQuery, incidentWorkflowId } from '../../../workflows/definitions';
+import { incidentStateQuery, incidentWorkflowId } from '../../../src/contracts/workflows';
 import { knexOf } from '../../../src/db/knex';
 import { createSource } from '../../../src/services/ingest/sources';
 import { useStackWithWorkspace } from '../../support/fixture';

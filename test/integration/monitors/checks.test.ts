@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { knexOf } from '../../../src/db/knex';
 import { createMonitor } from '../../../src/services/workspace/catalog';
-import { monitorStateQuery, monitorWorkflowId, type MonitorWorkflowInput } from '../../../workflows/definitions';
+import { monitorStateQuery, monitorWorkflowId, type MonitorWorkflowInput } from '../../../src/contracts/workflows';
 import { catalogWorkspace, type CatalogWorkspace } from '../../support/catalog';
 import { dashboard } from '../../support/dashboard';
 import { request } from '../../support/http';

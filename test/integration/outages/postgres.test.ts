@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import type { Worker } from '@temporalio/worker';
-import { heartbeatStateQuery, heartbeatWorkflowId, incidentStateQuery, incidentWorkflowId } from '../../../workflows/definitions';
+import { heartbeatStateQuery, heartbeatWorkflowId, incidentStateQuery, incidentWorkflowId } from '../../../src/contracts/workflows';
 import { knexOf } from '../../../src/db/knex';
 import { openOrm, type MikroORM } from '../../../src/db/orm';
 import { createSource } from '../../../src/services/ingest/sources';
 import { pagingDeps } from '../../../src/stack/paging';
 import { createKlaxonWorker } from '../../../src/temporal/worker';
-import { closeChannelSenders } from '../../../src/providers/registry';
+import { closeChannelSenders } from '../../../src/integrations/registry';
 import { request, type ApiResponse } from '../../support/http';
 import { notificationsOf, timelineOf } from '../../support/paging';
 import { startTestStack, type TestStack } from '../../support/stack';

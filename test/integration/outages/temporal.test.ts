@@ -1,6 +1,6 @@
 import { Client } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
-import { heartbeatStateQuery, heartbeatWorkflowId, incidentStateQuery, incidentWorkflowId } from '../../../workflows/definitions';
+import { heartbeatStateQuery, heartbeatWorkflowId, incidentStateQuery, incidentWorkflowId } from '../../../src/contracts/workflows';
 import { knexOf } from '../../../src/db/knex';
 import { createIncident } from '../../../src/services/incident/incidents';
 import { outageOf } from '../../../src/services/outages';

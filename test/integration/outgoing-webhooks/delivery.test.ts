@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { knexOf } from '../../../src/db/knex';
 import { openOrm } from '../../../src/db/orm';
-import { OutgoingWebhookDeliverer } from '../../../src/providers/outgoing-webhooks/deliverer';
+import { OutgoingWebhookDeliverer } from '../../../src/integrations/outgoing-webhooks/deliverer';
 import { postJson } from '../../../src/services/targets';
 import { createSealer } from '../../../src/services/sealing/seal';
 import { dashboard, lastEmailTo, memberSession } from '../../support/dashboard';

@@ -1,6 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { createApnsSender } from '../../../src/providers/apns';
-import type { ChannelSender, OutgoingPage } from '../../../src/providers/types';
+import { createApnsSender } from '../../../src/integrations/apns';
+import type { ChannelSender, OutgoingPage } from '../../../src/integrations/types';
 import { startApnsFake, type ApnsFake } from '../../fakes/apns-server';
 import { makeTestCert, type TestCert } from '../../fakes/tls-cert';
 import { expectPermanent, expectRetryable } from './expect-failure';

@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { createDevInboxSender, listDevInbox } from '../../../src/providers/dev-inbox';
-import { closeChannelSenders, createChannelSenders } from '../../../src/providers/registry';
-import type { ChannelSender, OutgoingPage } from '../../../src/providers/types';
+import { createDevInboxSender, listDevInbox } from '../../../src/integrations/dev-inbox';
+import { closeChannelSenders, createChannelSenders } from '../../../src/integrations/registry';
+import type { ChannelSender, OutgoingPage } from '../../../src/integrations/types';
 import { CHANNEL_IDS, type ChannelId } from '../../../src/domain/channels';
 import { loadConfig } from '../../../src/config';
 import { openOrm, type MikroORM } from '../../../src/db/orm';

@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { PERMANENT_DELIVERY_FAILURE } from '../../../src/providers/types';
+import { PERMANENT_DELIVERY_FAILURE } from '../../../src/integrations/types';
 
 /** Everything an error could show a log or Temporal: message, stack and own properties. */
 const exposed = (err: Error) => JSON.stringify({ ...err, message: err.message, stack: err.stack, cause: String((err as { cause?: unknown }).cause ?? '') });

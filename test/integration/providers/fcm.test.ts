@@ -1,10 +1,10 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { createFcmSender } from '../../../src/providers/fcm';
-import type { OutgoingPage } from '../../../src/providers/types';
+import { createFcmSender } from '../../../src/integrations/fcm';
+import type { OutgoingPage } from '../../../src/integrations/types';
 import { startFcmFake, type FcmFake } from '../../fakes/fcm-server';
 import { closedPort } from '../../fakes/http-util';
 import { PROVIDER_CALL_TIMEOUT_MS } from '../../../src/domain/paging/attempt-timeouts';
-import { providerDidNotAccept } from '../../../src/providers/failures';
+import { providerDidNotAccept } from '../../../src/integrations/failures';
 import { MiB, RssSampler } from '../../support/rss-sampler';
 import { waitFor } from '../../support/wait';
 import { expectPermanent, expectRetryable } from './expect-failure';

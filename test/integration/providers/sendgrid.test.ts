@@ -1,5 +1,5 @@
-import { createSendgridSender } from '../../../src/providers/sendgrid';
-import type { OutgoingPage } from '../../../src/providers/types';
+import { createSendgridSender } from '../../../src/integrations/sendgrid';
+import type { OutgoingPage } from '../../../src/integrations/types';
 import { startSendgridFake, type SendgridFake } from '../../fakes/sendgrid-server';
 import { expectPermanent, expectRetryable } from './expect-failure';
 

@@ -1,5 +1,5 @@
-import { createSmtpSender } from '../../../src/providers/smtp';
-import type { ChannelSender, OutgoingPage } from '../../../src/providers/types';
+import { createSmtpSender } from '../../../src/integrations/smtp';
+import type { ChannelSender, OutgoingPage } from '../../../src/integrations/types';
 import { startSmtpFake, type SmtpFake } from '../../fakes/smtp-server';
 import { expectPermanent, expectRetryable } from './expect-failure';
 

@@ -1,8 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import twilio from 'twilio';
-import { createTwilioSenders } from '../../../src/providers/twilio';
-import { PERMANENT_DELIVERY_FAILURE, type OutgoingPage } from '../../../src/providers/types';
+import { createTwilioSenders } from '../../../src/integrations/twilio';
+import { PERMANENT_DELIVERY_FAILURE, type OutgoingPage } from '../../../src/integrations/types';
 import { readBody } from '../../fakes/http-util';
 import { startTwilioFake, type TwilioFake } from '../../fakes/twilio-server';
 import { expectPermanent, expectRetryable } from './expect-failure';

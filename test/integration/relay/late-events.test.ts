@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { alertsReceivedSignal, incidentStateQuery, incidentWorkflowId } from '../../../workflows/definitions';
+import { alertsReceivedSignal, incidentStateQuery, incidentWorkflowId } from '../../../src/contracts/workflows';
 import { knexOf } from '../../../src/db/knex';
 import { createSource } from '../../../src/services/ingest/sources';
 import { transitionIncident } from '../../../src/services/incident/incidents';

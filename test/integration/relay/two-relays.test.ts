@@ -9,7 +9,7 @@ import { OutboxRelay } from '../../../src/services/relay';
 import { pagingDeps } from '../../../src/stack/paging';
 import { loadConfig } from '../../../src/config';
 import { createKlaxonWorker } from '../../../src/temporal/worker';
-import { incidentWorkflowId, type AlertsReceived } from '../../../workflows/definitions';
+import { incidentWorkflowId, type AlertsReceived } from '../../../src/contracts/workflows';
 import { waitFor } from '../../support/wait';
 import { incidentWithPending as pendingIncident } from '../../support/outbox';
 import { seedWorkspace, type SeededWorkspace } from '../../support/workspace';

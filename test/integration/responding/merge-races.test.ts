@@ -3,7 +3,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { knexOf } from '../../../src/db/knex';
 import { recordMergedAway } from '../../../src/services/incident';
 import { lockDedupKeys, storeTriggers } from '../../../src/services/ingest/routing';
-import { INVALID_TRANSITION } from '../../../workflows/definitions';
+import { INVALID_TRANSITION } from '../../../src/contracts/workflows';
 import { dashboardFixture, expectDashboardError } from '../../support/dashboard';
 import { pagedService } from '../../support/responding';
 import { sleep, waitFor } from '../../support/wait';

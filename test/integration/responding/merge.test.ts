@@ -1,6 +1,6 @@
 import { knexOf } from '../../../src/db/knex';
 import { recordMergedAway } from '../../../src/services/incident';
-import { incidentWorkflowId, mergeIntoUpdate } from '../../../workflows/definitions';
+import { incidentWorkflowId, mergeIntoUpdate } from '../../../src/contracts/workflows';
 import { dashboardFixture, expectDashboardError, memberSession } from '../../support/dashboard';
 import { pagingService, responder } from '../../support/paging';
 import { sleep, waitFor } from '../../support/wait';

@@ -6,7 +6,7 @@ import { noPurgeCounts, type PurgeCounts } from '../../../src/domain/retention';
 import { createLogger } from '../../../src/logger';
 import { ensureRetentionSchedule } from '../../../src/services/retention';
 import { bootStack, type BootedStack } from '../../../src/stack/boot';
-import { RETENTION_SCHEDULE_ID } from '../../../workflows/definitions';
+import { RETENTION_SCHEDULE_ID } from '../../../src/contracts/workflows';
 import { NO_ROWS, RetentionSeed, SEEDED_ROWS } from '../../support/retention-seed';
 import { TEST_SECRET } from '../../support/stack';
 import { waitFor } from '../../support/wait';

@@ -4,7 +4,7 @@
  * what the sender answered as one JSON line. argv: data folder, the stored address.
  */
 import { loadConfig } from '../../../src/config';
-import { createWebPushSender } from '../../../src/providers/web-push';
+import { createWebPushSender } from '../../../src/integrations/web-push';
 
 async function main(): Promise<void> {
   const [dataDir, address] = process.argv.slice(3);

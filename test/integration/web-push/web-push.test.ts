@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../../src/config';
 import { knexOf } from '../../../src/db/knex';
-import { vapidKeys } from '../../../src/providers/web-push';
+import { vapidKeys } from '../../../src/integrations/web-push';
 import { addMemberContactMethod } from '../../../src/services/paging/contacts';
 import { dashboard, expectDashboardError, memberSession, type DashboardSession } from '../../support/dashboard';
 import { pagingService, statusOf, timelineOf, trigger } from '../../support/paging';

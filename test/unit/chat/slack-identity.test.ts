@@ -1,4 +1,4 @@
-import { actingSlackEmail, type SlackUserFacts } from '../../../src/domain/chat/slack-identity';
+import { actingSlackEmail, type SlackUserFacts } from '../../../src/integrations/slack/acting-rules';
 
 const person = (over: Partial<SlackUserFacts> = {}): SlackUserFacts => ({
   teamId: 'T0INSTALLED',

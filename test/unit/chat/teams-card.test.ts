@@ -10,9 +10,9 @@ import {
   testCard,
   TEAMS_EVENT_TYPES,
   type IncidentCardInput,
-} from '../../../src/domain/chat/teams-card';
+} from '../../../src/integrations/microsoft-teams/card';
 import { signAction, signIncidentAction, verifyAction, verifyIncidentAction } from '../../../src/services/response/action-tokens';
-import { isPermanentRefusal } from '../../../src/providers/teams/deliverer';
+import { isPermanentRefusal } from '../../../src/integrations/microsoft-teams/deliverer';
 
 const validate = new Ajv({ allErrors: true, strict: true }).compile(cardSchema);
 

@@ -1,9 +1,9 @@
 import { opsgenieRole, pagerDutyRole } from '../../../src/domain/importers/roles';
 import { phoneOf } from '../../../src/domain/importers/contacts';
-import { mapOpsgenie } from '../../../src/providers/opsgenie/import-map';
-import type { OpsgenieData } from '../../../src/providers/opsgenie/import-schemas';
-import { mapPagerDuty } from '../../../src/providers/pagerduty/import-map';
-import type { PagerDutyData, PdContactMethod, PdNotificationRule } from '../../../src/providers/pagerduty/import-schemas';
+import { mapOpsgenie } from '../../../src/integrations/opsgenie/import-map';
+import type { OpsgenieData } from '../../../src/integrations/opsgenie/import-schemas';
+import { mapPagerDuty } from '../../../src/integrations/pagerduty/import-map';
+import type { PagerDutyData, PdContactMethod, PdNotificationRule } from '../../../src/integrations/pagerduty/import-schemas';
 
 // People's roles, contact methods and high-urgency rules as an import plans them (docs/importers.md, "People", "Contact methods and rules").
 const NOW = new Date('2026-11-27T00:00:00Z');

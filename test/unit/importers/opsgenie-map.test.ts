@@ -1,5 +1,5 @@
-import { mapOpsgenie, windowsOf } from '../../../src/providers/opsgenie/import-map';
-import type { OgEscalation, OgRotation, OpsgenieData } from '../../../src/providers/opsgenie/import-schemas';
+import { mapOpsgenie, windowsOf } from '../../../src/integrations/opsgenie/import-map';
+import type { OgEscalation, OgRotation, OpsgenieData } from '../../../src/integrations/opsgenie/import-schemas';
 
 const NOW = new Date('2026-11-27T00:00:00Z');
 const part = (id: string) => ({ type: 'user', id, username: `${id}@example.com` });

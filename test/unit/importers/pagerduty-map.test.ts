@@ -1,5 +1,5 @@
-import { mapPagerDuty } from '../../../src/providers/pagerduty/import-map';
-import type { PagerDutyData, PdLayer } from '../../../src/providers/pagerduty/import-schemas';
+import { mapPagerDuty } from '../../../src/integrations/pagerduty/import-map';
+import type { PagerDutyData, PdLayer } from '../../../src/integrations/pagerduty/import-schemas';
 
 const NOW = new Date('2026-11-27T00:00:00Z');
 const user = (id: string) => ({ id, name: id, email: `${id.toLowerCase()}@example.com` });

@@ -1,4 +1,4 @@
-import { channelProviders, describeChannels } from '../../../src/providers/registry';
+import { channelProviders, describeChannels } from '../../../src/integrations/registry';
 import { loadConfig } from '../../../src/config';
 
 const notify = (env: Record<string, string>) => loadConfig(env).notify;

@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { describeError, notAcceptedFailure, permanentFailure, providerDidNotAccept, retryableFailure, scrub } from '../../../src/providers/failures';
-import { PERMANENT_DELIVERY_FAILURE } from '../../../src/providers/types';
+import { describeError, notAcceptedFailure, permanentFailure, providerDidNotAccept, retryableFailure, scrub } from '../../../src/integrations/failures';
+import { PERMANENT_DELIVERY_FAILURE } from '../../../src/integrations/types';
 
 describe('delivery failures', () => {
   it('when a provider echoes a secret, then every occurrence is redacted', () => {

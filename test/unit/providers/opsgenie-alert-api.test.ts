@@ -7,7 +7,7 @@ import {
   parseAlertAction,
   parseCreateAlert,
   parseIdentifierType,
-} from '../../../src/providers/opsgenie/alert-api';
+} from '../../../src/integrations/opsgenie/alert-api';
 
 const created = (body: unknown) => {
   const r = parseCreateAlert(body);

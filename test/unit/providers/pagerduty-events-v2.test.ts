@@ -1,4 +1,4 @@
-import { EVENTS_V2_LIMITS, newDedupKey, PAGERDUTY_ACK_DETAIL, PAGERDUTY_SENDER, parseEventsV2 } from '../../../src/providers/pagerduty/events-v2';
+import { EVENTS_V2_LIMITS, newDedupKey, PAGERDUTY_ACK_DETAIL, PAGERDUTY_SENDER, parseEventsV2 } from '../../../src/integrations/pagerduty/events-v2';
 
 const KEY = '0123456789abcdef0123456789abcdef';
 const trigger = (over: Record<string, unknown> = {}, payload: Record<string, unknown> = {}) => ({

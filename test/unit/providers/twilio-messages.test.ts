@@ -1,4 +1,4 @@
-import { parseSmsReply, smsText, voiceTwiml } from '../../../src/providers/twilio/messages';
+import { parseSmsReply, smsText, voiceTwiml } from '../../../src/integrations/twilio/messages';
 
 const subject = {
   number: 42,

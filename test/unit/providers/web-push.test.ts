@@ -1,5 +1,5 @@
 import { displayAddress, normaliseAddress } from '../../../src/domain/channels';
-import { defaultSubject, endpointHost, pagePayload, parseSubscription, webPushTopic } from '../../../src/providers/web-push';
+import { defaultSubject, endpointHost, pagePayload, parseSubscription, webPushTopic } from '../../../src/integrations/web-push';
 
 const P256DH = 'B' + 'x'.repeat(86); // 65 bytes: 87 base64url characters
 const AUTH = 'a'.repeat(22); // 16 bytes

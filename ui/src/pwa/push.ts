@@ -3,7 +3,7 @@
  * functions of what the browser hands over, so they are tested without a worker.
  */
 
-/** A push's JSON, as the server sends it (src/providers/webpush); ids and tokens are null on a test push. */
+/** A push's JSON, as the server sends it (src/integrations/webpush); ids and tokens are null on a test push. */
 export interface PushPayload {
   incident_id: string | null;
   title: string;

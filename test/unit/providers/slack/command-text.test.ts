@@ -1,4 +1,4 @@
-import { MAX_COMMAND_TEXT, parseSlackCommand } from '../../../../src/providers/slack/command-text';
+import { MAX_COMMAND_TEXT, parseSlackCommand } from '../../../../src/integrations/slack/command-text';
 
 describe('/klaxon command text', () => {
   it.each([

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { MANIFEST_PLACEHOLDER_URL, SLACK_BOT_SCOPES, slackManifest } from '../../../../src/providers/slack/manifest';
+import { MANIFEST_PLACEHOLDER_URL, SLACK_BOT_SCOPES, slackManifest } from '../../../../src/integrations/slack/manifest';
 
 const DEPLOYED = join(__dirname, '../../../../deploy/slack/manifest.json');
 

@@ -1,6 +1,6 @@
-import { afterSlackFailure, planAttempt, showsPagingNow, threadReply, wantsVia } from '../../../../src/providers/slack/messages/changes';
-import { RETRY_SCHEDULE_MS } from '../../../../src/providers/outgoing-webhooks/schedule';
-import { isPermanentSlackError } from '../../../../src/providers/slack/web-api';
+import { afterSlackFailure, planAttempt, showsPagingNow, threadReply, wantsVia } from '../../../../src/integrations/slack/messages/changes';
+import { RETRY_SCHEDULE_MS } from '../../../../src/integrations/outgoing-webhooks/schedule';
+import { isPermanentSlackError } from '../../../../src/integrations/slack/web-api';
 
 const dana = { type: 'user', id: 'u1', name: 'Dana Smith' };
 const system = (name: string) => ({ type: 'system', id: null, name });

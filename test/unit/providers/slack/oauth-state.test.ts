@@ -1,4 +1,4 @@
-import { readSlackState, signSlackState, slackStateKey, SLACK_STATE_TTL_MS } from '../../../../src/providers/slack/oauth-state';
+import { readSlackState, signSlackState, slackStateKey, SLACK_STATE_TTL_MS } from '../../../../src/integrations/slack/oauth-state';
 
 const key = slackStateKey('a-secret-that-is-at-least-32-characters-long');
 const who = { organizationId: 'org-1', userId: 'user-1', sessionId: 'session-1' };

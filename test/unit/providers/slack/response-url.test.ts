@@ -1,4 +1,4 @@
-import { allowedResponseUrl } from '../../../../src/providers/slack/response-url';
+import { allowedResponseUrl } from '../../../../src/integrations/slack/response-url';
 
 const SLACK_API = 'https://slack.com/api/';
 

@@ -1,4 +1,4 @@
-import { slackSignature, verifySlackSignature } from '../../../../src/providers/slack/signature';
+import { slackSignature, verifySlackSignature } from '../../../../src/integrations/slack/signature';
 
 const SECRET = '8f742231b10e8888abcd99yyyzzz85a5';
 // Slack's documented example ("Verifying requests from Slack").

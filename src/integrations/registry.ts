@@ -1,0 +1,111 @@
+/**
+ * The provider registry: every external system Klaxon sends through, one entry each, and per
+ * channel its sender (the first of the channel's providers, in the channel registry's order, that
+ * is configured; else the dev inbox). api/hooks mounts each entry's `hooks`.
+ */
+import type Router from '@koa/router';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { NotifyConfig } from '../config';
+import { CHANNEL_IDS, CHANNELS, DEV_INBOX, type ChannelId, type ProviderKey } from '../domain/channels';
+import { apns } from './apns';
+import { createDevInboxSender } from './dev-inbox';
+import { fcm } from './fcm';
+import { sendgrid } from './sendgrid';
+import { slack } from './slack';
+import { smtp } from './smtp';
+import { outgoingWebhooks } from './outgoing-webhooks';
+import { teams } from './microsoft-teams';
+import { twilio } from './twilio';
+import { webPush } from './web-push';
+import type { ChannelProvider, ChannelSender, ConfiguredProvider, FeedConsumerDeps, ProviderHookDeps, ProviderModule, SenderDeps } from './types';
+
+/**
+ * The registry: one entry per provider folder. The type makes every provider key the channel
+ * registry names (src/domain/channels.ts) an entry that sends; other entries may only take hooks.
+ */
+const PROVIDERS: Readonly<Record<ProviderKey, ProviderModule & { senders: ChannelProvider }> & Record<string, ProviderModule>> = {
+  twilio,
+  sendgrid,
+  smtp,
+  apns,
+  fcm,
+  slack,
+  'web-push': webPush,
+  'outgoing-webhooks': outgoingWebhooks,
+  teams,
+};
+
+/** A channel's provider once chosen: its registry key, configured. */
+interface Chosen {
+  key: ProviderKey;
+  provider: ConfiguredProvider;
+}
+
+/** The first of a channel's registry providers whose credentials are configured; undefined means the dev inbox. */
+function chooseProvider(notify: NotifyConfig, channel: ChannelId): Chosen | undefined {
+  for (const key of CHANNELS[channel].providers) {
+    const provider = PROVIDERS[key].senders(notify);
+    if (provider) return { key, provider };
+  }
+  return undefined;
+}
+
+/** A record with one value per channel, in registry order. */
+const perChannel = <T>(value: (channel: ChannelId) => T) => Object.fromEntries(CHANNEL_IDS.map((channel) => [channel, value(channel)])) as Record<ChannelId, T>;
+
+/** Per channel, the provider its configuration selects (SMTP_URL wins over SendGrid for email). */
+export function channelProviders(notify: NotifyConfig): Record<ChannelId, ProviderKey | typeof DEV_INBOX> {
+  return perChannel((channel) => chooseProvider(notify, channel)?.key ?? DEV_INBOX);
+}
+
+/** One sender per channel: the real provider when its credentials are configured, else the dev inbox. */
+export function createChannelSenders(notify: NotifyConfig, deps: SenderDeps): Record<ChannelId, ChannelSender> {
+  const { orm } = deps;
+  // Each provider connects once: SMS and voice share one Twilio client.
+  const connected = new Map<ProviderKey, Partial<Record<ChannelId, ChannelSender>>>();
+  return perChannel((channel) => {
+    const chosen = chooseProvider(notify, channel);
+    if (!chosen) return createDevInboxSender(orm, channel);
+    if (!connected.has(chosen.key)) connected.set(chosen.key, chosen.provider.connect(deps));
+    const sender = connected.get(chosen.key)![channel];
+    if (!sender) throw new Error(`provider ${chosen.key} has no sender for ${channel}, though the channel registry lists it`);
+    return sender;
+  });
+}
+
+/** The sender of one channel alone (the API's account emails), connecting only that channel's provider. */
+export function createChannelSender(notify: NotifyConfig, orm: MikroORM, channel: ChannelId, sealer?: SenderDeps['sealer']): ChannelSender {
+  const chosen = chooseProvider(notify, channel);
+  if (!chosen) return createDevInboxSender(orm, channel);
+  const sender = chosen.provider.connect({ orm, sealer })[channel];
+  if (!sender) throw new Error(`provider ${chosen.key} has no sender for ${channel}, though the channel registry lists it`);
+  return sender;
+}
+
+/** Closes every sender that holds connections (APNs session, SMTP sockets); for worker shutdown. */
+export async function closeChannelSenders(senders: Record<ChannelId, ChannelSender>): Promise<void> {
+  await Promise.all([...new Set(Object.values(senders))].map((s) => s.close?.()));
+}
+
+/** Startup banner lines: per channel, the provider it goes to, or the dev inbox and what would enable it. */
+export function describeChannels(notify: NotifyConfig): string[] {
+  return CHANNEL_IDS.map((channel) => {
+    const { bannerLabel, credentials } = CHANNELS[channel];
+    const where = chooseProvider(notify, channel)?.provider.description ?? `dev inbox (set ${credentials} to send for real; see \`klaxon inbox list\`)`;
+    return `${`Paging ${bannerLabel}`.padEnd(17)}${where}`;
+  });
+}
+
+/** The routes every provider takes callbacks on (replies, delivery reports), for api/hooks to mount. */
+export function providerHooks(deps: ProviderHookDeps): Router[] {
+  return Object.values(PROVIDERS).flatMap((p) => (p.hooks ? [p.hooks(deps)] : []));
+}
+
+/** Starts every provider's incident-event feed consumer (this API process's); returns what stops them. */
+export function startFeedConsumers(deps: FeedConsumerDeps): () => Promise<void> {
+  const consumers = Object.values(PROVIDERS).flatMap((p) => (p.feedConsumer ? [p.feedConsumer(deps)] : []));
+  for (const consumer of consumers) consumer.start();
+  return async () => {
+    await Promise.all(consumers.map((c) => c.stop()));
+  };
+}

@@ -1,0 +1,153 @@
+/**
+ * The one interface every paging channel sits behind (docs/architecture.md, "Providers"): the
+ * worker's send activity renders a page, picks the channel's sender and calls `send`.
+ */
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import { ApplicationFailure } from '@temporalio/common';
+import type { NotifyConfig } from '../config';
+import type { ChannelId } from '../domain/channels';
+import type { PageResponseDeps } from '../services/response';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Logger } from '../logger';
+import type { AccountMailer } from '../services/accounts/mailer';
+import type { Sealer } from '../services/sealing/seal';
+import type { SlackIncidentView } from './slack/messages/blocks';
+
+/** A page, rendered and addressed: what a provider needs, nothing it must look up. */
+export interface OutgoingPage {
+  /** The notifications row this attempt belongs to; providers that take a reference get it. */
+  notificationId: string;
+  channel: ChannelId;
+  /** E.164 number (sms, voice), email address (email), device token (push_ios, push_android) or subscription JSON (push_web). */
+  to: string;
+  /** Email subject, push title. */
+  subject: string;
+  /** SMS body, push body, plain-text email. */
+  text: string;
+  /** HTML email body (email only). */
+  html?: string;
+  /** TwiML the call plays (voice only): speaks the incident and gathers a keypress. */
+  voiceTwiml?: string;
+  /** Where the provider reports delivery status (Twilio StatusCallback), when the app URL is public. */
+  statusCallbackUrl?: string;
+  /** Push only: data the app gets with the notification, and the action category (acknowledge/resolve buttons). */
+  push?: { category: string; data: Record<string, string> };
+  /** Slack DMs only: the workspace whose Slack installation sends it, and the incident as the message shows it. */
+  slack?: { organizationId: string; view: SlackIncidentView };
+}
+
+/** What a provider accepted. */
+export interface SentPage {
+  /** The provider's registry key (twilio, sendgrid, smtp, apns, fcm, web-push) or dev_inbox. */
+  provider: string;
+  providerMessageId: string | null;
+}
+
+/** Senders by channel, made when first asked for. */
+export interface ChannelSenders {
+  get(channel: ChannelId): ChannelSender;
+  close(): Promise<void>;
+}
+
+/** How a call to a sender may be ended early. */
+export interface SendOptions {
+  /**
+   * Aborted when the caller gives up on the call (callProvider's deadline): a sender whose HTTP
+   * goes through the bounded client (src/services/outbound) ends its request then, rather than
+   * leaving it running. SDK carriers end theirs by their own timeouts (docs/security.md).
+   */
+  signal?: AbortSignal;
+}
+
+/** Sends one page on one channel; throws `permanentDeliveryFailure` when retrying cannot help. */
+export interface ChannelSender {
+  readonly provider: string;
+  send(page: OutgoingPage, opts?: SendOptions): Promise<SentPage>;
+  /** Releases connections (APNs HTTP/2 session, SMTP pool) when the worker stops; optional. */
+  close?(): Promise<void>;
+}
+
+/**
+ * A provider as the channel registry names it (src/domain/channels.ts): given the configuration,
+ * undefined when its credentials are not set, else what it would send through.
+ */
+export type ChannelProvider = (notify: NotifyConfig) => ConfiguredProvider | undefined;
+
+/** A provider whose credentials are set. */
+export interface ConfiguredProvider {
+  /** Where it sends, for the startup banner; never a credential. */
+  description: string;
+  /** Opens its senders, one per channel it serves, sharing one client (called once per worker). */
+  connect(deps: SenderDeps): Partial<Record<ChannelId, ChannelSender>>;
+}
+
+/** What a sender may read besides its page: the database and the sealer of stored secrets (a Slack installation's bot token). */
+export interface SenderDeps {
+  orm: MikroORM;
+  /** Absent where only email is sent (account emails); a sender that needs it fails clearly without it. */
+  sealer?: Sealer;
+}
+
+/** ApplicationFailure type of an error retrying cannot fix (invalid number, unregistered device). */
+export const PERMANENT_DELIVERY_FAILURE = 'PermanentDeliveryFailure';
+
+/**
+ * A non-retryable failure: the send activity stops, the timeline shows `message`. The contact
+ * method is disabled (the address is dead) unless `keepContact`: this page was refused, the address may still work.
+ */
+export function permanentDeliveryFailure(message: string, opts: { keepContact?: boolean } = {}): ApplicationFailure {
+  return ApplicationFailure.create({ type: PERMANENT_DELIVERY_FAILURE, message, nonRetryable: true, details: opts.keepContact ? [KEEP_CONTACT] : [] });
+}
+
+/** The detail marking a permanent failure that leaves the contact method enabled. */
+const KEEP_CONTACT = 'keepContactMethod';
+
+/** True for a permanent failure that refused the page, not the address (permanentDeliveryFailure's `keepContact`). */
+export function keepsContactMethod(err: ApplicationFailure): boolean {
+  return err.details?.includes(KEEP_CONTACT) ?? false;
+}
+
+/** What a provider's inbound hooks need: how to act on an answer, the public URL, the configuration. */
+export interface ProviderHookDeps extends PageResponseDeps {
+  /** The public base URL providers call (APP_URL): signatures are computed over it. */
+  appUrl: string;
+  notify: NotifyConfig;
+  /** The dashboard's session cookie value, for hooks a signed-in browser comes back to (the Slack install's callback). */
+  sessionCookieOf?: (ctx: Context) => string | undefined;
+  /** Where work done after the answer (Slack interactions) reports what failed. */
+  logger?: Logger;
+}
+
+/**
+ * One external system as the provider registry lists it (src/integrations/registry.ts): its paging
+ * senders, if it sends a channel, and the routes it calls back on, if any. api/hooks mounts every
+ * provider's `hooks` before the JSON parser, so a provider posting forms gets its body unparsed.
+ */
+export interface ProviderModule {
+  senders?: ChannelProvider;
+  hooks?: (deps: ProviderHookDeps) => Router;
+  /** A consumer of the incident-event feed (docs/integrations.md), run in every API process. */
+  feedConsumer?: (deps: FeedConsumerDeps) => FeedConsumer;
+}
+
+/** What a feed consumer is given: the database, the sealer of stored secrets, how to mail admins. */
+export interface FeedConsumerDeps {
+  orm: MikroORM;
+  sealer: Sealer;
+  logger: Logger;
+  mailer: AccountMailer;
+  appUrl: string;
+  /** ALLOW_PRIVATE_TARGETS: for the shared SSRF guard (src/services/targets). */
+  allowPrivateTargets: boolean;
+  /** Signing action links posted to chat (KLAXON_SECRET) and how long they work (PAGE_LINK_TTL_HOURS). */
+  actionLinks: { secret: string; ttlSeconds: number };
+  /** The providers' configuration (a chat consumer's app credentials and API URL). */
+  notify: NotifyConfig;
+}
+
+/** A running consumer: started once, stopped at shutdown. */
+export interface FeedConsumer {
+  start(): void;
+  stop(): Promise<void>;
+}
