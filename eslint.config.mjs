@@ -118,8 +118,10 @@ export default tseslint.config(
     },
   },
   {
-    // Server code: no HTTP request but through the bounded client.
+    // Server code: no HTTP request but through the bounded client. An integration's testing/
+    // folder (its wire fake, a server for tests) is not server code.
     files: ['src/**/*.ts', 'api/**/*.ts', 'activities/**/*.ts'],
+    ignores: ['src/integrations/**/testing/**'],
     rules: {
       'no-restricted-imports': outboundImports(),
       'no-restricted-globals': ['error', ...['fetch', 'WebSocket', 'EventSource', 'XMLHttpRequest'].map((name) => ({ name, message: OUTBOUND }))],
@@ -168,7 +170,7 @@ export default tseslint.config(
     // `pool.*(ended|destroyed)` on "poolpool…" (docs/security.md, "Hostile input"). Code that sees
     // input only: tests match their own outputs.
     files: ['src/**/*.ts', 'api/**/*.ts', 'activities/**/*.ts', 'workflows/**/*.ts', 'ui/src/**/*.ts', 'ui/src/**/*.tsx', 'bin/*.js'],
-    ignores: ['**/*.test.ts', '**/*.test.tsx'],
+    ignores: ['**/*.test.ts', '**/*.test.tsx', 'src/integrations/**/testing/**'],
     plugins: { redos },
     rules: { 'redos/no-vulnerable': 'error' },
   },

@@ -45,7 +45,7 @@ import { benchLifecycle, LISTED_INCIDENTS, LIVE_INCIDENTS } from './lifecycle';
 import { benchPaging } from './paging';
 import { TwilioFakeProcess } from './paging/twilio';
 import { WebPushService } from './paging/web-push';
-import { SlackApiFake } from '../test/fakes/slack-api';
+import { SlackApiFake } from '../src/integrations/slack/testing/wire-fake';
 import { benchDashboard } from './dashboard';
 import { benchHostile } from './hostile';
 import { benchReports } from './reports';

@@ -3,7 +3,7 @@
  * 200 users (each with an email, an SMS and a phone contact method and four notification rules,
  * three of them high-urgency), 50 schedules (two layers each), 50 escalation policies and 100
  * services (one Events API v2 key each), served by the PagerDuty wire fake
- * (test/fakes/pagerduty-api.ts, 100 items a page, as PagerDuty pages) in this process, into a
+ * (src/integrations/pagerduty/testing/wire-fake.ts, 100 items a page, as PagerDuty pages) in this process, into a
  * workspace where none of them is a member yet. Timed: a dry run first (it plans everything, the
  * people it would make included), then the import (reading every page, mapping, and writing
  * through the services: 200 members provisioned with a welcome email each, 600 contact methods,
@@ -15,7 +15,7 @@ import type { ImportReport } from '../../src/domain/importers/plan';
 import { importFrom } from '../../src/integrations/import-sources';
 import { SYSTEM_CLI } from '../../src/services/audit';
 import { createOrganization } from '../../src/services/workspace';
-import { generatedAccount, startPagerDutyApi } from '../../test/fakes/pagerduty-api';
+import { generatedAccount, startPagerDutyApi } from '../../src/integrations/pagerduty/testing/wire-fake';
 import { round } from '../harness/numbers';
 import type { Findings } from '../harness/report';
 import type { BenchStack, Say } from '../harness/stack';

@@ -23,7 +23,7 @@ import { webhookLatency } from './webhooks';
 import { slackLatency } from './slack';
 import type { TwilioFakeProcess } from './twilio';
 import { firstPushSteady, type WebPushService } from './web-push';
-import type { SlackApiFake } from '../../test/fakes/slack-api';
+import type { SlackApiFake } from '../../src/integrations/slack/testing/wire-fake';
 
 /**
  * 202 → first SMS at a rate 2 cores keep up with (the path's own latency), then at the 100/s the

@@ -1,7 +1,7 @@
 import { knexOf } from '../../src/db/knex';
 import { SLACK_ACTION_IDS } from '../../src/integrations/slack/messages/blocks';
 import { slackSignature } from '../../src/integrations/slack/signature';
-import type { SlackApiFake } from '../../test/fakes/slack-api';
+import type { SlackApiFake } from '../../src/integrations/slack/testing/wire-fake';
 import { valuesRun } from '../harness/load';
 import type { PagingBench } from './bench';
 

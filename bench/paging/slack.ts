@@ -1,4 +1,4 @@
-import { SlackApiFake } from '../../test/fakes/slack-api';
+import { SlackApiFake } from '../../src/integrations/slack/testing/wire-fake';
 import { knexOf } from '../../src/db/knex';
 import { setServiceChat } from '../../src/services/chat/service-chat';
 import { saveSlackInstallation } from '../../src/integrations/slack/installations';
@@ -17,7 +17,7 @@ const CHANNEL = { id: 'C0BENCH001', name: 'bench-incidents' };
 /**
  * Incident opened → its Slack message posted: new incidents at a steady 10/s for 30 s, each
  * paging one responder by SMS, on a service whose chat settings name a channel of the Slack Web
- * API fake (test/fakes/slack-api.ts, in this process, the real `@slack/web-api` client talking to
+ * API fake (src/integrations/slack/testing/wire-fake.ts, in this process, the real `@slack/web-api` client talking to
  * it); per incident, from its `created_at` (the store's clock, with its `incident.triggered`
  * event) to the fake receiving the `chat.postMessage` that posts it. Then the click phase
  * (slack-click.ts) acknowledges them from Slack.

@@ -3,7 +3,7 @@
  * arrival times are not delayed by the event loop of the stack it measures, and its CPU time is
  * counted apart from the stack's.
  */
-import { startTwilioFake, type TwilioFake } from '../../test/fakes/twilio-server';
+import { startTwilioFake, type TwilioFake } from '../../src/integrations/twilio/testing/wire-fake';
 import type { FakeAnswer, FakeAsk } from './twilio';
 
 let fake: TwilioFake | undefined;

@@ -36,7 +36,7 @@ export type FakeAnswer =
 const CHILD = path.join(__dirname, 'twilio-child.ts');
 
 /**
- * test/fakes/twilio-server.ts run in a child process: Twilio's REST API at the wire, for the
+ * src/integrations/twilio/testing/wire-fake.ts run in a child process: Twilio's REST API at the wire, for the
  * stack's real Twilio SDK. The account credentials are made here and only travel in `env`.
  */
 export class TwilioFakeProcess {

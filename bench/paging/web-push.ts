@@ -3,8 +3,8 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { normaliseAddress } from '../../src/domain/channels';
 import { addContactMethod, addNotificationRule } from '../../src/services/paging';
 import { addUser } from '../../src/services/workspace';
-import { makeTestCert, type TestCert } from '../../test/fakes/tls-cert';
-import { startWebPushFake, type FakeSubscription, type WebPushFake } from '../../test/fakes/web-push-service';
+import { makeTestCert, type TestCert } from '../../src/integrations/testing/tls-cert';
+import { startWebPushFake, type FakeSubscription, type WebPushFake } from '../../src/integrations/web-push/testing/wire-fake';
 import { valuesRun } from '../harness/load';
 import { perS } from '../harness/numbers';
 import type { BenchWorkspace } from '../harness/workspace';
@@ -14,7 +14,7 @@ import type { FirstPageLoad } from './first-page';
 import { pagingService } from './seed';
 
 /**
- * The browser push service of the paging phases: test/fakes/web-push-service.ts in this process
+ * The browser push service of the paging phases: src/integrations/web-push/testing/wire-fake.ts in this process
  * (as the outgoing-webhook receiver), over HTTPS with a throw-away certificate the stack trusts
  * through WEB_PUSH_CA_FILE; it checks each push's VAPID JWT and decrypts it, after stamping its arrival.
  */

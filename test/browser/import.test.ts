@@ -1,6 +1,6 @@
 import { knexOf } from '../../src/db/knex';
 import { addUser } from '../../src/services/workspace';
-import { startPagerDutyApi, type PagerDutyApiFake } from '../fakes/pagerduty-api';
+import { startPagerDutyApi, type PagerDutyApiFake } from '../../src/integrations/pagerduty/testing/wire-fake';
 import { dashboardInBrowser, logInInBrowser, saveScreenshot } from '../support/browser';
 import { signUpAndLogIn } from '../support/dashboard';
 import { memberEmails } from '../support/importers';

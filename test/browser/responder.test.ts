@@ -6,7 +6,7 @@ import { addNotificationRule } from '../../src/services/paging/notification-rule
 import { createService, createTeam } from '../../src/services/workspace';
 import { createApiToken } from '../../src/services/workspace/api-tokens';
 import { setPlan } from '../../src/services/workspace/workspaces';
-import type { TwilioFake } from '../fakes/twilio-server';
+import type { TwilioFake } from '../../src/integrations/twilio/testing/wire-fake';
 import { dashboardInBrowser, logInInBrowser, saveScreenshot, sidewaysOverflow, signUpInBrowser } from '../support/browser';
 import { newAccount, signUpAndLogIn } from '../support/dashboard';
 import { phoneNumber, trigger, twilioAccount } from '../support/paging';

@@ -1,6 +1,6 @@
 import { knexOf } from '../../src/db/knex';
 import { setPlan } from '../../src/services/workspace';
-import { SlackApiFake } from '../fakes/slack-api';
+import { SlackApiFake } from '../../src/integrations/slack/testing/wire-fake';
 import { dashboardInBrowser, logInInBrowser, saveScreenshot } from '../support/browser';
 import { signUpAndLogIn } from '../support/dashboard';
 

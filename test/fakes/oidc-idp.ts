@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { makeTestCert, type TestCert } from './tls-cert';
+import { makeTestCert, type TestCert } from '../../src/integrations/testing/tls-cert';
 
 /** A real OpenID provider (oidc-provider) over HTTPS, in a child process (test/fakes/oidc-idp-server.mjs). */
 export interface TestIdp {

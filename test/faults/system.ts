@@ -8,7 +8,7 @@ import path from 'node:path';
 import { migrate, openOrm } from '../../src/db/orm';
 import { freePort } from '../../src/net';
 import { PROJECT_ROOT } from '../../src/paths';
-import { startTwilioFake, type TwilioFake } from '../fakes/twilio-server';
+import { startTwilioFake, type TwilioFake } from '../../src/integrations/twilio/testing/wire-fake';
 import { startClusterInfra } from '../../src/cluster';
 import type { ChaosTargets } from './chaos';
 import { RestartablePostgres, RestartableTemporal } from './infra';

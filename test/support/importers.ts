@@ -11,7 +11,7 @@ import { addUser, createOrganization } from '../../src/services/workspace';
 
 /** What the importer tests share: a workspace with the fixtures' people, the engine's dependencies, row counts and a secret scan. */
 
-/** The fixture accounts' people (users.json of test/fixtures/pagerduty and opsgenie), by the local part of their email. */
+/** The fixture accounts' people (users.json of src/integrations/pagerduty/testing/fixtures and opsgenie), by the local part of their email. */
 export const FIXTURE_PEOPLE = ['alice', 'bob', 'carol', 'dan', 'erin', 'frank'] as const;
 
 /** The fixture's people who are members already in most tests (Frank is new: the import provisions him), in a fake's domain. */

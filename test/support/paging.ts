@@ -5,7 +5,7 @@ import { createEscalationPolicy, setServicePolicy } from '../../src/services/pag
 import { addNotificationRule } from '../../src/services/paging/notification-rules';
 import { createSource } from '../../src/services/ingest/sources';
 import { knexOf } from '../../src/db/knex';
-import { startTwilioFake, type TwilioFake } from '../fakes/twilio-server';
+import { startTwilioFake, type TwilioFake } from '../../src/integrations/twilio/testing/wire-fake';
 import { startTestStack, type TestStack } from './stack';
 import { addMember } from './workspace';
 

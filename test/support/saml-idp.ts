@@ -21,7 +21,7 @@ export interface TestIdp {
 }
 
 /**
- * The openssl CLI issues the certificate (as test/fakes/tls-cert.ts does: node:crypto cannot
+ * The openssl CLI issues the certificate (as src/integrations/testing/tls-cert.ts does: node:crypto cannot
  * issue X.509 certificates), into a temp dir removed at once: no key is ever committed.
  */
 export function makeTestIdp(entityId = 'https://idp.example.test/saml/metadata'): TestIdp {

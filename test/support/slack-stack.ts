@@ -3,7 +3,7 @@ import { knexOf } from '../../src/db/knex';
 import { setServiceChat } from '../../src/services/chat/service-chat';
 import { saveSlackInstallation } from '../../src/integrations/slack/installations';
 import { createSealer } from '../../src/services/sealing/seal';
-import { SlackApiFake, type FakeSlackMessage } from '../fakes/slack-api';
+import { SlackApiFake, type FakeSlackMessage } from '../../src/integrations/slack/testing/wire-fake';
 import { request } from './http';
 import { pagingService, responder } from './paging';
 import { startTestStack, TEST_SECRET, type TestStack } from './stack';

@@ -4,7 +4,7 @@ import type { Role } from '../../src/domain/roles';
 import { slackSignature } from '../../src/integrations/slack/signature';
 import { findSlackInstallation, saveSlackInstallation } from '../../src/integrations/slack/installations';
 import { createSealer } from '../../src/services/sealing/seal';
-import { SlackApiFake } from '../fakes/slack-api';
+import { SlackApiFake } from '../../src/integrations/slack/testing/wire-fake';
 import { startTestStack, TEST_SECRET, type TestStack } from './stack';
 import { addMember } from './workspace';
 

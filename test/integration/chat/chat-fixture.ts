@@ -1,7 +1,7 @@
 import { knexOf } from '../../../src/db/knex';
 import { sha256Hex } from '../../../src/services/accounts/secrets';
 import { SESSION_COOKIE, dashboard, type DashboardSession } from '../../support/dashboard';
-import { SlackApiFake } from '../../fakes/slack-api';
+import { SlackApiFake } from '../../../src/integrations/slack/testing/wire-fake';
 import { startTestStack, type TestStack } from '../../support/stack';
 
 /** A test file's stack pointed at a Slack Web API fake (SLACK_* set), both started before its tests. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createSchedule } from '../../../src/services/paging/schedules';
 import { slackWorkSettled } from '../../../src/integrations/slack';
-import type { SlackApiFake } from '../../fakes/slack-api';
+import type { SlackApiFake } from '../../../src/integrations/slack/testing/wire-fake';
 import { notificationsOf, pagingService, responder, statusOf, timelineOf, trigger } from '../../support/paging';
 import { connectSlack, newSlackUserId, postSigned, slackMember, startSlackStack } from '../../support/slack';
 import type { TestStack } from '../../support/stack';

@@ -2,7 +2,7 @@ import { addContactMethod } from '../../../src/services/paging/contacts';
 import { addNotificationRule } from '../../../src/services/paging/notification-rules';
 import { knexOf } from '../../../src/db/knex';
 import { slackWorkSettled } from '../../../src/integrations/slack';
-import type { SlackApiFake } from '../../fakes/slack-api';
+import type { SlackApiFake } from '../../../src/integrations/slack/testing/wire-fake';
 import { dashboard, expectDashboardError, memberSession } from '../../support/dashboard';
 import { notificationsOf, pagingService, statusOf, timelineOf, trigger } from '../../support/paging';
 import { clickPayload, connectSlack, newSlackUserId, postSigned, startSlackStack } from '../../support/slack';

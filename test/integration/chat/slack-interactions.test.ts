@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { knexOf } from '../../../src/db/knex';
 import { slackWorkSettled } from '../../../src/integrations/slack';
 import { SLACK_ACTION_IDS } from '../../../src/integrations/slack/messages/blocks';
-import type { SlackApiFake } from '../../fakes/slack-api';
+import type { SlackApiFake } from '../../../src/integrations/slack/testing/wire-fake';
 import { notificationsOf, pagingService, responder, statusOf, timelineOf, trigger } from '../../support/paging';
 import { clickPayload, connectSlack, newSlackUserId, postSigned, slackMember, startSlackStack } from '../../support/slack';
 import { startTestStack, type TestStack } from '../../support/stack';

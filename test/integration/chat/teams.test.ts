@@ -6,7 +6,7 @@ import { sendTeamsTestCard } from '../../../src/integrations/microsoft-teams/tes
 import { purgeExpired } from '../../../src/services/retention/purge';
 import { signIncidentAction } from '../../../src/services/response/action-tokens';
 import { createSealer } from '../../../src/services/sealing/seal';
-import { startTeamsWebhook, type TeamsPost, type TeamsWebhookFake } from '../../fakes/teams-webhook';
+import { startTeamsWebhook, type TeamsPost, type TeamsWebhookFake } from '../../../src/integrations/microsoft-teams/testing/wire-fake';
 import { dashboard, expectDashboardError, memberSession } from '../../support/dashboard';
 import { request } from '../../support/http';
 import { notificationsOf, pagingService, responder, statusOf, timelineOf, trigger } from '../../support/paging';

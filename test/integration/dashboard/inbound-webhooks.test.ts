@@ -9,8 +9,8 @@ import { apiKeyFor } from '../../support/api-key';
 import { startTestStack, type TestStack } from '../../support/stack';
 import { waitFor } from '../../support/wait';
 import { seedWorkspace, tokenFor } from '../../support/workspace';
-import { startSendgridFake, type SendgridFake } from '../../fakes/sendgrid-server';
-import { startTwilioFake, type TwilioFake } from '../../fakes/twilio-server';
+import { startSendgridFake, type SendgridFake } from '../../../src/integrations/sendgrid/testing/wire-fake';
+import { startTwilioFake, type TwilioFake } from '../../../src/integrations/twilio/testing/wire-fake';
 
 /**
  * The spec's dashboard webhook routes. The file's stack has no provider: every channel's test

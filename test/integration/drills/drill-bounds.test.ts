@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { knexOf } from '../../../src/db/knex';
 import { addTeamMember } from '../../../src/services/workspace/team-members';
 import { createTeam } from '../../../src/services/workspace/workspaces';
-import type { TwilioFake } from '../../fakes/twilio-server';
+import type { TwilioFake } from '../../../src/integrations/twilio/testing/wire-fake';
 import { dashboard, expectDashboardError, memberSession, type DashboardSession } from '../../support/dashboard';
 import { notificationsOf, pagingService, responder, startPagingStack, trigger } from '../../support/paging';
 import type { TestStack } from '../../support/stack';

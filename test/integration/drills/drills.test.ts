@@ -5,8 +5,8 @@ import { addNotificationRule } from '../../../src/services/paging/notification-r
 import { createSchedule } from '../../../src/services/paging/schedules';
 import { addTeamMember } from '../../../src/services/workspace/team-members';
 import { createTeam } from '../../../src/services/workspace/workspaces';
-import { startSmtpFake, type SmtpFake } from '../../fakes/smtp-server';
-import type { TwilioFake } from '../../fakes/twilio-server';
+import { startSmtpFake, type SmtpFake } from '../../../src/integrations/smtp/testing/wire-fake';
+import type { TwilioFake } from '../../../src/integrations/twilio/testing/wire-fake';
 import { dashboard, expectDashboardError, memberSession, type DashboardSession } from '../../support/dashboard';
 import { responder, startPagingStack } from '../../support/paging';
 import type { TestStack } from '../../support/stack';

@@ -5,8 +5,8 @@ import { openOrm } from '../../../src/db/orm';
 import { IMPORT_KINDS } from '../../../src/domain/importers/plan';
 import { klaxon } from '../../support/cli';
 import { TEST_SECRET } from '../../support/stack';
-import { startOpsgenieApi, type OpsgenieApiFake } from '../../fakes/opsgenie-api';
-import { startPagerDutyApi, type PagerDutyApiFake } from '../../fakes/pagerduty-api';
+import { startOpsgenieApi, type OpsgenieApiFake } from '../../../src/integrations/opsgenie/testing/wire-fake';
+import { startPagerDutyApi, type PagerDutyApiFake } from '../../../src/integrations/pagerduty/testing/wire-fake';
 import { counts, importWorkspace, memberEmails, workspaceRows } from '../../support/importers';
 
 // `klaxon import pagerduty|opsgenie` as an operator runs it (bin/klaxon.js: the built dist/ when

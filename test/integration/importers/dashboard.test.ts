@@ -1,7 +1,7 @@
 import { knexOf } from '../../../src/db/knex';
 import { addUser } from '../../../src/services/workspace';
-import { startOpsgenieApi, type OpsgenieApiFake } from '../../fakes/opsgenie-api';
-import { startPagerDutyApi, type PagerDutyApiFake } from '../../fakes/pagerduty-api';
+import { startOpsgenieApi, type OpsgenieApiFake } from '../../../src/integrations/opsgenie/testing/wire-fake';
+import { startPagerDutyApi, type PagerDutyApiFake } from '../../../src/integrations/pagerduty/testing/wire-fake';
 import { dashboard, workspaceWithRoles } from '../../support/dashboard';
 import { request } from '../../support/http';
 import { counts, memberEmails, tablesHolding, workspaceRows } from '../../support/importers';

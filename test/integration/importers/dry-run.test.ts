@@ -3,8 +3,8 @@ import { knexOf } from '../../../src/db/knex';
 import { openOrm } from '../../../src/db/orm';
 import { getEscalationPolicy, workspaceReadiness } from '../../../src/services/paging';
 import { addUser, createOrganization } from '../../../src/services/workspace';
-import { fixtureAccount as opsgenieAccount, startOpsgenieApi, type OpsgenieApiFake } from '../../fakes/opsgenie-api';
-import { fixtureAccount, startPagerDutyApi, type PagerDutyApiFake } from '../../fakes/pagerduty-api';
+import { fixtureAccount as opsgenieAccount, startOpsgenieApi, type OpsgenieApiFake } from '../../../src/integrations/opsgenie/testing/wire-fake';
+import { fixtureAccount, startPagerDutyApi, type PagerDutyApiFake } from '../../../src/integrations/pagerduty/testing/wire-fake';
 import { counts, importWorkspace, mappedId, memberEmails, onCallEmails, runImport, workspaceRows, type SentMail } from '../../support/importers';
 
 // A dry run reads the source and compares, and writes nothing: not even a mapping or an audit entry;

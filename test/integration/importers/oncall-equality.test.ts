@@ -6,8 +6,8 @@ import { openOrm } from '../../../src/db/orm';
 import { loadImportPlan } from '../../../src/integrations/import-sources';
 import { applyImportPlan } from '../../../src/services/importers';
 import { onCall } from '../../../src/services/paging';
-import { fixtureAccount as opsgenieAccount, startOpsgenieApi } from '../../fakes/opsgenie-api';
-import { fixtureAccount as pagerDutyAccount, startPagerDutyApi } from '../../fakes/pagerduty-api';
+import { fixtureAccount as opsgenieAccount, startOpsgenieApi } from '../../../src/integrations/opsgenie/testing/wire-fake';
+import { fixtureAccount as pagerDutyAccount, startPagerDutyApi } from '../../../src/integrations/pagerduty/testing/wire-fake';
 import { CLI_ACTOR, fixtureEmail, importDeps, importWorkspace, mappedId } from '../../support/importers';
 import { opsgenieSchedule, pagerDutySchedule, sourceEdges, sourceOnCall, type SourceSchedule } from '../../support/source-oncall';
 

@@ -6,7 +6,7 @@ import { knexOf } from '../../../src/db/knex';
 import { openOrm } from '../../../src/db/orm';
 import { getEscalationPolicy, notificationRulesFor } from '../../../src/services/paging';
 import { getServiceDetail } from '../../../src/services/workspace';
-import { startOpsgenieApi, type OpsgenieApiFake } from '../../fakes/opsgenie-api';
+import { startOpsgenieApi, type OpsgenieApiFake } from '../../../src/integrations/opsgenie/testing/wire-fake';
 import {
   counts,
   fixtureEmail,
@@ -20,11 +20,11 @@ import {
   type SentMail,
 } from '../../support/importers';
 
-// An Opsgenie account (test/fixtures/opsgenie, served by a wire fake with two items a page) is
+// An Opsgenie account (src/integrations/opsgenie/testing/fixtures, served by a wire fake with two items a page) is
 // imported into a workspace where five of its six people are members already; Frank, a
 // Stakeholder there, is new: the import makes him a member (a Stakeholder) at once.
 
-const FIXTURES = path.resolve(__dirname, '../../fixtures/opsgenie');
+const FIXTURES = path.resolve(__dirname, '../../../src/integrations/opsgenie/testing/fixtures');
 const fixture = (name: string) => JSON.parse(readFileSync(path.join(FIXTURES, name), 'utf8'));
 const expected = fixture('expected-oncall.json') as { answers: Array<{ schedule: string; schedule_name: string; at: string; why: string; users: string[] }> };
 /** An object's id in a fixture file, by its name (people by the local part of their username). */

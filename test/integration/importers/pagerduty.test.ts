@@ -6,7 +6,7 @@ import { knexOf } from '../../../src/db/knex';
 import { openOrm } from '../../../src/db/orm';
 import { getEscalationPolicy, notificationRulesFor } from '../../../src/services/paging';
 import { getServiceDetail } from '../../../src/services/workspace';
-import { startPagerDutyApi, type PagerDutyApiFake } from '../../fakes/pagerduty-api';
+import { startPagerDutyApi, type PagerDutyApiFake } from '../../../src/integrations/pagerduty/testing/wire-fake';
 import {
   counts,
   fixtureEmail,
@@ -20,11 +20,11 @@ import {
   type SentMail,
 } from '../../support/importers';
 
-// A PagerDuty account (test/fixtures/pagerduty, served by a wire fake with two items a page) is
+// A PagerDuty account (src/integrations/pagerduty/testing/fixtures, served by a wire fake with two items a page) is
 // imported into a workspace where five of its six people are members already; Frank, an
 // observer, is new: the import makes him a member (a Stakeholder) at once.
 
-const expected = JSON.parse(readFileSync(path.resolve(__dirname, '../../fixtures/pagerduty/expected-oncall.json'), 'utf8')) as {
+const expected = JSON.parse(readFileSync(path.resolve(__dirname, '../../../src/integrations/pagerduty/testing/fixtures/expected-oncall.json'), 'utf8')) as {
   answers: Array<{ schedule: string; at: string; why: string; users: string[] }>;
 };
 

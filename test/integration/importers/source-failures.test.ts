@@ -2,9 +2,9 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { openOrm } from '../../../src/db/orm';
 import { importFrom } from '../../../src/integrations/import-sources';
 import { ImportSourceError } from '../../../src/services/importers';
-import { closedPort } from '../../fakes/http-util';
-import { startOpsgenieApi, type OpsgenieApiFake } from '../../fakes/opsgenie-api';
-import { startPagerDutyApi, type PagerDutyApiFake } from '../../fakes/pagerduty-api';
+import { closedPort } from '../../../src/integrations/testing/http-util';
+import { startOpsgenieApi, type OpsgenieApiFake } from '../../../src/integrations/opsgenie/testing/wire-fake';
+import { startPagerDutyApi, type PagerDutyApiFake } from '../../../src/integrations/pagerduty/testing/wire-fake';
 import { CLI_ACTOR, importDeps, importWorkspace, memberEmails, runImport, workspaceRows } from '../../support/importers';
 
 // What the source answers when it will not: a refused credential, rate limits, server errors,

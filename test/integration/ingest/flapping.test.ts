@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { knexOf } from '../../../src/db/knex';
-import type { TwilioFake } from '../../fakes/twilio-server';
+import type { TwilioFake } from '../../../src/integrations/twilio/testing/wire-fake';
 import { request } from '../../support/http';
 import { pagingService, responder, startPagingStack, statusOf } from '../../support/paging';
 import type { TestStack } from '../../support/stack';

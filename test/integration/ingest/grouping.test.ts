@@ -3,7 +3,7 @@ import path from 'node:path';
 import { knexOf } from '../../../src/db/knex';
 import { putGroupingRules } from '../../../src/services/grouping/rules';
 import { createSource } from '../../../src/services/ingest/sources';
-import type { TwilioFake } from '../../fakes/twilio-server';
+import type { TwilioFake } from '../../../src/integrations/twilio/testing/wire-fake';
 import { request } from '../../support/http';
 import { pagingService, responder, startPagingStack, statusOf, timelineOf } from '../../support/paging';
 import type { TestStack } from '../../support/stack';

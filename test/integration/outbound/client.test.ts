@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { Socket } from 'node:net';
 import { OutboundError, outboundClient, outboundFetch, outboundRequest } from '../../../src/services/outbound';
 import { METADATA_TARGET_ERROR, PRIVATE_TARGET_ERROR } from '../../../src/services/targets';
-import { close, listen, readBody } from '../../fakes/http-util';
+import { close, listen, readBody } from '../../../src/integrations/testing/http-util';
 import { waitFor } from '../../support/wait';
 
 /*

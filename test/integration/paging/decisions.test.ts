@@ -3,7 +3,7 @@ import { knexOf } from '../../../src/db/knex';
 import { createSchedule } from '../../../src/services/paging/schedules';
 import { addTeamMember } from '../../../src/services/workspace/team-members';
 import { createTeam } from '../../../src/services/workspace/workspaces';
-import type { TwilioFake } from '../../fakes/twilio-server';
+import type { TwilioFake } from '../../../src/integrations/twilio/testing/wire-fake';
 import { notificationsOf, pagingService, responder, startPagingStack, trigger } from '../../support/paging';
 import type { TestStack } from '../../support/stack';
 import { sleep, waitFor } from '../../support/wait';

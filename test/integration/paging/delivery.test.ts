@@ -1,6 +1,6 @@
 import { knexOf } from '../../../src/db/knex';
 import { transitionIncident } from '../../../src/services/incident/incidents';
-import type { TwilioFake } from '../../fakes/twilio-server';
+import type { TwilioFake } from '../../../src/integrations/twilio/testing/wire-fake';
 import { notificationsOf, pagingService, responder, statusOf, timelineOf, trigger, startPagingStack } from '../../support/paging';
 import type { TestStack } from '../../support/stack';
 import { sleep, waitFor } from '../../support/wait';

@@ -1,6 +1,6 @@
 import { createSchedule } from '../../../src/services/paging/schedules';
 import { listInAppNotifications, markInAppNotificationsRead, unreadCount } from '../../../src/services/paging/in-app-notifications';
-import type { TwilioFake } from '../../fakes/twilio-server';
+import type { TwilioFake } from '../../../src/integrations/twilio/testing/wire-fake';
 import { notificationsOf, pagingService, responder, statusOf, timelineOf, trigger, startPagingStack } from '../../support/paging';
 import type { TestStack } from '../../support/stack';
 import { seedWorkspace } from '../../support/workspace';

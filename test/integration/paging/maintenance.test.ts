@@ -1,6 +1,6 @@
 import { knexOf } from '../../../src/db/knex';
 import { addTeamMember } from '../../../src/services/workspace/team-members';
-import type { TwilioFake } from '../../fakes/twilio-server';
+import type { TwilioFake } from '../../../src/integrations/twilio/testing/wire-fake';
 import { dashboard, memberSession } from '../../support/dashboard';
 import { request } from '../../support/http';
 import { notificationsOf, pagingService, responder, startPagingStack, trigger } from '../../support/paging';

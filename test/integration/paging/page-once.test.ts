@@ -3,7 +3,7 @@ import { addContactMethod } from '../../../src/services/paging/contacts';
 import { addNotificationRule } from '../../../src/services/paging/notification-rules';
 import { knexOf } from '../../../src/db/knex';
 import { transitionIncident } from '../../../src/services/incident/incidents';
-import type { TwilioFake } from '../../fakes/twilio-server';
+import type { TwilioFake } from '../../../src/integrations/twilio/testing/wire-fake';
 import { notificationsOf, pagingService, phoneNumber, responder, startPagingStack, statusOf, trigger } from '../../support/paging';
 import type { TestStack } from '../../support/stack';
 import { sleep, waitFor } from '../../support/wait';

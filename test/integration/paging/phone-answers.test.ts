@@ -1,6 +1,6 @@
 import { signAction } from '../../../src/services/response/action-tokens';
 import { knexOf } from '../../../src/db/knex';
-import type { TwilioFake } from '../../fakes/twilio-server';
+import type { TwilioFake } from '../../../src/integrations/twilio/testing/wire-fake';
 import { notificationsOf, pagingService, responder, statusOf, timelineOf, trigger, startPagingStack } from '../../support/paging';
 import { TEST_SECRET, type TestStack } from '../../support/stack';
 import { waitFor } from '../../support/wait';

@@ -1,6 +1,6 @@
 import { knexOf } from '../../../src/db/knex';
 import { createSchedule } from '../../../src/services/paging/schedules';
-import type { TwilioFake } from '../../fakes/twilio-server';
+import type { TwilioFake } from '../../../src/integrations/twilio/testing/wire-fake';
 import { dashboard, expectDashboardError, memberSession } from '../../support/dashboard';
 import { notificationsOf, pagingService, responder, startPagingStack, trigger } from '../../support/paging';
 import type { TestStack } from '../../support/stack';

@@ -3,7 +3,7 @@ import { knexOf } from '../../../src/db/knex';
 import { addContactMethod } from '../../../src/services/paging/contacts';
 import { addNotificationRule } from '../../../src/services/paging/notification-rules';
 import { setPlan } from '../../../src/services/workspace/workspaces';
-import type { TwilioFake } from '../../fakes/twilio-server';
+import type { TwilioFake } from '../../../src/integrations/twilio/testing/wire-fake';
 import { notificationsOf, pagingService, phoneNumber, startPagingStack, timelineOf, trigger } from '../../support/paging';
 import type { TestStack } from '../../support/stack';
 import { sleep, waitFor } from '../../support/wait';

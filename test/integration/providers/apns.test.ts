@@ -1,8 +1,8 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { createApnsSender } from '../../../src/integrations/apns';
 import type { ChannelSender, OutgoingPage } from '../../../src/integrations/types';
-import { startApnsFake, type ApnsFake } from '../../fakes/apns-server';
-import { makeTestCert, type TestCert } from '../../fakes/tls-cert';
+import { startApnsFake, type ApnsFake } from '../../../src/integrations/apns/testing/wire-fake';
+import { makeTestCert, type TestCert } from '../../../src/integrations/testing/tls-cert';
 import { expectPermanent, expectRetryable } from './expect-failure';
 
 const KEY_ID = 'ABC123DEFG';

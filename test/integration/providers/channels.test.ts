@@ -6,12 +6,12 @@ import { CHANNEL_IDS, type ChannelId } from '../../../src/domain/channels';
 import { loadConfig } from '../../../src/config';
 import { openOrm, type MikroORM } from '../../../src/db/orm';
 import { knexOf } from '../../../src/db/knex';
-import { startApnsFake, type ApnsFake } from '../../fakes/apns-server';
-import { startFcmFake, type FcmFake } from '../../fakes/fcm-server';
-import { startSendgridFake, type SendgridFake } from '../../fakes/sendgrid-server';
-import { startSmtpFake, type SmtpFake } from '../../fakes/smtp-server';
-import { makeTestCert, type TestCert } from '../../fakes/tls-cert';
-import { startTwilioFake, type TwilioFake } from '../../fakes/twilio-server';
+import { startApnsFake, type ApnsFake } from '../../../src/integrations/apns/testing/wire-fake';
+import { startFcmFake, type FcmFake } from '../../../src/integrations/fcm/testing/wire-fake';
+import { startSendgridFake, type SendgridFake } from '../../../src/integrations/sendgrid/testing/wire-fake';
+import { startSmtpFake, type SmtpFake } from '../../../src/integrations/smtp/testing/wire-fake';
+import { makeTestCert, type TestCert } from '../../../src/integrations/testing/tls-cert';
+import { startTwilioFake, type TwilioFake } from '../../../src/integrations/twilio/testing/wire-fake';
 
 const SID = 'AC' + 'c3'.repeat(16);
 const apnsKey = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });

@@ -1,8 +1,8 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { createFcmSender } from '../../../src/integrations/fcm';
 import type { OutgoingPage } from '../../../src/integrations/types';
-import { startFcmFake, type FcmFake } from '../../fakes/fcm-server';
-import { closedPort } from '../../fakes/http-util';
+import { startFcmFake, type FcmFake } from '../../../src/integrations/fcm/testing/wire-fake';
+import { closedPort } from '../../../src/integrations/testing/http-util';
 import { PROVIDER_CALL_TIMEOUT_MS } from '../../../src/domain/paging/attempt-timeouts';
 import { providerDidNotAccept } from '../../../src/integrations/failures';
 import { MiB, RssSampler } from '../../support/rss-sampler';

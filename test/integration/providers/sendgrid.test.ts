@@ -1,6 +1,6 @@
 import { createSendgridSender } from '../../../src/integrations/sendgrid';
 import type { OutgoingPage } from '../../../src/integrations/types';
-import { startSendgridFake, type SendgridFake } from '../../fakes/sendgrid-server';
+import { startSendgridFake, type SendgridFake } from '../../../src/integrations/sendgrid/testing/wire-fake';
 import { expectPermanent, expectRetryable } from './expect-failure';
 
 const KEY = 'SG.sendgrid-key-do-not-leak';

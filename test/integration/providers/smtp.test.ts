@@ -1,6 +1,6 @@
 import { createSmtpSender } from '../../../src/integrations/smtp';
 import type { ChannelSender, OutgoingPage } from '../../../src/integrations/types';
-import { startSmtpFake, type SmtpFake } from '../../fakes/smtp-server';
+import { startSmtpFake, type SmtpFake } from '../../../src/integrations/smtp/testing/wire-fake';
 import { expectPermanent, expectRetryable } from './expect-failure';
 
 const USER = 'klaxon';

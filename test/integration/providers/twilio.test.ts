@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import twilio from 'twilio';
 import { createTwilioSenders } from '../../../src/integrations/twilio';
 import { PERMANENT_DELIVERY_FAILURE, type OutgoingPage } from '../../../src/integrations/types';
-import { readBody } from '../../fakes/http-util';
-import { startTwilioFake, type TwilioFake } from '../../fakes/twilio-server';
+import { readBody } from '../../../src/integrations/testing/http-util';
+import { startTwilioFake, type TwilioFake } from '../../../src/integrations/twilio/testing/wire-fake';
 import { expectPermanent, expectRetryable } from './expect-failure';
 
 const ACCOUNT = 'AC' + 'a1'.repeat(16);

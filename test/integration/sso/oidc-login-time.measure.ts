@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { setPlan } from '../../../src/services/workspace';
 import { startTestDnsServer, type TestDnsServer } from '../../fakes/dns-server';
 import { makeIdpCert, startTestIdp, type TestIdp } from '../../fakes/oidc-idp';
-import type { TestCert } from '../../fakes/tls-cert';
+import type { TestCert } from '../../../src/integrations/testing/tls-cert';
 import { dashboard, signUpAndLogIn } from '../../support/dashboard';
 import { TestBrowser } from '../../support/sso-browser';
 import { proveSsoDomain } from '../../support/sso-domains';

@@ -3,7 +3,7 @@ import { knexOf } from '../../../src/db/knex';
 import { addUser, setPlan } from '../../../src/services/workspace';
 import { startTestDnsServer, type TestDnsServer } from '../../fakes/dns-server';
 import { makeIdpCert, startTestIdp, type TestIdp } from '../../fakes/oidc-idp';
-import type { TestCert } from '../../fakes/tls-cert';
+import type { TestCert } from '../../../src/integrations/testing/tls-cert';
 import { dashboard, memberSession, sessionCookieFrom, signUpAndLogIn, SESSION_COOKIE, type DashboardSession } from '../../support/dashboard';
 import { TestBrowser } from '../../support/sso-browser';
 import { proveSsoDomain } from '../../support/sso-domains';

@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { makeTestCert, type TestCert } from '../../fakes/tls-cert';
-import { startWebPushFake, type WebPushFake } from '../../fakes/web-push-service';
+import { makeTestCert, type TestCert } from '../../../src/integrations/testing/tls-cert';
+import { startWebPushFake, type WebPushFake } from '../../../src/integrations/web-push/testing/wire-fake';
 import { dashboard, signUpAndLogIn } from '../../support/dashboard';
 import { MiB, RssSampler } from '../../support/rss-sampler';
 import { startTestStack, type TestStack } from '../../support/stack';

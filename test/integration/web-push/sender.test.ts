@@ -10,8 +10,8 @@ import { createWebPushSender, vapidKeys, type WebPushConfig } from '../../../src
 import { callProvider } from '../../../src/integrations/provider-call';
 import { keepsContactMethod, type ChannelSender, type OutgoingPage } from '../../../src/integrations/types';
 import { waitFor } from '../../support/wait';
-import { startWebPushFake, type FakeSubscription, type WebPushFake } from '../../fakes/web-push-service';
-import { makeTestCert, type TestCert } from '../../fakes/tls-cert';
+import { startWebPushFake, type FakeSubscription, type WebPushFake } from '../../../src/integrations/web-push/testing/wire-fake';
+import { makeTestCert, type TestCert } from '../../../src/integrations/testing/tls-cert';
 import { expectPermanent, expectRetryable } from '../providers/expect-failure';
 
 const INCIDENT = '7c9e6679-7425-40de-944b-e07fc1f90ae7';

@@ -10,8 +10,8 @@ import { pagingService, statusOf, timelineOf, trigger } from '../../support/pagi
 import { startTestStack, type TestStack } from '../../support/stack';
 import { waitFor } from '../../support/wait';
 import { seedWorkspace, type SeededWorkspace } from '../../support/workspace';
-import { makeTestCert, type TestCert } from '../../fakes/tls-cert';
-import { startWebPushFake, type FakeSubscription, type WebPushFake } from '../../fakes/web-push-service';
+import { makeTestCert, type TestCert } from '../../../src/integrations/testing/tls-cert';
+import { startWebPushFake, type FakeSubscription, type WebPushFake } from '../../../src/integrations/web-push/testing/wire-fake';
 
 /*
  * The push service is a local HTTPS fake: the stack trusts its test certificate through

@@ -1,5 +1,5 @@
 import Ajv from 'ajv';
-import cardSchema from '../../fixtures/adaptive-card-1.4.schema.json';
+import cardSchema from '../../../src/integrations/microsoft-teams/testing/adaptive-card-1.4.schema.json';
 import {
   CARD_TITLE_MAX,
   cardTime,

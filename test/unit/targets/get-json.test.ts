@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { close, listen } from '../../fakes/http-util';
+import { close, listen } from '../../../src/integrations/testing/http-util';
 import { getJson } from '../../../src/services/targets';
 
 // The guarded GET-JSON of the importers: capped answers refused rather than cut, no redirect

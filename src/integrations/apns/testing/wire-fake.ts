@@ -1,7 +1,7 @@
 import { randomUUID, verify } from 'node:crypto';
 import http2 from 'node:http2';
-import { readBody, listen, waitUntil } from './http-util';
-import type { TestCert } from './tls-cert';
+import { readBody, listen, waitUntil } from '../../testing/http-util';
+import type { TestCert } from '../../testing/tls-cert';
 
 /** One push request that reached the fake. */
 export interface ApnsRequest {

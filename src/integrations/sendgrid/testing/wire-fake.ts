@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
-import { close, listen, readBody, waitUntil } from './http-util';
+import { close, listen, readBody, waitUntil } from '../../testing/http-util';
 
 /** One v3 mail/send call that reached the fake. */
 export interface SendgridRequest {

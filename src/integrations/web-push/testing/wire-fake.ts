@@ -1,9 +1,9 @@
 import { createECDH, createPublicKey, randomBytes, randomUUID, verify } from 'node:crypto';
 import https from 'node:https';
 import type { Readable } from 'node:stream';
-import { close, listen, waitUntil } from './http-util';
-import { ENDLESS_SAFETY, streamEndlessly, type EndlessAnswer, type EndlessPace, type EndlessSafety } from './endless-answer';
-import type { TestCert } from './tls-cert';
+import { close, listen, waitUntil } from '../../testing/http-util';
+import { ENDLESS_SAFETY, streamEndlessly, type EndlessAnswer, type EndlessPace, type EndlessSafety } from '../../testing/endless-answer';
+import type { TestCert } from '../../testing/tls-cert';
 
 // `http_ece` is web-push's own dependency (RFC 8188): the fake decrypts with it as a browser would.
 const ece = require('http_ece') as { decrypt(buffer: Buffer, params: Record<string, unknown>): Buffer };

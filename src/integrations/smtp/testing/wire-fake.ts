@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
-import { waitUntil } from './http-util';
+import { waitUntil } from '../../testing/http-util';
 
 /** One message an SMTP client handed over. */
 export interface SmtpMessage {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import twilio from 'twilio';
-import { basicAuth, close, listen, readBody, waitUntil } from './http-util';
+import { basicAuth, close, listen, readBody, waitUntil } from '../../testing/http-util';
 
 /** One REST call that reached the fake, accepted or not. */
 export interface TwilioRequest {

@@ -1,8 +1,8 @@
 import { generateKeyPairSync, randomBytes, verify } from 'node:crypto';
 import http from 'node:http';
-import type { FcmServiceAccount } from '../../src/integrations/fcm/config';
-import { streamEndlessly, type EndlessAnswer, type EndlessPace } from './endless-answer';
-import { close, listen, readBody, waitUntil } from './http-util';
+import type { FcmServiceAccount } from '../config';
+import { streamEndlessly, type EndlessAnswer, type EndlessPace } from '../../testing/endless-answer';
+import { close, listen, readBody, waitUntil } from '../../testing/http-util';
 
 /** One messages:send call that reached the fake. */
 export interface FcmRequest {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
-import { close, listen, readBody } from './http-util';
+import { close, listen, readBody } from '../../testing/http-util';
 
 /**
  * Slack's Web API at the wire, for the real `@slack/web-api` client (pointed here with

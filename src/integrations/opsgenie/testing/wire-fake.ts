@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { inDomain, JsonApiFake, ownDomain, shiftWeeks, weeksAhead, type FakeAnswer, type FakeRequest } from './json-api';
+import { inDomain, JsonApiFake, ownDomain, shiftWeeks, weeksAhead, type FakeAnswer, type FakeRequest } from '../../testing/json-api';
 
 /**
  * Opsgenie's REST API at the wire, for the importer's tests: the documented paths, answers
- * shaped as its documentation shows them (`{data, took, requestId}`, test/fixtures/opsgenie),
+ * shaped as its documentation shows them (`{data, took, requestId}`, src/integrations/opsgenie/testing/fixtures),
  * `offset`/`limit` pages with `paging.next` on the lists that page, a small page so they take
  * several requests, and `Authorization: GenieKey …` checked on every request.
  */
 
-const FIXTURES = path.resolve(__dirname, '..', 'fixtures', 'opsgenie');
+const FIXTURES = path.resolve(__dirname, 'fixtures');
 type Obj = Record<string, any>;
 
 export interface OpsgenieAccount {

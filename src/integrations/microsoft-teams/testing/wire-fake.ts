@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import Ajv from 'ajv';
-import cardSchema from '../fixtures/adaptive-card-1.4.schema.json';
-import { close, listen, readBody } from './http-util';
+import cardSchema from './adaptive-card-1.4.schema.json';
+import { close, listen, readBody } from '../../testing/http-util';
 
 /** What an Adaptive Card carries that the tests read. */
 export interface PostedCard {

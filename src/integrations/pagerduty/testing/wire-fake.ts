@@ -1,16 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { inDomain, JsonApiFake, ownDomain, shiftWeeks, weeksAhead, type FakeAnswer, type FakeRequest } from './json-api';
+import { inDomain, JsonApiFake, ownDomain, shiftWeeks, weeksAhead, type FakeAnswer, type FakeRequest } from '../../testing/json-api';
 
 /**
  * PagerDuty's REST API v2 at the wire, for the importer's tests: the documented paths, answers
- * shaped as its reference shows them (test/fixtures/pagerduty), classic pagination (`limit`,
+ * shaped as its reference shows them (src/integrations/pagerduty/testing/fixtures), classic pagination (`limit`,
  * `offset`, `more`) with a small page so every list takes several requests, and the
  * `Authorization: Token token=…` header checked on every request.
  */
 
-const FIXTURES = path.resolve(__dirname, '..', 'fixtures', 'pagerduty');
+const FIXTURES = path.resolve(__dirname, 'fixtures');
 type Obj = Record<string, any>;
 
 /** One PagerDuty account, as the fake serves it. */
