@@ -129,6 +129,8 @@ export interface ProviderModule {
   hooks?: (deps: ProviderHookDeps) => Router;
   /** A consumer of the incident-event feed (docs/integrations.md), run in every API process. */
   feedConsumer?: (deps: FeedConsumerDeps) => FeedConsumer;
+  /** A chat destination each service may set (`PUT /api/services/{id}/chat/{provider}`). */
+  chat?: ChatDestination;
 }
 
 /** What a feed consumer is given: the database, the sealer of stored secrets, how to mail admins. */
@@ -150,4 +152,93 @@ export interface FeedConsumerDeps {
 export interface FeedConsumer {
   start(): void;
   stop(): Promise<void>;
+}
+
+/**
+ * A field of an integration's settings form, declared as data: the dashboard renders every
+ * integration's form from these (docs/architecture.md, "Adding an integration"), so a new
+ * integration needs no dashboard code.
+ */
+export interface SettingsField {
+  /** The settings key (`webhook_url`); a bad value is answered as `settings.<name>`. */
+  name: string;
+  label: string;
+  /** How the dashboard asks for it; `secret` fields are write-only (answered masked). */
+  kind: 'url' | 'text';
+  required: boolean;
+  /** Held sealed at rest and answered masked ("…last4"): a webhook URL is its own credential. */
+  secret: boolean;
+  placeholder?: string;
+  /** One line under the field: where to find the value. */
+  help?: string;
+}
+
+/** The links a chat message offers: the incident's page, and signed one-use action links while the status allows them. */
+export interface ChatActionLinks {
+  incident: string;
+  acknowledge: string | null;
+  resolve: string | null;
+}
+
+/** What a chat message shows beyond the event: the service and its policy, and who the latest paging decision paged. */
+export interface ChatMessageContext {
+  serviceName: string | null;
+  policyName: string | null;
+  paging: { stepNumber: number; people: string[] } | null;
+}
+
+/** One delivery of one feed event to one service's destination, with everything it needs read. */
+export interface ChatDelivery<Settings> {
+  /** The service's settings for this provider, secrets opened. */
+  settings: Settings;
+  serviceId: string;
+  /** The feed event type (`incident.triggered`, …). */
+  type: string;
+  event: import('../domain/incident-events').IncidentEventBody;
+  /** Attempts made before this one. */
+  attempts: number;
+  context: ChatMessageContext;
+  links: ChatActionLinks;
+  /** Signs a one-use action token for this incident (Mattermost's action context carries one). */
+  signAction(action: 'acknowledge' | 'resolve'): string;
+}
+
+/** How one attempt went; `permanent` parks the delivery at once (a 4xx the provider will answer again). */
+export interface ChatAttempt {
+  delivered: boolean;
+  statusCode: number | null;
+  error: string | null;
+  latencyMs: number;
+  permanent?: boolean;
+}
+
+/** What a chat provider's `deliver` may use: the bounded, SSRF-guarded poster, the public URL, the log. */
+export interface ChatDeliverDeps {
+  post: (
+    url: string,
+    opts: { headers?: Record<string, string>; body: string; timeoutMs: number },
+  ) => Promise<{ status: number | null; body?: string; error?: string; latencyMs: number }>;
+  appUrl: string;
+  logger: Logger;
+  orm: MikroORM;
+  sealer: Sealer;
+}
+
+/**
+ * A chat destination per service (docs/chat.md): its settings' schema and form, the feed events
+ * it posts, and how one is posted. The one delivery queue (src/services/incident-feed) fans
+ * events out to it, claims, retries on one schedule and parks; it only renders and posts.
+ */
+export interface ChatDestination<Settings extends Record<string, unknown> = Record<string, unknown>> {
+  /** What the dashboard calls it ("Discord"). */
+  label: string;
+  /**
+   * The settings `PUT /api/services/{id}/chat/{provider}` takes (`{"settings": {...}}`); a bad
+   * field is a 400 naming `settings.<field>`. URL fields also pass the SSRF guard when stored.
+   */
+  settings: import('zod').ZodType<Settings>;
+  form: readonly SettingsField[];
+  /** The feed event types it posts. */
+  eventTypes: readonly string[];
+  deliver(delivery: ChatDelivery<Settings>, deps: ChatDeliverDeps): Promise<ChatAttempt>;
 }
