@@ -30,12 +30,12 @@ const envSchema = z.object({
   TEMPORAL_CLI_PATH: z.string().optional(),
   APP_PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   INGEST_PORT: z.coerce.number().int().min(0).max(65535).default(3001),
-  LEGACY_PORT: z.coerce.number().int().min(0).max(65535).default(3002),
+  API_KEY_PORT: z.coerce.number().int().min(0).max(65535).default(3002),
   // Unset: the role decides (src/stack/boot.ts): `start` listens on loopback only, `api` everywhere.
   HOST: z.string().min(1).optional(),
   APP_URL: z.string().url().optional(),
   INGEST_URL: z.string().url().optional(),
-  LEGACY_API_URL: z.string().url().optional(),
+  API_KEY_API_URL: z.string().url().optional(),
   INGEST_IDEMPOTENCY_TTL_HOURS: z.coerce
     .number()
     .positive()
@@ -72,7 +72,7 @@ const envSchema = z.object({
   ALLOW_INSECURE_HTTP: z.enum(['loopback', 'never']).optional(),
   TLS_CERT_FILE: z.string().min(1).optional(),
   TLS_KEY_FILE: z.string().min(1).optional(),
-  LEGACY_RATE_LIMIT_PER_KEY: z.coerce.number().int().positive().default(20),
+  API_KEY_RATE_LIMIT_PER_KEY: z.coerce.number().int().positive().default(20),
   SIGNUP_RATE_LIMIT_PER_IP: z.coerce.number().int().positive().default(DEFAULT_SIGNUPS_PER_IP_PER_HOUR),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   KLAXON_SECRET: z
@@ -134,6 +134,8 @@ export type Env = z.infer<typeof envSchema>;
 
 /** Resolved configuration: absolute paths and public URLs filled in from ports. */
 export interface Config {
+  /** What the environment should change, said once at startup (an old variable name in use). */
+  warnings: string[];
   dataDir: string;
   databaseUrl?: string;
   temporal: {
@@ -145,12 +147,12 @@ export interface Config {
     uiUrl: string;
     cliPath?: string;
   };
-  ports: { app: number; ingest: number; legacy: number };
+  ports: { app: number; ingest: number; apiKey: number };
   /** HOST: the address the listeners bind; unset, the role decides (`start` 127.0.0.1, `api` 0.0.0.0). */
   host?: string;
   /** PLAN_SELF_SERVE: a Billing Owner may raise the plan from the dashboard (there is no billing provider). */
   planSelfServe: boolean;
-  urls: { app: string; ingest: string; legacy: string };
+  urls: { app: string; ingest: string; apiKey: string };
   /** TRUSTED_PROXIES: addresses/CIDRs whose `X-Forwarded-For` (and, on the API-key surface, `X-Forwarded-Proto`) are believed. */
   trustedProxies: string[];
   /** The throttles an operator may tune (the rest are constants: src/services/throttles/limits.ts). */
@@ -166,7 +168,7 @@ export interface Config {
   /** OUTBOX_RELAY: whether `klaxon api` runs its own outbox relay (`klaxon start` always does). */
   outboxRelay: 'on' | 'off';
   /** The API-key surface's transport and limits (docs/architecture.md, "Inbound webhooks"). */
-  legacy: LegacyConfig;
+  apiKey: ApiKeyConfig;
   notify: NotifyConfig;
   logLevel: Env['LOG_LEVEL'];
   /** Signs email links and push actions; unset, `start` keeps a generated one in the data folder. */
@@ -221,7 +223,7 @@ export interface ThrottleConfig {
   signupsPerIpPerHour: number;
 }
 
-export interface LegacyConfig {
+export interface ApiKeyConfig {
   /** Plain HTTP allowed from loopback, or never; unset: the role decides (`start` loopback, `api` never). */
   allowInsecureHttp?: 'loopback' | 'never';
   /** Serve HTTPS directly with this certificate and key (PEM files). */
@@ -244,7 +246,7 @@ export interface NotifyConfig {
   slack?: SlackConfig;
 }
 
-function tlsFiles(e: Env): LegacyConfig['tls'] {
+function tlsFiles(e: Env): ApiKeyConfig['tls'] {
   if (!e.TLS_CERT_FILE && !e.TLS_KEY_FILE) return undefined;
   if (!e.TLS_CERT_FILE || !e.TLS_KEY_FILE) throw new Error('invalid configuration: TLS_CERT_FILE and TLS_KEY_FILE go together');
   return { certFile: e.TLS_CERT_FILE, keyFile: e.TLS_KEY_FILE };
@@ -257,8 +259,42 @@ function tlsFiles(e: Env): LegacyConfig['tls'] {
 const PLACEHOLDER_SECRETS = ['compose-development-secret-change-me-0123456789'];
 export const isPlaceholderSecret = (secret: string): boolean => PLACEHOLDER_SECRETS.includes(secret) || /change-?me/i.test(secret);
 
+/**
+ * Variables that were renamed, old name first: the old one is still read when the new one is
+ * unset, and each use earns a startup warning (`Config.warnings`) naming the new one.
+ */
+export const RENAMED_VARIABLES: ReadonlyArray<readonly [old: string, current: string]> = [
+  ['LEGACY_PORT', 'API_KEY_PORT'],
+  ['LEGACY_API_URL', 'API_KEY_API_URL'],
+  ['LEGACY_RATE_LIMIT_PER_KEY', 'API_KEY_RATE_LIMIT_PER_KEY'],
+];
+
+/** The environment with renamed variables read under their new names, and what to warn about. */
+function withCurrentNames(env: NodeJS.ProcessEnv): { env: NodeJS.ProcessEnv; warnings: string[] } {
+  const current = { ...env };
+  const warnings: string[] = [];
+  for (const [old, name] of RENAMED_VARIABLES) {
+    if (env[old] === undefined) continue;
+    if (env[name] === undefined) {
+      current[name] = env[old];
+      warnings.push(`${old} is an old name: set ${name} instead (${old} is still read for now)`);
+    } else {
+      warnings.push(`${old} is an old name and is ignored: ${name} is set`);
+    }
+  }
+  return { env: current, warnings };
+}
+
+/** The environment with every renamed variable under its new name only: what child processes are given, so each does not warn again. */
+export function envUnderCurrentNames(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const current = withCurrentNames(env).env;
+  for (const [old] of RENAMED_VARIABLES) delete current[old];
+  return current;
+}
+
 /** Parses the environment; throws a readable error naming each bad variable. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): Config {
+  const { env, warnings } = withCurrentNames(rawEnv);
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
@@ -266,6 +302,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const e = parsed.data;
   return {
+    warnings,
     dataDir: path.resolve(e.KLAXON_DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     temporal: {
@@ -277,7 +314,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       uiUrl: trimSlash(e.TEMPORAL_UI_URL ?? `http://localhost:${e.TEMPORAL_UI_PORT}`),
       cliPath: e.TEMPORAL_CLI_PATH,
     },
-    ports: { app: e.APP_PORT, ingest: e.INGEST_PORT, legacy: e.LEGACY_PORT },
+    ports: { app: e.APP_PORT, ingest: e.INGEST_PORT, apiKey: e.API_KEY_PORT },
     host: e.HOST,
     planSelfServe: e.PLAN_SELF_SERVE === 'true' || e.PLAN_SELF_SERVE === '1',
     trustedProxies: e.TRUSTED_PROXIES,
@@ -285,7 +322,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     urls: {
       app: trimSlash(e.APP_URL ?? `http://localhost:${e.APP_PORT}`),
       ingest: trimSlash(e.INGEST_URL ?? `http://localhost:${e.INGEST_PORT}`),
-      legacy: trimSlash(e.LEGACY_API_URL ?? `http://localhost:${e.LEGACY_PORT}`),
+      apiKey: trimSlash(e.API_KEY_API_URL ?? `http://localhost:${e.API_KEY_PORT}`),
     },
     ingest: {
       idempotencyTtlHours: e.INGEST_IDEMPOTENCY_TTL_HOURS,
@@ -295,10 +332,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       stormGuard: parseStormGuardEnv(e.STORM_GUARD),
     },
     outboxRelay: e.OUTBOX_RELAY,
-    legacy: {
+    apiKey: {
       allowInsecureHttp: e.ALLOW_INSECURE_HTTP,
       tls: tlsFiles(e),
-      requestsPerSecondPerKey: e.LEGACY_RATE_LIMIT_PER_KEY,
+      requestsPerSecondPerKey: e.API_KEY_RATE_LIMIT_PER_KEY,
     },
     notify: notifyConfig(e),
     logLevel: e.LOG_LEVEL,

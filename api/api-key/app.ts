@@ -23,7 +23,7 @@ export interface ApiKeyListenerDeps {
   readiness: () => Promise<ReadinessReport>;
   orm: MikroORM;
   sealer: Sealer;
-  urls: { ingest: string; legacy: string };
+  urls: { ingest: string; apiKey: string };
   /** The ingestion URLs' own ingestion: one code path for validation, idempotency and commit. */
   ingestion: Ingestion;
   /** Counts every call to a webhook's receiver. */
@@ -42,7 +42,7 @@ export function createApiKeyListener(deps: ApiKeyListenerDeps): Koa {
   const app = new Koa();
   // `ctx.ip` as the app listener decides it: the peer, or the client a trusted proxy names.
   app.use(clientAddress(deps.transport));
-  app.use(requestLog(deps.logger, 'legacy'));
+  app.use(requestLog(deps.logger, 'api-key'));
   app.use(envelopeErrors());
   // Health before the HTTPS rule: load balancers probe over plain HTTP.
   app.use(healthRouter(deps.readiness).routes());
@@ -64,7 +64,7 @@ export function createApiKeyListener(deps: ApiKeyListenerDeps): Koa {
     orm: deps.orm,
     sealer: deps.sealer,
     urls: deps.urls,
-    apiKeyUrl: deps.urls.legacy,
+    apiKeyUrl: deps.urls.apiKey,
     extraRoutes: [...alertRoutes(deps.incidents), ...userRoutes({ orm: deps.orm })],
     rateLimitPerKey: createHeaderedRateLimit({ perSecond: deps.limits.requestsPerSecondPerKey, what: 'this API key' }),
   });

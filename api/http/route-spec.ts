@@ -26,7 +26,7 @@ export interface RouteSpec<P extends z.ZodObject = z.ZodObject, Q extends z.ZodO
   handler: (ctx: ParameterizedContext, input: { params: z.infer<P>; query: z.infer<Q>; body: z.infer<B> }) => Promise<RouteResult>;
 }
 
-/** What a handler answers: the payload, paging metadata, and (legacy envelope) a message. */
+/** What a handler answers: the payload, paging metadata, and (the API-key envelope) a message. */
 export interface RouteResult {
   data: unknown;
   meta?: unknown;

@@ -45,8 +45,8 @@ function ensureBuilt(say: Say): void {
 async function apiPorts(): Promise<ApiPorts> {
   const ports = new Set<number>();
   while (ports.size < 3) ports.add(await freePort());
-  const [app, ingest, legacy] = [...ports];
-  return { app, ingest, legacy };
+  const [app, ingest, apiKey] = [...ports];
+  return { app, ingest, apiKey };
 }
 
 /** Warn/error lines the roles logged (JSON, level ≥ 40), read from their log files when asked. */
@@ -164,7 +164,7 @@ export async function startClusterStack(say: Say, env: Record<string, string>, w
       APP_URL: appUrl,
       INGEST_PORT: String(ports.ingest),
       INGEST_URL: `http://127.0.0.1:${ports.ingest}`,
-      LEGACY_PORT: String(ports.legacy),
+      API_KEY_PORT: String(ports.apiKey),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
     });

@@ -81,7 +81,7 @@ export async function startBenchStack(say: Say, env: Record<string, string> = {}
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'klaxon-bench-'));
   // As root, embedded Postgres runs as `postgres`, which must be able to traverse this folder.
   await chmod(dataDir, 0o755);
-  const [app, ingest, legacy, temporalPort, uiPort] = await distinctFreePorts(5);
+  const [app, ingest, apiKey, temporalPort, uiPort] = await distinctFreePorts(5);
   const config = loadConfig({
     ...process.env,
     ...env,
@@ -90,7 +90,7 @@ export async function startBenchStack(say: Say, env: Record<string, string> = {}
     // The address the bench's browser opens: the dashboard's same-origin check compares with it.
     APP_URL: `http://127.0.0.1:${app}`,
     INGEST_PORT: String(ingest),
-    LEGACY_PORT: String(legacy),
+    API_KEY_PORT: String(apiKey),
     TEMPORAL_PORT: String(temporalPort),
     TEMPORAL_UI_PORT: String(uiPort),
     // Own task queue, so a bench against a shared TEMPORAL_ADDRESS never feeds another worker.

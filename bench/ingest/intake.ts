@@ -38,14 +38,14 @@ const VARIANTS: Variant[] = [
 ];
 
 /** Where a variant posts, what it posts, and the headers it needs. */
-function target(variant: Variant, source: { id: string; ingest_url: string; routing_key: string }, legacyUrl: string, prefix: string) {
+function target(variant: Variant, source: { id: string; ingest_url: string; routing_key: string }, apiKeyUrl: string, prefix: string) {
   const keyed = { prefix, dedupKeys: STORM_KEYS };
   switch (variant.path) {
     case 'form-a':
       return { url: source.ingest_url, request: { kind: 'alert', ...keyed } as RequestSpec, headers: JSON_HEADERS };
     case 'form-b':
       return {
-        url: `${legacyUrl}/webhook/${source.id}`,
+        url: `${apiKeyUrl}/webhook/${source.id}`,
         request: { kind: 'form-b', ...keyed, ...(variant.signed ? { signingSecret: SECRET } : {}) } as RequestSpec,
         headers: JSON_HEADERS,
       };
@@ -80,7 +80,7 @@ export async function intakePhases(b: IngestBench): Promise<void> {
     });
     const start = await b.drain(phase);
     b.say(`Intake: ${variant.label} at ${INGEST_CONCURRENCY} connections for ${INTAKE_S} s`);
-    const { url, request, headers } = target(variant, source, stack.config.urls.legacy, b.prefix(variant.key));
+    const { url, request, headers } = target(variant, source, stack.config.urls.apiKey, b.prefix(variant.key));
     const { run, cpuAtStart } = await measuredLoad({
       url,
       method: 'POST',

@@ -14,11 +14,11 @@ const createOptions = z.object({
 });
 
 /**
- * `klaxon apikey create|list|revoke`: legacy API keys for the API-key surface (docs/architecture.md, "Workspaces, roles and credentials").
+ * `klaxon apikey create|list|revoke`: API keys for the API-key surface (docs/architecture.md, "Workspaces, roles and credentials").
  * The key is printed once, by create; list shows metadata only.
  */
 export function registerApiKeyCommands(program: Command, getConfig: () => Config): void {
-  const apikey = program.command('apikey').description('API keys for the API-key surface (LEGACY_API_URL /v1)');
+  const apikey = program.command('apikey').description('API keys for the API-key surface (API_KEY_API_URL /v1)');
   apikey
     .command('create')
     .requiredOption('--org <id>', 'workspace id')

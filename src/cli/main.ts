@@ -337,7 +337,13 @@ async function withTemporalIfReachable<T>(config: Config, fn: (temporal: Client 
 /** Runs the CLI; every failure is one readable line on stderr and a non-zero exit, always after the output is flushed. */
 export async function main(argv: string[]): Promise<void> {
   let config: Config | undefined;
-  const getConfig = () => (config ??= loadConfig());
+  const getConfig = () => {
+    if (config) return config;
+    config = loadConfig();
+    // Said once, on stderr, whatever the command: stdout stays the command's answer (--json).
+    for (const warning of config.warnings) process.stderr.write(`klaxon: warning: ${warning}\n`);
+    return config;
+  };
   quietOnClosedPipe();
   try {
     await buildProgram(getConfig).parseAsync(argv);

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Config } from '../config';
+import { envUnderCurrentNames, type Config } from '../config';
 import { migrate, openOrm } from '../db/orm';
 import { waitForSignal } from '../stack/process-signals';
 import { resolveSecret } from '../stack/secret';
@@ -56,7 +56,7 @@ export async function runCluster(config: Config, shape: ClusterShape): Promise<v
         ...shared,
         APP_PORT: String(config.ports.app + offset),
         INGEST_PORT: String(config.ports.ingest + offset),
-        LEGACY_PORT: String(config.ports.legacy + offset),
+        API_KEY_PORT: String(config.ports.apiKey + offset),
       };
       roles.push(new RoleProcess(`api-${i + 1}`, 'api', env, path.join(logDir, `api-${i + 1}.log`), say));
     }
@@ -78,7 +78,7 @@ export async function runCluster(config: Config, shape: ClusterShape): Promise<v
  */
 function sharedEnv(config: Config, infra: ClusterInfra, dataDir: string): NodeJS.ProcessEnv {
   return {
-    ...process.env,
+    ...envUnderCurrentNames(process.env),
     KLAXON_DATA_DIR: dataDir,
     DATABASE_URL: infra.databaseUrl,
     TEMPORAL_ADDRESS: infra.temporalAddress,
@@ -86,10 +86,10 @@ function sharedEnv(config: Config, infra: ClusterInfra, dataDir: string): NodeJS
     KLAXON_SECRET: resolveSecret({ ...config, dataDir }),
     APP_URL: config.urls.app,
     INGEST_URL: config.urls.ingest,
-    LEGACY_API_URL: config.urls.legacy,
+    API_KEY_API_URL: config.urls.apiKey,
     // A developer's machine, as under `klaxon start`: listeners on loopback, plain HTTP from it.
     HOST: config.host ?? '127.0.0.1',
-    ALLOW_INSECURE_HTTP: config.legacy.allowInsecureHttp ?? 'loopback',
+    ALLOW_INSECURE_HTTP: config.apiKey.allowInsecureHttp ?? 'loopback',
   };
 }
 
@@ -98,7 +98,7 @@ function printBanner(config: Config, shape: ClusterShape, infra: ClusterInfra, l
   const lines = [
     `Klaxon cluster is running: ${shape.apis} api and ${shape.workers} worker processes.`,
     `  Dashboard        ${config.urls.app}/`,
-    `  API processes    ${apiPorts.map((p) => `:${p}`).join(', ')} (app; ingest and legacy one and two ports above each)`,
+    `  API processes    ${apiPorts.map((p) => `:${p}`).join(', ')} (app; ingest and API-key one and two ports above each)`,
     `  Temporal         ${infra.temporalAddress} (namespace ${infra.namespace}), Temporal server ${infra.temporal.pid ? `pid ${infra.temporal.pid}` : ''} persisting to PostgreSQL`,
     `  Postgres         ${infra.postgres.embedded ? `embedded, data in ${path.dirname(logDir)}/pg` : 'DATABASE_URL'}`,
     `  Logs             ${logDir}/ and ${infra.temporal.logFile}`,

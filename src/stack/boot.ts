@@ -31,7 +31,7 @@ export const devInboxShownOf = (config: Config, role: Role): boolean =>
 export const hostOf = (config: Config, role: Role): string => config.host ?? (role === 'start' ? '127.0.0.1' : '0.0.0.0');
 
 export const allowInsecureHttpOf = (config: Config, role: Role): 'loopback' | 'never' =>
-  config.legacy.allowInsecureHttp ?? (role === 'start' ? 'loopback' : 'never');
+  config.apiKey.allowInsecureHttp ?? (role === 'start' ? 'loopback' : 'never');
 
 /** A running stack: what a role brought up, and how to bring it down in order. */
 export interface BootedStack {
@@ -40,7 +40,7 @@ export interface BootedStack {
   /** The API's Temporal client (absent for the worker role). */
   temporal?: Client;
   /** Ports the listeners bound (absent for the worker role). */
-  ports?: { app: number; ingest: number; legacy: number };
+  ports?: { app: number; ingest: number; apiKey: number };
   stop(): Promise<void>;
 }
 
@@ -160,9 +160,9 @@ export async function bootStack(config: Config, role: Role, deps: { logger: Logg
     shutdown.push(async () => {
       await Promise.all(servers.map((s) => closeServer(s)));
     });
-    const ports = { app: 0, ingest: 0, legacy: 0 };
-    for (const name of ['app', 'ingest', 'legacy'] as const) {
-      const bound = await listen(apps[name], config.ports[name], hostOf(config, role), name === 'legacy' ? config.legacy.tls : undefined);
+    const ports = { app: 0, ingest: 0, apiKey: 0 };
+    for (const name of ['app', 'ingest', 'apiKey'] as const) {
+      const bound = await listen(apps[name], config.ports[name], hostOf(config, role), name === 'apiKey' ? config.apiKey.tls : undefined);
       servers.push(bound.server);
       ports[name] = bound.port;
     }

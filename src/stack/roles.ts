@@ -46,7 +46,7 @@ function buildDashboardIfStale(): void {
 
 /** What the banner says of plain HTTP on the API-key surface. */
 function apiKeyTransportNote(config: Config, role: Role): string {
-  const tls = config.legacy.tls ? 'serving HTTPS directly (TLS_CERT_FILE); ' : '';
+  const tls = config.apiKey.tls ? 'serving HTTPS directly (TLS_CERT_FILE); ' : '';
   const proxies = config.trustedProxies.length ? `HTTPS via trusted proxies ${config.trustedProxies.join(', ')}; ` : '';
   return allowInsecureHttpOf(config, role) === 'loopback'
     ? `${tls}${proxies}plain HTTP allowed from loopback only (ALLOW_INSECURE_HTTP=loopback)`
@@ -71,7 +71,7 @@ function printBanner(config: Config, role: Role, infra: Infra) {
       `  Dashboard        ${config.urls.app}/`,
       `  Customer API v1  ${config.urls.app}/api/v1   (OpenAPI: ${config.urls.app}/api/v1/openapi.json)`,
       `  Ingestion        ${config.urls.ingest}/{webhook_token}`,
-      `  Legacy API       ${config.urls.legacy}/v1   (OpenAPI: ${config.urls.legacy}/v1/openapi.json; Form B: ${config.urls.legacy}/webhook/{webhook_id})`,
+      `  Legacy API       ${config.urls.apiKey}/v1   (OpenAPI: ${config.urls.apiKey}/v1/openapi.json; Form B: ${config.urls.apiKey}/webhook/{webhook_id})`,
       `                   ${apiKeyTransportNote(config, role)}`,
       `  Health           ${config.urls.app}/healthz   ${config.urls.app}/readyz`,
       `  Listening on     ${listeningNote(config, role)}`,

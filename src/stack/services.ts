@@ -45,7 +45,7 @@ export interface ListenerDeps {
 }
 
 /** The three Koa apps of docs/architecture.md, "Processes and surfaces", built over shared dependencies. */
-export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; legacy: Koa; stop: () => Promise<void> } {
+export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; apiKey: Koa; stop: () => Promise<void> } {
   const { config } = deps;
   const readiness = () => checkReadiness({ orm: deps.orm, temporal: deps.temporal, taskQueue: config.temporal.taskQueue });
   // Webhook statistics, written once a second; stop() writes the last counts.
@@ -74,7 +74,7 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; leg
   );
   // Live incident events for the dashboard: one LISTEN connection, opened by the first stream.
   const events = new IncidentLiveUpdates(deps.orm.config.get('clientUrl')!, deps.logger);
-  const webhooks = { orm: deps.orm, sealer: createSealer(deps.secret), urls: { ingest: config.urls.ingest, legacy: config.urls.legacy } };
+  const webhooks = { orm: deps.orm, sealer: createSealer(deps.secret), urls: { ingest: config.urls.ingest, apiKey: config.urls.apiKey } };
   // Counted in Postgres, so every API process shares the counts (src/services/throttles).
   const throttles = createThrottles(deps.orm, config.throttles);
   const proxies = proxyTrust(config.trustedProxies);
@@ -155,16 +155,16 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; leg
         createdAlert: (sourceId, eventId) => createdAlert(deps.orm, sourceId, eventId),
       },
     }),
-    legacy: createApiKeyListener({
+    apiKey: createApiKeyListener({
       logger: deps.logger,
       readiness,
       orm: deps.orm,
       sealer: createSealer(deps.secret),
-      urls: { ingest: config.urls.ingest, legacy: config.urls.legacy },
+      urls: { ingest: config.urls.ingest, apiKey: config.urls.apiKey },
       ingestion,
       stats,
       transport: { ...proxies, allowInsecureHttp: deps.allowInsecureHttp },
-      limits: { requestsPerSecondPerKey: config.legacy.requestsPerSecondPerKey, eventsPerSecondPerWebhook: config.ingest.eventsPerSecondPerSource },
+      limits: { requestsPerSecondPerKey: config.apiKey.requestsPerSecondPerKey, eventsPerSecondPerWebhook: config.ingest.eventsPerSecondPerSource },
       incidents: {
         orm: deps.orm,
         temporal: deps.temporal,

@@ -24,7 +24,7 @@ export interface SharedEnv {
 export interface ApiPorts {
   app: number;
   ingest: number;
-  legacy: number;
+  apiKey: number;
 }
 
 const KLAXON_BIN = path.join(PROJECT_ROOT, 'bin', 'klaxon.js');
@@ -64,10 +64,10 @@ export function apiProcess(name: string, shared: SharedEnv, ports: ApiPorts, run
     ...roleEnv(shared, path.join(runDir, name)),
     APP_PORT: String(ports.app),
     INGEST_PORT: String(ports.ingest),
-    LEGACY_PORT: String(ports.legacy),
+    API_KEY_PORT: String(ports.apiKey),
     APP_URL: `http://127.0.0.1:${ports.app}`,
     INGEST_URL: `http://127.0.0.1:${ports.ingest}`,
-    LEGACY_API_URL: `http://127.0.0.1:${ports.legacy}`,
+    API_KEY_API_URL: `http://127.0.0.1:${ports.apiKey}`,
   };
   return new Child({
     name,

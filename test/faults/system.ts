@@ -54,7 +54,7 @@ export async function startSystem(runDir: string, runId: string, say: (line: str
     () => fake.close(),
   );
 
-  const apiPorts = [0, 1].map((i) => ({ app: apiPortList[i * 3], ingest: apiPortList[i * 3 + 1], legacy: apiPortList[i * 3 + 2] }));
+  const apiPorts = [0, 1].map((i) => ({ app: apiPortList[i * 3], ingest: apiPortList[i * 3 + 1], apiKey: apiPortList[i * 3 + 2] }));
   const ingestUrls = apiPorts.map((p) => `http://127.0.0.1:${p.ingest}`);
   const orm = await openOrm(postgres.url, 4);
   const seeded = await migrate(orm)

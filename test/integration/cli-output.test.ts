@@ -53,3 +53,12 @@ describe('klaxon output through a pipe', () => {
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
   });
 });
+
+describe('klaxon with an old variable name', () => {
+  it('when LEGACY_API_URL is set, then the command warns once on stderr naming API_KEY_API_URL, and stdout stays its JSON answer', async () => {
+    const res = await klaxon(['inbox', 'list', '--limit', '1', '--json'], { LEGACY_API_URL: 'https://keys.example.com' });
+    expect(res.code).toBe(0);
+    expect(res.stderr).toBe('klaxon: warning: LEGACY_API_URL is an old name: set API_KEY_API_URL instead (LEGACY_API_URL is still read for now)\n');
+    expect(res.json).toHaveProperty('messages');
+  });
+});

@@ -19,14 +19,14 @@ let env: Record<string, string>;
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'klaxon-start-'));
   chmodSync(dataDir, 0o755);
-  const [app, ingest, legacy, temporal, ui] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
+  const [app, ingest, apiKey, temporal, ui] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
   env = {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '/tmp',
     KLAXON_DATA_DIR: dataDir,
     APP_PORT: String(app),
     INGEST_PORT: String(ingest),
-    LEGACY_PORT: String(legacy),
+    API_KEY_PORT: String(apiKey),
     TEMPORAL_PORT: String(temporal),
     TEMPORAL_UI_PORT: String(ui),
     LOG_LEVEL: 'warn',
@@ -91,7 +91,7 @@ describe('klaxon start', () => {
       `${app}/api/v1`,
       `${app}/healthz`,
       `http://localhost:${env.INGEST_PORT}`,
-      `http://localhost:${env.LEGACY_PORT}`,
+      `http://localhost:${env.API_KEY_PORT}`,
       `http://localhost:${env.TEMPORAL_UI_PORT}`,
     ]) {
       expect(first.output()).toContain(line);

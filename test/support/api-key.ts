@@ -14,7 +14,7 @@ export async function apiKeyFor(
   return { key: created.key, id: created.id, userId: 'id' in user ? (user as { id: string }).id : undefined };
 }
 
-/** Checks a legacy error body: `{success: false, error, code, timestamp}`, nothing else. */
+/** Checks an API-key surface error body: `{success: false, error, code, timestamp}`, nothing else. */
 export function expectEnvelopeError(body: unknown, code: string): void {
   expect(body).toEqual({ success: false, error: expect.any(String), code, timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
 }

@@ -39,7 +39,7 @@ export interface TestStack {
   logs: LogCapture;
   logger: Logger;
   /** Base URLs of the real Koa apps, listening on port 0. */
-  urls: { app: string; ingest: string; legacy: string };
+  urls: { app: string; ingest: string; apiKey: string };
   worker: { start(): Promise<void>; stop(): Promise<void>; readonly running: boolean };
   relay: OutboxRelay;
   stop(): Promise<void>;
@@ -66,14 +66,14 @@ export async function startTestStack(
   const taskQueue = `klaxon-test-${randomUUID()}`;
   // Bound before the config is built, so APP_URL and INGEST_URL are the real addresses: Twilio
   // signatures and ingestion URLs are computed over them.
-  // The legacy listener serves HTTPS itself when the test gives it a certificate (docs/architecture.md, "Inbound webhooks").
-  const legacyTls = opts.env?.TLS_CERT_FILE && opts.env.TLS_KEY_FILE ? { certFile: opts.env.TLS_CERT_FILE, keyFile: opts.env.TLS_KEY_FILE } : undefined;
-  const servers = { app: http.createServer(), ingest: http.createServer(), legacy: createServerFor(legacyTls) };
-  const urls = { app: '', ingest: '', legacy: '' };
-  for (const name of ['app', 'ingest', 'legacy'] as const) {
+  // The API-key listener serves HTTPS itself when the test gives it a certificate (docs/architecture.md, "Inbound webhooks").
+  const apiKeyTls = opts.env?.TLS_CERT_FILE && opts.env.TLS_KEY_FILE ? { certFile: opts.env.TLS_CERT_FILE, keyFile: opts.env.TLS_KEY_FILE } : undefined;
+  const servers = { app: http.createServer(), ingest: http.createServer(), apiKey: createServerFor(apiKeyTls) };
+  const urls = { app: '', ingest: '', apiKey: '' };
+  for (const name of ['app', 'ingest', 'apiKey'] as const) {
     // `host` 0.0.0.0 lets a test reach the listeners from a non-loopback address too (a LAN peer); URLs stay on loopback.
     await new Promise<void>((resolve) => servers[name].listen(0, opts.host ?? '127.0.0.1', resolve));
-    urls[name] = `${name === 'legacy' && legacyTls ? 'https' : 'http'}://127.0.0.1:${(servers[name].address() as AddressInfo).port}`;
+    urls[name] = `${name === 'apiKey' && apiKeyTls ? 'https' : 'http'}://127.0.0.1:${(servers[name].address() as AddressInfo).port}`;
   }
   const config = loadConfig({
     DATABASE_URL: databaseUrl,
@@ -81,10 +81,10 @@ export async function startTestStack(
     TEMPORAL_TASK_QUEUE: taskQueue,
     APP_PORT: '0',
     INGEST_PORT: '0',
-    LEGACY_PORT: '0',
+    API_KEY_PORT: '0',
     APP_URL: urls.app,
     INGEST_URL: urls.ingest,
-    LEGACY_API_URL: urls.legacy,
+    API_KEY_API_URL: urls.apiKey,
     HOST: '127.0.0.1',
     TEMPORAL_UI_URL: 'http://temporal-ui.test:8233',
     LOG_LEVEL: 'info',
@@ -140,11 +140,11 @@ export async function startTestStack(
     logger,
     relay,
     secret: config.secret!,
-    allowInsecureHttp: config.legacy.allowInsecureHttp ?? 'loopback',
+    allowInsecureHttp: config.apiKey.allowInsecureHttp ?? 'loopback',
     uiDistDir: opts.uiDistDir,
     devInbox: opts.devInbox,
   });
-  for (const name of ['app', 'ingest', 'legacy'] as const) servers[name].on('request', apps[name].callback());
+  for (const name of ['app', 'ingest', 'apiKey'] as const) servers[name].on('request', apps[name].callback());
 
   return {
     config,

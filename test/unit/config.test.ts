@@ -1,17 +1,48 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { loadConfig } from '../../src/config';
+import { envUnderCurrentNames, loadConfig } from '../../src/config';
 
 describe('configuration', () => {
   it('when nothing is set, then the embedded defaults and ports 3000-3002 apply', () => {
     const c = loadConfig({});
-    expect(c.ports).toEqual({ app: 3000, ingest: 3001, legacy: 3002 });
-    expect(c.urls).toEqual({ app: 'http://localhost:3000', ingest: 'http://localhost:3001', legacy: 'http://localhost:3002' });
+    expect(c.ports).toEqual({ app: 3000, ingest: 3001, apiKey: 3002 });
+    expect(c.urls).toEqual({ app: 'http://localhost:3000', ingest: 'http://localhost:3001', apiKey: 'http://localhost:3002' });
     expect(c.databaseUrl).toBeUndefined();
     expect(c.temporal.address).toBeUndefined();
     expect(c.temporal.namespace).toBe('default');
     expect(c.dataDir).toMatch(/\.klaxon$/);
+  });
+
+  it('when the old LEGACY_* names are set, then they are still read, each with one warning naming its API_KEY_* name; the new name wins over the old', () => {
+    const old = loadConfig({ LEGACY_PORT: '4102', LEGACY_API_URL: 'https://keys.example.com/', LEGACY_RATE_LIMIT_PER_KEY: '7' });
+    expect(old.ports.apiKey).toBe(4102);
+    expect(old.urls.apiKey).toBe('https://keys.example.com');
+    expect(old.apiKey.requestsPerSecondPerKey).toBe(7);
+    expect(old.warnings).toEqual([
+      expect.stringMatching(/^LEGACY_PORT .*set API_KEY_PORT instead/),
+      expect.stringMatching(/^LEGACY_API_URL .*set API_KEY_API_URL instead/),
+      expect.stringMatching(/^LEGACY_RATE_LIMIT_PER_KEY .*set API_KEY_RATE_LIMIT_PER_KEY instead/),
+    ]);
+    const both = loadConfig({ LEGACY_PORT: '4102', API_KEY_PORT: '4202' });
+    expect(both.ports.apiKey).toBe(4202);
+    expect(both.warnings).toEqual([expect.stringMatching(/^LEGACY_PORT .*ignored: API_KEY_PORT is set/)]);
+    const current = loadConfig({ API_KEY_PORT: '4202', API_KEY_RATE_LIMIT_PER_KEY: '3' });
+    expect({ port: current.ports.apiKey, rate: current.apiKey.requestsPerSecondPerKey, warnings: current.warnings }).toEqual({
+      port: 4202,
+      rate: 3,
+      warnings: [],
+    });
+    expect(() => loadConfig({ LEGACY_PORT: 'x' })).toThrow(/API_KEY_PORT/);
+  });
+
+  it('when the cluster hands its environment to its processes, then old names travel under their new names only', () => {
+    expect(envUnderCurrentNames({ LEGACY_PORT: '4102', LEGACY_RATE_LIMIT_PER_KEY: '7', API_KEY_API_URL: 'https://k.example.com', OTHER: 'x' })).toEqual({
+      API_KEY_PORT: '4102',
+      API_KEY_RATE_LIMIT_PER_KEY: '7',
+      API_KEY_API_URL: 'https://k.example.com',
+      OTHER: 'x',
+    });
   });
 
   it('when ports move, then the derived URLs follow unless URLs are given', () => {

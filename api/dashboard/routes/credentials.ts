@@ -47,7 +47,7 @@ const KeySchema = z.object({
 const NewKeySchema = z.object({ id: z.uuid(), key: z.string(), name: z.string() });
 const Revoked = z.object({ id: z.uuid(), revoked: z.literal(true) });
 
-/** Customer API tokens and legacy API keys under /api. */
+/** Customer API tokens and API keys under /api. */
 export function credentialsRoutes(deps: AdminDeps): RouteSpec[] {
   const stepUpDeps = stepUpDepsOf(deps);
   return [
@@ -109,7 +109,7 @@ export function credentialsRoutes(deps: AdminDeps): RouteSpec[] {
       method: 'get',
       access: 'read',
       path: '/api-keys',
-      summary: "List legacy API keys: Billing Owners and Account Admins see the workspace's, others their own",
+      summary: "List API keys: Billing Owners and Account Admins see the workspace's, others their own",
       operationId: 'listApiKeys',
       success: { status: 200, description: 'keys, newest first; never the secret', schema: z.array(KeySchema) },
       errors: ADMIN_ERRORS,
@@ -123,7 +123,7 @@ export function credentialsRoutes(deps: AdminDeps): RouteSpec[] {
       method: 'post',
       access: 'write',
       path: '/api-keys',
-      summary: 'Create a legacy API key for yourself (any verified member; needs a step-up)',
+      summary: 'Create an API key for yourself (any verified member; needs a step-up)',
       operationId: 'createApiKey',
       body: KeyBody,
       success: { status: 201, description: 'the key: `key` is the plaintext, shown this once', schema: NewKeySchema },
@@ -141,7 +141,7 @@ export function credentialsRoutes(deps: AdminDeps): RouteSpec[] {
       method: 'delete',
       access: 'write',
       path: '/api-keys/{id}',
-      summary: "Revoke a legacy API key: your own, or anyone's in the workspace as Billing Owner or Account Admin",
+      summary: "Revoke an API key: your own, or anyone's in the workspace as Billing Owner or Account Admin",
       operationId: 'revokeApiKey',
       params: IdParams,
       success: { status: 200, description: 'revoked (revoking twice answers the same)', schema: Revoked },

@@ -83,7 +83,7 @@ export function statusRoutes(deps: AdminDeps): RouteSpec[] {
       method: 'get',
       access: 'read',
       path: '/response-time',
-      summary: 'Response times of the app, ingestion and legacy API surfaces over 5 min, 1 h, 24 h (any member)',
+      summary: 'Response times of the app, ingestion and API-key surfaces over 5 min, 1 h, 24 h (any member)',
       operationId: 'getResponseTime',
       query: NoQuery,
       success: {

@@ -1,6 +1,6 @@
 import { EntitySchema } from '@mikro-orm/core';
 
-/** A legacy API key (docs/architecture.md, "Workspaces, roles and credentials"): a member's bearer key for the API-key surface; only its SHA-256 is stored. */
+/** An API key (docs/architecture.md, "Workspaces, roles and credentials"): a member's bearer key for the API-key surface; only its SHA-256 is stored. */
 export interface ApiKey {
   id: string;
   organizationId: string;

@@ -5,7 +5,7 @@ import { EntitySchema } from '@mikro-orm/core';
  * summed over every process (each flushes its counts every ~10 s): /api/response-time.
  */
 export interface RequestMetric {
-  /** `app`, `ingest` or `legacy`. */
+  /** `app`, `ingest` or `api-key`. */
   surface: string;
   /** The minute (UTC, seconds zero) the requests ended in. */
   minute: Date;

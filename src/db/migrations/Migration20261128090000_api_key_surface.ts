@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * The API-key surface (docs/architecture.md, "Workspaces, roles and credentials" and "Inbound webhooks"): legacy API keys; a source's webhook fields (alias,
+ * The API-key surface (docs/architecture.md, "Workspaces, roles and credentials" and "Inbound webhooks"): API keys; a source's webhook fields (alias,
  * description, PAUSED, sealed ingestion and signing secrets so reads can show the URL and the
  * receiver can check signatures, an IP allowlist, call statistics); Form B's `tags` and `url` on
  * alerts; a user's name, time zone and notification preferences.

@@ -11,7 +11,7 @@ import type { Sealer } from '../sealing/seal';
 export interface InboundWebhookDeps {
   orm: MikroORM;
   sealer: Sealer;
-  urls: { ingest: string; legacy: string };
+  urls: { ingest: string; apiKey: string };
 }
 
 /** The columns a webhook record is built from. */
@@ -75,7 +75,7 @@ export function webhookRecord(deps: Pick<InboundWebhookDeps, 'sealer' | 'urls'>,
     description: r.description ?? '',
     status: r.status,
     webhook_url: urlSecret ? `${deps.urls.ingest}/${urlSecret}` : null,
-    receiver_url: `${deps.urls.legacy}/webhook/${r.id}`,
+    receiver_url: `${deps.urls.apiKey}/webhook/${r.id}`,
     // The key of the PagerDuty- and Opsgenie-compatible intakes (docs/compat-intake.md).
     routing_key: r.routing_key,
     service_id: r.service_id,

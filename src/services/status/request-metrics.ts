@@ -4,7 +4,7 @@ import { knexOf } from '../../db/knex';
 import { BUCKET_BOUNDS_MS, emptyBuckets, mergeInto, observe, STORED_BOUNDS_MS, type Buckets } from './histogram';
 
 /** Our HTTP surfaces (docs/architecture.md, "Processes and surfaces"), as request-log.ts names them. */
-export const SURFACES = ['app', 'ingest', 'legacy'] as const;
+export const SURFACES = ['app', 'ingest', 'api-key'] as const;
 export type Surface = (typeof SURFACES)[number];
 
 const MINUTE_MS = 60_000;
@@ -108,7 +108,7 @@ collectDefaultMetrics({ register: metricsRegistry, prefix: 'klaxon_' });
 export const REQUEST_HISTOGRAM_NAME = 'klaxon_http_request_duration_seconds';
 const requestHistogram = new Histogram({
   name: REQUEST_HISTOGRAM_NAME,
-  help: 'HTTP request durations per surface (app, ingest, legacy), as this process measured them',
+  help: 'HTTP request durations per surface (app, ingest, api-key), as this process measured them',
   labelNames: ['surface'] as const,
   buckets: BUCKET_BOUNDS_MS.map((ms) => ms / 1000),
   registers: [metricsRegistry],

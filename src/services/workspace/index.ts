@@ -1,7 +1,7 @@
 /**
  * Workspaces and what hangs off them: organizations and their plans, members and roles, teams
  * and their members, the service catalog (services and monitors alerts are routed by),
- * customer API tokens and legacy API keys, and members' own profiles (users.ts).
+ * customer API tokens and API keys, and members' own profiles (users.ts).
  */
 export * from './workspaces';
 export * from './team-members';

@@ -4,7 +4,7 @@ import { knexOf } from '../../db/knex';
 import { invalid, notFound } from '../errors';
 
 /**
- * Revokes a credential (a customer API token or a legacy API key) at once; revoking twice is
+ * Revokes a credential (a customer API token or an API key) at once; revoking twice is
  * harmless. `names`: how errors call the id and the thing (`token` / `API token`).
  */
 export async function revokeCredential(orm: MikroORM, table: 'api_tokens' | 'api_keys', id: string, names: { id: string; thing: string }) {

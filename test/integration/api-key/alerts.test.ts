@@ -11,7 +11,7 @@ import { seedWorkspace, type SeededWorkspace } from '../../support/workspace';
 let stack: TestStack;
 let ws: SeededWorkspace;
 let adminKey: string;
-const v1 = (path: string) => `${stack.urls.legacy}/v1${path}`;
+const v1 = (path: string) => `${stack.urls.apiKey}/v1${path}`;
 const incidentUrl = (w: SeededWorkspace, incidentId: string) => `${stack.urls.app}/api/v1/organizations/${w.organizationId}/incidents/${incidentId}`;
 
 beforeAll(async () => {

@@ -10,7 +10,7 @@ import { addMember, seedWorkspace, type SeededWorkspace } from '../../support/wo
 let stack: TestStack;
 let ws: SeededWorkspace;
 let adminKey: string;
-const v1 = (path: string) => `${stack.urls.legacy}/v1${path}`;
+const v1 = (path: string) => `${stack.urls.apiKey}/v1${path}`;
 
 beforeAll(async () => {
   stack = await startTestStack();
@@ -42,7 +42,7 @@ describe('/v1/webhooks', () => {
     });
     expect(hook.signing_secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
     expect(hook.webhook_url).toMatch(new RegExp(`^${stack.urls.ingest}/[A-Za-z0-9_-]+$`));
-    expect(hook.receiver_url).toBe(`${stack.urls.legacy}/webhook/${hook.id}`);
+    expect(hook.receiver_url).toBe(`${stack.urls.apiKey}/webhook/${hook.id}`);
     expect(hook.routing_key).toBe((await knexOf(stack.orm)('alert_sources').where({ id: hook.id }).first()).routing_key);
     expect(hook.routing_key).toMatch(/^[0-9a-f]{32}$/);
 
@@ -76,7 +76,7 @@ describe('/v1/webhooks', () => {
     expect(stats).toEqual({ total_calls: 2, successful_calls: 1, failed_calls: 1 });
   });
 
-  it('when a body is invalid, then 400 in the legacy envelope and nothing is created', async () => {
+  it('when a body is invalid, then 400 in the API-key envelope and nothing is created', async () => {
     const before = Number((await knexOf(stack.orm)('alert_sources').where({ organization_id: ws.organizationId }).count({ n: '*' }))[0].n);
     for (const body of [
       { name: 'ab', channels: ['sms'] },

@@ -10,7 +10,7 @@ import { seedWorkspace, type SeededWorkspace } from '../../support/workspace';
 let stack: TestStack;
 let ws: SeededWorkspace;
 let key: string;
-const v1 = (path: string) => `${stack.urls.legacy}/v1${path}`;
+const v1 = (path: string) => `${stack.urls.apiKey}/v1${path}`;
 
 beforeAll(async () => {
   // 127.0.0.1 is a trusted proxy here: its X-Forwarded-For tells the sender's address (IPv6 cases).
@@ -201,8 +201,8 @@ describe('POST /webhook/{webhook_id}', () => {
   });
 
   it('when the webhook is unknown or the body is not JSON, then 404 and 415/400', async () => {
-    expect((await sendRaw('POST', `${stack.urls.legacy}/webhook/00000000-0000-4000-8000-000000000000`, { body: '{"title":"x"}' })).status).toBe(404);
-    expect((await sendRaw('POST', `${stack.urls.legacy}/webhook/not-a-uuid`, { body: '{"title":"x"}' })).status).toBe(404);
+    expect((await sendRaw('POST', `${stack.urls.apiKey}/webhook/00000000-0000-4000-8000-000000000000`, { body: '{"title":"x"}' })).status).toBe(404);
+    expect((await sendRaw('POST', `${stack.urls.apiKey}/webhook/not-a-uuid`, { body: '{"title":"x"}' })).status).toBe(404);
     const hook = await webhook({ signed: false });
     expect((await sendRaw('POST', hook.receiver_url, { body: 'title=x', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } })).status).toBe(415);
     const broken = await sendRaw('POST', hook.receiver_url, { body: '{"title":' });

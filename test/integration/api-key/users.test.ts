@@ -12,7 +12,7 @@ import { addMember, seedWorkspace, type SeededWorkspace } from '../../support/wo
 let stack: TestStack;
 let ws: SeededWorkspace;
 let adminKey: string;
-const v1 = (path: string) => `${stack.urls.legacy}/v1${path}`;
+const v1 = (path: string) => `${stack.urls.apiKey}/v1${path}`;
 
 const USER_FIELDS = ['created_at', 'email', 'id', 'name', 'notification_preferences', 'role', 'teams', 'time_zone', 'verified'];
 const DEFAULT_PREFERENCES = { email_on_incident_assigned: true, email_on_incident_resolved: false, daily_digest: false };

@@ -182,7 +182,7 @@ describe('customer API tokens', () => {
   });
 });
 
-describe('legacy API keys', () => {
+describe('API keys', () => {
   it.each(ROLE_TABLE)(
     'when a %s creates a key, lists keys and revokes another member’s, then each may create their own; seeing and revoking others’ is allowed=%s',
     async (role, admin) => {
@@ -205,12 +205,12 @@ describe('legacy API keys', () => {
     },
   );
 
-  it('when a member makes a key, then it works on the legacy surface (and nowhere else) until revoked, and both changes are audited without the key', async () => {
+  it('when a member makes a key, then it works on the API-key surface (and nowhere else) until revoked, and both changes are audited without the key', async () => {
     const ws = await workspaceWithRoles(fx.stack.urls.app, fx.stack.orm);
     const made = await newKey(ws.as.MEMBER);
     expect(made.body.data.name).toBe('API key');
     const key = made.body.data.key as string;
-    const webhooks = `${fx.stack.urls.legacy}/v1/webhooks`;
+    const webhooks = `${fx.stack.urls.apiKey}/v1/webhooks`;
     expect((await request('GET', webhooks, { token: key })).status).toBe(200);
     expect((await request('GET', `${fx.stack.urls.app}/api/api-keys`, { token: key })).status).toBe(401);
     expect((await request('GET', `${fx.stack.urls.app}/api/v1/organizations/${ws.organizationId}/incidents`, { token: key })).status).toBe(401);
@@ -268,13 +268,13 @@ describe('legacy API keys', () => {
     const other = await workspaceWithRoles(fx.stack.urls.app, fx.stack.orm);
     const theirs = await newKey(other.as.MEMBER);
     expectError(await api('DELETE', `/api-keys/${theirs.body.data.id}`, { session: ws.owner }), 404, 'not_found');
-    expect((await request('GET', `${fx.stack.urls.legacy}/v1/webhooks`, { token: theirs.body.data.key })).status).toBe(200);
+    expect((await request('GET', `${fx.stack.urls.apiKey}/v1/webhooks`, { token: theirs.body.data.key })).status).toBe(200);
   });
 
-  it('when the session cookie is sent to the legacy surface with a POST, then it is 401 there too', async () => {
+  it('when the session cookie is sent to the API-key surface with a POST, then it is 401 there too', async () => {
     const ws = await workspaceWithRoles(fx.stack.urls.app, fx.stack.orm);
     const headers = { Cookie: `${SESSION_COOKIE}=${ws.owner.cookie}`, 'X-CSRF-Token': ws.owner.csrf };
-    const res = await request('POST', `${fx.stack.urls.legacy}/v1/webhooks`, { headers, body: { name: 'sneaky' } });
+    const res = await request('POST', `${fx.stack.urls.apiKey}/v1/webhooks`, { headers, body: { name: 'sneaky' } });
     expect(res.status).toBe(401);
   });
 });

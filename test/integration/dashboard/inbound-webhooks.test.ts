@@ -82,14 +82,14 @@ describe('GET /api/webhooks', () => {
 
   it('when webhooks were made on the API-key surface, then the dashboard lists the same webhooks as /v1/webhooks', async () => {
     const key = await apiKeyFor(fx.stack.orm, ws.organizationId, { email: ws.as.ACCOUNT_ADMIN.email });
-    const v1 = await request('POST', `${fx.stack.urls.legacy}/v1/webhooks`, {
+    const v1 = await request('POST', `${fx.stack.urls.apiKey}/v1/webhooks`, {
       token: key.key,
       body: { name: 'from v1', channels: ['sms'], service_id: serviceId },
     });
     expect(v1.status).toBe(201);
-    const legacy = await request('GET', `${fx.stack.urls.legacy}/v1/webhooks?limit=100`, { token: key.key });
+    const apiKey = await request('GET', `${fx.stack.urls.apiKey}/v1/webhooks?limit=100`, { token: key.key });
     const dashboard = await api('GET', '/webhooks', { session: ws.as.MEMBER });
-    expect(dashboard.body.webhooks.map((w: { id: string }) => w.id)).toEqual(legacy.body.data.map((w: { id: string }) => w.id));
+    expect(dashboard.body.webhooks.map((w: { id: string }) => w.id)).toEqual(apiKey.body.data.map((w: { id: string }) => w.id));
     expect(dashboard.body.webhooks.find((w: { id: string }) => w.id === v1.body.data.id)).toMatchObject({ name: 'from v1', notification_types: ['SMS'] });
   });
 

@@ -227,14 +227,14 @@ describe('credentials of other surfaces', () => {
     expect(post.status).toBe(401);
   });
 
-  it('when the session cookie is sent to /api/v1 or the legacy surface, then it is 401 there', async () => {
+  it('when the session cookie is sent to /api/v1 or the API-key surface, then it is 401 there', async () => {
     const s = await signUpAndLogIn(fx.stack.urls.app, fx.stack.orm);
     const headers = { Cookie: `${SESSION_COOKIE}=${s.cookie}`, 'X-CSRF-Token': s.csrf };
     const v1 = await request('GET', `${fx.stack.urls.app}/api/v1/organizations/${s.organizationId}/incidents`, { headers });
     expect(v1.status).toBe(401);
     expect(v1.body).toEqual({ message: expect.any(String) });
-    const legacy = await request('GET', `${fx.stack.urls.legacy}/v1/webhooks`, { headers });
-    expect(legacy.status).toBe(401);
+    const apiKey = await request('GET', `${fx.stack.urls.apiKey}/v1/webhooks`, { headers });
+    expect(apiKey.status).toBe(401);
   });
 
   it('when /api/v1 has no such route, then it keeps its own error body, while /api answers in the dashboard envelope', async () => {

@@ -64,10 +64,10 @@ describe('a Stakeholder reads and acts on nothing', () => {
   it('when a Stakeholder’s API key acknowledges an alert, then 403; it still reads alerts', async () => {
     const { owner } = await workspace();
     const key = (await apiKeyFor(fx.stack.orm, owner.organizationId, 'STAKEHOLDER')).key;
-    const write = await request('POST', `${fx.stack.urls.legacy}/v1/alerts/${randomUUID()}/acknowledge`, { token: key });
+    const write = await request('POST', `${fx.stack.urls.apiKey}/v1/alerts/${randomUUID()}/acknowledge`, { token: key });
     expect(write.status).toBe(403);
     expectEnvelopeError(write.body, 'forbidden');
-    const read = await request('GET', `${fx.stack.urls.legacy}/v1/alerts`, { token: key });
+    const read = await request('GET', `${fx.stack.urls.apiKey}/v1/alerts`, { token: key });
     expect(read.status).toBe(200);
   });
 });

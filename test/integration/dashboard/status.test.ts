@@ -145,7 +145,7 @@ describe('GET /api/response-time', () => {
     const res = await api('GET', '/response-time', { session: ws.owner });
     expect(res.status).toBe(200);
     expect(res.body.data.windows).toEqual(['5m', '1h', '24h']);
-    for (const surface of ['app', 'ingest', 'legacy']) {
+    for (const surface of ['app', 'ingest', 'api-key']) {
       for (const window of ['5m', '1h', '24h']) {
         const s = res.body.data.surfaces[surface][window];
         expect({ surface, window, counted: s.count >= 3 }).toEqual({ surface, window, counted: true });
@@ -156,13 +156,13 @@ describe('GET /api/response-time', () => {
   });
 
   it('when two processes flush the same minute, then the route counts both: their buckets add up', async () => {
-    const count = async () => (await api('GET', '/response-time', { session: ws.owner })).body.data.surfaces.legacy['5m'].count as number;
+    const count = async () => (await api('GET', '/response-time', { session: ws.owner })).body.data.surfaces['api-key']['5m'].count as number;
     const before = await count();
     const a = new RequestRecorder();
     const b = new RequestRecorder();
     const now = Date.now();
-    for (let i = 0; i < 4; i++) a.observe('legacy', 3, now);
-    for (let i = 0; i < 3; i++) b.observe('legacy', 3000, now);
+    for (let i = 0; i < 4; i++) a.observe('api-key', 3, now);
+    for (let i = 0; i < 3; i++) b.observe('api-key', 3000, now);
     expect(await flushRequestMetrics(fx.stack.orm, a)).toBe(4);
     expect(await flushRequestMetrics(fx.stack.orm, b)).toBe(3);
     expect(await count()).toBe(before + 7);

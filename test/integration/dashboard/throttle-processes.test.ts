@@ -35,8 +35,8 @@ beforeAll(async () => {
   };
   const [a, b, c, d, e, f] = await distinctFreePorts(6);
   const ports: ApiPorts[] = [
-    { app: a, ingest: b, legacy: c },
-    { app: d, ingest: e, legacy: f },
+    { app: a, ingest: b, apiKey: c },
+    { app: d, ingest: e, apiKey: f },
   ];
   const children = ports.map((p, i) => ({ child: apiProcess(`api-${i + 1}`, shared, p, runDir), url: `http://127.0.0.1:${p.app}` }));
   // Pushed before they start: afterAll stops whichever did.

@@ -45,7 +45,7 @@ beforeAll(async () => {
   });
   surfaces.ingest = { url: source.ingest_url, sourceId: source.id };
   const { key } = await apiKeyFor(stack.orm, ws.organizationId, ws.admin);
-  const hook = await request('POST', `${stack.urls.legacy}/v1/webhooks`, { token: key, body: { name: 'hostile', channels: ['email'], signed: false } });
+  const hook = await request('POST', `${stack.urls.apiKey}/v1/webhooks`, { token: key, body: { name: 'hostile', channels: ['email'], signed: false } });
   surfaces.receiver = { url: hook.body.data.receiver_url, sourceId: hook.body.data.id };
   // The app listener's /healthz: another surface of the same process, the other tenants' stand-in.
   health = HealthPinger.start(`${stack.urls.app}/healthz`);

@@ -201,10 +201,10 @@ describe('the FREE plan stores 50 alerts a month', () => {
 });
 
 describe('the Form B receiver over the quota', () => {
-  it('when a FREE workspace at its quota posts to POST /webhook/{id}, then 429 plan_limit_reached in the legacy envelope with Retry-After, and nothing is stored', async () => {
+  it('when a FREE workspace at its quota posts to POST /webhook/{id}, then 429 plan_limit_reached in the API-key envelope with Retry-After, and nothing is stored', async () => {
     const ws = await freeWorkspace('PRO');
     const key = (await apiKeyFor(stack.orm, ws.organizationId, ws.admin)).key;
-    const created = await request('POST', `${stack.urls.legacy}/v1/webhooks`, { token: key, body: { name: 'quota hook', channels: ['email'], signed: false } });
+    const created = await request('POST', `${stack.urls.apiKey}/v1/webhooks`, { token: key, body: { name: 'quota hook', channels: ['email'], signed: false } });
     expect(created.status).toBe(201);
     const hook = created.body.data as { id: string; receiver_url: string };
     await setPlan(stack.orm, ws.organizationId, 'FREE');

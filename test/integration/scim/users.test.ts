@@ -218,7 +218,7 @@ describe('SCIM Users (RFC 7644 examples)', () => {
     const person = await memberSession(fx.stack.urls.app, fx.stack.orm, owner.organizationId, 'ACCOUNT_ADMIN');
     const key = (await fx.api('POST', '/api-keys', { session: person, body: { password: person.password } })).body.data.key as string;
     const token = (await fx.api('POST', '/tokens', { session: person, body: { access: 'READ_ONLY', days: 1 } })).body.data.token as string;
-    const asKey = () => fetch(`${fx.stack.urls.legacy}/v1/users/me`, { headers: { Authorization: `Bearer ${key}` } });
+    const asKey = () => fetch(`${fx.stack.urls.apiKey}/v1/users/me`, { headers: { Authorization: `Bearer ${key}` } });
     const asToken = () =>
       fetch(`${fx.stack.urls.app}/api/v1/organizations/${owner.organizationId}/monitors`, { headers: { Authorization: `Bearer ${token}` } });
     expect([(await fx.api('GET', '/auth/session', { session: person })).status, (await asKey()).status, (await asToken()).status]).toEqual([200, 200, 200]);

@@ -44,7 +44,7 @@ const readinessOnly = {
   sealer: {} as never,
   ingestion: {} as never,
   stats: {} as never,
-  urls: { ingest: 'http://127.0.0.1:1', legacy: 'http://127.0.0.1:2' },
+  urls: { ingest: 'http://127.0.0.1:1', apiKey: 'http://127.0.0.1:2' },
   transport: transportPolicy([], 'loopback'),
   limits: { requestsPerSecondPerKey: 1, eventsPerSecondPerWebhook: 1 },
   incidents: {} as never,
@@ -79,15 +79,15 @@ describe('answers while a dependency is away', () => {
     ['Postgres', pgDown, 503],
     ['Temporal', temporalDown, 503],
     ['nothing (a bug)', () => new Error('secret detail'), 500],
-  ])('when %s is away behind the legacy listener, then its own envelope says so', async (_name, err, status) => {
-    const legacy = createApiKeyListener({
+  ])('when %s is away behind the API-key listener, then its own envelope says so', async (_name, err, status) => {
+    const apiKey = createApiKeyListener({
       logger: createLogger('silent'),
       readiness: async () => {
         throw err();
       },
       ...readinessOnly,
     });
-    const res = await call(legacy, '/readyz');
+    const res = await call(apiKey, '/readyz');
     expect(res.status).toBe(status);
     expect(res.headers.get('retry-after')).toBe(status === 503 ? '5' : null);
     expect(res.body).toEqual({

@@ -85,9 +85,9 @@ describe('a process’s request recorder', () => {
   it('when a failed flush hands its counts back, then the next drain has them together with the new ones', () => {
     const r = new RequestRecorder();
     const at = Date.UTC(2026, 0, 1, 12, 0, 30);
-    r.observe('legacy', 7, at);
+    r.observe('api-key', 7, at);
     const taken = r.drain();
-    r.observe('legacy', 8, at);
+    r.observe('api-key', 8, at);
     r.restore(taken);
     const [entry] = r.drain();
     expect(totalCount(entry.buckets)).toBe(2);

@@ -20,7 +20,7 @@ const NOWRAP = { whiteSpace: 'nowrap' } as const;
 // A badge's label clips (overflow: hidden), so a table column would shrink it to "ACT…": let it set the width.
 const BADGE_STYLES = { label: { overflow: 'visible' } } as const;
 
-/** Legacy API keys: everyone holds their own; Billing Owners and Account Admins see and revoke all. */
+/** API keys: everyone holds their own; Billing Owners and Account Admins see and revoke all. */
 export function ApiKeysCard({ session }: { session: SessionView }) {
   const keys = useApiQuery<ApiKey[]>(['api-keys'], '/api-keys');
   const stepUp = useStepUp('Creating an API key needs your confirmation');
@@ -59,7 +59,8 @@ export function ApiKeysCard({ session }: { session: SessionView }) {
             API keys
           </Title>
           <Text size="sm" c="dimmed">
-            Keys (<Code>klxk_…</Code>) for the legacy API, held by one person. {managesAll ? 'You see every key of the workspace.' : 'You see your own keys.'}
+            Keys (<Code>klxk_…</Code>) for the API-key surface, held by one person.{' '}
+            {managesAll ? 'You see every key of the workspace.' : 'You see your own keys.'}
           </Text>
         </div>
         {unverified && <VerifyEmailNotice what="create API keys" />}
@@ -84,7 +85,7 @@ export function ApiKeysCard({ session }: { session: SessionView }) {
         ) : keys.error ? (
           <LoadError what="API keys" error={keys.error} />
         ) : keys.data.length === 0 ? (
-          <Empty>No API keys yet. Create one above for a script that talks to the legacy API as you.</Empty>
+          <Empty>No API keys yet. Create one above for a script that talks to the API-key surface as you.</Empty>
         ) : (
           <Table.ScrollContainer minWidth={720}>
             <Table aria-label="API keys" verticalSpacing="xs">

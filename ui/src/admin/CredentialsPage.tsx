@@ -5,7 +5,7 @@ import { ApiKeysCard } from './ApiKeysCard';
 import { TokensCard } from './TokensCard';
 import { VerifyEmailNotice } from './VerifyEmailNotice';
 
-/** API tokens and keys: customer API tokens (admins) and legacy API keys (everyone, their own). */
+/** API tokens and keys: customer API tokens (admins) and API keys (everyone, their own). */
 export function CredentialsPage() {
   const session = useSession();
   return (
