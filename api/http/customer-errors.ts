@@ -71,8 +71,8 @@ export function customerErrors(): Middleware {
 
 /**
  * What any failure answers on this surface: status, `{message, code?}` and headers. Exported for
- * the ingest listener's compatible intakes, which say the same in PagerDuty's and Opsgenie's
- * bodies (api/ingest/compat-answers.ts).
+ * the ingest listener's compatible intakes (IntakeDeps.errorAnswer in src/integrations/types.ts),
+ * which say the same in their own systems' bodies.
  */
 export function toErrorBody(err: unknown): { status: number; body: ErrorBody; headers: Record<string, string> } {
   if (err instanceof HttpError) return { status: err.status, body: withCode(err.message, err.code), headers: err.headers };

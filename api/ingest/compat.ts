@@ -2,19 +2,17 @@ import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import type { CompatSource, Ingestion } from '../../src/services/ingest';
 import type { SourceCallStats } from '../../src/services/ingest/call-stats';
-import { HttpError } from '../http/customer-errors';
+import { intakeRoutes } from '../../src/integrations/registry';
+import type { IntakeDeps } from '../../src/integrations/types';
+import { HttpError, toErrorBody } from '../http/customer-errors';
 import { ingestBody } from './body';
-import { pagerDutyEventsRoutes } from './pagerduty-events';
-import { opsgenieAlertRoutes } from './opsgenie-alerts';
 
-/** What the compatible intakes need (docs/compat-intake.md). */
+/** What the compatible intakes need from the ingest listener (docs/compat-intake.md). */
 export interface CompatDeps {
   /** The one ingestion of the ingest listener: same group commit, idempotency and quota as Form A. */
   ingestion: Ingestion;
-  /** The live source a routing key names (under an ingestion URL, in the URL's workspace). */
-  findSource: (presented: { routingKey: string; urlSecret?: string }) => Promise<CompatSource | undefined>;
-  /** The alert a create stored, for Opsgenie's request status. */
-  createdAlert: (sourceId: string, eventId: string) => Promise<{ id: string; createdAt: Date; alias: string | null } | undefined>;
+  findSource: IntakeDeps['findSource'];
+  createdAlert: IntakeDeps['createdAlert'];
   /** The per-source rate limit Form A uses, keyed by the source's token hash. */
   rateLimit: { take(key: string): Promise<void> };
   /** Counts every call a source's key named, by its answer (webhook statistics). */
@@ -22,14 +20,22 @@ export interface CompatDeps {
 }
 
 /**
- * PagerDuty's Events API v2 and Opsgenie's Alert API v2 on the ingest listener: under a source's
- * ingestion URL (`{ingest_url}/v2/enqueue`, `{ingest_url}/v2/alerts`), and at the listener's
- * root, so a sender changes only the host (`events.pagerduty.com/v2/enqueue`).
+ * Every registry module's compatible intake (PagerDuty's Events API v2, Opsgenie's Alert API v2,
+ * …) on the ingest listener: under a source's ingestion URL (`{ingest_url}/v2/enqueue`), and at
+ * the listener's root, so a sender changes only the host (`events.pagerduty.com/v2/enqueue`).
  */
 export function createCompatRouter(deps: CompatDeps): Router {
   const router = new Router();
-  pagerDutyEventsRoutes(router, deps);
-  opsgenieAlertRoutes(router, deps);
+  intakeRoutes(router, {
+    ingestion: deps.ingestion,
+    findSource: deps.findSource,
+    createdAlert: deps.createdAlert,
+    routePattern,
+    jsonBody,
+    forSource: (ctx, source, handle) => forSource(ctx, deps, source, handle),
+    idempotencyKeyOf,
+    errorAnswer: toErrorBody,
+  });
   return router;
 }
 
@@ -37,7 +43,7 @@ export function createCompatRouter(deps: CompatDeps): Router {
  * Names the route for the request log before anything else runs (never the raw URL: it holds
  * the ingestion secret, and the path the alert's alias) and starts the clock of Opsgenie's `took`.
  */
-export const routePattern =
+const routePattern =
   (pattern: string): Middleware =>
   async (ctx, next) => {
     ctx.state.routePattern = pattern;
@@ -46,7 +52,7 @@ export const routePattern =
   };
 
 /** A JSON body (or JSON sent as text/plain), at most 512 KiB, read as Form A's is. */
-export const jsonBody: Middleware[] = [
+const jsonBody: Middleware[] = [
   async (ctx, next) => {
     // No body at all (a close without one) is an empty object; a body must say it is JSON.
     const hasBody = Boolean(ctx.request.length || ctx.get('Transfer-Encoding'));
@@ -60,7 +66,7 @@ export const jsonBody: Middleware[] = [
  * Runs a handler for the source a key named: rate-limited as the source's Form A calls are, and
  * counted in its statistics whatever the answer (a key naming no source counts nowhere).
  */
-export async function forSource(ctx: Context, deps: CompatDeps, source: CompatSource | undefined, handle: () => Promise<void>): Promise<void> {
+async function forSource(ctx: Context, deps: CompatDeps, source: CompatSource | undefined, handle: () => Promise<void>): Promise<void> {
   if (!source) return handle();
   try {
     await deps.rateLimit.take(source.tokenHash);
@@ -73,4 +79,4 @@ export async function forSource(ctx: Context, deps: CompatDeps, source: CompatSo
 }
 
 /** The request's Idempotency-Key, if any (checked by the ingestion: 1 to 255 characters). */
-export const idempotencyKeyOf = (ctx: Context): string | undefined => ctx.get('Idempotency-Key') || undefined;
+const idempotencyKeyOf = (ctx: Context): string | undefined => ctx.get('Idempotency-Key') || undefined;

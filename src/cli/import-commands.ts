@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
 import type { Config } from '../config';
-import type { ImportSystem } from '../domain/importers/plan';
 import { importFrom } from '../integrations/import-sources';
-import { createChannelSender } from '../integrations/registry';
+import { createChannelSender, importers } from '../integrations/registry';
+import type { Importer } from '../integrations/types';
 import { accountMailer } from '../services/accounts';
 import { SYSTEM_CLI } from '../services/audit';
 import { createSealer } from '../services/inbound-webhooks';
@@ -23,12 +23,20 @@ const common = {
   dryRun: z.boolean().optional(),
   json: z.boolean().optional(),
 };
-const schemas = {
-  pagerduty: z.object({ ...common, apiToken: credential }),
-  opsgenie: z.object({ ...common, apiKey: credential }),
-};
 
-async function run(config: Config, system: ImportSystem, o: { org: string; apiUrl?: string; dryRun?: boolean; json?: boolean }, secret: string) {
+/** The options of `klaxon import <system>`: the importer's credential option (`--api-token` → `apiToken`) and the common ones. */
+const schemaOf = (importer: Importer) => z.object({ ...common, [credentialKey(importer)]: credential });
+
+/** The key commander gives an importer's credential option: `--api-token <token>` → `apiToken`. */
+const credentialKey = (importer: Importer) =>
+  importer.credential.option
+    .split(' ')[0]
+    .slice(2)
+    .split('-')
+    .map((word, i) => (i === 0 ? word : word.charAt(0).toUpperCase() + word.slice(1)))
+    .join('');
+
+async function run(config: Config, importer: Importer, o: { org: string; apiUrl?: string; dryRun?: boolean; json?: boolean }, secret: string) {
   const report = await withDatabase(config, async (orm) => {
     // Invitations go out the way account emails do: the email provider, else the dev inbox.
     const email = createChannelSender(config.notify, orm, 'email');
@@ -36,41 +44,34 @@ async function run(config: Config, system: ImportSystem, o: { org: string; apiUr
     try {
       return await importFrom(
         { orm, mailer: accountMailer(email), appUrl: config.urls.app, ingestBaseUrl: config.urls.ingest, seal: (s) => sealer.seal(s) },
-        { organizationId: o.org, system, dryRun: o.dryRun === true, actor: { audit: SYSTEM_CLI, userId: null, role: 'BILLING_OWNER' } },
+        { organizationId: o.org, system: importer.system, dryRun: o.dryRun === true, actor: { audit: SYSTEM_CLI, userId: null, role: 'BILLING_OWNER' } },
         { credential: secret, apiUrl: o.apiUrl, allowPrivate: config.targets.allowPrivate },
       );
     } finally {
       await email.close?.();
     }
   });
-  process.stdout.write(o.json ? JSON.stringify(report) + '\n' : reportText(system, report, o.dryRun === true));
+  process.stdout.write(o.json ? JSON.stringify(report) + '\n' : reportText(importer.system, report, o.dryRun === true));
 }
 
-/** `klaxon import pagerduty|opsgenie`: bring a PagerDuty or Opsgenie account into a workspace (docs/importers.md). */
+/** `klaxon import <system>`, one command per importer in the registry (docs/importers.md): bring an account of another tool into a workspace. */
 export function registerImportCommands(program: Command, getConfig: () => Config): void {
-  const imports = program.command('import').description('bring users, teams, schedules, escalation policies and services in from PagerDuty or Opsgenie');
-  imports
-    .command('pagerduty')
-    .description('import from PagerDuty (REST API v2); a re-run updates what it imported')
-    .requiredOption('--api-token <token>', 'a PagerDuty REST API token (read access is enough)')
-    .option('--api-url <url>', 'the REST API base URL', 'https://api.pagerduty.com')
-    .requiredOption('--org <id>', 'the Klaxon workspace to import into')
-    .option('--dry-run', 'print the plan and write nothing')
-    .option('--json', 'print one JSON object')
-    .action(async (raw) => {
-      const o = parseOptions(schemas.pagerduty, raw);
-      await run(getConfig(), 'pagerduty', o, o.apiToken);
-    });
-  imports
-    .command('opsgenie')
-    .description('import from Opsgenie (REST API v2); a re-run updates what it imported')
-    .requiredOption('--api-key <key>', 'an Opsgenie API key (an API integration’s key with read access)')
-    .option('--api-url <url>', 'the REST API base URL (https://api.eu.opsgenie.com for the EU instance)', 'https://api.opsgenie.com')
-    .requiredOption('--org <id>', 'the Klaxon workspace to import into')
-    .option('--dry-run', 'print the plan and write nothing')
-    .option('--json', 'print one JSON object')
-    .action(async (raw) => {
-      const o = parseOptions(schemas.opsgenie, raw);
-      await run(getConfig(), 'opsgenie', o, o.apiKey);
-    });
+  const all = importers();
+  const imports = program
+    .command('import')
+    .description(`bring users, teams, schedules, escalation policies and services in from ${all.map((i) => i.label).join(' or ')}`);
+  for (const importer of all) {
+    imports
+      .command(importer.system)
+      .description(`import from ${importer.label} (REST API v2); a re-run updates what it imported`)
+      .requiredOption(importer.credential.option, importer.credential.help)
+      .option('--api-url <url>', importer.apiUrlHelp, importer.defaultUrl)
+      .requiredOption('--org <id>', 'the Klaxon workspace to import into')
+      .option('--dry-run', 'print the plan and write nothing')
+      .option('--json', 'print one JSON object')
+      .action(async (raw) => {
+        const o = parseOptions(schemaOf(importer), raw) as z.infer<ReturnType<typeof schemaOf>> & Record<string, string>;
+        await run(getConfig(), importer, o, o[credentialKey(importer)]);
+      });
+  }
 }

@@ -14,10 +14,22 @@ import { sendgrid } from './sendgrid';
 import { slack } from './slack';
 import { smtp } from './smtp';
 import { outgoingWebhooks } from './outgoing-webhooks';
+import { opsgenie } from './opsgenie';
+import { pagerduty } from './pagerduty';
 import { teams } from './microsoft-teams';
 import { twilio } from './twilio';
 import { webPush } from './web-push';
-import type { ChannelProvider, ChannelSender, ConfiguredProvider, FeedConsumerDeps, ProviderHookDeps, ProviderModule, SenderDeps } from './types';
+import type {
+  ChannelProvider,
+  ChannelSender,
+  ConfiguredProvider,
+  FeedConsumerDeps,
+  Importer,
+  IntakeDeps,
+  ProviderHookDeps,
+  ProviderModule,
+  SenderDeps,
+} from './types';
 
 /**
  * The registry: one entry per provider folder. The type makes every provider key the channel
@@ -33,6 +45,8 @@ const PROVIDERS: Readonly<Record<ProviderKey, ProviderModule & { senders: Channe
   'web-push': webPush,
   'outgoing-webhooks': outgoingWebhooks,
   teams,
+  pagerduty,
+  opsgenie,
 };
 
 /** A channel's provider once chosen: its registry key, configured. */
@@ -108,4 +122,21 @@ export function startFeedConsumers(deps: FeedConsumerDeps): () => Promise<void> 
   return async () => {
     await Promise.all(consumers.map((c) => c.stop()));
   };
+}
+
+/** Mounts every module's compatible intake (docs/compat-intake.md) on the ingest listener's router. */
+export function intakeRoutes(router: Router, deps: IntakeDeps): void {
+  for (const p of Object.values(PROVIDERS)) p.intake?.routes(router, deps);
+}
+
+/** Every importer (docs/importers.md), in registry order: the CLI's `klaxon import` commands and the dashboard's routes. */
+export function importers(): Importer[] {
+  return Object.values(PROVIDERS).flatMap((p) => (p.importer ? [p.importer] : []));
+}
+
+/** The importer of one system; throws for a system no module imports (a caller's bug: inputs are checked first). */
+export function importerOf(system: string): Importer {
+  const found = importers().find((i) => i.system === system);
+  if (!found) throw new Error(`no importer for ${system}`);
+  return found;
 }

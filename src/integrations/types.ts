@@ -3,7 +3,7 @@
  * worker's send activity renders a page, picks the channel's sender and calls `send`.
  */
 import type Router from '@koa/router';
-import type { Context } from 'koa';
+import type { Context, Middleware } from 'koa';
 import { ApplicationFailure } from '@temporalio/common';
 import type { NotifyConfig } from '../config';
 import type { ChannelId } from '../domain/channels';
@@ -131,6 +131,10 @@ export interface ProviderModule {
   feedConsumer?: (deps: FeedConsumerDeps) => FeedConsumer;
   /** A chat destination each service may set (`PUT /api/services/{id}/chat/{provider}`). */
   chat?: ChatDestination;
+  /** Routes on the ingest listener that speak this system's alert API (docs/compat-intake.md). */
+  intake?: Intake;
+  /** Brings an account of this system into a workspace (docs/importers.md). */
+  importer?: Importer;
 }
 
 /** What a feed consumer is given: the database, the sealer of stored secrets, how to mail admins. */
@@ -241,4 +245,59 @@ export interface ChatDestination<Settings extends Record<string, unknown> = Reco
   /** The feed event types it posts. */
   eventTypes: readonly string[];
   deliver(delivery: ChatDelivery<Settings>, deps: ChatDeliverDeps): Promise<ChatAttempt>;
+}
+
+/**
+ * A compatible intake (docs/compat-intake.md): routes on the ingest listener that speak another
+ * tool's alert API, so its senders change only the host. api/ingest mounts every module's intake
+ * (src/integrations/registry.ts, `intakeRoutes`) at the listener's root and under each ingestion URL.
+ */
+export interface Intake {
+  routes(router: Router, deps: IntakeDeps): void;
+}
+
+/** What the ingest listener gives an intake: the one ingestion and the plumbing Form A uses. */
+export interface IntakeDeps {
+  /** The ingest listener's ingestion: the same group commit, idempotency and quota as Form A. */
+  ingestion: import('../services/ingest').Ingestion;
+  /** The live source a routing key names (under an ingestion URL, in the URL's workspace). */
+  findSource: (presented: { routingKey: string; urlSecret?: string }) => Promise<import('../services/ingest').CompatSource | undefined>;
+  /** The alert a create stored (Opsgenie's request status). */
+  createdAlert: (sourceId: string, eventId: string) => Promise<{ id: string; createdAt: Date; alias: string | null } | undefined>;
+  /** Names the route for the request log before anything runs (never the raw URL: it holds the secret) and starts the clock. */
+  routePattern: (pattern: string) => Middleware;
+  /** A JSON body (or JSON as text/plain), at most 512 KiB, read as Form A's is. */
+  jsonBody: Middleware[];
+  /** Runs `handle` for the source a key named: rate-limited and counted as its Form A calls are (no source: just runs it). */
+  forSource: (ctx: Context, source: import('../services/ingest').CompatSource | undefined, handle: () => Promise<void>) => Promise<void>;
+  /** The request's Idempotency-Key, if any. */
+  idempotencyKeyOf: (ctx: Context) => string | undefined;
+  /** How the listener would answer a failure (status, message and code, Retry-After), for the intake to say in its own shape. */
+  errorAnswer: (err: unknown) => { status: number; body: { message: string; code?: string }; headers: Record<string, string> };
+}
+
+/**
+ * An importer (docs/importers.md): how to read one system's account and map it to an import plan.
+ * The CLI (`klaxon import <system>`) and the dashboard (`POST /api/import/<system>`) are made
+ * from these; the engine (src/services/importers) applies the plan.
+ */
+export interface Importer {
+  /** The key: the CLI's subcommand, the dashboard's path, the mapping table's `system`. */
+  system: import('../domain/importers/plan').ImportSystem;
+  /** What people call it ("PagerDuty"). */
+  label: string;
+  /** Its REST API's base URL, unless `--api-url` / `api_url` says another. */
+  defaultUrl: string;
+  /** The headers that carry the credential (never logged, stored or echoed). */
+  headers: (credential: string) => Record<string, string>;
+  /** Reads the account through the bounded, SSRF-guarded client and maps it; writes nothing. */
+  read: (http: import('../services/importers').SourceHttp, opts: { now: Date }) => Promise<import('../domain/importers/plan').ImportPlan>;
+  /** The credential as the dashboard's body field (`api_token`), the CLI's option (`--api-token <token>`) and its help. */
+  credential: { field: string; option: string; help: string };
+  /** The --api-url option's help. */
+  apiUrlHelp: string;
+  /** What an import brings in ("users, teams, schedules, escalation policies and services"). */
+  brings: string;
+  /** The dashboard route's OpenAPI operationId. */
+  operationId: string;
 }

@@ -2,6 +2,8 @@ import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { IMPORT_KINDS, type ImportSystem } from '../../../src/domain/importers/plan';
 import { importFrom } from '../../../src/integrations/import-sources';
+import { importers } from '../../../src/integrations/registry';
+import type { Importer } from '../../../src/integrations/types';
 import { ImportSourceError } from '../../../src/services/importers';
 import { HttpError } from '../../http/customer-errors';
 import { defineRoute, type RouteSpec } from '../../http/route-spec';
@@ -9,7 +11,7 @@ import { ADMIN_ERRORS, auditActorOf, authorizedActor, requireVerified, type Admi
 
 extendZodWithOpenApi(z);
 
-/** Settings → Import: bring a PagerDuty or Opsgenie account in, or preview it (docs/importers.md). */
+/** Settings → Import: bring an account of another tool in (one route per importer in the registry), or preview it (docs/importers.md). */
 
 // A credential is one line of printable characters; its value is never echoed in an error.
 const credential = z
@@ -20,8 +22,8 @@ const credential = z
 const apiUrl = z.string().max(2048, 'must be at most 2048 characters').url('must be a URL').optional();
 const dryRun = z.boolean({ error: 'must be true (preview) or false (import)' });
 
-const PagerDutyBody = z.object({ api_token: credential, api_url: apiUrl, dry_run: dryRun }).strict();
-const OpsgenieBody = z.object({ api_key: credential, api_url: apiUrl, dry_run: dryRun }).strict();
+/** An import's body: the importer's credential field (`api_token`, `api_key`), the API URL and whether it is a preview. */
+const bodyOf = (importer: Importer) => z.object({ [importer.credential.field]: credential, api_url: apiUrl, dry_run: dryRun }).strict();
 
 const counts = z.object(Object.fromEntries(IMPORT_KINDS.map((k) => [k, z.number().int()])) as Record<(typeof IMPORT_KINDS)[number], z.ZodNumber>);
 const kind = z.enum(IMPORT_KINDS);
@@ -73,32 +75,25 @@ export function importRoutes(deps: AdminDeps): RouteSpec[] {
       throw err;
     }
   };
-  return [
+  return importers().map((importer) =>
     defineRoute({
       method: 'post',
       access: 'write',
-      path: '/import/pagerduty',
-      operationId: 'importPagerDuty',
-      summary: 'Import users, teams, schedules, escalation policies and services from PagerDuty, or preview it with dry_run (Billing Owner, Account Admin)',
-      body: PagerDutyBody,
+      path: `/import/${importer.system}`,
+      operationId: importer.operationId,
+      summary: `Import ${importer.brings} from ${importer.label}, or preview it with dry_run (Billing Owner, Account Admin)`,
+      body: bodyOf(importer),
       success: {
         status: 200,
         description: 'the report: what was (or would be) created and updated, what was skipped and why, and the mapping',
         schema: ReportSchema,
       },
       errors: { ...ADMIN_ERRORS, ...SOURCE_ERRORS },
-      handler: (ctx, { body }) => run(ctx, 'pagerduty', body, body.api_token),
+      handler: (ctx, { body }) => {
+        // The schema made the credential field a string (bodyOf); its key is the importer's.
+        const given = body as { api_url?: string; dry_run: boolean } & Record<string, unknown>;
+        return run(ctx, importer.system, given, given[importer.credential.field] as string);
+      },
     }),
-    defineRoute({
-      method: 'post',
-      access: 'write',
-      path: '/import/opsgenie',
-      operationId: 'importOpsgenie',
-      summary: 'Import users, teams, schedules, escalations and services from Opsgenie, or preview it with dry_run (Billing Owner, Account Admin)',
-      body: OpsgenieBody,
-      success: { status: 200, description: 'the report, as for PagerDuty', schema: ReportSchema },
-      errors: { ...ADMIN_ERRORS, ...SOURCE_ERRORS },
-      handler: (ctx, { body }) => run(ctx, 'opsgenie', body, body.api_key),
-    }),
-  ];
+  );
 }

@@ -1,7 +1,7 @@
 /**
  * Opsgenie's Alert API v2, as a sender speaks it to Klaxon (docs/compat-intake.md): create, close
  * and acknowledge bodies turned into ingestion items, or the errors Opsgenie would answer (422,
- * each naming its field). Pure: the routes (api/ingest/opsgenie-alerts.ts) find the source by its
+ * each naming its field). Pure: the routes (src/integrations/opsgenie/intake.ts) find the source by its
  * GenieKey and commit.
  *
  * Opsgenie cuts text longer than its limits instead of refusing it (Alertmanager sends messages

@@ -1,7 +1,7 @@
 /**
  * PagerDuty Events API v2, as a sender speaks it to Klaxon (docs/compat-intake.md): the body of
  * `POST /v2/enqueue` turned into one ingestion item, or the list of errors PagerDuty would answer.
- * Pure: the route (api/ingest/pagerduty-events.ts) finds the source and commits.
+ * Pure: the route (src/integrations/pagerduty/intake.ts) finds the source and commits.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';

@@ -20,7 +20,8 @@ import { opsgenieSchedule, pagerDutySchedule, sourceEdges, sourceOnCall, type So
 
 const IMPORTED_ON = new Date('2030-02-25T00:00:00Z');
 const MONTH = { from: Date.parse('2030-03-01T00:00:00Z'), to: Date.parse('2030-04-01T00:00:00Z') };
-const fixture = (system: string, name: string) => JSON.parse(readFileSync(path.resolve(__dirname, '../../fixtures', system, name), 'utf8'));
+const fixture = (system: string, name: string) =>
+  JSON.parse(readFileSync(path.resolve(__dirname, '../../../src/integrations', system, 'testing/fixtures', name), 'utf8'));
 
 let orm: MikroORM;
 beforeAll(async () => {
