@@ -1,7 +1,7 @@
 import Koa from 'koa';
 import Router from '@koa/router';
 import type { Logger } from '../src/logger';
-import type { ReadinessReport } from '../src/readiness';
+import type { ServingHealth } from '../src/health/serving';
 import { clientAddress, type ProxyTrust } from './http/client-address';
 import { customerErrors, RETRY_AFTER } from './http/customer-errors';
 import { jsonBody } from './http/json-body';
@@ -25,7 +25,7 @@ import { scimSurface } from './scim/router';
 export interface AppDeps extends CustomerV1Deps {
   logger: Logger;
   appUrl: string;
-  readiness: () => Promise<ReadinessReport>;
+  servingHealth: () => Promise<ServingHealth>;
   /** Answers to pages: providers' callbacks (Twilio's), email links, push actions. */
   hooks: ProviderHookDeps;
   /** The built dashboard to serve at `/` (default ui/dist). */
@@ -36,8 +36,8 @@ export interface AppDeps extends CustomerV1Deps {
   proxies: ProxyTrust;
 }
 
-/** Liveness and readiness, shared by every listener. */
-export function healthRouter(readiness: () => Promise<ReadinessReport>): Router {
+/** Liveness (/healthz) and serving health (/readyz: this process can serve), shared by every listener. */
+export function healthRouter(servingHealth: () => Promise<ServingHealth>): Router {
   const router = new Router();
   router.get('/healthz', (ctx) => {
     ctx.state.routePattern = '/healthz';
@@ -45,7 +45,7 @@ export function healthRouter(readiness: () => Promise<ReadinessReport>): Router 
   });
   router.get('/readyz', async (ctx) => {
     ctx.state.routePattern = '/readyz';
-    const report = await readiness();
+    const report = await servingHealth();
     ctx.status = report.ready ? 200 : 503;
     if (!report.ready) ctx.set(RETRY_AFTER);
     ctx.body = report.ready
@@ -99,7 +99,7 @@ export function createAppListener(deps: AppDeps): Koa {
   // "Log in with SSO" starts on Klaxon's own page, whose form posts back (docs/sso.md): before the JSON parser.
   app.use(createSsoStartRouter({ ...ssoDeps, startThrottle: deps.dashboard.throttles.ssoStart }).routes());
   app.use(jsonBody());
-  const health = healthRouter(deps.readiness);
+  const health = healthRouter(deps.servingHealth);
   app.use(health.routes());
   app.use(metricsRouter().routes());
   const v1 = createCustomerV1Router(deps);

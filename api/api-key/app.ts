@@ -1,7 +1,7 @@
 import Koa from 'koa';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from '../../src/logger';
-import type { ReadinessReport } from '../../src/readiness';
+import type { ServingHealth } from '../../src/health/serving';
 import type { Ingestion } from '../../src/services/ingest';
 import type { SourceCallStats } from '../../src/services/ingest/call-stats';
 import type { Sealer } from '../../src/services/inbound-webhooks';
@@ -20,7 +20,7 @@ import { httpsOnly, type TransportPolicy } from './transport';
 
 export interface ApiKeyListenerDeps {
   logger: Logger;
-  readiness: () => Promise<ReadinessReport>;
+  servingHealth: () => Promise<ServingHealth>;
   orm: MikroORM;
   sealer: Sealer;
   urls: { ingest: string; apiKey: string };
@@ -45,7 +45,7 @@ export function createApiKeyListener(deps: ApiKeyListenerDeps): Koa {
   app.use(requestLog(deps.logger, 'api-key'));
   app.use(envelopeErrors());
   // Health before the HTTPS rule: load balancers probe over plain HTTP.
-  app.use(healthRouter(deps.readiness).routes());
+  app.use(healthRouter(deps.servingHealth).routes());
   app.use(httpsOnly(deps.transport));
   const perWebhook = createHeaderedRateLimit({ perSecond: deps.limits.eventsPerSecondPerWebhook, what: 'this webhook' });
   // Before the JSON parser: the receiver reads the raw bytes its signature covers.

@@ -13,7 +13,7 @@ import { forbidden } from '../../src/services/errors';
 import type { InboundWebhookDeps } from '../../src/services/inbound-webhooks';
 import type { ChannelSender, ChannelSenders } from '../../src/integrations/types';
 import type { NotifyConfig } from '../../src/config';
-import type { ReadinessReport } from '../../src/readiness';
+import type { ServingHealth } from '../../src/health/serving';
 import type { IncidentLiveUpdates } from '../../src/services/live-updates/incident-live-updates';
 import type { Throttles } from '../../src/services/throttles';
 import { sessionOf } from './guards';
@@ -39,7 +39,7 @@ export interface AdminDeps {
   /** Which providers are configured (the rest deliver to the dev inbox): /api/status. */
   notify: NotifyConfig;
   /** Postgres, Temporal and a polling worker reachable: /api/status. */
-  readiness: () => Promise<ReadinessReport>;
+  servingHealth: () => Promise<ServingHealth>;
   /** Heartbeats are Temporal workflows: pausing one signals it. */
   temporal?: Client;
   taskQueue?: string;

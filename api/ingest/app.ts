@@ -1,7 +1,7 @@
 import Koa from 'koa';
 import Router from '@koa/router';
 import type { Logger } from '../../src/logger';
-import type { ReadinessReport } from '../../src/readiness';
+import type { ServingHealth } from '../../src/health/serving';
 import type { Ingestion } from '../../src/services/ingest';
 import type { SourceCallStats } from '../../src/services/ingest/call-stats';
 import { customerErrors, HttpError } from '../http/customer-errors';
@@ -14,7 +14,7 @@ import { createCompatRouter, type CompatDeps } from './compat';
 
 export interface IngestDeps {
   logger: Logger;
-  readiness: () => Promise<ReadinessReport>;
+  servingHealth: () => Promise<ServingHealth>;
   /** Accepts alert events (validation, group commit, idempotency). */
   ingestion: Ingestion;
   /** Records a heartbeat ping and tells its workflow, both or neither; false when the secret names no heartbeat. */
@@ -35,7 +35,7 @@ export function createIngestListener(deps: IngestDeps): Koa {
   const app = new Koa();
   app.use(requestLog(deps.logger, 'ingest'));
   app.use(customerErrors());
-  app.use(healthRouter(deps.readiness).routes());
+  app.use(healthRouter(deps.servingHealth).routes());
   const rateLimit = createRateLimit({ eventsPerSecond: deps.eventsPerSecondPerSource });
   const router = new Router();
   const ping = async (ctx: Koa.ParameterizedContext) => {

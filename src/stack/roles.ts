@@ -7,7 +7,7 @@ import { installTemporalRuntime } from '../temporal/worker';
 import type { Config } from '../config';
 import { migrate, openOrm } from '../db/orm';
 import { createLogger } from '../logger';
-import { checkReadiness, type ReadinessReport } from '../readiness';
+import { checkServingHealth, type ServingHealth } from '../health/serving';
 import { allowInsecureHttpOf, bootStack, hostOf, type Role } from './boot';
 import { resolveDatabase, type Infra } from './infra';
 import { waitForSignal } from './process-signals';
@@ -25,7 +25,7 @@ export async function runRole(config: Config, role: Role): Promise<void> {
   const stack = await bootStack(config, role, { logger, say });
   // `start` runs its own worker: say it is running once /readyz would say so (the worker polling).
   if (role === 'start' && stack.temporal)
-    await untilReady(() => checkReadiness({ orm: stack.orm, temporal: stack.temporal!, taskQueue: config.temporal.taskQueue }));
+    await untilReady(() => checkServingHealth({ orm: stack.orm, temporal: stack.temporal!, taskQueue: config.temporal.taskQueue }));
   printBanner(config, role, stack.infra);
   await waitForSignal();
   say('Stopping…');
@@ -88,8 +88,8 @@ function printBanner(config: Config, role: Role, infra: Infra) {
   for (const line of lines) say(line);
 }
 
-/** Waits up to 30 s for readiness; past that, says what is missing and goes on. */
-async function untilReady(check: () => Promise<ReadinessReport>): Promise<void> {
+/** Waits up to 30 s for serving health (Postgres, Temporal, a worker); past that, says what is missing and goes on. */
+async function untilReady(check: () => Promise<ServingHealth>): Promise<void> {
   const deadline = Date.now() + 30_000;
   for (;;) {
     const report = await check();

@@ -10,7 +10,7 @@ import { createIngestListener } from '../../api/ingest/app';
 import { createApiKeyListener } from '../../api/api-key/app';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
-import { checkReadiness } from '../readiness';
+import { checkServingHealth } from '../health/serving';
 import { createdAlert, createSnsVerifier, findCompatSource, Ingestion, pingHeartbeat } from '../services/ingest';
 import { SourceCallStats } from '../services/ingest/call-stats';
 import { createSealer } from '../services/inbound-webhooks';
@@ -47,7 +47,7 @@ export interface ListenerDeps {
 /** The three Koa apps of docs/architecture.md, "Processes and surfaces", built over shared dependencies. */
 export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; apiKey: Koa; stop: () => Promise<void> } {
   const { config } = deps;
-  const readiness = () => checkReadiness({ orm: deps.orm, temporal: deps.temporal, taskQueue: config.temporal.taskQueue });
+  const servingHealth = () => checkServingHealth({ orm: deps.orm, temporal: deps.temporal, taskQueue: config.temporal.taskQueue });
   // Webhook statistics, written once a second; stop() writes the last counts.
   const stats = new SourceCallStats(deps.orm);
   stats.start();
@@ -102,7 +102,7 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; api
       temporalUiUrl: config.temporal.uiUrl,
       appUrl: config.urls.app,
       logger: deps.logger,
-      readiness,
+      servingHealth,
       uiDistDir: deps.uiDistDir,
       proxies,
       dashboard: {
@@ -113,7 +113,7 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; api
         sms: senders.get('sms'),
         senders,
         notify: config.notify,
-        readiness,
+        servingHealth,
         devInbox: deps.devInbox ?? false,
         events,
         webhooks,
@@ -145,7 +145,7 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; api
     }),
     ingest: createIngestListener({
       logger: deps.logger,
-      readiness,
+      servingHealth,
       ingestion,
       eventsPerSecondPerSource: config.ingest.eventsPerSecondPerSource,
       stats,
@@ -157,7 +157,7 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; api
     }),
     apiKey: createApiKeyListener({
       logger: deps.logger,
-      readiness,
+      servingHealth,
       orm: deps.orm,
       sealer: createSealer(deps.secret),
       urls: { ingest: config.urls.ingest, apiKey: config.urls.apiKey },

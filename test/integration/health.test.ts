@@ -1,7 +1,7 @@
 import { request } from '../support/http';
 import { startTestStack, type TestStack } from '../support/stack';
 
-describe('health and readiness', () => {
+describe('liveness and serving health (/healthz, /readyz)', () => {
   let stack: TestStack;
   beforeAll(async () => {
     stack = await startTestStack({ worker: false });
@@ -34,7 +34,7 @@ describe('health and readiness', () => {
   });
 });
 
-describe('readiness when Postgres is unreachable', () => {
+describe('serving health when Postgres is unreachable', () => {
   let stack: TestStack;
   beforeAll(async () => {
     stack = await startTestStack({ worker: false });

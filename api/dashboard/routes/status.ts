@@ -75,7 +75,7 @@ export function statusRoutes(deps: AdminDeps): RouteSpec[] {
       errors: READ_ERRORS,
       handler: async (ctx) => {
         const actor = adminActorOf(ctx);
-        const status = await systemStatus({ orm: deps.orm, notify: deps.notify, readiness: deps.readiness }, actor.organizationId);
+        const status = await systemStatus({ orm: deps.orm, notify: deps.notify, servingHealth: deps.servingHealth }, actor.organizationId);
         return { data: status, message: status.status };
       },
     }),

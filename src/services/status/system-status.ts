@@ -3,7 +3,7 @@ import { channelProviders } from '../../integrations/registry';
 import type { NotifyConfig } from '../../config';
 import { knexOf } from '../../db/knex';
 import { CHANNEL_IDS } from '../../domain/channels';
-import type { ReadinessReport } from '../../readiness';
+import type { ServingHealth } from '../../health/serving';
 import { outboxHealth, type OutboxHealth } from '../relay';
 
 /** An outbox message waiting longer than this makes the status `degraded`: the relay is behind. */
@@ -35,28 +35,28 @@ export interface SystemStatus {
 }
 
 /**
- * The platform's health as a workspace member sees it: the readiness checks (Postgres, Temporal,
+ * The platform's health as a workspace member sees it: the serving-health checks (Postgres, Temporal,
  * a worker polling), Postgres' round trip, the ingestion outbox's backlog and, per channel, its
  * provider and the workspace's newest failed page. `down`: Postgres or Temporal unreachable (no
  * incident can move); `degraded`: no worker polling, parked or lagging outbox messages, or a
  * channel whose newest page failed in the last hour.
  */
 export async function systemStatus(
-  deps: { orm: MikroORM; notify: NotifyConfig; readiness: () => Promise<ReadinessReport> },
+  deps: { orm: MikroORM; notify: NotifyConfig; servingHealth: () => Promise<ServingHealth> },
   organizationId: string,
   now = new Date(),
 ): Promise<SystemStatus> {
-  const [readiness, latency, outbox, channels] = await Promise.all([
-    deps.readiness(),
+  const [serving, latency, outbox, channels] = await Promise.all([
+    deps.servingHealth(),
     postgresLatency(deps.orm),
     outboxHealth(deps.orm).catch(() => null),
     channelStatuses(deps.orm, deps.notify, organizationId).catch(() => null),
   ]);
   const problems: string[] = [];
   const down: string[] = [];
-  if (!readiness.checks.postgres || latency === null) down.push('Postgres is not reachable');
-  if (!readiness.checks.temporal) down.push('Temporal is not reachable');
-  if (!readiness.checks.worker && readiness.checks.temporal) problems.push('no worker is polling the task queue: incidents do not move');
+  if (!serving.checks.postgres || latency === null) down.push('Postgres is not reachable');
+  if (!serving.checks.temporal) down.push('Temporal is not reachable');
+  if (!serving.checks.worker && serving.checks.temporal) problems.push('no worker is polling the task queue: incidents do not move');
   if (outbox && outbox.parked > 0) problems.push(`${outbox.parked} ingestion outbox message(s) parked after failed deliveries (klaxon outbox)`);
   if (outbox?.oldest_pending_age_seconds != null && outbox.oldest_pending_age_seconds > OUTBOX_LAG_DEGRADED_SECONDS) {
     problems.push(`the oldest pending ingestion outbox message waits for ${outbox.oldest_pending_age_seconds} s`);
@@ -71,9 +71,9 @@ export async function systemStatus(
     status: down.length > 0 ? 'down' : problems.length > 0 ? 'degraded' : 'ok',
     problems: [...down, ...problems],
     checked_at: now.toISOString(),
-    postgres: { reachable: readiness.checks.postgres && latency !== null, latency_ms: latency },
-    temporal: { reachable: readiness.checks.temporal },
-    workers: { polling: readiness.checks.worker },
+    postgres: { reachable: serving.checks.postgres && latency !== null, latency_ms: latency },
+    temporal: { reachable: serving.checks.temporal },
+    workers: { polling: serving.checks.worker },
     outbox,
     channels:
       channels ?? CHANNEL_IDS.map((channel) => ({ channel, provider: channelProviders(deps.notify)[channel], last_error: null, last_success_at: null })),

@@ -111,7 +111,10 @@ describe('GET /api/status', () => {
   it('when Temporal cannot be reached, then it is down (nothing can page), and a worker missing alone is degraded', async () => {
     const up = { postgres: true, temporal: true, worker: true };
     const status = (checks: typeof up) =>
-      systemStatus({ orm: fx.stack.orm, notify: fx.stack.config.notify, readiness: async () => ({ ready: false, checks, missing: [] }) }, ws.organizationId);
+      systemStatus(
+        { orm: fx.stack.orm, notify: fx.stack.config.notify, servingHealth: async () => ({ ready: false, checks, missing: [] }) },
+        ws.organizationId,
+      );
     const down = await status({ ...up, temporal: false, worker: false });
     expect(down.status).toBe('down');
     expect(down.problems).toContain('Temporal is not reachable');

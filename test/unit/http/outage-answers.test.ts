@@ -82,7 +82,7 @@ describe('answers while a dependency is away', () => {
   ])('when %s is away behind the API-key listener, then its own envelope says so', async (_name, err, status) => {
     const apiKey = createApiKeyListener({
       logger: createLogger('silent'),
-      readiness: async () => {
+      servingHealth: async () => {
         throw err();
       },
       ...readinessOnly,

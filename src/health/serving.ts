@@ -2,7 +2,12 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 
-export interface ReadinessReport {
+/**
+ * Serving health (docs/architecture.md, "Serving health and readiness"): whether this process can
+ * serve, as `/readyz` answers it on every listener. Not to be confused with a workspace's on-call
+ * readiness (src/services/paging/readiness.ts, docs/readiness.md: who would not be reached).
+ */
+export interface ServingHealth {
   ready: boolean;
   checks: { postgres: boolean; temporal: boolean; worker: boolean };
   missing: string[];
@@ -15,7 +20,7 @@ const withTimeout = <T>(p: Promise<T>, ms: number): Promise<T> =>
   Promise.race([p, new Promise<T>((_, reject) => setTimeout(() => reject(new Error('timed out')), ms).unref())]);
 
 /** Checks Postgres, the Temporal frontend and a worker polling our task queue, in parallel. */
-export async function checkReadiness(deps: { orm: MikroORM; temporal: Client; taskQueue: string }): Promise<ReadinessReport> {
+export async function checkServingHealth(deps: { orm: MikroORM; temporal: Client; taskQueue: string }): Promise<ServingHealth> {
   const postgres = withTimeout(deps.orm.em.getConnection().execute('select 1'), 2000).then(
     () => true,
     () => false,
