@@ -3,7 +3,7 @@ import { ageInWords } from '../domain/age';
 import { escapeMarkup as html } from '../domain/markup';
 
 /**
- * The small HTML page a signed action link answers with (an email's, a push's, a Teams card's):
+ * The small HTML page a signed action link answers with (an email's, a push's, a Microsoft Teams card's):
  * phone-first, in the dashboard's look (its font, grays, blue button and badge colours), never
  * cached, and no Referer leaving it (the token is in the path). No script: the app's
  * Content-Security-Policy allows none inline, and a form needs none.

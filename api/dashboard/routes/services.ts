@@ -142,7 +142,7 @@ export function servicesRoutes(deps: AdminDeps): RouteSpec[] {
         const service = await getServiceDetail(deps.orm, actor.organizationId, params.id);
         await authorize(deps.orm, actor, 'services.manage', service.owning_team_id);
         const dependents = async (trx: Parameters<typeof retireSourcesOfService>[0], serviceId: string) => {
-          // Its chat destinations (a Slack channel, a sealed Teams URL) go with it.
+          // Its chat destinations (a Slack channel, a sealed Microsoft Teams URL) go with it.
           await deleteServiceChat(trx, serviceId);
           return {
             sources_retired: await retireSourcesOfService(trx, serviceId),

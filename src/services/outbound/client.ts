@@ -27,7 +27,7 @@ export const OUTBOUND_MAX_BYTES = 64 * 1024;
 
 export interface OutboundPolicy {
   /**
-   * Whose URL it is. `supplied`: a workspace gave it (webhooks, Teams, web push endpoints, OIDC
+   * Whose URL it is. `supplied`: a workspace gave it (webhooks, Microsoft Teams, web push endpoints, OIDC
    * issuers, importers' API URLs, monitors): the whole SSRF guard. `fixed`: the operator's
    * configuration names the host (FCM, Slack's API, SNS): metadata endpoints refused, nothing else.
    */

@@ -25,7 +25,7 @@ export interface PostJsonResult {
 }
 
 /**
- * POSTs JSON to a customer's endpoint (an outgoing webhook delivery, a Teams card) through the
+ * POSTs JSON to a customer's endpoint (an outgoing webhook delivery, a Microsoft Teams card) through the
  * bounded client as a supplied URL: https only unless `allowPrivate`, every resolved address
  * checked, no redirect followed (a 3xx is a failed attempt with its status), the whole exchange
  * within the timeout, at most POST_MAX_RESPONSE_BYTES of the answer read. Never throws.

@@ -30,7 +30,7 @@ export interface Throttles {
   verificationResend: RequestThrottle;
   /** Test notifications per webhook and per workspace. */
   testNotification: TestNotificationThrottle;
-  /** Every test send (contact-method and push tests, Teams test cards, one-off drills), per member and per workspace. */
+  /** Every test send (contact-method and push tests, Microsoft Teams test cards, one-off drills), per member and per workspace. */
   testSend: TestSendThrottle;
   /** Sign-ups per client IP. */
   signup: ClientIpThrottle;

@@ -27,7 +27,7 @@ export const VERIFICATION_RESEND_LIMITS = { perAccount: 3, windowSeconds: 60 * 6
 export const TEST_NOTIFICATION_LIMITS = { perWebhookPerMinute: 1, perWorkspacePerHour: 10 } as const;
 
 /**
- * Test sends, every kind sharing one budget (a contact-method or push test, a Teams test card, a
+ * Test sends, every kind sharing one budget (a contact-method or push test, a Microsoft Teams test card, a
  * one-off drill): 5 per member in 10 minutes and 30 per workspace an hour, so no one can use them
  * to flood a phone or a channel. Webhook test notifications keep TEST_NOTIFICATION_LIMITS.
  */

@@ -53,7 +53,7 @@ async function workspace(): Promise<{ ws: CatalogWorkspace; serviceId: string; s
 type Workspace = Awaited<ReturnType<typeof workspace>>;
 
 const admin = (w: Workspace) => memberSession(stack.urls.app, stack.orm, w.ws.organizationId, 'ACCOUNT_ADMIN');
-const teamsTest = (w: Workspace, session: DashboardSession) => api('POST', `/services/${w.serviceId}/chat/teams/test`, session);
+const microsoftTeamsTest = (w: Workspace, session: DashboardSession) => api('POST', `/services/${w.serviceId}/chat/teams/test`, session);
 const testCardsOf = (w: Workspace) => teams.posts.filter((p) => p.text.includes('Klaxon test message') && p.text.includes(`"${w.serviceName}"`)).length;
 
 /** A browser push contact method of the member, on a fresh subscription of the push fake. */
@@ -80,11 +80,11 @@ describe('test sends share one throttle', () => {
   it(`when a member sends a ${perUser + 1}th Teams test card within 10 minutes, then it is 429 rate_limited with Retry-After and Teams received exactly ${perUser}`, async () => {
     const w = await workspace();
     const me = await admin(w);
-    for (let i = 0; i < perUser; i++) expect((await teamsTest(w, me)).status).toBe(200);
-    expectThrottled(await teamsTest(w, me), 600);
+    for (let i = 0; i < perUser; i++) expect((await microsoftTeamsTest(w, me)).status).toBe(200);
+    expectThrottled(await microsoftTeamsTest(w, me), 600);
     expect(testCardsOf(w)).toBe(perUser);
     // The budget is the member's: another member of the workspace still sends.
-    expect((await teamsTest(w, await admin(w))).status).toBe(200);
+    expect((await microsoftTeamsTest(w, await admin(w))).status).toBe(200);
     expect(testCardsOf(w)).toBe(perUser + 1);
   });
 
@@ -96,15 +96,15 @@ describe('test sends share one throttle', () => {
     expect(webhook.status).toBe(201);
 
     expect((await api('POST', `/contact-methods/${contact.id}/test`, me)).body.data).toMatchObject({ delivered: true });
-    expect((await teamsTest(w, me)).status).toBe(200);
+    expect((await microsoftTeamsTest(w, me)).status).toBe(200);
     expect((await drill(me)).status).toBe(201);
-    expect((await teamsTest(w, me)).status).toBe(200);
-    expect((await teamsTest(w, me)).status).toBe(200);
+    expect((await microsoftTeamsTest(w, me)).status).toBe(200);
+    expect((await microsoftTeamsTest(w, me)).status).toBe(200);
     const sent = { pushes: contact.pushes(), cards: testCardsOf(w), drills: await drillsBy(me.userId) };
     expect(sent).toEqual({ pushes: 1, cards: 3, drills: 1 });
 
     expectThrottled(await api('POST', `/contact-methods/${contact.id}/test`, me), 600);
-    expectThrottled(await teamsTest(w, me), 600);
+    expectThrottled(await microsoftTeamsTest(w, me), 600);
     expectThrottled(await drill(me), 600);
     expect({ pushes: contact.pushes(), cards: testCardsOf(w), drills: await drillsBy(me.userId) }).toEqual(sent);
     // A webhook's test notification is limited per webhook and workspace (docs/api/webhooks.md), not by this budget.
@@ -115,10 +115,10 @@ describe('test sends share one throttle', () => {
   it(`when a workspace has sent ${perWorkspace} test sends in the hour (members within their own budgets), then the next member's first is 429 and nothing goes out`, async () => {
     const w = await workspace();
     const senders = await Promise.all(Array.from({ length: perWorkspace / perUser }, () => admin(w)));
-    for (const member of senders) for (let i = 0; i < perUser; i++) expect((await teamsTest(w, member)).status).toBe(200);
+    for (const member of senders) for (let i = 0; i < perUser; i++) expect((await microsoftTeamsTest(w, member)).status).toBe(200);
     expect(testCardsOf(w)).toBe(perWorkspace);
     const late = await admin(w);
-    const refused = await teamsTest(w, late);
+    const refused = await microsoftTeamsTest(w, late);
     expectThrottled(refused, 3600);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(600);
     expect(testCardsOf(w)).toBe(perWorkspace);
@@ -127,8 +127,8 @@ describe('test sends share one throttle', () => {
   it('when a member at their last test send sends several at once, then exactly one more goes out: the count is taken atomically in Postgres', async () => {
     const w = await workspace();
     const me = await admin(w);
-    for (let i = 0; i < perUser - 1; i++) expect((await teamsTest(w, me)).status).toBe(200);
-    const racing = await Promise.all(Array.from({ length: 4 }, () => teamsTest(w, me)));
+    for (let i = 0; i < perUser - 1; i++) expect((await microsoftTeamsTest(w, me)).status).toBe(200);
+    const racing = await Promise.all(Array.from({ length: 4 }, () => microsoftTeamsTest(w, me)));
     expect(racing.map((r) => r.status).sort()).toEqual([200, 429, 429, 429]);
     expect(testCardsOf(w)).toBe(perUser);
   });
@@ -140,7 +140,7 @@ describe('test sends share one throttle', () => {
     for (let i = 0; i < perUser; i++) expectDashboardError(await drill(me), 429, 'rate_limited', /drilled less than/);
     const email = await api('POST', '/contact-methods', me, { type: 'email', address: `${me.userId}@pager.test` });
     for (let i = 0; i < perUser; i++) expectDashboardError(await api('POST', `/contact-methods/${email.body.data.id}/test`, me), 409, 'test_not_supported');
-    for (let i = 0; i < perUser - 1; i++) expect((await teamsTest(w, me)).status).toBe(200);
-    expectThrottled(await teamsTest(w, me), 600);
+    for (let i = 0; i < perUser - 1; i++) expect((await microsoftTeamsTest(w, me)).status).toBe(200);
+    expectThrottled(await microsoftTeamsTest(w, me), 600);
   });
 });

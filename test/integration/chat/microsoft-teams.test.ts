@@ -31,7 +31,7 @@ const sealer = createSealer(TEST_SECRET);
 const db = () => knexOf(stack.orm);
 
 /** A workspace paging one responder by email, whose service posts to `url` in Teams; its ingestion URL. */
-async function teamsWorkspace(url: string | null, plan: Plan = 'PRO') {
+async function microsoftTeamsWorkspace(url: string | null, plan: Plan = 'PRO') {
   // Seeded on PRO (its API tokens need it), then moved to `plan`: a downgraded workspace.
   const ws = await seedWorkspace(stack.orm);
   if (plan !== 'PRO') await db()('organizations').where({ id: ws.organizationId }).update({ plan });
@@ -60,7 +60,7 @@ const html = async (method: 'GET' | 'POST', url: string) => {
 
 describe('Microsoft Teams cards from the incident feed', () => {
   it('when an incident opens and is acknowledged, then a schema-valid card for each reaches Teams with the title, severity, service and status, and the URL is never logged', async () => {
-    const { ws, ingestUrl, serviceName } = await teamsWorkspace(teams.url);
+    const { ws, ingestUrl, serviceName } = await microsoftTeamsWorkspace(teams.url);
     const incidentId = await trigger(ingestUrl, 'Checkout is down');
     const number = await numberOf(incidentId);
     const [opened] = await waitFor(async () => cardsOf(number, serviceName).length >= 1 && cardsOf(number, serviceName), 20_000, 'the new-incident card');
@@ -98,7 +98,7 @@ describe('Microsoft Teams cards from the incident feed', () => {
   });
 
   it('when Teams is down while incidents open and change, then paging goes on, and once it is back every card arrives, in order per incident, none lost', async () => {
-    const { ws, ingestUrl, serviceName } = await teamsWorkspace(teams.url);
+    const { ws, ingestUrl, serviceName } = await microsoftTeamsWorkspace(teams.url);
     teams.set({ kind: 'down' });
     const incidents = [await trigger(ingestUrl, 'Disk full on db-1'), await trigger(ingestUrl, 'Disk full on db-2')];
     for (const id of incidents) expect((await lifecycle(ws.organizationId, id, ws.tokens.readWrite, 'acknowledge')).status).toBe(200);
@@ -136,7 +136,7 @@ describe('Microsoft Teams cards from the incident feed', () => {
   });
 
   it('when Teams refuses a card for good (404), then it is given up at once, not retried', async () => {
-    const { ws, ingestUrl } = await teamsWorkspace(teams.url);
+    const { ws, ingestUrl } = await microsoftTeamsWorkspace(teams.url);
     teams.set({ kind: 'fail', status: 404 });
     await trigger(ingestUrl);
     const [row] = await waitFor(
@@ -152,7 +152,7 @@ describe('Microsoft Teams cards from the incident feed', () => {
   });
 
   it('when the workspace is on FREE, then its cards are recorded skipped and never sent', async () => {
-    const { ws, ingestUrl } = await teamsWorkspace(teams.url, 'FREE');
+    const { ws, ingestUrl } = await microsoftTeamsWorkspace(teams.url, 'FREE');
     const before = teams.requests;
     await trigger(ingestUrl);
     const [row] = await waitFor(
@@ -171,7 +171,7 @@ describe('Microsoft Teams cards from the incident feed', () => {
   });
 
   it('when a service’s stored URL points at a cloud metadata address, then the guard refuses it at send time and nothing is sent there', async () => {
-    const { ws, ingestUrl } = await teamsWorkspace('http://169.254.169.254/latest/meta-data/');
+    const { ws, ingestUrl } = await microsoftTeamsWorkspace('http://169.254.169.254/latest/meta-data/');
     await trigger(ingestUrl);
     const [row] = await waitFor(
       async () => {
@@ -185,10 +185,10 @@ describe('Microsoft Teams cards from the incident feed', () => {
   });
 });
 
-describe('the action links of a Teams card', () => {
+describe('the action links of a Microsoft Teams card', () => {
   /** An incident whose new-incident card arrived: its links. */
   async function cardedIncident() {
-    const { ws, ingestUrl, serviceName } = await teamsWorkspace(teams.url);
+    const { ws, ingestUrl, serviceName } = await microsoftTeamsWorkspace(teams.url);
     const incidentId = await trigger(ingestUrl, 'Payments <failing> & retrying');
     const number = await numberOf(incidentId);
     const [card] = await waitFor(async () => cardsOf(number, serviceName).length >= 1 && cardsOf(number, serviceName), 20_000, 'the card');
@@ -259,7 +259,7 @@ describe('the action links of a Teams card', () => {
 
 describe('POST /api/services/{id}/chat/teams/test', () => {
   const testCardOf = async (url: string | null, opts: { plan?: Plan; role?: 'ACCOUNT_ADMIN' | 'MEMBER' } = {}) => {
-    const { ws } = await teamsWorkspace(url, opts.plan);
+    const { ws } = await microsoftTeamsWorkspace(url, opts.plan);
     const session = await memberSession(stack.urls.app, stack.orm, ws.organizationId, opts.role ?? 'ACCOUNT_ADMIN');
     return { ws, res: await dashboard(stack.urls.app, 'POST', `/services/${ws.serviceId}/chat/teams/test`, { session }) };
   };
@@ -297,7 +297,7 @@ describe('POST /api/services/{id}/chat/teams/test', () => {
   });
 
   it('when the URL is a private address and private targets are not allowed, then the guard refuses it at send time', async () => {
-    const { ws } = await teamsWorkspace(teams.url);
+    const { ws } = await microsoftTeamsWorkspace(teams.url);
     const before = teams.requests;
     const result = await sendTeamsTestCard({ orm: stack.orm, sealer, appUrl: stack.urls.app, allowPrivate: false }, { id: ws.serviceId, name: 'Checkout' });
     expect(result).toEqual({ delivered: false, status_code: null, error: 'target resolves to a private address' });
@@ -307,7 +307,7 @@ describe('POST /api/services/{id}/chat/teams/test', () => {
 
 describe('retention', () => {
   it('when Teams deliveries are older than 30 days, then the purge removes the finished ones and keeps one still being tried', async () => {
-    const { ws } = await teamsWorkspace(teams.url);
+    const { ws } = await microsoftTeamsWorkspace(teams.url);
     const old = new Date(Date.now() - 31 * 24 * 3_600_000);
     const row = (over: object) => ({
       id: crypto.randomUUID(),
