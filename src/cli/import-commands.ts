@@ -51,7 +51,7 @@ async function run(config: Config, importer: Importer, o: { org: string; apiUrl?
       await email.close?.();
     }
   });
-  process.stdout.write(o.json ? JSON.stringify(report) + '\n' : reportText(importer.system, report, o.dryRun === true));
+  process.stdout.write(o.json ? JSON.stringify(report) + '\n' : reportText(importer.label, report, o.dryRun === true));
 }
 
 /** `klaxon import <system>`, one command per importer in the registry (docs/importers.md): bring an account of another tool into a workspace. */

@@ -34,5 +34,5 @@ export async function loadImportPlan(system: ImportSystem, access: SourceAccess,
 /** Reads, maps and applies (or, in a dry run, compares): the whole import. */
 export async function importFrom(deps: ImportDeps, req: ImportRequest, access: SourceAccess): Promise<ImportReport> {
   const { plan } = await loadImportPlan(req.system, access);
-  return applyImportPlan(deps, req, plan);
+  return applyImportPlan(deps, { ...req, label: importerOf(req.system).label }, plan);
 }

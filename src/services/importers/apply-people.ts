@@ -5,7 +5,7 @@ import { accountStandings, provisionMember } from '../accounts/provision';
 import { DomainError } from '../errors';
 import { createInvitation, createTeamFor, getTeam, insertTeamMember, listInvitations, renameTeam } from '../workspace';
 import { seatRefusal, seatState } from '../workspace/plan';
-import { fit, SYSTEM_LABELS, type ImportRun } from './run-context';
+import { fit, type ImportRun } from './run-context';
 
 /** People and teams of an import (docs/importers.md, "People" and "Teams"). */
 
@@ -99,7 +99,7 @@ export async function applyUsers(run: ImportRun, users: PlannedUser[]): Promise<
         name: u.name,
         role: u.role,
         actor: run.actor.audit,
-        from: SYSTEM_LABELS[run.system],
+        from: run.systemLabel,
       }),
     );
     if (!done) continue;

@@ -24,6 +24,8 @@ import { ImportRun, type ImportActor, type ImportDeps } from './run-context';
 export interface ImportRequest {
   organizationId: string;
   system: ImportSystem;
+  /** The system as people name it (the registry importer's label, "PagerDuty"); unset, its key. */
+  label?: string;
   dryRun: boolean;
   actor: ImportActor;
 }
@@ -43,7 +45,16 @@ export async function applyImportPlan(deps: ImportDeps, req: ImportRequest, plan
   await getOrganization(deps.orm, req.organizationId);
   const knex = knexOf(deps.orm);
   return withImportLock(knex, req.organizationId, async () => {
-    const run = new ImportRun(deps, knex, req.organizationId, req.system, req.dryRun, req.actor, await loadMappings(knex, req.organizationId, req.system));
+    const run = new ImportRun(
+      deps,
+      knex,
+      req.organizationId,
+      req.system,
+      req.label ?? req.system,
+      req.dryRun,
+      req.actor,
+      await loadMappings(knex, req.organizationId, req.system),
+    );
     run.report.skipped.push(...plan.skipped);
     await applyUsers(run, plan.users);
     await applyContactMethods(run, plan.contactMethods, plan.users);

@@ -1,5 +1,4 @@
-import { IMPORT_KINDS, type ImportKind, type ImportReport, type ImportSystem } from '../../domain/importers/plan';
-import { SYSTEM_LABELS } from './run-context';
+import { IMPORT_KINDS, type ImportKind, type ImportReport } from '../../domain/importers/plan';
 
 /** An import's report for people: counts per kind, then everything skipped with why. */
 
@@ -19,12 +18,13 @@ const counts = (c: Record<ImportKind, number>) =>
     .map((k) => `${c[k]} ${LABELS[k][c[k] === 1 ? 0 : 1]}`)
     .join(', ') || 'nothing';
 
-export function reportText(system: ImportSystem, report: ImportReport, dryRun: boolean): string {
+/** `label`: the system as people name it (the registry importer's label, "PagerDuty"). */
+export function reportText(label: string, report: ImportReport, dryRun: boolean): string {
   const lines = [
-    dryRun ? `Import from ${SYSTEM_LABELS[system]}: the plan (dry run, nothing was written)` : `Import from ${SYSTEM_LABELS[system]}: done`,
+    dryRun ? `Import from ${label}: the plan (dry run, nothing was written)` : `Import from ${label}: done`,
     `${dryRun ? 'Would create' : 'Created'}: ${counts(report.created)}${report.created.user ? ' (new members get a welcome email)' : ''}`,
     `${dryRun ? 'Would update' : 'Updated'}: ${counts(report.updated)}`,
-    `In Klaxon: ${report.mapping.length} object(s) mapped from ${SYSTEM_LABELS[system]}`,
+    `In Klaxon: ${report.mapping.length} object(s) mapped from ${label}`,
   ];
   if (report.skipped.length === 0) lines.push('Skipped: nothing');
   else {

@@ -58,6 +58,8 @@ export class ImportRun {
     readonly knex: Knex,
     readonly organizationId: string,
     readonly system: ImportSystem,
+    /** The system as people name it ("PagerDuty", the registry importer's label): invitation emails. */
+    readonly systemLabel: string,
     readonly dryRun: boolean,
     readonly actor: ImportActor,
     readonly mappings: Mappings,
@@ -104,9 +106,6 @@ export class ImportRun {
     }
   }
 }
-
-/** The systems as people name them (reports, emails, audit details). */
-export const SYSTEM_LABELS: Record<ImportSystem, string> = { pagerduty: 'PagerDuty', opsgenie: 'Opsgenie' };
 
 /** Names fit Klaxon's columns. */
 export const fit = (name: string, max = 255): string => (name.length > max ? name.slice(0, max) : name);

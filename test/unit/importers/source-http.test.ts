@@ -82,7 +82,7 @@ describe('the report for people', () => {
   it('when a dry run plans and skips, then the text says what would be created and lists each skip with why', () => {
     const created = { ...zeroCounts(), user: 2, schedule: 1 };
     const text = reportText(
-      'opsgenie',
+      'Opsgenie',
       {
         created,
         updated: zeroCounts(),
