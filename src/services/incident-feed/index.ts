@@ -6,7 +6,9 @@
  */
 export { eventBody, FEED_RECORDSET, feedLag, feedRecords, takeFeedEvents, type FeedEvent } from './feed';
 export {
+  afterFailedAttempt,
   claimDue,
+  FEED_RETRY_SCHEDULE_MS,
   externalRefOf,
   FEED_DELIVERIES,
   parkDelivery,
