@@ -20,3 +20,4 @@ export {
   type DueDelivery,
 } from './delivery-queue';
 export { FeedQueueConsumer, type QueueSettings } from './queue-consumer';
+export { FEED_DELIVERY_STATUSES, listFeedDeliveries, type FeedDeliveryJson, type FeedDeliveryQuery, type FeedDeliveryStatus } from './deliveries-view';
