@@ -40,7 +40,10 @@ export class Migration20261217100000_feed_deliveries extends Migration {
       "last_error" text null,
       "latency_ms" int null,
       "created_at" timestamptz not null default now());`);
-    this.addSql(`create index "feed_deliveries_pending_index" on "feed_deliveries" ("lane_seq") where "delivered_at" is null and "parked_at" is null;`);
+    // What a consumer claims: its pending rows in lane order.
+    this.addSql(
+      `create index "feed_deliveries_pending_index" on "feed_deliveries" ("consumer", "lane_seq") where "delivered_at" is null and "parked_at" is null;`,
+    );
     this.addSql(
       `create index "feed_deliveries_lane_index" on "feed_deliveries" ("consumer", "target_id", "incident_id", "lane_seq") where "delivered_at" is null and "parked_at" is null;`,
     );
