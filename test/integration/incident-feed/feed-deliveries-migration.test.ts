@@ -128,7 +128,7 @@ const SHARED = [
 ] as const;
 
 describe('moving the three delivery queues into feed_deliveries', () => {
-  it('when the old tables hold pending, leased, delivered, parked and skipped rows, then every row arrives with its fields and lane order, and the consumers deliver the pending ones exactly once', async () => {
+  it('when the old tables hold pending, leased, delivered, parked and skipped rows, then every row arrives with its fields and lane order (and goes back on the way down), and the consumers deliver the pending ones exactly once', async () => {
     ws = await seedWorkspace(orm);
     const hookId = randomUUID();
     await db('outgoing_webhooks').insert({ id: hookId, organization_id: ws.organizationId, url: receiver.url, secret_sealed: sealer.seal(secret) });
@@ -244,6 +244,22 @@ describe('moving the three delivery queues into feed_deliveries', () => {
     await db('feed_deliveries').insert({ ...fresh, consumer: 'slack', target_id: 'C0OTHER001' });
     expect(BigInt((await db('feed_deliveries').where({ id: fresh.id }).first('lane_seq')).lane_seq)).toBeGreaterThan(BigInt(max));
     await db('feed_deliveries').where({ id: fresh.id }).delete();
+
+    // Down and up again: the old tables get every row back as it was, in lane order.
+    await orm.getMigrator().down({ to: MIGRATION });
+    for (const [table, rowsBefore] of [
+      ['outgoing_webhook_deliveries', old['outgoing-webhooks'].rows],
+      ['slack_deliveries', old.slack.rows],
+      ['teams_deliveries', old['microsoft-teams'].rows],
+    ] as const) {
+      const back = await db(table).orderBy('lane_seq').select();
+      const withoutSeq = (rs: Array<Record<string, unknown>>) => rs.map(({ lane_seq: _seq, ...r }) => r);
+      expect(withoutSeq(back)).toEqual(withoutSeq(rowsBefore));
+    }
+    expect(await db('incident_event_consumers').where({ name: 'teams' }).first('position_seq')).toEqual({ position_seq: '4242' });
+    expect(await db.schema.hasTable('feed_deliveries')).toBe(false);
+    await orm.getMigrator().up({ to: MIGRATION });
+    expect(await db('feed_deliveries').count({ n: '*' })).toEqual([{ n: String(webhooks.length + slackRows.length + teamsRows.length) }]);
 
     await orm.getMigrator().up();
     stack = await startTestStack({ databaseUrl: dbUrl, worker: false, env: { ALLOW_PRIVATE_TARGETS: 'true', ...slack.env() } });
