@@ -39,11 +39,9 @@ import { OutgoingWebhookSchema } from './outgoing-webhook';
 import { ServiceChatSettingsSchema } from './service-chat-settings';
 import { SlackInstallationSchema } from './slack-installation';
 import { SlackMessageSchema } from './slack-message';
-import { SlackDeliverySchema } from './slack-delivery';
-import { OutgoingWebhookDeliverySchema } from './outgoing-webhook-delivery';
+import { FeedDeliverySchema } from './feed-delivery';
 import { ImportMappingSchema } from './import-mapping';
 import { ImportLeftOutSchema } from './import-left-out';
-import { TeamsDeliverySchema } from './teams-delivery';
 import { SamlRequestSchema } from './saml-request';
 import { SamlConsumedAssertionSchema } from './saml-consumed-assertion';
 import { ScimTokenSchema, ScimUserSchema, ScimGroupSchema } from './scim';
@@ -97,10 +95,8 @@ export * from './outgoing-webhook';
 export * from './service-chat-settings';
 export * from './slack-installation';
 export * from './slack-message';
-export * from './slack-delivery';
-export * from './outgoing-webhook-delivery';
+export * from './feed-delivery';
 export * from './import-mapping';
-export * from './teams-delivery';
 export * from './saml-request';
 export * from './saml-consumed-assertion';
 export * from './scim';
@@ -152,14 +148,12 @@ export const ENTITIES = [
   IncidentEventSchema,
   IncidentEventConsumerSchema,
   OutgoingWebhookSchema,
-  OutgoingWebhookDeliverySchema,
+  FeedDeliverySchema,
   SlackInstallationSchema,
   ServiceChatSettingsSchema,
   ImportMappingSchema,
   ImportLeftOutSchema,
-  TeamsDeliverySchema,
   SlackMessageSchema,
-  SlackDeliverySchema,
   SamlRequestSchema,
   SamlConsumedAssertionSchema,
   ScimTokenSchema,

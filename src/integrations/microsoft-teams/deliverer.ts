@@ -6,12 +6,11 @@ import { PLAN_LIMITS } from '../../domain/plans';
 import type { Logger } from '../../logger';
 import { getServiceChat } from '../../services/chat/service-chat';
 import { fanOutTeamsEvents, planOfWorkspace, SKIPPED_NO_CHAT, skipTeamsDelivery, TEAMS_DELIVERIES, teamsCardContext } from './deliveries';
-import { FeedQueueConsumer, recordAttempt, type AttemptOutcome, type DueDelivery } from '../../services/incident-feed';
-import { afterScheduledFailure } from '../../services/relay/retry-policy';
+import { afterFailedAttempt, FeedQueueConsumer, recordAttempt, type AttemptOutcome, type DueDelivery } from '../../services/incident-feed';
 import { signIncidentAction } from '../../services/response/action-tokens';
 import type { Sealer } from '../../services/sealing/seal';
 import type { PostJson } from '../outgoing-webhooks';
-import { ATTEMPT_TIMEOUT_MS, RETRY_SCHEDULE_MS } from '../outgoing-webhooks/schedule';
+import { ATTEMPT_TIMEOUT_MS } from '../outgoing-webhooks/schedule';
 
 export interface TeamsDelivererDeps {
   orm: MikroORM;
@@ -35,7 +34,7 @@ export const isPermanentRefusal = (status: number | null): boolean => status !==
 /**
  * Posts Microsoft Teams cards from the incident-event feed, in every API process: each pass moves
  * new events of services with a Teams URL into deliveries, then posts what is due, in order per
- * service and incident, retried on the outgoing webhooks' schedule and parked when it runs out or
+ * service and incident, retried on the feed's one schedule and parked when it runs out or
  * Teams refuses for good. Paging never waits for it: it shares nothing with the paging path but
  * the database. The URL is a credential: it is never logged nor recorded.
  */
@@ -60,11 +59,7 @@ export class TeamsDeliverer extends FeedQueueConsumer {
       return recordAttempt(knex, TEAMS_DELIVERIES, row, gone, { retryInMs: null, park: true });
     }
     const outcome = await this.send(teamsWebhookUrl, row, event);
-    const next = outcome.delivered
-      ? { retryInMs: null, park: false }
-      : isPermanentRefusal(outcome.statusCode)
-        ? { retryInMs: null, park: true }
-        : afterScheduledFailure(row.attempts, RETRY_SCHEDULE_MS);
+    const next = outcome.delivered ? { retryInMs: null, park: false } : afterFailedAttempt(row.attempts, { permanent: isPermanentRefusal(outcome.statusCode) });
     await recordAttempt(knex, TEAMS_DELIVERIES, row, outcome, next);
     if (!outcome.delivered && next.park) {
       this.deps.logger.warn(

@@ -5,5 +5,19 @@
  * (src/services/incident/), its one writer.
  */
 export { eventBody, FEED_RECORDSET, feedLag, feedRecords, takeFeedEvents, type FeedEvent } from './feed';
-export { claimDue, parkTarget, recordAttempt, type AttemptOutcome, type DeliveryTable, type DueDelivery } from './delivery-queue';
+export {
+  afterFailedAttempt,
+  claimDue,
+  FEED_RETRY_SCHEDULE_MS,
+  externalRefOf,
+  FEED_DELIVERIES,
+  parkDelivery,
+  parkTarget,
+  recordAttempt,
+  recordExternalRef,
+  type AttemptOutcome,
+  type DeliveryQueue,
+  type DueDelivery,
+} from './delivery-queue';
 export { FeedQueueConsumer, type QueueSettings } from './queue-consumer';
+export { FEED_DELIVERY_STATUSES, listFeedDeliveries, type FeedDeliveryJson, type FeedDeliveryQuery, type FeedDeliveryStatus } from './deliveries-view';
