@@ -35,7 +35,9 @@ export interface DelivererDeps {
 export const DELIVERIES: DeliveryQueue = {
   consumer: FEED_CONSUMER,
   // A disabled subscription's events wait (enabling it again delivers them); its test pings go.
-  eligible: `c.type = 'ping' or exists (select 1 from outgoing_webhooks w where w.id::text = c.target_id and w.enabled)`,
+  // The target as a uuid (the primary key's index), cast only on this consumer's rows: others' targets are not uuids.
+  eligible: `c.type = 'ping' or exists (select 1 from outgoing_webhooks w
+    where w.id = (case when c.consumer = '${FEED_CONSUMER}' then c.target_id::uuid end) and w.enabled)`,
 };
 
 /** Deliveries attempted at once. */
