@@ -57,7 +57,7 @@ COPY --from=build /app/ui/dist ./ui/dist
 
 USER node
 
-# app (dashboard, /api, /api/v1), ingest, legacy — docs/architecture.md, "Processes and surfaces".
+# app (dashboard, /api, /api/v1), ingest, API-key surface — docs/architecture.md, "Processes and surfaces".
 EXPOSE 3000 3001 3002
 
 # No HEALTHCHECK here: the same image runs the worker and one-shot migrations, which have no
