@@ -14,10 +14,10 @@ import { sendgrid } from './sendgrid';
 import { slack } from './slack';
 import { smtp } from './smtp';
 import { outgoingWebhooks } from './outgoing-webhooks';
-import { teams } from './microsoft-teams';
+import { microsoftTeams } from './microsoft-teams';
 import { twilio } from './twilio';
 import { webPush } from './web-push';
-import type { ChannelProvider, ChannelSender, ConfiguredProvider, FeedConsumerDeps, ProviderHookDeps, ProviderModule, SenderDeps } from './types';
+import type { ChannelProvider, ChannelSender, ChatDestination, ConfiguredProvider, FeedConsumerDeps, ProviderHookDeps, ProviderModule, SenderDeps } from './types';
 
 /**
  * The registry: one entry per provider folder. The type makes every provider key the channel
@@ -32,7 +32,7 @@ const PROVIDERS: Readonly<Record<ProviderKey, ProviderModule & { senders: Channe
   slack,
   'web-push': webPush,
   'outgoing-webhooks': outgoingWebhooks,
-  teams,
+  'microsoft-teams': microsoftTeams,
 };
 
 /** A channel's provider once chosen: its registry key, configured. */
@@ -108,4 +108,20 @@ export function startFeedConsumers(deps: FeedConsumerDeps): () => Promise<void> 
   return async () => {
     await Promise.all(consumers.map((c) => c.stop()));
   };
+}
+
+/** A chat destination as the registry lists it: its registry key (`microsoft-teams`) and what it declares. */
+export interface ChatProvider {
+  key: string;
+  chat: ChatDestination;
+}
+
+/** Every module that declares a per-service chat destination, in registry order. */
+export function chatProviders(): ChatProvider[] {
+  return Object.entries(PROVIDERS).flatMap(([key, p]) => (p.chat ? [{ key, chat: p.chat as unknown as ChatDestination }] : []));
+}
+
+/** One chat provider by key; undefined when no module declares it. */
+export function chatProvider(key: string): ChatProvider | undefined {
+  return chatProviders().find((p) => p.key === key);
 }

@@ -36,7 +36,8 @@ import { ThrottleCountSchema } from './throttle-count';
 import { IncidentEventSchema } from './incident-event';
 import { IncidentEventConsumerSchema } from './incident-event-consumer';
 import { OutgoingWebhookSchema } from './outgoing-webhook';
-import { ServiceChatSettingsSchema } from './service-chat-settings';
+import { ServiceChatDestinationSchema } from './service-chat-destination';
+import { ChatActionNonceSchema } from './chat-action-nonce';
 import { SlackInstallationSchema } from './slack-installation';
 import { SlackMessageSchema } from './slack-message';
 import { SlackDeliverySchema } from './slack-delivery';
@@ -94,7 +95,8 @@ export * from './throttle-count';
 export * from './incident-event';
 export * from './incident-event-consumer';
 export * from './outgoing-webhook';
-export * from './service-chat-settings';
+export * from './service-chat-destination';
+export * from './chat-action-nonce';
 export * from './slack-installation';
 export * from './slack-message';
 export * from './slack-delivery';
@@ -154,7 +156,8 @@ export const ENTITIES = [
   OutgoingWebhookSchema,
   OutgoingWebhookDeliverySchema,
   SlackInstallationSchema,
-  ServiceChatSettingsSchema,
+  ServiceChatDestinationSchema,
+  ChatActionNonceSchema,
   ImportMappingSchema,
   ImportLeftOutSchema,
   TeamsDeliverySchema,

@@ -12,6 +12,7 @@ import { signIncidentAction } from '../../services/response/action-tokens';
 import type { Sealer } from '../../services/sealing/seal';
 import type { PostJson } from '../outgoing-webhooks';
 import { ATTEMPT_TIMEOUT_MS, RETRY_SCHEDULE_MS } from '../outgoing-webhooks/schedule';
+import { isPermanentRefusal } from './chat';
 
 export interface TeamsDelivererDeps {
   orm: MikroORM;
@@ -29,8 +30,6 @@ const CLAIM_ROWS = 32;
 /** Longer than an attempt can take: a live process never loses its lease. */
 const LEASE_MS = ATTEMPT_TIMEOUT_MS * 3;
 
-/** A 4xx Teams will answer again however often it is asked (a deleted flow, a bad signature); 408 and 429 heal. */
-export const isPermanentRefusal = (status: number | null): boolean => status !== null && status >= 400 && status < 500 && status !== 408 && status !== 429;
 
 /**
  * Posts Microsoft Teams cards from the incident-event feed, in every API process: each pass moves

@@ -36,7 +36,7 @@ export async function fanOutTeamsEvents(trx: Knex.Transaction, limit: number, ty
      select gen_random_uuid(), s.service_id, e.organization_id, e.id, e.incident_id, e.type, e.body,
        case when o.plan = any(?::text[]) then now() end, case when o.plan = any(?::text[]) then now() end, case when o.plan = any(?::text[]) then ? end
      from json_to_recordset(?::json) as ${FEED_RECORDSET}
-     join service_chat_settings s on s.service_id = e.service_id and s.organization_id = e.organization_id and s.teams_webhook_url_sealed is not null
+     join service_chat_destinations s on s.service_id = e.service_id and s.provider = 'microsoft-teams' and s.organization_id = e.organization_id
      join organizations o on o.id = e.organization_id
      order by e.ord`,
     [PLANS_WITHOUT_CHAT, PLANS_WITHOUT_CHAT, PLANS_WITHOUT_CHAT, SKIPPED_NO_CHAT, records],

@@ -8,12 +8,15 @@ import { postJson } from '../../services/targets';
 import type { ProviderModule } from '../types';
 import { TeamsDeliverer } from './deliverer';
 import { createTeamsHooksRouter } from './hooks';
+import { teamsChat } from './chat';
 
-export { TeamsDeliverer, isPermanentRefusal } from './deliverer';
+export { TeamsDeliverer } from './deliverer';
+export { isPermanentRefusal } from './chat';
 export { TEAMS_LINK_VIA } from './hooks';
 
-/** The registry's `teams` entry: a feed consumer and the action links' hooks; no paging channel. */
-export const teams = {
+/** The registry's `microsoft-teams` entry: a chat destination, its feed consumer and the action links' hooks; no paging channel. */
+export const microsoftTeams = {
+  chat: teamsChat,
   feedConsumer: (deps) =>
     new TeamsDeliverer({
       orm: deps.orm,

@@ -176,7 +176,7 @@ describe('GET /api/integrations and DELETE /api/integrations/slack', () => {
     expect(before.body.data).toEqual({
       integrations: [
         { provider: 'slack', configured: true, connected: false, team_id: null, team_name: null, installed_at: null, installed_by: null },
-        { provider: 'teams', configured: true, connected: false, services_with_webhook: 0 },
+        { provider: 'microsoft-teams', label: 'Microsoft Teams', configured: true, connected: false, services_with_webhook: 0 },
       ],
     });
     await connectSlack(fx.stack, c.as.ACCOUNT_ADMIN);
@@ -196,7 +196,7 @@ describe('GET /api/integrations and DELETE /api/integrations/slack', () => {
         installed_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
         installed_by: { id: c.as.ACCOUNT_ADMIN.userId, name: null, email: c.as.ACCOUNT_ADMIN.email },
       },
-      { provider: 'teams', configured: true, connected: true, services_with_webhook: 1 },
+      { provider: 'microsoft-teams', label: 'Microsoft Teams', configured: true, connected: true, services_with_webhook: 1 },
     ]);
     expect(JSON.stringify(after.body)).not.toContain('s3cret');
     expect(JSON.stringify(after.body)).not.toContain(fx.fake.botToken);
