@@ -219,7 +219,7 @@ describe('GET /api/integrations and DELETE /api/integrations/slack', () => {
     expect(res.status).toBe(204);
     expect(res.body).toBeUndefined();
     expect(await installation(c.organizationId)).toBeUndefined();
-    expect((await api('GET', `/services/${service}/chat`, { session: c.as.ACCOUNT_ADMIN })).body.data).toEqual({
+    expect((await api('GET', `/services/${service}/chat`, { session: c.as.ACCOUNT_ADMIN })).body.data).toMatchObject({
       slack_channel_id: null,
       slack_channel_name: null,
       teams_webhook_url: 'https://example.webhook.office.com/workflows/abc',
