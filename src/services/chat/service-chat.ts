@@ -27,7 +27,7 @@ interface Row {
   provider: string;
   settings: Record<string, unknown>;
   secrets_sealed: Record<string, string> | null;
-  updated_at: Date;
+  updated_at: Date | string;
 }
 
 const opened = (sealer: Sealer, row: Row): StoredDestination => {
@@ -36,20 +36,25 @@ const opened = (sealer: Sealer, row: Row): StoredDestination => {
     const value = typeof sealed === 'string' ? sealer.open(sealed) : undefined;
     if (value !== undefined) secrets[field] = value;
   }
-  return { provider: row.provider, settings: { ...row.settings, ...secrets }, updatedAt: row.updated_at };
+  return { provider: row.provider, settings: { ...row.settings, ...secrets }, updatedAt: new Date(row.updated_at) };
 };
 
 const dbOf = (db: MikroORM | Knex): Knex => ('em' in db ? knexOf(db) : db);
 
 /** A service's destinations, by provider key. */
 export async function listDestinations(orm: MikroORM, sealer: Sealer, serviceId: string): Promise<StoredDestination[]> {
-  const rows = await knexOf(orm)(TABLE).where({ service_id: serviceId }).orderBy('provider').select<Row[]>('provider', 'settings', 'secrets_sealed', 'updated_at');
+  const rows = await knexOf(orm)(TABLE)
+    .where({ service_id: serviceId })
+    .orderBy('provider')
+    .select<Row[]>('provider', 'settings', 'secrets_sealed', 'updated_at');
   return rows.map((row) => opened(sealer, row));
 }
 
 /** A service's destination in one provider; undefined when it has none there. */
 export async function getDestination(orm: MikroORM, sealer: Sealer, serviceId: string, provider: string): Promise<StoredDestination | undefined> {
-  const row = await knexOf(orm)(TABLE).where({ service_id: serviceId, provider }).first<Row | undefined>('provider', 'settings', 'secrets_sealed', 'updated_at');
+  const row = await knexOf(orm)(TABLE)
+    .where({ service_id: serviceId, provider })
+    .first<Row | undefined>('provider', 'settings', 'secrets_sealed', 'updated_at');
   return row ? opened(sealer, row) : undefined;
 }
 
