@@ -21,9 +21,7 @@ export const PURGED_TABLES = [
   'monitor_checks',
   'throttle_counts',
   'incident_events',
-  'outgoing_webhook_deliveries',
-  'teams_deliveries',
-  'slack_deliveries',
+  'feed_deliveries',
   'slack_messages',
 ] as const;
 export type PurgedTable = (typeof PURGED_TABLES)[number];

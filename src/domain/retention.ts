@@ -36,10 +36,8 @@ export interface RetentionCutoffs {
   throttleWindowsEndedBefore: Date;
   /** Incident events written before this: consumers took them long ago (docs/integrations.md). */
   incidentEventsBefore: Date;
-  /** Outgoing webhook deliveries, delivered or given up, created before this (the delivery log). */
-  webhookDeliveriesBefore: Date;
-  /** Microsoft Teams card deliveries, delivered or given up, created before this. */
-  teamsDeliveriesBefore: Date;
+  /** Feed deliveries of every consumer, delivered or given up, created before this (the delivery logs). */
+  feedDeliveriesBefore: Date;
   /** Per plan: a CLOSED incident closed before this goes, with everything that belongs to it. */
   incidentsClosedBefore: Record<Plan, Date>;
 }
@@ -66,8 +64,7 @@ export function retentionCutoffs(now: Date, ages: RetentionAges = DEFAULT_RETENT
     monitorChecksBefore: ago(31 * DAY_MS),
     throttleWindowsEndedBefore: now,
     incidentEventsBefore: ago(30 * DAY_MS),
-    webhookDeliveriesBefore: ago(30 * DAY_MS),
-    teamsDeliveriesBefore: ago(30 * DAY_MS),
+    feedDeliveriesBefore: ago(30 * DAY_MS),
     incidentsClosedBefore: Object.fromEntries(PLANS.map((plan) => [plan, ago(PLAN_LIMITS[plan].historyDays * DAY_MS)])) as Record<Plan, Date>,
   };
 }

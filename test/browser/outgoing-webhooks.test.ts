@@ -60,7 +60,7 @@ describe('outgoing webhooks in Chromium', () => {
     // Pending until the delivery engine sends it (delivered once it has).
     await row.getByText(/^(pending|delivered)$/).waitFor();
     const [hook] = await knexOf(suite.stack.orm)('outgoing_webhooks').where({ organization_id: owner.organizationId });
-    expect(await knexOf(suite.stack.orm)('outgoing_webhook_deliveries').where({ webhook_id: hook.id, type: 'ping' })).toHaveLength(1);
+    expect(await knexOf(suite.stack.orm)('feed_deliveries').where({ consumer: 'outgoing-webhooks', target_id: hook.id, type: 'ping' })).toHaveLength(1);
     await saveScreenshot(suite.page, 'outgoing-webhooks');
   }, 120_000);
 });

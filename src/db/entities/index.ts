@@ -40,11 +40,9 @@ import { ServiceChatDestinationSchema } from './service-chat-destination';
 import { ChatActionNonceSchema } from './chat-action-nonce';
 import { SlackInstallationSchema } from './slack-installation';
 import { SlackMessageSchema } from './slack-message';
-import { SlackDeliverySchema } from './slack-delivery';
-import { OutgoingWebhookDeliverySchema } from './outgoing-webhook-delivery';
+import { FeedDeliverySchema } from './feed-delivery';
 import { ImportMappingSchema } from './import-mapping';
 import { ImportLeftOutSchema } from './import-left-out';
-import { TeamsDeliverySchema } from './teams-delivery';
 import { SamlRequestSchema } from './saml-request';
 import { SamlConsumedAssertionSchema } from './saml-consumed-assertion';
 import { ScimTokenSchema, ScimUserSchema, ScimGroupSchema } from './scim';
@@ -99,10 +97,8 @@ export * from './service-chat-destination';
 export * from './chat-action-nonce';
 export * from './slack-installation';
 export * from './slack-message';
-export * from './slack-delivery';
-export * from './outgoing-webhook-delivery';
+export * from './feed-delivery';
 export * from './import-mapping';
-export * from './teams-delivery';
 export * from './saml-request';
 export * from './saml-consumed-assertion';
 export * from './scim';
@@ -154,15 +150,13 @@ export const ENTITIES = [
   IncidentEventSchema,
   IncidentEventConsumerSchema,
   OutgoingWebhookSchema,
-  OutgoingWebhookDeliverySchema,
+  FeedDeliverySchema,
   SlackInstallationSchema,
   ServiceChatDestinationSchema,
   ChatActionNonceSchema,
   ImportMappingSchema,
   ImportLeftOutSchema,
-  TeamsDeliverySchema,
   SlackMessageSchema,
-  SlackDeliverySchema,
   SamlRequestSchema,
   SamlConsumedAssertionSchema,
   ScimTokenSchema,

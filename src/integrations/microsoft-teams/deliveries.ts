@@ -1,19 +1,20 @@
 /**
- * Microsoft Teams cards (docs/chat.md, "Microsoft Teams"): the one owner of `teams_deliveries`
- * (its attempt columns are written through the feed's delivery queue, src/services/incident-feed).
+ * Microsoft Teams cards (docs/chat.md, "Microsoft Teams"): the one owner of Teams' rows of
+ * `feed_deliveries` (consumer `microsoft-teams`, target the service id; attempt columns are written
+ * through the feed's delivery queue, src/services/incident-feed).
  * Queues one delivery per card-worthy event of a service that has a Teams URL, records what is
  * skipped, and reads what a card shows. Sending is the provider's (src/integrations/microsoft-teams/).
  */
 import type { Knex } from '@mikro-orm/postgresql';
 import { PLAN_LIMITS, PLANS, type Plan } from '../../domain/plans';
-import type { DeliveryTable } from '../../services/incident-feed/delivery-queue';
+import { parkDelivery, type DeliveryQueue } from '../../services/incident-feed/delivery-queue';
 import { FEED_RECORDSET, feedRecords, takeFeedEvents } from '../../services/incident-feed/feed';
 
 /** This consumer's name in `incident_event_consumers`. */
-export const TEAMS_FEED_CONSUMER = 'teams';
+export const TEAMS_FEED_CONSUMER = 'microsoft-teams';
 
 /** The Teams deliveries as the delivery queue sees them: one lane per service and incident. */
-export const TEAMS_DELIVERIES: DeliveryTable = { table: 'teams_deliveries', target: 'service_id' };
+export const TEAMS_DELIVERIES: DeliveryQueue = { consumer: 'microsoft-teams' };
 
 /** Plans without chat: their workspaces' events are recorded skipped, never sent. */
 export const PLANS_WITHOUT_CHAT: readonly Plan[] = PLANS.filter((p) => !PLAN_LIMITS[p].chat);
@@ -32,24 +33,21 @@ export async function fanOutTeamsEvents(trx: Knex.Transaction, limit: number, ty
   if (records === '[]') return events.length;
   // lane_seq follows the insert's order: the feed's order, which is each incident's.
   await trx.raw(
-    `insert into teams_deliveries (id, service_id, organization_id, event_id, incident_id, type, event, parked_at, skipped_at, last_error)
-     select gen_random_uuid(), s.service_id, e.organization_id, e.id, e.incident_id, e.type, e.body,
+    `insert into feed_deliveries (id, consumer, target_id, organization_id, event_id, incident_id, type, event, parked_at, skipped_at, last_error)
+     select gen_random_uuid(), ?, s.service_id::text, e.organization_id, e.id, e.incident_id, e.type, e.body,
        case when o.plan = any(?::text[]) then now() end, case when o.plan = any(?::text[]) then now() end, case when o.plan = any(?::text[]) then ? end
      from json_to_recordset(?::json) as ${FEED_RECORDSET}
      join service_chat_destinations s on s.service_id = e.service_id and s.provider = 'microsoft-teams' and s.organization_id = e.organization_id
      join organizations o on o.id = e.organization_id
      order by e.ord`,
-    [PLANS_WITHOUT_CHAT, PLANS_WITHOUT_CHAT, PLANS_WITHOUT_CHAT, SKIPPED_NO_CHAT, records],
+    [TEAMS_DELIVERIES.consumer, PLANS_WITHOUT_CHAT, PLANS_WITHOUT_CHAT, PLANS_WITHOUT_CHAT, SKIPPED_NO_CHAT, records],
   );
   return events.length;
 }
 
 /** Records a delivery skipped (the workspace's plan lost chat while it waited): parked, never sent. */
 export async function skipTeamsDelivery(k: Knex, id: string, reason: string): Promise<void> {
-  await k('teams_deliveries')
-    .where({ id })
-    .whereNull('delivered_at')
-    .update({ parked_at: k.fn.now(), skipped_at: k.fn.now(), leased_until: null, last_error: reason });
+  await parkDelivery(k, TEAMS_DELIVERIES, id, reason, { skipped: true });
 }
 
 /** A workspace's plan (undefined: no such workspace). */

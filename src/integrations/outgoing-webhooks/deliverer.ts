@@ -2,10 +2,10 @@ import type { Knex, MikroORM } from '@mikro-orm/postgresql';
 import { knexOf } from '../../db/knex';
 import type { Logger } from '../../logger';
 import type { AccountMailer } from '../../services/accounts/mailer';
-import { FeedQueueConsumer, parkTarget, recordAttempt, type AttemptOutcome, type DeliveryTable, type DueDelivery } from '../../services/incident-feed';
+import { FeedQueueConsumer, parkTarget, recordAttempt, type AttemptOutcome, type DeliveryQueue, type DueDelivery } from '../../services/incident-feed';
 import { afterScheduledFailure } from '../../services/relay/retry-policy';
 import type { Sealer } from '../../services/sealing/seal';
-import { adminEmails, disableBySystem, fanOutEvents, markFailing, markSucceeded } from '../../services/outgoing-webhooks';
+import { adminEmails, disableBySystem, FEED_CONSUMER, fanOutEvents, markFailing, markSucceeded } from '../../services/outgoing-webhooks';
 import { ATTEMPT_TIMEOUT_MS, FAILING_DISABLES_AFTER_MS, GONE_STATUS, RETRY_SCHEDULE_MS } from './schedule';
 import { signedHeaders } from './signature';
 
@@ -25,11 +25,10 @@ export interface DelivererDeps {
   appUrl: string;
 }
 
-export const DELIVERIES: DeliveryTable = {
-  table: 'outgoing_webhook_deliveries',
-  target: 'webhook_id',
+export const DELIVERIES: DeliveryQueue = {
+  consumer: FEED_CONSUMER,
   // A disabled subscription's events wait (enabling it again delivers them); its test pings go.
-  eligible: `c.type = 'ping' or exists (select 1 from outgoing_webhooks w where w.id = c.webhook_id and w.enabled)`,
+  eligible: `c.type = 'ping' or exists (select 1 from outgoing_webhooks w where w.id::text = c.target_id and w.enabled)`,
 };
 
 /** Deliveries attempted at once. */

@@ -5,5 +5,16 @@
  * (src/services/incident/), its one writer.
  */
 export { eventBody, FEED_RECORDSET, feedLag, feedRecords, takeFeedEvents, type FeedEvent } from './feed';
-export { claimDue, parkTarget, recordAttempt, type AttemptOutcome, type DeliveryTable, type DueDelivery } from './delivery-queue';
+export {
+  claimDue,
+  externalRefOf,
+  FEED_DELIVERIES,
+  parkDelivery,
+  parkTarget,
+  recordAttempt,
+  recordExternalRef,
+  type AttemptOutcome,
+  type DeliveryQueue,
+  type DueDelivery,
+} from './delivery-queue';
 export { FeedQueueConsumer, type QueueSettings } from './queue-consumer';

@@ -2,15 +2,15 @@ import type { Knex, MikroORM } from '@mikro-orm/postgresql';
 import { knexOf } from '../../db/knex';
 import type { Logger } from '../../logger';
 import { PassLoop } from '../relay/pass-loop';
-import { claimDue, type DeliveryTable, type DueDelivery } from './delivery-queue';
+import { claimDue, type DeliveryQueue, type DueDelivery } from './delivery-queue';
 
-/** How a consumer's queue is drained: its table, how many rows at once, how long a claim holds. */
+/** How a consumer's part of the queue is drained: its consumer key, how many rows at once, how long a claim holds. */
 export interface QueueSettings {
   /** What the logs call it ("Microsoft Teams delivery"). */
   name: string;
   orm: MikroORM;
   logger: Logger;
-  queue: DeliveryTable;
+  queue: DeliveryQueue;
   /** Deliveries claimed and attempted at once. */
   claimRows: number;
   /** Longer than an attempt can take: a live process never loses its lease. */

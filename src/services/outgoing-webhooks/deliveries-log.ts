@@ -5,16 +5,17 @@ import { isUuid } from '../../domain/ids';
 import { knexOf } from '../../db/knex';
 import { recordAudit } from '../audit';
 import { notFound } from '../errors';
+import { FEED_CONSUMER } from './fan-out';
 import { assertPlanAllows, managedSubscription, type OutgoingWebhookActor } from './manage';
 import { DELIVERY_COLUMNS, deliveryJson, type DeliveryJson, type DeliveryRow } from './views';
 
 /**
  * A subscription's delivery log, its test `ping` and redelivery. These only write rows of
- * `outgoing_webhook_deliveries`, due now: the deliverer (src/integrations/outgoing-webhooks/) sends them, signs
+ * `feed_deliveries` (consumer `outgoing-webhooks`, target the subscription), due now: the deliverer (src/integrations/outgoing-webhooks/) sends them, signs
  * them and retries them.
  */
 
-const DELIVERIES = 'outgoing_webhook_deliveries';
+const DELIVERIES = 'feed_deliveries';
 
 /** A page of a subscription's deliveries, newest first. */
 export async function listDeliveries(
@@ -28,14 +29,14 @@ export async function listDeliveries(
   const [rows, [{ n }]] = await Promise.all([
     db(DELIVERIES)
       .select(...DELIVERY_COLUMNS)
-      .where({ webhook_id: hook.id })
+      .where({ consumer: FEED_CONSUMER, target_id: hook.id })
       .orderBy([
         { column: 'created_at', order: 'desc' },
         { column: 'lane_seq', order: 'desc' },
       ])
       .limit(page.limit)
       .offset(page.offset),
-    db(DELIVERIES).count({ n: '*' }).where({ webhook_id: hook.id }),
+    db(DELIVERIES).count({ n: '*' }).where({ consumer: FEED_CONSUMER, target_id: hook.id }),
   ]);
   return { deliveries: (rows as DeliveryRow[]).map(deliveryJson), total: Number(n) };
 }
@@ -60,7 +61,8 @@ export async function queueTestPing(orm: MikroORM, actor: OutgoingWebhookActor, 
   };
   const row = {
     id: randomUUID(),
-    webhook_id: hook.id,
+    consumer: FEED_CONSUMER,
+    target_id: hook.id,
     organization_id: actor.organizationId,
     event_id: eventId,
     incident_id: null,
@@ -95,8 +97,8 @@ export async function redeliver(orm: MikroORM, actor: OutgoingWebhookActor, webh
   const hook = await managedSubscription(db, actor, webhookId);
   const old = isUuid(deliveryId)
     ? await db(DELIVERIES)
-        .select('webhook_id', 'organization_id', 'event_id', 'incident_id', 'type', 'event')
-        .where({ id: deliveryId, webhook_id: hook.id, organization_id: actor.organizationId })
+        .select('consumer', 'target_id', 'organization_id', 'event_id', 'incident_id', 'type', 'event')
+        .where({ id: deliveryId, consumer: FEED_CONSUMER, target_id: hook.id, organization_id: actor.organizationId })
         .first()
     : undefined;
   if (!old) throw notFound(`delivery ${deliveryId} not found`);

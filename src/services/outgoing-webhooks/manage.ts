@@ -11,6 +11,7 @@ import { recordAudit, type AuditActor } from '../audit';
 import { forbidden, invalid, notFound } from '../errors';
 import type { Sealer } from '../sealing/seal';
 import { outgoingWebhookJson, type OutgoingWebhookJson, type OutgoingWebhookRow } from './views';
+import { FEED_CONSUMER } from './fan-out';
 
 /** What managing subscriptions needs: the database, the sealer of their secrets, the SSRF setting. */
 export interface OutgoingWebhookDeps {
@@ -45,7 +46,7 @@ export const MAX_DESCRIPTION = 500;
 export const MAX_SERVICE_IDS = 100;
 
 const TABLE = 'outgoing_webhooks';
-const DELIVERIES = 'outgoing_webhook_deliveries';
+const DELIVERIES = 'feed_deliveries';
 
 /** A new signing secret: `whsec_` and 32 random bytes in base64 (Standard Webhooks). */
 export const newSigningSecret = (): string => `whsec_${randomBytes(32).toString('base64')}`;
@@ -291,7 +292,7 @@ export async function deleteOutgoingWebhook(
   const db = knexOf(deps.orm);
   const row = await managedSubscription(db, actor, id);
   await db.transaction(async (trx) => {
-    await trx(DELIVERIES).where({ webhook_id: row.id }).delete();
+    await trx(DELIVERIES).where({ consumer: FEED_CONSUMER, target_id: row.id }).delete();
     await trx(TABLE).where({ id: row.id }).delete();
     await recordAudit(trx, {
       organizationId: actor.organizationId,

@@ -44,7 +44,7 @@ export const outgoingWebhookJson = (r: OutgoingWebhookRow): OutgoingWebhookJson 
   created_at: iso(r.created_at),
 });
 
-/** A delivery's row (`outgoing_webhook_deliveries`): the columns the log shows. */
+/** A delivery's row (`feed_deliveries`, consumer `outgoing-webhooks`): the columns the log shows. */
 export interface DeliveryRow {
   id: string;
   event_id: string;

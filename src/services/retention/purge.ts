@@ -13,7 +13,7 @@ const INCIDENT_TABLES = [
   'user_notifications',
   'ingest_outbox',
   'incident_events',
-  'slack_deliveries',
+  'feed_deliveries',
   'slack_messages',
 ] as const satisfies readonly PurgedTable[];
 
@@ -57,11 +57,9 @@ export async function purgeExpired(k: Knex, cutoffs: RetentionCutoffs, opts: Pur
     // rate-limiter-flexible keeps `expire` in epoch milliseconds.
     ['throttle_counts', 'expire < ?', [cutoffs.throttleWindowsEndedBefore.getTime()]],
     ['incident_events', 'created_at < ?', [cutoffs.incidentEventsBefore]],
-    // A delivery still being tried stays, whatever its age: the log shows it until it ends.
-    ['outgoing_webhook_deliveries', 'created_at < ? and (delivered_at is not null or parked_at is not null)', [cutoffs.webhookDeliveriesBefore]],
-    ['teams_deliveries', 'created_at < ? and (delivered_at is not null or parked_at is not null)', [cutoffs.teamsDeliveriesBefore]],
-    // Slack messages' queue: finished rows after the webhook deliveries' age (their incident's purge takes the rest).
-    ['slack_deliveries', 'created_at < ? and (delivered_at is not null or parked_at is not null)', [cutoffs.webhookDeliveriesBefore]],
+    // Every feed consumer's deliveries, one rule: finished rows after their age. A delivery still
+    // being tried stays, whatever its age: the log shows it until it ends (a purged incident's go with it).
+    ['feed_deliveries', 'created_at < ? and (delivered_at is not null or parked_at is not null)', [cutoffs.feedDeliveriesBefore]],
   ];
   for (const [table, where, bindings] of steps) {
     if (!(await purge.rows(table, where, bindings))) return purge.result(false);

@@ -16,7 +16,7 @@ const buttonsOf = (m: { blocks?: unknown[] }) => blocksOf(m).flatMap((b) => (b.t
 const fieldsOf = (m: { blocks?: unknown[] }) => blocksOf(m).flatMap((b) => (b.fields ?? []).map((f) => f.text));
 const statusShown = (m: { blocks?: unknown[] }) => fieldsOf(m).find((f) => f.startsWith('*Status*'));
 
-const deliveriesOf = (incidentId: string) => db()('slack_deliveries').where({ incident_id: incidentId }).orderBy('lane_seq');
+const deliveriesOf = (incidentId: string) => db()('feed_deliveries').where({ consumer: 'slack', incident_id: incidentId }).orderBy('lane_seq');
 
 describe('Slack messages', () => {
   it('when an incident opens on a service with a Slack channel, then one Block Kit message is posted there with its title, severity, service, who is paged, the dashboard link and buttons naming the incident', async () => {
@@ -103,7 +103,7 @@ describe('Slack messages', () => {
       expect(await db()('dev_deliveries').whereIn('to', [(await notificationsOf(slack.stack.orm, ids[0]))[0].target])).not.toHaveLength(0);
       await waitFor(
         async () => {
-          const rows = await db()('slack_deliveries').where({ channel_id: channel, type: 'incident.triggered' });
+          const rows = await db()('feed_deliveries').where({ consumer: 'slack', target_id: channel, type: 'incident.triggered' });
           return rows.length === 3 && rows.every((r) => r.attempts >= 1);
         },
         15_000,
@@ -111,23 +111,23 @@ describe('Slack messages', () => {
       );
       for (const id of ids) expect((await act(ws, id, 'acknowledge')).status).toBe(200);
       await waitFor(
-        async () => (await db()('slack_deliveries').where({ channel_id: channel, type: 'incident.acknowledged' })).length === 3,
+        async () => (await db()('feed_deliveries').where({ consumer: 'slack', target_id: channel, type: 'incident.acknowledged' })).length === 3,
         10_000,
         'the acks queued',
       );
       expect(slack.fake.postsIn(channel)).toEqual([]);
-      const failed = await db()('slack_deliveries').where({ channel_id: channel, type: 'incident.triggered' });
+      const failed = await db()('feed_deliveries').where({ consumer: 'slack', target_id: channel, type: 'incident.triggered' });
       expect(failed.every((r) => r.attempts >= 1 && r.delivered_at === null && r.parked_at === null && r.next_attempt_at !== null)).toBe(true);
       expect(failed[0]).toMatchObject({ last_error: 'slack_webapi_http_error', last_status_code: 503 });
       // The acknowledgements wait behind their incident's post: never tried while it is not made.
-      const acks = await db()('slack_deliveries').where({ channel_id: channel, type: 'incident.acknowledged' });
+      const acks = await db()('feed_deliveries').where({ consumer: 'slack', target_id: channel, type: 'incident.acknowledged' });
       expect(acks.every((r) => r.attempts === 0)).toBe(true);
     } finally {
       slack.fake.down = undefined;
     }
     // Slack is back; the retries are due now rather than after the schedule's wait.
-    await db()('slack_deliveries').where({ channel_id: channel }).whereNull('delivered_at').update({ next_attempt_at: new Date() });
-    const ids = [...new Set((await db()('slack_deliveries').where({ channel_id: channel })).map((r) => r.incident_id as string))];
+    await db()('feed_deliveries').where({ consumer: 'slack', target_id: channel }).whereNull('delivered_at').update({ next_attempt_at: new Date() });
+    const ids = [...new Set((await db()('feed_deliveries').where({ consumer: 'slack', target_id: channel })).map((r) => r.incident_id as string))];
     expect(ids).toHaveLength(3);
     for (const id of ids) {
       const message = await messageOf(id);
@@ -195,7 +195,7 @@ describe('Slack messages', () => {
     } finally {
       slack.fake.down = undefined;
     }
-    await db()('slack_deliveries').where({ incident_id: incidentId }).update({ next_attempt_at: new Date() });
+    await db()('feed_deliveries').where({ consumer: 'slack', incident_id: incidentId }).update({ next_attempt_at: new Date() });
     const [row] = await waitFor(
       async () => {
         const rows = await deliveriesOf(incidentId);

@@ -50,7 +50,7 @@ const cardsOf = (number: number, serviceName: string) =>
   teams.posts.filter((p) => p.text.includes(`· #${number}\n`) && p.text.includes(`Service: ${serviceName}`));
 const headline = (p: TeamsPost) => p.text.split('\n')[0];
 const buttonUrl = (p: TeamsPost, title: string) => p.card.actions.find((a) => a.title === title)?.url;
-const deliveriesOf = (serviceId: string) => db()('teams_deliveries').where({ service_id: serviceId }).orderBy('lane_seq');
+const deliveriesOf = (serviceId: string) => db()('feed_deliveries').where({ consumer: 'microsoft-teams', target_id: serviceId }).orderBy('lane_seq');
 const lifecycle = (organizationId: string, incidentId: string, token: string, op: 'acknowledge' | 'resolve') =>
   request('POST', `${stack.urls.app}/api/v1/organizations/${organizationId}/incidents/${incidentId}/${op}`, { token });
 const html = async (method: 'GET' | 'POST', url: string) => {
@@ -120,7 +120,10 @@ describe('Microsoft Teams cards from the incident feed', () => {
 
     teams.set({ kind: 'ok' });
     // Their retry is 5 s away: bring it forward, as time would.
-    await db()('teams_deliveries').where({ service_id: ws.serviceId }).whereNull('delivered_at').update({ next_attempt_at: new Date() });
+    await db()('feed_deliveries')
+      .where({ consumer: 'microsoft-teams', target_id: ws.serviceId })
+      .whereNull('delivered_at')
+      .update({ next_attempt_at: new Date() });
     const numbers = await Promise.all(incidents.map(numberOf));
     await waitFor(async () => cardsOf(numbers[0], serviceName).length + cardsOf(numbers[1], serviceName).length >= 5, 20_000, 'every card');
     expect(cardsOf(numbers[0], serviceName).map(headline)).toEqual([
@@ -311,7 +314,8 @@ describe('retention', () => {
     const old = new Date(Date.now() - 31 * 24 * 3_600_000);
     const row = (over: object) => ({
       id: crypto.randomUUID(),
-      service_id: ws.serviceId,
+      consumer: 'microsoft-teams',
+      target_id: ws.serviceId,
       organization_id: ws.organizationId,
       event_id: crypto.randomUUID(),
       incident_id: crypto.randomUUID(),
@@ -322,9 +326,9 @@ describe('retention', () => {
       next_attempt_at: new Date(Date.now() + 3_600_000),
       ...over,
     });
-    await db()('teams_deliveries').insert([row({ delivered_at: old }), row({ parked_at: old }), row({})]);
+    await db()('feed_deliveries').insert([row({ delivered_at: old }), row({ parked_at: old }), row({})]);
     const { deleted } = await purgeExpired(db(), retentionCutoffs(new Date()));
-    expect(deleted.teams_deliveries).toBe(2);
+    expect(deleted.feed_deliveries).toBe(2);
     expect(await deliveriesOf(ws.serviceId)).toHaveLength(1);
   });
 });

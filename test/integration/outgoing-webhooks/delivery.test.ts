@@ -42,7 +42,7 @@ async function subscribedWorkspace(url: string, opts: { eventTypes?: string[] } 
 const acknowledge = (organizationId: string, incidentId: string, token: string) =>
   request('POST', `${stack.urls.app}/api/v1/organizations/${organizationId}/incidents/${incidentId}/acknowledge`, { token });
 
-const deliveriesOf = (webhookId: string) => db()('outgoing_webhook_deliveries').where({ webhook_id: webhookId }).orderBy('lane_seq');
+const deliveriesOf = (webhookId: string) => db()('feed_deliveries').where({ consumer: 'outgoing-webhooks', target_id: webhookId }).orderBy('lane_seq');
 
 describe('outgoing webhook deliveries', () => {
   it('when a subscription is made through the API, then its test ping, its events and a redelivery reach the receiver signed with the secret shown at creation, and the log shows each', async () => {

@@ -119,7 +119,7 @@ describe('changing and deleting', () => {
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({ id: h.id, deleted: true });
     expect(await db()('outgoing_webhooks').where({ id: h.id }).first()).toBeUndefined();
-    expect(await db()('outgoing_webhook_deliveries').where({ webhook_id: h.id })).toEqual([]);
+    expect(await db()('feed_deliveries').where({ consumer: 'outgoing-webhooks', target_id: h.id })).toEqual([]);
     expectDashboardError(await api('GET', `/outgoing-webhooks/${h.id}`, { session: admin() }), 404, 'not_found');
   });
 });
@@ -144,7 +144,7 @@ describe('who may manage outgoing webhooks', () => {
     expectDashboardError(await api('DELETE', `/outgoing-webhooks/${h.id}`, { session: m }), 403, 'forbidden');
     expect(await count()).toBe(before);
     expect(await db()('outgoing_webhooks').where({ id: h.id }).first()).toMatchObject({ enabled: true });
-    expect(await db()('outgoing_webhook_deliveries').where({ webhook_id: h.id })).toEqual([]);
+    expect(await db()('feed_deliveries').where({ consumer: 'outgoing-webhooks', target_id: h.id })).toEqual([]);
   });
 
   it('when a Team Manager subscribes to their team’s services, then allowed; to all services or another team’s, then 403 and nothing stored', async () => {
@@ -283,10 +283,11 @@ describe('test pings, the delivery log and redelivery', () => {
       delivered_at: null,
       next_attempt_at: expect.any(String),
     });
-    const row = await db()('outgoing_webhook_deliveries').where({ id: ping.id }).first();
+    const row = await db()('feed_deliveries').where({ id: ping.id }).first();
     // The delivery engine may already be at it (this name never resolves): what was written is checked, not its progress.
     expect(row).toMatchObject({
-      webhook_id: h.id,
+      consumer: 'outgoing-webhooks',
+      target_id: h.id,
       organization_id: ws.organizationId,
       event_id: ping.event_id,
       incident_id: null,
@@ -308,9 +309,10 @@ describe('test pings, the delivery log and redelivery', () => {
     expect(again.status).toBe(202);
     expect(again.body.data).toMatchObject({ type: 'ping', event_id: ping.event_id, attempts: 0, delivered_at: null });
     expect(again.body.data.id).not.toBe(ping.id);
-    const copy = await db()('outgoing_webhook_deliveries').where({ id: again.body.data.id }).first();
+    const copy = await db()('feed_deliveries').where({ id: again.body.data.id }).first();
     expect(copy).toMatchObject({
-      webhook_id: h.id,
+      consumer: 'outgoing-webhooks',
+      target_id: h.id,
       organization_id: ws.organizationId,
       event_id: ping.event_id,
       incident_id: null,
@@ -332,7 +334,7 @@ describe('test pings, the delivery log and redelivery', () => {
     const b = await create();
     const ping = (await api('POST', `/outgoing-webhooks/${a.id}/test`, { session: admin() })).body.data;
     expectDashboardError(await api('POST', `/outgoing-webhooks/${b.id}/deliveries/${ping.id}/redeliver`, { session: admin() }), 404, 'not_found');
-    expect(await db()('outgoing_webhook_deliveries').whereIn('webhook_id', [a.id, b.id])).toHaveLength(1);
+    expect(await db()('feed_deliveries').where({ consumer: 'outgoing-webhooks' }).whereIn('target_id', [a.id, b.id])).toHaveLength(1);
   });
 });
 

@@ -141,7 +141,8 @@ describe('retention purge (real Postgres)', () => {
     const daysAgo = (d: number) => new Date(Date.now() - d * 86_400_000);
     const delivery = (incidentId: string, over: Record<string, unknown>) => ({
       id: randomUUID(),
-      channel_id: 'C0ALERTS01',
+      consumer: 'slack',
+      target_id: 'C0ALERTS01',
       organization_id: free.organizationId,
       event_id: randomUUID(),
       incident_id: incidentId,
@@ -154,7 +155,7 @@ describe('retention purge (real Postgres)', () => {
     const oldPending = delivery(open, { created_at: daysAgo(31) });
     const newDelivered = delivery(open, { created_at: daysAgo(1), delivered_at: daysAgo(1) });
     const ofPurged = delivery(purged, { created_at: daysAgo(8), delivered_at: daysAgo(8) });
-    await db('slack_deliveries').insert([oldDelivered, oldParked, oldPending, newDelivered, ofPurged]);
+    await db('feed_deliveries').insert([oldDelivered, oldParked, oldPending, newDelivered, ofPurged]);
     const message = (incidentId: string) => ({
       id: randomUUID(),
       incident_id: incidentId,
@@ -166,8 +167,8 @@ describe('retention purge (real Postgres)', () => {
 
     const { deleted } = await purgeAll();
 
-    expect(deleted).toMatchObject({ slack_deliveries: 3, slack_messages: 1 });
-    const left = (await db('slack_deliveries').whereIn('incident_id', [open, purged]).select('id')).map((r) => r.id).sort();
+    expect(deleted).toMatchObject({ feed_deliveries: 3, slack_messages: 1 });
+    const left = (await db('feed_deliveries').whereIn('incident_id', [open, purged]).select('id')).map((r) => r.id).sort();
     expect(left).toEqual([oldPending.id, newDelivered.id].sort());
     expect(await exists('slack_messages', { incident_id: purged })).toBe(false);
     expect(await exists('slack_messages', { incident_id: open })).toBe(true);
