@@ -8,7 +8,7 @@ import { Migration } from '@mikro-orm/migrations';
  * `{channel_id, channel_name}`; a Teams Workflows URL provider `microsoft-teams` with the secret
  * `webhook_url`. `updated_at` is kept: Slack only posts events newer than its channel's setting.
  * The old table goes. `chat_action_nonces` records the one-use action tokens of chat messages
- * that were used, until they expire.
+ * that were used, until they expire. The one chat consumer takes over the Teams feed position.
  */
 export class Migration20261217110000_chat_destinations extends Migration {
   override async up(): Promise<void> {
@@ -37,9 +37,17 @@ export class Migration20261217110000_chat_destinations extends Migration {
       "expires_at" timestamptz not null,
       constraint "chat_action_nonces_pkey" primary key ("nonce"));`);
     this.addSql(`create index "chat_action_nonces_expires_at_index" on "chat_action_nonces" ("expires_at");`);
+    // One consumer now posts every chat provider's messages: it takes over the Teams consumer's
+    // feed position, so no event is posted twice or missed; Teams' pending rows stay as they are.
+    this.addSql(`insert into "incident_event_consumers" ("name", "position_xid", "position_seq", "updated_at")
+      select 'chat', "position_xid", "position_seq", now() from "incident_event_consumers" where "name" = 'microsoft-teams'
+      on conflict ("name") do nothing;`);
+    this.addSql(`delete from "incident_event_consumers" where "name" = 'microsoft-teams';`);
   }
 
   override async down(): Promise<void> {
+    this.addSql(`update "incident_event_consumers" set "name" = 'microsoft-teams' where "name" = 'chat'
+      and not exists (select 1 from "incident_event_consumers" where "name" = 'microsoft-teams');`);
     this.addSql(`drop table if exists "chat_action_nonces";`);
     this.addSql(`create table "service_chat_settings" (
       "service_id" uuid not null,
@@ -50,7 +58,8 @@ export class Migration20261217110000_chat_destinations extends Migration {
       "updated_at" timestamptz not null default now(),
       constraint "service_chat_settings_pkey" primary key ("service_id"));`);
     this.addSql(`create index "service_chat_settings_organization_id_index" on "service_chat_settings" ("organization_id");`);
-    this.addSql(`insert into "service_chat_settings" ("service_id", "organization_id", "slack_channel_id", "slack_channel_name", "teams_webhook_url_sealed", "updated_at")
+    this
+      .addSql(`insert into "service_chat_settings" ("service_id", "organization_id", "slack_channel_id", "slack_channel_name", "teams_webhook_url_sealed", "updated_at")
       select "service_id", min("organization_id"::text)::uuid,
         max("settings"->>'channel_id') filter (where "provider" = 'slack'),
         max("settings"->>'channel_name') filter (where "provider" = 'slack'),
