@@ -23,7 +23,8 @@ export function integrationRoutes(deps: AdminDeps): RouteSpec[] {
       method: 'get',
       access: 'read',
       path: '/integrations',
-      summary: 'Chat integrations: Slack (configured, connected, which Slack workspace), then every chat provider set per service (Microsoft Teams, …) (any member)',
+      summary:
+        'Chat integrations: Slack (configured, connected, which Slack workspace), then every chat provider set per service (Microsoft Teams, …) (any member)',
       operationId: 'listIntegrations',
       success: { status: 200, description: '`{integrations: [slack, …chat providers]}`; never a token or URL', schema: IntegrationsSchema },
       errors: ADMIN_ERRORS,

@@ -36,7 +36,8 @@ export function serviceChatRoutes(deps: AdminDeps): RouteSpec[] {
       method: 'get',
       access: 'read',
       path: '/services/{id}/chat',
-      summary: 'A service’s chat destinations: every provider it posts to (secrets masked), and its Slack channel and Teams Workflows URL (any member; the URL in full only with services.manage)',
+      summary:
+        'A service’s chat destinations: every provider it posts to (secrets masked), and its Slack channel and Teams Workflows URL (any member; the URL in full only with services.manage)',
       operationId: 'getServiceChat',
       params: IdParams,
       success: { status: 200, description: 'its destinations; nulls: none', schema: ServiceChatSchema },
@@ -74,7 +75,7 @@ export function serviceChatRoutes(deps: AdminDeps): RouteSpec[] {
         return { data, message: 'chat destinations saved' };
       },
     }),
-      defineRoute({
+    defineRoute({
       method: 'put',
       access: 'write',
       path: '/services/{id}/chat/{provider}',

@@ -41,7 +41,8 @@ export const teamsChat: ChatDestination<TeamsSettings> = {
   eventTypes: TEAMS_EVENT_TYPES,
   async deliver(delivery, deps): Promise<ChatAttempt> {
     const { event, type } = delivery;
-    if (!event.incident || !isTeamsEventType(type)) return { delivered: false, statusCode: null, error: `not a card event (${type})`, latencyMs: 0, permanent: true };
+    if (!event.incident || !isTeamsEventType(type))
+      return { delivered: false, statusCode: null, error: `not a card event (${type})`, latencyMs: 0, permanent: true };
     const body = JSON.stringify(
       incidentCard({
         type,

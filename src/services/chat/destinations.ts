@@ -188,7 +188,13 @@ export async function putServiceDestination(
   const settings = parseDestinationSettings(provider, raw, deps.allowPrivate);
   await assertChatPlan(knexOf(deps.orm), where.organizationId);
   const secretFields = provider.chat.form.filter((f) => f.secret).map((f) => f.name);
-  await putDestination(deps.orm, deps.sealer, { organizationId: where.organizationId, serviceId: where.serviceId, provider: provider.key }, settings, secretFields);
+  await putDestination(
+    deps.orm,
+    deps.sealer,
+    { organizationId: where.organizationId, serviceId: where.serviceId, provider: provider.key },
+    settings,
+    secretFields,
+  );
   await recordAudit(deps.orm, {
     organizationId: where.organizationId,
     actor: where.audit,

@@ -38,7 +38,12 @@ describe('PUT /api/services/{id}/chat', () => {
     expect(res.body.data).toMatchObject({ slack_channel_id: 'C0ALERTS01', slack_channel_name: 'alerts', teams_webhook_url: TEAMS_URL });
     expect(fx.fake.callsOf('conversations.info').at(-1)!.args).toMatchObject({ channel: 'C0ALERTS01' });
     const [teams, slack] = (await row())!;
-    expect(slack).toMatchObject({ provider: 'slack', organization_id: ws.organizationId, settings: { channel_id: 'C0ALERTS01', channel_name: 'alerts' }, secrets_sealed: null });
+    expect(slack).toMatchObject({
+      provider: 'slack',
+      organization_id: ws.organizationId,
+      settings: { channel_id: 'C0ALERTS01', channel_name: 'alerts' },
+      secrets_sealed: null,
+    });
     expect(teams).toMatchObject({ provider: 'microsoft-teams', organization_id: ws.organizationId, settings: {} });
     expect(JSON.stringify(teams)).not.toContain('s3cr3t');
     expect(createSealer(TEST_SECRET).open(teams.secrets_sealed.webhook_url)).toBe(TEAMS_URL);
