@@ -242,6 +242,12 @@ export interface NotifyConfig {
   webPush: WebPushConfig;
   /** The Slack app (chat messages, interactivity and Slack DMs); undefined: not configured. */
   slack?: SlackConfig;
+  /**
+   * The environment as given, for an integration that reads variables of its own with its own
+   * schema in its folder (DISCORD_API_URL: src/integrations/discord/config.ts), so adding one
+   * needs no line here. Never logged.
+   */
+  env: Readonly<Record<string, string | undefined>>;
 }
 
 function tlsFiles(e: Env): LegacyConfig['tls'] {
@@ -300,7 +306,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       tls: tlsFiles(e),
       requestsPerSecondPerKey: e.LEGACY_RATE_LIMIT_PER_KEY,
     },
-    notify: notifyConfig(e),
+    notify: notifyConfig(e, env),
     logLevel: e.LOG_LEVEL,
     secret: e.KLAXON_SECRET,
     pageLinkTtlSeconds: e.PAGE_LINK_TTL_HOURS * 3600,
@@ -329,8 +335,9 @@ function retentionAges(e: Env): RetentionAges {
 }
 
 /** The `notify` section: which providers are configured, and where their endpoints are. */
-function notifyConfig(e: Env): NotifyConfig {
+function notifyConfig(e: Env, raw: NodeJS.ProcessEnv): NotifyConfig {
   return {
+    env: Object.freeze({ ...raw }),
     twilio: twilioConfig(e),
     email: { from: e.EMAIL_FROM, smtpUrl: e.SMTP_URL, sendgrid: sendgridConfig(e) },
     apns: apnsConfig(e),

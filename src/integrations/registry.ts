@@ -140,6 +140,7 @@ export function chatConsumer(deps: FeedConsumerDeps, providers: ChatProvider[] =
     appUrl: deps.appUrl,
     actionLinks: deps.actionLinks,
     providers,
+    notify: deps.notify,
     post: async (url, opts) => {
       const res = await postJson(url, { headers: opts.headers ?? {}, body: opts.body, timeoutMs: opts.timeoutMs, allowPrivate: deps.allowPrivateTargets });
       return { status: res.status, latencyMs: res.latencyMs, ...(res.error ? { error: res.error } : {}) };

@@ -50,6 +50,7 @@ export interface ChatConsumerDeps {
   /** The one retry schedule (ms after each failed attempt) and how long an attempt may take. */
   retryScheduleMs: readonly number[];
   attemptTimeoutMs: number;
+  notify: ChatDeliverDeps['notify'];
   /** The path the action links open (default /hooks/chat/action). */
   actionPath?: string;
 }
@@ -140,7 +141,7 @@ export class ChatDestinationsConsumer extends FeedQueueConsumer {
           links: links(this.deps, incident, sign),
           signAction: sign,
         },
-        { post: this.deps.post, appUrl: this.deps.appUrl, logger: this.deps.logger, orm: this.deps.orm, sealer: this.deps.sealer },
+        { post: this.deps.post, appUrl: this.deps.appUrl, logger: this.deps.logger, orm: this.deps.orm, sealer: this.deps.sealer, notify: this.deps.notify },
       );
     } catch (err) {
       outcome = { delivered: false, statusCode: null, error: `the ${row.consumer} renderer failed: ${(err as Error).message}`, latencyMs: 0 };
