@@ -19,6 +19,7 @@ import { slack } from './slack';
 import { smtp } from './smtp';
 import { outgoingWebhooks } from './outgoing-webhooks';
 import { microsoftTeams } from './microsoft-teams';
+import { discord } from './discord';
 import { twilio } from './twilio';
 import { webPush } from './web-push';
 import type {
@@ -47,6 +48,7 @@ const PROVIDERS: Readonly<Record<ProviderKey, ProviderModule & { senders: Channe
   'web-push': webPush,
   'outgoing-webhooks': outgoingWebhooks,
   'microsoft-teams': microsoftTeams,
+  discord,
 };
 
 /** A channel's provider once chosen: its registry key, configured. */
