@@ -20,6 +20,7 @@ import { smtp } from './smtp';
 import { outgoingWebhooks } from './outgoing-webhooks';
 import { microsoftTeams } from './microsoft-teams';
 import { discord } from './discord';
+import { mattermost } from './mattermost';
 import { twilio } from './twilio';
 import { webPush } from './web-push';
 import type {
@@ -49,6 +50,7 @@ const PROVIDERS: Readonly<Record<ProviderKey, ProviderModule & { senders: Channe
   'outgoing-webhooks': outgoingWebhooks,
   'microsoft-teams': microsoftTeams,
   discord,
+  mattermost,
 };
 
 /** A channel's provider once chosen: its registry key, configured. */
