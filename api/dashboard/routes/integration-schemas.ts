@@ -19,6 +19,19 @@ const ChatProviderIntegrationSchema = z.object({
   configured: z.literal(true).describe('needs no app: each service takes its own settings (a webhook URL)'),
   connected: z.boolean().describe('at least one service posts to it'),
   services_with_webhook: z.number().int().describe('how many services post to it'),
+  form: z
+    .array(
+      z.object({
+        name: z.string(),
+        label: z.string(),
+        kind: z.enum(['url', 'text']),
+        required: z.boolean(),
+        secret: z.boolean().describe('write-only: answered masked'),
+        placeholder: z.string().optional(),
+        help: z.string().optional(),
+      }),
+    )
+    .describe('its per-service settings form, as data the dashboard renders'),
 });
 
 export const IntegrationsSchema = z.object({ integrations: z.array(z.union([SlackIntegrationSchema, ChatProviderIntegrationSchema])) });

@@ -7,6 +7,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { knexOf } from '../../db/knex';
 import type { SlackConfig } from '../../integrations/slack/config';
 import { countDestinations } from './service-chat';
+import type { SettingsField } from '../../integrations/types';
 import { findSlackInstallation } from '../../integrations/slack/installations';
 
 export interface SlackIntegrationJson {
@@ -33,6 +34,8 @@ export interface ChatProviderIntegrationJson {
   connected: boolean;
   /** How many services post to it. */
   services_with_webhook: number;
+  /** Its settings form, as data: the dashboard renders it generically (docs/chat.md). */
+  form: SettingsField[];
 }
 
 export type IntegrationJson = SlackIntegrationJson | ChatProviderIntegrationJson;
@@ -40,7 +43,7 @@ export type IntegrationJson = SlackIntegrationJson | ChatProviderIntegrationJson
 /** The registry's chat providers as this list names them. */
 export interface ListedChatProvider {
   key: string;
-  chat: { label: string };
+  chat: { label: string; form: readonly SettingsField[] };
 }
 
 /** The workspace's chat integrations: Slack, then every chat provider of the registry, in its order. */
@@ -68,7 +71,7 @@ export async function listIntegrations(
     .filter((p) => p.key !== 'slack')
     .map((p): ChatProviderIntegrationJson => {
       const n = counts.get(p.key) ?? 0;
-      return { provider: p.key, label: p.chat.label, configured: true, connected: n > 0, services_with_webhook: n };
+      return { provider: p.key, label: p.chat.label, configured: true, connected: n > 0, services_with_webhook: n, form: [...p.chat.form] };
     });
   return [slack, ...others];
 }

@@ -111,7 +111,7 @@ describe('Discord', () => {
     const { ws } = await discordWorkspace('444444444444');
     const session = await memberSession(stack.urls.app, stack.orm, ws.organizationId, 'MEMBER');
     const list = (await dashboard(stack.urls.app, 'GET', '/integrations', { session })).body.data.integrations;
-    expect(list.find((i: { provider: string }) => i.provider === 'discord')).toEqual({
+    expect(list.find((i: { provider: string }) => i.provider === 'discord')).toMatchObject({
       provider: 'discord',
       label: 'Discord',
       configured: true,
