@@ -81,7 +81,13 @@ describe('paging provider configuration', () => {
         allowPrivate: false,
         ca: undefined,
       },
+      // The environment as given, for integrations that read their own variables (none here).
+      env: {},
     });
+  });
+
+  it('keeps the environment as given for integrations that read their own variables (DISCORD_API_URL)', () => {
+    expect(loadConfig({ DISCORD_API_URL: 'http://127.0.0.1:9/' }).notify.env.DISCORD_API_URL).toBe('http://127.0.0.1:9/');
   });
 
   it('when a provider group is complete, then its section carries the values and trimmed base URLs', () => {
