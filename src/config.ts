@@ -243,9 +243,9 @@ export interface NotifyConfig {
   /** The Slack app (chat messages, interactivity and Slack DMs); undefined: not configured. */
   slack?: SlackConfig;
   /**
-   * The environment as given, for an integration that reads variables of its own with its own
-   * schema in its folder (DISCORD_API_URL: src/integrations/discord/config.ts), so adding one
-   * needs no line here. Never logged.
+   * The `*_API_URL` variables as given, for an integration that reads where its API is with its
+   * own schema in its folder (DISCORD_API_URL: src/integrations/discord/config.ts), so adding one
+   * needs no line here. Only these: never a credential.
    */
   env: Readonly<Record<string, string | undefined>>;
 }
@@ -337,7 +337,7 @@ function retentionAges(e: Env): RetentionAges {
 /** The `notify` section: which providers are configured, and where their endpoints are. */
 function notifyConfig(e: Env, raw: NodeJS.ProcessEnv): NotifyConfig {
   return {
-    env: Object.freeze({ ...raw }),
+    env: Object.freeze(Object.fromEntries(Object.entries(raw).filter(([name]) => name.endsWith('_API_URL')))),
     twilio: twilioConfig(e),
     email: { from: e.EMAIL_FROM, smtpUrl: e.SMTP_URL, sendgrid: sendgridConfig(e) },
     apns: apnsConfig(e),

@@ -86,8 +86,9 @@ describe('paging provider configuration', () => {
     });
   });
 
-  it('keeps the environment as given for integrations that read their own variables (DISCORD_API_URL)', () => {
-    expect(loadConfig({ DISCORD_API_URL: 'http://127.0.0.1:9/' }).notify.env.DISCORD_API_URL).toBe('http://127.0.0.1:9/');
+  it('keeps the *_API_URL variables as given for integrations that read their own (DISCORD_API_URL), and no other variable', () => {
+    const { env } = loadConfig({ DISCORD_API_URL: 'http://127.0.0.1:9/', KLAXON_SECRET: 'x'.repeat(40) }).notify;
+    expect(env).toEqual({ DISCORD_API_URL: 'http://127.0.0.1:9/' });
   });
 
   it('when a provider group is complete, then its section carries the values and trimmed base URLs', () => {
