@@ -11,7 +11,7 @@ import { apns } from './apns';
 import { CHAT_LINK_VIA, createChatActionRouter } from './chat-actions';
 import { ChatDestinationsConsumer } from '../services/chat/chat-consumer';
 import { postJson } from '../services/targets';
-import { ATTEMPT_TIMEOUT_MS, RETRY_SCHEDULE_MS } from './outgoing-webhooks/schedule';
+import { ATTEMPT_TIMEOUT_MS } from './outgoing-webhooks/schedule';
 import { createDevInboxSender } from './dev-inbox';
 import { fcm } from './fcm';
 import { sendgrid } from './sendgrid';
@@ -149,7 +149,6 @@ export function chatConsumer(deps: FeedConsumerDeps, providers: ChatProvider[] =
       const res = await postJson(url, { headers: opts.headers ?? {}, body: opts.body, timeoutMs: opts.timeoutMs, allowPrivate: deps.allowPrivateTargets });
       return { status: res.status, latencyMs: res.latencyMs, ...(res.error ? { error: res.error } : {}) };
     },
-    retryScheduleMs: RETRY_SCHEDULE_MS,
     attemptTimeoutMs: ATTEMPT_TIMEOUT_MS,
   });
 }

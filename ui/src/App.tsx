@@ -36,6 +36,7 @@ const OutgoingWebhooksPage = page(() => import('./integrations/OutgoingWebhooksP
 const ServicesPage = page(() => import('./services/ServicesPage'), 'ServicesPage');
 const ServicePage = page(() => import('./services/ServicePage'), 'ServicePage');
 const IntegrationsPage = page(() => import('./integrations/IntegrationsPage'), 'IntegrationsPage');
+const DeliveriesPage = page(() => import('./integrations/DeliveriesPage'), 'DeliveriesPage');
 
 // Indigo, not red: red is for errors and triggered incidents, and a focused field must not look refused.
 const theme = createTheme({ primaryColor: 'indigo' });
@@ -219,6 +220,14 @@ export function App() {
               element={
                 <SignedIn>
                   <IntegrationsPage />
+                </SignedIn>
+              }
+            />
+            <Route
+              path="/integrations/deliveries"
+              element={
+                <SignedIn>
+                  <DeliveriesPage />
                 </SignedIn>
               }
             />

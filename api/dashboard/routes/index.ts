@@ -6,6 +6,7 @@ import { credentialsRoutes } from './credentials';
 import { devInboxRoutes } from './dev-inbox';
 import { drillRoutes } from './drills';
 import { eventRoutes } from './events';
+import { feedDeliveryRoutes } from './feed-deliveries';
 import { importRoutes } from './imports';
 import { incidentRoutes } from './incidents';
 import { invitationPublicRoutes, membersRoutes } from './members';
@@ -43,6 +44,7 @@ export const sessionRoutes = (deps: AdminDeps): RouteSpec[] => [
   ...monitorRoutes(deps),
   ...inboundWebhooksRoutes(deps),
   ...outgoingWebhookRoutes(deps),
+  ...feedDeliveryRoutes(deps),
   ...microsoftTeamsRoutes(deps),
   ...integrationRoutes(deps),
   ...serviceChatRoutes(deps),

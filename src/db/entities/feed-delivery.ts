@@ -44,7 +44,10 @@ export const FeedDeliverySchema = new EntitySchema<FeedDelivery>({
   name: 'FeedDelivery',
   tableName: 'feed_deliveries',
   indexes: [
-    { name: 'feed_deliveries_pending_index', expression: `create index "feed_deliveries_pending_index" on "feed_deliveries" ("lane_seq") ${PENDING}` },
+    {
+      name: 'feed_deliveries_pending_index',
+      expression: `create index "feed_deliveries_pending_index" on "feed_deliveries" ("consumer", "lane_seq") ${PENDING}`,
+    },
     {
       name: 'feed_deliveries_lane_index',
       expression: `create index "feed_deliveries_lane_index" on "feed_deliveries" ("consumer", "target_id", "incident_id", "lane_seq") ${PENDING}`,

@@ -40,7 +40,10 @@ export class Migration20261217100000_feed_deliveries extends Migration {
       "last_error" text null,
       "latency_ms" int null,
       "created_at" timestamptz not null default now());`);
-    this.addSql(`create index "feed_deliveries_pending_index" on "feed_deliveries" ("lane_seq") where "delivered_at" is null and "parked_at" is null;`);
+    // What a consumer claims: its pending rows in lane order.
+    this.addSql(
+      `create index "feed_deliveries_pending_index" on "feed_deliveries" ("consumer", "lane_seq") where "delivered_at" is null and "parked_at" is null;`,
+    );
     this.addSql(
       `create index "feed_deliveries_lane_index" on "feed_deliveries" ("consumer", "target_id", "incident_id", "lane_seq") where "delivered_at" is null and "parked_at" is null;`,
     );
@@ -75,5 +78,74 @@ export class Migration20261217100000_feed_deliveries extends Migration {
     this.addSql(`drop table "outgoing_webhook_deliveries";`);
     this.addSql(`drop table "slack_deliveries";`);
     this.addSql(`drop table "teams_deliveries";`);
+  }
+
+  /** Back to the three tables, every row to its consumer's, in lane order; the Teams position back to 'teams'. */
+  override async down(): Promise<void> {
+    const columns = `"organization_id" uuid not null,
+      "event_id" uuid not null,
+      "incident_id" uuid null,
+      "type" text not null,
+      "event" jsonb not null,
+      "attempts" int not null default 0,
+      "next_attempt_at" timestamptz null,
+      "leased_until" timestamptz null,
+      "delivered_at" timestamptz null,
+      "parked_at" timestamptz null,`;
+    const outcome = `"last_status_code" int null,
+      "last_error" text null,
+      "latency_ms" int null,
+      "created_at" timestamptz not null default now()`;
+    const pending = 'where "delivered_at" is null and "parked_at" is null';
+    this.addSql(`create table "outgoing_webhook_deliveries" (
+      "id" uuid primary key,
+      "lane_seq" bigserial not null constraint "outgoing_webhook_deliveries_lane_seq_unique" unique,
+      "webhook_id" uuid not null,
+      ${columns}
+      ${outcome});`);
+    this.addSql(`create index "outgoing_webhook_deliveries_pending_index" on "outgoing_webhook_deliveries" ("lane_seq") ${pending};`);
+    this.addSql(`create index "outgoing_webhook_deliveries_lane_index" on "outgoing_webhook_deliveries" ("webhook_id", "incident_id", "lane_seq") ${pending};`);
+    this.addSql(`create index "outgoing_webhook_deliveries_log_index" on "outgoing_webhook_deliveries" ("webhook_id", "created_at" desc);`);
+    this.addSql(`create table "slack_deliveries" (
+      "id" uuid primary key,
+      "lane_seq" bigserial not null constraint "slack_deliveries_lane_seq_unique" unique,
+      "channel_id" varchar(32) not null,
+      ${columns}
+      "skipped_at" timestamptz null,
+      "reply_ts" varchar(32) null,
+      ${outcome});`);
+    this.addSql(`create index "slack_deliveries_pending_index" on "slack_deliveries" ("lane_seq") ${pending};`);
+    this.addSql(`create index "slack_deliveries_lane_index" on "slack_deliveries" ("channel_id", "incident_id", "lane_seq") ${pending};`);
+    this.addSql(`create index "slack_deliveries_created_index" on "slack_deliveries" ("created_at");`);
+    this.addSql(`create index "slack_deliveries_incident_index" on "slack_deliveries" ("incident_id", "channel_id");`);
+    this.addSql(`create table "teams_deliveries" (
+      "id" uuid primary key,
+      "lane_seq" bigserial not null constraint "teams_deliveries_lane_seq_unique" unique,
+      "service_id" uuid not null,
+      ${columns}
+      "skipped_at" timestamptz null,
+      ${outcome});`);
+    this.addSql(`create index "teams_deliveries_pending_index" on "teams_deliveries" ("lane_seq") ${pending};`);
+    this.addSql(`create index "teams_deliveries_lane_index" on "teams_deliveries" ("service_id", "incident_id", "lane_seq") ${pending};`);
+    this.addSql(`create index "teams_deliveries_created_index" on "teams_deliveries" ("created_at");`);
+
+    const common = `organization_id, event_id, incident_id, type, event, attempts, next_attempt_at, leased_until, delivered_at, parked_at,
+      last_status_code, last_error, latency_ms, created_at`;
+    // lane_seq given in the one table's order: every lane keeps its order. A consumer the old
+    // tables did not know (a later chat integration) has nowhere to go back to.
+    this.addSql(`insert into "outgoing_webhook_deliveries" (id, lane_seq, webhook_id, ${common})
+      select id, lane_seq, target_id::uuid, ${common} from "feed_deliveries" where consumer = 'outgoing-webhooks';`);
+    this.addSql(`insert into "slack_deliveries" (id, lane_seq, channel_id, skipped_at, reply_ts, ${common})
+      select id, lane_seq, target_id, skipped_at, external_ref, ${common} from "feed_deliveries" where consumer = 'slack';`);
+    this.addSql(`insert into "teams_deliveries" (id, lane_seq, service_id, skipped_at, ${common})
+      select id, lane_seq, target_id::uuid, skipped_at, ${common} from "feed_deliveries" where consumer = 'microsoft-teams';`);
+    for (const table of ['outgoing_webhook_deliveries', 'slack_deliveries', 'teams_deliveries']) {
+      this.addSql(`select setval(pg_get_serial_sequence('${table}', 'lane_seq'), coalesce((select max(lane_seq) from "${table}"), 0) + 1, false);`);
+    }
+    this.addSql(
+      `update "incident_event_consumers" set "name" = 'teams' where "name" = 'microsoft-teams'
+         and not exists (select 1 from "incident_event_consumers" where "name" = 'teams');`,
+    );
+    this.addSql(`drop table "feed_deliveries";`);
   }
 }

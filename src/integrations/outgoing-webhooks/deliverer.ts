@@ -2,11 +2,18 @@ import type { Knex, MikroORM } from '@mikro-orm/postgresql';
 import { knexOf } from '../../db/knex';
 import type { Logger } from '../../logger';
 import type { AccountMailer } from '../../services/accounts/mailer';
-import { FeedQueueConsumer, parkTarget, recordAttempt, type AttemptOutcome, type DeliveryQueue, type DueDelivery } from '../../services/incident-feed';
-import { afterScheduledFailure } from '../../services/relay/retry-policy';
+import {
+  afterFailedAttempt,
+  FeedQueueConsumer,
+  parkTarget,
+  recordAttempt,
+  type AttemptOutcome,
+  type DeliveryQueue,
+  type DueDelivery,
+} from '../../services/incident-feed';
 import type { Sealer } from '../../services/sealing/seal';
 import { adminEmails, disableBySystem, FEED_CONSUMER, fanOutEvents, markFailing, markSucceeded } from '../../services/outgoing-webhooks';
-import { ATTEMPT_TIMEOUT_MS, FAILING_DISABLES_AFTER_MS, GONE_STATUS, RETRY_SCHEDULE_MS } from './schedule';
+import { ATTEMPT_TIMEOUT_MS, FAILING_DISABLES_AFTER_MS, GONE_STATUS } from './schedule';
 import { signedHeaders } from './signature';
 
 /** One POST to a receiver: no redirect followed, every address it resolves to checked. */
@@ -28,7 +35,9 @@ export interface DelivererDeps {
 export const DELIVERIES: DeliveryQueue = {
   consumer: FEED_CONSUMER,
   // A disabled subscription's events wait (enabling it again delivers them); its test pings go.
-  eligible: `c.type = 'ping' or exists (select 1 from outgoing_webhooks w where w.id::text = c.target_id and w.enabled)`,
+  // The target as a uuid (the primary key's index), cast only on this consumer's rows: others' targets are not uuids.
+  eligible: `c.type = 'ping' or exists (select 1 from outgoing_webhooks w
+    where w.id = (case when c.consumer = '${FEED_CONSUMER}' then c.target_id::uuid end) and w.enabled)`,
 };
 
 /** Deliveries attempted at once. */
@@ -62,7 +71,7 @@ export class OutgoingWebhookDeliverer extends FeedQueueConsumer {
       : !secret
         ? { delivered: false, statusCode: null, error: 'the signing secret cannot be opened (KLAXON_SECRET changed)', latencyMs: 0 }
         : await this.send(hook.url, secret, row);
-    const next = outcome.delivered ? { retryInMs: null, park: false } : afterScheduledFailure(row.attempts, RETRY_SCHEDULE_MS);
+    const next = outcome.delivered ? { retryInMs: null, park: false } : afterFailedAttempt(row.attempts);
     await recordAttempt(knex, DELIVERIES, row, outcome, !hook ? { retryInMs: null, park: true } : next);
     if (!hook || row.type === 'ping') return;
     if (outcome.delivered) return markSucceeded(knex, hook.id);

@@ -9,7 +9,7 @@ import type { ProviderModule } from '../types';
 import { OutgoingWebhookDeliverer } from './deliverer';
 
 export { OutgoingWebhookDeliverer, type PostJson } from './deliverer';
-export { RETRY_SCHEDULE_MS, FAILING_DISABLES_AFTER_MS } from './schedule';
+export { FAILING_DISABLES_AFTER_MS } from './schedule';
 
 /** The registry's `outgoing-webhooks` entry: a feed consumer, no paging channel, no hooks. */
 export const outgoingWebhooks = {

@@ -1,8 +1,7 @@
-/**
- * When a failed delivery is tried again: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h after each
- * failure (the schedule Standard Webhooks senders use), then it is given up (parked).
+/*
+ * A failed delivery is retried on the feed's one schedule (FEED_RETRY_SCHEDULE_MS in
+ * src/services/incident-feed/delivery-queue.ts); what is outgoing webhooks' own follows.
  */
-export const RETRY_SCHEDULE_MS: readonly number[] = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
 
 /** A subscription whose deliveries have failed, with no success since, this long is disabled. */
 export const FAILING_DISABLES_AFTER_MS = 3 * 24 * 3_600_000;

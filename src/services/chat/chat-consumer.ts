@@ -16,9 +16,8 @@ import { PLAN_LIMITS, PLANS, type Plan } from '../../domain/plans';
 import type { Logger } from '../../logger';
 import type { ChatActionLinks, ChatAttempt, ChatDeliverDeps, ChatDestination } from '../../integrations/types';
 import { FEED_RECORDSET, feedRecords, takeFeedEvents } from '../incident-feed/feed';
-import { parkDelivery, recordAttempt, type DeliveryQueue, type DueDelivery } from '../incident-feed/delivery-queue';
+import { afterFailedAttempt, parkDelivery, recordAttempt, type DeliveryQueue, type DueDelivery } from '../incident-feed/delivery-queue';
 import { FeedQueueConsumer } from '../incident-feed/queue-consumer';
-import { afterScheduledFailure } from '../relay/retry-policy';
 import { signChatAction } from '../response/action-tokens';
 import type { Sealer } from '../sealing/seal';
 import { chatMessageContext } from './message-context';
@@ -47,8 +46,7 @@ export interface ChatConsumerDeps {
   providers: ReadonlyArray<{ key: string; chat: ChatDestination }>;
   /** POSTs through the bounded client and the SSRF guard. */
   post: ChatDeliverDeps['post'];
-  /** The one retry schedule (ms after each failed attempt) and how long an attempt may take. */
-  retryScheduleMs: readonly number[];
+  /** How long an attempt may take (the one retry schedule is the queue's, afterFailedAttempt). */
   attemptTimeoutMs: number;
   notify: ChatDeliverDeps['notify'];
   /** The path the action links open (default /hooks/chat/action). */
@@ -146,11 +144,7 @@ export class ChatDestinationsConsumer extends FeedQueueConsumer {
     } catch (err) {
       outcome = { delivered: false, statusCode: null, error: `the ${row.consumer} renderer failed: ${(err as Error).message}`, latencyMs: 0 };
     }
-    const next = outcome.delivered
-      ? { retryInMs: null, park: false }
-      : outcome.permanent
-        ? { retryInMs: null, park: true }
-        : afterScheduledFailure(row.attempts, this.deps.retryScheduleMs);
+    const next = outcome.delivered ? { retryInMs: null, park: false } : afterFailedAttempt(row.attempts, { permanent: outcome.permanent });
     await recordAttempt(knex, queue, row, outcome, next);
     if (!outcome.delivered && next.park) {
       // Never the settings: a webhook URL is its own credential.

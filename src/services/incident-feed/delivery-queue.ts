@@ -10,6 +10,24 @@ import type { Knex } from '@mikro-orm/postgresql';
  */
 export const FEED_DELIVERIES = 'feed_deliveries';
 
+/**
+ * When a failed attempt is tried again, for every consumer: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and
+ * 10 h after each failure (the schedule Standard Webhooks senders use), then it is parked.
+ */
+export const FEED_RETRY_SCHEDULE_MS: readonly number[] = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
+
+/**
+ * What follows a failed attempt (`attempts`: the row's count before it): tried again on the one
+ * schedule, or parked once the schedule has run out, or at once when the consumer knows the
+ * refusal is permanent (a 4xx a provider answers however often it is asked).
+ */
+export function afterFailedAttempt(attempts: number, opts: { permanent?: boolean } = {}): { retryInMs: number | null; park: boolean } {
+  if (opts.permanent) return { retryInMs: null, park: true };
+  const counted = attempts + 1;
+  if (counted > FEED_RETRY_SCHEDULE_MS.length) return { retryInMs: null, park: true };
+  return { retryInMs: FEED_RETRY_SCHEDULE_MS[counted - 1], park: false };
+}
+
 /** One consumer's part of the queue. */
 export interface DeliveryQueue {
   /** Its registry key, the rows' `consumer` ('outgoing-webhooks', 'slack', 'microsoft-teams', …). */

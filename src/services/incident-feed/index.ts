@@ -6,7 +6,9 @@
  */
 export { eventBody, FEED_RECORDSET, feedLag, feedRecords, takeFeedEvents, type FeedEvent } from './feed';
 export {
+  afterFailedAttempt,
   claimDue,
+  FEED_RETRY_SCHEDULE_MS,
   externalRefOf,
   FEED_DELIVERIES,
   parkDelivery,
@@ -18,3 +20,4 @@ export {
   type DueDelivery,
 } from './delivery-queue';
 export { FeedQueueConsumer, type QueueSettings } from './queue-consumer';
+export { FEED_DELIVERY_STATUSES, listFeedDeliveries, type FeedDeliveryJson, type FeedDeliveryQuery, type FeedDeliveryStatus } from './deliveries-view';

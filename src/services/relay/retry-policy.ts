@@ -34,13 +34,3 @@ export function afterFailedBatch(rows: PendingRow[], error: unknown): Array<Fail
   const message = describeFailure(error);
   return rows.map((row) => ({ id: row.id, incident_id: row.incident_id, kind: row.kind, error: message, outage, ...afterFailure(row.attempts, outage) }));
 }
-
-/**
- * The next state of a delivery on a fixed schedule of waits (an outgoing webhook's): after the
- * n-th failed attempt it waits `scheduleMs[n-1]`, and once the schedule has run out it is parked.
- */
-export function afterScheduledFailure(attempts: number, scheduleMs: readonly number[]): AfterFailure {
-  const counted = attempts + 1;
-  if (counted > scheduleMs.length) return { attempts: counted, retryInMs: null, park: true };
-  return { attempts: counted, retryInMs: scheduleMs[counted - 1], park: false };
-}

@@ -1,5 +1,5 @@
 import { Alert, Anchor, Badge, Button, Card, Code, Group, List, Stack, Text, Title } from '@mantine/core';
-import { useLocation } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { can } from '../../../src/domain/permissions';
 import { CHAT_MIN_PLAN, PLAN_LIMITS, PLANS, type Plan } from '../../../src/domain/plans';
 import { api } from '../api/client';
@@ -67,6 +67,15 @@ export function IntegrationsPage() {
               <ProviderCard key={p.provider} provider={p} />
             ))}
         </>
+      )}
+      {manager && (
+        <Text size="sm">
+          What was sent to chat and outgoing webhooks, what is still being tried and what was given up:{' '}
+          <Anchor component={Link} to="/integrations/deliveries">
+            Deliveries
+          </Anchor>
+          .
+        </Text>
       )}
       <ConfirmModal {...disconnect.modal} title={`Disconnect Slack${slack?.team_name ? ` (${slack.team_name})` : ''}?`} confirmLabel="Disconnect">
         Klaxon forgets the Slack token and every service’s Slack channel; nothing more is posted to Slack. Teams URLs stay. To revoke the app in Slack too,

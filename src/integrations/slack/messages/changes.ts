@@ -5,7 +5,7 @@
  */
 import type { IncidentEventBody } from '../../../domain/incident-events';
 import type { IncidentStatus } from '../../../domain/incident-lifecycle';
-import { afterScheduledFailure } from '../../../services/relay/retry-policy';
+import { afterFailedAttempt } from '../../../services/incident-feed/delivery-queue';
 import { threadReplyText } from './blocks';
 
 type Actor = IncidentEventBody['actor'];
@@ -132,15 +132,15 @@ export function planAttempt(input: { kept: { contentHash: string | null } | unde
 /**
  * After a failed attempt: a permanent Slack error (token revoked, channel gone, bot not in it)
  * parks at once, every pending row of the channel with it; anything else (Slack down, rate
- * limited, a timeout) retries on the outgoing-webhook schedule and parks when it runs out.
+ * limited, a timeout) retries on the feed's one schedule (src/services/incident-feed/delivery-queue.ts) and parks
+ * when it runs out.
  */
 export function afterSlackFailure(
   code: string,
   attempts: number,
-  scheduleMs: readonly number[],
   isPermanent: (code: string) => boolean,
 ): { retryInMs: number | null; park: boolean; permanent: boolean } {
   if (isPermanent(code)) return { retryInMs: null, park: true, permanent: true };
-  const next = afterScheduledFailure(attempts, scheduleMs);
+  const next = afterFailedAttempt(attempts);
   return { retryInMs: next.retryInMs, park: next.park, permanent: false };
 }

@@ -25,7 +25,6 @@ import {
   SLACK_DELIVERIES,
 } from './deliveries';
 import { findSlackMessage, keepSlackMessage, updatedSlackMessage } from './store';
-import { RETRY_SCHEDULE_MS } from '../../outgoing-webhooks/schedule';
 import type { FeedConsumer, FeedConsumerDeps } from '../../types';
 import { isPermanentSlackError, PERMANENT_SLACK_ERRORS, slackClient, slackErrorCode } from '../web-api';
 import { incidentMessage, type SlackMessage } from './blocks';
@@ -39,8 +38,6 @@ export interface SlackDelivererDeps {
   appUrl: string;
   /** The Web API base URL (SLACK_API_URL). */
   apiUrl: string;
-  /** Waits after each failed attempt; the outgoing webhooks' by default. */
-  retryScheduleMs?: readonly number[];
 }
 
 const CLAIM_ROWS = 32;
@@ -93,7 +90,7 @@ export class SlackMessageDeliverer extends FeedQueueConsumer implements FeedCons
     } catch (err) {
       const code = err instanceof SlackCallFailed ? err.code : slackErrorCode(err);
       const statusCode = err instanceof SlackCallFailed ? err.statusCode : null;
-      const next = afterSlackFailure(code, row.attempts, this.deps.retryScheduleMs ?? RETRY_SCHEDULE_MS, isPermanentSlackError);
+      const next = afterSlackFailure(code, row.attempts, isPermanentSlackError);
       const outcome: AttemptOutcome = { delivered: false, statusCode, error: code, latencyMs: Date.now() - started };
       await recordAttempt(knex, SLACK_DELIVERIES, row, outcome, next);
       if (next.permanent) await this.giveUp(row, where, code);

@@ -1,5 +1,5 @@
 import { afterSlackFailure, planAttempt, showsPagingNow, threadReply, wantsVia } from '../../../../src/integrations/slack/messages/changes';
-import { RETRY_SCHEDULE_MS } from '../../../../src/integrations/outgoing-webhooks/schedule';
+import { FEED_RETRY_SCHEDULE_MS as RETRY_SCHEDULE_MS } from '../../../../src/services/incident-feed/delivery-queue';
 import { isPermanentSlackError } from '../../../../src/integrations/slack/web-api';
 
 const dana = { type: 'user', id: 'u1', name: 'Dana Smith' };
@@ -103,15 +103,15 @@ describe('what an attempt does', () => {
 
   it('when an attempt fails for good (token revoked, channel gone, bot not in it), then it parks at once; else it retries on the webhook schedule, then parks', () => {
     for (const code of ['channel_not_found', 'invalid_auth', 'not_in_channel', 'is_archived', 'token_revoked']) {
-      expect(afterSlackFailure(code, 0, RETRY_SCHEDULE_MS, isPermanentSlackError)).toEqual({ retryInMs: null, park: true, permanent: true });
+      expect(afterSlackFailure(code, 0, isPermanentSlackError)).toEqual({ retryInMs: null, park: true, permanent: true });
     }
-    expect(afterSlackFailure('slack_webapi_request_error', 0, RETRY_SCHEDULE_MS, isPermanentSlackError)).toEqual({
+    expect(afterSlackFailure('slack_webapi_request_error', 0, isPermanentSlackError)).toEqual({
       retryInMs: 5_000,
       park: false,
       permanent: false,
     });
-    expect(afterSlackFailure('ratelimited', 1, RETRY_SCHEDULE_MS, isPermanentSlackError)).toEqual({ retryInMs: 300_000, park: false, permanent: false });
-    expect(afterSlackFailure('internal_error', RETRY_SCHEDULE_MS.length, RETRY_SCHEDULE_MS, isPermanentSlackError)).toEqual({
+    expect(afterSlackFailure('ratelimited', 1, isPermanentSlackError)).toEqual({ retryInMs: 300_000, park: false, permanent: false });
+    expect(afterSlackFailure('internal_error', RETRY_SCHEDULE_MS.length, isPermanentSlackError)).toEqual({
       retryInMs: null,
       park: true,
       permanent: false,
