@@ -23,6 +23,7 @@ export const PURGED_TABLES = [
   'incident_events',
   'feed_deliveries',
   'slack_messages',
+  'chat_action_nonces',
 ] as const;
 export type PurgedTable = (typeof PURGED_TABLES)[number];
 

@@ -8,6 +8,10 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { NotifyConfig } from '../config';
 import { CHANNEL_IDS, CHANNELS, DEV_INBOX, type ChannelId, type ProviderKey } from '../domain/channels';
 import { apns } from './apns';
+import { CHAT_LINK_VIA, createChatActionRouter } from './chat-actions';
+import { ChatDestinationsConsumer } from '../services/chat/chat-consumer';
+import { postJson } from '../services/targets';
+import { ATTEMPT_TIMEOUT_MS } from './outgoing-webhooks/schedule';
 import { createDevInboxSender } from './dev-inbox';
 import { fcm } from './fcm';
 import { sendgrid } from './sendgrid';
@@ -16,13 +20,17 @@ import { smtp } from './smtp';
 import { outgoingWebhooks } from './outgoing-webhooks';
 import { opsgenie } from './opsgenie';
 import { pagerduty } from './pagerduty';
-import { teams } from './microsoft-teams';
+import { microsoftTeams } from './microsoft-teams';
+import { discord } from './discord';
+import { mattermost } from './mattermost';
 import { twilio } from './twilio';
 import { webPush } from './web-push';
 import type {
   ChannelProvider,
   ChannelSender,
+  ChatDestination,
   ConfiguredProvider,
+  FeedConsumer,
   FeedConsumerDeps,
   Importer,
   IntakeDeps,
@@ -44,9 +52,11 @@ const PROVIDERS: Readonly<Record<ProviderKey, ProviderModule & { senders: Channe
   slack,
   'web-push': webPush,
   'outgoing-webhooks': outgoingWebhooks,
-  teams,
+  'microsoft-teams': microsoftTeams,
   pagerduty,
   opsgenie,
+  discord,
+  mattermost,
 };
 
 /** A channel's provider once chosen: its registry key, configured. */
@@ -112,12 +122,19 @@ export function describeChannels(notify: NotifyConfig): string[] {
 
 /** The routes every provider takes callbacks on (replies, delivery reports), for api/hooks to mount. */
 export function providerHooks(deps: ProviderHookDeps): Router[] {
-  return Object.values(PROVIDERS).flatMap((p) => (p.hooks ? [p.hooks(deps)] : []));
+  const viaOf = (key: string) => {
+    const label = chatProvider(key)?.chat.label;
+    return label ? `${label} link` : undefined;
+  };
+  const chatActions = createChatActionRouter(deps, { prefix: '/hooks/chat', via: CHAT_LINK_VIA, viaOf });
+  return [chatActions, ...Object.values(PROVIDERS).flatMap((p) => (p.hooks ? [p.hooks(deps)] : []))];
 }
 
 /** Starts every provider's incident-event feed consumer (this API process's); returns what stops them. */
 export function startFeedConsumers(deps: FeedConsumerDeps): () => Promise<void> {
-  const consumers = Object.values(PROVIDERS).flatMap((p) => (p.feedConsumer ? [p.feedConsumer(deps)] : []));
+  const consumers: FeedConsumer[] = Object.values(PROVIDERS).flatMap((p) => (p.feedConsumer ? [p.feedConsumer(deps)] : []));
+  const chat = chatProviders();
+  if (chat.length > 0) consumers.push(chatConsumer(deps, chat));
   for (const consumer of consumers) consumer.start();
   return async () => {
     await Promise.all(consumers.map((c) => c.stop()));
@@ -139,4 +156,38 @@ export function importerOf(system: string): Importer {
   const found = importers().find((i) => i.system === system);
   if (!found) throw new Error(`no importer for ${system}`);
   return found;
+}
+
+/** The one consumer posting every chat provider's messages (src/services/chat/chat-consumer.ts). */
+export function chatConsumer(deps: FeedConsumerDeps, providers: ChatProvider[] = chatProviders()): ChatDestinationsConsumer {
+  return new ChatDestinationsConsumer({
+    orm: deps.orm,
+    sealer: deps.sealer,
+    logger: deps.logger,
+    appUrl: deps.appUrl,
+    actionLinks: deps.actionLinks,
+    providers,
+    notify: deps.notify,
+    post: async (url, opts) => {
+      const res = await postJson(url, { headers: opts.headers ?? {}, body: opts.body, timeoutMs: opts.timeoutMs, allowPrivate: deps.allowPrivateTargets });
+      return { status: res.status, latencyMs: res.latencyMs, ...(res.error ? { error: res.error } : {}) };
+    },
+    attemptTimeoutMs: ATTEMPT_TIMEOUT_MS,
+  });
+}
+
+/** A chat destination as the registry lists it: its registry key (`microsoft-teams`) and what it declares. */
+export interface ChatProvider {
+  key: string;
+  chat: ChatDestination;
+}
+
+/** Every module that declares a per-service chat destination, in registry order. */
+export function chatProviders(): ChatProvider[] {
+  return Object.entries(PROVIDERS).flatMap(([key, p]) => (p.chat ? [{ key, chat: p.chat as unknown as ChatDestination }] : []));
+}
+
+/** One chat provider by key; undefined when no module declares it. */
+export function chatProvider(key: string): ChatProvider | undefined {
+  return chatProviders().find((p) => p.key === key);
 }

@@ -226,6 +226,8 @@ export interface ChatDeliverDeps {
   logger: Logger;
   orm: MikroORM;
   sealer: Sealer;
+  /** The providers' configuration; `notify.env` holds the variables a provider reads with its own schema (its API URL for tests). */
+  notify: NotifyConfig;
 }
 
 /**

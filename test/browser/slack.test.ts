@@ -46,11 +46,10 @@ describe('Slack in Chromium', () => {
     await dialog.getByText('Saved.').waitFor();
 
     const service = await knexOf(suite.stack.orm)('services').where({ organization_id: owner.organizationId, name: 'Default service' }).first();
-    expect(await knexOf(suite.stack.orm)('service_chat_settings').where({ service_id: service.id }).first()).toMatchObject({
-      slack_channel_id: 'C0ALERTS01',
-      slack_channel_name: 'alerts',
+    expect(await knexOf(suite.stack.orm)('service_chat_destinations').where({ service_id: service.id, provider: 'slack' }).first()).toMatchObject({
+      settings: { channel_id: 'C0ALERTS01', channel_name: 'alerts' },
     });
     const api = (await page.evaluate(async (id) => (await fetch(`/api/services/${id}/chat`)).json(), service.id)) as { data: unknown };
-    expect(api.data).toEqual({ slack_channel_id: 'C0ALERTS01', slack_channel_name: 'alerts', teams_webhook_url: null });
+    expect(api.data).toMatchObject({ slack_channel_id: 'C0ALERTS01', slack_channel_name: 'alerts', teams_webhook_url: null });
   }, 120_000);
 });

@@ -112,7 +112,14 @@ describe('paging provider configuration', () => {
         allowPrivate: false,
         ca: undefined,
       },
+      // The environment as given, for integrations that read their own variables (none here).
+      env: {},
     });
+  });
+
+  it('keeps the *_API_URL variables as given for integrations that read their own (DISCORD_API_URL), and no other variable', () => {
+    const { env } = loadConfig({ DISCORD_API_URL: 'http://127.0.0.1:9/', KLAXON_SECRET: 'x'.repeat(40) }).notify;
+    expect(env).toEqual({ DISCORD_API_URL: 'http://127.0.0.1:9/' });
   });
 
   it('when a provider group is complete, then its section carries the values and trimmed base URLs', () => {

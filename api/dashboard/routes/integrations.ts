@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { slackManifest } from '../../../src/integrations/slack/manifest';
 import { listIntegrations } from '../../../src/services/chat/integrations';
+import { chatProviders } from '../../../src/integrations/registry';
 import { listSlackChannels } from '../../../src/integrations/slack/channels';
 import { disconnectSlack, slackInstallUrl } from '../../../src/integrations/slack/connect';
 import { defineRoute, type RouteSpec } from '../../http/route-spec';
@@ -22,13 +23,14 @@ export function integrationRoutes(deps: AdminDeps): RouteSpec[] {
       method: 'get',
       access: 'read',
       path: '/integrations',
-      summary: 'Chat integrations: Slack (configured, connected, which Slack workspace) and Microsoft Teams (any member)',
+      summary:
+        'Chat integrations: Slack (configured, connected, which Slack workspace), then every chat provider set per service (Microsoft Teams, …) (any member)',
       operationId: 'listIntegrations',
-      success: { status: 200, description: '`{integrations: [slack, teams]}`; never a token or URL', schema: IntegrationsSchema },
+      success: { status: 200, description: '`{integrations: [slack, …chat providers]}`; never a token or URL', schema: IntegrationsSchema },
       errors: ADMIN_ERRORS,
       handler: async (ctx) => {
         const actor = await authorizedActor(deps.orm, ctx, 'workspace.read');
-        return { data: { integrations: await listIntegrations({ orm: deps.orm, slack }, actor.organizationId) } };
+        return { data: { integrations: await listIntegrations({ orm: deps.orm, slack, chatProviders: chatProviders() }, actor.organizationId) } };
       },
     }),
     defineRoute({

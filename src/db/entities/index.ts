@@ -36,7 +36,8 @@ import { ThrottleCountSchema } from './throttle-count';
 import { IncidentEventSchema } from './incident-event';
 import { IncidentEventConsumerSchema } from './incident-event-consumer';
 import { OutgoingWebhookSchema } from './outgoing-webhook';
-import { ServiceChatSettingsSchema } from './service-chat-settings';
+import { ServiceChatDestinationSchema } from './service-chat-destination';
+import { ChatActionNonceSchema } from './chat-action-nonce';
 import { SlackInstallationSchema } from './slack-installation';
 import { SlackMessageSchema } from './slack-message';
 import { FeedDeliverySchema } from './feed-delivery';
@@ -92,7 +93,8 @@ export * from './throttle-count';
 export * from './incident-event';
 export * from './incident-event-consumer';
 export * from './outgoing-webhook';
-export * from './service-chat-settings';
+export * from './service-chat-destination';
+export * from './chat-action-nonce';
 export * from './slack-installation';
 export * from './slack-message';
 export * from './feed-delivery';
@@ -150,7 +152,8 @@ export const ENTITIES = [
   OutgoingWebhookSchema,
   FeedDeliverySchema,
   SlackInstallationSchema,
-  ServiceChatSettingsSchema,
+  ServiceChatDestinationSchema,
+  ChatActionNonceSchema,
   ImportMappingSchema,
   ImportLeftOutSchema,
   SlackMessageSchema,

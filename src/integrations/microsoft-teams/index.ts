@@ -1,27 +1,18 @@
 /**
- * Microsoft Teams (docs/chat.md, "Microsoft Teams"): a feed consumer posting Adaptive Cards to
- * each service's Teams Workflows webhook (deliverer.ts; the card is src/integrations/microsoft-teams/card.ts,
- * the deliveries src/integrations/microsoft-teams/deliveries.ts), and the hooks its cards' Acknowledge and
- * Resolve buttons open (hooks.ts).
+ * Microsoft Teams (docs/chat.md, "Microsoft Teams"): a chat destination per service (chat.ts: its
+ * settings, form and how a card is posted; the card is card.ts), delivered by the one chat
+ * consumer (src/services/chat/chat-consumer.ts), and the older path its cards' Acknowledge and
+ * Resolve links open (hooks.ts).
  */
-import { postJson } from '../../services/targets';
 import type { ProviderModule } from '../types';
-import { TeamsDeliverer } from './deliverer';
+import { teamsChat } from './chat';
 import { createTeamsHooksRouter } from './hooks';
 
-export { TeamsDeliverer, isPermanentRefusal } from './deliverer';
+export { isPermanentRefusal } from './chat';
 export { TEAMS_LINK_VIA } from './hooks';
 
-/** The registry's `teams` entry: a feed consumer and the action links' hooks; no paging channel. */
-export const teams = {
-  feedConsumer: (deps) =>
-    new TeamsDeliverer({
-      orm: deps.orm,
-      sealer: deps.sealer,
-      post: (url, opts) => postJson(url, { ...opts, allowPrivate: deps.allowPrivateTargets }),
-      logger: deps.logger,
-      appUrl: deps.appUrl,
-      actionLinks: deps.actionLinks,
-    }),
+/** The registry's `microsoft-teams` entry: a chat destination and the older action links' hooks; no paging channel. */
+export const microsoftTeams = {
+  chat: teamsChat,
   hooks: (deps) => createTeamsHooksRouter(deps),
 } satisfies ProviderModule;

@@ -18,7 +18,7 @@ import { DomainError } from '../../services/errors';
 import type { Sealer } from '../../services/sealing/seal';
 import { Counter } from '../../services/throttles/counter';
 import { assertChatPlan } from '../../services/chat/chat-plan';
-import { clearSlackChannels } from '../../services/chat/service-chat';
+import { clearProviderDestinations } from '../../services/chat/service-chat';
 import { deleteSlackInstallation, findSlackInstallation, saveSlackInstallation } from './installations';
 import { configuredSlack } from './workspace';
 
@@ -152,7 +152,7 @@ export async function disconnectSlack(orm: MikroORM, actor: { organizationId: st
   const installation = await findSlackInstallation(orm, actor.organizationId);
   if (!installation) return false;
   await deleteSlackInstallation(orm, actor.organizationId);
-  await clearSlackChannels(orm, actor.organizationId);
+  await clearProviderDestinations(orm, actor.organizationId, 'slack');
   await recordAudit(orm, {
     organizationId: actor.organizationId,
     actor: actor.audit,

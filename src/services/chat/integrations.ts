@@ -1,11 +1,13 @@
 /**
- * What the Integrations page shows (docs/chat.md): per chat provider, whether this Klaxon is
- * configured for it and whether the workspace is connected. Never a token or a URL.
+ * What the Integrations page shows (docs/chat.md): Slack's workspace connection, then every chat
+ * provider the registry declares (src/integrations/registry.ts), given by the caller, with how
+ * many services post to it. Never a token or a URL.
  */
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { knexOf } from '../../db/knex';
 import type { SlackConfig } from '../../integrations/slack/config';
-import { countTeamsWebhooks } from './service-chat';
+import { countDestinations } from './service-chat';
+import type { SettingsField } from '../../integrations/types';
 import { findSlackInstallation } from '../../integrations/slack/installations';
 
 export interface SlackIntegrationJson {
@@ -21,21 +23,35 @@ export interface SlackIntegrationJson {
   installed_by: { id: string; name: string | null; email: string } | null;
 }
 
-export interface TeamsIntegrationJson {
-  provider: 'teams';
-  /** Teams needs no app: always true. */
+/** A chat provider whose destinations are set per service (a webhook URL): no app to connect. */
+export interface ChatProviderIntegrationJson {
+  /** Its registry key (`microsoft-teams`, `discord`, …). */
+  provider: string;
+  label: string;
+  /** Needs no app: always true. */
   configured: true;
-  /** At least one service has a Teams Workflows URL. */
+  /** At least one service posts to it. */
   connected: boolean;
-  /** How many services have one. */
+  /** How many services post to it. */
   services_with_webhook: number;
+  /** Its settings form, as data: the dashboard renders it generically (docs/chat.md). */
+  form: SettingsField[];
 }
 
-export type IntegrationJson = SlackIntegrationJson | TeamsIntegrationJson;
+export type IntegrationJson = SlackIntegrationJson | ChatProviderIntegrationJson;
 
-/** The workspace's chat integrations: Slack, then Teams. */
-export async function listIntegrations(deps: { orm: MikroORM; slack: SlackConfig | undefined }, organizationId: string): Promise<IntegrationJson[]> {
-  const [installation, teams] = await Promise.all([findSlackInstallation(deps.orm, organizationId), countTeamsWebhooks(deps.orm, organizationId)]);
+/** The registry's chat providers as this list names them. */
+export interface ListedChatProvider {
+  key: string;
+  chat: { label: string; form: readonly SettingsField[] };
+}
+
+/** The workspace's chat integrations: Slack, then every chat provider of the registry, in its order. */
+export async function listIntegrations(
+  deps: { orm: MikroORM; slack: SlackConfig | undefined; chatProviders: readonly ListedChatProvider[] },
+  organizationId: string,
+): Promise<IntegrationJson[]> {
+  const [installation, counts] = await Promise.all([findSlackInstallation(deps.orm, organizationId), countDestinations(deps.orm, organizationId)]);
   const installer = installation?.installedBy
     ? await knexOf(deps.orm)('users')
         .select('id', 'name', 'email')
@@ -51,5 +67,11 @@ export async function listIntegrations(deps: { orm: MikroORM; slack: SlackConfig
     installed_at: installation ? new Date(installation.createdAt).toISOString() : null,
     installed_by: installer ? { id: installer.id, name: installer.name, email: installer.email } : null,
   };
-  return [slack, { provider: 'teams', configured: true, connected: teams > 0, services_with_webhook: teams }];
+  const others = deps.chatProviders
+    .filter((p) => p.key !== 'slack')
+    .map((p): ChatProviderIntegrationJson => {
+      const n = counts.get(p.key) ?? 0;
+      return { provider: p.key, label: p.chat.label, configured: true, connected: n > 0, services_with_webhook: n, form: [...p.chat.form] };
+    });
+  return [slack, ...others];
 }

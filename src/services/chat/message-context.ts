@@ -45,3 +45,31 @@ export async function planHasChat(k: Knex, organizationId: string): Promise<bool
   const row = await k('organizations').where({ id: organizationId }).first<{ plan: Plan } | undefined>('plan');
   return row ? PLAN_LIMITS[row.plan].chat : false;
 }
+
+/**
+ * What a chat message shows beyond the event (every provider's, docs/chat.md): the service's name
+ * and policy, and who the incident's latest paging decision paged. One row for the service, one
+ * for the decision.
+ */
+export async function chatMessageContext(
+  k: Knex,
+  serviceId: string,
+  incidentId: string | null,
+): Promise<{ serviceName: string | null; policyName: string | null; paging: { stepNumber: number; people: string[] } | null }> {
+  const service = await k('services as s')
+    .leftJoin('escalation_policies as p', 'p.id', 's.escalation_policy_id')
+    .where('s.id', serviceId)
+    .first<{ name: string; policy_name: string | null } | undefined>('s.name', 'p.name as policy_name');
+  const decision = incidentId
+    ? await k('timeline_entries')
+        .where({ incident_id: incidentId, type: 'paging_decision' })
+        .orderBy('seq', 'desc')
+        .first<{ data: { step_number?: number; paged?: Array<{ email?: string }> } | null } | undefined>('data')
+    : undefined;
+  const people = (decision?.data?.paged ?? []).map((p) => p.email).filter((e): e is string => typeof e === 'string');
+  return {
+    serviceName: service?.name ?? null,
+    policyName: service?.policy_name ?? null,
+    paging: decision?.data ? { stepNumber: decision.data.step_number ?? 1, people } : null,
+  };
+}

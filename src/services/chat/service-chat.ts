@@ -1,16 +1,117 @@
 /**
- * The one writer of `service_chat_settings` (docs/chat.md): where a service's incidents go in
- * chat — one Slack channel of the workspace's installation and one Teams Workflows webhook URL
- * (sealed: the URL is its own credential). Checking what may be stored (plan, channel exists,
- * SSRF) is the caller's; this module only keeps it.
+ * The one writer of `service_chat_destinations` (docs/chat.md, "Per-service destinations"): per
+ * service and chat provider, where its incidents go — the provider's settings, its secret fields
+ * each sealed on its own (a webhook URL is its own credential). Checking what may be stored
+ * (plan, the provider's schema, SSRF, a Slack channel that exists) is the caller's; this module
+ * only keeps it.
  */
 import type { Knex, MikroORM } from '@mikro-orm/postgresql';
 import { knexOf } from '../../db/knex';
 import type { Sealer } from '../sealing/seal';
 
-const TABLE = 'service_chat_settings';
+const TABLE = 'service_chat_destinations';
 
-/** A service's chat destinations; nulls: none. */
+/** The providers the per-service route of before names (`PUT /api/services/{id}/chat`). */
+const SLACK = 'slack';
+const MICROSOFT_TEAMS = 'microsoft-teams';
+
+/** One service's destination in one provider, secrets opened. */
+export interface StoredDestination {
+  provider: string;
+  /** Settings and opened secret fields together; a secret sealed under another KLAXON_SECRET is left out. */
+  settings: Record<string, unknown>;
+  updatedAt: Date;
+}
+
+interface Row {
+  provider: string;
+  settings: Record<string, unknown>;
+  secrets_sealed: Record<string, string> | null;
+  updated_at: Date | string;
+}
+
+const opened = (sealer: Sealer, row: Row): StoredDestination => {
+  const secrets: Record<string, string> = {};
+  for (const [field, sealed] of Object.entries(row.secrets_sealed ?? {})) {
+    const value = typeof sealed === 'string' ? sealer.open(sealed) : undefined;
+    if (value !== undefined) secrets[field] = value;
+  }
+  return { provider: row.provider, settings: { ...row.settings, ...secrets }, updatedAt: new Date(row.updated_at) };
+};
+
+const dbOf = (db: MikroORM | Knex): Knex => ('em' in db ? knexOf(db) : db);
+
+/** A service's destinations, by provider key. */
+export async function listDestinations(orm: MikroORM, sealer: Sealer, serviceId: string): Promise<StoredDestination[]> {
+  const rows = await knexOf(orm)(TABLE)
+    .where({ service_id: serviceId })
+    .orderBy('provider')
+    .select<Row[]>('provider', 'settings', 'secrets_sealed', 'updated_at');
+  return rows.map((row) => opened(sealer, row));
+}
+
+/** A service's destination in one provider; undefined when it has none there. */
+export async function getDestination(orm: MikroORM, sealer: Sealer, serviceId: string, provider: string): Promise<StoredDestination | undefined> {
+  const row = await knexOf(orm)(TABLE)
+    .where({ service_id: serviceId, provider })
+    .first<Row | undefined>('provider', 'settings', 'secrets_sealed', 'updated_at');
+  return row ? opened(sealer, row) : undefined;
+}
+
+/**
+ * Stores a service's destination in one provider, replacing what was there: the fields named in
+ * `secretFields` are sealed one by one, the rest kept as they are.
+ */
+export async function putDestination(
+  db: MikroORM | Knex,
+  sealer: Sealer,
+  where: { organizationId: string; serviceId: string; provider: string },
+  values: Record<string, unknown>,
+  secretFields: readonly string[],
+): Promise<void> {
+  const settings: Record<string, unknown> = {};
+  const secrets: Record<string, string> = {};
+  for (const [field, value] of Object.entries(values)) {
+    if (value === undefined) continue;
+    if (secretFields.includes(field)) secrets[field] = sealer.seal(String(value));
+    else settings[field] = value;
+  }
+  const columns = {
+    settings: JSON.stringify(settings),
+    secrets_sealed: Object.keys(secrets).length > 0 ? JSON.stringify(secrets) : null,
+    updated_at: new Date(),
+  };
+  await dbOf(db)(TABLE)
+    .insert({ service_id: where.serviceId, provider: where.provider, organization_id: where.organizationId, ...columns })
+    .onConflict(['service_id', 'provider'])
+    .merge(columns);
+}
+
+/** Removes a service's destination in one provider; false when it had none. */
+export async function deleteDestination(db: MikroORM | Knex, serviceId: string, provider: string): Promise<boolean> {
+  return (await dbOf(db)(TABLE).where({ service_id: serviceId, provider }).delete()) > 0;
+}
+
+/** Removes a deleted service's destinations (in the deleting transaction when given one). */
+export async function deleteServiceChat(db: MikroORM | Knex, serviceId: string): Promise<void> {
+  await dbOf(db)(TABLE).where({ service_id: serviceId }).delete();
+}
+
+/** Forgets every destination of a workspace in one provider (Slack disconnected: its channels belong to the old installation). */
+export async function clearProviderDestinations(orm: MikroORM, organizationId: string, provider: string): Promise<void> {
+  await knexOf(orm)(TABLE).where({ organization_id: organizationId, provider }).delete();
+}
+
+/** How many of a workspace's services have a destination, per provider. */
+export async function countDestinations(orm: MikroORM, organizationId: string): Promise<Map<string, number>> {
+  const rows = (await knexOf(orm)(TABLE).where({ organization_id: organizationId }).groupBy('provider').select('provider').count({ n: '*' })) as Array<{
+    provider: string;
+    n: string | number;
+  }>;
+  return new Map(rows.map((r) => [r.provider, Number(r.n)]));
+}
+
+/** A service's Slack channel and Microsoft Teams URL, as `GET /api/services/{id}/chat` of before answers them; nulls: none. */
 export interface ServiceChat {
   slackChannelId: string | null;
   slackChannelName: string | null;
@@ -26,63 +127,31 @@ export interface ServiceChatChange {
   teamsWebhookUrl?: string | null;
 }
 
-interface Row {
-  slack_channel_id: string | null;
-  slack_channel_name: string | null;
-  teams_webhook_url_sealed: string | null;
-}
+const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
-const fromRow = (sealer: Sealer, row: Row | undefined): ServiceChat =>
-  row
-    ? {
-        slackChannelId: row.slack_channel_id,
-        slackChannelName: row.slack_channel_name,
-        teamsWebhookUrl: row.teams_webhook_url_sealed ? (sealer.open(row.teams_webhook_url_sealed) ?? null) : null,
-      }
-    : NO_CHAT;
-
-/** A service's chat destinations (NO_CHAT when none were set). */
+/** A service's Slack channel and Teams URL, read from its destinations (NO_CHAT when none). */
 export async function getServiceChat(orm: MikroORM, sealer: Sealer, serviceId: string): Promise<ServiceChat> {
-  const row = await knexOf(orm)(TABLE)
-    .where({ service_id: serviceId })
-    .first<Row | undefined>('slack_channel_id', 'slack_channel_name', 'teams_webhook_url_sealed');
-  return fromRow(sealer, row);
+  const all = await listDestinations(orm, sealer, serviceId);
+  const slack = all.find((d) => d.provider === SLACK)?.settings;
+  const teams = all.find((d) => d.provider === MICROSOFT_TEAMS)?.settings;
+  return { slackChannelId: str(slack?.channel_id), slackChannelName: str(slack?.channel_name), teamsWebhookUrl: str(teams?.webhook_url) };
 }
 
-/** Applies a change to a service's destinations and returns them as now stored. */
+/** Applies a change of the Slack channel or Teams URL and returns them as now stored. */
 export async function setServiceChat(
   orm: MikroORM,
   sealer: Sealer,
   where: { organizationId: string; serviceId: string },
   change: ServiceChatChange,
 ): Promise<ServiceChat> {
-  const columns: Partial<Row> = {};
-  if (change.slackChannel !== undefined) {
-    columns.slack_channel_id = change.slackChannel?.id ?? null;
-    columns.slack_channel_name = change.slackChannel?.name ?? null;
+  if (change.slackChannel === null) await deleteDestination(orm, where.serviceId, SLACK);
+  else if (change.slackChannel) {
+    const settings = { channel_id: change.slackChannel.id, channel_name: change.slackChannel.name };
+    await putDestination(orm, sealer, { ...where, provider: SLACK }, settings, []);
   }
-  if (change.teamsWebhookUrl !== undefined) columns.teams_webhook_url_sealed = change.teamsWebhookUrl === null ? null : sealer.seal(change.teamsWebhookUrl);
-  if (Object.keys(columns).length > 0) {
-    await knexOf(orm)(TABLE)
-      .insert({ service_id: where.serviceId, organization_id: where.organizationId, ...columns })
-      .onConflict('service_id')
-      .merge({ ...columns, updated_at: new Date() });
+  if (change.teamsWebhookUrl === null) await deleteDestination(orm, where.serviceId, MICROSOFT_TEAMS);
+  else if (change.teamsWebhookUrl !== undefined) {
+    await putDestination(orm, sealer, { ...where, provider: MICROSOFT_TEAMS }, { webhook_url: change.teamsWebhookUrl }, ['webhook_url']);
   }
   return getServiceChat(orm, sealer, where.serviceId);
-}
-
-/** Forgets every Slack channel of a workspace (Slack disconnected: the channels belong to the old installation). */
-export async function clearSlackChannels(orm: MikroORM, organizationId: string): Promise<void> {
-  await knexOf(orm)(TABLE).where({ organization_id: organizationId }).update({ slack_channel_id: null, slack_channel_name: null, updated_at: new Date() });
-}
-
-/** Removes a deleted service's row (in the deleting transaction when given one). */
-export async function deleteServiceChat(db: MikroORM | Knex, serviceId: string): Promise<void> {
-  await ('em' in db ? knexOf(db) : db)(TABLE).where({ service_id: serviceId }).delete();
-}
-
-/** How many of a workspace's services send to a Teams Workflows URL. */
-export async function countTeamsWebhooks(orm: MikroORM, organizationId: string): Promise<number> {
-  const [{ n }] = await knexOf(orm)(TABLE).where({ organization_id: organizationId }).whereNotNull('teams_webhook_url_sealed').count({ n: '*' });
-  return Number(n);
 }

@@ -34,11 +34,18 @@ export interface DeliveryQueue {
   consumer: string;
   /** Extra condition on a due row `c` (e.g. its target is enabled); SQL, no bindings. */
   eligible?: string;
+  /**
+   * Claims the rows of all these consumers (one feed consumer serving several registry keys: the
+   * chat destinations, src/services/chat/chat-consumer.ts); `consumer` alone otherwise.
+   */
+  consumers?: readonly string[];
 }
 
 /** A row taken for one attempt. */
 export interface DueDelivery {
   id: string;
+  /** The registry key it is for. */
+  consumer: string;
   target_id: string;
   event_id: string;
   incident_id: string | null;
@@ -65,7 +72,7 @@ export async function claimDue(k: Knex, t: DeliveryQueue, opts: { limit: number;
     `update feed_deliveries d set leased_until = now() + ? * interval '1 millisecond'
      where d.id in (
        select c.id from feed_deliveries c
-       where c.consumer = ? and c.delivered_at is null and c.parked_at is null
+       where c.consumer = any(?::text[]) and c.delivered_at is null and c.parked_at is null
          and (c.next_attempt_at is null or c.next_attempt_at <= now())
          and (c.leased_until is null or c.leased_until < now())
          and not exists (
@@ -76,8 +83,8 @@ export async function claimDue(k: Knex, t: DeliveryQueue, opts: { limit: number;
        order by c.lane_seq
        limit ?
        for update of c skip locked)
-     returning d.id, d.target_id, d.event_id, d.incident_id, d.type, d.event, d.attempts, d.lane_seq`,
-    [opts.leaseMs, t.consumer, opts.limit],
+     returning d.id, d.consumer, d.target_id, d.event_id, d.incident_id, d.type, d.event, d.attempts, d.lane_seq`,
+    [opts.leaseMs, t.consumers ?? [t.consumer], opts.limit],
   )) as { rows: Array<DueDelivery & { lane_seq: string }> };
   return rows.sort((a, b) => Number(BigInt(a.lane_seq) - BigInt(b.lane_seq))).map(({ lane_seq: _seq, ...row }) => row);
 }

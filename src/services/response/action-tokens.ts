@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** What a signed link or push action may do. */
 export type PageAction = 'acknowledge' | 'resolve';
@@ -35,18 +35,39 @@ export interface IncidentActionClaim {
   action: PageAction;
   /** Unix seconds after which the token is refused. */
   expiresAt: number;
+  /**
+   * Makes the token one-use (chat messages' links and actions): the first use records it
+   * (src/services/response/action-nonces.ts), a second is refused. Tokens signed before it existed have none.
+   */
+  nonce?: string;
+  /** The chat provider whose message carried it (its registry key): the timeline names it. */
+  provider?: string;
 }
 
 /** A token for an incident-scoped action link: the claim, HMAC-signed, expiring. */
 export function signIncidentAction(secret: string, claim: IncidentActionClaim): string {
-  return signClaim(secret, { k: 'i', i: claim.incidentId, a: claim.action, e: claim.expiresAt });
+  return signClaim(secret, {
+    k: 'i',
+    i: claim.incidentId,
+    a: claim.action,
+    e: claim.expiresAt,
+    ...(claim.nonce ? { u: claim.nonce } : {}),
+    ...(claim.provider ? { p: claim.provider } : {}),
+  });
+}
+
+/** A one-use incident-action token for a chat message (a link, a button's context): a fresh random nonce each. */
+export function signChatAction(secret: string, claim: Omit<IncidentActionClaim, 'nonce'>): string {
+  return signIncidentAction(secret, { ...claim, nonce: randomBytes(12).toString('base64url') });
 }
 
 /** The claim of a valid, unexpired incident-action token; null for anything forged, altered, expired or of the other kind. */
 export function verifyIncidentAction(secret: string, token: string, nowSeconds: number): IncidentActionClaim | null {
-  const { k, i, a, e } = openClaim(secret, token) ?? {};
+  const { k, i, a, e, u, p } = openClaim(secret, token) ?? {};
   if (k !== 'i' || typeof i !== 'string' || !isAction(a) || typeof e !== 'number' || e < nowSeconds) return null;
-  return { incidentId: i, action: a, expiresAt: e };
+  if (u !== undefined && (typeof u !== 'string' || u.length === 0 || u.length > 64)) return null;
+  if (p !== undefined && (typeof p !== 'string' || p.length > 64)) return null;
+  return { incidentId: i, action: a, expiresAt: e, ...(u ? { nonce: u } : {}), ...(p ? { provider: p } : {}) };
 }
 
 /** An HMAC-signed token of a JSON claim: `base64url(claim).base64url(mac)`. */

@@ -3,6 +3,7 @@ import { knexOf } from '../../db/knex';
 import { decideTransition, type IncidentStatus } from '../../domain/incident-lifecycle';
 import { verifyIncidentAction, type IncidentActionClaim, type PageAction } from './action-tokens';
 import { act, once, type PageResponse, type PageResponseDeps, type PageRow } from './page-responses';
+import { releaseActionNonce, useActionNonce } from './action-nonces';
 
 /** An incident action link as its confirm page shows it. */
 export interface IncidentLink {
@@ -10,8 +11,8 @@ export interface IncidentLink {
   incident: { id: string; organization_id: string; number: number; title: string; status: string };
 }
 
-/** What acting on a link did: `invalid` for a forged, altered or expired token (or a deleted incident). */
-export type IncidentLinkAnswer = PageResponse & { invalid: boolean };
+/** What acting on a link did: `invalid` for a forged, altered or expired token (or a deleted incident); `used` for a one-use token used before. */
+export type IncidentLinkAnswer = PageResponse & { invalid: boolean; used?: boolean };
 
 /** Longer than any token signIncidentAction makes (about 150 characters): refused unread. */
 const MAX_TOKEN_LENGTH = 512;
@@ -29,9 +30,11 @@ export async function readIncidentLink(deps: Pick<PageResponseDeps, 'orm' | 'lin
 }
 
 /**
- * An incident-scoped action link (a Microsoft Teams card's button): acts once per token, as the
- * system `via` the link's origin (an unauthenticated link names no member). A second use, or a
- * move the incident is past (already acknowledged or resolved), changes nothing.
+ * An incident-scoped action link (a chat message's button): acts once per token, as the system
+ * `via` the link's origin (an unauthenticated link names no member). A one-use token (with a
+ * nonce) records its use in `chat_action_nonces` until it expires; one signed before nonces
+ * existed is held once by its hash. A second use, or a move the incident is past (already
+ * acknowledged or resolved), changes nothing.
  */
 export async function respondByIncidentToken(deps: PageResponseDeps, token: string, via: string): Promise<IncidentLinkAnswer> {
   const link = await readIncidentLink(deps, token);
@@ -43,8 +46,22 @@ export async function respondByIncidentToken(deps: PageResponseDeps, token: stri
     return { done: false, invalid: false, message: `Incident #${incident.number} is already ${incident.status.toLowerCase()}.` };
   }
   const page: PageRow = { id: claim.incidentId, incident_id: incident.id, organization_id: incident.organization_id, user_id: null, number: incident.number };
-  const key = `incident-token:${createHash('sha256').update(token).digest('hex')}`;
   const used = { done: false, message: `This link was already used; incident #${incident.number} was ${PAST[claim.action]} with it.` };
-  const answer = await once(deps.orm, key, used, () => act(deps, page, claim.action, via));
-  return { ...answer, invalid: false };
+  if (claim.nonce) {
+    const nonce = claim.nonce;
+    if (!(await useActionNonce(deps.orm, { nonce, incidentId: incident.id, expiresAt: claim.expiresAt }))) return { ...used, invalid: false, used: true };
+    try {
+      return { ...(await act(deps, page, claim.action, via)), invalid: false };
+    } catch (err) {
+      await releaseActionNonce(deps.orm, nonce).catch(() => undefined);
+      throw err;
+    }
+  }
+  const key = `incident-token:${createHash('sha256').update(token).digest('hex')}`;
+  let first = true;
+  const answer = await once(deps.orm, key, used, () => {
+    first = false;
+    return act(deps, page, claim.action, via);
+  });
+  return { ...answer, invalid: false, ...(first ? { used: true } : {}) };
 }

@@ -51,6 +51,8 @@ export async function purgeExpired(k: Knex, cutoffs: RetentionCutoffs, opts: Pur
       [cutoffs.sessionsEndedBefore, cutoffs.sessionsEndedBefore, cutoffs.sessionsIdleBefore],
     ],
     ['account_tokens', 'expires_at < ?', [cutoffs.accountTokensExpiredBefore]],
+    // A used chat action token's nonce is kept until the token expires: after that the signature check refuses it anyway.
+    ['chat_action_nonces', 'expires_at < ?', [cutoffs.idempotencyExpiredBefore]],
     ['invitations', 'expires_at < ?', [cutoffs.invitationsExpiredBefore]],
     ['request_metrics', 'minute < ?', [cutoffs.requestMetricsBefore]],
     ['monitor_checks', 'checked_at < ?', [cutoffs.monitorChecksBefore]],

@@ -73,7 +73,7 @@ describe('Microsoft Teams cards from the incident feed', () => {
     expect(opened.text).toContain('Status: TRIGGERED');
     expect(opened.card.actions.map((a) => a.title)).toEqual(['Acknowledge', 'Resolve', 'Open in Klaxon']);
     expect(buttonUrl(opened, 'Open in Klaxon')).toBe(`${stack.urls.app}/incidents/${incidentId}`);
-    expect(buttonUrl(opened, 'Acknowledge')).toMatch(new RegExp(`^${stack.urls.app}/hooks/teams/action/[\\w-]+\\.[\\w-]+$`));
+    expect(buttonUrl(opened, 'Acknowledge')).toMatch(new RegExp(`^${stack.urls.app}/hooks/chat/action/[\\w-]+\\.[\\w-]+$`));
 
     expect((await lifecycle(ws.organizationId, incidentId, ws.tokens.readWrite, 'acknowledge')).status).toBe(200);
     const cards = await waitFor(async () => cardsOf(number, serviceName).length >= 2 && cardsOf(number, serviceName), 20_000, 'the acknowledgement card');

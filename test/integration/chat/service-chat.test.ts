@@ -24,19 +24,29 @@ beforeAll(async () => {
 
 const admin = () => ws.as.ACCOUNT_ADMIN;
 const put = (body: unknown, session = admin(), id = service) => api('PUT', `/services/${id}/chat`, { session, body });
-const row = (id = service) => db()('service_chat_settings').where({ service_id: id }).first();
+/** A service's destination rows, by provider; undefined when it has none. */
+const row = async (id = service) => {
+  const rows = await db()('service_chat_destinations').where({ service_id: id }).orderBy('provider');
+  return rows.length > 0 ? rows : undefined;
+};
 const chat = async (id = service, session = admin()) => (await api('GET', `/services/${id}/chat`, { session })).body.data;
 
 describe('PUT /api/services/{id}/chat', () => {
   it('when a channel of the connected Slack and a Teams URL are set, then both are stored (the channel’s name looked up, the URL sealed) and audited without the URL', async () => {
     const res = await put({ slack_channel_id: 'C0ALERTS01', teams_webhook_url: TEAMS_URL });
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({ slack_channel_id: 'C0ALERTS01', slack_channel_name: 'alerts', teams_webhook_url: TEAMS_URL });
+    expect(res.body.data).toMatchObject({ slack_channel_id: 'C0ALERTS01', slack_channel_name: 'alerts', teams_webhook_url: TEAMS_URL });
     expect(fx.fake.callsOf('conversations.info').at(-1)!.args).toMatchObject({ channel: 'C0ALERTS01' });
-    const stored = await row();
-    expect(stored).toMatchObject({ organization_id: ws.organizationId, slack_channel_id: 'C0ALERTS01', slack_channel_name: 'alerts' });
-    expect(stored.teams_webhook_url_sealed).not.toContain('s3cr3t');
-    expect(createSealer(TEST_SECRET).open(stored.teams_webhook_url_sealed)).toBe(TEAMS_URL);
+    const [teams, slack] = (await row())!;
+    expect(slack).toMatchObject({
+      provider: 'slack',
+      organization_id: ws.organizationId,
+      settings: { channel_id: 'C0ALERTS01', channel_name: 'alerts' },
+      secrets_sealed: null,
+    });
+    expect(teams).toMatchObject({ provider: 'microsoft-teams', organization_id: ws.organizationId, settings: {} });
+    expect(JSON.stringify(teams)).not.toContain('s3cr3t');
+    expect(createSealer(TEST_SECRET).open(teams.secrets_sealed.webhook_url)).toBe(TEAMS_URL);
     expect(await chat()).toEqual(res.body.data);
     const [entry] = await auditLog(fx.stack, admin(), 'service.chat_update');
     expect(entry).toMatchObject({
@@ -48,17 +58,17 @@ describe('PUT /api/services/{id}/chat', () => {
 
   it('when a field is left out it is kept; null clears it', async () => {
     await put({ slack_channel_id: 'C0ALERTS01', teams_webhook_url: TEAMS_URL });
-    expect((await put({ slack_channel_id: 'C0SECRET03' })).body.data).toEqual({
+    expect((await put({ slack_channel_id: 'C0SECRET03' })).body.data).toMatchObject({
       slack_channel_id: 'C0SECRET03',
       slack_channel_name: 'secret-ops',
       teams_webhook_url: TEAMS_URL,
     });
-    expect((await put({ teams_webhook_url: null })).body.data).toEqual({
+    expect((await put({ teams_webhook_url: null })).body.data).toMatchObject({
       slack_channel_id: 'C0SECRET03',
       slack_channel_name: 'secret-ops',
       teams_webhook_url: null,
     });
-    expect((await put({ slack_channel_id: null })).body.data).toEqual({ slack_channel_id: null, slack_channel_name: null, teams_webhook_url: null });
+    expect((await put({ slack_channel_id: null })).body.data).toMatchObject({ slack_channel_id: null, slack_channel_name: null, teams_webhook_url: null });
     expect((await put({})).status).toBe(200);
   });
 
@@ -154,7 +164,7 @@ describe('GET /api/services/{id}/chat', () => {
     for (const session of [ws.as.MEMBER, ws.as.OTHER_TEAM_MANAGER]) {
       const res = await api('GET', `/services/${service}/chat`, { session });
       expect(res.status).toBe(200);
-      expect(res.body.data).toEqual({
+      expect(res.body.data).toMatchObject({
         slack_channel_id: 'C0ALERTS01',
         slack_channel_name: 'alerts',
         teams_webhook_url: 'https://prod-01.westeurope.logic.azure.com/…',
@@ -164,7 +174,7 @@ describe('GET /api/services/{id}/chat', () => {
   });
 
   it('when a service never had destinations, then all null', async () => {
-    expect(await chat(otherService)).toEqual({ slack_channel_id: null, slack_channel_name: null, teams_webhook_url: null });
+    expect(await chat(otherService)).toMatchObject({ slack_channel_id: null, slack_channel_name: null, teams_webhook_url: null });
   });
 });
 

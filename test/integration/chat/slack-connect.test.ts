@@ -176,7 +176,9 @@ describe('GET /api/integrations and DELETE /api/integrations/slack', () => {
     expect(before.body.data).toEqual({
       integrations: [
         { provider: 'slack', configured: true, connected: false, team_id: null, team_name: null, installed_at: null, installed_by: null },
-        { provider: 'teams', configured: true, connected: false, services_with_webhook: 0 },
+        expect.objectContaining({ provider: 'microsoft-teams', label: 'Microsoft Teams', configured: true, connected: false, services_with_webhook: 0 }),
+        expect.objectContaining({ provider: 'discord', connected: false }),
+        expect.objectContaining({ provider: 'mattermost', connected: false }),
       ],
     });
     await connectSlack(fx.stack, c.as.ACCOUNT_ADMIN);
@@ -196,7 +198,9 @@ describe('GET /api/integrations and DELETE /api/integrations/slack', () => {
         installed_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
         installed_by: { id: c.as.ACCOUNT_ADMIN.userId, name: null, email: c.as.ACCOUNT_ADMIN.email },
       },
-      { provider: 'teams', configured: true, connected: true, services_with_webhook: 1 },
+      expect.objectContaining({ provider: 'microsoft-teams', label: 'Microsoft Teams', configured: true, connected: true, services_with_webhook: 1 }),
+      expect.objectContaining({ provider: 'discord', connected: false }),
+      expect.objectContaining({ provider: 'mattermost', connected: false }),
     ]);
     expect(JSON.stringify(after.body)).not.toContain('s3cret');
     expect(JSON.stringify(after.body)).not.toContain(fx.fake.botToken);
@@ -219,7 +223,7 @@ describe('GET /api/integrations and DELETE /api/integrations/slack', () => {
     expect(res.status).toBe(204);
     expect(res.body).toBeUndefined();
     expect(await installation(c.organizationId)).toBeUndefined();
-    expect((await api('GET', `/services/${service}/chat`, { session: c.as.ACCOUNT_ADMIN })).body.data).toEqual({
+    expect((await api('GET', `/services/${service}/chat`, { session: c.as.ACCOUNT_ADMIN })).body.data).toMatchObject({
       slack_channel_id: null,
       slack_channel_name: null,
       teams_webhook_url: 'https://example.webhook.office.com/workflows/abc',

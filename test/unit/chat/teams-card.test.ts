@@ -12,7 +12,7 @@ import {
   type IncidentCardInput,
 } from '../../../src/integrations/microsoft-teams/card';
 import { signAction, signIncidentAction, verifyAction, verifyIncidentAction } from '../../../src/services/response/action-tokens';
-import { isPermanentRefusal } from '../../../src/integrations/microsoft-teams/deliverer';
+import { isPermanentRefusal } from '../../../src/integrations/microsoft-teams/chat';
 
 const validate = new Ajv({ allErrors: true, strict: true }).compile(cardSchema);
 

@@ -20,7 +20,7 @@ const slack = (over: Record<string, unknown> = {}) => ({
   installed_by: null,
   ...over,
 });
-const teams = { provider: 'teams', configured: true, connected: false, services_with_webhook: 0 };
+const teams = { provider: 'microsoft-teams', label: 'Microsoft Teams', configured: true, connected: false, services_with_webhook: 0, form: [] };
 const list = (s: Record<string, unknown>) => ok({ integrations: [s, teams] });
 const CONNECTED = slack({
   connected: true,

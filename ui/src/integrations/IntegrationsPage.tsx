@@ -7,7 +7,15 @@ import { useApiQuery, useSession } from '../api/hooks';
 import { ConfirmModal } from '../components/ConfirmModal';
 import { LoadError, Loading } from '../components/PageStates';
 import { useConfirmedAction } from '../components/useConfirmedAction';
-import { INTEGRATIONS_KEY, integrationsOf, slackNoticeOf, type IntegrationJson, type SlackIntegrationJson, type TeamsIntegrationJson } from './chat';
+import {
+  INTEGRATIONS_KEY,
+  integrationsOf,
+  slackNoticeOf,
+  type ChatProviderIntegrationJson,
+  type IntegrationJson,
+  type SlackIntegrationJson,
+  type TeamsIntegrationJson,
+} from './chat';
 
 const chatInPlan = (plan: string | undefined) => (PLANS as readonly string[]).includes(plan ?? '') && PLAN_LIMITS[plan as Plan].chat;
 
@@ -26,7 +34,7 @@ export function IntegrationsPage() {
   const role = session.data?.role;
   const manager = role !== undefined && can(role, 'integrations.manage');
   const inPlan = chatInPlan(session.data?.organization.plan);
-  const { slack, teams } = integrationsOf(list.data?.integrations);
+  const { slack, teams, providers } = integrationsOf(list.data?.integrations);
 
   return (
     <Stack gap="lg" maw={1000}>
@@ -53,6 +61,11 @@ export function IntegrationsPage() {
         <>
           {slack && <SlackCard slack={slack} manager={manager} inPlan={inPlan} onDisconnect={() => disconnect.ask(true)} />}
           {teams && <TeamsCard teams={teams} />}
+          {providers
+            .filter((p) => p.provider !== 'microsoft-teams')
+            .map((p) => (
+              <ProviderCard key={p.provider} provider={p} />
+            ))}
         </>
       )}
       {manager && (
@@ -137,6 +150,25 @@ function SlackCard({ slack, manager, inPlan, onDisconnect }: { slack: SlackInteg
             Slack is not connected. A Billing Owner or an Account Admin can connect it.
           </Text>
         )}
+      </Stack>
+    </Card>
+  );
+}
+
+/** A chat provider set per service (Discord, Mattermost, …), from the registry: its name, how many services post to it, where its settings go. */
+function ProviderCard({ provider }: { provider: ChatProviderIntegrationJson }) {
+  return (
+    <Card withBorder component="section" aria-label={provider.label}>
+      <Stack gap="xs">
+        <Group justify="space-between">
+          <Title order={3} size="h4">
+            {provider.label}
+          </Title>
+          <Badge variant="light" color={provider.connected ? 'green' : 'gray'}>
+            {provider.services_with_webhook === 1 ? '1 service' : `${provider.services_with_webhook} services`}
+          </Badge>
+        </Group>
+        <Text size="sm">Needs no app: set it for each service under “Chat” on the service’s page.</Text>
       </Stack>
     </Card>
   );

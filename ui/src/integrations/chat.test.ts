@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { channelOptions, chatBodyOf, chatFormOf, NONE, slackNoticeOf, teamsTestText } from './chat';
 
-const saved = { slack_channel_id: 'C0ALERTS01', slack_channel_name: 'alerts', teams_webhook_url: 'https://example.webhook.office.com/a' };
+const saved = { destinations: [], slack_channel_id: 'C0ALERTS01', slack_channel_name: 'alerts', teams_webhook_url: 'https://example.webhook.office.com/a' };
 
 describe('the Slack outcome in the query', () => {
   it('connected, refused with a known reason, with Slack’s own code, or nothing', () => {

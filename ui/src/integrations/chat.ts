@@ -3,10 +3,13 @@
  * /api/services/{id}/chat answer, the outcome of a Slack install as the callback reports it in
  * the page's query (`?slack=connected|error&reason=`), and the PUT body of the Chat dialog.
  */
-import type { IntegrationJson, SlackIntegrationJson, TeamsIntegrationJson } from '../../../src/services/chat/integrations';
-import type { ServiceChatJson } from '../../../src/services/chat/destinations';
+import type { ChatProviderIntegrationJson, IntegrationJson, SlackIntegrationJson } from '../../../src/services/chat/integrations';
+import type { DestinationJson, ServiceChatJson } from '../../../src/services/chat/destinations';
+import type { SettingsField } from '../../../src/integrations/types';
 
-export type { IntegrationJson, SlackIntegrationJson, TeamsIntegrationJson, ServiceChatJson };
+export type { ChatProviderIntegrationJson, DestinationJson, IntegrationJson, SettingsField, SlackIntegrationJson, ServiceChatJson };
+/** The Microsoft Teams entry (registry key `microsoft-teams`). */
+export type TeamsIntegrationJson = ChatProviderIntegrationJson;
 
 /** GET /api/integrations/slack/channels: one channel. */
 export interface SlackChannel {
@@ -27,12 +30,29 @@ export const INTEGRATIONS_KEY = ['integrations'] as const;
 export const SLACK_CHANNELS_KEY = ['integrations', 'slack', 'channels'] as const;
 export const serviceChatKey = (serviceId: string) => ['services', serviceId, 'chat'] as const;
 
-/** The two entries of GET /api/integrations. */
-export function integrationsOf(list: IntegrationJson[] | undefined): { slack?: SlackIntegrationJson; teams?: TeamsIntegrationJson } {
-  return {
-    slack: list?.find((i): i is SlackIntegrationJson => i.provider === 'slack'),
-    teams: list?.find((i): i is TeamsIntegrationJson => i.provider === 'teams'),
-  };
+const isSlack = (i: IntegrationJson): i is SlackIntegrationJson => i.provider === 'slack';
+
+/** GET /api/integrations: Slack, Microsoft Teams, and every chat provider set per service (Teams among them), in the registry's order. */
+export function integrationsOf(list: IntegrationJson[] | undefined): {
+  slack?: SlackIntegrationJson;
+  teams?: TeamsIntegrationJson;
+  providers: ChatProviderIntegrationJson[];
+} {
+  const providers = (list ?? []).filter((i): i is ChatProviderIntegrationJson => !isSlack(i));
+  return { slack: list?.find(isSlack), teams: providers.find((i) => i.provider === 'microsoft-teams'), providers };
+}
+
+/** A provider's form as typed: one text per field, empty when not typed. */
+export type DestinationForm = Record<string, string>;
+
+/** The PUT body of one provider's form: `{settings: {...}}`, fields left empty left out (the provider's schema says which are required). */
+export function destinationBodyOf(fields: readonly SettingsField[], form: DestinationForm): { settings: Record<string, string> } {
+  const settings: Record<string, string> = {};
+  for (const f of fields) {
+    const value = (form[f.name] ?? '').trim();
+    if (value) settings[f.name] = value;
+  }
+  return { settings };
 }
 
 /** What the page says after Slack sent the browser back. */

@@ -8,6 +8,7 @@ import { STATUS_COLORS } from '../incidents/status';
 import { MaintenanceBanner } from '../maintenance/MaintenanceBanner';
 import { MaintenanceModal } from '../maintenance/MaintenanceModal';
 import { ServiceChatModal } from '../setup/ServiceChatModal';
+import { ChatDestinations } from '../integrations/ChatDestinations';
 import { GroupingEditor } from './GroupingEditor';
 import type { Policy, Team } from '../setup/types';
 import { useNow, useTimeZone } from '../time/useTimeZone';
@@ -174,6 +175,7 @@ export function ServicePage() {
         >
           <Text size="sm">Slack: {chat.data?.slack_channel_id ? `#${chat.data.slack_channel_name ?? chat.data.slack_channel_id}` : 'no channel'}</Text>
           <Text size="sm">Microsoft Teams: {chat.data?.teams_webhook_url ? 'posts to a Workflows URL' : 'none'}</Text>
+          <ChatDestinations serviceId={s.id} />
         </Section>
         <Section
           title="Grouping"

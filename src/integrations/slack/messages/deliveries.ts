@@ -62,9 +62,9 @@ export async function fanOutSlackEvents(trx: Knex.Transaction, limit: number): P
   // happened before the channel was set (a consumer starting behind, or catching up).
   await trx.raw(
     `insert into feed_deliveries (id, consumer, target_id, organization_id, event_id, incident_id, type, event)
-     select gen_random_uuid(), ?, s.slack_channel_id, e.organization_id, e.id, e.incident_id, e.type, e.body
+     select gen_random_uuid(), ?, s.settings->>'channel_id', e.organization_id, e.id, e.incident_id, e.type, e.body
      from json_to_recordset(?::json) as ${FEED_RECORDSET}
-     join service_chat_settings s on s.service_id = e.service_id and s.organization_id = e.organization_id and s.slack_channel_id is not null
+     join service_chat_destinations s on s.service_id = e.service_id and s.provider = 'slack' and s.organization_id = e.organization_id
        and s.updated_at <= e.created_at
      join organizations o on o.id = e.organization_id and o.plan = any(?::text[])
      where exists (select 1 from slack_installations si where si.organization_id = e.organization_id)
