@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { listDevInbox } from '../integrations/dev-inbox';
+import { listDevInbox } from '../services/dev-inbox';
 import type { Config } from '../config';
 import { output, parseOptions, withDatabase } from './admin';
 

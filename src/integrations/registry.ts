@@ -4,6 +4,8 @@
  * is configured; else the dev inbox). api/hooks mounts each entry's `hooks`.
  */
 import type Router from '@koa/router';
+import type { AdminDeps } from '../../api/dashboard/admin-kit';
+import type { RouteSpec } from '../../api/http/route-spec';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { NotifyConfig } from '../config';
 import { CHANNEL_IDS, CHANNELS, DEV_INBOX, type ChannelId, type ProviderKey } from '../domain/channels';
@@ -12,7 +14,7 @@ import { CHAT_LINK_VIA, createChatActionRouter } from './chat-actions';
 import { ChatDestinationsConsumer } from '../services/chat/chat-consumer';
 import { postJson } from '../services/targets';
 import { ATTEMPT_TIMEOUT_MS } from './outgoing-webhooks/schedule';
-import { createDevInboxSender } from './dev-inbox';
+import { createDevInboxSender } from '../services/dev-inbox';
 import { fcm } from './fcm';
 import { sendgrid } from './sendgrid';
 import { slack } from './slack';
@@ -190,4 +192,9 @@ export function chatProviders(): ChatProvider[] {
 /** One chat provider by key; undefined when no module declares it. */
 export function chatProvider(key: string): ChatProvider | undefined {
   return chatProviders().find((p) => p.key === key);
+}
+
+/** Every module's routes under the dashboard's /api, in registry order (api/dashboard/routes mounts them). */
+export function integrationDashboardRoutes(deps: AdminDeps): RouteSpec[] {
+  return Object.values(PROVIDERS).flatMap((p) => p.dashboardRoutes?.(deps) ?? []);
 }

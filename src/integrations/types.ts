@@ -12,6 +12,8 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from '../logger';
 import type { AccountMailer } from '../services/accounts/mailer';
 import type { Sealer } from '../services/sealing/seal';
+import type { AdminDeps } from '../../api/dashboard/admin-kit';
+import type { RouteSpec } from '../../api/http/route-spec';
 import type { SlackIncidentView } from './slack/messages/blocks';
 
 /** A page, rendered and addressed: what a provider needs, nothing it must look up. */
@@ -129,6 +131,8 @@ export interface ProviderModule {
   hooks?: (deps: ProviderHookDeps) => Router;
   /** A consumer of the incident-event feed (docs/integrations.md), run in every API process. */
   feedConsumer?: (deps: FeedConsumerDeps) => FeedConsumer;
+  /** Its routes under the dashboard's /api (connecting Slack, a Teams test card), mounted with the other session routes. */
+  dashboardRoutes?: (deps: AdminDeps) => RouteSpec[];
   /** A chat destination each service may set (`PUT /api/services/{id}/chat/{provider}`). */
   chat?: ChatDestination;
   /** Routes on the ingest listener that speak this system's alert API (docs/compat-intake.md). */

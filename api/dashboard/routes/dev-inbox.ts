@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import { z } from 'zod';
 import { isLoopback } from '../../../src/domain/cidr';
-import { listDevInbox } from '../../../src/integrations/dev-inbox';
+import { listDevInbox } from '../../../src/services/dev-inbox';
 import { notFound } from '../../../src/services/errors';
 import { defineRoute, type RouteSpec } from '../../http/route-spec';
 import type { AdminDeps } from '../admin-kit';

@@ -1,3 +1,4 @@
+import { integrationDashboardRoutes } from '../../../src/integrations/registry';
 import type { RouteSpec } from '../../http/route-spec';
 import type { AdminDeps } from '../admin-kit';
 import { auditRoutes } from './audit';
@@ -12,7 +13,6 @@ import { incidentRoutes } from './incidents';
 import { invitationPublicRoutes, membersRoutes } from './members';
 import { maintenanceWindowRoutes } from './maintenance-windows';
 import { monitorRoutes } from './monitors';
-import { microsoftTeamsRoutes } from './microsoft-teams';
 import { inAppNotificationsRoutes } from './in-app-notifications';
 import { integrationRoutes } from './integrations';
 import { outgoingWebhookRoutes } from './outgoing-webhooks';
@@ -25,7 +25,6 @@ import { profileRoutes } from './profile';
 import { scimTokenRoutes } from './scim-token';
 import { securityRoutes } from './security';
 import { serviceChatRoutes } from './service-chat';
-import { slackLinkRoutes } from './slack-link';
 import { ssoRoutes } from './sso';
 import { teamsRoutes } from './teams';
 
@@ -45,8 +44,8 @@ export const sessionRoutes = (deps: AdminDeps): RouteSpec[] => [
   ...inboundWebhooksRoutes(deps),
   ...outgoingWebhookRoutes(deps),
   ...feedDeliveryRoutes(deps),
-  ...microsoftTeamsRoutes(deps),
   ...integrationRoutes(deps),
+  ...integrationDashboardRoutes(deps),
   ...serviceChatRoutes(deps),
   ...inAppNotificationsRoutes(deps),
   ...reportsRoutes(deps),
@@ -55,7 +54,6 @@ export const sessionRoutes = (deps: AdminDeps): RouteSpec[] => [
   ...statusRoutes(deps),
   ...auditRoutes(deps),
   ...importRoutes(deps),
-  ...slackLinkRoutes(deps),
   ...scimTokenRoutes(deps),
   ...ssoRoutes(deps),
 ];

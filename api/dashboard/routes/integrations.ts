@@ -1,23 +1,15 @@
-import { z } from 'zod';
-import { slackManifest } from '../../../src/integrations/slack/manifest';
 import { listIntegrations } from '../../../src/services/chat/integrations';
 import { chatProviders } from '../../../src/integrations/registry';
-import { listSlackChannels } from '../../../src/integrations/slack/channels';
-import { disconnectSlack, slackInstallUrl } from '../../../src/integrations/slack/connect';
 import { defineRoute, type RouteSpec } from '../../http/route-spec';
-import { ADMIN_ERRORS, auditActorOf, authorizedActor, type AdminDeps } from '../admin-kit';
-import { IntegrationsSchema, SlackChannelsSchema, SlackManifestSchema } from './integration-schemas';
-
-const MANAGE = 'Billing Owner or Account Admin (integrations.manage)';
-const NOT_CONFIGURED = 'slack_not_configured: SLACK_CLIENT_ID, SLACK_CLIENT_SECRET and SLACK_SIGNING_SECRET are not set';
+import { ADMIN_ERRORS, authorizedActor, type AdminDeps } from '../admin-kit';
+import { IntegrationsSchema } from './integration-schemas';
 
 /**
- * Chat integrations under /api (docs/chat.md): what is connected, connecting and disconnecting
- * the workspace's Slack, its channels for the per-service picker, and the Slack app manifest.
+ * Chat integrations under /api (docs/chat.md): what is connected. Each integration's own routes
+ * (connecting Slack, a Teams test card) come from its module through the registry.
  */
 export function integrationRoutes(deps: AdminDeps): RouteSpec[] {
   const slack = deps.notify.slack;
-  const slackDeps = { orm: deps.orm, sealer: deps.webhooks.sealer, slack };
   return [
     defineRoute({
       method: 'get',
@@ -31,66 +23,6 @@ export function integrationRoutes(deps: AdminDeps): RouteSpec[] {
       handler: async (ctx) => {
         const actor = await authorizedActor(deps.orm, ctx, 'workspace.read');
         return { data: { integrations: await listIntegrations({ orm: deps.orm, slack, chatProviders: chatProviders() }, actor.organizationId) } };
-      },
-    }),
-    defineRoute({
-      method: 'get',
-      access: 'read',
-      path: '/integrations/slack/install',
-      summary: `Start connecting Slack: a 302 to Slack’s authorize page with a signed, single-use state valid 10 minutes (${MANAGE}; STARTER and above)`,
-      operationId: 'installSlack',
-      success: { status: 302, description: 'to Slack; Slack sends the browser back to /hooks/slack/oauth', schema: z.null() },
-      errors: { ...ADMIN_ERRORS, 403: `${ADMIN_ERRORS[403]}: forbidden unless a ${MANAGE}; plan_limit_reached on FREE`, 409: NOT_CONFIGURED },
-      handler: async (ctx) => {
-        const actor = await authorizedActor(deps.orm, ctx, 'integrations.manage');
-        const who = { organizationId: actor.organizationId, userId: actor.userId, sessionId: actor.sessionId };
-        return { data: null, redirect: await slackInstallUrl({ ...slackDeps, appUrl: deps.appUrl, stateKey: deps.slackStateKey }, who) };
-      },
-    }),
-    defineRoute({
-      method: 'delete',
-      access: 'write',
-      path: '/integrations/slack',
-      summary: `Disconnect Slack: forget the bot token and every service’s Slack channel (${MANAGE}); idempotent`,
-      operationId: 'disconnectSlack',
-      success: { status: 204, description: 'disconnected (or was not connected)', schema: z.null() },
-      errors: { ...ADMIN_ERRORS, 403: `${ADMIN_ERRORS[403]}: forbidden unless a ${MANAGE}` },
-      handler: async (ctx) => {
-        const actor = await authorizedActor(deps.orm, ctx, 'integrations.manage');
-        await disconnectSlack(deps.orm, { organizationId: actor.organizationId, audit: auditActorOf(actor) });
-        return { data: null };
-      },
-    }),
-    defineRoute({
-      method: 'get',
-      access: 'read',
-      path: '/integrations/slack/channels',
-      summary: 'The connected Slack’s public channels and the private ones the app was invited to, not archived (any member)',
-      operationId: 'listSlackChannels',
-      success: { status: 200, description: '`{channels: [{id, name, is_private}]}`, by name', schema: SlackChannelsSchema },
-      errors: {
-        ...ADMIN_ERRORS,
-        409: `slack_not_connected: the workspace has not connected Slack; ${NOT_CONFIGURED}`,
-        503: 'slack_unavailable: Slack failed or could not be reached; service_unavailable',
-      },
-      handler: async (ctx) => {
-        const actor = await authorizedActor(deps.orm, ctx, 'workspace.read');
-        const channels = await listSlackChannels(slackDeps, actor.organizationId);
-        return { data: { channels }, message: `${channels.length} channel(s)` };
-      },
-    }),
-    defineRoute({
-      method: 'get',
-      access: 'read',
-      path: '/integrations/slack/manifest',
-      summary: 'The Slack app manifest with this Klaxon’s URLs, to paste into api.slack.com/apps (any member)',
-      operationId: 'getSlackManifest',
-      success: { status: 200, description: 'the manifest itself, not in the envelope', schema: SlackManifestSchema },
-      errors: ADMIN_ERRORS,
-      handler: async (ctx) => {
-        await authorizedActor(deps.orm, ctx, 'workspace.read');
-        const manifest = slackManifest(deps.appUrl);
-        return { data: manifest, exactBody: manifest };
       },
     }),
   ];

@@ -6,6 +6,7 @@
  */
 import type { ProviderModule } from '../types';
 import { teamsChat } from './chat';
+import { microsoftTeamsRoutes } from './dashboard-routes';
 import { createTeamsHooksRouter } from './hooks';
 
 export { isPermanentRefusal } from './chat';
@@ -14,5 +15,6 @@ export { TEAMS_LINK_VIA } from './hooks';
 /** The registry's `microsoft-teams` entry: a chat destination and the older action links' hooks; no paging channel. */
 export const microsoftTeams = {
   chat: teamsChat,
+  dashboardRoutes: microsoftTeamsRoutes,
   hooks: (deps) => createTeamsHooksRouter(deps),
 } satisfies ProviderModule;

@@ -9,6 +9,8 @@
 import Router from '@koa/router';
 import { createSealer } from '../../services/sealing/seal';
 import type { ProviderModule } from '../types';
+import { slackDashboardRoutes } from './dashboard-routes';
+import { slackLinkRoutes } from './dashboard-link-routes';
 import { createSlackHooksRouter } from './hooks';
 import { createSlackFeedConsumer } from './messages/deliverer';
 import { slackStateKey } from './oauth-state';
@@ -20,6 +22,7 @@ export { slackWorkSettled } from './context';
 /** The registry's `slack` entry: channel messages from the feed, Slack DMs, and the OAuth callback, interactions and commands hooks. */
 export const slack = {
   feedConsumer: createSlackFeedConsumer,
+  dashboardRoutes: (deps) => [...slackDashboardRoutes(deps), ...slackLinkRoutes(deps)],
   senders: slackProvider,
   hooks: (deps) => {
     const oauth = createSlackOAuthRouter({

@@ -1,5 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { createDevInboxSender, listDevInbox } from '../../../src/integrations/dev-inbox';
+import { createDevInboxSender, listDevInbox } from '../../../src/services/dev-inbox';
 import { closeChannelSenders, createChannelSenders } from '../../../src/integrations/registry';
 import type { ChannelSender, OutgoingPage } from '../../../src/integrations/types';
 import { CHANNEL_IDS, type ChannelId } from '../../../src/domain/channels';

@@ -1,4 +1,4 @@
-import { createDevInboxSender } from '../../../src/integrations/dev-inbox';
+import { createDevInboxSender } from '../../../src/services/dev-inbox';
 import { openOrm, type MikroORM } from '../../../src/db/orm';
 import { knexOf } from '../../../src/db/knex';
 import { klaxon } from '../../support/cli';

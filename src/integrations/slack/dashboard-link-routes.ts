@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { linkSlackAccount, unlinkSlackAccount } from '../../../src/integrations/slack/link';
-import { defineRoute, type RouteSpec } from '../../http/route-spec';
-import { ADMIN_ERRORS, adminActorOf, auditActorOf, requireVerified, type AdminDeps } from '../admin-kit';
+import { linkSlackAccount, unlinkSlackAccount } from './link';
+import { defineRoute, type RouteSpec } from '../../../api/http/route-spec';
+import { ADMIN_ERRORS, adminActorOf, auditActorOf, requireVerified, type AdminDeps } from '../../../api/dashboard/admin-kit';
 
 const ContactSchema = z.object({
   id: z.uuid(),

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { DevDeliverySchema, type DevDelivery } from '../../db/entities/dev-delivery';
 import { DEV_INBOX, type ChannelId } from '../../domain/channels';
-import type { ChannelSender, OutgoingPage, SentPage } from '../types';
+import type { ChannelSender, OutgoingPage, SentPage } from '../../integrations/types';
 
 /** A sender that stores each page in `dev_deliveries` instead of calling a provider. */
 export function createDevInboxSender(orm: MikroORM, channel: ChannelId): ChannelSender {

@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { CHAT_MIN_PLAN, PLAN_LIMITS } from '../../../src/domain/plans';
-import { sendTeamsTestCard, TEAMS_TEST_TIMEOUT_MS } from '../../../src/integrations/microsoft-teams/test-card';
-import { forbidden } from '../../../src/services/errors';
-import { TEST_SEND_REFUSAL } from '../../../src/services/throttles';
-import { getServiceDetail } from '../../../src/services/workspace/catalog';
-import { defineRoute, type RouteSpec } from '../../http/route-spec';
-import { sessionOf } from '../guards';
-import { ADMIN_ERRORS, adminActorOf, authorize, IdParams, type AdminDeps } from '../admin-kit';
+import { CHAT_MIN_PLAN, PLAN_LIMITS } from '../../domain/plans';
+import { sendTeamsTestCard, TEAMS_TEST_TIMEOUT_MS } from './test-card';
+import { forbidden } from '../../services/errors';
+import { TEST_SEND_REFUSAL } from '../../services/throttles';
+import { getServiceDetail } from '../../services/workspace/catalog';
+import { defineRoute, type RouteSpec } from '../../../api/http/route-spec';
+import { sessionOf } from '../../../api/dashboard/guards';
+import { ADMIN_ERRORS, adminActorOf, authorize, IdParams, type AdminDeps } from '../../../api/dashboard/admin-kit';
 
 const MANAGE = 'Billing Owner, Account Admin, or a Team Manager in the owning team';
 
