@@ -55,8 +55,11 @@ export interface AdminDeps {
   targets?: { allowPrivate: boolean };
   /** How long a paging drill's acknowledgement counts (DRILL_ACK_WINDOW_SECONDS; 600 when absent). */
   drillAckWindowSeconds?: number;
-  /** Signs the Slack install's state (slackStateKey(KLAXON_SECRET), docs/chat.md). */
-  slackStateKey: Buffer;
+  /**
+   * A key derived from KLAXON_SECRET for one purpose (HKDF-SHA256, salt "klaxon", the purpose as
+   * info): what an integration's routes sign with (the Slack install's state), never the secret itself.
+   */
+  deriveKey: (purpose: string) => Buffer;
   /** Single sign-on's redirect methods (OIDC; SAML later), their IdP requests through the SSRF guard (docs/sso.md). */
   ssoMethods: SignInMethods;
   /** DNS TXT lookups for single sign-on's domain proof (DNS_RESOLVERS, else the system's resolvers). */

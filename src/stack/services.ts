@@ -1,3 +1,4 @@
+import { hkdfSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import http, { type Server } from 'node:http';
 import https from 'node:https';
@@ -18,7 +19,6 @@ import { processRequestMetrics, RequestMetricsFlusher } from '../services/status
 import { proxyTrust } from '../../api/http/client-address';
 import { createThrottles } from '../services/throttles';
 import { createChannelSender, startFeedConsumers } from '../integrations/registry';
-import { slackStateKey } from '../integrations/slack/oauth-state';
 import { dnsTxtLookup, ssoSignInMethods } from '../services/sso';
 import { accountMailer } from '../services/accounts';
 import { IncidentLiveUpdates } from '../services/live-updates/incident-live-updates';
@@ -127,7 +127,7 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; api
         },
         monitors: config.monitors,
         targets: config.targets,
-        slackStateKey: slackStateKey(deps.secret),
+        deriveKey: (purpose: string) => Buffer.from(hkdfSync('sha256', deps.secret, 'klaxon', purpose, 32)),
         ssoMethods,
         ssoDomainTxt: dnsTxtLookup(config.sso.dnsResolvers),
         drillAckWindowSeconds: config.drillAckWindowSeconds,

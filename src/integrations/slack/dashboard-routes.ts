@@ -5,6 +5,7 @@ import { defineRoute, type RouteSpec } from '../../../api/http/route-spec';
 import { listSlackChannels } from './channels';
 import { disconnectSlack, slackInstallUrl } from './connect';
 import { slackManifest } from './manifest';
+import { SLACK_OAUTH_STATE_PURPOSE } from './oauth-state';
 
 const MANAGE = 'Billing Owner or Account Admin (integrations.manage)';
 const NOT_CONFIGURED = 'slack_not_configured: SLACK_CLIENT_ID, SLACK_CLIENT_SECRET and SLACK_SIGNING_SECRET are not set';
@@ -28,7 +29,7 @@ export function slackDashboardRoutes(deps: AdminDeps): RouteSpec[] {
       handler: async (ctx) => {
         const actor = await authorizedActor(deps.orm, ctx, 'integrations.manage');
         const who = { organizationId: actor.organizationId, userId: actor.userId, sessionId: actor.sessionId };
-        return { data: null, redirect: await slackInstallUrl({ ...slackDeps, appUrl: deps.appUrl, stateKey: deps.slackStateKey }, who) };
+        return { data: null, redirect: await slackInstallUrl({ ...slackDeps, appUrl: deps.appUrl, stateKey: deps.deriveKey(SLACK_OAUTH_STATE_PURPOSE) }, who) };
       },
     }),
     defineRoute({

@@ -30,7 +30,9 @@ export interface SlackState {
 }
 
 /** The signing key: HKDF of KLAXON_SECRET under its own label (no other signature can pass for a state). */
-export const slackStateKey = (secret: string): Buffer => Buffer.from(hkdfSync('sha256', secret, 'klaxon', 'slack-oauth-state', 32));
+/** The HKDF purpose of the state's key: the dashboard's routes derive it as AdminDeps.deriveKey does. */
+export const SLACK_OAUTH_STATE_PURPOSE = 'slack-oauth-state';
+export const slackStateKey = (secret: string): Buffer => Buffer.from(hkdfSync('sha256', secret, 'klaxon', SLACK_OAUTH_STATE_PURPOSE, 32));
 
 const sessionDigest = (sessionId: string) => createHash('sha256').update(sessionId).digest('base64url');
 const mac = (key: Buffer, body: string) => createHmac('sha256', key).update(body).digest('base64url');
