@@ -61,6 +61,31 @@ const outboundSyntax = [
   { selector: `ImportExpression > Literal.source[value=${HTTP_MODULE}]`, message: OUTBOUND },
 ];
 
+/** The modules at src/integrations/'s root every layer may import: the registry and the shared contracts. */
+const INTEGRATIONS_ROOT_MODULES = [
+  'registry',
+  'types',
+  'channel',
+  'channel-table',
+  'push',
+  'failures',
+  'provider-call',
+  'link-page',
+  'import-sources',
+  'intake-answer',
+];
+/** An import of one integration's folder: `…/integrations/<name>/…`, or `…/integrations/<name>` that is no root module. */
+const INTEGRATION_BY_NAME = `(^|/)integrations/([^/]+/|(?!(${INTEGRATIONS_ROOT_MODULES.join('|')})$)[^/]+$)`;
+/** Core files that still import an integration by name (each listed in docs/architecture.md, "Integrations"). */
+const CORE_NOT_YET_THROUGH_REGISTRY = [
+  'src/config.ts',
+  'src/services/chat/destinations.ts',
+  'src/services/chat/integrations.ts',
+  'src/services/paging/push-devices.ts',
+  'api/dashboard/routes/push-devices.ts',
+  'src/cluster/run.ts',
+];
+
 export default tseslint.config(
   // bin/*.js is linted (regexes only): it is what `npm start` and `npm test` run first.
   { ignores: ['node_modules/**', '**/dist/**', '.klaxon/**', '.tools/**', 'coverage/**', '**/*.js', '!bin/*.js', '**/*.mjs'] },
@@ -138,6 +163,20 @@ export default tseslint.config(
         'error',
         ...outboundSyntax,
         { selector: 'MemberExpression[object.name=/^https?$/][property.name=/^(request|get|Agent|globalAgent)$/]', message: OUTBOUND },
+      ],
+    },
+  },
+  {
+    // The core is blind to integrations (docs/architecture.md, "Integrations"): it reaches them
+    // through the registry and the shared contracts at src/integrations/'s root, never a folder
+    // by name, so adding an integration is its folder and a registry line. The files listed in
+    // CORE_NOT_YET_THROUGH_REGISTRY still name one (docs/architecture.md says which and why).
+    files: ['src/**/*.ts', 'api/**/*.ts', 'activities/**/*.ts', 'workflows/**/*.ts'],
+    ignores: ['src/integrations/**', ...CORE_NOT_YET_THROUGH_REGISTRY],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: INTEGRATION_BY_NAME, message: 'the core reaches an integration through src/integrations/registry.ts, never its folder' }] },
       ],
     },
   },
