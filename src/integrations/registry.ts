@@ -9,6 +9,7 @@ import type { NotifyConfig } from '../config';
 import { CHANNEL_IDS, CHANNELS, DEV_INBOX, type ChannelId, type ProviderKey } from '../domain/channels';
 import { apns } from './apns';
 import { createDevInboxSender } from './dev-inbox';
+import { emailChannels } from './email';
 import { fcm } from './fcm';
 import { sendgrid } from './sendgrid';
 import { slack } from './slack';
@@ -25,6 +26,7 @@ import type { ChannelProvider, ChannelSender, ConfiguredProvider, FeedConsumerDe
  */
 const PROVIDERS: Readonly<Record<ProviderKey, ProviderModule & { senders: ChannelProvider }> & Record<string, ProviderModule>> = {
   twilio,
+  email: { channels: emailChannels },
   sendgrid,
   smtp,
   apns,
@@ -108,4 +110,16 @@ export function startFeedConsumers(deps: FeedConsumerDeps): () => Promise<void> 
   return async () => {
     await Promise.all(consumers.map((c) => c.stop()));
   };
+}
+
+/**
+ * Each module's declared channels are the table's (src/integrations/channel-table.ts): a module
+ * that owns a channel but is missing from the table, or the other way round, fails at startup
+ * rather than paging through the wrong renderer.
+ */
+for (const [key, module] of Object.entries(PROVIDERS) as Array<[string, ProviderModule]>) {
+  for (const [id, declared] of Object.entries(module.channels ?? {})) {
+    if ((CHANNELS as Record<string, unknown>)[id] !== declared)
+      throw new Error(`integration ${key} declares channel ${id}, but src/integrations/channel-table.ts does not list it`);
+  }
 }

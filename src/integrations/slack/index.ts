@@ -9,6 +9,7 @@
 import Router from '@koa/router';
 import { createSealer } from '../../services/sealing/seal';
 import type { ProviderModule } from '../types';
+import { slackChannels } from './dm-channel';
 import { createSlackHooksRouter } from './hooks';
 import { createSlackFeedConsumer } from './messages/deliverer';
 import { slackStateKey } from './oauth-state';
@@ -19,6 +20,7 @@ export { slackWorkSettled } from './context';
 
 /** The registry's `slack` entry: channel messages from the feed, Slack DMs, and the OAuth callback, interactions and commands hooks. */
 export const slack = {
+  channels: slackChannels,
   feedConsumer: createSlackFeedConsumer,
   senders: slackProvider,
   hooks: (deps) => {
