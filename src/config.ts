@@ -242,6 +242,11 @@ export interface NotifyConfig {
   webPush: WebPushConfig;
   /** The Slack app (chat messages, interactivity and Slack DMs); undefined: not configured. */
   slack?: SlackConfig;
+  /**
+   * The environment as read at startup, for integrations that parse their own variables with the
+   * schema in their folder (ProviderModule `env`, src/integrations/registry.ts `integrationEnv`).
+   */
+  env: Readonly<Record<string, string | undefined>>;
 }
 
 function tlsFiles(e: Env): LegacyConfig['tls'] {
@@ -300,7 +305,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       tls: tlsFiles(e),
       requestsPerSecondPerKey: e.LEGACY_RATE_LIMIT_PER_KEY,
     },
-    notify: notifyConfig(e),
+    notify: { ...notifyConfig(e), env: Object.freeze({ ...env }) },
     logLevel: e.LOG_LEVEL,
     secret: e.KLAXON_SECRET,
     pageLinkTtlSeconds: e.PAGE_LINK_TTL_HOURS * 3600,
@@ -329,7 +334,7 @@ function retentionAges(e: Env): RetentionAges {
 }
 
 /** The `notify` section: which providers are configured, and where their endpoints are. */
-function notifyConfig(e: Env): NotifyConfig {
+function notifyConfig(e: Env): Omit<NotifyConfig, 'env'> {
   return {
     twilio: twilioConfig(e),
     email: { from: e.EMAIL_FROM, smtpUrl: e.SMTP_URL, sendgrid: sendgridConfig(e) },

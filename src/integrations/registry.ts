@@ -18,6 +18,7 @@ import { outgoingWebhooks } from './outgoing-webhooks';
 import { teams } from './microsoft-teams';
 import { twilio } from './twilio';
 import { webPush } from './web-push';
+import { integrationEnv } from './settings';
 import type { ChannelProvider, ChannelSender, ConfiguredProvider, FeedConsumerDeps, ProviderHookDeps, ProviderModule, SenderDeps } from './types';
 
 /**
@@ -91,11 +92,17 @@ export async function closeChannelSenders(senders: Record<ChannelId, ChannelSend
 
 /** Startup banner lines: per channel, the provider it goes to, or the dev inbox and what would enable it. */
 export function describeChannels(notify: NotifyConfig): string[] {
+  checkIntegrationEnv(notify);
   return CHANNEL_IDS.map((channel) => {
     const { bannerLabel, credentials } = CHANNELS[channel];
     const where = chooseProvider(notify, channel)?.provider.description ?? `dev inbox (set ${credentials} to send for real; see \`klaxon inbox list\`)`;
     return `${`Paging ${bannerLabel}`.padEnd(17)}${where}`;
   });
+}
+
+/** Parses every integration's own variables (ProviderModule `env`): a bad one fails startup, naming it. */
+export function checkIntegrationEnv(notify: NotifyConfig): void {
+  for (const module of Object.values(PROVIDERS) as ProviderModule[]) if (module.env) integrationEnv(notify, module.env);
 }
 
 /** The routes every provider takes callbacks on (replies, delivery reports), for api/hooks to mount. */

@@ -111,6 +111,8 @@ export interface ProviderHookDeps extends PageResponseDeps {
  * provider's `hooks` before the JSON parser, so a provider posting forms gets its body unparsed.
  */
 export interface ProviderModule {
+  /** Its environment variables' schema (read with src/integrations/settings.ts `integrationEnv`; checked at startup). */
+  env?: import('zod').ZodType;
   /** The paging channels it owns, declared (its channel.ts; src/integrations/channel-table.ts gathers them). */
   channels?: Readonly<Record<string, import('./channel').ChannelDeclaration>>;
   senders?: ChannelProvider;

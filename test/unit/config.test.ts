@@ -81,6 +81,8 @@ describe('paging provider configuration', () => {
         allowPrivate: false,
         ca: undefined,
       },
+      // What integrations read their own variables from (src/integrations/settings.ts).
+      env: {},
     });
   });
 
