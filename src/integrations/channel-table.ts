@@ -7,6 +7,7 @@
 import { apnsChannels } from './apns/channel';
 import { emailChannels } from './email/channel';
 import { fcmChannels } from './fcm/channel';
+import { pushoverChannels } from './pushover/channel';
 import { slackChannels } from './slack/dm-channel';
 import { twilioChannels } from './twilio/channel';
 import { webPushChannels } from './web-push/channel';
@@ -18,4 +19,5 @@ export const CHANNEL_TABLE = {
   ...fcmChannels,
   ...webPushChannels,
   ...slackChannels,
+  ...pushoverChannels,
 } as const;

@@ -15,6 +15,7 @@ import { sendgrid } from './sendgrid';
 import { slack } from './slack';
 import { smtp } from './smtp';
 import { outgoingWebhooks } from './outgoing-webhooks';
+import { pushover } from './pushover';
 import { teams } from './microsoft-teams';
 import { twilio } from './twilio';
 import { webPush } from './web-push';
@@ -34,6 +35,7 @@ const PROVIDERS: Readonly<Record<ProviderKey, ProviderModule & { senders: Channe
   fcm,
   slack,
   'web-push': webPush,
+  pushover,
   'outgoing-webhooks': outgoingWebhooks,
   teams,
 };
