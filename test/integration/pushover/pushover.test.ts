@@ -178,3 +178,15 @@ describe('drilling Pushover', () => {
     expect((await db()('incidents').count({ n: '*' }))[0].n).toBe(incidents);
   });
 });
+
+describe('testing a Pushover contact method', () => {
+  it('when a member tests their Pushover contact, then a normal-priority test message goes out with no callback', async () => {
+    const me = await pushoverResponder();
+    const res = await api('POST', `/contact-methods/${me.contactId}/test`, { session: me });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ delivered: true, provider: 'pushover', error: null });
+    const message = await fake.waitFor((m) => m.fields.user === me.user);
+    expect(message.fields).toMatchObject({ priority: '0', title: 'Klaxon test page' });
+    expect(message.fields.callback).toBeUndefined();
+  });
+});
