@@ -32,18 +32,27 @@ export interface DrillSchedule {
   created_at: string;
 }
 
-export const DRILL_CHANNELS = [
-  { value: 'sms', label: 'SMS' },
-  { value: 'voice', label: 'Voice call' },
-  { value: 'email', label: 'Email' },
-  { value: 'push_ios', label: 'iOS push' },
-  { value: 'push_android', label: 'Android push' },
-  { value: 'push_web', label: 'Web push' },
-];
+/** A paging channel as `GET /api/channels` answers it (the integrations' declarations, never a list kept here). */
+export interface PagingChannel {
+  id: string;
+  label: string;
+  address_label: string;
+  address_placeholder: string;
+  drillable: boolean;
+  testable: boolean;
+}
+
+/** The channels query: every page that lists channels shares it. */
+export const CHANNELS_QUERY = ['channels'];
+
+/** The channels a drill may send on, as the channel picker lists them. */
+export const drillChannelOptions = (channels: readonly PagingChannel[] | undefined) =>
+  (channels ?? []).filter((c) => c.drillable).map((c) => ({ value: c.id, label: c.label }));
 
 export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
 
-export const channelLabel = (c: string | null) => DRILL_CHANNELS.find((d) => d.value === c)?.label ?? c ?? '—';
+/** A result's channel as people read it: its label from `GET /api/channels`, else its id. */
+export const channelLabel = (c: string | null, channels?: readonly PagingChannel[]) => channels?.find((d) => d.id === c)?.label ?? c ?? '—';
 
 /** What a result says in a word: acknowledged beats delivered. */
 export function resultLabel(r: DrillResult): { label: string; color: string } {
