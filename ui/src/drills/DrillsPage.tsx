@@ -3,18 +3,8 @@ import { useState, type FormEvent } from 'react';
 import { api } from '../api/client';
 import { useAction, useApiQuery, useSession } from '../api/hooks';
 import { Empty, FormError, LoadError, Loading } from '../components/PageStates';
-import {
-  channelLabel,
-  CHANNELS_QUERY,
-  drillChannelOptions,
-  formatLatency,
-  resultLabel,
-  WEEKDAYS,
-  type Drill,
-  type DrillSchedule,
-  type DrillTargetType,
-  type PagingChannel,
-} from './drills';
+import { channelLabel, drillChannelOptions, formatLatency, resultLabel, WEEKDAYS, type Drill, type DrillSchedule, type DrillTargetType } from './drills';
+import { useChannels } from '../paging/channels';
 
 interface Named {
   id: string;
@@ -32,11 +22,6 @@ function useTargets() {
   const options = (type: DrillTargetType) =>
     (type === 'team' ? teams.data : type === 'schedule' ? schedules.data : [])?.map((t) => ({ value: t.id, label: t.name })) ?? [];
   return { me, nameOf, options };
-}
-
-/** The paging channels (`GET /api/channels`). */
-function useChannels(): PagingChannel[] | undefined {
-  return useApiQuery<{ channels: PagingChannel[] }>(CHANNELS_QUERY, '/channels').data?.channels;
 }
 
 const TARGET_TYPES = [

@@ -1,3 +1,4 @@
+import type { PagingChannel } from '../paging/channels';
 /** Paging drills as /api/drills and /api/drill-schedules answer them (docs/drills.md). */
 export type DrillTargetType = 'user' | 'team' | 'schedule';
 
@@ -31,19 +32,6 @@ export interface DrillSchedule {
   time_zone: string;
   created_at: string;
 }
-
-/** A paging channel as `GET /api/channels` answers it (the integrations' declarations, never a list kept here). */
-export interface PagingChannel {
-  id: string;
-  label: string;
-  address_label: string;
-  address_placeholder: string;
-  drillable: boolean;
-  testable: boolean;
-}
-
-/** The channels query: every page that lists channels shares it. */
-export const CHANNELS_QUERY = ['channels'];
 
 /** The channels a drill may send on, as the channel picker lists them. */
 export const drillChannelOptions = (channels: readonly PagingChannel[] | undefined) =>
