@@ -1,10 +1,9 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { ApplicationFailure } from '@temporalio/common';
 import { CHANNELS, type ChannelId } from '../src/domain/channels';
-import { DRILL_MARK, drillEmail, drillSmsText, drillVoiceTwiml, type DrillChannel, type DrillTargetType } from '../src/domain/drills';
+import type { DrillChannel, DrillTargetType } from '../src/domain/drills';
 import { knexOf } from '../src/db/knex';
 import { callProvider } from '../src/integrations/provider-call';
-import { nextReplyCode } from '../src/integrations/twilio';
 import { PERMANENT_DELIVERY_FAILURE, type ChannelSender, type OutgoingPage } from '../src/integrations/types';
 import {
   claimDrillQuota,
@@ -18,6 +17,7 @@ import {
   type DrillSendRow,
 } from '../src/services/drills';
 import { DomainError } from '../src/services/errors';
+import { nextReplyCode } from '../src/services/paging/reply-codes';
 import { signDrillAck } from '../src/services/response';
 import type { OpenedDrillInput } from '../src/contracts/workflows';
 import type { PageLinks } from './paging/render';
@@ -28,36 +28,16 @@ export interface DrillActivityDeps {
   links: PageLinks;
 }
 
-/** Renders a drill page in its channel's format: marked as a test, with its own reply code or acknowledge link. */
+/** Renders a drill page as its channel's integration declares: marked as a test, with its own reply code or acknowledge link. */
 export function renderDrillPage(row: DrillSendRow, replyCode: number | null, links: PageLinks): OutgoingPage {
   const channel = row.channel as ChannelId;
-  const token = signDrillAck(links.secret, { drillResultId: row.id, expiresAt: Math.floor(Date.now() / 1000) + links.ttlSeconds });
+  const render = CHANNELS[channel].renderDrill;
+  if (!render) throw ApplicationFailure.nonRetryable(`drills do not send ${CHANNELS[channel].label} messages`, PERMANENT_DELIVERY_FAILURE);
+  const expiresAt = Math.floor(Date.now() / 1000) + links.ttlSeconds;
+  const ackToken = signDrillAck(links.secret, { drillResultId: row.id, expiresAt });
   // The result's id stands in for a notification id: providers only use it as a reference.
-  const base = {
-    notificationId: row.id,
-    channel,
-    to: row.address,
-    subject: `${DRILL_MARK}: no incident`,
-    statusCallbackUrl: `${links.appUrl}/hooks/twilio/status`,
-  };
-  switch (CHANNELS[channel].format) {
-    case 'text':
-      return { ...base, text: drillSmsText(replyCode ?? 0) };
-    case 'call':
-      return { ...base, text: base.subject, voiceTwiml: drillVoiceTwiml(`${links.appUrl}/hooks/twilio/voice?drill_result=${row.id}`) };
-    case 'email': {
-      const body = drillEmail(`${links.appUrl}/hooks/page/${token}`);
-      return { ...base, subject: body.subject, text: body.text, html: body.html };
-    }
-    case 'push':
-      return {
-        ...base,
-        text: 'Test page: no incident. Acknowledge to pass the drill.',
-        push: { category: 'KLAXON_DRILL', data: { drill_id: row.drill_id, acknowledge_token: token } },
-      };
-    case 'chat':
-      throw ApplicationFailure.nonRetryable('drills do not send chat messages', PERMANENT_DELIVERY_FAILURE);
-  }
+  const rendered = render({ resultId: row.id, drillId: row.drill_id, to: row.address, replyCode, appUrl: links.appUrl, ackToken, expiresAt });
+  return { ...rendered, notificationId: row.id, channel, to: row.address };
 }
 
 /** What the drill workflow calls (docs/drills.md): open a recurring drill, send one result, record failures, finish. */
@@ -71,10 +51,9 @@ export function createDrillActivities({ orm, senders, links }: DrillActivityDeps
     if (!row || row.status !== 'pending') return; // already settled by an earlier attempt
     // SMS and calls count against the plan's monthly quota; over it the result fails saying why.
     if (!(await claimDrillQuota(k, row))) return;
-    const replyCode =
-      CHANNELS[row.channel as ChannelId].format === 'text'
-        ? await keepDrillReplyCode(k, row.id, row.reply_code ?? (await nextReplyCode(k, row.address, row.id)))
-        : null;
+    const replyCode = CHANNELS[row.channel as ChannelId].replyCodes
+      ? await keepDrillReplyCode(k, row.id, row.reply_code ?? (await nextReplyCode(k, row.address, row.id)))
+      : null;
     try {
       const sent = await callProvider(senders[row.channel as ChannelId], renderDrillPage(row, replyCode, links));
       await markDrillResultDelivered(k, row, sent);

@@ -245,9 +245,8 @@ export interface NotifyConfig {
   /** The Slack app (chat messages, interactivity and Slack DMs); undefined: not configured. */
   slack?: SlackConfig;
   /**
-   * The `*_API_URL` variables as given, for an integration that reads where its API is with its
-   * own schema in its folder (DISCORD_API_URL: src/integrations/discord/config.ts), so adding one
-   * needs no line here. Only these: never a credential.
+   * The environment as read at startup, for integrations that parse their own variables with the
+   * schema in their folder (ProviderModule `env`, src/integrations/registry.ts `integrationEnv`).
    */
   env: Readonly<Record<string, string | undefined>>;
 }
@@ -343,7 +342,7 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): Config {
       tls: tlsFiles(e),
       requestsPerSecondPerKey: e.API_KEY_RATE_LIMIT_PER_KEY,
     },
-    notify: notifyConfig(e, env),
+    notify: { ...notifyConfig(e), env: Object.freeze({ ...env }) },
     logLevel: e.LOG_LEVEL,
     secret: e.KLAXON_SECRET,
     pageLinkTtlSeconds: e.PAGE_LINK_TTL_HOURS * 3600,
@@ -372,9 +371,8 @@ function retentionAges(e: Env): RetentionAges {
 }
 
 /** The `notify` section: which providers are configured, and where their endpoints are. */
-function notifyConfig(e: Env, raw: NodeJS.ProcessEnv): NotifyConfig {
+function notifyConfig(e: Env): Omit<NotifyConfig, 'env'> {
   return {
-    env: Object.freeze(Object.fromEntries(Object.entries(raw).filter(([name]) => name.endsWith('_API_URL')))),
     twilio: twilioConfig(e),
     email: { from: e.EMAIL_FROM, smtpUrl: e.SMTP_URL, sendgrid: sendgridConfig(e) },
     apns: apnsConfig(e),

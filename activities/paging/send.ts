@@ -5,7 +5,6 @@ import { CHANNELS, type ChannelId } from '../../src/domain/channels';
 import type { PageOutcome } from '../../src/domain/paging/page-outcome';
 import { providerDidNotAccept } from '../../src/integrations/failures';
 import { callProvider } from '../../src/integrations/provider-call';
-import { nextReplyCode, replyCodeRead } from '../../src/integrations/twilio';
 import { keepsContactMethod, PERMANENT_DELIVERY_FAILURE, type ChannelSender, type SentPage } from '../../src/integrations/types';
 import {
   claimAttempt,
@@ -23,6 +22,7 @@ import {
   type PageRow,
   type SendPageInput,
 } from '../../src/services/paging';
+import { nextReplyCode, replyCodeRead } from '../../src/services/paging/reply-codes';
 import { renderPage, type PageLinks } from './render';
 import { recordPageOutcome } from './timeline';
 
@@ -47,10 +47,10 @@ export function createPagingSendActivities({ orm, senders, links }: PagingSendDe
 
   async function sendPage(input: SendPageInput): Promise<PageOutcome> {
     const k = knex();
-    // A text page carries the code a reply starts with (`4A`); a first attempt takes it in the same
+    // A page on a channel declaring `replyCodes` (SMS) carries the code a reply starts with (`4A`); a first attempt takes it in the same
     // read (none is taken once an attempt wrote the page's row), before the claim, so the claim
     // stays the last step before the provider.
-    const text = CHANNELS[input.job.channel].format === 'text';
+    const text = CHANNELS[input.job.channel].replyCodes;
     const read = await readPageContext(k, input, text ? replyCodeRead(input.job.address, input.incidentId, PAGE_NOT_WRITTEN) : undefined);
     const { incident, userEmail, page: previous } = read;
     const outcome = (o: PageOutcome) => recordPageOutcome(k, input, o, userEmail);
@@ -61,8 +61,7 @@ export function createPagingSendActivities({ orm, senders, links }: PagingSendDe
       ? { channel: previous.channel, address: previous.target, fallbackReason: previous.fallback_reason }
       : { channel: input.job.channel, address: input.job.address, fallbackReason: null };
     const taken = read.also === null || read.also === undefined ? null : Number(read.also);
-    const replyCode =
-      CHANNELS[route.channel].format === 'text' ? (previous?.reply_code ?? taken ?? (await nextReplyCode(k, route.address, input.incidentId))) : null;
+    const replyCode = CHANNELS[route.channel].replyCodes ? (previous?.reply_code ?? taken ?? (await nextReplyCode(k, route.address, input.incidentId))) : null;
     let claim: ClaimedAttempt | null;
     if (!previous && countsAgainstQuota(input, incident.plan)) ({ route, claim } = await claimWithinQuota(k, input, incident.plan, replyCode));
     else claim = await claimAttempt(k, input, route, replyCode);

@@ -4,8 +4,7 @@
  * acknowledgement still counts, and the cron of a weekly drill. Import-free at run time but for
  * other pure modules, so the drill workflow may use it too.
  */
-import { CHANNELS, type ChannelId } from './channels';
-import { escapeMarkup as xml } from './markup';
+import { CHANNELS, DRILLABLE_CHANNEL_IDS, type ChannelId } from './channels';
 import type { Plan } from './plans';
 import { quotaFallbackReason } from './paging/quota';
 
@@ -17,10 +16,10 @@ export interface DrillTarget {
   id: string;
 }
 
-/** Channels a drill sends: every paging channel but Slack DMs (they render an incident's message and buttons). */
-export const DRILL_CHANNELS = ['sms', 'voice', 'email', 'push_ios', 'push_android', 'push_web'] as const satisfies readonly ChannelId[];
-export type DrillChannel = (typeof DRILL_CHANNELS)[number];
-const isDrillChannel = (c: ChannelId): c is DrillChannel => (DRILL_CHANNELS as readonly string[]).includes(c);
+/** Channels a drill sends: those whose integration declares a drill page (every paging channel but Slack DMs). */
+export const DRILL_CHANNELS = DRILLABLE_CHANNEL_IDS as readonly [ChannelId, ...ChannelId[]];
+export type DrillChannel = ChannelId;
+const isDrillChannel = (c: ChannelId): boolean => DRILL_CHANNELS.includes(c);
 
 /** `skipped`: a recurring drill found the person drilled on that channel within the hour, and sent nothing. */
 export const DRILL_RESULT_STATUSES = ['pending', 'delivered', 'failed', 'skipped'] as const;
@@ -139,31 +138,7 @@ function uniqueBy<T>(items: readonly T[], key: (t: T) => string): T[] {
   return items.filter((i) => !seen.has(key(i)) && seen.add(key(i)));
 }
 
-/** What every drill message starts with, so nobody takes it for an incident. */
-export const DRILL_MARK = '[TEST] Klaxon paging drill';
-
-/** The drill SMS: the mark, no incident, and the reply code. */
-export const drillSmsText = (replyCode: number): string => `${DRILL_MARK}: no incident. Reply ${replyCode}A to acknowledge.`;
-
-/** The drill email's subject, and its bodies with the acknowledge link. */
-export function drillEmail(ackUrl: string): { subject: string; text: string; html: string } {
-  const line = 'This is a test page: no incident was opened, nothing needs fixing.';
-  return {
-    subject: `${DRILL_MARK}: no incident`,
-    text: `${line}\n\nShow that pages reach you: acknowledge within 10 minutes.\nAcknowledge: ${ackUrl}\n`,
-    html: `<p><strong>${xml(DRILL_MARK)}</strong></p><p>${xml(line)}</p><p><a href="${xml(ackUrl)}">Acknowledge the drill</a></p>`,
-  };
-}
-
-/** The drill call's TwiML: says it is a test and gathers one key (1 acknowledges). */
-export function drillVoiceTwiml(gatherUrl: string): string {
-  return (
-    '<?xml version="1.0" encoding="UTF-8"?><Response>' +
-    `<Gather numDigits="1" timeout="10" action="${xml(gatherUrl)}" method="POST">` +
-    '<Say>This is a Klaxon paging drill. It is a test: there is no incident.</Say><Say>Press 1 to acknowledge.</Say>' +
-    '</Gather><Say>No key pressed. Goodbye.</Say></Response>'
-  );
-}
+export { DRILL_MARK } from './drill-mark';
 
 /** Milliseconds from the drill's start to the provider's acceptance (never negative). */
 export const drillLatencyMs = (drillStartedAt: Date, deliveredAt: Date): number => Math.max(0, deliveredAt.getTime() - drillStartedAt.getTime());

@@ -15,6 +15,7 @@ import { ChatDestinationsConsumer } from '../services/chat/chat-consumer';
 import { postJson } from '../services/targets';
 import { ATTEMPT_TIMEOUT_MS } from './outgoing-webhooks/schedule';
 import { createDevInboxSender } from '../services/dev-inbox';
+import { emailChannels } from './email';
 import { fcm } from './fcm';
 import { sendgrid } from './sendgrid';
 import { slack } from './slack';
@@ -23,6 +24,7 @@ import { outgoingWebhooks } from './outgoing-webhooks';
 import { opsgenie } from './opsgenie';
 import { pagerduty } from './pagerduty';
 import { microsoftTeams } from './microsoft-teams';
+import { pushover } from './pushover';
 import { discord } from './discord';
 import { mattermost } from './mattermost';
 import { twilio } from './twilio';
@@ -40,6 +42,7 @@ import type {
   ProviderModule,
   SenderDeps,
 } from './types';
+import { integrationEnv } from './settings';
 
 /**
  * The registry: one entry per provider folder. The type makes every provider key the channel
@@ -47,12 +50,14 @@ import type {
  */
 const PROVIDERS: Readonly<Record<ProviderKey, ProviderModule & { senders: ChannelProvider }> & Record<string, ProviderModule>> = {
   twilio,
+  email: { channels: emailChannels },
   sendgrid,
   smtp,
   apns,
   fcm,
   slack,
   'web-push': webPush,
+  pushover,
   'outgoing-webhooks': outgoingWebhooks,
   'microsoft-teams': microsoftTeams,
   pagerduty,
@@ -115,11 +120,17 @@ export async function closeChannelSenders(senders: Record<ChannelId, ChannelSend
 
 /** Startup banner lines: per channel, the provider it goes to, or the dev inbox and what would enable it. */
 export function describeChannels(notify: NotifyConfig): string[] {
+  checkIntegrationEnv(notify);
   return CHANNEL_IDS.map((channel) => {
     const { bannerLabel, credentials } = CHANNELS[channel];
     const where = chooseProvider(notify, channel)?.provider.description ?? `dev inbox (set ${credentials} to send for real; see \`klaxon inbox list\`)`;
     return `${`Paging ${bannerLabel}`.padEnd(17)}${where}`;
   });
+}
+
+/** Parses every integration's own variables (ProviderModule `env`): a bad one fails startup, naming it. */
+export function checkIntegrationEnv(notify: NotifyConfig): void {
+  for (const module of Object.values(PROVIDERS) as ProviderModule[]) if (module.env) integrationEnv(notify, module.env);
 }
 
 /** The routes every provider takes callbacks on (replies, delivery reports), for api/hooks to mount. */
@@ -197,4 +208,16 @@ export function chatProvider(key: string): ChatProvider | undefined {
 /** Every module's routes under the dashboard's /api, in registry order (api/dashboard/routes mounts them). */
 export function integrationDashboardRoutes(deps: AdminDeps): RouteSpec[] {
   return Object.values(PROVIDERS).flatMap((p) => p.dashboardRoutes?.(deps) ?? []);
+}
+
+/**
+ * Each module's declared channels are the table's (src/integrations/channel-table.ts): a module
+ * that owns a channel but is missing from the table, or the other way round, fails at startup
+ * rather than paging through the wrong renderer.
+ */
+for (const [key, module] of Object.entries(PROVIDERS) as Array<[string, ProviderModule]>) {
+  for (const [id, declared] of Object.entries(module.channels ?? {})) {
+    if ((CHANNELS as Record<string, unknown>)[id] !== declared)
+      throw new Error(`integration ${key} declares channel ${id}, but src/integrations/channel-table.ts does not list it`);
+  }
 }

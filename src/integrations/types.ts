@@ -14,29 +14,15 @@ import type { AccountMailer } from '../services/accounts/mailer';
 import type { Sealer } from '../services/sealing/seal';
 import type { AdminDeps } from '../../api/dashboard/admin-kit';
 import type { RouteSpec } from '../../api/http/route-spec';
-import type { SlackIncidentView } from './slack/messages/blocks';
+import type { RenderedPage } from './channel';
 
-/** A page, rendered and addressed: what a provider needs, nothing it must look up. */
-export interface OutgoingPage {
+/** A page, rendered (src/integrations/channel.ts) and addressed: what a provider needs, nothing it must look up. */
+export interface OutgoingPage extends RenderedPage {
   /** The notifications row this attempt belongs to; providers that take a reference get it. */
   notificationId: string;
   channel: ChannelId;
-  /** E.164 number (sms, voice), email address (email), device token (push_ios, push_android) or subscription JSON (push_web). */
+  /** The contact method's address: E.164 number, email address, device token, subscription JSON, Slack member id, user key. */
   to: string;
-  /** Email subject, push title. */
-  subject: string;
-  /** SMS body, push body, plain-text email. */
-  text: string;
-  /** HTML email body (email only). */
-  html?: string;
-  /** TwiML the call plays (voice only): speaks the incident and gathers a keypress. */
-  voiceTwiml?: string;
-  /** Where the provider reports delivery status (Twilio StatusCallback), when the app URL is public. */
-  statusCallbackUrl?: string;
-  /** Push only: data the app gets with the notification, and the action category (acknowledge/resolve buttons). */
-  push?: { category: string; data: Record<string, string> };
-  /** Slack DMs only: the workspace whose Slack installation sends it, and the incident as the message shows it. */
-  slack?: { organizationId: string; view: SlackIncidentView };
 }
 
 /** What a provider accepted. */
@@ -127,6 +113,10 @@ export interface ProviderHookDeps extends PageResponseDeps {
  * provider's `hooks` before the JSON parser, so a provider posting forms gets its body unparsed.
  */
 export interface ProviderModule {
+  /** Its environment variables' schema (read with src/integrations/settings.ts `integrationEnv`; checked at startup). */
+  env?: import('zod').ZodType;
+  /** The paging channels it owns, declared (its channel.ts; src/integrations/channel-table.ts gathers them). */
+  channels?: Readonly<Record<string, import('./channel').ChannelDeclaration>>;
   senders?: ChannelProvider;
   hooks?: (deps: ProviderHookDeps) => Router;
   /** A consumer of the incident-event feed (docs/integrations.md), run in every API process. */

@@ -8,8 +8,8 @@ import { SEVERITIES } from '../../src/domain/severity';
 const failure = (r: { ok: boolean; message?: string }) => (r.ok ? 'accepted' : r.message);
 
 describe('channel registry', () => {
-  it('when the registry is listed, then it holds the six channels in the order people see them', () => {
-    expect(CHANNEL_IDS).toEqual(['sms', 'voice', 'email', 'push_ios', 'push_android', 'push_web', 'slack']);
+  it('when the registry is listed, then it holds the channels in the order people see them', () => {
+    expect(CHANNEL_IDS).toEqual(['sms', 'voice', 'email', 'push_ios', 'push_android', 'push_web', 'slack', 'pushover']);
   });
 
   it('when a Slack address is checked, then only a Slack member id (U…, W…) passes, and the message never repeats it', () => {
@@ -43,6 +43,7 @@ describe('channel registry', () => {
       // A web push subscription is never shown: it holds keys and a capability URL.
       'Web push to browser sent',
       'Slack to +14155550100 sent',
+      'Pushover to +14155550100 sent',
     ]);
     expect(describePage({ ...outcome, channel: 'sms', provider: DEV_INBOX }, 'ann@example.test')).toBe(
       'SMS to ann@example.test (+14155550100) stored in the dev inbox',

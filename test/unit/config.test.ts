@@ -112,7 +112,7 @@ describe('paging provider configuration', () => {
         allowPrivate: false,
         ca: undefined,
       },
-      // The environment as given, for integrations that read their own variables (none here).
+      // What integrations read their own variables from (src/integrations/settings.ts).
       env: {},
     });
   });

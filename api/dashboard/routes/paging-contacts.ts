@@ -13,11 +13,11 @@ import {
   removeContactMethod,
   removeNotificationRule,
   resendVerificationCode,
-  sendTestPush,
   verifyContactMethod,
   VerificationThrottled,
   type SendVerificationCode,
 } from '../../../src/services/paging';
+import { sendContactTest } from '../../../src/services/paging/test-sends';
 import { TEST_SEND_REFUSAL } from '../../../src/services/throttles';
 import { HttpError } from '../../http/customer-errors';
 import { defineRoute, type RouteSpec } from '../../http/route-spec';
@@ -50,6 +50,7 @@ const TestPushSchema = z.object({
   delivered: z.boolean().describe('the push service took the push'),
   status_code: z.number().int().nullable().describe('the push service’s HTTP status; null when none came'),
   error: z.string().nullable().describe('why not delivered (never the endpoint’s path or keys)'),
+  provider: z.string().nullable().describe('the provider that sent it or refused it (twilio, sendgrid, pushover, web-push, …, dev_inbox)'),
 });
 const ContactBody = z
   .object({
@@ -219,25 +220,25 @@ export function contactRoutes(deps: AdminDeps): RouteSpec[] {
       method: 'post',
       access: 'write',
       path: '/contact-methods/{id}/test',
-      summary: `Send a test push now to a browser push (push_web) contact method (${SELF_OR_ADMIN})`,
+      summary: `Send a test now to a contact method, on any channel that takes one (GET /api/channels: testable) (${SELF_OR_ADMIN})`,
       operationId: 'testContactMethod',
       params: IdParams,
       success: {
         status: 200,
-        description: 'what the push service answered; a 404 or 410 (subscription gone) also disables the contact method',
+        description: 'what the provider answered; for browser push (push_web) a 404 or 410 (subscription gone) also disables the contact method',
         schema: TestPushSchema,
       },
       errors: {
         ...ADMIN_ERRORS,
         ...NOT_FOUND,
-        409: 'test_not_supported: only push_web contact methods take a test push',
+        409: 'test_not_supported: the channel takes no test (Slack DMs), or the contact method is disabled or not verified',
         429: `rate_limited: ${TEST_SEND_REFUSAL}`,
       },
       handler: async (ctx, { params }) => {
         const { actor, contact } = await ownedContact(ctx, params.id);
         const admit = () => deps.throttles.testSend.take(actor.organizationId, actor.userId);
-        const result = await sendTestPush(deps.orm, contact, deps.notify.webPush, { admit });
-        return { data: result, message: result.delivered ? 'test push delivered to the push service' : `test push not delivered: ${result.error}` };
+        const result = await sendContactTest(deps.orm, contact, { senders: deps.senders, webPush: deps.notify.webPush }, { admit });
+        return { data: result, message: result.delivered ? 'test sent' : `test not sent: ${result.error}` };
       },
     }),
     defineRoute({

@@ -4,6 +4,7 @@
  * segment is 160 characters and people read them half asleep.
  */
 import { escapeMarkup as xml } from '../../domain/markup';
+import { DRILL_MARK } from '../../domain/drill-mark';
 import type { PageSubject } from '../../domain/paging/messages';
 
 const clip = (s: string, n: number) => (s.length <= n ? s : `${s.slice(0, n - 1)}…`);
@@ -30,4 +31,17 @@ export function parseSmsReply(body: string): { code: number; action: 'acknowledg
   const m = /^\s*(\d{1,3})\s*([ar])\s*$/i.exec(body);
   if (!m) return null;
   return { code: Number(m[1]), action: m[2].toLowerCase() === 'a' ? 'acknowledge' : 'resolve' };
+}
+
+/** The drill SMS: the mark, no incident, and the reply code. */
+export const drillSmsText = (replyCode: number): string => `${DRILL_MARK}: no incident. Reply ${replyCode}A to acknowledge.`;
+
+/** The drill call's TwiML: says it is a test and gathers one key (1 acknowledges). */
+export function drillVoiceTwiml(gatherUrl: string): string {
+  return (
+    '<?xml version="1.0" encoding="UTF-8"?><Response>' +
+    `<Gather numDigits="1" timeout="10" action="${xml(gatherUrl)}" method="POST">` +
+    '<Say>This is a Klaxon paging drill. It is a test: there is no incident.</Say><Say>Press 1 to acknowledge.</Say>' +
+    '</Gather><Say>No key pressed. Goodbye.</Say></Response>'
+  );
 }

@@ -118,16 +118,11 @@ export async function sendTestNotification(
     const sender = deps.senders.get(route.channel);
     const send = { ...base, channel: route.channel, to, provider: sender.provider, ...(route.fallbackReason && { fallback_reason: route.fallbackReason }) };
     try {
-      const sent = await sender.send({
-        notificationId: randomUUID(),
-        channel: route.channel,
-        to,
-        subject: message.subject,
-        text: message.text,
-        ...(route.channel === 'email' && { html: message.html }),
-        ...(route.channel === 'voice' && { voiceTwiml: message.voiceTwiml }),
-        ...(CHANNELS[route.channel].format === 'push' && { push: { category: 'KLAXON_TEST', data: { webhook_id: row.id, test: 'true' } } }),
-      });
+      const renderTest = CHANNELS[route.channel].renderTest;
+      if (!renderTest) throw new Error(`${CHANNELS[route.channel].label} takes no test sends`);
+      const notificationId = randomUUID();
+      const rendered = renderTest({ notificationId, to, message, data: { webhook_id: row.id, test: 'true' } });
+      const sent = await sender.send({ ...rendered, notificationId, channel: route.channel, to });
       sends.push({ ...send, provider: sent.provider, status: 'sent', ...(sent.providerMessageId && { provider_message_id: sent.providerMessageId }) });
     } catch (err) {
       sends.push({ ...send, status: 'failed', error: (err instanceof Error ? err.message : String(err)).slice(0, 500) });

@@ -83,7 +83,7 @@ export const pageQuery = (orm: MikroORM) =>
     .select('n.id', 'n.incident_id', 'n.organization_id', 'n.user_id', 'i.number');
 
 /** A signed email link or push action: acts once, as the person it was sent to (a drill's marks the drill acknowledged); names the incident it was about. */
-export async function respondByToken(deps: PageResponseDeps, token: string, via: 'email' | 'push'): Promise<PageResponse & { incidentId?: string }> {
+export async function respondByToken(deps: PageResponseDeps, token: string, via: string): Promise<PageResponse & { incidentId?: string }> {
   const drill = respondToDrillToken(deps, token);
   if (drill) return drill;
   const claim = verifyAction(deps.linkSecret, token, Math.floor(Date.now() / 1000));

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { knexOf } from '../../../src/db/knex';
+import { addContactMethod } from '../../../src/services/paging/contacts';
 import { setServiceChat } from '../../../src/services/chat/service-chat';
 import { createSealer } from '../../../src/services/sealing/seal';
 import { TEST_SEND_LIMITS } from '../../../src/services/throttles';
@@ -138,8 +139,10 @@ describe('test sends share one throttle', () => {
     const me = await admin(w);
     expect((await drill(me)).status).toBe(201);
     for (let i = 0; i < perUser; i++) expectDashboardError(await drill(me), 429, 'rate_limited', /drilled less than/);
-    const email = await api('POST', '/contact-methods', me, { type: 'email', address: `${me.userId}@pager.test` });
-    for (let i = 0; i < perUser; i++) expectDashboardError(await api('POST', `/contact-methods/${email.body.data.id}/test`, me), 409, 'test_not_supported');
+    // A Slack DM takes no test send (GET /api/channels: testable false).
+    const { email } = await knexOf(stack.orm)('users').select('email').where({ id: me.userId }).first();
+    const slack = await addContactMethod(stack.orm, { email, type: 'slack', address: 'U0NOTEST01' });
+    for (let i = 0; i < perUser; i++) expectDashboardError(await api('POST', `/contact-methods/${slack.id}/test`, me), 409, 'test_not_supported');
     for (let i = 0; i < perUser - 1; i++) expect((await microsoftTeamsTest(w, me)).status).toBe(200);
     expectThrottled(await microsoftTeamsTest(w, me), 600);
   });

@@ -75,6 +75,7 @@ const ADDRESSES: Record<ChannelId, string> = {
   push_android: 'android-token-1',
   push_web: JSON.stringify({ endpoint: 'https://push.example.test/send/abc', keys: { p256dh: 'B'.repeat(87), auth: 'A'.repeat(22) } }),
   slack: 'U0SLACK001',
+  pushover: 'uQiRzpo4DXghDmr9QzzfQu27cmVRsG',
 };
 /** Web push is always configured (its VAPID keys are generated): never the dev inbox; test/integration/web-push covers it. */
 const INBOX_CAPABLE = CHANNEL_IDS.filter((c) => c !== 'push_web');
@@ -106,7 +107,8 @@ describe('createChannelSenders', () => {
   it('when every provider is configured, then each channel reaches its own provider and nothing lands in the dev inbox', async () => {
     const senders = sendersFor(everyProvider());
     // Slack DMs need a workspace's installation: test/integration/chat/slack-dm.test.ts sends them.
-    const sent = await Promise.all(INBOX_CAPABLE.filter((c) => c !== 'slack').map((c) => senders[c].send(page(c, 'all'))));
+    // Pushover pages through its own wire fake in test/integration/pushover.
+    const sent = await Promise.all(INBOX_CAPABLE.filter((c) => c !== 'slack' && c !== 'pushover').map((c) => senders[c].send(page(c, 'all'))));
     expect(sent.map((s) => s.provider)).toEqual(['twilio', 'twilio', 'sendgrid', 'apns', 'fcm']);
     expect(senders.push_web.provider).toBe('web-push');
     expect(await inboxRows('all')).toEqual([]);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { nextReplyCode } from '../../../src/integrations/twilio';
+import { nextReplyCode } from '../../../src/services/paging/reply-codes';
 import { openOrm, type MikroORM } from '../../../src/db/orm';
 import { knexOf } from '../../../src/db/knex';
 import { phoneNumber } from '../../support/paging';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { loadConfig } from '../../../src/config';
 import { knexOf } from '../../../src/db/knex';
 import { vapidKeys } from '../../../src/integrations/web-push';
-import { addMemberContactMethod } from '../../../src/services/paging/contacts';
+import { addContactMethod, addMemberContactMethod } from '../../../src/services/paging/contacts';
 import { dashboard, expectDashboardError, memberSession, type DashboardSession } from '../../support/dashboard';
 import { pagingService, statusOf, timelineOf, trigger } from '../../support/paging';
 import { startTestStack, type TestStack } from '../../support/stack';
@@ -171,7 +171,7 @@ describe('push_web contact methods', () => {
     const id = (await addPush(me, sub.toJSON())).body.data.id;
     const ok = await api('POST', `/contact-methods/${id}/test`, { session: me });
     expect(ok.status).toBe(200);
-    expect(ok.body.data).toEqual({ delivered: true, status_code: 201, error: null });
+    expect(ok.body.data).toEqual({ delivered: true, status_code: 201, error: null, provider: 'web-push' });
     const got = fake.requests.filter((r) => r.subscriptionId === sub.id).at(-1)!;
     expect(got.payload).toEqual({
       incident_id: null,
@@ -184,11 +184,12 @@ describe('push_web contact methods', () => {
 
     fake.failWith(sub.id, 410);
     const gone = await api('POST', `/contact-methods/${id}/test`, { session: me });
-    expect(gone.body.data).toEqual({ delivered: false, status_code: 410, error: expect.stringMatching(/HTTP 410.*now disabled/) });
+    expect(gone.body.data).toEqual({ delivered: false, status_code: 410, error: expect.stringMatching(/HTTP 410.*now disabled/), provider: 'web-push' });
     expect((await db()('contact_methods').where({ id }).first()).disabled_at).not.toBeNull();
 
-    const sms = await api('POST', '/contact-methods', { session: me, body: { type: 'email', address: `${me.userId}@pager.test` } });
-    expectDashboardError(await api('POST', `/contact-methods/${sms.body.data.id}/test`, { session: me }), 409, 'test_not_supported');
+    // A Slack DM takes no test send (an email, SMS or Pushover contact does: test/integration/paging/channels-api.test.ts).
+    const slack = await addContactMethod(stack.orm, { email: me.email, type: 'slack', address: 'U0NOTEST02' });
+    expectDashboardError(await api('POST', `/contact-methods/${slack.id}/test`, { session: me }), 409, 'test_not_supported');
     const stranger = await member();
     expectDashboardError(await api('POST', `/contact-methods/${id}/test`, { session: stranger }), 403, 'forbidden');
   });
@@ -199,7 +200,7 @@ describe('push_web contact methods', () => {
     const id = (await addPush(me, sub.toJSON())).body.data.id;
     fake.failWith(sub.id, 500);
     const res = await api('POST', `/contact-methods/${id}/test`, { session: me });
-    expect(res.body.data).toEqual({ delivered: false, status_code: 500, error: expect.stringMatching(/HTTP 500/) });
+    expect(res.body.data).toEqual({ delivered: false, status_code: 500, error: expect.stringMatching(/HTTP 500/), provider: 'web-push' });
     expect((await db()('contact_methods').where({ id }).first()).disabled_at).toBeNull();
   });
 });

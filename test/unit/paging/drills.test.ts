@@ -2,13 +2,13 @@ import {
   CRON_PATTERN,
   drillLatencyMs,
   drillQuotaRefusal,
-  drillSmsText,
   planDrill,
   skipRecentlyDrilled,
   weeklyCron,
   withinAckWindow,
   type DrillPerson,
 } from '../../../src/domain/drills';
+import { drillSmsText } from '../../../src/integrations/twilio/messages';
 import { readinessGaps } from '../../../src/domain/paging/readiness';
 
 const person = (over: Partial<DrillPerson> = {}): DrillPerson => ({

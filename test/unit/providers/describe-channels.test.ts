@@ -14,6 +14,7 @@ describe('describeChannels', () => {
       'Paging Android   dev inbox (set FCM_SERVICE_ACCOUNT to send for real; see `klaxon inbox list`)',
       'Paging web push  Web Push, VAPID keys in the data folder, subject mailto:klaxon@localhost',
       'Paging Slack DM  dev inbox (set SLACK_CLIENT_ID, SLACK_CLIENT_SECRET, SLACK_SIGNING_SECRET to send for real; see `klaxon inbox list`)',
+      'Paging Pushover  dev inbox (set PUSHOVER_APP_TOKEN to send for real; see `klaxon inbox list`)',
     ]);
   });
 
@@ -35,6 +36,8 @@ describe('describeChannels', () => {
       SLACK_CLIENT_ID: '1111.2222',
       SLACK_CLIENT_SECRET: 'slack-client-secret',
       SLACK_SIGNING_SECRET: 'slack-signing-secret',
+      PUSHOVER_APP_TOKEN: 'pushoverSecretAppToken00000000',
+      PUSHOVER_API_URL: 'http://127.0.0.1:9002/',
     };
     const lines = describeChannels(notify(env));
     expect(lines).toEqual([
@@ -45,6 +48,7 @@ describe('describeChannels', () => {
       'Paging Android   FCM, project acme-prod',
       'Paging web push  Web Push, VAPID keys in the data folder, subject mailto:p@example.test',
       "Paging Slack DM  Slack app 1111.2222 (each workspace's installation), via https://slack.com/api/",
+      'Paging Pushover  Pushover via http://127.0.0.1:9002',
     ]);
     for (const secret of [
       'tw-secret-token',
@@ -55,6 +59,7 @@ describe('describeChannels', () => {
       'fcm-secret-key',
       'slack-client-secret',
       'slack-signing-secret',
+      'pushoverSecretAppToken',
     ])
       expect(lines.join('\n')).not.toContain(secret);
   });
@@ -67,6 +72,7 @@ describe('describeChannels', () => {
       push_ios: 'dev_inbox',
       push_android: 'dev_inbox',
       push_web: 'web-push',
+      pushover: 'dev_inbox',
       slack: 'dev_inbox',
     });
   });

@@ -15,6 +15,22 @@ const OPS = '11111111-1111-4111-8111-111111111111';
 const NIGHTS = '33333333-3333-4333-8333-333333333333';
 const BOB = '22222222-2222-4222-8222-222222222222';
 
+const channel = (id: string, label: string, drillable = true) => ({
+  id,
+  label,
+  address_label: 'Address',
+  address_placeholder: '',
+  drillable,
+  testable: drillable,
+});
+const CHANNELS = [
+  channel('sms', 'SMS'),
+  channel('voice', 'Voice call'),
+  channel('email', 'Email'),
+  channel('slack', 'Slack', false),
+  channel('pushover', 'Pushover'),
+];
+
 const drill = {
   id: '55555555-5555-4555-8555-555555555555',
   target: { type: 'team', id: OPS },
@@ -53,6 +69,8 @@ const base = (over: Record<string, unknown> = {}) => ({
   'GET /schedules': ok([{ id: NIGHTS, name: 'Nights' }]),
   'GET /drills?limit=20': ok([drill]),
   'GET /drill-schedules': ok([]),
+  // The channel list is the server's (the integrations' declarations): a channel only it knows is offered too.
+  'GET /channels': ok({ channels: CHANNELS }),
   ...over,
 });
 
@@ -89,6 +107,14 @@ describe('DrillsPage', () => {
 
     await waitFor(() => expect(api.calls('POST /drills')).toEqual([{ target: { type: 'team', id: OPS }, channels: ['sms'] }]));
     expect(await screen.findByText('Test page sent: results below.')).toBeTruthy();
+  });
+
+  it('when the server lists its channels, then the picker offers the drillable ones, Pushover included, and never Slack', async () => {
+    fakeApi(base());
+    renderWithApp(<DrillsPage />);
+    const form = await screen.findByRole('form', { name: 'Start a drill' });
+    const options = await optionsOf(within(form).getByLabelText(/^Channels/));
+    await waitFor(() => expect(options.getAllByRole('option', { hidden: true }).map((o) => o.textContent)).toEqual(['SMS', 'Voice call', 'Email', 'Pushover']));
   });
 
   it('when a drill is refused as too soon, then the server’s reason is shown', async () => {

@@ -3,7 +3,8 @@ import { useState, type FormEvent } from 'react';
 import { api } from '../api/client';
 import { useAction, useApiQuery, useSession } from '../api/hooks';
 import { Empty, FormError, LoadError, Loading } from '../components/PageStates';
-import { channelLabel, DRILL_CHANNELS, formatLatency, resultLabel, WEEKDAYS, type Drill, type DrillSchedule, type DrillTargetType } from './drills';
+import { channelLabel, drillChannelOptions, formatLatency, resultLabel, WEEKDAYS, type Drill, type DrillSchedule, type DrillTargetType } from './drills';
+import { useChannels } from '../paging/channels';
 
 interface Named {
   id: string;
@@ -36,6 +37,7 @@ function TargetFields(props: {
   error: (name: string) => string | undefined;
 }) {
   const { options } = useTargets();
+  const channels = useChannels();
   const { form, set } = props;
   return (
     <>
@@ -60,7 +62,7 @@ function TargetFields(props: {
       <MultiSelect
         label="Channels"
         placeholder="As their notification rules page them"
-        data={DRILL_CHANNELS}
+        data={drillChannelOptions(channels)}
         value={form.channels}
         onChange={(v) => set({ ...form, channels: v })}
         error={props.error('channels')}
@@ -101,6 +103,7 @@ function StartDrill() {
 
 function DrillHistory() {
   const { nameOf } = useTargets();
+  const channels = useChannels();
   // Results settle within seconds and acknowledgements within minutes: refreshed while the page is open.
   const drills = useApiQuery<Drill[]>(['drills'], '/drills?limit=20', { refetchInterval: 5000 });
   return (
@@ -130,9 +133,9 @@ function DrillHistory() {
                 {d.results.map((r, i) => {
                   const shown = resultLabel(r);
                   return (
-                    <Table.Tr key={`${r.user_id}-${r.channel}-${i}`} aria-label={`${r.user_name} ${channelLabel(r.channel)}`}>
+                    <Table.Tr key={`${r.user_id}-${r.channel}-${i}`} aria-label={`${r.user_name} ${channelLabel(r.channel, channels)}`}>
                       <Table.Td>{r.user_name}</Table.Td>
-                      <Table.Td>{channelLabel(r.channel)}</Table.Td>
+                      <Table.Td>{channelLabel(r.channel, channels)}</Table.Td>
                       <Table.Td>
                         <Badge color={shown.color} variant="light">
                           {shown.label}

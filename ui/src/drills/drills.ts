@@ -1,3 +1,4 @@
+import type { PagingChannel } from '../paging/channels';
 /** Paging drills as /api/drills and /api/drill-schedules answer them (docs/drills.md). */
 export type DrillTargetType = 'user' | 'team' | 'schedule';
 
@@ -32,18 +33,14 @@ export interface DrillSchedule {
   created_at: string;
 }
 
-export const DRILL_CHANNELS = [
-  { value: 'sms', label: 'SMS' },
-  { value: 'voice', label: 'Voice call' },
-  { value: 'email', label: 'Email' },
-  { value: 'push_ios', label: 'iOS push' },
-  { value: 'push_android', label: 'Android push' },
-  { value: 'push_web', label: 'Web push' },
-];
+/** The channels a drill may send on, as the channel picker lists them. */
+export const drillChannelOptions = (channels: readonly PagingChannel[] | undefined) =>
+  (channels ?? []).filter((c) => c.drillable).map((c) => ({ value: c.id, label: c.label }));
 
 export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
 
-export const channelLabel = (c: string | null) => DRILL_CHANNELS.find((d) => d.value === c)?.label ?? c ?? '—';
+/** A result's channel as people read it: its label from `GET /api/channels`, else its id. */
+export const channelLabel = (c: string | null, channels?: readonly PagingChannel[]) => channels?.find((d) => d.id === c)?.label ?? c ?? '—';
 
 /** What a result says in a word: acknowledged beats delivered. */
 export function resultLabel(r: DrillResult): { label: string; color: string } {

@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 import type { ChannelId } from '../../../src/domain/channels';
 import { api } from '../api/client';
 import { useAction } from '../api/hooks';
+import { useChannels } from './channels';
 import { Empty, FormError } from '../components/PageStates';
 import { ConfirmModal } from '../components/ConfirmModal';
 import { useConfirmedAction } from '../components/useConfirmedAction';
@@ -13,6 +14,7 @@ import {
   CONTACTS,
   RULES,
   describeMethod,
+  isPhone,
   isWebPush,
   methodState,
   type ContactMethod,
@@ -83,8 +85,25 @@ export function ContactMethods({ methods: all, rules }: { methods: ContactMethod
 }
 
 /** Adds a contact method; a new phone number is texted a code to type back. */
+/**
+ * The types the form offers and what their address is called, as the server's channels say
+ * (`GET /api/channels`: the integrations' declarations); the built-in wording until it answers.
+ * A Slack DM comes from linking Slack and Web Push from the device itself: never offered here.
+ */
+function useContactTypes() {
+  const channels = useChannels();
+  const offered = channels?.filter((c) => c.id !== 'slack' && !isWebPush({ type: c.id }));
+  const of = (type: string) => channels?.find((c) => c.id === type);
+  return {
+    options: offered ? offered.map((c) => ({ value: c.id, label: c.label })) : CONTACT_TYPE_OPTIONS,
+    label: (type: ChannelId) => of(type)?.address_label ?? addressLabel(type),
+    hint: (type: ChannelId) => (isPhone(type) ? addressHint(type) : (of(type)?.address_placeholder ?? addressHint(type))),
+  };
+}
+
 function AddContactMethod() {
   const [type, setType] = useState<ChannelId>('sms');
+  const types = useContactTypes();
   const [address, setAddress] = useState('');
   const [label, setLabel] = useState('');
   const add = useAction((body: { type: ChannelId; address: string; label?: string }) => api<ContactMethod>('POST', '/contact-methods', body), {
@@ -106,7 +125,7 @@ function AddContactMethod() {
         <Group align="start" wrap="wrap">
           <Select
             label="Type"
-            data={CONTACT_TYPE_OPTIONS}
+            data={types.options}
             value={type}
             onChange={(v) => v && setType(v as ChannelId)}
             allowDeselect={false}
@@ -114,8 +133,8 @@ function AddContactMethod() {
             w={180}
           />
           <TextInput
-            label={addressLabel(type)}
-            description={addressHint(type)}
+            label={types.label(type)}
+            description={types.hint(type)}
             required
             value={address}
             onChange={(e) => setAddress(e.currentTarget.value)}
