@@ -1,5 +1,5 @@
 /**
- * The one interface every paging channel sits behind (docs/architecture.md, "Providers"): the
+ * The one interface every paging channel sits behind (docs/architecture.md, "Integrations"): the
  * worker's send activity renders a page, picks the channel's sender and calls `send`.
  */
 import type Router from '@koa/router';

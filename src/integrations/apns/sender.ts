@@ -1,4 +1,4 @@
-/** iOS push pages through `@parse/node-apn` (HTTP/2, token auth), docs/architecture.md, "Providers". */
+/** iOS push pages through `@parse/node-apn` (HTTP/2, token auth), docs/architecture.md, "Integrations". */
 import { Notification, Provider, type ResponseFailure } from '@parse/node-apn';
 import type { ApnsConfig } from './config';
 import { PROVIDER_CALL_TIMEOUT_MS } from '../../domain/paging/attempt-timeouts';

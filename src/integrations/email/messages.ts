@@ -14,4 +14,3 @@ export function drillEmail(ackUrl: string): { subject: string; text: string; htm
     html: `<p><strong>${xml(DRILL_MARK)}</strong></p><p>${xml(line)}</p><p><a href="${xml(ackUrl)}">Acknowledge the drill</a></p>`,
   };
 }
-

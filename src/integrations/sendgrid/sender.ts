@@ -1,4 +1,4 @@
-/** Email pages through `@sendgrid/mail` (docs/architecture.md, "Providers"). */
+/** Email pages through `@sendgrid/mail` (docs/architecture.md, "Integrations"). */
 import { Client } from '@sendgrid/client';
 import { MailService } from '@sendgrid/mail';
 import { PROVIDER_CALL_TIMEOUT_MS } from '../../domain/paging/attempt-timeouts';

@@ -1,4 +1,4 @@
-/** SMS and voice pages through the `twilio` SDK (docs/architecture.md, "Providers"). */
+/** SMS and voice pages through the `twilio` SDK (docs/architecture.md, "Integrations"). */
 import twilio from 'twilio';
 import RequestClient from 'twilio/lib/base/RequestClient';
 import type { TwilioConfig } from './config';
