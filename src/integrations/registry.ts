@@ -207,7 +207,7 @@ export function chatProvider(key: string): ChatProvider | undefined {
 
 /** Every module's routes under the dashboard's /api, in registry order (api/dashboard/routes mounts them). */
 export function integrationDashboardRoutes(deps: AdminDeps): RouteSpec[] {
-  return Object.values(PROVIDERS).flatMap((p) => p.dashboardRoutes?.(deps) ?? []);
+  return Object.values(PROVIDERS).flatMap((p) => (p.dashboardRoutes as ((deps: AdminDeps) => RouteSpec[]) | undefined)?.(deps) ?? []);
 }
 
 /**

@@ -7,13 +7,10 @@ import type { Context, Middleware } from 'koa';
 import { ApplicationFailure } from '@temporalio/common';
 import type { NotifyConfig } from '../config';
 import type { ChannelId } from '../domain/channels';
-import type { PageResponseDeps } from '../services/response';
+import type { PageResponseDeps } from '../services/response/page-responses';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from '../logger';
-import type { AccountMailer } from '../services/accounts/mailer';
 import type { Sealer } from '../services/sealing/seal';
-import type { AdminDeps } from '../../api/dashboard/admin-kit';
-import type { RouteSpec } from '../../api/http/route-spec';
 import type { RenderedPage } from './channel';
 
 /** A page, rendered (src/integrations/channel.ts) and addressed: what a provider needs, nothing it must look up. */
@@ -121,8 +118,12 @@ export interface ProviderModule {
   hooks?: (deps: ProviderHookDeps) => Router;
   /** A consumer of the incident-event feed (docs/integrations.md), run in every API process. */
   feedConsumer?: (deps: FeedConsumerDeps) => FeedConsumer;
-  /** Its routes under the dashboard's /api (connecting Slack, a Teams test card), mounted with the other session routes. */
-  dashboardRoutes?: (deps: AdminDeps) => RouteSpec[];
+  /**
+   * Its routes under the dashboard's /api (connecting Slack, a Teams test card), mounted with the
+   * other session routes: a `(deps: AdminDeps) => RouteSpec[]` of api/dashboard, typed loosely
+   * here so this contract imports nothing of the API layer (registry.ts gives it its type back).
+   */
+  dashboardRoutes?: (deps: never) => readonly unknown[];
   /** A chat destination each service may set (`PUT /api/services/{id}/chat/{provider}`). */
   chat?: ChatDestination;
   /** Routes on the ingest listener that speak this system's alert API (docs/compat-intake.md). */
@@ -136,7 +137,8 @@ export interface FeedConsumerDeps {
   orm: MikroORM;
   sealer: Sealer;
   logger: Logger;
-  mailer: AccountMailer;
+  /** Account emails to admins (src/services/accounts/mailer.ts's AccountMailer, by its shape: this contract imports no service). */
+  mailer: { send(mail: { to: string; subject: string; text: string }): Promise<void> };
   appUrl: string;
   /** ALLOW_PRIVATE_TARGETS: for the shared SSRF guard (src/services/targets). */
   allowPrivateTargets: boolean;
@@ -255,9 +257,9 @@ export interface Intake {
 /** What the ingest listener gives an intake: the one ingestion and the plumbing Form A uses. */
 export interface IntakeDeps {
   /** The ingest listener's ingestion: the same group commit, idempotency and quota as Form A. */
-  ingestion: import('../services/ingest').Ingestion;
+  ingestion: import('../services/ingest/accept').Ingestion;
   /** The live source a routing key names (under an ingestion URL, in the URL's workspace). */
-  findSource: (presented: { routingKey: string; urlSecret?: string }) => Promise<import('../services/ingest').CompatSource | undefined>;
+  findSource: (presented: { routingKey: string; urlSecret?: string }) => Promise<import('../services/ingest/compat-sources').CompatSource | undefined>;
   /** The alert a create stored (Opsgenie's request status). */
   createdAlert: (sourceId: string, eventId: string) => Promise<{ id: string; createdAt: Date; alias: string | null } | undefined>;
   /** Names the route for the request log before anything runs (never the raw URL: it holds the secret) and starts the clock. */
@@ -265,7 +267,7 @@ export interface IntakeDeps {
   /** A JSON body (or JSON as text/plain), at most 512 KiB, read as Form A's is. */
   jsonBody: Middleware[];
   /** Runs `handle` for the source a key named: rate-limited and counted as its Form A calls are (no source: just runs it). */
-  forSource: (ctx: Context, source: import('../services/ingest').CompatSource | undefined, handle: () => Promise<void>) => Promise<void>;
+  forSource: (ctx: Context, source: import('../services/ingest/compat-sources').CompatSource | undefined, handle: () => Promise<void>) => Promise<void>;
   /** The request's Idempotency-Key, if any. */
   idempotencyKeyOf: (ctx: Context) => string | undefined;
   /** How the listener would answer a failure (status, message and code, Retry-After), for the intake to say in its own shape. */
@@ -287,7 +289,7 @@ export interface Importer {
   /** The headers that carry the credential (never logged, stored or echoed). */
   headers: (credential: string) => Record<string, string>;
   /** Reads the account through the bounded, SSRF-guarded client and maps it; writes nothing. */
-  read: (http: import('../services/importers').SourceHttp, opts: { now: Date }) => Promise<import('../domain/importers/plan').ImportPlan>;
+  read: (http: import('../services/importers/source-http').SourceHttp, opts: { now: Date }) => Promise<import('../domain/importers/plan').ImportPlan>;
   /** The credential as the dashboard's body field (`api_token`), the CLI's option (`--api-token <token>`) and its help. */
   credential: { field: string; option: string; help: string };
   /** The --api-url option's help. */
