@@ -5,17 +5,11 @@
  * Every text is cut to Discord's embed limits (title 256, description 4096, field value 1024,
  * 6000 characters in all).
  */
+import { INCIDENT_STATUS_EVENT_TYPES, pagingLine } from '../chat-message';
 import type { ChatActionLinks, ChatMessageContext } from '../types';
 
-/** The feed events that post an embed: a new incident and every status move. */
-export const DISCORD_EVENT_TYPES = [
-  'incident.triggered',
-  'incident.acknowledged',
-  'incident.investigating',
-  'incident.resolved',
-  'incident.reopened',
-  'incident.escalated',
-] as const;
+/** The feed events that post one: a new incident and every status move. */
+export const DISCORD_EVENT_TYPES = INCIDENT_STATUS_EVENT_TYPES;
 
 export const EMBED_LIMITS = { title: 256, description: 4096, fieldName: 256, fieldValue: 1024, fields: 25, total: 6000 } as const;
 
@@ -66,16 +60,6 @@ export const cut = (text: string, max: number): string => (text.length > max ? `
 
 /** Markdown's link and emphasis characters escaped, so an incident title cannot forge a link. */
 export const escapeMarkdown = (text: string): string => text.replace(/[\\[\]()*_~`>|]/g, (c) => `\\${c}`);
-
-/** Who is being paged, in one line: `Ada, Grace (step 2)`; the policy's name when nobody is known. */
-function pagingLine(context: ChatMessageContext): string {
-  if (context.paging && context.paging.people.length > 0) {
-    const shown = context.paging.people.slice(0, 5).join(', ');
-    const more = context.paging.people.length > 5 ? ` and ${context.paging.people.length - 5} more` : '';
-    return `${shown}${more} (step ${context.paging.stepNumber})`;
-  }
-  return context.policyName ? `escalation policy "${context.policyName}"` : '—';
-}
 
 /** The embed of one incident event, with the action links its status still allows. */
 export function incidentEmbed(input: DiscordEmbedInput): DiscordMessage {

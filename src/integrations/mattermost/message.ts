@@ -5,17 +5,11 @@
  * `integration.context` carries a signed one-use token. Pure: the tokens are made by the caller.
  * The same attachment, re-rendered, is what a click answers as the post's update.
  */
+import { INCIDENT_STATUS_EVENT_TYPES, pagingLine } from '../chat-message';
 import type { ChatMessageContext } from '../types';
 
-/** The feed events that post a message: a new incident and every status move. */
-export const MATTERMOST_EVENT_TYPES = [
-  'incident.triggered',
-  'incident.acknowledged',
-  'incident.investigating',
-  'incident.resolved',
-  'incident.reopened',
-  'incident.escalated',
-] as const;
+/** The feed events that post one: a new incident and every status move. */
+export const MATTERMOST_EVENT_TYPES = INCIDENT_STATUS_EVENT_TYPES;
 
 /** Where a button's click goes, under the app URL (mounted by hooks.ts). */
 export const MATTERMOST_ACTION_PATH = '/hooks/mattermost/action';
@@ -83,15 +77,6 @@ const cut = (text: string, max: number): string => (text.length > max ? `${text.
 
 /** Markdown's link and emphasis characters escaped, so an incident title cannot forge a link or mention. */
 export const escapeMarkdown = (text: string): string => text.replace(/[\\[\]()*_~`>|@]/g, (c) => `\\${c}`);
-
-function pagingLine(context: ChatMessageContext): string {
-  if (context.paging && context.paging.people.length > 0) {
-    const shown = context.paging.people.slice(0, 5).join(', ');
-    const more = context.paging.people.length > 5 ? ` and ${context.paging.people.length - 5} more` : '';
-    return `${shown}${more} (step ${context.paging.stepNumber})`;
-  }
-  return context.policyName ? `escalation policy "${context.policyName}"` : '—';
-}
 
 /** The attachment of one incident event, with the buttons its status still allows. */
 export function incidentAttachment(input: MattermostMessageInput): MattermostAttachment {

@@ -3,17 +3,10 @@
  * "message with attachments" envelope (docs/chat.md, "Microsoft Teams"). Pure: what the card says
  * and which links it carries are decided here, the links themselves are made by the caller.
  */
-import type { IncidentEventType } from '../../domain/incident-events';
+import { INCIDENT_STATUS_EVENT_TYPES } from '../chat-message';
 
-/** The feed events that post a card: a new incident and every status move (not pages, alerts, closing). */
-export const TEAMS_EVENT_TYPES = [
-  'incident.triggered',
-  'incident.acknowledged',
-  'incident.investigating',
-  'incident.resolved',
-  'incident.reopened',
-  'incident.escalated',
-] as const satisfies readonly IncidentEventType[];
+/** The feed events that post a card: a new incident and every status move. */
+export const TEAMS_EVENT_TYPES = INCIDENT_STATUS_EVENT_TYPES;
 export type TeamsEventType = (typeof TEAMS_EVENT_TYPES)[number];
 
 export const isTeamsEventType = (type: string): type is TeamsEventType => (TEAMS_EVENT_TYPES as readonly string[]).includes(type);
