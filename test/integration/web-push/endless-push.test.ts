@@ -80,7 +80,7 @@ describe('a push service whose answer never ends', () => {
     const pings = await pinger.take();
 
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({ delivered: false, status_code: 500, error: `push to 127.0.0.1:${fake.port} not accepted: HTTP 500` });
+    expect(res.body.data).toEqual({ delivered: false, status_code: 500, error: `push to 127.0.0.1:${fake.port} not accepted: HTTP 500`, provider: 'web-push' });
     const answer = await closedAnswer(sub);
     expect(answer.closedBy).toBe('client');
     // The cap, not the deadline, ended it: far sooner, and only the cap's worth (plus what was in flight) was sent.
@@ -107,7 +107,7 @@ describe('a push service whose answer never ends', () => {
     const pings = await pinger.take();
 
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({ delivered: false, status_code: 500, error: `push to 127.0.0.1:${fake.port} not accepted: HTTP 500` });
+    expect(res.body.data).toEqual({ delivered: false, status_code: 500, error: `push to 127.0.0.1:${fake.port} not accepted: HTTP 500`, provider: 'web-push' });
     const answer = await closedAnswer(sub);
     expect(answer.closedBy).toBe('client');
     expect(answer.closedAt! - answer.openedAt).toBeGreaterThan(PROVIDER_CALL_TIMEOUT_MS - 1000);
