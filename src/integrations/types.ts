@@ -195,6 +195,8 @@ export interface ChatDelivery<Settings> {
   /** The feed event type (`incident.triggered`, …). */
   type: string;
   event: import('../domain/incident-events').IncidentEventBody;
+  /** The event's incident as it stood after the change: never null (the consumer parks events without one). */
+  incident: NonNullable<import('../domain/incident-events').IncidentEventBody['incident']>;
   /** Attempts made before this one. */
   attempts: number;
   context: ChatMessageContext;

@@ -64,11 +64,10 @@ export const discordChat: ChatDestination<DiscordSettings> = {
   eventTypes: DISCORD_EVENT_TYPES,
   async deliver(delivery, deps): Promise<ChatAttempt> {
     const { event } = delivery;
-    if (!event.incident) return { delivered: false, statusCode: null, error: 'the event has no incident', latencyMs: 0, permanent: true };
     const body = JSON.stringify(
       incidentEmbed({
         type: delivery.type,
-        incident: event.incident,
+        incident: delivery.incident,
         context: delivery.context,
         actorName: event.actor?.name ?? null,
         at: event.created_at,

@@ -41,12 +41,11 @@ export const teamsChat: ChatDestination<TeamsSettings> = {
   eventTypes: TEAMS_EVENT_TYPES,
   async deliver(delivery, deps): Promise<ChatAttempt> {
     const { event, type } = delivery;
-    if (!event.incident || !isTeamsEventType(type))
-      return { delivered: false, statusCode: null, error: `not a card event (${type})`, latencyMs: 0, permanent: true };
+    if (!isTeamsEventType(type)) return { delivered: false, statusCode: null, error: `not a card event (${type})`, latencyMs: 0, permanent: true };
     const body = JSON.stringify(
       incidentCard({
         type,
-        incident: event.incident,
+        incident: delivery.incident,
         ...delivery.context,
         actorName: event.actor?.name ?? null,
         stepNumber: typeof event.data.step_number === 'number' ? event.data.step_number : null,

@@ -134,6 +134,7 @@ export class ChatDestinationsConsumer extends FeedQueueConsumer {
           serviceId: row.target_id,
           type: row.type,
           event,
+          incident,
           attempts: row.attempts,
           context: await chatMessageContext(knex, row.target_id, row.incident_id),
           links: links(this.deps, incident, sign),
