@@ -64,9 +64,9 @@ const outboundSyntax = [
 /** The modules at src/integrations/'s root every layer may import: the registry and the shared contracts. */
 const INTEGRATIONS_ROOT_MODULES = [
   'registry',
+  'wiring',
   'types',
   'channel',
-  'channel-table',
   'push',
   'failures',
   'provider-call',

@@ -4,7 +4,7 @@
  * (src/integrations/registry.ts), so adding a provider never touches this file.
  */
 import type Router from '@koa/router';
-import { providerHooks } from '../../src/integrations/registry';
+import { providerHooks } from '../../src/integrations/wiring';
 import type { ProviderHookDeps } from '../../src/integrations/types';
 import { sessionCookieOf } from '../dashboard/cookies';
 import { createPageActionsRouter } from './page-actions';

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import type { CompatSource, Ingestion } from '../../src/services/ingest';
 import type { SourceCallStats } from '../../src/services/ingest/call-stats';
-import { intakeRoutes } from '../../src/integrations/registry';
+import { intakeRoutes } from '../../src/integrations/wiring';
 import type { IntakeDeps } from '../../src/integrations/types';
 import { HttpError, toErrorBody } from '../http/customer-errors';
 import { ingestBody } from './body';

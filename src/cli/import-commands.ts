@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { z } from 'zod';
 import type { Config } from '../config';
 import { importFrom } from '../integrations/import-sources';
-import { createChannelSender, importers } from '../integrations/registry';
+import { createChannelSender, importers } from '../integrations/wiring';
 import type { Importer } from '../integrations/types';
 import { accountMailer } from '../services/accounts';
 import { SYSTEM_CLI } from '../services/audit';

@@ -1,12 +1,12 @@
 /**
  * The paging channels (docs/architecture.md, "Paging"), as the integrations that own them declare
- * them (src/integrations/<name>/channel.ts, gathered in src/integrations/channel-table.ts): what
+ * them (src/integrations/<name>/channel.ts, listed in src/integrations/registry.ts): what
  * people call each, what its addresses look like, how Form B sources name it, the plan quota it
  * counts against and which registry entries send it. Entities, validation, escalation planning,
- * the timeline and the senders all read this table. Pure: the declarations import only pure
- * modules, never a sender.
+ * the timeline and the senders all read this table. Pure: the registry loads no module with it,
+ * and the declarations import only pure modules, never a sender.
  */
-import { CHANNEL_TABLE } from '../integrations/channel-table';
+import { CHANNEL_TABLE } from '../integrations/registry';
 import type { ChannelDeclaration } from '../integrations/channel';
 
 export { EMAIL_PATTERN, MAX_DEVICE_TOKEN_LENGTH, MAX_WEB_PUSH_ENDPOINT_LENGTH, type AddressResult } from './addresses';

@@ -3,8 +3,8 @@
  * "Adding an integration"): its spec (label, addresses, Form B, quota, credentials), how a page, a
  * drill and a test are rendered for it, whether its pages carry SMS reply codes, and which
  * registry entries send it. Declarations are pure (type imports only, and pure modules of
- * src/domain), so src/domain/channels.ts builds the channel table from them
- * (src/integrations/channel-table.ts) without reaching any sender.
+ * src/domain), so src/domain/channels.ts builds the channel table from them through the registry
+ * (src/integrations/registry.ts) without reaching any sender.
  */
 import type { AddressResult } from '../domain/addresses';
 import type { IncidentStatus } from '../domain/incident-lifecycle';

@@ -1,6 +1,6 @@
 import type { ImportPlan, ImportReport, ImportSystem } from '../domain/importers/plan';
 import { applyImportPlan, sourceHttp, type ImportDeps, type ImportRequest, type SourceHttpOptions } from '../services/importers';
-import { importerOf } from './registry';
+import { importerOf } from './wiring';
 
 /**
  * Running an import (docs/importers.md): the registry's importer of the system (each module's

@@ -1,223 +1,57 @@
 /**
- * The provider registry: every external system Klaxon sends through, one entry each, and per
- * channel its sender (the first of the channel's providers, in the channel registry's order, that
- * is configured; else the dev inbox). api/hooks mounts each entry's `hooks`.
+ * The registry (docs/architecture.md, "Integrations"): one entry per integration folder, in the
+ * order people see their channels. An entry names the paging channels its folder owns (its pure
+ * `channel.ts`) and loads the rest of the module (senders, hooks, consumers, SDKs) only when the
+ * wiring first asks for it (src/integrations/wiring.ts). That is what lets this file be pure:
+ * src/domain/channels.ts builds the channel table from it without reaching a sender, and adding
+ * an integration is its folder plus its line here.
  */
-import type Router from '@koa/router';
-import type { AdminDeps } from '../../api/dashboard/admin-kit';
-import type { RouteSpec } from '../../api/http/route-spec';
-import type { MikroORM } from '@mikro-orm/postgresql';
-import type { NotifyConfig } from '../config';
-import { CHANNEL_IDS, CHANNELS, DEV_INBOX, type ChannelId, type ProviderKey } from '../domain/channels';
-import { apns } from './apns';
-import { CHAT_LINK_VIA, createChatActionRouter } from './chat-actions';
-import { ChatDestinationsConsumer } from '../services/chat/chat-consumer';
-import { postJson } from '../services/targets';
-import { ATTEMPT_TIMEOUT_MS } from './outgoing-webhooks/schedule';
-import { createDevInboxSender } from '../services/dev-inbox';
-import { emailChannels } from './email';
-import { fcm } from './fcm';
-import { sendgrid } from './sendgrid';
-import { slack } from './slack';
-import { smtp } from './smtp';
-import { outgoingWebhooks } from './outgoing-webhooks';
-import { opsgenie } from './opsgenie';
-import { pagerduty } from './pagerduty';
-import { microsoftTeams } from './microsoft-teams';
-import { pushover } from './pushover';
-import { discord } from './discord';
-import { mattermost } from './mattermost';
-import { twilio } from './twilio';
-import { webPush } from './web-push';
-import type {
-  ChannelProvider,
-  ChannelSender,
-  ChatDestination,
-  ConfiguredProvider,
-  FeedConsumer,
-  FeedConsumerDeps,
-  Importer,
-  IntakeDeps,
-  ProviderHookDeps,
-  ProviderModule,
-  SenderDeps,
-} from './types';
-import { integrationEnv } from './settings';
+import type { ChannelDeclaration } from './channel';
+import type { ProviderModule } from './types';
+import { twilioChannels } from './twilio/channel';
+import { emailChannels } from './email/channel';
+import { apnsChannels } from './apns/channel';
+import { fcmChannels } from './fcm/channel';
+import { webPushChannels } from './web-push/channel';
+import { slackChannels } from './slack/dm-channel';
+import { pushoverChannels } from './pushover/channel';
 
-/**
- * The registry: one entry per provider folder. The type makes every provider key the channel
- * registry names (src/domain/channels.ts) an entry that sends; other entries may only take hooks.
+/** A registry entry: the channels its folder declares, and how to load its module. */
+interface RegistryEntry {
+  channels?: Readonly<Record<string, ChannelDeclaration>>;
+  load(): ProviderModule;
+}
+
+/*
+ * `require` inside `load`, not an import: a static import would load every SDK and service with
+ * this file, and the domain imports this file. Each call is typed by its folder's module.
  */
-const PROVIDERS: Readonly<Record<ProviderKey, ProviderModule & { senders: ChannelProvider }> & Record<string, ProviderModule>> = {
-  twilio,
-  email: { channels: emailChannels },
-  sendgrid,
-  smtp,
-  apns,
-  fcm,
-  slack,
-  'web-push': webPush,
-  pushover,
-  'outgoing-webhooks': outgoingWebhooks,
-  'microsoft-teams': microsoftTeams,
-  pagerduty,
-  opsgenie,
-  discord,
-  mattermost,
-};
+export const REGISTRY = {
+  twilio: { channels: twilioChannels, load: () => (require('./twilio') as typeof import('./twilio')).twilio },
+  email: { channels: emailChannels, load: () => ({}) },
+  sendgrid: { load: () => (require('./sendgrid') as typeof import('./sendgrid')).sendgrid },
+  smtp: { load: () => (require('./smtp') as typeof import('./smtp')).smtp },
+  apns: { channels: apnsChannels, load: () => (require('./apns') as typeof import('./apns')).apns },
+  fcm: { channels: fcmChannels, load: () => (require('./fcm') as typeof import('./fcm')).fcm },
+  'web-push': { channels: webPushChannels, load: () => (require('./web-push') as typeof import('./web-push')).webPush },
+  slack: { channels: slackChannels, load: () => (require('./slack') as typeof import('./slack')).slack },
+  pushover: { channels: pushoverChannels, load: () => (require('./pushover') as typeof import('./pushover')).pushover },
+  'outgoing-webhooks': { load: () => (require('./outgoing-webhooks') as typeof import('./outgoing-webhooks')).outgoingWebhooks },
+  'microsoft-teams': { load: () => (require('./microsoft-teams') as typeof import('./microsoft-teams')).microsoftTeams },
+  pagerduty: { load: () => (require('./pagerduty') as typeof import('./pagerduty')).pagerduty },
+  opsgenie: { load: () => (require('./opsgenie') as typeof import('./opsgenie')).opsgenie },
+  discord: { load: () => (require('./discord') as typeof import('./discord')).discord },
+  mattermost: { load: () => (require('./mattermost') as typeof import('./mattermost')).mattermost },
+} as const satisfies Record<string, RegistryEntry>;
 
-/** A channel's provider once chosen: its registry key, configured. */
-interface Chosen {
-  key: ProviderKey;
-  provider: ConfiguredProvider;
-}
+/** An integration's registry key (`twilio`, `microsoft-teams`). */
+export type IntegrationKey = keyof typeof REGISTRY;
 
-/** The first of a channel's registry providers whose credentials are configured; undefined means the dev inbox. */
-function chooseProvider(notify: NotifyConfig, channel: ChannelId): Chosen | undefined {
-  for (const key of CHANNELS[channel].providers) {
-    const provider = PROVIDERS[key].senders(notify);
-    if (provider) return { key, provider };
-  }
-  return undefined;
-}
+type Entries = (typeof REGISTRY)[IntegrationKey];
+type ChannelsOf<E> = E extends { channels: infer C } ? C : never;
+type Merged<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
 
-/** A record with one value per channel, in registry order. */
-const perChannel = <T>(value: (channel: ChannelId) => T) => Object.fromEntries(CHANNEL_IDS.map((channel) => [channel, value(channel)])) as Record<ChannelId, T>;
-
-/** Per channel, the provider its configuration selects (SMTP_URL wins over SendGrid for email). */
-export function channelProviders(notify: NotifyConfig): Record<ChannelId, ProviderKey | typeof DEV_INBOX> {
-  return perChannel((channel) => chooseProvider(notify, channel)?.key ?? DEV_INBOX);
-}
-
-/** One sender per channel: the real provider when its credentials are configured, else the dev inbox. */
-export function createChannelSenders(notify: NotifyConfig, deps: SenderDeps): Record<ChannelId, ChannelSender> {
-  const { orm } = deps;
-  // Each provider connects once: SMS and voice share one Twilio client.
-  const connected = new Map<ProviderKey, Partial<Record<ChannelId, ChannelSender>>>();
-  return perChannel((channel) => {
-    const chosen = chooseProvider(notify, channel);
-    if (!chosen) return createDevInboxSender(orm, channel);
-    if (!connected.has(chosen.key)) connected.set(chosen.key, chosen.provider.connect(deps));
-    const sender = connected.get(chosen.key)![channel];
-    if (!sender) throw new Error(`provider ${chosen.key} has no sender for ${channel}, though the channel registry lists it`);
-    return sender;
-  });
-}
-
-/** The sender of one channel alone (the API's account emails), connecting only that channel's provider. */
-export function createChannelSender(notify: NotifyConfig, orm: MikroORM, channel: ChannelId, sealer?: SenderDeps['sealer']): ChannelSender {
-  const chosen = chooseProvider(notify, channel);
-  if (!chosen) return createDevInboxSender(orm, channel);
-  const sender = chosen.provider.connect({ orm, sealer })[channel];
-  if (!sender) throw new Error(`provider ${chosen.key} has no sender for ${channel}, though the channel registry lists it`);
-  return sender;
-}
-
-/** Closes every sender that holds connections (APNs session, SMTP sockets); for worker shutdown. */
-export async function closeChannelSenders(senders: Record<ChannelId, ChannelSender>): Promise<void> {
-  await Promise.all([...new Set(Object.values(senders))].map((s) => s.close?.()));
-}
-
-/** Startup banner lines: per channel, the provider it goes to, or the dev inbox and what would enable it. */
-export function describeChannels(notify: NotifyConfig): string[] {
-  checkIntegrationEnv(notify);
-  return CHANNEL_IDS.map((channel) => {
-    const { bannerLabel, credentials } = CHANNELS[channel];
-    const where = chooseProvider(notify, channel)?.provider.description ?? `dev inbox (set ${credentials} to send for real; see \`klaxon inbox list\`)`;
-    return `${`Paging ${bannerLabel}`.padEnd(17)}${where}`;
-  });
-}
-
-/** Parses every integration's own variables (ProviderModule `env`): a bad one fails startup, naming it. */
-export function checkIntegrationEnv(notify: NotifyConfig): void {
-  for (const module of Object.values(PROVIDERS) as ProviderModule[]) if (module.env) integrationEnv(notify, module.env);
-}
-
-/** The routes every provider takes callbacks on (replies, delivery reports), for api/hooks to mount. */
-export function providerHooks(deps: ProviderHookDeps): Router[] {
-  const viaOf = (key: string) => {
-    const label = chatProvider(key)?.chat.label;
-    return label ? `${label} link` : undefined;
-  };
-  const chatActions = createChatActionRouter(deps, { prefix: '/hooks/chat', via: CHAT_LINK_VIA, viaOf });
-  return [chatActions, ...Object.values(PROVIDERS).flatMap((p) => (p.hooks ? [p.hooks(deps)] : []))];
-}
-
-/** Starts every provider's incident-event feed consumer (this API process's); returns what stops them. */
-export function startFeedConsumers(deps: FeedConsumerDeps): () => Promise<void> {
-  const consumers: FeedConsumer[] = Object.values(PROVIDERS).flatMap((p) => (p.feedConsumer ? [p.feedConsumer(deps)] : []));
-  const chat = chatProviders();
-  if (chat.length > 0) consumers.push(chatConsumer(deps, chat));
-  for (const consumer of consumers) consumer.start();
-  return async () => {
-    await Promise.all(consumers.map((c) => c.stop()));
-  };
-}
-
-/** Mounts every module's compatible intake (docs/compat-intake.md) on the ingest listener's router. */
-export function intakeRoutes(router: Router, deps: IntakeDeps): void {
-  for (const p of Object.values(PROVIDERS)) p.intake?.routes(router, deps);
-}
-
-/** Every importer (docs/importers.md), in registry order: the CLI's `klaxon import` commands and the dashboard's routes. */
-export function importers(): Importer[] {
-  return Object.values(PROVIDERS).flatMap((p) => (p.importer ? [p.importer] : []));
-}
-
-/** The importer of one system; throws for a system no module imports (a caller's bug: inputs are checked first). */
-export function importerOf(system: string): Importer {
-  const found = importers().find((i) => i.system === system);
-  if (!found) throw new Error(`no importer for ${system}`);
-  return found;
-}
-
-/** The one consumer posting every chat provider's messages (src/services/chat/chat-consumer.ts). */
-export function chatConsumer(deps: FeedConsumerDeps, providers: ChatProvider[] = chatProviders()): ChatDestinationsConsumer {
-  return new ChatDestinationsConsumer({
-    orm: deps.orm,
-    sealer: deps.sealer,
-    logger: deps.logger,
-    appUrl: deps.appUrl,
-    actionLinks: deps.actionLinks,
-    providers,
-    notify: deps.notify,
-    post: async (url, opts) => {
-      const res = await postJson(url, { headers: opts.headers ?? {}, body: opts.body, timeoutMs: opts.timeoutMs, allowPrivate: deps.allowPrivateTargets });
-      return { status: res.status, latencyMs: res.latencyMs, ...(res.error ? { error: res.error } : {}) };
-    },
-    attemptTimeoutMs: ATTEMPT_TIMEOUT_MS,
-  });
-}
-
-/** A chat destination as the registry lists it: its registry key (`microsoft-teams`) and what it declares. */
-export interface ChatProvider {
-  key: string;
-  chat: ChatDestination;
-}
-
-/** Every module that declares a per-service chat destination, in registry order. */
-export function chatProviders(): ChatProvider[] {
-  return Object.entries(PROVIDERS).flatMap(([key, p]) => (p.chat ? [{ key, chat: p.chat as unknown as ChatDestination }] : []));
-}
-
-/** One chat provider by key; undefined when no module declares it. */
-export function chatProvider(key: string): ChatProvider | undefined {
-  return chatProviders().find((p) => p.key === key);
-}
-
-/** Every module's routes under the dashboard's /api, in registry order (api/dashboard/routes mounts them). */
-export function integrationDashboardRoutes(deps: AdminDeps): RouteSpec[] {
-  return Object.values(PROVIDERS).flatMap((p) => (p.dashboardRoutes as ((deps: AdminDeps) => RouteSpec[]) | undefined)?.(deps) ?? []);
-}
-
-/**
- * Each module's declared channels are the table's (src/integrations/channel-table.ts): a module
- * that owns a channel but is missing from the table, or the other way round, fails at startup
- * rather than paging through the wrong renderer.
- */
-for (const [key, module] of Object.entries(PROVIDERS) as Array<[string, ProviderModule]>) {
-  for (const [id, declared] of Object.entries(module.channels ?? {})) {
-    if ((CHANNELS as Record<string, unknown>)[id] !== declared)
-      throw new Error(`integration ${key} declares channel ${id}, but src/integrations/channel-table.ts does not list it`);
-  }
-}
+/** Every channel every entry declares, by id, in registry order: what src/domain/channels.ts reads. */
+export const CHANNEL_TABLE = Object.freeze(Object.assign({}, ...Object.values(REGISTRY).map((entry: RegistryEntry) => entry.channels ?? {}))) as Readonly<
+  Merged<ChannelsOf<Entries>>
+>;

@@ -112,8 +112,6 @@ export interface ProviderHookDeps extends PageResponseDeps {
 export interface ProviderModule {
   /** Its environment variables' schema (read with src/integrations/settings.ts `integrationEnv`; checked at startup). */
   env?: import('zod').ZodType;
-  /** The paging channels it owns, declared (its channel.ts; src/integrations/channel-table.ts gathers them). */
-  channels?: Readonly<Record<string, import('./channel').ChannelDeclaration>>;
   senders?: ChannelProvider;
   hooks?: (deps: ProviderHookDeps) => Router;
   /** A consumer of the incident-event feed (docs/integrations.md), run in every API process. */

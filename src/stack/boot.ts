@@ -11,7 +11,7 @@ import { ensureMonitorWorkflows } from '../services/monitors/workflows';
 import { connectTemporal } from '../temporal/client';
 import { createKlaxonWorker } from '../temporal/worker';
 import { resolveInfra, type Infra } from './infra';
-import { closeChannelSenders } from '../integrations/registry';
+import { closeChannelSenders } from '../integrations/wiring';
 import { pagingDeps } from './paging';
 import { resolveSecret } from './secret';
 import { buildListeners, closeServer, listen } from './services';

@@ -1,5 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { createChannelSenders } from '../integrations/registry';
+import { createChannelSenders } from '../integrations/wiring';
 import type { ChannelSender } from '../integrations/types';
 import type { ChannelId } from '../domain/channels';
 import type { PageLinks } from '../../activities/paging/render';

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { describeChannels } from '../integrations/registry';
+import { describeChannels } from '../integrations/wiring';
 import { PROJECT_ROOT } from '../paths';
 import { installTemporalRuntime } from '../temporal/worker';
 import type { Config } from '../config';

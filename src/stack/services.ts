@@ -18,7 +18,7 @@ import { createSealer } from '../services/inbound-webhooks';
 import { processRequestMetrics, RequestMetricsFlusher } from '../services/status/request-metrics';
 import { proxyTrust } from '../../api/http/client-address';
 import { createThrottles } from '../services/throttles';
-import { createChannelSender, startFeedConsumers } from '../integrations/registry';
+import { createChannelSender, startFeedConsumers } from '../integrations/wiring';
 import { dnsTxtLookup, ssoSignInMethods } from '../services/sso';
 import { accountMailer } from '../services/accounts';
 import { IncidentLiveUpdates } from '../services/live-updates/incident-live-updates';

@@ -11,7 +11,7 @@ import { openOrm } from '../../src/db/orm';
 import { OutboxRelay } from '../../src/services/relay/relay';
 import { createLogger, type Logger } from '../../src/logger';
 import { buildListeners, createServerFor, closeServer } from '../../src/stack/services';
-import { closeChannelSenders } from '../../src/integrations/registry';
+import { closeChannelSenders } from '../../src/integrations/wiring';
 import { pagingDeps } from '../../src/stack/paging';
 import { connectTemporal } from '../../src/temporal/client';
 import { createKlaxonWorker } from '../../src/temporal/worker';

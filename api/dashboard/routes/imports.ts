@@ -2,7 +2,7 @@ import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { IMPORT_KINDS, type ImportSystem } from '../../../src/domain/importers/plan';
 import { importFrom } from '../../../src/integrations/import-sources';
-import { importers } from '../../../src/integrations/registry';
+import { importers } from '../../../src/integrations/wiring';
 import type { Importer } from '../../../src/integrations/types';
 import { ImportSourceError } from '../../../src/services/importers';
 import { HttpError } from '../../http/customer-errors';

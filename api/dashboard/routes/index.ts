@@ -1,4 +1,4 @@
-import { integrationDashboardRoutes } from '../../../src/integrations/registry';
+import { integrationDashboardRoutes } from '../../../src/integrations/wiring';
 import type { RouteSpec } from '../../http/route-spec';
 import type { AdminDeps } from '../admin-kit';
 import { auditRoutes } from './audit';

@@ -1,5 +1,5 @@
 import { listIntegrations } from '../../../src/services/chat/integrations';
-import { chatProviders } from '../../../src/integrations/registry';
+import { chatProviders } from '../../../src/integrations/wiring';
 import { defineRoute, type RouteSpec } from '../../http/route-spec';
 import { ADMIN_ERRORS, authorizedActor, type AdminDeps } from '../admin-kit';
 import { IntegrationsSchema } from './integration-schemas';

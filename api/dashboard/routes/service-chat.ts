@@ -1,7 +1,7 @@
 import { can } from '../../../src/domain/permissions';
 import { z } from 'zod';
 import { changeServiceChat, deleteServiceDestination, putServiceDestination, readServiceChat } from '../../../src/services/chat/destinations';
-import { chatProvider, chatProviders } from '../../../src/integrations/registry';
+import { chatProvider, chatProviders } from '../../../src/integrations/wiring';
 import { notFound } from '../../../src/services/errors';
 import { getServiceDetail } from '../../../src/services/workspace/catalog';
 import { defineRoute, type RouteSpec } from '../../http/route-spec';

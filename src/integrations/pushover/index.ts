@@ -4,7 +4,6 @@
  * (hooks.ts), its variables (config.ts) and its wire fake (testing/wire-fake.ts).
  */
 import type { ProviderModule } from '../types';
-import { pushoverChannels } from './channel';
 import { pushoverEnv } from './config';
 import { createPushoverHooksRouter } from './hooks';
 import { pushoverProvider } from './sender';
@@ -15,7 +14,6 @@ export * from './sender';
 
 /** The registry's `pushover` entry. */
 export const pushover = {
-  channels: pushoverChannels,
   env: pushoverEnv,
   senders: pushoverProvider,
   hooks: createPushoverHooksRouter,

@@ -11,7 +11,6 @@ import { createSealer } from '../../services/sealing/seal';
 import type { ProviderModule } from '../types';
 import { slackDashboardRoutes } from './dashboard-routes';
 import { slackLinkRoutes } from './dashboard-link-routes';
-import { slackChannels } from './dm-channel';
 import { createSlackHooksRouter } from './hooks';
 import { createSlackFeedConsumer } from './messages/deliverer';
 import { slackStateKey } from './oauth-state';
@@ -22,7 +21,6 @@ export { slackWorkSettled } from './context';
 
 /** The registry's `slack` entry: channel messages from the feed, Slack DMs, and the OAuth callback, interactions and commands hooks. */
 export const slack = {
-  channels: slackChannels,
   feedConsumer: createSlackFeedConsumer,
   dashboardRoutes: (deps) => [...slackDashboardRoutes(deps), ...slackLinkRoutes(deps)],
   senders: slackProvider,

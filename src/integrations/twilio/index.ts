@@ -5,7 +5,6 @@
  */
 import type { ProviderModule } from '../types';
 import { createTwilioHooksRouter } from './hooks';
-import { twilioChannels } from './channel';
 import { twilioProvider } from './sender';
 
 export * from './sender';
@@ -15,7 +14,6 @@ export * from './responses';
 
 /** The registry's `twilio` entry; its hooks refuse every request while TWILIO_AUTH_TOKEN is unset. */
 export const twilio = {
-  channels: twilioChannels,
   senders: twilioProvider,
   hooks: (deps) => createTwilioHooksRouter({ ...deps, authToken: deps.notify.twilio?.authToken }),
 } satisfies ProviderModule;

@@ -1,6 +1,5 @@
 /** Web Push: browser push pages (RFC 8030/8291/8292) through `web-push`, docs/web-push.md. */
 import type { ProviderModule } from '../types';
-import { webPushChannels } from './channel';
 import { webPushProvider } from './sender';
 
 export * from './config';
@@ -8,4 +7,4 @@ export * from './keys';
 export * from './sender';
 
 /** The registry's `web-push` entry. */
-export const webPush = { channels: webPushChannels, senders: webPushProvider } satisfies ProviderModule;
+export const webPush = { senders: webPushProvider } satisfies ProviderModule;

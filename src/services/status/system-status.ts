@@ -1,5 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { channelProviders } from '../../integrations/registry';
+import { channelProviders } from '../../integrations/wiring';
 import type { NotifyConfig } from '../../config';
 import { knexOf } from '../../db/knex';
 import { CHANNEL_IDS } from '../../domain/channels';

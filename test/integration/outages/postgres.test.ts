@@ -6,7 +6,7 @@ import { openOrm, type MikroORM } from '../../../src/db/orm';
 import { createSource } from '../../../src/services/ingest/sources';
 import { pagingDeps } from '../../../src/stack/paging';
 import { createKlaxonWorker } from '../../../src/temporal/worker';
-import { closeChannelSenders } from '../../../src/integrations/registry';
+import { closeChannelSenders } from '../../../src/integrations/wiring';
 import { request, type ApiResponse } from '../../support/http';
 import { notificationsOf, timelineOf } from '../../support/paging';
 import { startTestStack, type TestStack } from '../../support/stack';

@@ -1,8 +1,8 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { createDevInboxSender, listDevInbox } from '../../../src/services/dev-inbox';
-import { closeChannelSenders, createChannelSenders } from '../../../src/integrations/registry';
+import { closeChannelSenders, createChannelSenders } from '../../../src/integrations/wiring';
 import type { ChannelSender, OutgoingPage } from '../../../src/integrations/types';
-import { CHANNEL_IDS, type ChannelId } from '../../../src/domain/channels';
+import { CHANNEL_IDS, CHANNELS, type ChannelId } from '../../../src/domain/channels';
 import { loadConfig } from '../../../src/config';
 import { openOrm, type MikroORM } from '../../../src/db/orm';
 import { knexOf } from '../../../src/db/knex';
@@ -67,7 +67,8 @@ const everyProvider = () => ({
   FCM_BASE_URL: fakes.fcm.url,
 });
 
-const ADDRESSES: Record<ChannelId, string> = {
+/** Addresses of the channels this file knows; any later channel pages its declared placeholder address. */
+const ADDRESSES: Partial<Record<ChannelId, string>> = {
   sms: '+15559990001',
   voice: '+15559990002',
   email: 'ops@example.test',
@@ -75,14 +76,14 @@ const ADDRESSES: Record<ChannelId, string> = {
   push_android: 'android-token-1',
   push_web: JSON.stringify({ endpoint: 'https://push.example.test/send/abc', keys: { p256dh: 'B'.repeat(87), auth: 'A'.repeat(22) } }),
   slack: 'U0SLACK001',
-  pushover: 'uQiRzpo4DXghDmr9QzzfQu27cmVRsG',
 };
+const addressOf = (channel: ChannelId): string => ADDRESSES[channel] ?? CHANNELS[channel].address.placeholder;
 /** Web push is always configured (its VAPID keys are generated): never the dev inbox; test/integration/web-push covers it. */
 const INBOX_CAPABLE = CHANNEL_IDS.filter((c) => c !== 'push_web');
 const page = (channel: ChannelId, tag: string): OutgoingPage => ({
   notificationId: crypto.randomUUID(),
   channel,
-  to: ADDRESSES[channel],
+  to: addressOf(channel),
   subject: `Subject ${tag}`,
   text: `Body ${tag}`,
   ...(channel === 'voice' && { voiceTwiml: '<Response><Say>hi</Say></Response>' }),
@@ -106,9 +107,10 @@ describe('createChannelSenders', () => {
 
   it('when every provider is configured, then each channel reaches its own provider and nothing lands in the dev inbox', async () => {
     const senders = sendersFor(everyProvider());
-    // Slack DMs need a workspace's installation: test/integration/chat/slack-dm.test.ts sends them.
-    // Pushover pages through its own wire fake in test/integration/pushover.
-    const sent = await Promise.all(INBOX_CAPABLE.filter((c) => c !== 'slack' && c !== 'pushover').map((c) => senders[c].send(page(c, 'all'))));
+    // The channels whose providers everyProvider() configures. Slack DMs need a workspace's
+    // installation (test/integration/chat/slack-dm.test.ts); later integrations page through their own wire fakes.
+    const configuredHere: ChannelId[] = ['sms', 'voice', 'email', 'push_ios', 'push_android'];
+    const sent = await Promise.all(configuredHere.map((c) => senders[c].send(page(c, 'all'))));
     expect(sent.map((s) => s.provider)).toEqual(['twilio', 'twilio', 'sendgrid', 'apns', 'fcm']);
     expect(senders.push_web.provider).toBe('web-push');
     expect(await inboxRows('all')).toEqual([]);

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { loadConfig } from '../../../src/config';
+import { channelProviders, describeChannels } from '../../../src/integrations/wiring';
 import { knexOf } from '../../../src/db/knex';
 import { startPushoverFake, type PushoverFake } from '../../../src/integrations/pushover/testing/wire-fake';
 import { dashboard, memberSession } from '../../support/dashboard';
@@ -188,5 +190,16 @@ describe('testing a Pushover contact method', () => {
     const message = await fake.waitFor((m) => m.fields.user === me.user);
     expect(message.fields).toMatchObject({ priority: '0', title: 'Klaxon test page' });
     expect(message.fields.callback).toBeUndefined();
+  });
+});
+
+describe('the startup banner', () => {
+  it('when PUSHOVER_APP_TOKEN is set or not, then Pushover says where pages go or what would enable it, never the token', () => {
+    const banner = (env: Record<string, string>) => describeChannels(loadConfig(env).notify).find((line) => line.startsWith('Paging Pushover'));
+    expect(banner({})).toBe('Paging Pushover  dev inbox (set PUSHOVER_APP_TOKEN to send for real; see `klaxon inbox list`)');
+    const configured = banner({ PUSHOVER_APP_TOKEN: TOKEN, PUSHOVER_API_URL: 'http://127.0.0.1:9002/' });
+    expect(configured).toBe('Paging Pushover  Pushover via http://127.0.0.1:9002');
+    expect(configured).not.toContain(TOKEN);
+    expect(channelProviders(loadConfig({ PUSHOVER_APP_TOKEN: TOKEN }).notify).pushover).toBe('pushover');
   });
 });
