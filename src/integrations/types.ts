@@ -210,6 +210,8 @@ export interface ChatAttempt {
   error: string | null;
   latencyMs: number;
   permanent?: boolean;
+  /** The provider asked for this long before the next try (its Retry-After): the queue waits at least that. */
+  retryAfterMs?: number;
 }
 
 /** What a chat provider's `deliver` may use: the bounded, SSRF-guarded poster, the public URL, the log. */
@@ -217,7 +219,7 @@ export interface ChatDeliverDeps {
   post: (
     url: string,
     opts: { headers?: Record<string, string>; body: string; timeoutMs: number },
-  ) => Promise<{ status: number | null; body?: string; error?: string; latencyMs: number }>;
+  ) => Promise<{ status: number | null; body?: string; error?: string; latencyMs: number; retryAfterMs?: number }>;
   appUrl: string;
   logger: Logger;
   orm: MikroORM;

@@ -172,7 +172,12 @@ export function chatConsumer(deps: FeedConsumerDeps, providers: ChatProvider[] =
     notify: deps.notify,
     post: async (url, opts) => {
       const res = await postJson(url, { headers: opts.headers ?? {}, body: opts.body, timeoutMs: opts.timeoutMs, allowPrivate: deps.allowPrivateTargets });
-      return { status: res.status, latencyMs: res.latencyMs, ...(res.error ? { error: res.error } : {}) };
+      return {
+        status: res.status,
+        latencyMs: res.latencyMs,
+        ...(res.error ? { error: res.error } : {}),
+        ...(res.retryAfterMs !== undefined && { retryAfterMs: res.retryAfterMs }),
+      };
     },
     attemptTimeoutMs: ATTEMPT_TIMEOUT_MS,
   });

@@ -1,8 +1,8 @@
 /**
  * Discord as a chat destination (docs/integrations.md, "Discord"): per service a channel webhook
  * URL (secret: the token is in its path), an embed per new incident and status change
- * (embed.ts), posted to `{webhook_url}?wait=true`. A 429 is retried on the one schedule; any
- * other 4xx parks the delivery (a deleted webhook answers 404 forever).
+ * (embed.ts), posted to `{webhook_url}?wait=true`. A 429 is retried on the one schedule, never
+ * before its Retry-After; any other 4xx parks the delivery (a deleted webhook answers 404 forever).
  */
 import { z } from 'zod';
 import type { ChatAttempt, ChatDestination } from '../types';
@@ -78,6 +78,14 @@ export const discordChat: ChatDestination<DiscordSettings> = {
     const res = await deps.post(url, { headers: { 'User-Agent': 'Klaxon-Discord/1' }, body, timeoutMs: ATTEMPT_TIMEOUT_MS });
     const delivered = res.status !== null && res.status >= 200 && res.status < 300;
     const permanent = !delivered && res.status !== null && res.status >= 400 && res.status < 500 && res.status !== 408 && res.status !== 429;
-    return { delivered, statusCode: res.status, error: delivered ? null : (res.error ?? `answered ${res.status}`), latencyMs: res.latencyMs, permanent };
+    return {
+      delivered,
+      statusCode: res.status,
+      error: delivered ? null : (res.error ?? `answered ${res.status}`),
+      latencyMs: res.latencyMs,
+      permanent,
+      // A 429's Retry-After: Discord's rate limit lifts then, not on our schedule.
+      ...(res.retryAfterMs !== undefined && { retryAfterMs: res.retryAfterMs }),
+    };
   },
 };

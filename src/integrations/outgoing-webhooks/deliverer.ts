@@ -20,7 +20,7 @@ import { signedHeaders } from './signature';
 export type PostJson = (
   url: string,
   opts: { headers: Record<string, string>; body: string; timeoutMs: number },
-) => Promise<{ status: number | null; latencyMs: number; error: string | null }>;
+) => Promise<{ status: number | null; latencyMs: number; error: string | null; retryAfterMs?: number }>;
 
 export interface DelivererDeps {
   orm: MikroORM;
@@ -71,7 +71,7 @@ export class OutgoingWebhookDeliverer extends FeedQueueConsumer {
       : !secret
         ? { delivered: false, statusCode: null, error: 'the signing secret cannot be opened (KLAXON_SECRET changed)', latencyMs: 0 }
         : await this.send(hook.url, secret, row);
-    const next = outcome.delivered ? { retryInMs: null, park: false } : afterFailedAttempt(row.attempts);
+    const next = outcome.delivered ? { retryInMs: null, park: false } : afterFailedAttempt(row.attempts, { retryAfterMs: outcome.retryAfterMs });
     await recordAttempt(knex, DELIVERIES, row, outcome, !hook ? { retryInMs: null, park: true } : next);
     if (!hook || row.type === 'ping') return;
     if (outcome.delivered) return markSucceeded(knex, hook.id);
@@ -87,7 +87,13 @@ export class OutgoingWebhookDeliverer extends FeedQueueConsumer {
     const headers = { 'content-type': 'application/json', 'user-agent': 'Klaxon-Webhooks/1', ...signedHeaders(secret, row.event_id, body, new Date()) };
     const res = await this.deps.post(url, { headers, body, timeoutMs: ATTEMPT_TIMEOUT_MS });
     const delivered = res.status !== null && res.status >= 200 && res.status < 300;
-    return { delivered, statusCode: res.status, error: delivered ? null : (res.error ?? `answered ${res.status}`), latencyMs: res.latencyMs };
+    return {
+      delivered,
+      statusCode: res.status,
+      error: delivered ? null : (res.error ?? `answered ${res.status}`),
+      latencyMs: res.latencyMs,
+      ...(res.retryAfterMs !== undefined && { retryAfterMs: res.retryAfterMs }),
+    };
   }
 
   /** Disables a subscription the system gave up on, gives up its pending deliveries, tells its admins. */

@@ -145,7 +145,9 @@ export class ChatDestinationsConsumer extends FeedQueueConsumer {
     } catch (err) {
       outcome = { delivered: false, statusCode: null, error: `the ${row.consumer} renderer failed: ${(err as Error).message}`, latencyMs: 0 };
     }
-    const next = outcome.delivered ? { retryInMs: null, park: false } : afterFailedAttempt(row.attempts, { permanent: outcome.permanent });
+    const next = outcome.delivered
+      ? { retryInMs: null, park: false }
+      : afterFailedAttempt(row.attempts, { permanent: outcome.permanent, retryAfterMs: outcome.retryAfterMs });
     await recordAttempt(knex, queue, row, outcome, next);
     if (!outcome.delivered && next.park) {
       // Never the settings: a webhook URL is its own credential.

@@ -19,13 +19,14 @@ export const FEED_RETRY_SCHEDULE_MS: readonly number[] = [5_000, 300_000, 1_800_
 /**
  * What follows a failed attempt (`attempts`: the row's count before it): tried again on the one
  * schedule, or parked once the schedule has run out, or at once when the consumer knows the
- * refusal is permanent (a 4xx a provider answers however often it is asked).
+ * refusal is permanent (a 4xx a provider answers however often it is asked). A receiver's
+ * Retry-After (`retryAfterMs`, capped by src/domain/retry-after.ts) can only make the wait longer.
  */
-export function afterFailedAttempt(attempts: number, opts: { permanent?: boolean } = {}): { retryInMs: number | null; park: boolean } {
+export function afterFailedAttempt(attempts: number, opts: { permanent?: boolean; retryAfterMs?: number } = {}): { retryInMs: number | null; park: boolean } {
   if (opts.permanent) return { retryInMs: null, park: true };
   const counted = attempts + 1;
   if (counted > FEED_RETRY_SCHEDULE_MS.length) return { retryInMs: null, park: true };
-  return { retryInMs: FEED_RETRY_SCHEDULE_MS[counted - 1], park: false };
+  return { retryInMs: Math.max(FEED_RETRY_SCHEDULE_MS[counted - 1], opts.retryAfterMs ?? 0), park: false };
 }
 
 /** One consumer's part of the queue. */
@@ -60,6 +61,8 @@ export interface AttemptOutcome {
   statusCode: number | null;
   error: string | null;
   latencyMs: number;
+  /** The receiver's Retry-After, when it sent one: the next try waits at least that (afterFailedAttempt). */
+  retryAfterMs?: number;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { retryAfterMs } from '../../domain/retry-after';
 import { OutboundError, outboundRequest } from '../outbound/client';
 
 /** How long a delivery may take, and how much of the receiver's answer is read (the rest is not: only the status counts). */
@@ -22,6 +23,8 @@ export interface PostJsonResult {
   latencyMs: number;
   /** null on a 2xx; otherwise why the attempt failed (never the URL, never the body sent). */
   error: string | null;
+  /** A 429 or 503's Retry-After, in milliseconds (src/domain/retry-after.ts); absent otherwise. */
+  retryAfterMs?: number;
 }
 
 /**
@@ -47,7 +50,8 @@ export async function postJson(url: string, opts: PostJsonOptions): Promise<Post
     });
     if (res.status >= 200 && res.status < 300) return result(res.status, null);
     if (res.status >= 300 && res.status < 400) return result(res.status, `redirect (${res.status}) not followed`);
-    return result(res.status, `unexpected status ${res.status}`);
+    const wait = res.status === 429 || res.status === 503 ? retryAfterMs(res.headers['retry-after'], new Date()) : null;
+    return { ...result(res.status, `unexpected status ${res.status}`), ...(wait !== null && { retryAfterMs: wait }) };
   } catch (err) {
     if (err instanceof OutboundError) return result(null, err.message);
     throw err;

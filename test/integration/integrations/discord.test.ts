@@ -80,12 +80,14 @@ describe('Discord', () => {
     await waitFor(async () => (await rowsOf(ws.serviceId)).every((r) => r.delivered_at), 10_000, 'recorded delivered');
   });
 
-  it('when Discord answers 429, then the embed is retried and delivered; when the webhook is gone (404), the delivery is parked after one attempt', async () => {
+  it('when Discord answers 429, then the embed is retried after its Retry-After and delivered; when the webhook is gone (404), the delivery is parked after one attempt', async () => {
     const { ws, ingestUrl } = await discordWorkspace('222222222222');
-    discord.set({ kind: 'rateLimited', retryAfter: 0.2, times: 1 });
+    discord.set({ kind: 'rateLimited', retryAfter: 90, times: 1 });
     const first = await trigger(ingestUrl, 'Queue backlog');
     const row = await waitFor(async () => (await rowsOf(ws.serviceId)).find((r) => r.attempts >= 1), 20_000, 'the first attempt');
     expect(row).toMatchObject({ last_status_code: 429, parked_at: null });
+    // Not the schedule's 5 s: Discord's Retry-After (90 s), so the retry is not refused again.
+    expect(new Date(row.next_attempt_at).getTime() - Date.now()).toBeGreaterThan(80_000);
     await db()('feed_deliveries').where({ id: row.id }).update({ next_attempt_at: new Date() });
     await waitFor(async () => postsOf('222222222222', await numberOf(first)).length === 1, 20_000, 'the retried embed');
 
