@@ -22,26 +22,32 @@ interface RegistryEntry {
   load(): ProviderModule;
 }
 
-/*
- * `require` inside `load`, not an import: a static import would load every SDK and service with
- * this file, and the domain imports this file. Each call is typed by its folder's module.
+/**
+ * Loads an integration's folder (its index.ts) when the wiring first needs it. Not an import: a
+ * static import would load every SDK and service with this file, and the domain (and through it
+ * the dashboard's bundle) imports this file. The path is computed so that bundlers do not follow
+ * it either; each call is typed by its folder's module.
  */
+function loadFolder<Module>(folder: string): Module {
+  return require(`./${folder}`) as Module;
+}
+
 export const REGISTRY = {
-  twilio: { channels: twilioChannels, load: () => (require('./twilio') as typeof import('./twilio')).twilio },
+  twilio: { channels: twilioChannels, load: () => loadFolder<typeof import('./twilio')>('twilio').twilio },
   email: { channels: emailChannels, load: () => ({}) },
-  sendgrid: { load: () => (require('./sendgrid') as typeof import('./sendgrid')).sendgrid },
-  smtp: { load: () => (require('./smtp') as typeof import('./smtp')).smtp },
-  apns: { channels: apnsChannels, load: () => (require('./apns') as typeof import('./apns')).apns },
-  fcm: { channels: fcmChannels, load: () => (require('./fcm') as typeof import('./fcm')).fcm },
-  'web-push': { channels: webPushChannels, load: () => (require('./web-push') as typeof import('./web-push')).webPush },
-  slack: { channels: slackChannels, load: () => (require('./slack') as typeof import('./slack')).slack },
-  pushover: { channels: pushoverChannels, load: () => (require('./pushover') as typeof import('./pushover')).pushover },
-  'outgoing-webhooks': { load: () => (require('./outgoing-webhooks') as typeof import('./outgoing-webhooks')).outgoingWebhooks },
-  'microsoft-teams': { load: () => (require('./microsoft-teams') as typeof import('./microsoft-teams')).microsoftTeams },
-  pagerduty: { load: () => (require('./pagerduty') as typeof import('./pagerduty')).pagerduty },
-  opsgenie: { load: () => (require('./opsgenie') as typeof import('./opsgenie')).opsgenie },
-  discord: { load: () => (require('./discord') as typeof import('./discord')).discord },
-  mattermost: { load: () => (require('./mattermost') as typeof import('./mattermost')).mattermost },
+  sendgrid: { load: () => loadFolder<typeof import('./sendgrid')>('sendgrid').sendgrid },
+  smtp: { load: () => loadFolder<typeof import('./smtp')>('smtp').smtp },
+  apns: { channels: apnsChannels, load: () => loadFolder<typeof import('./apns')>('apns').apns },
+  fcm: { channels: fcmChannels, load: () => loadFolder<typeof import('./fcm')>('fcm').fcm },
+  'web-push': { channels: webPushChannels, load: () => loadFolder<typeof import('./web-push')>('web-push').webPush },
+  slack: { channels: slackChannels, load: () => loadFolder<typeof import('./slack')>('slack').slack },
+  pushover: { channels: pushoverChannels, load: () => loadFolder<typeof import('./pushover')>('pushover').pushover },
+  'outgoing-webhooks': { load: () => loadFolder<typeof import('./outgoing-webhooks')>('outgoing-webhooks').outgoingWebhooks },
+  'microsoft-teams': { load: () => loadFolder<typeof import('./microsoft-teams')>('microsoft-teams').microsoftTeams },
+  pagerduty: { load: () => loadFolder<typeof import('./pagerduty')>('pagerduty').pagerduty },
+  opsgenie: { load: () => loadFolder<typeof import('./opsgenie')>('opsgenie').opsgenie },
+  discord: { load: () => loadFolder<typeof import('./discord')>('discord').discord },
+  mattermost: { load: () => loadFolder<typeof import('./mattermost')>('mattermost').mattermost },
 } as const satisfies Record<string, RegistryEntry>;
 
 /** An integration's registry key (`twilio`, `microsoft-teams`). */
