@@ -1,7 +1,7 @@
 /**
  * The one consumer of the incident-event feed for chat destinations set per service
- * (docs/chat.md, "How chat messages are delivered"): every provider that declares `chat` in the
- * registry (Microsoft Teams, Discord, Mattermost, …) except Slack, which keeps its own deliverer.
+ * (docs/chat.md, "How chat messages are delivered"): every provider whose `chat` declares
+ * `deliver` (Microsoft Teams, Discord, Mattermost, …); Slack declares none and keeps its own deliverer.
  * Each pass moves new feed events into `feed_deliveries`, one row per event and per destination
  * of the event's service whose provider posts that event type (consumer = the provider's registry
  * key, target = the service), then attempts what is due: the destination's settings opened, the
