@@ -2,9 +2,8 @@
  * A service's chat destinations as the dashboard reads and changes them (docs/chat.md,
  * "Per-service destinations"): every check first (plan, Teams URL through the one SSRF guard,
  * then the provider's own checks that need I/O: ChatDestination `resolveSettings`, Slack's channel
- * looked up in Slack), then one write and its audit entry. A refused change
- * changes nothing. The Teams URL is a credential: shown in full only to those who may change it,
- * never in the audit log.
+ * looked up in Slack), then one write and its audit entry. A refused change changes nothing. The
+ * Teams URL is a credential: shown in full only to those who may change it, never in the audit log.
  */
 import { checkTargetUrl } from '../../domain/targets';
 import { knexOf } from '../../db/knex';
