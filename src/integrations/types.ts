@@ -242,9 +242,58 @@ export interface ChatDestination<Settings extends Record<string, unknown> = Reco
    */
   settings: import('zod').ZodType<Settings>;
   form: readonly SettingsField[];
-  /** The feed event types it posts. */
-  eventTypes: readonly string[];
-  deliver(delivery: ChatDelivery<Settings>, deps: ChatDeliverDeps): Promise<ChatAttempt>;
+  /**
+   * Checks that need I/O once the schema passed (Slack: the channel exists in the connected
+   * Slack), and the settings to store (its name looked up). Throws the answer: a 400 naming
+   * `ctx.fieldName(field)`, or the provider's own 409/503. Absent: the parsed settings are stored.
+   */
+  resolveSettings?(settings: Settings, ctx: ChatSettingsContext): Promise<Record<string, unknown>>;
+  /**
+   * A connection the workspace makes once, before any service can post (Slack's app install), as
+   * `GET /api/integrations` shows it in this provider's place. Absent: the provider needs none
+   * (a webhook URL per service) and is listed with its form and how many services post to it.
+   */
+  connection?(deps: ChatConnectionDeps, organizationId: string): Promise<ChatConnectionJson>;
+  /** The feed event types it posts; absent with `deliver`. */
+  eventTypes?: readonly string[];
+  /**
+   * One attempt of one delivery, by the one chat consumer (src/services/chat/chat-consumer.ts).
+   * Absent: the provider posts through its own feed consumer (Slack's messages/, which updates
+   * and threads its messages), and the one chat consumer leaves its destinations alone.
+   */
+  deliver?(delivery: ChatDelivery<Settings>, deps: ChatDeliverDeps): Promise<ChatAttempt>;
+}
+
+/** A chat destination the one chat consumer posts: it declares its event types and `deliver`. */
+export type PostedChatDestination<Settings extends Record<string, unknown> = Record<string, unknown>> = ChatDestination<Settings> &
+  Required<Pick<ChatDestination<Settings>, 'eventTypes' | 'deliver'>>;
+
+/** What a provider's `resolveSettings` is given: the workspace, how to reach its systems, how to name a refused field. */
+export interface ChatSettingsContext {
+  orm: MikroORM;
+  /** Opens the workspace's stored secrets (Slack's bot token). */
+  sealer: Sealer;
+  /** The providers' configuration (Slack's app variables). */
+  notify: NotifyConfig;
+  organizationId: string;
+  /** How a 400 names a field: `settings.<name>` on the generic route; the older route names its own (`slack_channel_id`). */
+  fieldName(name: string): string;
+}
+
+/** What a provider's `connection` reads: the database and the providers' configuration. */
+export interface ChatConnectionDeps {
+  orm: MikroORM;
+  notify: NotifyConfig;
+}
+
+/** A workspace's connection to a chat provider as `GET /api/integrations` answers it (the provider's key is added before). */
+export interface ChatConnectionJson {
+  /** This Klaxon has the provider's app variables. */
+  configured: boolean;
+  /** This workspace has connected it. */
+  connected: boolean;
+  /** What else the provider shows (Slack: its team, when and by whom it was connected); never a token. */
+  [field: string]: unknown;
 }
 
 /**

@@ -25,6 +25,7 @@ import type {
   FeedConsumerDeps,
   Importer,
   IntakeDeps,
+  PostedChatDestination,
   ProviderHookDeps,
   ProviderModule,
   SenderDeps,
@@ -133,7 +134,7 @@ export function startFeedConsumers(deps: FeedConsumerDeps): () => Promise<void> 
   const consumers: FeedConsumer[] = modules()
     .map(([, m]) => m)
     .flatMap((p) => (p.feedConsumer ? [p.feedConsumer(deps)] : []));
-  const chat = chatProviders();
+  const chat = postedChatProviders();
   if (chat.length > 0) consumers.push(chatConsumer(deps, chat));
   for (const consumer of consumers) consumer.start();
   return async () => {
@@ -161,7 +162,7 @@ export function importerOf(system: string): Importer {
 }
 
 /** The one consumer posting every chat provider's messages (src/services/chat/chat-consumer.ts). */
-export function chatConsumer(deps: FeedConsumerDeps, providers: ChatProvider[] = chatProviders()): ChatDestinationsConsumer {
+export function chatConsumer(deps: FeedConsumerDeps, providers: PostedChatProvider[] = postedChatProviders()): ChatDestinationsConsumer {
   return new ChatDestinationsConsumer({
     orm: deps.orm,
     sealer: deps.sealer,
@@ -192,6 +193,17 @@ export interface ChatProvider {
 /** Every module that declares a per-service chat destination, in registry order. */
 export function chatProviders(): ChatProvider[] {
   return modules().flatMap(([key, p]) => (p.chat ? [{ key, chat: p.chat as unknown as ChatDestination }] : []));
+}
+
+/** A chat provider the one chat consumer posts for. */
+export interface PostedChatProvider {
+  key: string;
+  chat: PostedChatDestination;
+}
+
+/** The chat providers that declare `deliver`, in registry order (Slack posts through its own feed consumer). */
+export function postedChatProviders(): PostedChatProvider[] {
+  return chatProviders().flatMap(({ key, chat }) => (chat.deliver && chat.eventTypes ? [{ key, chat: chat as PostedChatDestination }] : []));
 }
 
 /** One chat provider by key; undefined when no module declares it. */

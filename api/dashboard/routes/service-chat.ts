@@ -20,14 +20,15 @@ function providerOf(key: string) {
 /**
  * A service's chat destinations under /api (docs/chat.md, "Per-service destinations"): every
  * provider it posts to, one `PUT`/`DELETE /services/{id}/chat/{provider}` each, validated by the
- * provider's own schema; and the Slack channel and Teams URL route of before, on the same store.
+ * provider's own schema and checks (Slack's channel looked up in Slack); and the Slack channel
+ * and Teams URL route of before, on the same store.
  * Any member reads (secrets masked); services.manage changes them.
  */
 export function serviceChatRoutes(deps: AdminDeps): RouteSpec[] {
   const destinations = {
     orm: deps.orm,
     sealer: deps.webhooks.sealer,
-    slack: deps.notify.slack,
+    notify: deps.notify,
     allowPrivate: deps.targets?.allowPrivate ?? deps.monitors?.allowPrivate ?? false,
     providers: chatProviders(),
   };
@@ -79,16 +80,18 @@ export function serviceChatRoutes(deps: AdminDeps): RouteSpec[] {
       method: 'put',
       access: 'write',
       path: '/services/{id}/chat/{provider}',
-      summary: `Set a service’s destination in one chat provider, e.g. microsoft-teams, discord, mattermost (${MANAGE}; STARTER and above)`,
+      summary: `Set a service’s destination in one chat provider, e.g. slack, microsoft-teams, discord, mattermost (${MANAGE}; STARTER and above)`,
       operationId: 'putServiceChatDestination',
       params: ChatDestinationParams,
       body: PutChatDestinationBody,
       success: { status: 200, description: '`{provider, settings}` as now stored, secret fields masked', schema: ChatDestinationSchema },
       errors: {
         ...ADMIN_ERRORS,
-        400: `${ADMIN_ERRORS[400]}: settings.<field> refused by the provider’s schema, or a URL field that is not https, a private address unless ALLOW_PRIVATE_TARGETS, a cloud metadata address; nothing changes`,
+        400: `${ADMIN_ERRORS[400]}: settings.<field> refused by the provider’s schema or its own check (slack: no such channel in the connected Slack), or a URL field that is not https, a private address unless ALLOW_PRIVATE_TARGETS, a cloud metadata address; nothing changes`,
         403: `${ADMIN_ERRORS[403]}: forbidden unless a ${MANAGE}; plan_limit_reached on FREE`,
         404: 'no such service in this workspace, or no chat provider by that key',
+        409: 'slack: slack_not_connected (the workspace has not connected Slack) or slack_not_configured',
+        503: 'slack: slack_unavailable, Slack could not confirm the channel; nothing was changed',
       },
       handler: async (ctx, { params, body }) => {
         const provider = providerOf(params.provider);

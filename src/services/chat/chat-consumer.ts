@@ -1,7 +1,7 @@
 /**
  * The one consumer of the incident-event feed for chat destinations set per service
- * (docs/chat.md, "How chat messages are delivered"): every provider that declares `chat` in the
- * registry (Microsoft Teams, Discord, Mattermost, …) except Slack, which keeps its own deliverer.
+ * (docs/chat.md, "How chat messages are delivered"): every provider whose `chat` declares
+ * `deliver` (Microsoft Teams, Discord, Mattermost, …); Slack declares none and keeps its own deliverer.
  * Each pass moves new feed events into `feed_deliveries`, one row per event and per destination
  * of the event's service whose provider posts that event type (consumer = the provider's registry
  * key, target = the service), then attempts what is due: the destination's settings opened, the
@@ -14,7 +14,7 @@ import { knexOf } from '../../db/knex';
 import type { IncidentEventBody } from '../../domain/incident-events';
 import { PLAN_LIMITS, PLANS, type Plan } from '../../domain/plans';
 import type { Logger } from '../../logger';
-import type { ChatActionLinks, ChatAttempt, ChatDeliverDeps, ChatDestination } from '../../integrations/types';
+import type { ChatActionLinks, ChatAttempt, ChatDeliverDeps, PostedChatDestination } from '../../integrations/types';
 import { FEED_RECORDSET, feedRecords, takeFeedEvents } from '../incident-feed/feed';
 import { afterFailedAttempt, parkDelivery, recordAttempt, type DeliveryQueue, type DueDelivery } from '../incident-feed/delivery-queue';
 import { FeedQueueConsumer } from '../incident-feed/queue-consumer';
@@ -42,8 +42,8 @@ export interface ChatConsumerDeps {
   appUrl: string;
   /** Signing action links (KLAXON_SECRET) and how long they work (PAGE_LINK_TTL_HOURS). */
   actionLinks: { secret: string; ttlSeconds: number };
-  /** The registry's chat providers (src/integrations/registry.ts), Slack left out. */
-  providers: ReadonlyArray<{ key: string; chat: ChatDestination }>;
+  /** The registry's chat providers that declare `deliver` (src/integrations/registry.ts, `postedChatProviders`): Slack left out. */
+  providers: ReadonlyArray<{ key: string; chat: PostedChatDestination }>;
   /** POSTs through the bounded client and the SSRF guard. */
   post: ChatDeliverDeps['post'];
   /** How long an attempt may take (the one retry schedule is the queue's, afterFailedAttempt). */
@@ -66,7 +66,7 @@ function links(deps: ChatConsumerDeps, incident: { id: string; status: string },
 }
 
 export class ChatDestinationsConsumer extends FeedQueueConsumer {
-  private readonly byKey: Map<string, ChatDestination>;
+  private readonly byKey: Map<string, PostedChatDestination>;
 
   constructor(private readonly deps: ChatConsumerDeps) {
     const keys = deps.providers.map((p) => p.key);

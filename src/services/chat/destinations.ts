@@ -1,9 +1,9 @@
 /**
  * A service's chat destinations as the dashboard reads and changes them (docs/chat.md,
  * "Per-service destinations"): every check first (plan, Teams URL through the one SSRF guard,
- * the Slack channel looked up in Slack), then one write and its audit entry. A refused change
- * changes nothing. The Teams URL is a credential: shown in full only to those who may change it,
- * never in the audit log.
+ * then the provider's own checks that need I/O: ChatDestination `resolveSettings`, Slack's channel
+ * looked up in Slack), then one write and its audit entry. A refused change changes nothing. The
+ * Teams URL is a credential: shown in full only to those who may change it, never in the audit log.
  */
 import { checkTargetUrl } from '../../domain/targets';
 import { knexOf } from '../../db/knex';
@@ -20,11 +20,20 @@ import {
   type ServiceChatChange,
   type StoredDestination,
 } from './service-chat';
+import type { NotifyConfig } from '../../config';
 import type { ChatDestination } from '../../integrations/types';
-import { findSlackChannel } from '../../integrations/slack/channels';
-import type { SlackWorkspaceDeps } from '../../integrations/slack/workspace';
+import type { Sealer } from '../sealing/seal';
+import type { MikroORM } from '@mikro-orm/postgresql';
 
-export interface DestinationDeps extends SlackWorkspaceDeps {
+/** The registry key the older route's `slack_channel_id` stores under (service-chat.ts keeps the same). */
+const SLACK = 'slack';
+
+export interface DestinationDeps {
+  orm: MikroORM;
+  /** Seals secret fields; opens the workspace's stored secrets a provider's checks need (Slack's bot token). */
+  sealer: Sealer;
+  /** The providers' configuration, for their `resolveSettings` (Slack's app variables). */
+  notify: NotifyConfig;
   /** ALLOW_PRIVATE_TARGETS, as for outgoing webhooks. */
   allowPrivate: boolean;
   /** The registry's chat providers (src/integrations/registry.ts): the destinations listed. */
@@ -93,8 +102,10 @@ export async function changeServiceChat(
   const change: ServiceChatChange = {};
   if (input.slackChannelId === null) change.slackChannel = null;
   else if (input.slackChannelId !== undefined) {
-    const channel = await findSlackChannel(deps, where.organizationId, input.slackChannelId, 'slack_channel_id');
-    change.slackChannel = { id: channel.id, name: channel.name };
+    const slack = deps.providers.find((p) => p.key === SLACK);
+    if (!slack) throw new Error('no chat provider slack in the registry, though the older route names it');
+    const channel = await resolveSettings(deps, where.organizationId, slack, { channel_id: input.slackChannelId }, () => 'slack_channel_id');
+    change.slackChannel = { id: String(channel.channel_id), name: String(channel.channel_name) };
   }
   if (input.teamsWebhookUrl !== undefined) change.teamsWebhookUrl = input.teamsWebhookUrl;
   const chat = await setServiceChat(deps.orm, deps.sealer, { organizationId: where.organizationId, serviceId: where.serviceId }, change);
@@ -115,8 +126,8 @@ export async function changeServiceChat(
   return serviceChatJson(chat, true, await listServiceDestinations(deps, deps.providers, where.serviceId));
 }
 
-/** What the generic per-service routes need: the database, the sealer, ALLOW_PRIVATE_TARGETS. */
-export type GenericDestinationDeps = Pick<DestinationDeps, 'orm' | 'sealer' | 'allowPrivate'>;
+/** What the generic per-service routes need: the database, the sealer, the providers' configuration, ALLOW_PRIVATE_TARGETS. */
+export type GenericDestinationDeps = Pick<DestinationDeps, 'orm' | 'sealer' | 'notify' | 'allowPrivate'>;
 
 /** A chat provider as these functions see it: its registry key and what it declares (src/integrations/registry.ts). */
 export interface DestinationProvider {
@@ -174,9 +185,26 @@ export function parseDestinationSettings(provider: DestinationProvider, raw: unk
 }
 
 /**
+ * The settings to store once the schema passed: the provider's own checks that need I/O
+ * (ChatDestination `resolveSettings`: Slack looks the channel up, 409/400/503), else as parsed.
+ */
+async function resolveSettings(
+  deps: Pick<DestinationDeps, 'orm' | 'sealer' | 'notify'>,
+  organizationId: string,
+  provider: DestinationProvider,
+  settings: Record<string, unknown>,
+  fieldName: (name: string) => string = (name) => `settings.${name}`,
+): Promise<Record<string, unknown>> {
+  if (!provider.chat.resolveSettings) return settings;
+  return provider.chat.resolveSettings(settings, { orm: deps.orm, sealer: deps.sealer, notify: deps.notify, organizationId, fieldName });
+}
+
+/**
  * Sets a service's destination in one provider (the caller checked services.manage): the
  * settings through the provider's schema and the SSRF guard (400 naming `settings.<field>`), the
- * plan must include chat (403 `plan_limit_reached`), then one write and its audit entry, which
+ * plan must include chat (403 `plan_limit_reached`), the provider's own checks that need I/O
+ * (Slack: the channel exists in the connected Slack, 409 `slack_not_connected`, 400 naming
+ * `settings.channel_id`, 503 `slack_unavailable`), then one write and its audit entry, which
  * names the provider and never a secret. A refused change changes nothing.
  */
 export async function putServiceDestination(
@@ -185,8 +213,9 @@ export async function putServiceDestination(
   provider: DestinationProvider,
   raw: unknown,
 ): Promise<DestinationJson> {
-  const settings = parseDestinationSettings(provider, raw, deps.allowPrivate);
+  const parsed = parseDestinationSettings(provider, raw, deps.allowPrivate);
   await assertChatPlan(knexOf(deps.orm), where.organizationId);
+  const settings = await resolveSettings(deps, where.organizationId, provider, parsed);
   const secretFields = provider.chat.form.filter((f) => f.secret).map((f) => f.name);
   await putDestination(
     deps.orm,

@@ -1,27 +1,16 @@
 /**
- * What the Integrations page shows (docs/chat.md): Slack's workspace connection, then every chat
- * provider the registry declares (src/integrations/registry.ts), given by the caller, with how
- * many services post to it. Never a token or a URL.
+ * What the Integrations page shows (docs/chat.md): every chat provider the registry declares
+ * (src/integrations/registry.ts), given by the caller. A provider that needs a workspace-wide
+ * connection (ChatDestination `connection`: Slack's app install) comes first, as it says; every
+ * other comes with its form and how many services post to it. Never a token or a URL.
  */
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { knexOf } from '../../db/knex';
-import type { SlackConfig } from '../../integrations/slack/config';
+import type { NotifyConfig } from '../../config';
 import { countDestinations } from './service-chat';
-import type { SettingsField } from '../../integrations/types';
-import { findSlackInstallation } from '../../integrations/slack/installations';
+import type { ChatConnectionJson, ChatDestination, SettingsField } from '../../integrations/types';
 
-export interface SlackIntegrationJson {
-  provider: 'slack';
-  /** The SLACK_* variables are set. */
-  configured: boolean;
-  /** The workspace installed the Slack app. */
-  connected: boolean;
-  team_id: string | null;
-  team_name: string | null;
-  installed_at: string | null;
-  /** The member who connected it (null when not connected, or when they have left). */
-  installed_by: { id: string; name: string | null; email: string } | null;
-}
+/** A chat provider's workspace connection (Slack's: its team, who connected it), as its module answers it, under its registry key. */
+export type ConnectionIntegrationJson = { provider: string } & ChatConnectionJson;
 
 /** A chat provider whose destinations are set per service (a webhook URL): no app to connect. */
 export interface ChatProviderIntegrationJson {
@@ -38,40 +27,29 @@ export interface ChatProviderIntegrationJson {
   form: SettingsField[];
 }
 
-export type IntegrationJson = SlackIntegrationJson | ChatProviderIntegrationJson;
+export type IntegrationJson = ConnectionIntegrationJson | ChatProviderIntegrationJson;
 
 /** The registry's chat providers as this list names them. */
 export interface ListedChatProvider {
   key: string;
-  chat: { label: string; form: readonly SettingsField[] };
+  chat: Pick<ChatDestination, 'label' | 'form' | 'connection'>;
 }
 
-/** The workspace's chat integrations: Slack, then every chat provider of the registry, in its order. */
+/** The workspace's chat integrations: those with a connection (Slack), then every other chat provider, each in registry order. */
 export async function listIntegrations(
-  deps: { orm: MikroORM; slack: SlackConfig | undefined; chatProviders: readonly ListedChatProvider[] },
+  deps: { orm: MikroORM; notify: NotifyConfig; chatProviders: readonly ListedChatProvider[] },
   organizationId: string,
 ): Promise<IntegrationJson[]> {
-  const [installation, counts] = await Promise.all([findSlackInstallation(deps.orm, organizationId), countDestinations(deps.orm, organizationId)]);
-  const installer = installation?.installedBy
-    ? await knexOf(deps.orm)('users')
-        .select('id', 'name', 'email')
-        .where({ id: installation.installedBy })
-        .first<{ id: string; name: string | null; email: string } | undefined>()
-    : undefined;
-  const slack: SlackIntegrationJson = {
-    provider: 'slack',
-    configured: deps.slack !== undefined,
-    connected: installation !== undefined,
-    team_id: installation?.slackTeamId ?? null,
-    team_name: installation?.slackTeamName ?? null,
-    installed_at: installation ? new Date(installation.createdAt).toISOString() : null,
-    installed_by: installer ? { id: installer.id, name: installer.name, email: installer.email } : null,
+  const connection = async (p: ListedChatProvider): Promise<ConnectionIntegrationJson[]> => {
+    const json = await p.chat.connection?.(deps, organizationId);
+    return json ? [{ provider: p.key, ...json }] : [];
   };
+  const [connections, counts] = await Promise.all([Promise.all(deps.chatProviders.map(connection)), countDestinations(deps.orm, organizationId)]);
   const others = deps.chatProviders
-    .filter((p) => p.key !== 'slack')
+    .filter((p) => !p.chat.connection)
     .map((p): ChatProviderIntegrationJson => {
       const n = counts.get(p.key) ?? 0;
       return { provider: p.key, label: p.chat.label, configured: true, connected: n > 0, services_with_webhook: n, form: [...p.chat.form] };
     });
-  return [slack, ...others];
+  return [...connections.flat(), ...others];
 }

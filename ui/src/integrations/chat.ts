@@ -3,11 +3,14 @@
  * /api/services/{id}/chat answer, the outcome of a Slack install as the callback reports it in
  * the page's query (`?slack=connected|error&reason=`), and the PUT body of the Chat dialog.
  */
-import type { ChatProviderIntegrationJson, IntegrationJson, SlackIntegrationJson } from '../../../src/services/chat/integrations';
+import type { ChatProviderIntegrationJson } from '../../../src/services/chat/integrations';
+import type { SlackIntegrationJson } from '../../../src/integrations/slack/connection';
 import type { DestinationJson, ServiceChatJson } from '../../../src/services/chat/destinations';
 import type { SettingsField } from '../../../src/integrations/types';
 
-export type { ChatProviderIntegrationJson, DestinationJson, IntegrationJson, SettingsField, SlackIntegrationJson, ServiceChatJson };
+export type { ChatProviderIntegrationJson, DestinationJson, SettingsField, SlackIntegrationJson, ServiceChatJson };
+/** One entry of GET /api/integrations: Slack's connection (the one provider declaring `connection`), or a chat provider set per service. */
+export type IntegrationJson = SlackIntegrationJson | ChatProviderIntegrationJson;
 /** The Microsoft Teams entry (registry key `microsoft-teams`). */
 export type TeamsIntegrationJson = ChatProviderIntegrationJson;
 
