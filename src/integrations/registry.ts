@@ -15,7 +15,7 @@ import { ChatDestinationsConsumer } from '../services/chat/chat-consumer';
 import { postJson } from '../services/targets';
 import { ATTEMPT_TIMEOUT_MS } from './outgoing-webhooks/schedule';
 import { createDevInboxSender } from '../services/dev-inbox';
-import { emailChannels } from './email';
+import { email } from './email';
 import { fcm } from './fcm';
 import { sendgrid } from './sendgrid';
 import { slack } from './slack';
@@ -34,6 +34,7 @@ import type {
   ChannelSender,
   ChatDestination,
   ConfiguredProvider,
+  ContactTest,
   FeedConsumer,
   FeedConsumerDeps,
   Importer,
@@ -50,7 +51,7 @@ import { integrationEnv } from './settings';
  */
 const PROVIDERS: Readonly<Record<ProviderKey, ProviderModule & { senders: ChannelProvider }> & Record<string, ProviderModule>> = {
   twilio,
-  email: { channels: emailChannels },
+  email,
   sendgrid,
   smtp,
   apns,
@@ -128,9 +129,26 @@ export function describeChannels(notify: NotifyConfig): string[] {
   });
 }
 
-/** Parses every integration's own variables (ProviderModule `env`): a bad one fails startup, naming it. */
+/** Parses every integration's own variables (ProviderModule `env`, then `settings`): a bad one fails startup, naming it. */
 export function checkIntegrationEnv(notify: NotifyConfig): void {
-  for (const module of Object.values(PROVIDERS) as ProviderModule[]) if (module.env) integrationEnv(notify, module.env);
+  for (const module of Object.values(PROVIDERS) as ProviderModule[]) {
+    if (module.env) integrationEnv(notify, module.env);
+    module.settings?.(notify);
+  }
+}
+
+/** Readies the data folder processes will share (ProviderModule `prepare`): `klaxon cluster`, before its roles start. */
+export function prepareIntegrations(notify: NotifyConfig, dataDir: string): void {
+  for (const module of Object.values(PROVIDERS) as ProviderModule[]) module.prepare?.(notify, dataDir);
+}
+
+/** A channel's own test send (ProviderModule `contactTests`) and the registry key of its module; undefined: none declared. */
+export function contactTestOf(channel: string): { provider: string; test: ContactTest } | undefined {
+  for (const [provider, module] of Object.entries(PROVIDERS) as Array<[string, ProviderModule]>) {
+    const test = module.contactTests?.[channel];
+    if (test) return { provider, test };
+  }
+  return undefined;
 }
 
 /** The routes every provider takes callbacks on (replies, delivery reports), for api/hooks to mount. */

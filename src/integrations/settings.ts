@@ -24,3 +24,19 @@ export function integrationEnv<T>(notify: Pick<NotifyConfig, 'env'>, schema: z.Z
   byEnv.set(schema, result.data);
   return result.data;
 }
+
+/**
+ * An integration's settings accessor (its config.ts): `build` turns its parsed variables into
+ * what its sender and routes read, once per configuration, so key files are read and groups
+ * checked once. `build` throws `invalid configuration: VAR: problem` (src/config-env.ts `fail`).
+ */
+export function integrationSettings<E, T>(schema: z.ZodType<E>, build: (env: E, notify: NotifyConfig) => T): (notify: NotifyConfig) => T {
+  const built = new WeakMap<object, { value: T }>();
+  return (notify) => {
+    const known = built.get(notify);
+    if (known) return known.value;
+    const value = build(integrationEnv(notify, schema), notify);
+    built.set(notify, { value });
+    return value;
+  };
+}

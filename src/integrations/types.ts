@@ -112,6 +112,13 @@ export interface ProviderHookDeps extends PageResponseDeps {
 export interface ProviderModule {
   /** Its environment variables' schema (read with src/integrations/settings.ts `integrationEnv`; checked at startup). */
   env?: import('zod').ZodType;
+  /**
+   * Its settings built from those variables (its config.ts accessor): called at startup too, so
+   * what the schema alone cannot see (half a credential group, an unreadable key file) fails then.
+   */
+  settings?: (notify: NotifyConfig) => unknown;
+  /** Readies the data folder before processes share it (Web Push's VAPID keys, made once for a cluster). */
+  prepare?: (notify: NotifyConfig, dataDir: string) => void;
   /** The paging channels it owns, declared (its channel.ts; src/integrations/channel-table.ts gathers them). */
   channels?: Readonly<Record<string, import('./channel').ChannelDeclaration>>;
   senders?: ChannelProvider;
@@ -126,10 +133,31 @@ export interface ProviderModule {
   dashboardRoutes?: (deps: never) => readonly unknown[];
   /** A chat destination each service may set (`PUT /api/services/{id}/chat/{provider}`). */
   chat?: ChatDestination;
+  /**
+   * Its own test sends, by channel id, for channels whose test reads the provider's answer (a
+   * browser push: the push service's status) instead of rendering `renderTest` through the sender.
+   */
+  contactTests?: Readonly<Record<string, ContactTest>>;
   /** Routes on the ingest listener that speak this system's alert API (docs/compat-intake.md). */
   intake?: Intake;
   /** Brings an account of this system into a workspace (docs/importers.md). */
   importer?: Importer;
+}
+
+/** A test send to one contact method's address (`POST /api/contact-methods/{id}/test`). */
+export type ContactTest = (address: string, deps: ContactTestDeps) => Promise<ContactTestResult>;
+
+export interface ContactTestDeps {
+  notify: NotifyConfig;
+  /** Disables the contact method (its address is gone for good); the reason is what the dashboard shows. */
+  disable(reason: string): Promise<void>;
+}
+
+/** What a test answers: whether the provider took it, its status, and why not (never a credential). */
+export interface ContactTestResult {
+  delivered: boolean;
+  status_code: number | null;
+  error: string | null;
 }
 
 /** What a feed consumer is given: the database, the sealer of stored secrets, how to mail admins. */

@@ -9,7 +9,6 @@ import { IntegrationsSchema } from './integration-schemas';
  * (connecting Slack, a Teams test card) come from its module through the registry.
  */
 export function integrationRoutes(deps: AdminDeps): RouteSpec[] {
-  const slack = deps.notify.slack;
   return [
     defineRoute({
       method: 'get',
@@ -22,7 +21,7 @@ export function integrationRoutes(deps: AdminDeps): RouteSpec[] {
       errors: ADMIN_ERRORS,
       handler: async (ctx) => {
         const actor = await authorizedActor(deps.orm, ctx, 'workspace.read');
-        return { data: { integrations: await listIntegrations({ orm: deps.orm, slack, chatProviders: chatProviders() }, actor.organizationId) } };
+        return { data: { integrations: await listIntegrations({ orm: deps.orm, notify: deps.notify, chatProviders: chatProviders() }, actor.organizationId) } };
       },
     }),
   ];

@@ -27,7 +27,7 @@ export function serviceChatRoutes(deps: AdminDeps): RouteSpec[] {
   const destinations = {
     orm: deps.orm,
     sealer: deps.webhooks.sealer,
-    slack: deps.notify.slack,
+    notify: deps.notify,
     allowPrivate: deps.targets?.allowPrivate ?? deps.monitors?.allowPrivate ?? false,
     providers: chatProviders(),
   };

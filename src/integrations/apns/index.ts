@@ -1,9 +1,11 @@
 /** APNs: iOS push pages over HTTP/2 with token auth. */
 import type { ProviderModule } from '../types';
 import { apnsChannels } from './channel';
+import { apnsEnv, apnsSettings } from './config';
 import { apnsProvider } from './sender';
 
+export * from './config';
 export * from './sender';
 
 /** The registry's `apns` entry. */
-export const apns = { channels: apnsChannels, senders: apnsProvider } satisfies ProviderModule;
+export const apns = { channels: apnsChannels, env: apnsEnv, settings: apnsSettings, senders: apnsProvider } satisfies ProviderModule;

@@ -1,9 +1,11 @@
 /** FCM: Android push pages over FCM HTTP v1. */
 import type { ProviderModule } from '../types';
 import { fcmChannels } from './channel';
+import { fcmEnv, fcmSettings } from './config';
 import { fcmProvider } from './sender';
 
+export * from './config';
 export * from './sender';
 
 /** The registry's `fcm` entry. */
-export const fcm = { channels: fcmChannels, senders: fcmProvider } satisfies ProviderModule;
+export const fcm = { channels: fcmChannels, env: fcmEnv, settings: fcmSettings, senders: fcmProvider } satisfies ProviderModule;

@@ -16,6 +16,7 @@ import { createSlackHooksRouter } from './hooks';
 import { createSlackFeedConsumer } from './messages/deliverer';
 import { slackStateKey } from './oauth-state';
 import { createSlackOAuthRouter } from './oauth-hooks';
+import { slackEnv, slackSettings } from './config';
 import { slackProvider } from './sender';
 
 export { slackWorkSettled } from './context';
@@ -23,6 +24,8 @@ export { slackWorkSettled } from './context';
 /** The registry's `slack` entry: channel messages from the feed, Slack DMs, and the OAuth callback, interactions and commands hooks. */
 export const slack = {
   channels: slackChannels,
+  env: slackEnv,
+  settings: slackSettings,
   feedConsumer: createSlackFeedConsumer,
   dashboardRoutes: (deps) => [...slackDashboardRoutes(deps), ...slackLinkRoutes(deps)],
   senders: slackProvider,
@@ -30,7 +33,7 @@ export const slack = {
     const oauth = createSlackOAuthRouter({
       orm: deps.orm,
       sealer: createSealer(deps.linkSecret),
-      slack: deps.notify.slack,
+      slack: slackSettings(deps.notify),
       appUrl: deps.appUrl,
       stateKey: slackStateKey(deps.linkSecret),
       sessionCookieOf: deps.sessionCookieOf,

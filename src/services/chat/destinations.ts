@@ -22,9 +22,13 @@ import {
 } from './service-chat';
 import type { ChatDestination } from '../../integrations/types';
 import { findSlackChannel } from '../../integrations/slack/channels';
+import { slackSettings } from '../../integrations/slack/config';
 import type { SlackWorkspaceDeps } from '../../integrations/slack/workspace';
+import type { NotifyConfig } from '../../config';
 
-export interface DestinationDeps extends SlackWorkspaceDeps {
+export interface DestinationDeps extends Omit<SlackWorkspaceDeps, 'slack'> {
+  /** The Slack app's variables are read from it (src/integrations/slack/config.ts). */
+  notify: NotifyConfig;
   /** ALLOW_PRIVATE_TARGETS, as for outgoing webhooks. */
   allowPrivate: boolean;
   /** The registry's chat providers (src/integrations/registry.ts): the destinations listed. */
@@ -93,7 +97,7 @@ export async function changeServiceChat(
   const change: ServiceChatChange = {};
   if (input.slackChannelId === null) change.slackChannel = null;
   else if (input.slackChannelId !== undefined) {
-    const channel = await findSlackChannel(deps, where.organizationId, input.slackChannelId, 'slack_channel_id');
+    const channel = await findSlackChannel({ ...deps, slack: slackSettings(deps.notify) }, where.organizationId, input.slackChannelId, 'slack_channel_id');
     change.slackChannel = { id: channel.id, name: channel.name };
   }
   if (input.teamsWebhookUrl !== undefined) change.teamsWebhookUrl = input.teamsWebhookUrl;

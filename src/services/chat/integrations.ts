@@ -5,7 +5,8 @@
  */
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { knexOf } from '../../db/knex';
-import type { SlackConfig } from '../../integrations/slack/config';
+import type { NotifyConfig } from '../../config';
+import { slackSettings } from '../../integrations/slack/config';
 import { countDestinations } from './service-chat';
 import type { SettingsField } from '../../integrations/types';
 import { findSlackInstallation } from '../../integrations/slack/installations';
@@ -48,7 +49,7 @@ export interface ListedChatProvider {
 
 /** The workspace's chat integrations: Slack, then every chat provider of the registry, in its order. */
 export async function listIntegrations(
-  deps: { orm: MikroORM; slack: SlackConfig | undefined; chatProviders: readonly ListedChatProvider[] },
+  deps: { orm: MikroORM; notify: NotifyConfig; chatProviders: readonly ListedChatProvider[] },
   organizationId: string,
 ): Promise<IntegrationJson[]> {
   const [installation, counts] = await Promise.all([findSlackInstallation(deps.orm, organizationId), countDestinations(deps.orm, organizationId)]);
@@ -60,7 +61,7 @@ export async function listIntegrations(
     : undefined;
   const slack: SlackIntegrationJson = {
     provider: 'slack',
-    configured: deps.slack !== undefined,
+    configured: slackSettings(deps.notify) !== undefined,
     connected: installation !== undefined,
     team_id: installation?.slackTeamId ?? null,
     team_name: installation?.slackTeamName ?? null,
