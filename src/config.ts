@@ -3,13 +3,6 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { contentOrFile, fail, trimSlash } from './config-env';
-import { apnsConfig, apnsEnv, type ApnsConfig } from './integrations/apns/config';
-import { fcmConfig, fcmEnv, type FcmConfig, type FcmServiceAccount } from './integrations/fcm/config';
-import { sendgridConfig, sendgridEnv } from './integrations/sendgrid/config';
-import { slackConfig, slackEnv, type SlackConfig } from './integrations/slack/config';
-import { smtpEnv } from './integrations/smtp/config';
-import { twilioConfig, twilioEnv, type TwilioConfig } from './integrations/twilio/config';
-import { webPushConfig, webPushEnv, type WebPushConfig } from './integrations/web-push/config';
 import { parseCidrs } from './domain/cidr';
 import { DEFAULT_AUTO_CLOSE_HOURS } from './domain/incident-lifecycle';
 import { DEFAULT_DRILL_ACK_WINDOW_SECONDS } from './domain/drills';
@@ -97,18 +90,7 @@ const envSchema = z.object({
   DRILL_ACK_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(DEFAULT_DRILL_ACK_WINDOW_SECONDS),
   RETENTION_CALLBACK_DAYS: z.coerce.number().positive().max(3650).default(DEFAULT_RETENTION_AGES.callbackDays),
   RETENTION_DEV_INBOX_DAYS: z.coerce.number().positive().max(3650).default(DEFAULT_RETENTION_AGES.devInboxDays),
-  // Paging providers (docs/architecture.md, "Paging"): a channel without its credentials delivers to the dev inbox.
-  // Each provider's variables are its own (src/integrations/<name>/config.ts).
-  ...twilioEnv.shape,
-  ...sendgridEnv.shape,
-  EMAIL_FROM: z.string().min(3).default('Klaxon <klaxon@localhost>'),
-  ...smtpEnv.shape,
-  ...apnsEnv.shape,
-  ...fcmEnv.shape,
-  // Web Push (docs/web-push.md): VAPID keys, generated into the data folder when unset.
-  ...webPushEnv.shape,
-  // Chat (docs/chat.md): the Slack app's credentials; none set means Slack is not offered.
-  ...slackEnv.shape,
+  // Paging providers and chat apps read their own variables (src/integrations/<name>/config.ts), from `notify.env`.
   // Outbound targets (monitors, outgoing webhooks, …): private addresses refused unless allowed (SSRF); metadata endpoints always refused.
   ALLOW_PRIVATE_TARGETS: z.enum(['true', 'false', '1', '0']).default('false'),
   // HTTP monitors: MONITOR_ALLOW_PRIVATE is the older name of ALLOW_PRIVATE_TARGETS; the interval floor is lowered only by tests.
@@ -232,23 +214,23 @@ export interface ApiKeyConfig {
   requestsPerSecondPerKey: number;
 }
 
-export type { FcmServiceAccount };
-
-/** Paging providers; a missing group means that channel delivers to the dev inbox. */
+/**
+ * What integrations are configured from: the environment, which each parses with the schema in
+ * its folder (ProviderModule `env` and `settings`, src/integrations/settings.ts), and the few
+ * core values some of them build on.
+ */
 export interface NotifyConfig {
-  twilio?: TwilioConfig;
-  email: { from: string; smtpUrl?: string; sendgrid?: { apiKey: string; apiBaseUrl?: string } };
-  apns?: ApnsConfig;
-  fcm?: FcmConfig;
-  /** Browser push (push_web): always configured, its VAPID keys given or generated into the data folder. */
-  webPush: WebPushConfig;
-  /** The Slack app (chat messages, interactivity and Slack DMs); undefined: not configured. */
-  slack?: SlackConfig;
   /**
-   * The environment as read at startup, for integrations that parse their own variables with the
-   * schema in their folder (ProviderModule `env`, src/integrations/registry.ts `integrationEnv`).
+   * The environment as read at startup (renamed variables under their new names), for
+   * integrations that parse their own variables (src/integrations/settings.ts `integrationEnv`).
    */
   env: Readonly<Record<string, string | undefined>>;
+  /** KLAXON_DATA_DIR, absolute: where an integration keeps what it generates (Web Push's VAPID keys). */
+  dataDir: string;
+  /** The app's public URL (APP_URL), no trailing slash: what a push opens. */
+  appUrl: string;
+  /** ALLOW_PRIVATE_TARGETS (or MONITOR_ALLOW_PRIVATE): push endpoints on private addresses allowed (metadata endpoints never). */
+  allowPrivateTargets: boolean;
 }
 
 function tlsFiles(e: Env): ApiKeyConfig['tls'] {
@@ -342,7 +324,7 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): Config {
       tls: tlsFiles(e),
       requestsPerSecondPerKey: e.API_KEY_RATE_LIMIT_PER_KEY,
     },
-    notify: { ...notifyConfig(e), env: Object.freeze({ ...env }) },
+    notify: notifyConfig(e, env),
     logLevel: e.LOG_LEVEL,
     secret: e.KLAXON_SECRET,
     pageLinkTtlSeconds: e.PAGE_LINK_TTL_HOURS * 3600,
@@ -370,19 +352,12 @@ function retentionAges(e: Env): RetentionAges {
   return { ...DEFAULT_RETENTION_AGES, callbackDays: e.RETENTION_CALLBACK_DAYS, devInboxDays: e.RETENTION_DEV_INBOX_DAYS };
 }
 
-/** The `notify` section: which providers are configured, and where their endpoints are. */
-function notifyConfig(e: Env): Omit<NotifyConfig, 'env'> {
+/** The `notify` section: the environment integrations read their own variables from, and the core values they build on. */
+function notifyConfig(e: Env, env: NodeJS.ProcessEnv): NotifyConfig {
   return {
-    twilio: twilioConfig(e),
-    email: { from: e.EMAIL_FROM, smtpUrl: e.SMTP_URL, sendgrid: sendgridConfig(e) },
-    apns: apnsConfig(e),
-    fcm: fcmConfig(e),
-    webPush: webPushConfig(e, {
-      dataDir: path.resolve(e.KLAXON_DATA_DIR),
-      appUrl: trimSlash(e.APP_URL ?? `http://localhost:${e.APP_PORT}`),
-      emailFrom: e.EMAIL_FROM,
-      allowPrivate: allowPrivateTargets(e),
-    }),
-    slack: slackConfig(e),
+    env: Object.freeze({ ...env }),
+    dataDir: path.resolve(e.KLAXON_DATA_DIR),
+    appUrl: trimSlash(e.APP_URL ?? `http://localhost:${e.APP_PORT}`),
+    allowPrivateTargets: allowPrivateTargets(e),
   };
 }

@@ -1,6 +1,7 @@
 import { knexOf } from '../../src/db/knex';
 import { SLACK_ACTION_IDS } from '../../src/integrations/slack/messages/blocks';
 import { slackSignature } from '../../src/integrations/slack/signature';
+import { slackSettings } from '../../src/integrations/slack/config';
 import type { SlackApiFake } from '../../src/integrations/slack/testing/wire-fake';
 import { valuesRun } from '../harness/load';
 import type { PagingBench } from './bench';
@@ -21,7 +22,7 @@ const SLACK_USER = 'U0BENCHACK1';
 export async function slackClickLatency(p: PagingBench, slack: SlackApiFake, ids: string[], responderEmail: string, slackTeamId: string): Promise<void> {
   const { b } = p;
   const phase = `Slack clicks: Acknowledge → incident acknowledged, ${RATE} clicks/s`;
-  const signingSecret = b.stack.config.notify.slack?.signingSecret;
+  const signingSecret = slackSettings(b.stack.config.notify)?.signingSecret;
   if (!signingSecret) throw new Error('the bench stack has no Slack app configured');
   if (!slack.users.some((u) => u.id === SLACK_USER)) slack.addUser({ id: SLACK_USER, email: responderEmail, name: 'Bench responder' });
   const open = (await knexOf(b.stack.orm)('incidents').whereIn('id', ids).where({ status: 'TRIGGERED' }).select('id')) as Array<{ id: string }>;

@@ -4,7 +4,7 @@ import { envUnderCurrentNames, type Config } from '../config';
 import { migrate, openOrm } from '../db/orm';
 import { waitForSignal } from '../stack/process-signals';
 import { resolveSecret } from '../stack/secret';
-import { vapidKeys } from '../integrations/web-push/keys';
+import { checkIntegrationEnv, prepareIntegrations } from '../integrations/wiring';
 import { startClusterInfra, type ClusterInfra } from './infra';
 import { RoleProcess } from './role-process';
 
@@ -27,6 +27,8 @@ const API_PORT_STEP = 10;
  */
 export async function runCluster(config: Config, shape: ClusterShape): Promise<void> {
   if (config.temporal.address) throw new Error('`klaxon cluster` starts its own Temporal server: unset TEMPORAL_ADDRESS (TEMPORAL_PORT sets its port)');
+  // Integrations' own variables fail here, before anything starts (src/config.ts leaves them to their folders).
+  checkIntegrationEnv(config.notify);
   const dataDir = path.join(config.dataDir, 'cluster');
   const logDir = path.join(dataDir, 'logs');
   mkdirSync(logDir, { recursive: true });
@@ -48,8 +50,8 @@ export async function runCluster(config: Config, shape: ClusterShape): Promise<v
     const applied = await migrate(orm).finally(() => orm.close());
     if (applied.length) say(`Applied migrations: ${applied.join(', ')}`);
     const shared = sharedEnv(config, infra, dataDir);
-    // Made once before the roles start, so they all sign and check with the same keys.
-    vapidKeys({ keys: config.notify.webPush.keys, keyFile: path.join(dataDir, path.basename(config.notify.webPush.keyFile)) });
+    // Made once before the roles start (Web Push's VAPID keys), so they all sign and check with the same keys.
+    prepareIntegrations(config.notify, dataDir);
     for (let i = 0; i < shape.apis; i++) {
       const offset = i * API_PORT_STEP;
       const env = {

@@ -34,7 +34,7 @@ function loadFolder<Module>(folder: string): Module {
 
 export const REGISTRY = {
   twilio: { channels: twilioChannels, load: () => loadFolder<typeof import('./twilio')>('twilio').twilio },
-  email: { channels: emailChannels, load: () => ({}) },
+  email: { channels: emailChannels, load: () => loadFolder<typeof import('./email')>('email').email },
   sendgrid: { load: () => loadFolder<typeof import('./sendgrid')>('sendgrid').sendgrid },
   smtp: { load: () => loadFolder<typeof import('./smtp')>('smtp').smtp },
   apns: { channels: apnsChannels, load: () => loadFolder<typeof import('./apns')>('apns').apns },

@@ -112,6 +112,13 @@ export interface ProviderHookDeps extends PageResponseDeps {
 export interface ProviderModule {
   /** Its environment variables' schema (read with src/integrations/settings.ts `integrationEnv`; checked at startup). */
   env?: import('zod').ZodType;
+  /**
+   * Its settings built from those variables (its config.ts accessor): called at startup too, so
+   * what the schema alone cannot see (half a credential group, an unreadable key file) fails then.
+   */
+  settings?: (notify: NotifyConfig) => unknown;
+  /** Readies the data folder before processes share it (Web Push's VAPID keys, made once for a cluster). */
+  prepare?: (notify: NotifyConfig, dataDir: string) => void;
   senders?: ChannelProvider;
   hooks?: (deps: ProviderHookDeps) => Router;
   /** A consumer of the incident-event feed (docs/integrations.md), run in every API process. */
@@ -124,10 +131,31 @@ export interface ProviderModule {
   dashboardRoutes?: (deps: never) => readonly unknown[];
   /** A chat destination each service may set (`PUT /api/services/{id}/chat/{provider}`). */
   chat?: ChatDestination;
+  /**
+   * Its own test sends, by channel id, for channels whose test reads the provider's answer (a
+   * browser push: the push service's status) instead of rendering `renderTest` through the sender.
+   */
+  contactTests?: Readonly<Record<string, ContactTest>>;
   /** Routes on the ingest listener that speak this system's alert API (docs/compat-intake.md). */
   intake?: Intake;
   /** Brings an account of this system into a workspace (docs/importers.md). */
   importer?: Importer;
+}
+
+/** A test send to one contact method's address (`POST /api/contact-methods/{id}/test`). */
+export type ContactTest = (address: string, deps: ContactTestDeps) => Promise<ContactTestResult>;
+
+export interface ContactTestDeps {
+  notify: NotifyConfig;
+  /** Disables the contact method (its address is gone for good); the reason is what the dashboard shows. */
+  disable(reason: string): Promise<void>;
+}
+
+/** What a test answers: whether the provider took it, its status, and why not (never a credential). */
+export interface ContactTestResult {
+  delivered: boolean;
+  status_code: number | null;
+  error: string | null;
 }
 
 /** What a feed consumer is given: the database, the sealer of stored secrets, how to mail admins. */
@@ -299,7 +327,7 @@ export interface ChatConnectionJson {
 /**
  * A compatible intake (docs/compat-intake.md): routes on the ingest listener that speak another
  * tool's alert API, so its senders change only the host. api/ingest mounts every module's intake
- * (src/integrations/registry.ts, `intakeRoutes`) at the listener's root and under each ingestion URL.
+ * (src/integrations/wiring.ts, `intakeRoutes`) at the listener's root and under each ingestion URL.
  */
 export interface Intake {
   routes(router: Router, deps: IntakeDeps): void;

@@ -21,6 +21,7 @@ import type {
   ChannelSender,
   ChatDestination,
   ConfiguredProvider,
+  ContactTest,
   FeedConsumer,
   FeedConsumerDeps,
   Importer,
@@ -109,9 +110,26 @@ export function describeChannels(notify: NotifyConfig): string[] {
   });
 }
 
-/** Parses every integration's own variables (ProviderModule `env`): a bad one fails startup, naming it. */
+/** Parses every integration's own variables (ProviderModule `env`, then `settings`): a bad one fails startup, naming it. */
 export function checkIntegrationEnv(notify: NotifyConfig): void {
-  for (const [, module] of modules()) if (module.env) integrationEnv(notify, module.env);
+  for (const [, module] of modules()) {
+    if (module.env) integrationEnv(notify, module.env);
+    module.settings?.(notify);
+  }
+}
+
+/** Readies the data folder processes will share (ProviderModule `prepare`): `klaxon cluster`, before its roles start. */
+export function prepareIntegrations(notify: NotifyConfig, dataDir: string): void {
+  for (const [, module] of modules()) module.prepare?.(notify, dataDir);
+}
+
+/** A channel's own test send (ProviderModule `contactTests`) and the registry key of its module; undefined: none declared. */
+export function contactTestOf(channel: string): { provider: string; test: ContactTest } | undefined {
+  for (const [provider, module] of modules()) {
+    const test = module.contactTests?.[channel];
+    if (test) return { provider, test };
+  }
+  return undefined;
 }
 
 /** The routes every provider takes callbacks on (replies, delivery reports), for api/hooks to mount. */

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { describeChannels } from '../integrations/wiring';
+import { checkIntegrationEnv, describeChannels } from '../integrations/wiring';
 import { PROJECT_ROOT } from '../paths';
 import { installTemporalRuntime } from '../temporal/worker';
 import type { Config } from '../config';
@@ -19,6 +19,8 @@ const say = (line: string) => process.stdout.write(`[klaxon] ${line}\n`);
  * starting embedded Postgres and the Temporal dev server when they are not configured.
  */
 export async function runRole(config: Config, role: Role): Promise<void> {
+  // Every role: integrations' own variables fail before anything starts (src/config.ts leaves them to their folders).
+  checkIntegrationEnv(config.notify);
   if (role === 'start' || role === 'api') buildDashboardIfStale();
   const logger = createLogger(config.logLevel);
   installTemporalRuntime(logger);

@@ -2,6 +2,15 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { envUnderCurrentNames, loadConfig } from '../../src/config';
+import { channelProviders, checkIntegrationEnv } from '../../src/integrations/wiring';
+import { apnsSettings } from '../../src/integrations/apns';
+import { emailFrom } from '../../src/integrations/email';
+import { fcmSettings } from '../../src/integrations/fcm';
+import { sendgridSettings } from '../../src/integrations/sendgrid';
+import { slackSettings } from '../../src/integrations/slack/config';
+import { smtpUrl } from '../../src/integrations/smtp';
+import { twilioSettings } from '../../src/integrations/twilio';
+import { webPushSettings } from '../../src/integrations/web-push';
 
 describe('configuration', () => {
   it('when nothing is set, then the embedded defaults and ports 3000-3002 apply', () => {
@@ -96,24 +105,48 @@ describe('configuration', () => {
 
 describe('paging provider configuration', () => {
   const twilio = { TWILIO_ACCOUNT_SID: 'AC' + 'f'.repeat(32), TWILIO_AUTH_TOKEN: 'secret-auth-token', TWILIO_FROM_NUMBER: '+15550001111' };
+  /** What startup does with an environment: the core's configuration, then every integration's own variables. */
+  const start = (env: Record<string, string>) => {
+    const { notify } = loadConfig(env);
+    checkIntegrationEnv(notify);
+    return notify;
+  };
+  /** The error startup fails with ('' when it does not). */
+  const startupError = (env: Record<string, string>) => {
+    try {
+      start(env);
+      return '';
+    } catch (err) {
+      return (err as Error).message;
+    }
+  };
 
-  it('when nothing is set, then no provider is configured and email has a default sender and FCM its public endpoint', () => {
-    expect(loadConfig({}).notify).toEqual({
-      twilio: undefined,
-      email: { from: 'Klaxon <klaxon@localhost>', smtpUrl: undefined, sendgrid: undefined },
-      apns: undefined,
-      fcm: undefined,
-      // Web push is always there: its VAPID keys are generated into the data folder on first use.
-      webPush: {
-        subject: 'mailto:klaxon@localhost',
-        keys: undefined,
-        keyFile: path.resolve('.klaxon', 'vapid-keys.json'),
-        appUrl: 'http://localhost:3000',
-        allowPrivate: false,
-        ca: undefined,
-      },
+  it('when nothing is set, then the configuration keeps the environment and core values for integrations, which configure no provider but web push', () => {
+    const notify = start({});
+    expect(notify).toEqual({
       // What integrations read their own variables from (src/integrations/settings.ts).
       env: {},
+      dataDir: path.resolve('.klaxon'),
+      appUrl: 'http://localhost:3000',
+      allowPrivateTargets: false,
+    });
+    expect([twilioSettings, sendgridSettings, smtpUrl, apnsSettings, fcmSettings, slackSettings].map((settings) => settings(notify))).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    expect(emailFrom(notify)).toBe('Klaxon <klaxon@localhost>');
+    // Web push is always there: its VAPID keys are generated into the data folder on first use.
+    expect(webPushSettings(notify)).toEqual({
+      subject: 'mailto:klaxon@localhost',
+      keys: undefined,
+      keyFile: path.resolve('.klaxon', 'vapid-keys.json'),
+      appUrl: 'http://localhost:3000',
+      allowPrivate: false,
+      ca: undefined,
     });
   });
 
@@ -123,33 +156,43 @@ describe('paging provider configuration', () => {
     expect(Object.isFrozen(env)).toBe(true);
   });
 
-  it('when a provider group is complete, then its section carries the values and trimmed base URLs', () => {
-    const c = loadConfig({
+  it('when a provider group is complete, then its settings carry the values and trimmed base URLs, built once per configuration', () => {
+    const notify = start({
       ...twilio,
       TWILIO_API_BASE_URL: 'http://127.0.0.1:9000/',
       SENDGRID_API_KEY: 'SG.k',
       SENDGRID_API_BASE_URL: 'http://127.0.0.1:9001/',
+      EMAIL_FROM: 'Pager <pager@example.test>',
+      APP_URL: 'https://klaxon.example.test/',
+      ALLOW_PRIVATE_TARGETS: 'true',
     });
-    expect(c.notify.twilio).toEqual({
+    expect(twilioSettings(notify)).toEqual({
       accountSid: twilio.TWILIO_ACCOUNT_SID,
       authToken: 'secret-auth-token',
       fromNumber: '+15550001111',
       apiBaseUrl: 'http://127.0.0.1:9000',
     });
-    expect(c.notify.email.sendgrid).toEqual({ apiKey: 'SG.k', apiBaseUrl: 'http://127.0.0.1:9001' });
+    expect(twilioSettings(notify)).toBe(twilioSettings(notify));
+    expect(sendgridSettings(notify)).toEqual({ apiKey: 'SG.k', apiBaseUrl: 'http://127.0.0.1:9001' });
+    expect(emailFrom(notify)).toBe('Pager <pager@example.test>');
+    expect(webPushSettings(notify)).toMatchObject({ subject: 'https://klaxon.example.test', appUrl: 'https://klaxon.example.test', allowPrivate: true });
   });
 
-  it('when a provider group is incomplete, then the error names the missing variable and never echoes a secret', () => {
-    expect(() => loadConfig({ TWILIO_AUTH_TOKEN: 'secret-auth-token' })).toThrow(/TWILIO_ACCOUNT_SID: required when TWILIO_AUTH_TOKEN is set/);
-    expect(() => loadConfig({ APNS_KEY: '-----BEGIN PRIVATE KEY-----x', APNS_KEY_ID: 'K' })).toThrow(/APNS_TEAM_ID: required/);
-    let message = '';
-    try {
-      loadConfig({ ...twilio, TWILIO_FROM_NUMBER: 'not-a-number' });
-    } catch (err) {
-      message = (err as Error).message;
-    }
-    expect(message).toMatch(/TWILIO_FROM_NUMBER: must be an E\.164 number/);
+  it('when a provider group is incomplete, then startup fails naming the missing variable and never echoes a secret', () => {
+    expect(startupError({ TWILIO_AUTH_TOKEN: 'secret-auth-token' })).toMatch(
+      /^invalid configuration: TWILIO_ACCOUNT_SID: required when TWILIO_AUTH_TOKEN is set/,
+    );
+    expect(startupError({ APNS_KEY: '-----BEGIN PRIVATE KEY-----x', APNS_KEY_ID: 'K' })).toMatch(/APNS_TEAM_ID: required/);
+    expect(startupError({ SLACK_CLIENT_ID: 'c', SLACK_SIGNING_SECRET: 'slack-signing-secret' })).toMatch(/SLACK_CLIENT_SECRET: required/);
+    const message = startupError({ ...twilio, TWILIO_FROM_NUMBER: 'not-a-number' });
+    expect(message).toMatch(/^invalid configuration: TWILIO_FROM_NUMBER: must be an E\.164 number/);
     expect(message).not.toContain('secret-auth-token');
+    expect(message).not.toContain('not-a-number');
+    const smtp = startupError({ SMTP_URL: 'http://user:smtp-password@mail.example.test' });
+    expect(smtp).toMatch(/^invalid configuration: SMTP_URL: must be an smtp:\/\/ or smtps:\/\/ URL/);
+    expect(smtp).not.toContain('smtp-password');
+    expect(startupError({ EMAIL_FROM: 'x' })).toMatch(/^invalid configuration: EMAIL_FROM: /);
+    expect(startupError({ WEB_PUSH_SUBJECT: 'ops@example.test' })).toMatch(/^invalid configuration: WEB_PUSH_SUBJECT: must be a mailto: or https:\/\/ URL/);
   });
 
   it('when keys are given as files, then their content is read; a missing file is a clear error', () => {
@@ -160,7 +203,7 @@ describe('paging provider configuration', () => {
         path.join(dir, 'sa.json'),
         JSON.stringify({ client_email: 'a@b.test', private_key: 'pk', project_id: 'proj', token_uri: 'http://127.0.0.1:1/token' }),
       );
-      const c = loadConfig({
+      const notify = start({
         APNS_KEY: path.join(dir, 'key.p8'),
         APNS_KEY_ID: 'K',
         APNS_TEAM_ID: 'T',
@@ -168,13 +211,13 @@ describe('paging provider configuration', () => {
         APNS_PORT: '8443',
         FCM_SERVICE_ACCOUNT: path.join(dir, 'sa.json'),
       });
-      expect(c.notify.apns).toMatchObject({ key: expect.stringContaining('BEGIN PRIVATE KEY'), port: 8443, production: false });
-      expect(c.notify.fcm).toEqual({
+      expect(apnsSettings(notify)).toMatchObject({ key: expect.stringContaining('BEGIN PRIVATE KEY'), port: 8443, production: false });
+      expect(fcmSettings(notify)).toEqual({
         projectId: 'proj',
         serviceAccount: expect.objectContaining({ client_email: 'a@b.test' }),
         baseUrl: 'https://fcm.googleapis.com',
       });
-      expect(() => loadConfig({ APNS_KEY: path.join(dir, 'missing.p8'), APNS_KEY_ID: 'K', APNS_TEAM_ID: 'T', APNS_TOPIC: 'com.x' })).toThrow(
+      expect(startupError({ APNS_KEY: path.join(dir, 'missing.p8'), APNS_KEY_ID: 'K', APNS_TEAM_ID: 'T', APNS_TOPIC: 'com.x' })).toMatch(
         /APNS_KEY: is neither inline content nor a readable file/,
       );
     } finally {
@@ -182,12 +225,19 @@ describe('paging provider configuration', () => {
     }
   });
 
-  it('when the FCM service account is malformed, then the error says so without quoting the key', () => {
+  it('when the FCM service account is malformed, then startup says so without quoting the key', () => {
     const broken = '{"client_email": "a@b.test", "private_key": "super-secret-key"';
-    expect(() => loadConfig({ FCM_SERVICE_ACCOUNT: broken })).toThrow(/FCM_SERVICE_ACCOUNT: is not a service-account key/);
-    expect(() => loadConfig({ FCM_SERVICE_ACCOUNT: broken })).not.toThrow(/super-secret-key/);
-    expect(() => loadConfig({ FCM_SERVICE_ACCOUNT: '{"client_email": "a@b.test", "private_key": "k"}' })).toThrow(
+    const message = startupError({ FCM_SERVICE_ACCOUNT: broken });
+    expect(message).toMatch(/FCM_SERVICE_ACCOUNT: is not a service-account key/);
+    expect(message).not.toMatch(/super-secret-key/);
+    expect(startupError({ FCM_SERVICE_ACCOUNT: '{"client_email": "a@b.test", "private_key": "k"}' })).toMatch(
       /FCM_PROJECT_ID: required when the service account has no project_id/,
     );
+  });
+
+  it('when both SMTP_URL and SENDGRID_API_KEY are set, then SMTP sends email', () => {
+    const notify = start({ SMTP_URL: 'smtp://127.0.0.1:2525', SENDGRID_API_KEY: 'SG.k' });
+    expect(smtpUrl(notify)).toBe('smtp://127.0.0.1:2525');
+    expect(channelProviders(notify).email).toBe('smtp');
   });
 });

@@ -159,7 +159,7 @@ export function contactRoutes(deps: AdminDeps): RouteSpec[] {
               address: typeof body.address === 'string' ? body.address : JSON.stringify(body.address),
               label: body.label,
             },
-            { actor: auditActorOf(actor), sendCode: smsCode(deps), allowPrivateTargets: deps.notify.webPush.allowPrivate },
+            { actor: auditActorOf(actor), sendCode: smsCode(deps), allowPrivateTargets: deps.notify.allowPrivateTargets },
           ),
         );
         return {
@@ -237,7 +237,7 @@ export function contactRoutes(deps: AdminDeps): RouteSpec[] {
       handler: async (ctx, { params }) => {
         const { actor, contact } = await ownedContact(ctx, params.id);
         const admit = () => deps.throttles.testSend.take(actor.organizationId, actor.userId);
-        const result = await sendContactTest(deps.orm, contact, { senders: deps.senders, webPush: deps.notify.webPush }, { admit });
+        const result = await sendContactTest(deps.orm, contact, { senders: deps.senders, notify: deps.notify }, { admit });
         return { data: result, message: result.delivered ? 'test sent' : `test not sent: ${result.error}` };
       },
     }),

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { MAX_DEVICE_TOKEN_LENGTH } from '../../../src/domain/channels';
-import { vapidKeys } from '../../../src/integrations/web-push';
 import { contactMethodIn, registerDevice, removeDevice, DEVICE_PLATFORMS, type DevicePlatform } from '../../../src/services/paging';
 import { defineRoute, type RouteSpec } from '../../http/route-spec';
 import { ADMIN_ERRORS, adminActorOf, auditActorOf, authorize, IdParams, type AdminDeps } from '../admin-kit';
@@ -20,19 +19,9 @@ const DeviceBody = z
   })
   .strict();
 
-/** Browser push's public key, and the native app's device registration (docs/web-push.md, docs/api/devices.md). */
+/** The native app's device registration (docs/api/devices.md); browser push's public key is the web-push module's route. */
 export function pushDeviceRoutes(deps: AdminDeps): RouteSpec[] {
   return [
-    defineRoute({
-      method: 'get',
-      access: 'read',
-      path: '/push/vapid-public-key',
-      summary: 'The VAPID public key a browser subscribes with (PushManager.subscribe applicationServerKey)',
-      operationId: 'getVapidPublicKey',
-      success: { status: 200, description: 'the key, base64url (an uncompressed P-256 point)', schema: z.object({ public_key: z.string() }) },
-      errors: { ...ADMIN_ERRORS },
-      handler: async () => ({ data: { public_key: vapidKeys(deps.notify.webPush).publicKey } }),
-    }),
     defineRoute({
       method: 'post',
       access: 'write',

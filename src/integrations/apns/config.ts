@@ -1,6 +1,8 @@
 /** APNs' variables: key, key id, team id and topic together, or none (iOS push goes to the dev inbox). */
 import { z } from 'zod';
+import type { NotifyConfig } from '../../config';
 import { contentOrFile, group } from '../../config-env';
+import { integrationSettings } from '../settings';
 
 export const apnsEnv = z.object({
   APNS_KEY: z.string().min(1).optional(),
@@ -24,7 +26,10 @@ export interface ApnsConfig {
   ca?: string;
 }
 
-export function apnsConfig(e: z.infer<typeof apnsEnv>): ApnsConfig | undefined {
+/** APNs' settings once its group is set (the key read from its file); undefined: iOS push goes to the dev inbox. */
+export const apnsSettings: (notify: NotifyConfig) => ApnsConfig | undefined = integrationSettings(apnsEnv, apnsConfig);
+
+function apnsConfig(e: z.infer<typeof apnsEnv>): ApnsConfig | undefined {
   const apns = group(e, ['APNS_KEY', 'APNS_KEY_ID', 'APNS_TEAM_ID', 'APNS_TOPIC']);
   return (
     apns && {

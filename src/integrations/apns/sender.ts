@@ -1,6 +1,6 @@
 /** iOS push pages through `@parse/node-apn` (HTTP/2, token auth), docs/architecture.md, "Integrations". */
 import { Notification, Provider, type ResponseFailure } from '@parse/node-apn';
-import type { ApnsConfig } from './config';
+import { apnsSettings, type ApnsConfig } from './config';
 import { PROVIDER_CALL_TIMEOUT_MS } from '../../domain/paging/attempt-timeouts';
 import { describeError, notAcceptedFailure, permanentFailure, retryableFailure } from '../failures';
 import type { ChannelProvider, ChannelSender, OutgoingPage, SentPage } from '../types';
@@ -64,11 +64,15 @@ export function createApnsSender(config: ApnsConfig, provider: Provider = create
 }
 
 /** The registry's `apns` provider: iOS push once APNS_KEY, APNS_KEY_ID, APNS_TEAM_ID and APNS_TOPIC are set. */
-export const apnsProvider: ChannelProvider = ({ apns: config }) =>
-  config && {
-    description: `APNs ${config.production ? 'production' : 'sandbox'}, topic ${config.topic}${config.host ? ` via ${config.host}:${config.port}` : ''}`,
-    connect: () => ({ push_ios: createApnsSender(config) }),
-  };
+export const apnsProvider: ChannelProvider = (notify) => {
+  const config = apnsSettings(notify);
+  return (
+    config && {
+      description: `APNs ${config.production ? 'production' : 'sandbox'}, topic ${config.topic}${config.host ? ` via ${config.host}:${config.port}` : ''}`,
+      connect: () => ({ push_ios: createApnsSender(config) }),
+    }
+  );
+};
 
 function toDeliveryError(page: OutgoingPage, failure: ResponseFailure | undefined, secrets: string[]): Error {
   const reason = failure?.response?.reason;

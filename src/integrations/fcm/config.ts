@@ -1,6 +1,8 @@
 /** FCM's variables: a service-account key (inline JSON or a file), and its project when the key names none. */
 import { z } from 'zod';
+import type { NotifyConfig } from '../../config';
 import { contentOrFile, fail, trimSlash } from '../../config-env';
+import { integrationSettings } from '../settings';
 
 export const fcmEnv = z.object({
   FCM_PROJECT_ID: z.string().min(1).optional(),
@@ -37,7 +39,10 @@ function fcmServiceAccount(value: string): FcmServiceAccount {
   return json as FcmServiceAccount;
 }
 
-export function fcmConfig(e: z.infer<typeof fcmEnv>): FcmConfig | undefined {
+/** FCM's settings once FCM_SERVICE_ACCOUNT is set; undefined: Android push goes to the dev inbox. */
+export const fcmSettings: (notify: NotifyConfig) => FcmConfig | undefined = integrationSettings(fcmEnv, fcmConfig);
+
+function fcmConfig(e: z.infer<typeof fcmEnv>): FcmConfig | undefined {
   const account = e.FCM_SERVICE_ACCOUNT === undefined ? undefined : fcmServiceAccount(e.FCM_SERVICE_ACCOUNT);
   const projectId = e.FCM_PROJECT_ID ?? account?.project_id;
   if (e.FCM_PROJECT_ID && !account) fail('FCM_SERVICE_ACCOUNT', 'required when FCM_PROJECT_ID is set');

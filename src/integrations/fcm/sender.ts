@@ -4,7 +4,7 @@
  * third-party host (FCM_BASE_URL, the key's token_uri): 10 s, 64 KiB of answer, no redirect.
  */
 import { JWT } from 'google-auth-library';
-import type { FcmConfig } from './config';
+import { fcmSettings, type FcmConfig } from './config';
 import { PROVIDER_CALL_TIMEOUT_MS } from '../../domain/paging/attempt-timeouts';
 import { OutboundError, outboundClient, outboundFetch } from '../../services/outbound';
 import { describeError, notAcceptedFailure, permanentFailure, retryableFailure } from '../failures';
@@ -103,11 +103,15 @@ export function createFcmSender(config: FcmConfig, auth: JWT = createFcmAuth(con
 }
 
 /** The registry's `fcm` provider: Android push once FCM_SERVICE_ACCOUNT is set. */
-export const fcmProvider: ChannelProvider = ({ fcm: config }) =>
-  config && {
-    description: `FCM, project ${config.projectId}${config.baseUrl === 'https://fcm.googleapis.com' ? '' : ` via ${config.baseUrl}`}`,
-    connect: () => ({ push_android: createFcmSender(config) }),
-  };
+export const fcmProvider: ChannelProvider = (notify) => {
+  const config = fcmSettings(notify);
+  return (
+    config && {
+      description: `FCM, project ${config.projectId}${config.baseUrl === 'https://fcm.googleapis.com' ? '' : ` via ${config.baseUrl}`}`,
+      connect: () => ({ push_android: createFcmSender(config) }),
+    }
+  );
+};
 
 interface FcmErrorBody {
   status?: string;

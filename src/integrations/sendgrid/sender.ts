@@ -4,6 +4,8 @@ import { MailService } from '@sendgrid/mail';
 import { PROVIDER_CALL_TIMEOUT_MS } from '../../domain/paging/attempt-timeouts';
 import { describeError, notAcceptedFailure, permanentFailure, retryableFailure } from '../failures';
 import type { ChannelProvider, ChannelSender, OutgoingPage, SentPage } from '../types';
+import { emailFrom } from '../email/config';
+import { sendgridSettings } from './config';
 
 /** What the SendGrid sender needs: the API key, the sender address, and optionally another API origin. */
 export interface SendgridConfig {
@@ -50,12 +52,13 @@ export function createSendgridSender(config: SendgridConfig, mail: MailService =
 }
 
 /** The registry's `sendgrid` provider: email once SENDGRID_API_KEY is set. */
-export const sendgridProvider: ChannelProvider = ({ email }) => {
-  const config = email.sendgrid;
+export const sendgridProvider: ChannelProvider = (notify) => {
+  const config = sendgridSettings(notify);
+  const from = emailFrom(notify);
   return (
     config && {
-      description: `SendGrid, from ${email.from}${config.apiBaseUrl ? ` via ${config.apiBaseUrl}` : ''}`,
-      connect: () => ({ email: createSendgridSender({ ...config, from: email.from }) }),
+      description: `SendGrid, from ${from}${config.apiBaseUrl ? ` via ${config.apiBaseUrl}` : ''}`,
+      connect: () => ({ email: createSendgridSender({ ...config, from }) }),
     }
   );
 };

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import type { ChatDestination } from '../types';
 import { findSlackChannel } from './channels';
 import { slackConnection } from './connection';
+import { slackSettings } from './config';
 
 /** Slack channel ids: C (public), G (private), D (direct message); linear (as the older route's slack_channel_id). */
 const SLACK_CHANNEL_ID = /^[CGD][A-Z0-9]{2,30}$/;
@@ -37,7 +38,7 @@ export const slackChat: ChatDestination<SlackChatSettings> = {
   ],
   async resolveSettings(settings, ctx) {
     const channel = await findSlackChannel(
-      { orm: ctx.orm, sealer: ctx.sealer, slack: ctx.notify.slack },
+      { orm: ctx.orm, sealer: ctx.sealer, slack: slackSettings(ctx.notify) },
       ctx.organizationId,
       settings.channel_id,
       ctx.fieldName('channel_id'),

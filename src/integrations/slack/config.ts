@@ -4,7 +4,9 @@
  * SLACK_AUTHORIZE_URL point the Web API client and the install redirect elsewhere (the test fake).
  */
 import { z } from 'zod';
+import type { NotifyConfig } from '../../config';
 import { group } from '../../config-env';
+import { integrationSettings } from '../settings';
 
 export const slackEnv = z.object({
   SLACK_CLIENT_ID: z.string().min(1).max(200).optional(),
@@ -24,7 +26,10 @@ export interface SlackConfig {
   authorizeUrl: string;
 }
 
-export function slackConfig(e: z.infer<typeof slackEnv>): SlackConfig | undefined {
+/** The Slack app's settings once its three credentials are set; undefined: Slack is not configured. */
+export const slackSettings: (notify: NotifyConfig) => SlackConfig | undefined = integrationSettings(slackEnv, slackConfig);
+
+function slackConfig(e: z.infer<typeof slackEnv>): SlackConfig | undefined {
   const slack = group(e, ['SLACK_CLIENT_ID', 'SLACK_CLIENT_SECRET', 'SLACK_SIGNING_SECRET']);
   return (
     slack && {

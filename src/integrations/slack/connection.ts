@@ -6,6 +6,7 @@
 import { knexOf } from '../../db/knex';
 import type { ChatConnectionDeps } from '../types';
 import { findSlackInstallation } from './installations';
+import { slackSettings } from './config';
 
 /** Slack's entry of `GET /api/integrations` (the dashboard's Integrations page reads these fields). */
 export interface SlackIntegrationJson {
@@ -31,7 +32,7 @@ export async function slackConnection(deps: ChatConnectionDeps, organizationId: 
         .first<{ id: string; name: string | null; email: string } | undefined>()
     : undefined;
   return {
-    configured: deps.notify.slack !== undefined,
+    configured: slackSettings(deps.notify) !== undefined,
     connected: installation !== undefined,
     team_id: installation?.slackTeamId ?? null,
     team_name: installation?.slackTeamName ?? null,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { linkSlackAccount, unlinkSlackAccount } from './link';
+import { slackSettings } from './config';
 import { defineRoute, type RouteSpec } from '../../../api/http/route-spec';
 import { ADMIN_ERRORS, adminActorOf, auditActorOf, requireVerified, type AdminDeps } from '../../../api/dashboard/admin-kit';
 
@@ -42,7 +43,7 @@ export function slackLinkRoutes(deps: AdminDeps): RouteSpec[] {
         const actor = adminActorOf(ctx);
         requireVerified(actor, 'link Slack');
         const contact = await linkSlackAccount(
-          { orm: deps.orm, sealer: deps.webhooks.sealer, apiUrl: deps.notify.slack?.apiUrl },
+          { orm: deps.orm, sealer: deps.webhooks.sealer, apiUrl: slackSettings(deps.notify)?.apiUrl },
           { organizationId: actor.organizationId, userId: actor.userId, actor: auditActorOf(actor) },
         );
         return { data: contact, message: 'Slack linked: add a notification rule on it to be paged by Slack DM' };

@@ -6,6 +6,7 @@ import { listSlackChannels } from './channels';
 import { disconnectSlack, slackInstallUrl } from './connect';
 import { slackManifest } from './manifest';
 import { SLACK_OAUTH_STATE_PURPOSE } from './oauth-state';
+import { slackSettings } from './config';
 
 const MANAGE = 'Billing Owner or Account Admin (integrations.manage)';
 const NOT_CONFIGURED = 'slack_not_configured: SLACK_CLIENT_ID, SLACK_CLIENT_SECRET and SLACK_SIGNING_SECRET are not set';
@@ -15,7 +16,7 @@ const NOT_CONFIGURED = 'slack_not_configured: SLACK_CLIENT_ID, SLACK_CLIENT_SECR
  * workspace's Slack, its channels for the per-service picker, and the Slack app manifest.
  */
 export function slackDashboardRoutes(deps: AdminDeps): RouteSpec[] {
-  const slack = deps.notify.slack;
+  const slack = slackSettings(deps.notify);
   const slackDeps = { orm: deps.orm, sealer: deps.webhooks.sealer, slack };
   return [
     defineRoute({

@@ -12,6 +12,7 @@ import { answerCommand, CommandForm } from './commands';
 import { afterAnswer, type SlackHookContext } from './context';
 import { InteractionPayload, requestedActions, runInteraction } from './interactions';
 import { verifySlackSignature } from './signature';
+import { slackSettings } from './config';
 
 /** The largest body read; Slack's payloads are a few KB. */
 export const SLACK_MAX_BODY_BYTES = 64 * 1024;
@@ -71,7 +72,7 @@ const badRequest = (ctx: Context, message: string) => {
 
 export function createSlackHooksRouter(deps: ProviderHookDeps): Router {
   const router = new Router({ prefix: '/hooks/slack' });
-  const slack = deps.notify.slack;
+  const slack = slackSettings(deps.notify);
   // Bot tokens are sealed under KLAXON_SECRET, the key that also signs page links.
   const sealer = createSealer(deps.linkSecret);
   const context = (): SlackHookContext => ({ ...deps, apiUrl: slack!.apiUrl, sealer });

@@ -17,6 +17,7 @@ import { createSlackHooksRouter } from './hooks';
 import { createSlackFeedConsumer } from './messages/deliverer';
 import { slackStateKey } from './oauth-state';
 import { createSlackOAuthRouter } from './oauth-hooks';
+import { slackEnv, slackSettings } from './config';
 import { slackProvider } from './sender';
 
 export { slackWorkSettled } from './context';
@@ -28,6 +29,8 @@ export { slackWorkSettled } from './context';
  */
 export const slack = {
   chat: slackChat,
+  env: slackEnv,
+  settings: slackSettings,
   feedConsumer: createSlackFeedConsumer,
   dashboardRoutes: (deps) => [...slackDashboardRoutes(deps), ...slackLinkRoutes(deps)],
   senders: slackProvider,
@@ -35,7 +38,7 @@ export const slack = {
     const oauth = createSlackOAuthRouter({
       orm: deps.orm,
       sealer: createSealer(deps.linkSecret),
-      slack: deps.notify.slack,
+      slack: slackSettings(deps.notify),
       appUrl: deps.appUrl,
       stateKey: slackStateKey(deps.linkSecret),
       sessionCookieOf: deps.sessionCookieOf,

@@ -4,7 +4,7 @@
  * buttons (`chat.postMessage`), which act through /hooks/slack/interactions.
  */
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { SlackConfig } from './config';
+import { slackSettings, type SlackConfig } from './config';
 import { findSlackInstallation, openBotToken } from './installations';
 import type { Sealer } from '../../services/sealing/seal';
 import { notAcceptedFailure, permanentFailure, retryableFailure } from '../failures';
@@ -54,8 +54,12 @@ function failure(err: unknown, method: string, token: string, beforePosting: boo
 }
 
 /** The registry's `slack` provider: Slack DMs once the Slack app is configured (each workspace still needs its installation). */
-export const slackProvider: ChannelProvider = ({ slack }) =>
-  slack && {
-    description: `Slack app ${slack.clientId} (each workspace's installation), via ${slack.apiUrl}`,
-    connect: (deps) => ({ slack: createSlackSender(slack, deps) }),
-  };
+export const slackProvider: ChannelProvider = (notify) => {
+  const slack = slackSettings(notify);
+  return (
+    slack && {
+      description: `Slack app ${slack.clientId} (each workspace's installation), via ${slack.apiUrl}`,
+      connect: (deps) => ({ slack: createSlackSender(slack, deps) }),
+    }
+  );
+};

@@ -4,6 +4,8 @@ import type SMTPTransport from 'nodemailer/lib/smtp-transport';
 import { PROVIDER_CALL_TIMEOUT_MS } from '../../domain/paging/attempt-timeouts';
 import { describeError, notAcceptedFailure, permanentFailure, retryableFailure } from '../failures';
 import type { ChannelProvider, ChannelSender, OutgoingPage, SentPage } from '../types';
+import { emailFrom } from '../email/config';
+import { smtpUrl } from './config';
 
 /** The relay (smtp:// or smtps://, credentials in the URL) and the sender address. */
 export interface SmtpConfig {
@@ -63,11 +65,10 @@ const relayOf = (url: string) => {
 };
 
 /** The registry's `smtp` provider: email once SMTP_URL is set (listed before SendGrid, so it wins). */
-export const smtpProvider: ChannelProvider = ({ email }) => {
-  const url = email.smtpUrl;
-  return url
-    ? { description: `SMTP relay ${relayOf(url)}, from ${email.from}`, connect: () => ({ email: createSmtpSender({ url, from: email.from }) }) }
-    : undefined;
+export const smtpProvider: ChannelProvider = (notify) => {
+  const url = smtpUrl(notify);
+  const from = emailFrom(notify);
+  return url ? { description: `SMTP relay ${relayOf(url)}, from ${from}`, connect: () => ({ email: createSmtpSender({ url, from }) }) } : undefined;
 };
 
 function toDeliveryError(page: OutgoingPage, err: unknown, secrets: string[]): Error {

@@ -1,6 +1,8 @@
 /** Twilio's variables: all of SID, token and number, or none (then SMS and voice go to the dev inbox). */
 import { z } from 'zod';
+import type { NotifyConfig } from '../../config';
 import { group, trimSlash } from '../../config-env';
+import { integrationSettings } from '../settings';
 
 export const twilioEnv = z.object({
   TWILIO_ACCOUNT_SID: z
@@ -23,7 +25,10 @@ export interface TwilioConfig {
   apiBaseUrl?: string;
 }
 
-export function twilioConfig(e: z.infer<typeof twilioEnv>): TwilioConfig | undefined {
+/** Twilio's settings once all three are set; undefined: SMS and voice go to the dev inbox. */
+export const twilioSettings: (notify: NotifyConfig) => TwilioConfig | undefined = integrationSettings(twilioEnv, twilioConfig);
+
+function twilioConfig(e: z.infer<typeof twilioEnv>): TwilioConfig | undefined {
   const twilio = group(e, ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM_NUMBER']);
   return (
     twilio && {

@@ -5,8 +5,10 @@
  */
 import type { ProviderModule } from '../types';
 import { createTwilioHooksRouter } from './hooks';
+import { twilioEnv, twilioSettings } from './config';
 import { twilioProvider } from './sender';
 
+export * from './config';
 export * from './sender';
 export * from './messages';
 export * from './hooks';
@@ -14,6 +16,8 @@ export * from './responses';
 
 /** The registry's `twilio` entry; its hooks refuse every request while TWILIO_AUTH_TOKEN is unset. */
 export const twilio = {
+  env: twilioEnv,
+  settings: twilioSettings,
   senders: twilioProvider,
-  hooks: (deps) => createTwilioHooksRouter({ ...deps, authToken: deps.notify.twilio?.authToken }),
+  hooks: (deps) => createTwilioHooksRouter({ ...deps, authToken: twilioSettings(deps.notify)?.authToken }),
 } satisfies ProviderModule;

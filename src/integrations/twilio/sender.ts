@@ -1,7 +1,7 @@
 /** SMS and voice pages through the `twilio` SDK (docs/architecture.md, "Integrations"). */
 import twilio from 'twilio';
 import RequestClient from 'twilio/lib/base/RequestClient';
-import type { TwilioConfig } from './config';
+import { twilioSettings, type TwilioConfig } from './config';
 import { PROVIDER_CALL_TIMEOUT_MS } from '../../domain/paging/attempt-timeouts';
 import { describeError, notAcceptedFailure, permanentFailure, retryableFailure } from '../failures';
 import type { ChannelProvider, ChannelSender, OutgoingPage, SentPage } from '../types';
@@ -83,11 +83,15 @@ export function createTwilioSenders(config: TwilioConfig, client: twilio.Twilio 
 }
 
 /** The registry's `twilio` provider: SMS and voice over one client, once TWILIO_* are set. */
-export const twilioProvider: ChannelProvider = ({ twilio: config }) =>
-  config && {
-    description: `Twilio, from ${config.fromNumber}${config.apiBaseUrl ? ` via ${config.apiBaseUrl}` : ''}`,
-    connect: () => createTwilioSenders(config),
-  };
+export const twilioProvider: ChannelProvider = (notify) => {
+  const config = twilioSettings(notify);
+  return (
+    config && {
+      description: `Twilio, from ${config.fromNumber}${config.apiBaseUrl ? ` via ${config.apiBaseUrl}` : ''}`,
+      connect: () => createTwilioSenders(config),
+    }
+  );
+};
 
 function toDeliveryError(page: OutgoingPage, err: unknown, secrets: string[]): Error {
   const { status, code } = err as { status?: number; code?: number };

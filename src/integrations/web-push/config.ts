@@ -5,7 +5,10 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
-import { contentOrFile, fail, group, trimSlash } from '../../config-env';
+import type { NotifyConfig } from '../../config';
+import { contentOrFile, fail, group } from '../../config-env';
+import { emailFrom } from '../email/config';
+import { integrationSettings } from '../settings';
 
 export const webPushEnv = z.object({
   WEB_PUSH_VAPID_PUBLIC_KEY: z.string().min(1).optional(),
@@ -51,10 +54,13 @@ export function defaultSubject(appUrl: string, emailFrom: string): string {
   return `mailto:${mailboxOf(emailFrom)}`;
 }
 
-export function webPushConfig(
-  e: z.infer<typeof webPushEnv>,
-  ctx: { dataDir: string; appUrl: string; emailFrom: string; allowPrivate: boolean },
-): WebPushConfig {
+/** Generated keys' file, in the data folder (a cluster's own data folder: ProviderModule `prepare`). */
+export const VAPID_KEY_FILE = 'vapid-keys.json';
+
+/** Web Push's settings: always configured, its VAPID keys given or generated into the data folder on first use. */
+export const webPushSettings: (notify: NotifyConfig) => WebPushConfig = integrationSettings(webPushEnv, webPushConfig);
+
+function webPushConfig(e: z.infer<typeof webPushEnv>, notify: NotifyConfig): WebPushConfig {
   const given = group(e, ['WEB_PUSH_VAPID_PUBLIC_KEY', 'WEB_PUSH_VAPID_PRIVATE_KEY']);
   if (given) {
     if (!BASE64URL.test(given.WEB_PUSH_VAPID_PUBLIC_KEY) || Buffer.from(given.WEB_PUSH_VAPID_PUBLIC_KEY, 'base64url').length !== 65)
@@ -62,14 +68,14 @@ export function webPushConfig(
     if (!BASE64URL.test(given.WEB_PUSH_VAPID_PRIVATE_KEY) || Buffer.from(given.WEB_PUSH_VAPID_PRIVATE_KEY, 'base64url').length !== 32)
       fail('WEB_PUSH_VAPID_PRIVATE_KEY', 'must be a base64url P-256 private key (32 bytes), as `npx web-push generate-vapid-keys` prints');
   }
-  const subject = e.WEB_PUSH_SUBJECT ?? defaultSubject(ctx.appUrl, ctx.emailFrom);
+  const subject = e.WEB_PUSH_SUBJECT ?? defaultSubject(notify.appUrl, emailFrom(notify));
   if (!/^(mailto:|https:\/\/)\S+$/.test(subject)) fail('WEB_PUSH_SUBJECT', 'must be a mailto: or https:// URL');
   return {
     subject,
     keys: given && { publicKey: given.WEB_PUSH_VAPID_PUBLIC_KEY, privateKey: given.WEB_PUSH_VAPID_PRIVATE_KEY },
-    keyFile: path.join(ctx.dataDir, 'vapid-keys.json'),
-    appUrl: trimSlash(ctx.appUrl),
-    allowPrivate: ctx.allowPrivate,
+    keyFile: path.join(notify.dataDir, VAPID_KEY_FILE),
+    appUrl: notify.appUrl,
+    allowPrivate: notify.allowPrivateTargets,
     ca: e.WEB_PUSH_CA_FILE === undefined ? undefined : contentOrFile('WEB_PUSH_CA_FILE', e.WEB_PUSH_CA_FILE, (v) => v.includes('-----BEGIN')),
   };
 }

@@ -11,7 +11,7 @@ import { PROVIDER_CALL_TIMEOUT_MS } from '../../domain/paging/attempt-timeouts';
 import { OutboundError, outboundClient, type OutboundClient } from '../../services/outbound';
 import { describeError, notAcceptedFailure, permanentFailure, rejectedFailure, retryableFailure } from '../failures';
 import type { ChannelProvider, ChannelSender, OutgoingPage, SendOptions, SentPage } from '../types';
-import type { VapidKeys, WebPushConfig } from './config';
+import { webPushSettings, type VapidKeys, type WebPushConfig } from './config';
 import { vapidKeys } from './keys';
 
 export type { WebPushConfig };
@@ -204,7 +204,10 @@ export function createWebPushSender(config: WebPushConfig): ChannelSender {
 }
 
 /** The registry's `web-push` provider: always configured (its keys exist or are generated). */
-export const webPushProvider: ChannelProvider = ({ webPush: config }) => ({
-  description: `Web Push, VAPID keys ${config.keys ? 'from WEB_PUSH_VAPID_*' : 'in the data folder'}, subject ${config.subject}`,
-  connect: () => ({ push_web: createWebPushSender(config) }),
-});
+export const webPushProvider: ChannelProvider = (notify) => {
+  const config = webPushSettings(notify);
+  return {
+    description: `Web Push, VAPID keys ${config.keys ? 'from WEB_PUSH_VAPID_*' : 'in the data folder'}, subject ${config.subject}`,
+    connect: () => ({ push_web: createWebPushSender(config) }),
+  };
+};

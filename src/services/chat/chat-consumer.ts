@@ -42,7 +42,7 @@ export interface ChatConsumerDeps {
   appUrl: string;
   /** Signing action links (KLAXON_SECRET) and how long they work (PAGE_LINK_TTL_HOURS). */
   actionLinks: { secret: string; ttlSeconds: number };
-  /** The registry's chat providers that declare `deliver` (src/integrations/registry.ts, `postedChatProviders`): Slack left out. */
+  /** The registry's chat providers that declare `deliver` (src/integrations/wiring.ts, `postedChatProviders`): Slack left out. */
   providers: ReadonlyArray<{ key: string; chat: PostedChatDestination }>;
   /** POSTs through the bounded client and the SSRF guard. */
   post: ChatDeliverDeps['post'];

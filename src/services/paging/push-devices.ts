@@ -1,51 +1,15 @@
 /**
- * Push devices: a browser's test push (push_web), and native app devices (push_ios, push_android)
- * registered by the app, all stored as contact methods through their one writer (./contacts.ts).
+ * Push devices: native app devices (push_ios, push_android) registered by the app, stored as
+ * contact methods through their one writer (./contacts.ts). A browser's (push_web) test push is
+ * its module's (./test-sends.ts).
  */
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { knexOf } from '../../db/knex';
 import { normaliseAddress, type ChannelId } from '../../domain/channels';
-import { deliverWebPush, parseSubscription, type WebPushConfig } from '../../integrations/web-push';
-import { conflict, invalid, notFound } from '../errors';
+import { invalid, notFound } from '../errors';
 import type { ChangeOptions } from './changes';
-import { addMemberContactMethod, disableContactMethod, memberOf, removeContactMethod, type ContactMethodJson } from './contacts';
+import { addMemberContactMethod, memberOf, removeContactMethod, type ContactMethodJson } from './contacts';
 import { CONTACT_COLUMNS, contactJson } from './contact-rows';
-
-/** What a test push answers: whether the push service took it, its status, and why not. */
-export interface TestPushResult {
-  delivered: boolean;
-  status_code: number | null;
-  error: string | null;
-}
-
-/**
- * Sends a test push to a push_web contact method now (other types: 409 test_not_supported). A 404
- * or 410 means the browser dropped the subscription: the contact method is disabled, as a page would.
- * `admit` throws to refuse (the test-send throttle) once the test is known to be possible.
- */
-export async function sendTestPush(
-  orm: MikroORM,
-  contact: ContactMethodJson,
-  config: WebPushConfig,
-  opts: { admit?: () => Promise<void> } = {},
-): Promise<TestPushResult> {
-  if (contact.type !== 'push_web')
-    throw conflict(`a test push is sent to browser push (push_web) contact methods only, not ${contact.type}`, 'test_not_supported');
-  await opts.admit?.();
-  const outcome = await deliverWebPush(config, parseSubscription(contact.address), {
-    incident_id: null,
-    title: 'Klaxon test push',
-    body: 'Pages will reach this device like this.',
-    url: `${config.appUrl}/profile`,
-    action_token: null,
-  });
-  if (outcome.kind === 'delivered') return { delivered: true, status_code: outcome.status, error: null };
-  if (outcome.kind === 'gone') {
-    await disableContactMethod(knexOf(orm), contact.id, `web-push: ${outcome.error}`);
-    return { delivered: false, status_code: outcome.status, error: `${outcome.error}; this contact method is now disabled: enable push on the device again` };
-  }
-  return { delivered: false, status_code: outcome.status, error: outcome.error };
-}
 
 /** The native app platforms and the channel each registers. */
 export const DEVICE_PLATFORMS = { ios: 'push_ios', android: 'push_android' } as const satisfies Record<string, ChannelId>;

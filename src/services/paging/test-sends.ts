@@ -2,8 +2,8 @@
  * Test sends to a contact method (`POST /api/contact-methods/{id}/test`): a message that says it
  * is a test, through the channel's real sender (or the dev inbox), rendered by the channel's own
  * `renderTest` (src/integrations/<name>/channel.ts). Every channel that declares one takes a test;
- * a browser (push_web) keeps its own test push (./push-devices.ts), which reads the push
- * service's status.
+ * a channel whose module declares its own test (ProviderModule `contactTests`: a browser's push,
+ * which reads the push service's status) takes that one instead.
  */
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
@@ -11,13 +11,14 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { NotifyConfig } from '../../config';
 import { CHANNELS, isChannelId } from '../../domain/channels';
 import { escapeMarkup } from '../../domain/markup';
-import { PERMANENT_DELIVERY_FAILURE, type ChannelSenders } from '../../integrations/types';
+import { knexOf } from '../../db/knex';
+import { contactTestOf } from '../../integrations/wiring';
+import { PERMANENT_DELIVERY_FAILURE, type ChannelSenders, type ContactTestResult } from '../../integrations/types';
 import { conflict } from '../errors';
-import type { ContactMethodJson } from './contacts';
-import { sendTestPush, type TestPushResult } from './push-devices';
+import { disableContactMethod, type ContactMethodJson } from './contacts';
 
 /** What a test send answers: whether the provider took it, the push service's status (push_web), why not, and who sent it. */
-export interface TestSendResult extends TestPushResult {
+export interface TestSendResult extends ContactTestResult {
   /** The provider that took it or refused it (twilio, sendgrid, pushover, …, dev_inbox); null before any was called. */
   provider: string | null;
 }
@@ -40,11 +41,16 @@ export const CONTACT_TEST_MESSAGE = {
 export async function sendContactTest(
   orm: MikroORM,
   contact: ContactMethodJson,
-  deps: { senders: Pick<ChannelSenders, 'get'>; webPush: NotifyConfig['webPush'] },
+  deps: { senders: Pick<ChannelSenders, 'get'>; notify: NotifyConfig },
   opts: { admit?: () => Promise<void> } = {},
 ): Promise<TestSendResult> {
   const channel = contact.type;
-  if (channel === 'push_web') return { ...(await sendTestPush(orm, contact, deps.webPush, opts)), provider: 'web-push' };
+  const own = contactTestOf(channel);
+  if (own) {
+    await opts.admit?.();
+    const disable = (reason: string) => disableContactMethod(knexOf(orm), contact.id, reason);
+    return { ...(await own.test(contact.address, { notify: deps.notify, disable })), provider: own.provider };
+  }
   if (!isChannelId(channel) || !CHANNELS[channel].renderTest)
     throw conflict(`${isChannelId(channel) ? CHANNELS[channel].label : channel} contact methods take no test send`, 'test_not_supported');
   const renderTest = CHANNELS[channel].renderTest;

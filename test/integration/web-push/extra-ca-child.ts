@@ -4,11 +4,11 @@
  * what the sender answered as one JSON line. argv: data folder, the stored address.
  */
 import { loadConfig } from '../../../src/config';
-import { createWebPushSender } from '../../../src/integrations/web-push';
+import { createWebPushSender, webPushSettings } from '../../../src/integrations/web-push';
 
 async function main(): Promise<void> {
   const [dataDir, address] = process.argv.slice(3);
-  const config = loadConfig({ KLAXON_DATA_DIR: dataDir, APP_URL: 'https://klaxon.example.test', ALLOW_PRIVATE_TARGETS: 'true' }).notify.webPush;
+  const config = webPushSettings(loadConfig({ KLAXON_DATA_DIR: dataDir, APP_URL: 'https://klaxon.example.test', ALLOW_PRIVATE_TARGETS: 'true' }).notify);
   const sender = createWebPushSender(config);
   try {
     const sent = await sender.send({ notificationId: 'n-ca', channel: 'push_web', to: address, subject: 'Trusted by NODE_EXTRA_CA_CERTS', text: 'ca' });

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
 import { loadConfig } from '../../../src/config';
 import { normaliseAddress } from '../../../src/domain/channels';
-import { createWebPushSender, vapidKeys, type WebPushConfig } from '../../../src/integrations/web-push';
+import { createWebPushSender, vapidKeys, webPushSettings, type WebPushConfig } from '../../../src/integrations/web-push';
 import { callProvider } from '../../../src/integrations/provider-call';
 import { keepsContactMethod, type ChannelSender, type OutgoingPage } from '../../../src/integrations/types';
 import { waitFor } from '../../support/wait';
@@ -21,8 +21,10 @@ let dataDir: string;
 const senders: ChannelSender[] = [];
 
 const configFor = (env: Record<string, string> = {}): WebPushConfig =>
-  loadConfig({ KLAXON_DATA_DIR: dataDir, APP_URL: 'https://klaxon.example.test', ALLOW_PRIVATE_TARGETS: 'true', WEB_PUSH_CA_FILE: cert.certFile, ...env })
-    .notify.webPush;
+  webPushSettings(
+    loadConfig({ KLAXON_DATA_DIR: dataDir, APP_URL: 'https://klaxon.example.test', ALLOW_PRIVATE_TARGETS: 'true', WEB_PUSH_CA_FILE: cert.certFile, ...env })
+      .notify,
+  );
 const sender = (config = configFor()) => {
   const s = createWebPushSender(config);
   senders.push(s);

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../../src/config';
 import { knexOf } from '../../../src/db/knex';
-import { vapidKeys } from '../../../src/integrations/web-push';
+import { vapidKeys, webPushSettings } from '../../../src/integrations/web-push';
 import { addContactMethod, addMemberContactMethod } from '../../../src/services/paging/contacts';
 import { dashboard, expectDashboardError, memberSession, type DashboardSession } from '../../support/dashboard';
 import { pagingService, statusOf, timelineOf, trigger } from '../../support/paging';
@@ -212,23 +212,24 @@ describe('VAPID keys', () => {
     expect(served).toMatch(/^[A-Za-z0-9_-]{87}$/);
     const file = path.join(dataDir, 'vapid-keys.json');
     expect(statSync(file).mode & 0o777).toBe(0o600);
-    const reloaded = vapidKeys(loadConfig({ KLAXON_DATA_DIR: dataDir }).notify.webPush);
+    const reloaded = vapidKeys(webPushSettings(loadConfig({ KLAXON_DATA_DIR: dataDir }).notify));
     expect(reloaded.publicKey).toBe(served);
-    expect(vapidKeys(loadConfig({ KLAXON_DATA_DIR: dataDir }).notify.webPush)).toEqual(reloaded);
+    expect(vapidKeys(webPushSettings(loadConfig({ KLAXON_DATA_DIR: dataDir }).notify))).toEqual(reloaded);
     expect((await api('GET', '/push/vapid-public-key')).status).toBe(401);
   });
 
   it('when keys are configured, then they are used and nothing is generated', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'klaxon-web-push-env-'));
     try {
-      const given = vapidKeys(loadConfig({ KLAXON_DATA_DIR: dir }).notify.webPush);
+      const given = vapidKeys(webPushSettings(loadConfig({ KLAXON_DATA_DIR: dir }).notify));
       const other = mkdtempSync(path.join(os.tmpdir(), 'klaxon-web-push-env-'));
-      const config = loadConfig({ KLAXON_DATA_DIR: other, WEB_PUSH_VAPID_PUBLIC_KEY: given.publicKey, WEB_PUSH_VAPID_PRIVATE_KEY: given.privateKey }).notify
-        .webPush;
+      const config = webPushSettings(
+        loadConfig({ KLAXON_DATA_DIR: other, WEB_PUSH_VAPID_PUBLIC_KEY: given.publicKey, WEB_PUSH_VAPID_PRIVATE_KEY: given.privateKey }).notify,
+      );
       expect(vapidKeys(config)).toEqual(given);
       expect(() => statSync(path.join(other, 'vapid-keys.json'))).toThrow();
       rmSync(other, { recursive: true, force: true });
-      expect(() => loadConfig({ WEB_PUSH_VAPID_PUBLIC_KEY: given.publicKey })).toThrow(/WEB_PUSH_VAPID_PRIVATE_KEY: required/);
+      expect(() => webPushSettings(loadConfig({ WEB_PUSH_VAPID_PUBLIC_KEY: given.publicKey }).notify)).toThrow(/WEB_PUSH_VAPID_PRIVATE_KEY: required/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

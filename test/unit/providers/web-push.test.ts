@@ -1,5 +1,10 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '../../../src/config';
 import { displayAddress, normaliseAddress } from '../../../src/domain/channels';
-import { defaultSubject, endpointHost, pagePayload, parseSubscription, webPushTopic } from '../../../src/integrations/web-push';
+import { prepareIntegrations } from '../../../src/integrations/wiring';
+import { defaultSubject, endpointHost, pagePayload, parseSubscription, vapidKeys, webPushSettings, webPushTopic } from '../../../src/integrations/web-push';
 
 const P256DH = 'B' + 'x'.repeat(86); // 65 bytes: 87 base64url characters
 const AUTH = 'a'.repeat(22); // 16 bytes
@@ -84,5 +89,31 @@ describe('web push topic and payload', () => {
     expect(defaultSubject('https://klaxon.example.com', 'Klaxon <pager@example.com>')).toBe('https://klaxon.example.com');
     expect(defaultSubject('http://localhost:3000', 'Klaxon <pager@example.com>')).toBe('mailto:pager@example.com');
     expect(defaultSubject('http://localhost:3000', 'pager@example.com')).toBe('mailto:pager@example.com');
+  });
+});
+
+describe('a cluster readying its data folder (ProviderModule prepare)', () => {
+  it('when no VAPID keys are configured, then the pair is made in the folder given, once (0600); when they are, nothing is written', () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'klaxon-prepare-'));
+    const clusterDir = path.join(dataDir, 'cluster');
+    try {
+      const notify = loadConfig({ KLAXON_DATA_DIR: dataDir }).notify;
+      prepareIntegrations(notify, clusterDir);
+      const file = path.join(clusterDir, 'vapid-keys.json');
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      const made = readFileSync(file, 'utf8');
+      prepareIntegrations(notify, clusterDir);
+      expect(readFileSync(file, 'utf8')).toBe(made);
+      // The roles read the cluster's folder (KLAXON_DATA_DIR): the keys they find are the ones made.
+      expect(vapidKeys(webPushSettings(loadConfig({ KLAXON_DATA_DIR: clusterDir }).notify)).publicKey).toBe(JSON.parse(made).public_key);
+      expect(existsSync(path.join(dataDir, 'vapid-keys.json'))).toBe(false);
+
+      const given = JSON.parse(made) as { public_key: string; private_key: string };
+      const other = path.join(dataDir, 'other');
+      prepareIntegrations(loadConfig({ WEB_PUSH_VAPID_PUBLIC_KEY: given.public_key, WEB_PUSH_VAPID_PRIVATE_KEY: given.private_key }).notify, other);
+      expect(existsSync(other)).toBe(false);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -27,6 +27,7 @@ import {
 import { findSlackMessage, keepSlackMessage, updatedSlackMessage } from './store';
 import type { FeedConsumer, FeedConsumerDeps } from '../../types';
 import { isPermanentSlackError, PERMANENT_SLACK_ERRORS, slackClient, slackErrorCode } from '../web-api';
+import { slackSettings } from '../config';
 import { incidentMessage, type SlackMessage } from './blocks';
 import { afterSlackFailure, planAttempt, showsPagingNow, threadReply, wantsVia } from './changes';
 
@@ -177,7 +178,7 @@ async function post(client: WebClient, args: { channel: string; text: string; bl
 
 /** The registry's feed consumer: none when the Slack app is not configured (nothing to post through). */
 export function createSlackFeedConsumer(deps: FeedConsumerDeps): FeedConsumer {
-  const slack = deps.notify.slack;
+  const slack = slackSettings(deps.notify);
   if (!slack) return { start: () => undefined, stop: async () => undefined };
   return new SlackMessageDeliverer({ orm: deps.orm, sealer: deps.sealer, logger: deps.logger, appUrl: deps.appUrl, apiUrl: slack.apiUrl });
 }
