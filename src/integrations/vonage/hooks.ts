@@ -78,9 +78,10 @@ export function createVonageHooksRouter(deps: VonageHookDeps): Router {
       let body: string;
       try {
         body = await getRawBody(ctx.req, { limit: MAX_BODY_BYTES, encoding: 'utf8' });
-      } catch {
-        ctx.status = 413;
-        ctx.body = { message: `a Vonage callback is at most ${MAX_BODY_BYTES} bytes` };
+      } catch (err) {
+        const tooLarge = (err as { type?: unknown }).type === 'entity.too.large';
+        ctx.status = tooLarge ? 413 : 400;
+        ctx.body = { message: tooLarge ? `a Vonage callback is at most ${MAX_BODY_BYTES} bytes` : 'the body could not be read' };
         return;
       }
       if (!signedByVonage(deps.signatureSecret, ctx.get('authorization'), body)) {

@@ -6,7 +6,6 @@
  * set and bounded by PROVIDER_CALL_TIMEOUT_MS (docs/security.md, "The SDK carriers").
  */
 import { Vonage } from '@vonage/server-sdk';
-import { SMS } from '@vonage/messages';
 import { PROVIDER_CALL_TIMEOUT_MS } from '../../domain/paging/attempt-timeouts';
 import { describeError, notAcceptedFailure, permanentFailure, rejectedFailure, retryableFailure } from '../failures';
 import type { ChannelProvider, ChannelSender, OutgoingPage, SentPage } from '../types';
@@ -45,16 +44,17 @@ export function createVonageSenders(config: VonageConfig, appUrl: string, client
     provider: 'vonage',
     send: (page) =>
       deliver(page, async () => {
-        const sent = await client.messages.send(
-          new SMS({
-            to: digits(page.to),
-            from: config.from,
-            text: page.text,
-            clientRef: page.notificationId,
-            webhookUrl: messageStatusUrl(appUrl),
-            webhookVersion: 'v1',
-          }),
-        );
+        // The SDK snake-cases these keys: message_type, client_ref, webhook_url, webhook_version.
+        const sent = await client.messages.send({
+          channel: 'sms',
+          messageType: 'text',
+          to: digits(page.to),
+          from: config.from,
+          text: page.text,
+          clientRef: page.notificationId,
+          webhookUrl: messageStatusUrl(appUrl),
+          webhookVersion: 'v1',
+        });
         return sent.messageUUID;
       }),
   };
@@ -65,6 +65,7 @@ export function createVonageSenders(config: VonageConfig, appUrl: string, client
       if (!config.fromIsNumber) throw rejectedFailure('vonage', `call to ${page.to} not placed: VONAGE_FROM is a sender id, and only a number can call`);
       const speech = page.speech;
       return deliver(page, async () => {
+        // The SDK snake-cases the call's keys (event_url) but sends the NCCO as given: Vonage reads it in camelCase.
         const call = await client.voice.createOutboundCall({
           to: [{ type: 'phone', number: digits(page.to) }],
           from: { type: 'phone', number: config.from },
@@ -121,13 +122,22 @@ function statusOf(err: unknown): number | undefined {
   return typeof status === 'number' ? status : undefined;
 }
 
-/** The refusal's body, when the SDK kept it. */
+/** How long a refusal's body is waited for: its status already said it was not taken. */
+const PROBLEM_READ_MS = 2_000;
+
+/** The refusal's body (the SDK's error keeps the unread answer), when it comes in time and is JSON. */
 async function problemOf(err: unknown): Promise<Problem> {
-  const response = (err as { response?: { json?: () => Promise<unknown>; bodyUsed?: boolean } } | null)?.response;
+  const response = (err as { response?: { text?: () => Promise<string>; bodyUsed?: boolean } } | null)?.response;
+  if (!response?.text || response.bodyUsed) return {};
+  let timer: NodeJS.Timeout | undefined;
   try {
-    if (response?.json && !response.bodyUsed) return ((await response.json()) ?? {}) as Problem;
+    const late = new Promise<string>((resolve) => (timer = setTimeout(() => resolve(''), PROBLEM_READ_MS)));
+    const parsed: unknown = JSON.parse((await Promise.race([response.text(), late])) || '{}');
+    return parsed && typeof parsed === 'object' ? (parsed as Problem) : {};
   } catch {
     // An answer that is not JSON says nothing more than its status.
+    return {};
+  } finally {
+    clearTimeout(timer);
   }
-  return {};
 }
