@@ -42,10 +42,7 @@ export function keypress(url: string): NccoAction {
  */
 export function callNcco(speech: { text: string; acknowledgeToken?: string }, appUrl: string): NccoAction[] {
   if (!speech.acknowledgeToken) return [{ action: 'talk', text: speech.text }];
-  return [
-    { action: 'talk', text: `${speech.text} ${PRESS_TO_ACKNOWLEDGE}`, bargeIn: true },
-    keypress(inputUrl(appUrl, speech.acknowledgeToken)),
-  ];
+  return [{ action: 'talk', text: `${speech.text} ${PRESS_TO_ACKNOWLEDGE}`, bargeIn: true }, keypress(inputUrl(appUrl, speech.acknowledgeToken))];
 }
 
 /**

@@ -9,7 +9,17 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { knexOf } from '../../db/knex';
 import { recordDrillDeliveryFailure } from '../../services/drills';
 import { recordDeliveryReport } from '../../services/paging';
-import { act, once, pageQuery, respondToDrillToken, verifyAction, verifyDrillAck, type PageResponse, type PageResponseDeps, type PageRow } from '../../services/response';
+import {
+  act,
+  once,
+  pageQuery,
+  respondToDrillToken,
+  verifyAction,
+  verifyDrillAck,
+  type PageResponse,
+  type PageResponseDeps,
+  type PageRow,
+} from '../../services/response';
 
 /** Message statuses (Messages API) and call statuses (Voice API) that end a page's delivery. */
 const DELIVERED = new Set(['delivered', 'read', 'answered', 'completed']);

@@ -27,7 +27,11 @@ export function createVonageClient(config: VonageConfig): Vonage {
 }
 
 /** The `sms` and `voice` senders over one client; `appUrl` is where Vonage calls back (APP_URL). */
-export function createVonageSenders(config: VonageConfig, appUrl: string, client: Vonage = createVonageClient(config)): { sms: ChannelSender; voice: ChannelSender } {
+export function createVonageSenders(
+  config: VonageConfig,
+  appUrl: string,
+  client: Vonage = createVonageClient(config),
+): { sms: ChannelSender; voice: ChannelSender } {
   const secrets = [config.apiSecret, config.privateKey, config.signatureSecret];
 
   async function deliver(page: OutgoingPage, create: () => Promise<string | undefined>): Promise<SentPage> {
@@ -111,7 +115,8 @@ async function toDeliveryError(page: OutgoingPage, err: unknown, secrets: Array<
   const said = [problem.title, problem.detail].filter((v) => typeof v === 'string' && v).join(': ') || describeError(err);
   const invalidTo = problem.invalid_parameters?.some((p) => typeof p.name === 'string' && /^to\b/.test(p.name));
   if (invalidTo) return permanentFailure('vonage', `${what} to ${page.to} refused: invalid number (HTTP ${status}: ${said})`, secrets);
-  if (status === 401 || status === 403 || status === 429 || status >= 500) return notAcceptedFailure('vonage', `${what} not accepted: HTTP ${status}: ${said}`, secrets);
+  if (status === 401 || status === 403 || status === 429 || status >= 500)
+    return notAcceptedFailure('vonage', `${what} not accepted: HTTP ${status}: ${said}`, secrets);
   return rejectedFailure('vonage', `${what} to ${page.to} refused: HTTP ${status}: ${said}`, secrets);
 }
 

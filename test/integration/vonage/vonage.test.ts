@@ -221,7 +221,11 @@ describe('a bad Vonage variable at startup', () => {
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it('when a VONAGE_* value is malformed or its group is half set, then the process stops naming the variable, never its value', async () => {
-    const half = await klaxon(['api'], { KLAXON_DATA_DIR: dataDir, VONAGE_API_KEY: account.apiKey, VONAGE_API_SECRET: account.apiSecret }, { testDatabase: false });
+    const half = await klaxon(
+      ['api'],
+      { KLAXON_DATA_DIR: dataDir, VONAGE_API_KEY: account.apiKey, VONAGE_API_SECRET: account.apiSecret },
+      { testDatabase: false },
+    );
     expect({ code: half.code, stderr: half.stderr.trim() }).toEqual({
       code: 1,
       stderr: 'klaxon: error: invalid configuration: VONAGE_APPLICATION_ID: required when VONAGE_API_KEY is set',
@@ -243,4 +247,3 @@ describe('a bad Vonage variable at startup', () => {
     for (const secret of ['key-material-secret', account.apiSecret]) expect(badKey.stderr).not.toContain(secret);
   });
 });
-

@@ -36,7 +36,15 @@ describe('the Vonage call script (NCCO)', () => {
   const page: PageToRender = {
     notificationId: randomUUID(),
     to: '+15557654321',
-    incident: { id: randomUUID(), number: 42, title: 'Checkout is down', severity: 'CRITICAL', status: 'TRIGGERED', serviceName: 'shop', organizationId: randomUUID() },
+    incident: {
+      id: randomUUID(),
+      number: 42,
+      title: 'Checkout is down',
+      severity: 'CRITICAL',
+      status: 'TRIGGERED',
+      serviceName: 'shop',
+      organizationId: randomUUID(),
+    },
     subject: { number: 42, title: 'Checkout is down', severity: 'CRITICAL', serviceName: 'shop', url: 'https://klaxon.example.test/incidents/x' },
     replyCode: null,
     appUrl: 'https://klaxon.example.test',
@@ -47,7 +55,9 @@ describe('the Vonage call script (NCCO)', () => {
   it('when a voice page is rendered, then its speech names the incident and carries the acknowledge token, and Twilio still gets its TwiML', () => {
     const rendered = CHANNELS.voice.render(page);
     expect(rendered.speech).toEqual({ text: 'Klaxon alert. critical incident 42: Checkout is down, on shop.', acknowledgeToken: 'signed-acknowledge-token' });
-    expect(rendered.voiceTwiml).toContain('<Say>Klaxon alert. critical incident 42: Checkout is down, on shop.</Say><Say>Press 1 to acknowledge. Press 2 to escalate.</Say>');
+    expect(rendered.voiceTwiml).toContain(
+      '<Say>Klaxon alert. critical incident 42: Checkout is down, on shop.</Say><Say>Press 1 to acknowledge. Press 2 to escalate.</Say>',
+    );
   });
 
   it('when the call is scripted, then it speaks the incident with the prompt and takes one key, posted to the input hook with the token', () => {
@@ -70,7 +80,15 @@ describe('the Vonage call script (NCCO)', () => {
   });
 
   it('when a drill or a test call is scripted, then a drill takes its key and a test only speaks', () => {
-    const drill = CHANNELS.voice.renderDrill!({ resultId: randomUUID(), drillId: randomUUID(), to: '+15557654321', replyCode: null, appUrl: 'https://k.test', ackToken: 'drill-token', expiresAt: 0 });
+    const drill = CHANNELS.voice.renderDrill!({
+      resultId: randomUUID(),
+      drillId: randomUUID(),
+      to: '+15557654321',
+      replyCode: null,
+      appUrl: 'https://k.test',
+      ackToken: 'drill-token',
+      expiresAt: 0,
+    });
     expect(callNcco(drill.speech!, 'https://k.test')).toEqual([
       expect.objectContaining({ action: 'talk', text: expect.stringMatching(/^This is a Klaxon paging drill\. .*Press 1 to acknowledge\.$/) }),
       expect.objectContaining({ action: 'input', eventUrl: ['https://k.test/hooks/vonage/input?token=drill-token'] }),
@@ -109,7 +127,10 @@ describe('Vonage configuration', () => {
     expect(vonageSettings(notify)).toBe(vonageSettings(notify));
     expect(channelProviders(notify)).toMatchObject({ sms: 'vonage', voice: 'vonage' });
     const banner = describeChannels(notify).filter((line) => /^Paging (SMS|voice)/.test(line));
-    expect(banner).toEqual(['Paging SMS       Vonage, from 15550001111 via http://127.0.0.1:9003', 'Paging voice     Vonage, from 15550001111 via http://127.0.0.1:9003']);
+    expect(banner).toEqual([
+      'Paging SMS       Vonage, from 15550001111 via http://127.0.0.1:9003',
+      'Paging voice     Vonage, from 15550001111 via http://127.0.0.1:9003',
+    ]);
     for (const secret of [VONAGE.VONAGE_API_SECRET, 'signature-secret', 'BEGIN PRIVATE KEY']) expect(banner.join('\n')).not.toContain(secret);
     // Twilio first: with both configured, Twilio sends.
     const both = start({ ...VONAGE, TWILIO_ACCOUNT_SID: 'AC' + 'f'.repeat(32), TWILIO_AUTH_TOKEN: 't', TWILIO_FROM_NUMBER: '+15550002222' });
@@ -137,8 +158,14 @@ describe('Vonage configuration', () => {
     [{ ...VONAGE, VONAGE_FROM: undefined }, /^invalid configuration: VONAGE_FROM: required when VONAGE_API_KEY is set/],
     [{ ...VONAGE, VONAGE_FROM: 'not a sender!' }, /^invalid configuration: VONAGE_FROM: must be an E\.164 number/],
     [{ ...VONAGE, VONAGE_APPLICATION_ID: 'app-secret-id' }, /^invalid configuration: VONAGE_APPLICATION_ID: must be a Vonage application id/],
-    [{ ...VONAGE, VONAGE_PRIVATE_KEY: '-----BEGIN PRIVATE KEY-----\nnot-a-key-secret\n-----END PRIVATE KEY-----' }, /^invalid configuration: VONAGE_PRIVATE_KEY: must be a PEM private key/],
-    [{ ...VONAGE, VONAGE_PRIVATE_KEY: '/nonexistent/private.key' }, /^invalid configuration: VONAGE_PRIVATE_KEY: is neither inline content nor a readable file/],
+    [
+      { ...VONAGE, VONAGE_PRIVATE_KEY: '-----BEGIN PRIVATE KEY-----\nnot-a-key-secret\n-----END PRIVATE KEY-----' },
+      /^invalid configuration: VONAGE_PRIVATE_KEY: must be a PEM private key/,
+    ],
+    [
+      { ...VONAGE, VONAGE_PRIVATE_KEY: '/nonexistent/private.key' },
+      /^invalid configuration: VONAGE_PRIVATE_KEY: is neither inline content nor a readable file/,
+    ],
     [{ ...VONAGE, VONAGE_API_URL: 'ftp://vonage.example.test' }, /^invalid configuration: VONAGE_API_URL: must be an http\(s\) URL/],
     [{ ...VONAGE, VONAGE_SIGNATURE_SECRET: 'short' }, /^invalid configuration: VONAGE_SIGNATURE_SECRET: must be the account signature secret/],
   ])('when a VONAGE_* value is wrong (%#), then startup fails naming it, never echoing a value', (env, error) => {

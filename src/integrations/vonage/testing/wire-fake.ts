@@ -128,7 +128,8 @@ export async function startVonageFake(opts: { apiKey: string; apiSecret: string;
     if (!auth) return refuse(problem(401, 'Unauthorized', 'You did not provide correct credentials.'));
     if (kind === 'message') {
       if (body.channel !== 'sms' || body.message_type !== 'text') return refuse(problem(422, 'Invalid params', 'only SMS text is faked'));
-      if (typeof body.text !== 'string' || body.text.length === 0) return refuse(problem(422, 'Invalid params', 'text is required', [{ name: 'text', reason: 'required' }]));
+      if (typeof body.text !== 'string' || body.text.length === 0)
+        return refuse(problem(422, 'Invalid params', 'text is required', [{ name: 'text', reason: 'required' }]));
       if (typeof body.to !== 'string' || !E164_DIGITS.test(body.to))
         return refuse(problem(422, 'Invalid params', 'The value of one or more parameters is invalid.', [{ name: 'to', reason: 'Invalid value' }]));
       const failure = failures.get(body.to);
