@@ -3,12 +3,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { knexOf } from '../../../src/db/knex';
+import { keepsContactMethod, type OutgoingPage } from '../../../src/integrations/types';
+import { createVonageSenders, type VonageConfig } from '../../../src/integrations/vonage';
 import { startVonageFake, type VonageFake } from '../../../src/integrations/vonage/testing/wire-fake';
 import { klaxon } from '../../support/cli';
 import { dashboard, memberSession } from '../../support/dashboard';
 import { notificationsOf, pagingService, responder, statusOf, timelineOf, trigger } from '../../support/paging';
 import { startTestStack, type TestStack } from '../../support/stack';
 import { waitFor } from '../../support/wait';
+import { expectPermanent, expectRetryable } from '../providers/expect-failure';
 import { seedWorkspace, type SeededWorkspace } from '../../support/workspace';
 
 // docs/integrations/vonage.md: SMS and calls through the Vonage wire fake, its signed callbacks back.
@@ -210,6 +213,89 @@ describe('paging by voice through Vonage', () => {
     expect(notJson.status).toBe(400);
     const huge = await fake.callBack(`${stack.urls.app}/hooks/vonage/event`, { uuid: request.id, status: 'completed', pad: 'x'.repeat(20_000) });
     expect(huge.status).toBe(413);
+  });
+});
+
+describe('drilling a voice contact through Vonage', () => {
+  it('when a person is drilled by voice, then the call says it is a drill and pressing 1 acknowledges the drill, not an incident', async () => {
+    const admin = await memberSession(stack.urls.app, stack.orm, ws.organizationId, 'ACCOUNT_ADMIN');
+    const person = await responder(stack.orm, ws.organizationId, 'voice');
+    const incidents = (await db()('incidents').count({ n: '*' }))[0].n;
+    const res = await dashboard(stack.urls.app, 'POST', '/drills', { session: admin, body: { target: { type: 'user', id: person.id }, channels: ['voice'] } });
+    expect(res.status).toBe(201);
+    const call = await fake.waitFor('call', (c) => (c.body.to as Array<{ number: string }>)[0].number === digits(person.address));
+    expect((call.body.ncco as Array<{ text?: string }>)[0].text).toMatch(/^This is a Klaxon paging drill\. .*Press 1 to acknowledge\.$/);
+    const pressed = await fake.pressKey(call, '1');
+    expect(nccoOf(pressed)).toEqual([{ action: 'talk', text: expect.stringMatching(/^Drill acknowledged.* Goodbye\.$/) }]);
+    const drill = await waitFor(
+      async () => {
+        const d = await dashboard(stack.urls.app, 'GET', `/drills/${res.body.data.id}`, { session: admin });
+        return d.body.data.results.find((r: { acknowledged_at: string | null }) => r.acknowledged_at);
+      },
+      20_000,
+      'the drill result acknowledged',
+    );
+    expect(drill).toMatchObject({ channel: 'voice', user_id: person.id });
+    expect((await db()('incidents').count({ n: '*' }))[0].n).toBe(incidents);
+  });
+});
+
+describe('the Vonage senders on their own', () => {
+  const config = (over: Partial<VonageConfig> = {}): VonageConfig => ({
+    apiKey: account.apiKey,
+    apiSecret: account.apiSecret,
+    applicationId: account.applicationId,
+    privateKey: account.privateKey,
+    from: digits(FROM),
+    fromIsNumber: true,
+    signatureSecret: account.signatureSecret,
+    apiUrl: fake.url,
+    ...over,
+  });
+  const page = (to: string, over: Partial<OutgoingPage> = {}): OutgoingPage => ({
+    notificationId: randomUUID(),
+    channel: 'sms',
+    to,
+    subject: 'Checkout is down',
+    text: 'Klaxon #4 CRITICAL: Checkout is down. Reply 4A to acknowledge, 4R to resolve',
+    ...over,
+  });
+  const secrets = [account.apiSecret, account.signatureSecret, 'PRIVATE KEY'];
+
+  it('when Vonage answers 500, then the page is retryable naming the status, and a later attempt is taken', async () => {
+    const senders = createVonageSenders(config(), 'https://klaxon.example.test');
+    fake.failTo('+15552000500', { status: 500, title: 'Internal Error', detail: 'try again' });
+    await expectRetryable(senders.sms.send(page('+15552000500')), /^vonage: SMS not accepted: HTTP 500: Internal Error: try again$/, secrets);
+    fake.clearFailure('+15552000500');
+    await expect(senders.sms.send(page('+15552000500'))).resolves.toEqual({ provider: 'vonage', providerMessageId: expect.any(String) });
+  });
+
+  it('when the application JWT is signed by another key, then Vonage refuses with 401, retryably, and no secret leaks', async () => {
+    const otherKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    const senders = createVonageSenders(config({ privateKey: otherKey }), 'https://klaxon.example.test');
+    await expectRetryable(senders.sms.send(page('+15552000401')), /^vonage: SMS not accepted: HTTP 401: Unauthorized/, [...secrets, otherKey]);
+    expect(fake.requests.filter((r) => r.body.to === '15552000401').map((r) => [r.auth, r.status])).toEqual([[null, 401]]);
+  });
+
+  it('when another 4xx refuses the page, then it fails for good but the contact method stays', async () => {
+    const senders = createVonageSenders(config(), 'https://klaxon.example.test');
+    fake.failTo('+15552000402', { status: 402, title: 'Low balance', detail: 'This request could not be performed due to your account balance being low.' });
+    const failure = await expectPermanent(senders.sms.send(page('+15552000402')), /^vonage: SMS to \+15552000402 refused: HTTP 402: Low balance/, secrets);
+    expect(keepsContactMethod(failure)).toBe(true);
+  });
+
+  it('when VONAGE_FROM is a sender id, then SMS go from it and a call is refused before reaching Vonage, keeping the contact method', async () => {
+    const senders = createVonageSenders(config({ from: 'Klaxon', fromIsNumber: false }), 'https://klaxon.example.test');
+    await senders.sms.send(page('+15552000403'));
+    expect(fake.messages().find((m) => m.body.to === '15552000403')?.body.from).toBe('Klaxon');
+    const before = fake.requests.length;
+    const failure = await expectPermanent(
+      senders.voice.send(page('+15552000404', { channel: 'voice', speech: { text: 'Checkout is down.', acknowledgeToken: 't' } })),
+      /VONAGE_FROM is a sender id, and only a number can call/,
+      secrets,
+    );
+    expect(keepsContactMethod(failure)).toBe(true);
+    expect(fake.requests.length).toBe(before);
   });
 });
 
