@@ -1,8 +1,9 @@
 /**
  * Vonage's callbacks (docs/integrations/vonage.md), on the app listener under `/hooks/vonage`:
  * `POST /status` (a message's status: the Messages API's `webhook_url`), `/event` (a call's
- * events: the call's `event_url`) and `/input?token=…` (a keypress: the NCCO input's
- * `eventUrl`, answered with the NCCO the call goes on with). Vonage signs each with a JWT in
+ * events: the call's `event_url`), `/input?token=…` (a keypress: the NCCO input's `eventUrl`,
+ * answered with the NCCO the call goes on with) and `/inbound` (an SMS reply: the application's
+ * inbound URL, which the operator sets to it). Vonage signs each with a JWT in
  * `Authorization: Bearer`, HS256 with the account's signature secret, whose `payload_hash` claim
  * is the body's SHA-256: anything unsigned, forged or altered is refused with 401 and changes
  * nothing. Bodies are JSON, 16 KiB at most, and checked before anything is read from them.
@@ -13,6 +14,8 @@ import type { Context, Next } from 'koa';
 import getRawBody from 'raw-body';
 import { verifySignature } from '@vonage/jwt';
 import { z } from 'zod';
+import { describeError } from '../failures';
+import { respondBySms } from '../twilio/responses';
 import type { ProviderHookDeps } from '../types';
 import { answerNcco, inputUrl, NO_KEY_PRESSED } from './ncco';
 import { acknowledgeByCall, isCallToken, recordVonageReport } from './responses';
@@ -20,6 +23,8 @@ import { acknowledgeByCall, isCallToken, recordVonageReport } from './responses'
 export interface VonageHookDeps extends ProviderHookDeps {
   /** VONAGE_SIGNATURE_SECRET; without it nothing can prove a callback is Vonage's, so all are refused. */
   signatureSecret: string | undefined;
+  /** Texts a person what their SMS reply did; absent while Vonage is not configured. */
+  reply?: (to: string, text: string) => Promise<void>;
 }
 
 /** Vonage's callbacks are a few hundred bytes. */
@@ -38,6 +43,16 @@ const messageStatus = z.object({
   status: z.string().max(40),
   error: z.object({ title: z.union([z.string().max(200), z.number()]).optional(), detail: text.optional() }).optional(),
 });
+
+/** An inbound message (Messages API v1): an SMS reply's sender (digits, no `+`) and text. */
+const inboundMessage = z.object({
+  message_uuid: id,
+  channel: z.string().max(40),
+  message_type: z.string().max(40).optional(),
+  from: z.string().max(40),
+  text: z.string().max(2000).optional(),
+});
+const E164_DIGITS = /^[1-9]\d{6,14}$/;
 
 /** A call event: every event carries the call's uuid; those that are not a status (transfers, recordings) carry none. */
 const callEvent = z.object({ uuid: id, status: z.string().max(40).optional() });
@@ -137,6 +152,23 @@ export function createVonageHooksRouter(deps: VonageHookDeps): Router {
     }
     const answer = await acknowledgeByCall(deps, token);
     ctx.body = answerNcco(`${answer.message} Goodbye.`);
+  });
+
+  router.post('/inbound', signed(inboundMessage), async (ctx) => {
+    const m = ctx.state.vonage as z.infer<typeof inboundMessage>;
+    ctx.status = 204;
+    // Only SMS replies answer pages; anything else the application receives is not Klaxon's.
+    if (m.channel !== 'sms' || !E164_DIGITS.test(m.from)) return;
+    const from = `+${m.from}`;
+    const answer = await respondBySms(deps, { messageSid: m.message_uuid, from, body: m.text ?? '' }, 'vonage');
+    // The reply is texted after Vonage has its answer: a slow send must not make it retry the callback.
+    const reply = deps.reply;
+    if (reply)
+      setImmediate(() => {
+        reply(from, answer.message).catch((err: unknown) =>
+          deps.logger?.warn({ error: describeError(err) }, 'vonage: the answer to an SMS reply was not sent'),
+        );
+      });
   });
 
   return router;

@@ -8,7 +8,7 @@
 import type { ProviderModule } from '../types';
 import { vonageEnv, vonageSettings } from './config';
 import { createVonageHooksRouter } from './hooks';
-import { vonageProvider } from './sender';
+import { createVonageReplier, vonageProvider } from './sender';
 
 export * from './config';
 export * from './ncco';
@@ -20,5 +20,8 @@ export const vonage = {
   env: vonageEnv,
   settings: vonageSettings,
   senders: vonageProvider,
-  hooks: (deps) => createVonageHooksRouter({ ...deps, signatureSecret: vonageSettings(deps.notify)?.signatureSecret }),
+  hooks: (deps) => {
+    const config = vonageSettings(deps.notify);
+    return createVonageHooksRouter({ ...deps, signatureSecret: config?.signatureSecret, reply: config && createVonageReplier(config) });
+  },
 } satisfies ProviderModule;

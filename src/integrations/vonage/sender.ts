@@ -84,6 +84,16 @@ export function createVonageSenders(
   return { sms, voice };
 }
 
+/**
+ * Answers an SMS reply with an SMS (what the reply did), as Twilio's inbound hook answers in its
+ * TwiML: Vonage's inbound webhook takes no answer, so this is one more Messages API message.
+ */
+export function createVonageReplier(config: VonageConfig, client: Vonage = createVonageClient(config)): (to: string, text: string) => Promise<void> {
+  return async (to, text) => {
+    await client.messages.send({ channel: 'sms', messageType: 'text', to: digits(to), from: config.from, text });
+  };
+}
+
 /** The registry's `vonage` provider: SMS and voice over one client, once the VONAGE_* group is set. */
 export const vonageProvider: ChannelProvider = (notify) => {
   const config = vonageSettings(notify);

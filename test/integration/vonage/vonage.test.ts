@@ -93,6 +93,29 @@ describe('paging by SMS through Vonage', () => {
     expect(await pageStatus(page.id)).toEqual({ status: 'delivered', error: null });
   });
 
+  it('when the person texts back "<code>a", then the incident is acknowledged by them via sms once, and Vonage texts them what happened', async () => {
+    const { request, incidentId, person } = await paged('sms');
+    const code = /Reply (\d+)A/.exec(String(request.body.text))![1];
+    const inbound = `${stack.urls.app}/hooks/vonage/inbound`;
+    const forged = await fake.inboundSms({ from: person.address, to: FROM, text: `${code}a`, url: inbound, signWith: 'not-the-signature-secret-0123456789' });
+    expect(forged.status).toBe(401);
+    expect(await statusOf(stack.orm, incidentId)).toBe('TRIGGERED');
+
+    const messageUuid = randomUUID();
+    const replied = await fake.inboundSms({ from: person.address, to: FROM, text: `${code}a`, url: inbound, messageUuid });
+    expect(replied.status).toBe(204);
+    expect(await statusOf(stack.orm, incidentId)).toBe('ACKNOWLEDGED');
+    expect(await acknowledgements(incidentId)).toEqual([expect.objectContaining({ actor_id: person.id, via: 'sms' })]);
+    const number = ((await db()('incidents').where({ id: incidentId }).first('number')) as { number: number }).number;
+    const answer = await fake.waitFor('message', (m) => m.body.to === digits(person.address) && m.body.text === `Incident #${number} is acknowledged.`);
+    expect(answer.body).toMatchObject({ from: digits(FROM), channel: 'sms' });
+
+    // Vonage retrying the same inbound message acts no more.
+    expect((await fake.inboundSms({ from: person.address, to: FROM, text: `${code}a`, url: inbound, messageUuid })).status).toBe(204);
+    await fake.waitFor('message', (m) => m.body.to === digits(person.address) && m.body.text === 'Already handled.');
+    expect(await acknowledgements(incidentId)).toHaveLength(1);
+  });
+
   it('when Vonage reports the message rejected, then the page shows failed with its error on the incident', async () => {
     const { request, page, incidentId } = await paged('sms');
     expect((await fake.messageStatus(request, 'rejected')).status).toBe(204);

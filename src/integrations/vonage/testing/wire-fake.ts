@@ -247,6 +247,23 @@ export async function startVonageFake(opts: { apiKey: string; apiSecret: string;
         signing,
       );
     },
+    /** A person texts the application's number: the Messages API inbound webhook (v1) to `url`, Klaxon's `/hooks/vonage/inbound`. */
+    inboundSms(p: { from: string; to: string; text: string; url: string; messageUuid?: string } & Signing) {
+      return callBack(
+        p.url,
+        {
+          channel: 'sms',
+          message_uuid: p.messageUuid ?? randomUUID(),
+          message_type: 'text',
+          to: p.to.replace('+', ''),
+          from: p.from.replace('+', ''),
+          text: p.text,
+          timestamp: new Date().toISOString(),
+          sms: { num_messages: '1' },
+        },
+        p,
+      );
+    },
     /** The input action's eventUrl in a call's NCCO, or in an NCCO a callback answered. */
     inputUrlOf,
     /** A person presses `digits` (empty: the input timed out): the input result to the NCCO's eventUrl (or `url`). The reply's body is the NCCO that follows. */
