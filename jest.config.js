@@ -7,9 +7,13 @@ module.exports = {
     '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }],
     // ESM-only libraries (openid-client and what it imports) become CommonJS for jest's module
     // registry; Node itself loads them natively (a dynamic import in src/services/sso/openid-client.ts).
-    '/node_modules/(openid-client|oauth4webapi|jose)/.+\\.js$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }],
+    // The uuid @vonage/jwt requires is ESM-only too (Node 20.19+ requires it natively).
+    '/node_modules/((openid-client|oauth4webapi|jose)/|@vonage/jwt/node_modules/uuid/).+\\.js$': [
+      '@swc/jest',
+      { jsc: { target: 'es2022' }, module: { type: 'commonjs' } },
+    ],
   },
-  transformIgnorePatterns: ['/node_modules/(?!(openid-client|oauth4webapi|jose)/)'],
+  transformIgnorePatterns: ['^(?!.*/node_modules/@vonage/jwt/node_modules/uuid/).*/node_modules/(?!(openid-client|oauth4webapi|jose)/)'],
   globalSetup: '<rootDir>/test/setup/global-setup.ts',
   globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
   setupFiles: ['<rootDir>/test/setup/per-file.ts'],

@@ -74,6 +74,12 @@ export interface RenderedPage {
   html?: string;
   /** TwiML the call plays (voice only): speaks the incident and gathers a keypress. */
   voiceTwiml?: string;
+  /**
+   * What the call says, carrier-neutral (voice only), for a carrier that builds the call itself
+   * (Vonage's NCCO): the words, then the signed one-use token that pressing 1 answers with (a
+   * page's acknowledge token, a drill's); without one (a test call) the call takes no keypress.
+   */
+  speech?: { text: string; acknowledgeToken?: string };
   /** Where the provider reports delivery status (Twilio StatusCallback), when the app URL is public. */
   statusCallbackUrl?: string;
   /** Push only: data the app gets with the notification, and the action category (acknowledge/resolve buttons). */

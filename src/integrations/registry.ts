@@ -34,6 +34,8 @@ function loadFolder<Module>(folder: string): Module {
 
 export const REGISTRY = {
   twilio: { channels: twilioChannels, load: () => loadFolder<typeof import('./twilio')>('twilio').twilio },
+  // A second carrier of twilio's sms and voice channels (their `providers` name it).
+  vonage: { load: () => loadFolder<typeof import('./vonage')>('vonage').vonage },
   email: { channels: emailChannels, load: () => loadFolder<typeof import('./email')>('email').email },
   sendgrid: { load: () => loadFolder<typeof import('./sendgrid')>('sendgrid').sendgrid },
   smtp: { load: () => loadFolder<typeof import('./smtp')>('smtp').smtp },

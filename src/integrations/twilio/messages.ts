@@ -1,7 +1,8 @@
 /**
  * What a Twilio page says (pure): the SMS with the reply code its inbound hook understands, the
- * call's TwiML that gathers a keypress, and the parser of replies. Texts stay short: an SMS
- * segment is 160 characters and people read them half asleep.
+ * call's TwiML that gathers a keypress (and its words, which another carrier's call speaks too),
+ * and the parser of replies. Texts stay short: an SMS segment is 160 characters and people read
+ * them half asleep.
  */
 import { escapeMarkup as xml } from '../../domain/markup';
 import { DRILL_MARK } from '../../domain/drill-mark';
@@ -15,13 +16,20 @@ export function smsText(p: PageSubject, replyCode: number): string {
   return `Klaxon #${p.number} ${p.severity}: ${clip(p.title, 160 - tail.length - 30)}. ${tail}`;
 }
 
+/** What the paging call says about the incident, before its keypress prompt (every carrier's call). */
+export function voiceSpeech(p: PageSubject): string {
+  return `Klaxon alert. ${p.severity.toLowerCase()} incident ${p.number}: ${clip(p.title, 200)}${p.serviceName ? `, on ${p.serviceName}` : ''}.`;
+}
+
+/** What a drill call says before its prompt. */
+export const DRILL_SPEECH = 'This is a Klaxon paging drill. It is a test: there is no incident.';
+
 /** TwiML for the paging call: speaks the incident and gathers one key (1 ack, 2 escalate). */
 export function voiceTwiml(p: PageSubject, gatherUrl: string): string {
-  const say = `Klaxon alert. ${p.severity.toLowerCase()} incident ${p.number}: ${clip(p.title, 200)}${p.serviceName ? `, on ${p.serviceName}` : ''}.`;
   return (
     '<?xml version="1.0" encoding="UTF-8"?><Response>' +
     `<Gather numDigits="1" timeout="10" action="${xml(gatherUrl)}" method="POST">` +
-    `<Say>${xml(say)}</Say><Say>Press 1 to acknowledge. Press 2 to escalate.</Say>` +
+    `<Say>${xml(voiceSpeech(p))}</Say><Say>Press 1 to acknowledge. Press 2 to escalate.</Say>` +
     '</Gather><Say>No key pressed. Goodbye.</Say></Response>'
   );
 }
@@ -41,7 +49,7 @@ export function drillVoiceTwiml(gatherUrl: string): string {
   return (
     '<?xml version="1.0" encoding="UTF-8"?><Response>' +
     `<Gather numDigits="1" timeout="10" action="${xml(gatherUrl)}" method="POST">` +
-    '<Say>This is a Klaxon paging drill. It is a test: there is no incident.</Say><Say>Press 1 to acknowledge.</Say>' +
+    `<Say>${DRILL_SPEECH}</Say><Say>Press 1 to acknowledge.</Say>` +
     '</Gather><Say>No key pressed. Goodbye.</Say></Response>'
   );
 }

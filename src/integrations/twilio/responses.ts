@@ -13,8 +13,15 @@ import { recordDeliveryReport } from '../../services/paging';
 import { TEMPORAL_CALL_MS, withinDeadline } from '../../temporal/deadline';
 import { parseSmsReply } from './messages';
 
-/** An SMS reply (`4A`, `4r`) from a number we paged: acts on the newest incident paged with that code. */
-export async function respondBySms(deps: PageResponseDeps, sms: { messageSid: string; from: string; body: string }): Promise<PageResponse> {
+/**
+ * An SMS reply (`4A`, `4r`) from a number we paged: acts on the newest incident paged with that
+ * code. `carrier` names the callback keys: Vonage's inbound SMS answer here too (src/integrations/vonage/hooks.ts).
+ */
+export async function respondBySms(
+  deps: PageResponseDeps,
+  sms: { messageSid: string; from: string; body: string },
+  carrier: 'twilio' | 'vonage' = 'twilio',
+): Promise<PageResponse> {
   const reply = parseSmsReply(sms.body);
   if (!reply) return { done: false, message: 'Reply with the code and A to acknowledge or R to resolve, e.g. 4A.' };
   const page: (PageRow & { created_at: Date }) | undefined = await pageQuery(deps.orm)
@@ -26,10 +33,10 @@ export async function respondBySms(deps: PageResponseDeps, sms: { messageSid: st
   const drill = await drillResultBySmsReply(knexOf(deps.orm), sms.from, reply.code);
   if (drill && (!page || new Date(drill.created_at) > new Date(page.created_at))) {
     if (reply.action !== 'acknowledge') return { done: false, message: `That was a paging drill: reply ${reply.code}A to acknowledge it.` };
-    return respondToDrill(deps, drill.id, `twilio-sms:${sms.messageSid}`);
+    return respondToDrill(deps, drill.id, `${carrier}-sms:${sms.messageSid}`);
   }
   if (!page) return { done: false, message: `No incident was paged to this number with code ${reply.code}.` };
-  return once(deps.orm, `twilio-sms:${sms.messageSid}`, ALREADY_HANDLED, () => act(deps, page, reply.action, 'sms'));
+  return once(deps.orm, `${carrier}-sms:${sms.messageSid}`, ALREADY_HANDLED, () => act(deps, page, reply.action, 'sms'));
 }
 
 /** A keypress on a drill call: 1 acknowledges the drill (docs/drills.md). */

@@ -13,8 +13,8 @@ describe('describeChannels', () => {
     expect(lines).toHaveLength(CHANNEL_IDS.length);
     for (const later of lines.slice(FIRST_CHANNELS)) expect(later).toMatch(/^Paging .+ dev inbox \(set [A-Z_, ]+ to send for real; see `klaxon inbox list`\)$/);
     expect(lines.slice(0, FIRST_CHANNELS)).toEqual([
-      'Paging SMS       dev inbox (set TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_FROM_NUMBER to send for real; see `klaxon inbox list`)',
-      'Paging voice     dev inbox (set TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_FROM_NUMBER to send for real; see `klaxon inbox list`)',
+      'Paging SMS       dev inbox (set TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_FROM_NUMBER or the VONAGE_* group to send for real; see `klaxon inbox list`)',
+      'Paging voice     dev inbox (set TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_FROM_NUMBER or the VONAGE_* group to send for real; see `klaxon inbox list`)',
       'Paging email     dev inbox (set SENDGRID_API_KEY or SMTP_URL to send for real; see `klaxon inbox list`)',
       'Paging iOS push  dev inbox (set APNS_KEY, APNS_KEY_ID, APNS_TEAM_ID, APNS_TOPIC to send for real; see `klaxon inbox list`)',
       'Paging Android   dev inbox (set FCM_SERVICE_ACCOUNT to send for real; see `klaxon inbox list`)',
