@@ -8,6 +8,7 @@ import { OutboxRelay } from '../services/relay';
 import { OutboxListener, OutboxNotifier } from '../services/relay/wakeups';
 import { ensureRetentionSchedule } from '../services/retention';
 import { ensureMonitorWorkflows } from '../services/monitors/workflows';
+import { Watchdog } from '../services/watchdog';
 import { connectTemporal } from '../temporal/client';
 import { createKlaxonWorker } from '../temporal/worker';
 import { resolveInfra, type Infra } from './infra';
@@ -29,6 +30,13 @@ export const devInboxShownOf = (config: Config, role: Role): boolean =>
  * `api` (production, behind its proxy or load balancer).
  */
 export const hostOf = (config: Config, role: Role): string => config.host ?? (role === 'start' ? '127.0.0.1' : '0.0.0.0');
+
+/** How this process reaches a listener bound to `host`: an "every interface" address by loopback. */
+export function ownAddress(host: string): string {
+  if (host === '0.0.0.0') return '127.0.0.1';
+  if (host === '::' || host === '[::]') return '[::1]';
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+}
 
 export const allowInsecureHttpOf = (config: Config, role: Role): 'loopback' | 'never' =>
   config.apiKey.allowInsecureHttp ?? (role === 'start' ? 'loopback' : 'never');
@@ -165,6 +173,22 @@ export async function bootStack(config: Config, role: Role, deps: { logger: Logg
       const bound = await listen(apps[name], config.ports[name], hostOf(config, role), name === 'apiKey' ? config.apiKey.tls : undefined);
       servers.push(bound.server);
       ports[name] = bound.port;
+    }
+    // The watchdog (docs/reliability.md): its canary posts to this process's own ingest listener.
+    if (config.watchdog) {
+      const watchdog = new Watchdog({
+        orm,
+        temporal: client,
+        taskQueue: config.temporal.taskQueue,
+        autoCloseHours: config.autoCloseHours,
+        secret: resolveSecret(config),
+        ingestBaseUrl: `http://${ownAddress(hostOf(config, role))}:${ports.ingest}`,
+        config: config.watchdog,
+        logger: deps.logger,
+      });
+      watchdog.start();
+      // Pushed after the servers: shutdown runs in reverse, so it stops before they close.
+      shutdown.push(() => watchdog.stop());
     }
     return { infra, orm, temporal: client, ports, stop };
   } catch (err) {
