@@ -42,6 +42,8 @@ export const canarySourceSecret = (secret: string): string =>
 export class Watchdog {
   private timer?: NodeJS.Timeout;
   private running: Promise<void> = Promise.resolve();
+  /** The last passing run's tidying, while it lasts: one at a time. */
+  private tidying?: Promise<void>;
   private stopped = false;
   private canary?: CanaryDeps;
   private readonly http: OutboundClient;
@@ -62,6 +64,7 @@ export class Watchdog {
     this.stopped = true;
     clearTimeout(this.timer);
     await this.running;
+    await this.tidying;
     this.http.close();
     this.monitor.close();
   }
@@ -91,9 +94,16 @@ export class Watchdog {
       return false;
     });
     this.deps.onRun?.(outcome, pinged);
-    // Leftovers of failed runs only once the path works again; a failing run would wait on them.
-    if (outcome.result === 'passed' && this.canary)
-      await tidyCanary(this.canary).catch((err) => logger.warn({ err }, 'watchdog canary incidents not tidied; the next run tries again'));
+    // Leftovers of failed runs only once the path works again. Not awaited: closing goes through the
+    // workflows (up to 15 s an Update when a worker just went away), and the next run must not wait on it.
+    if (outcome.result === 'passed' && this.canary && !this.tidying) {
+      const canary = this.canary;
+      this.tidying = tidyCanary(canary)
+        .catch((err) => logger.warn({ err }, 'watchdog canary incidents not tidied; the next run tries again'))
+        .then(() => {
+          this.tidying = undefined;
+        });
+    }
   }
 
   /** GETs WATCHDOG_URL when the last canary success is younger than two intervals (by Postgres' clock). */

@@ -37,7 +37,8 @@ const count = async (table: string, where: Record<string, unknown> = {}) => Numb
 /** Requests this process counted on the ingest surface (GET /metrics): the stack runs in the test's process. */
 const ingestRequestsCounted = async () => {
   const metric = await metricsRegistry.getSingleMetric(REQUEST_HISTOGRAM_NAME)!.get();
-  return metric.values.find((v) => v.metricName === `${REQUEST_HISTOGRAM_NAME}_count` && v.labels.surface === 'ingest')?.value ?? 0;
+  const values = metric.values as Array<{ metricName?: string; labels: Record<string, unknown>; value: number }>;
+  return values.find((v) => v.metricName === `${REQUEST_HISTOGRAM_NAME}_count` && v.labels.surface === 'ingest')?.value ?? 0;
 };
 /** Until `check` holds, or fails after `timeoutMs`. */
 const until = (check: () => boolean | Promise<boolean>, timeoutMs: number, what: string) => waitFor(async () => (await check()) || undefined, timeoutMs, what);
