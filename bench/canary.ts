@@ -114,7 +114,9 @@ export async function benchCanary(stack: BenchStack, say: Say): Promise<Findings
     while (outcomes.length < n) await new Promise<void>((resolve) => (wake = resolve));
     await sleep(SETTLE_MS);
   };
-  say(`Canary: the watchdog every ${INTERVAL_S} s, ${WARM_UP_RUNS} warm-up runs then ${measuredRuns} measured (about ${Math.ceil(((WARM_UP_RUNS + measuredRuns) * INTERVAL_S) / 60)} min)`);
+  say(
+    `Canary: the watchdog every ${INTERVAL_S} s, ${WARM_UP_RUNS} warm-up runs then ${measuredRuns} measured (about ${Math.ceil(((WARM_UP_RUNS + measuredRuns) * INTERVAL_S) / 60)} min)`,
+  );
   watchdog.start();
   try {
     await afterRun(WARM_UP_RUNS);
@@ -174,7 +176,15 @@ export async function benchCanary(stack: BenchStack, say: Say): Promise<Findings
           detail: `over the ${measuredRuns} measured runs (one per passing run)`,
         },
       ],
-      perUnit: [{ key: 'canary', label: 'canary run', unit: 'canary run (alert → workflow → page → tidy), idle baseline taken out', units: measuredRuns, ms: perUnit(canaryCpu, measuredRuns) }],
+      perUnit: [
+        {
+          key: 'canary',
+          label: 'canary run',
+          unit: 'canary run (alert → workflow → page → tidy), idle baseline taken out',
+          units: measuredRuns,
+          ms: perUnit(canaryCpu, measuredRuns),
+        },
+      ],
       phases: {
         canary: {
           interval_s: INTERVAL_S,

@@ -8,12 +8,7 @@ import { DEFAULT_AUTO_CLOSE_HOURS } from './domain/incident-lifecycle';
 import { DEFAULT_DRILL_ACK_WINDOW_SECONDS } from './domain/drills';
 import { DEFAULT_RETENTION_AGES, type RetentionAges } from './domain/retention';
 import { MONITOR_INTERVAL_FLOOR_SECONDS } from './domain/plans';
-import {
-  DEFAULT_WATCHDOG_INTERVAL_SECONDS,
-  WATCHDOG_INTERVAL_FLOOR_SECONDS,
-  WATCHDOG_INTERVAL_MAX_SECONDS,
-  watchdogUrlProblem,
-} from './domain/watchdog';
+import { DEFAULT_WATCHDOG_INTERVAL_SECONDS, WATCHDOG_INTERVAL_FLOOR_SECONDS, WATCHDOG_INTERVAL_MAX_SECONDS, watchdogUrlProblem } from './domain/watchdog';
 import { DEFAULT_SIGNUPS_PER_IP_PER_HOUR } from './services/throttles/limits';
 
 /** Everything Klaxon reads from the environment, parsed once at startup (style rule 12). */

@@ -118,7 +118,9 @@ describe('configuration', () => {
     for (const bad of ['9', '3601', '60.5', 'a minute', '0'])
       expect(messageOf({ WATCHDOG_INTERVAL_SECONDS: bad })).toMatch(/^invalid configuration: WATCHDOG_INTERVAL_SECONDS: /);
     // Tests only: a lower floor.
-    expect(loadConfig({ WATCHDOG_URL: 'https://hc-ping.com/x', WATCHDOG_INTERVAL_SECONDS: '2', WATCHDOG_MIN_INTERVAL_SECONDS: '1' }).watchdog?.intervalSeconds).toBe(2);
+    expect(
+      loadConfig({ WATCHDOG_URL: 'https://hc-ping.com/x', WATCHDOG_INTERVAL_SECONDS: '2', WATCHDOG_MIN_INTERVAL_SECONDS: '1' }).watchdog?.intervalSeconds,
+    ).toBe(2);
     expect(messageOf({ WATCHDOG_MIN_INTERVAL_SECONDS: '11' })).toMatch(/WATCHDOG_MIN_INTERVAL_SECONDS/);
   });
 

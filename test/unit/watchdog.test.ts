@@ -25,7 +25,13 @@ describe('the watchdog’s rules (docs/reliability.md)', () => {
   });
 
   it('when WATCHDOG_URL is https, or http to this machine only, then it is accepted; otherwise the problem is said without the URL', () => {
-    for (const ok of ['https://hc-ping.com/abc', 'https://uptime.betterstack.com/api/v1/heartbeat/tok', 'http://127.0.0.1:8080/p', 'http://localhost/p', 'http://[::1]:1/p'])
+    for (const ok of [
+      'https://hc-ping.com/abc',
+      'https://uptime.betterstack.com/api/v1/heartbeat/tok',
+      'http://127.0.0.1:8080/p',
+      'http://localhost/p',
+      'http://[::1]:1/p',
+    ])
       expect({ ok, problem: watchdogUrlProblem(ok) }).toEqual({ ok, problem: null });
     for (const bad of ['http://hc-ping.com/abc', 'http://10.0.0.1/abc', 'hc-ping.com/abc', 'https://u:p@hc-ping.com/abc', 'file:///etc/passwd']) {
       const problem = watchdogUrlProblem(bad);

@@ -121,7 +121,10 @@ export async function insertDerivedSource(trx: Knex, input: { organizationId: st
 /** A derived source's secret changed (KLAXON_SECRET was rotated): its URL follows; true when it had to. */
 export async function rederiveSourceSecret(trx: Knex, id: string, secret: string): Promise<boolean> {
   const tokenHash = hashSecret(secret);
-  const n = await trx('alert_sources').update({ token_hash: tokenHash, status: 'ACTIVE', updated_at: new Date() }).where({ id }).andWhereNot({ token_hash: tokenHash });
+  const n = await trx('alert_sources')
+    .update({ token_hash: tokenHash, status: 'ACTIVE', updated_at: new Date() })
+    .where({ id })
+    .andWhereNot({ token_hash: tokenHash });
   return n > 0;
 }
 

@@ -73,7 +73,6 @@ export async function lastCanarySuccess(k: Knex): Promise<{ at: Date; ageMs: num
     .where({ id: 1 })
     .whereNotNull('last_success_at')
     .first('last_success_at', 'last_success_ms', k.raw('(extract(epoch from now() - last_success_at) * 1000)::float8 as age_ms'))) as
-    | { last_success_at: Date; last_success_ms: number | null; age_ms: number }
-    | undefined;
+    { last_success_at: Date; last_success_ms: number | null; age_ms: number } | undefined;
   return row ? { at: new Date(row.last_success_at), ageMs: Number(row.age_ms), pathMs: row.last_success_ms } : null;
 }

@@ -88,7 +88,8 @@ export class Watchdog {
       outcome = { result: 'failed', reason: (err as Error).message };
     }
     if (outcome.result === 'skipped' || this.stopped) return;
-    if (outcome.result === 'failed') logger.warn({ reason: outcome.reason }, 'watchdog canary failed: no heartbeat unless an earlier run passed within two intervals');
+    if (outcome.result === 'failed')
+      logger.warn({ reason: outcome.reason }, 'watchdog canary failed: no heartbeat unless an earlier run passed within two intervals');
     const pinged = await this.pingIfPassing().catch((err) => {
       logger.warn({ err }, 'watchdog heartbeat not sent');
       return false;
@@ -122,7 +123,13 @@ export class Watchdog {
     const secret = canarySourceSecret(this.deps.secret);
     const workspace = await ensureCanaryWorkspace(this.deps.orm, secret);
     const { orm, temporal, taskQueue, autoCloseHours } = this.deps;
-    this.canary = { orm, workspace, incidents: { orm, temporal, taskQueue, autoCloseHours }, ingest: { baseUrl: this.deps.ingestBaseUrl, secret }, http: this.http };
+    this.canary = {
+      orm,
+      workspace,
+      incidents: { orm, temporal, taskQueue, autoCloseHours },
+      ingest: { baseUrl: this.deps.ingestBaseUrl, secret },
+      http: this.http,
+    };
     return this.canary;
   }
 }

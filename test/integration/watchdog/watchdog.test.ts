@@ -90,7 +90,10 @@ describe('the watchdog (docs/reliability.md)', () => {
     expect(pages.length).toBeGreaterThan(0);
     expect(pages.every((p: { provider: string; status: string }) => p.provider === 'canary' && p.status === 'sent')).toBe(true);
     // The canary's member cannot sign in, and nobody else is in its workspace.
-    const members = await db()('memberships as m').join('users as u', 'u.id', 'm.user_id').where({ 'm.organization_id': org }).select('u.password_hash', 'u.email');
+    const members = await db()('memberships as m')
+      .join('users as u', 'u.id', 'm.user_id')
+      .where({ 'm.organization_id': org })
+      .select('u.password_hash', 'u.email');
     expect(members).toEqual([{ password_hash: null, email: 'canary@watchdog.klaxon.invalid' }]);
     // Closed runs are purged: however many runs went by, a handful of incidents at most are left.
     expect(await count('incidents', { organization_id: org })).toBeLessThanOrEqual(3);
