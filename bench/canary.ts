@@ -197,6 +197,7 @@ export async function benchCanary(stack: BenchStack, say: Say): Promise<Findings
       },
       notes: [
         `Canary rows per run by table (inserted/updated/deleted): ${perTable.map((r) => `${r.table} ${round(r.ins, 1)}/${round(r.upd, 1)}/${round(r.del, 1)}`).join(', ')}.`,
+        "The bench's stack runs without WATCHDOG_URL (its baseline must be idle), so its ingest listener counts the canary's request in request_metrics and the source's statistics (alert_sources); `klaxon api` with WATCHDOG_URL leaves both out.",
       ],
     };
   } finally {
