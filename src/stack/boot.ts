@@ -9,6 +9,7 @@ import { OutboxListener, OutboxNotifier } from '../services/relay/wakeups';
 import { ensureRetentionSchedule } from '../services/retention';
 import { ensureMonitorWorkflows } from '../services/monitors/workflows';
 import { Watchdog } from '../services/watchdog';
+import { ownAddress } from '../net';
 import { connectTemporal } from '../temporal/client';
 import { createKlaxonWorker } from '../temporal/worker';
 import { resolveInfra, type Infra } from './infra';
@@ -30,13 +31,6 @@ export const devInboxShownOf = (config: Config, role: Role): boolean =>
  * `api` (production, behind its proxy or load balancer).
  */
 export const hostOf = (config: Config, role: Role): string => config.host ?? (role === 'start' ? '127.0.0.1' : '0.0.0.0');
-
-/** How this process reaches a listener bound to `host`: an "every interface" address by loopback. */
-export function ownAddress(host: string): string {
-  if (host === '0.0.0.0') return '127.0.0.1';
-  if (host === '::' || host === '[::]') return '[::1]';
-  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
-}
 
 export const allowInsecureHttpOf = (config: Config, role: Role): 'loopback' | 'never' =>
   config.apiKey.allowInsecureHttp ?? (role === 'start' ? 'loopback' : 'never');

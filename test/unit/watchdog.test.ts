@@ -1,3 +1,4 @@
+import { ownAddress } from '../../src/net';
 import { canaryAlert, canaryDeadlineMs, canaryDedupKey, shouldPing, watchdogUrlProblem } from '../../src/domain/watchdog';
 
 describe('the watchdog’s rules (docs/reliability.md)', () => {
@@ -38,5 +39,17 @@ describe('the watchdog’s rules (docs/reliability.md)', () => {
       expect(problem).toEqual(expect.any(String));
       expect(problem).not.toContain('abc');
     }
+  });
+
+  it('when the listeners bind every interface, then the canary posts to its own by loopback; a given address as it is, IPv6 bracketed', () => {
+    expect(['0.0.0.0', '::', '127.0.0.1', '10.0.0.5', 'fe80::1', '[::1]', 'klaxon.internal'].map(ownAddress)).toEqual([
+      '127.0.0.1',
+      '[::1]',
+      '127.0.0.1',
+      '10.0.0.5',
+      '[fe80::1]',
+      '[::1]',
+      'klaxon.internal',
+    ]);
   });
 });
