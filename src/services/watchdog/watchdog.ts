@@ -12,6 +12,8 @@ import { ensureCanaryWorkspace } from './canary-workspace';
 
 /** The deadline of one ping: a heartbeat monitor answers at once, or it is the one in trouble. */
 const PING_DEADLINE_MS = 10_000;
+/** How long stopping waits for the canary's tidying. */
+const STOP_GRACE_MS = 5_000;
 
 export interface WatchdogDeps {
   orm: MikroORM;
@@ -64,7 +66,8 @@ export class Watchdog {
     this.stopped = true;
     clearTimeout(this.timer);
     await this.running;
-    await this.tidying;
+    // A tidying stuck on a workflow Update is not waited out: the next start carries on with it.
+    if (this.tidying) await Promise.race([this.tidying, new Promise((r) => setTimeout(r, STOP_GRACE_MS).unref())]);
     this.http.close();
     this.monitor.close();
   }
