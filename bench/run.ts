@@ -20,6 +20,8 @@
  * default 1,000); `--what-if-hostile-only` only the hostile one. `--storm-only` runs the noise
  * control storms (noise.ts: 500 distinct alerts in 10 s under a grouping rule, then under the
  * storm guard), `--grouping-replay-only` the grouping replay of 100,000 alerts over 90 days.
+ * `--canary-only [--canary-runs N]` measures the watchdog canary's own cost (canary.ts: CPU ms and
+ * rows written per run, idle baseline taken out; docs/reliability.md); never part of the full run.
  * `--first-sms-only` runs only the 202 → first SMS phases (10/s, 100/s, and 20/s during a 1,000/s
  * dedup storm: paging/dedup-storm.ts) with their CPU-per-incident table (a few minutes).
  * `--cluster [--workers N]` runs the paging and ingestion phases against the cluster shape
@@ -54,6 +56,7 @@ import { benchImport } from './import';
 import { benchWhatIf } from './what-if';
 import { benchWhatIfHostile } from './what-if-hostile';
 import { benchGroupingReplay, benchStorm } from './noise';
+import { benchCanary } from './canary';
 
 const say = (line: string) => process.stdout.write(`[bench] ${line}\n`);
 
@@ -73,6 +76,7 @@ type Only =
   | 'what-if-hostile'
   | 'storm'
   | 'grouping-replay'
+  | 'canary'
   | undefined;
 
 /** The fakes the paging phases send to: Twilio in a process of its own, Slack's Web API and a push service in this one. */
@@ -121,9 +125,12 @@ async function measure(stack: BenchStack, only: Only, fakes: PagingFakes | undef
   const storms = (only === undefined && !cluster) || only === 'storm' ? await benchStorm(stack, say) : undefined;
   if (only === undefined || only === 'grouping-replay') say('Noise control: grouping replay');
   const groupingReplay = (only === undefined && !cluster) || only === 'grouping-replay' ? await benchGroupingReplay(stack, say) : undefined;
+  // The canary runs on an idle stack only (its cost is what it adds to idle): never in the full run.
+  if (only === 'canary') say('Watchdog canary');
+  const canary = only === 'canary' ? await benchCanary(stack, say) : undefined;
   if (only === undefined) say('Hostile payloads');
   const hostile = only === undefined ? await benchHostile(say) : undefined;
-  const parts = [paging, ingestion, reports, dashboard, logins, imported, whatIf, whatIfHostile, storms, groupingReplay, hostile].filter(
+  const parts = [paging, ingestion, reports, dashboard, logins, imported, whatIf, whatIfHostile, storms, groupingReplay, canary, hostile].filter(
     (f): f is Findings => f !== undefined,
   );
   return {
@@ -216,6 +223,7 @@ async function main(): Promise<void> {
       'what-if-hostile',
       'storm',
       'grouping-replay',
+      'canary',
     ] as const
   ).find((name) => process.argv.includes(`--${name}-only`));
   const only: Only = flag;

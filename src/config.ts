@@ -8,6 +8,7 @@ import { DEFAULT_AUTO_CLOSE_HOURS } from './domain/incident-lifecycle';
 import { DEFAULT_DRILL_ACK_WINDOW_SECONDS } from './domain/drills';
 import { DEFAULT_RETENTION_AGES, type RetentionAges } from './domain/retention';
 import { MONITOR_INTERVAL_FLOOR_SECONDS } from './domain/plans';
+import { DEFAULT_WATCHDOG_INTERVAL_SECONDS, WATCHDOG_INTERVAL_FLOOR_SECONDS, WATCHDOG_INTERVAL_MAX_SECONDS, watchdogUrlProblem } from './domain/watchdog';
 import { DEFAULT_SIGNUPS_PER_IP_PER_HOUR } from './services/throttles/limits';
 
 /** Everything Klaxon reads from the environment, parsed once at startup (style rule 12). */
@@ -110,6 +111,17 @@ const envSchema = z.object({
     )
     .refine((list) => list.length <= 8 && list.every(isResolverAddress), { message: 'must be a comma-separated list of host:port (an IP address and a port)' }),
   MONITOR_MIN_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(MONITOR_INTERVAL_FLOOR_SECONDS).default(MONITOR_INTERVAL_FLOOR_SECONDS),
+  // The watchdog (docs/reliability.md): an outside heartbeat monitor pinged only while the end-to-end canary passes.
+  WATCHDOG_URL: z
+    .string()
+    .optional()
+    .superRefine((v, ctx) => {
+      const problem = v === undefined ? null : watchdogUrlProblem(v);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    }),
+  WATCHDOG_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(WATCHDOG_INTERVAL_MAX_SECONDS).default(DEFAULT_WATCHDOG_INTERVAL_SECONDS),
+  // Tests only: lowers the interval's floor (10 s), as MONITOR_MIN_INTERVAL_SECONDS does for monitors.
+  WATCHDOG_MIN_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(WATCHDOG_INTERVAL_FLOOR_SECONDS).default(WATCHDOG_INTERVAL_FLOOR_SECONDS),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -168,6 +180,15 @@ export interface Config {
   targets: TargetsConfig;
   /** Single sign-on (docs/sso.md). */
   sso: SsoConfig;
+  /** The watchdog (docs/reliability.md): absent unless WATCHDOG_URL is set. */
+  watchdog?: WatchdogConfig;
+}
+
+/** WATCHDOG_URL and WATCHDOG_INTERVAL_SECONDS: where the heartbeat goes, and how often the canary runs. */
+export interface WatchdogConfig {
+  /** The outside monitor's ping URL (a capability: never logged). */
+  url: string;
+  intervalSeconds: number;
 }
 
 /** Single sign-on: how Klaxon reaches identity providers (always through the SSRF guard, `targets`). */
@@ -333,8 +354,16 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): Config {
     retention: retentionAges(e),
     monitors: { allowPrivate: allowPrivateTargets(e), minIntervalSeconds: e.MONITOR_MIN_INTERVAL_SECONDS },
     targets: { allowPrivate: allowPrivateTargets(e) },
+    watchdog: watchdogConfig(e),
     sso: { ca: e.SSO_CA_FILE === undefined ? undefined : contentOrFile('SSO_CA_FILE', e.SSO_CA_FILE, () => false), dnsResolvers: e.DNS_RESOLVERS },
   };
+}
+
+/** The watchdog, when WATCHDOG_URL is set; the interval must be within its bounds whether or not it is. */
+function watchdogConfig(e: Env): WatchdogConfig | undefined {
+  if (e.WATCHDOG_INTERVAL_SECONDS < e.WATCHDOG_MIN_INTERVAL_SECONDS)
+    fail('WATCHDOG_INTERVAL_SECONDS', `must be at least ${e.WATCHDOG_MIN_INTERVAL_SECONDS} (seconds)`);
+  return e.WATCHDOG_URL === undefined ? undefined : { url: e.WATCHDOG_URL, intervalSeconds: e.WATCHDOG_INTERVAL_SECONDS };
 }
 
 const isTrue = (v: 'true' | 'false' | '1' | '0') => v === 'true' || v === '1';

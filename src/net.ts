@@ -24,3 +24,10 @@ export function isListening(port: number, host = '127.0.0.1'): Promise<boolean> 
     socket.once('error', () => resolve(false));
   });
 }
+
+/** How this process reaches its own listener bound to `host` (a URL's host): an "every interface" address by loopback. */
+export function ownAddress(host: string): string {
+  if (host === '0.0.0.0') return '127.0.0.1';
+  if (host === '::' || host === '[::]') return '[::1]';
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+}

@@ -23,6 +23,7 @@ import {
   type SendPageInput,
 } from '../../src/services/paging';
 import { nextReplyCode, replyCodeRead } from '../../src/services/paging/reply-codes';
+import { recordCanaryPage } from '../../src/services/watchdog/canary-state';
 import { renderPage, type PageLinks } from './render';
 import { recordPageOutcome } from './timeline';
 
@@ -35,6 +36,8 @@ export interface PagingSendDeps {
 }
 
 const DONE = ['sent', 'delivered', 'failed', 'skipped'];
+/** What a canary page's row names as its provider: the route that pages nobody. */
+const CANARY_PROVIDER = 'canary';
 
 /**
  * Sends one page, at least once and marked when maybe twice (docs/architecture.md, "Paging"). The route is chosen
@@ -68,6 +71,13 @@ export function createPagingSendActivities({ orm, senders, links }: PagingSendDe
     if (!claim) return outcome(await notWanted(k, input, route, incident.organization_id));
 
     const base = { channel: route.channel, target: route.address, fallbackReason: route.fallbackReason, unknownOutcomeRetries: claim.unknownOutcomeRetries };
+    // The watchdog canary's route (docs/reliability.md): everything up to here was the real path;
+    // no provider, no dev inbox, no in-app notification: the page records the canary's success.
+    if (incident.canary) {
+      await recordCanaryPage(k, input.incidentId);
+      await markPageSent(k, input.notificationId, { provider: CANARY_PROVIDER, providerMessageId: null });
+      return recordPageOutcome(k, input, { ...base, status: 'sent', error: null, provider: CANARY_PROVIDER }, userEmail);
+    }
     const rendered = renderPage({ incident, notificationId: input.notificationId, channel: route.channel, to: route.address, replyCode, links });
     let sent: SentPage;
     try {

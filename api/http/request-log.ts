@@ -6,7 +6,8 @@ import { recordRequest, type Surface } from '../../src/services/status/request-m
 /**
  * One JSON log line per request: method, route pattern (never the raw URL, which may hold an
  * ingestion secret), status, duration and request id. The id is echoed in `X-Request-Id`. The
- * duration is also counted for the surface (/api/response-time, GET /metrics).
+ * duration is also counted for the surface (/api/response-time, GET /metrics), unless a route
+ * marked the request `uncounted` (the watchdog canary's).
  */
 export function requestLog(logger: Logger, surface: Surface): Middleware {
   return async (ctx, next) => {
@@ -19,7 +20,8 @@ export function requestLog(logger: Logger, surface: Surface): Middleware {
       await next();
     } finally {
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
-      recordRequest(surface, durationMs);
+      // The watchdog canary's own alert (docs/reliability.md) is no customer's request: logged, never counted.
+      if (!ctx.state.uncounted) recordRequest(surface, durationMs);
       const line = {
         surface,
         request_id: requestId,

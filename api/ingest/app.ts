@@ -25,6 +25,11 @@ export interface IngestDeps {
   stats: SourceCallStats;
   /** The lookups of the PagerDuty- and Opsgenie-compatible intakes. */
   compat: Pick<CompatDeps, 'findSource' | 'createdAlert'>;
+  /**
+   * The hash of the watchdog canary source's URL secret (docs/reliability.md): its calls count in
+   * no statistics and no response times. Absent: every call counts.
+   */
+  canaryTokenHash?: string;
 }
 
 /**
@@ -52,6 +57,10 @@ export function createIngestListener(deps: IngestDeps): Koa {
       // Every call counts, refused ones too (429, 415, 400 …); a secret that names no source counts nowhere.
       const tokenHash = hashSecret(ctx.params.token);
       ctx.state.tokenHash = tokenHash;
+      if (tokenHash === deps.canaryTokenHash) {
+        ctx.state.uncounted = true;
+        return next();
+      }
       try {
         await next();
         deps.stats.countByHash(tokenHash, ctx.status < 300);

@@ -8,6 +8,8 @@ import { OutboxRelay } from '../services/relay';
 import { OutboxListener, OutboxNotifier } from '../services/relay/wakeups';
 import { ensureRetentionSchedule } from '../services/retention';
 import { ensureMonitorWorkflows } from '../services/monitors/workflows';
+import { Watchdog } from '../services/watchdog';
+import { ownAddress } from '../net';
 import { connectTemporal } from '../temporal/client';
 import { createKlaxonWorker } from '../temporal/worker';
 import { resolveInfra, type Infra } from './infra';
@@ -165,6 +167,22 @@ export async function bootStack(config: Config, role: Role, deps: { logger: Logg
       const bound = await listen(apps[name], config.ports[name], hostOf(config, role), name === 'apiKey' ? config.apiKey.tls : undefined);
       servers.push(bound.server);
       ports[name] = bound.port;
+    }
+    // The watchdog (docs/reliability.md): its canary posts to this process's own ingest listener.
+    if (config.watchdog) {
+      const watchdog = new Watchdog({
+        orm,
+        temporal: client,
+        taskQueue: config.temporal.taskQueue,
+        autoCloseHours: config.autoCloseHours,
+        secret: resolveSecret(config),
+        ingestBaseUrl: `http://${ownAddress(hostOf(config, role))}:${ports.ingest}`,
+        config: config.watchdog,
+        logger: deps.logger,
+      });
+      watchdog.start();
+      // Pushed after the servers: shutdown runs in reverse, so it stops before they close.
+      shutdown.push(() => watchdog.stop());
     }
     return { infra, orm, temporal: client, ports, stop };
   } catch (err) {

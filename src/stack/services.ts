@@ -19,6 +19,8 @@ import { processRequestMetrics, RequestMetricsFlusher } from '../services/status
 import { proxyTrust } from '../../api/http/client-address';
 import { createThrottles } from '../services/throttles';
 import { createChannelSender, startFeedConsumers } from '../integrations/wiring';
+import { hashSecret } from '../domain/api-token';
+import { canarySourceSecret } from '../services/watchdog';
 import { dnsTxtLookup, ssoSignInMethods } from '../services/sso';
 import { accountMailer } from '../services/accounts';
 import { IncidentLiveUpdates } from '../services/live-updates/incident-live-updates';
@@ -154,6 +156,7 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; api
         findSource: (presented) => findCompatSource(deps.orm, presented),
         createdAlert: (sourceId, eventId) => createdAlert(deps.orm, sourceId, eventId),
       },
+      canaryTokenHash: config.watchdog ? hashSecret(canarySourceSecret(deps.secret)) : undefined,
     }),
     apiKey: createApiKeyListener({
       logger: deps.logger,

@@ -15,6 +15,7 @@ import { closeChannelSenders } from '../../src/integrations/wiring';
 import { pagingDeps } from '../../src/stack/paging';
 import { connectTemporal } from '../../src/temporal/client';
 import { createKlaxonWorker } from '../../src/temporal/worker';
+import { Watchdog, type CanaryOutcome } from '../../src/services/watchdog';
 
 /** Signs page links in tests (KLAXON_SECRET). */
 export const TEST_SECRET = 'test-secret-that-is-at-least-32-characters-long';
@@ -42,6 +43,8 @@ export interface TestStack {
   urls: { app: string; ingest: string; apiKey: string };
   worker: { start(): Promise<void>; stop(): Promise<void>; readonly running: boolean };
   relay: OutboxRelay;
+  /** The watchdog, when the test set WATCHDOG_URL (docs/reliability.md); its runs' outcomes, in order. */
+  watchdog?: { runs: Array<{ outcome: CanaryOutcome; pinged: boolean; at: number }> };
   stop(): Promise<void>;
 }
 
@@ -145,6 +148,22 @@ export async function startTestStack(
     devInbox: opts.devInbox,
   });
   for (const name of ['app', 'ingest', 'apiKey'] as const) servers[name].on('request', apps[name].callback());
+  // As `klaxon api` does once its listeners are up (src/stack/boot.ts).
+  const runs: NonNullable<TestStack['watchdog']>['runs'] = [];
+  const watchdog = config.watchdog
+    ? new Watchdog({
+        orm,
+        temporal,
+        taskQueue,
+        autoCloseHours: config.autoCloseHours,
+        secret: config.secret!,
+        ingestBaseUrl: urls.ingest,
+        config: config.watchdog,
+        logger,
+        onRun: (outcome, pinged) => runs.push({ outcome, pinged, at: Date.now() }),
+      })
+    : undefined;
+  watchdog?.start();
 
   return {
     config,
@@ -156,7 +175,9 @@ export async function startTestStack(
     urls,
     worker,
     relay,
+    ...(watchdog ? { watchdog: { runs } } : {}),
     async stop() {
+      await watchdog?.stop();
       await Promise.all(Object.values(servers).map((s) => closeServer(s)));
       await apps.stop();
       await relay.stop();

@@ -97,6 +97,33 @@ describe('configuration', () => {
     expect(loadConfig({ PLAN_SELF_SERVE: 'true', HOST: '0.0.0.0' })).toMatchObject({ planSelfServe: true, host: '0.0.0.0' });
   });
 
+  it('when WATCHDOG_URL is set, then the watchdog runs every WATCHDOG_INTERVAL_SECONDS (60); bad values stop loading, naming the variable without echoing the URL', () => {
+    expect(loadConfig({}).watchdog).toBeUndefined();
+    expect(loadConfig({ WATCHDOG_URL: 'https://hc-ping.com/secret-uuid' }).watchdog).toEqual({ url: 'https://hc-ping.com/secret-uuid', intervalSeconds: 60 });
+    expect(loadConfig({ WATCHDOG_URL: 'http://127.0.0.1:9999/ping', WATCHDOG_INTERVAL_SECONDS: '3600' }).watchdog?.intervalSeconds).toBe(3600);
+    const messageOf = (env: Record<string, string>) => {
+      try {
+        loadConfig(env);
+      } catch (err) {
+        return (err as Error).message;
+      }
+      return 'loaded';
+    };
+    for (const url of ['http://hc-ping.com/secret-uuid', 'ftp://hc-ping.com/secret-uuid', 'secret-uuid', 'https://user:secret-uuid@hc-ping.com/']) {
+      const message = messageOf({ WATCHDOG_URL: url });
+      expect(message).toMatch(/^invalid configuration: WATCHDOG_URL: /);
+      expect(message).not.toContain('secret-uuid');
+    }
+    // Checked whether or not WATCHDOG_URL is set: a typo is found before the watchdog is turned on.
+    for (const bad of ['9', '3601', '60.5', 'a minute', '0'])
+      expect(messageOf({ WATCHDOG_INTERVAL_SECONDS: bad })).toMatch(/^invalid configuration: WATCHDOG_INTERVAL_SECONDS: /);
+    // Tests only: a lower floor.
+    expect(
+      loadConfig({ WATCHDOG_URL: 'https://hc-ping.com/x', WATCHDOG_INTERVAL_SECONDS: '2', WATCHDOG_MIN_INTERVAL_SECONDS: '1' }).watchdog?.intervalSeconds,
+    ).toBe(2);
+    expect(messageOf({ WATCHDOG_MIN_INTERVAL_SECONDS: '11' })).toMatch(/WATCHDOG_MIN_INTERVAL_SECONDS/);
+  });
+
   it('when a variable is malformed, then the error names it', () => {
     expect(() => loadConfig({ APP_PORT: 'abc' })).toThrow(/APP_PORT/);
     expect(() => loadConfig({ DATABASE_URL: 'not a url' })).toThrow(/DATABASE_URL/);

@@ -31,6 +31,7 @@ const StatusSchema = z.object({
       last_success_at: z.iso.datetime().nullable(),
     }),
   ),
+  canary: z.object({ last_success_at: z.iso.datetime().nullable() }),
 });
 
 const Summary = z.object({
@@ -68,7 +69,7 @@ export function statusRoutes(deps: AdminDeps): RouteSpec[] {
       method: 'get',
       access: 'read',
       path: '/status',
-      summary: 'Operational status: Postgres, Temporal, workers, ingestion outbox, channel providers (any member)',
+      summary: 'Operational status: Postgres, Temporal, workers, ingestion outbox, channel providers, the watchdog canary (any member)',
       operationId: 'getStatus',
       query: NoQuery,
       success: { status: 200, description: 'overall `ok` | `degraded` | `down`, why, and each part', schema: StatusSchema },

@@ -53,6 +53,7 @@ import { ExternalIdentitySchema } from './external-identity';
 import { SsoLoginAttemptSchema } from './sso-login-attempt';
 import { DrillResultSchema, DrillSchema, DrillScheduleSchema } from './drill';
 import { WhatIfRunSchema } from './what-if-run';
+import { WatchdogCanarySchema } from './watchdog-canary';
 import { ServiceGroupingSchema } from './service-grouping';
 
 export * from './alert';
@@ -109,6 +110,7 @@ export * from './external-identity';
 export * from './sso-login-attempt';
 export * from './drill';
 export * from './what-if-run';
+export * from './watchdog-canary';
 
 /** Every entity the ORM knows; migrations are checked against exactly this list. */
 export const ENTITIES = [
@@ -171,5 +173,6 @@ export const ENTITIES = [
   DrillResultSchema,
   DrillScheduleSchema,
   WhatIfRunSchema,
+  WatchdogCanarySchema,
   ServiceGroupingSchema,
 ];

@@ -7,6 +7,8 @@ export interface Organization {
   name: string;
   plan: Plan;
   incidentSeq: number;
+  /** The watchdog's canary workspace (docs/reliability.md): its pages go to nobody; never a customer's. */
+  canary: boolean;
   createdAt: Date;
 }
 
@@ -18,6 +20,7 @@ export const OrganizationSchema = new EntitySchema<Organization>({
     name: { type: 'string', length: 255 },
     plan: { type: 'string', length: 16 },
     incidentSeq: { type: 'integer', default: 0 },
+    canary: { type: 'boolean', default: false },
     createdAt: { type: 'Date', columnType: 'timestamptz' },
   },
 });

@@ -5,8 +5,11 @@ import { iso } from '../../db/timestamps';
 
 /** The one writer of `audit_log`: every administrative change, by a member or by the system. */
 
-/** Who acted: a signed-in member (from the dashboard) or the system (a `klaxon` CLI operator, or the workspace's SCIM client). */
-export type AuditActor = { kind: 'user'; userId: string; email: string; ip?: string | null } | { kind: 'system'; via: 'cli' | 'scim' };
+/**
+ * Who acted: a signed-in member (from the dashboard) or the system (a `klaxon` CLI operator, the
+ * workspace's SCIM client, or the watchdog setting up its canary workspace: docs/reliability.md).
+ */
+export type AuditActor = { kind: 'user'; userId: string; email: string; ip?: string | null } | { kind: 'system'; via: 'cli' | 'scim' | 'watchdog' };
 
 export interface AuditEvent {
   organizationId: string;
@@ -20,8 +23,9 @@ export interface AuditEvent {
 }
 
 export const SYSTEM_CLI: AuditActor = { kind: 'system', via: 'cli' };
+export const SYSTEM_WATCHDOG: AuditActor = { kind: 'system', via: 'watchdog' };
 
-const SYSTEM_LABELS = { cli: 'system (klaxon CLI)', scim: 'system (SCIM provisioning)' } as const;
+const SYSTEM_LABELS = { cli: 'system (klaxon CLI)', scim: 'system (SCIM provisioning)', watchdog: 'system (watchdog canary)' } as const;
 const labelOf = (actor: AuditActor) => (actor.kind === 'user' ? actor.email : SYSTEM_LABELS[actor.via]);
 
 /** Appends one entry; pass the transaction that made the change so both land or neither does. */

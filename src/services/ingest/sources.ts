@@ -95,6 +95,39 @@ export async function createSource(
   return { id: row.id, name: row.name, service_id: row.service_id, ingest_url: `${input.ingestBaseUrl}/${secret}`, routing_key: row.routing_key, channels };
 }
 
+/**
+ * The watchdog canary's source (docs/reliability.md), in the caller's transaction: its URL secret
+ * is derived from KLAXON_SECRET by every API process, so none is stored, sealed or shown.
+ * Its storm guard is off: the canary's one alert per interval must always open its own incident.
+ */
+export async function insertDerivedSource(trx: Knex, input: { organizationId: string; serviceId: string; name: string; secret: string }): Promise<string> {
+  const now = new Date();
+  const id = randomUUID();
+  await trx('alert_sources').insert({
+    id,
+    organization_id: input.organizationId,
+    service_id: input.serviceId,
+    name: input.name,
+    token_hash: hashSecret(input.secret),
+    routing_key: newRoutingKey(),
+    status: 'ACTIVE',
+    storm_mode: 'off',
+    created_at: now,
+    updated_at: now,
+  });
+  return id;
+}
+
+/** A derived source's secret changed (KLAXON_SECRET was rotated): its URL follows; true when it had to. */
+export async function rederiveSourceSecret(trx: Knex, id: string, secret: string): Promise<boolean> {
+  const tokenHash = hashSecret(secret);
+  const n = await trx('alert_sources')
+    .update({ token_hash: tokenHash, status: 'ACTIVE', updated_at: new Date() })
+    .where({ id })
+    .andWhereNot({ token_hash: tokenHash });
+  return n > 0;
+}
+
 /** Creates a source on a service, whichever workspace it is in (the CLI names only the service). */
 export async function createSourceForService(
   orm: MikroORM,

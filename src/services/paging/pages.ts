@@ -138,7 +138,18 @@ async function claimStatement(
 
 /** The incident a page is for, the person's email, and the page's row if an attempt wrote one. */
 export interface PageContext {
-  incident: { id: string; number: number; title: string; severity: string; status: string; organization_id: string; plan: Plan; service_name: string | null };
+  incident: {
+    id: string;
+    number: number;
+    title: string;
+    severity: string;
+    status: string;
+    organization_id: string;
+    plan: Plan;
+    service_name: string | null;
+    /** The watchdog canary's workspace (docs/reliability.md): its pages go to nobody. */
+    canary: boolean;
+  };
   userEmail: string | null;
   page: PageRow | null;
 }
@@ -170,7 +181,7 @@ export const PAGE_NOT_WRITTEN = 'not exists (select 1 from notifications where i
  */
 export async function readPageContext(k: Knex, input: SendPageInput, also?: AlsoRead): Promise<PageContext & { also?: unknown }> {
   const { rows } = (await k.raw(
-    `${also ? `with ${also.with} ` : ''}select i.id, i.number, i.title, i.severity, i.status, i.organization_id, o.plan, s.name as service_name,
+    `${also ? `with ${also.with} ` : ''}select i.id, i.number, i.title, i.severity, i.status, i.organization_id, o.plan, o.canary, s.name as service_name,
             (select email from users where id = :userId) as user_email, case when n.id is null then null else to_jsonb(n) end as page
             ${also ? `, ${also.select} as also` : ''}
        from incidents i

@@ -95,6 +95,20 @@ async function purgeClosedIncidents(purge: Purge, cutoffs: RetentionCutoffs): Pr
   }
 }
 
+/**
+ * The watchdog canary's CLOSED incidents (docs/reliability.md), whatever their age, with every row
+ * of theirs: a canary run leaves at most one incident's rows behind until the next run. Only in a
+ * workspace marked `canary`: a customer's incidents are never touched here.
+ */
+export async function purgeClosedCanaryIncidents(k: Knex, organizationId: string): Promise<PurgeResult> {
+  const purge = new Purge(k, {});
+  const doomed = `select i.id from incidents i join organizations o on o.id = i.organization_id
+                   where i.organization_id = ? and o.canary and i.status = 'CLOSED'`;
+  for (const table of INCIDENT_TABLES) await purge.rows(table, `incident_id in (${doomed})`, [organizationId]);
+  await purge.rows('incidents', `id in (${doomed})`, [organizationId]);
+  return purge.result(true);
+}
+
 /** Batched deletes with their counts and the time budget. */
 class Purge {
   private readonly deleted = noPurgeCounts();

@@ -5,6 +5,7 @@ import { knexOf } from '../../db/knex';
 import { CHANNEL_IDS } from '../../domain/channels';
 import type { ServingHealth } from '../../health/serving';
 import { outboxHealth, type OutboxHealth } from '../relay';
+import { lastCanarySuccess } from '../watchdog/canary-state';
 
 /** An outbox message waiting longer than this makes the status `degraded`: the relay is behind. */
 export const OUTBOX_LAG_DEGRADED_SECONDS = 60;
@@ -32,12 +33,14 @@ export interface SystemStatus {
   workers: { polling: boolean };
   outbox: OutboxHealth | null;
   channels: ChannelStatus[];
+  /** The watchdog's end-to-end canary (docs/reliability.md): its last pass, null before the first (or without WATCHDOG_URL). */
+  canary: { last_success_at: string | null };
 }
 
 /**
  * The platform's health as a workspace member sees it: the serving-health checks (Postgres, Temporal,
- * a worker polling), Postgres' round trip, the ingestion outbox's backlog and, per channel, its
- * provider and the workspace's newest failed page. `down`: Postgres or Temporal unreachable (no
+ * a worker polling), Postgres' round trip, the ingestion outbox's backlog, per channel its
+ * provider and the workspace's newest failed page, and the watchdog canary's last pass. `down`: Postgres or Temporal unreachable (no
  * incident can move); `degraded`: no worker polling, parked or lagging outbox messages, or a
  * channel whose newest page failed in the last hour.
  */
@@ -46,11 +49,12 @@ export async function systemStatus(
   organizationId: string,
   now = new Date(),
 ): Promise<SystemStatus> {
-  const [serving, latency, outbox, channels] = await Promise.all([
+  const [serving, latency, outbox, channels, canary] = await Promise.all([
     deps.servingHealth(),
     postgresLatency(deps.orm),
     outboxHealth(deps.orm).catch(() => null),
     channelStatuses(deps.orm, deps.notify, organizationId).catch(() => null),
+    lastCanarySuccess(knexOf(deps.orm)).catch(() => null),
   ]);
   const problems: string[] = [];
   const down: string[] = [];
@@ -77,6 +81,7 @@ export async function systemStatus(
     outbox,
     channels:
       channels ?? CHANNEL_IDS.map((channel) => ({ channel, provider: channelProviders(deps.notify)[channel], last_error: null, last_success_at: null })),
+    canary: { last_success_at: canary ? canary.at.toISOString() : null },
   };
 }
 

@@ -13,9 +13,12 @@ export async function createOrganization(orm: MikroORM, input: { name: string; p
   return insertOrganization(knexOf(orm), input);
 }
 
-/** Writes a new workspace (in the caller's transaction, when given one). */
-export async function insertOrganization(db: Knex, input: { name: string; plan: Plan }) {
-  const org = { id: randomUUID(), name: input.name, plan: input.plan, incident_seq: 0, created_at: new Date() };
+/**
+ * Writes a new workspace (in the caller's transaction, when given one). `canary`: the watchdog's
+ * own workspace, whose pages go to nobody (docs/reliability.md).
+ */
+export async function insertOrganization(db: Knex, input: { name: string; plan: Plan; canary?: boolean }) {
+  const org = { id: randomUUID(), name: input.name, plan: input.plan, incident_seq: 0, canary: input.canary ?? false, created_at: new Date() };
   await db('organizations').insert(org);
   return { id: org.id, name: org.name, plan: org.plan, created_at: org.created_at.toISOString() };
 }
@@ -57,6 +60,22 @@ export async function addUser(orm: MikroORM, input: { organizationId: string; em
     }
     return { id: user.id as string, email, role: input.role, verified: user.verified as boolean };
   });
+}
+
+/**
+ * Writes a person who cannot sign in (no password, no identity provider) as a member of a team, in
+ * the caller's transaction: the watchdog canary's recipient (docs/reliability.md).
+ */
+export async function insertMemberWithoutSignIn(
+  trx: Knex,
+  input: { organizationId: string; email: string; role: Role; teamId: string },
+): Promise<{ id: string; email: string }> {
+  const user = { id: randomUUID(), email: normaliseEmail(input.email) };
+  const now = new Date();
+  await trx('users').insert({ ...user, password_hash: null, verified: true, created_at: now });
+  await trx('memberships').insert({ id: randomUUID(), organization_id: input.organizationId, user_id: user.id, role: input.role, created_at: now });
+  await trx('team_members').insert({ team_id: input.teamId, user_id: user.id, created_at: now });
+  return user;
 }
 
 /** Finds a member of a workspace by email, with their role. */
