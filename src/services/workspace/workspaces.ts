@@ -18,7 +18,9 @@ export async function createOrganization(orm: MikroORM, input: { name: string; p
  * own workspace, whose pages go to nobody (docs/reliability.md).
  */
 export async function insertOrganization(db: Knex, input: { name: string; plan: Plan; canary?: boolean }) {
-  const org = { id: randomUUID(), name: input.name, plan: input.plan, incident_seq: 0, canary: input.canary ?? false, created_at: new Date() };
+  // `canary` is written only when true (the column defaults to false), so this insert also fits
+  // a schema migrated back to before the column (test/integration/*-migration.test.ts).
+  const org = { id: randomUUID(), name: input.name, plan: input.plan, incident_seq: 0, ...(input.canary && { canary: true }), created_at: new Date() };
   await db('organizations').insert(org);
   return { id: org.id, name: org.name, plan: org.plan, created_at: org.created_at.toISOString() };
 }
