@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { envUnderCurrentNames, loadConfig } from '../../src/config';
-import { channelProviders, checkIntegrationEnv } from '../../src/integrations/wiring';
+import { channelProviders } from '../../src/integrations/wiring';
 import { apnsSettings } from '../../src/integrations/apns';
 import { emailFrom } from '../../src/integrations/email';
 import { fcmSettings } from '../../src/integrations/fcm';
@@ -11,6 +11,7 @@ import { slackSettings } from '../../src/integrations/slack/config';
 import { smtpUrl } from '../../src/integrations/smtp';
 import { twilioSettings } from '../../src/integrations/twilio';
 import { webPushSettings } from '../../src/integrations/web-push';
+import { startupError, startWith } from '../support/startup';
 
 describe('configuration', () => {
   it('when nothing is set, then the embedded defaults and ports 3000-3002 apply', () => {
@@ -132,24 +133,9 @@ describe('configuration', () => {
 
 describe('paging provider configuration', () => {
   const twilio = { TWILIO_ACCOUNT_SID: 'AC' + 'f'.repeat(32), TWILIO_AUTH_TOKEN: 'secret-auth-token', TWILIO_FROM_NUMBER: '+15550001111' };
-  /** What startup does with an environment: the core's configuration, then every integration's own variables. */
-  const start = (env: Record<string, string>) => {
-    const { notify } = loadConfig(env);
-    checkIntegrationEnv(notify);
-    return notify;
-  };
-  /** The error startup fails with ('' when it does not). */
-  const startupError = (env: Record<string, string>) => {
-    try {
-      start(env);
-      return '';
-    } catch (err) {
-      return (err as Error).message;
-    }
-  };
 
   it('when nothing is set, then the configuration keeps the environment and core values for integrations, which configure no provider but web push', () => {
-    const notify = start({});
+    const notify = startWith({});
     expect(notify).toEqual({
       // What integrations read their own variables from (src/integrations/settings.ts).
       env: {},
@@ -184,7 +170,7 @@ describe('paging provider configuration', () => {
   });
 
   it('when a provider group is complete, then its settings carry the values and trimmed base URLs, built once per configuration', () => {
-    const notify = start({
+    const notify = startWith({
       ...twilio,
       TWILIO_API_BASE_URL: 'http://127.0.0.1:9000/',
       SENDGRID_API_KEY: 'SG.k',
@@ -230,7 +216,7 @@ describe('paging provider configuration', () => {
         path.join(dir, 'sa.json'),
         JSON.stringify({ client_email: 'a@b.test', private_key: 'pk', project_id: 'proj', token_uri: 'http://127.0.0.1:1/token' }),
       );
-      const notify = start({
+      const notify = startWith({
         APNS_KEY: path.join(dir, 'key.p8'),
         APNS_KEY_ID: 'K',
         APNS_TEAM_ID: 'T',
@@ -263,7 +249,7 @@ describe('paging provider configuration', () => {
   });
 
   it('when both SMTP_URL and SENDGRID_API_KEY are set, then SMTP sends email', () => {
-    const notify = start({ SMTP_URL: 'smtp://127.0.0.1:2525', SENDGRID_API_KEY: 'SG.k' });
+    const notify = startWith({ SMTP_URL: 'smtp://127.0.0.1:2525', SENDGRID_API_KEY: 'SG.k' });
     expect(smtpUrl(notify)).toBe('smtp://127.0.0.1:2525');
     expect(channelProviders(notify).email).toBe('smtp');
   });

@@ -2,11 +2,11 @@ import { createHash, createHmac, generateKeyPairSync, randomUUID } from 'node:cr
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { loadConfig } from '../../../src/config';
 import { CHANNELS } from '../../../src/domain/channels';
 import type { PageToRender } from '../../../src/integrations/channel';
-import { channelProviders, checkIntegrationEnv, describeChannels } from '../../../src/integrations/wiring';
+import { channelProviders, describeChannels } from '../../../src/integrations/wiring';
 import { answerNcco, callNcco, signedByVonage, vonageSettings } from '../../../src/integrations/vonage';
+import { startupError, startWith } from '../../support/startup';
 
 const PRIVATE_KEY = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 const APPLICATION_ID = randomUUID();
@@ -16,20 +16,6 @@ const VONAGE = {
   VONAGE_APPLICATION_ID: APPLICATION_ID,
   VONAGE_PRIVATE_KEY: PRIVATE_KEY,
   VONAGE_FROM: '+15550001111',
-};
-
-const start = (env: Record<string, string>) => {
-  const { notify } = loadConfig(env);
-  checkIntegrationEnv(notify);
-  return notify;
-};
-const startupError = (env: Record<string, string>) => {
-  try {
-    start(env);
-    return '';
-  } catch (err) {
-    return (err as Error).message;
-  }
 };
 
 describe('the Vonage call script (NCCO)', () => {
@@ -113,7 +99,7 @@ describe('the Vonage call script (NCCO)', () => {
 
 describe('Vonage configuration', () => {
   it('when the five variables are set, then Vonage is configured after Twilio for SMS and voice, and the banner names no secret', () => {
-    const notify = start({ ...VONAGE, VONAGE_SIGNATURE_SECRET: 'signature-secret-0123456789', VONAGE_API_URL: 'http://127.0.0.1:9003/' });
+    const notify = startWith({ ...VONAGE, VONAGE_SIGNATURE_SECRET: 'signature-secret-0123456789', VONAGE_API_URL: 'http://127.0.0.1:9003/' });
     expect(vonageSettings(notify)).toEqual({
       apiKey: 'a1b2c3d4',
       apiSecret: VONAGE.VONAGE_API_SECRET,
@@ -133,24 +119,24 @@ describe('Vonage configuration', () => {
     ]);
     for (const secret of [VONAGE.VONAGE_API_SECRET, 'signature-secret', 'BEGIN PRIVATE KEY']) expect(banner.join('\n')).not.toContain(secret);
     // Twilio first: with both configured, Twilio sends.
-    const both = start({ ...VONAGE, TWILIO_ACCOUNT_SID: 'AC' + 'f'.repeat(32), TWILIO_AUTH_TOKEN: 't', TWILIO_FROM_NUMBER: '+15550002222' });
+    const both = startWith({ ...VONAGE, TWILIO_ACCOUNT_SID: 'AC' + 'f'.repeat(32), TWILIO_AUTH_TOKEN: 't', TWILIO_FROM_NUMBER: '+15550002222' });
     expect(channelProviders(both)).toMatchObject({ sms: 'twilio', voice: 'twilio' });
-    expect(vonageSettings(start({}))).toBeUndefined();
+    expect(vonageSettings(startWith({}))).toBeUndefined();
   });
 
   it('when the private key is a file, or inline with escaped newlines, then its PEM is read', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'klaxon-vonage-'));
     try {
       writeFileSync(path.join(dir, 'private.key'), PRIVATE_KEY);
-      expect(vonageSettings(start({ ...VONAGE, VONAGE_PRIVATE_KEY: path.join(dir, 'private.key') }))?.privateKey).toBe(PRIVATE_KEY);
-      expect(vonageSettings(start({ ...VONAGE, VONAGE_PRIVATE_KEY: PRIVATE_KEY.replaceAll('\n', '\\n') }))?.privateKey).toBe(PRIVATE_KEY);
+      expect(vonageSettings(startWith({ ...VONAGE, VONAGE_PRIVATE_KEY: path.join(dir, 'private.key') }))?.privateKey).toBe(PRIVATE_KEY);
+      expect(vonageSettings(startWith({ ...VONAGE, VONAGE_PRIVATE_KEY: PRIVATE_KEY.replaceAll('\n', '\\n') }))?.privateKey).toBe(PRIVATE_KEY);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });
 
   it('when VONAGE_FROM is an alphanumeric sender id, then it is kept as is and marked as no number', () => {
-    expect(vonageSettings(start({ ...VONAGE, VONAGE_FROM: 'Klaxon' }))).toMatchObject({ from: 'Klaxon', fromIsNumber: false });
+    expect(vonageSettings(startWith({ ...VONAGE, VONAGE_FROM: 'Klaxon' }))).toMatchObject({ from: 'Klaxon', fromIsNumber: false });
   });
 
   it.each([
