@@ -7,7 +7,6 @@
  * an integration is its folder plus its line here.
  */
 import type { ChannelDeclaration } from './channel';
-import type { ProviderModule } from './types';
 import { twilioChannels } from './twilio/channel';
 import { emailChannels } from './email/channel';
 import { apnsChannels } from './apns/channel';
@@ -16,40 +15,48 @@ import { webPushChannels } from './web-push/channel';
 import { slackChannels } from './slack/dm-channel';
 import { pushoverChannels } from './pushover/channel';
 
-/** A registry entry: the channels its folder declares, and how to load its module. */
+/**
+ * A registry entry: the channels its folder declares, and how to load its module (a
+ * `ProviderModule`, src/integrations/types.ts, as the wiring reads it: named here only as an
+ * object, so this pure file imports no contract that reaches the services).
+ */
 interface RegistryEntry {
   channels?: Readonly<Record<string, ChannelDeclaration>>;
-  load(): ProviderModule;
+  load(): object;
 }
 
 /**
- * Loads an integration's folder (its index.ts) when the wiring first needs it. Not an import: a
- * static import would load every SDK and service with this file, and the domain (and through it
- * the dashboard's bundle) imports this file. The path is computed so that bundlers do not follow
- * it either; each call is typed by its folder's module.
+ * Loads an integration's folder (its index.ts) and the module it exports, when the wiring first
+ * needs it. Not an import: a static import would load every SDK and service with this file, and
+ * the domain (and through it the dashboard's bundle) imports this file. The path is computed so
+ * that bundlers do not follow it either, and no type names the folder, so import graphs (madge)
+ * see no edge from here into it. Each folder's module is checked against ProviderModule where it
+ * is declared (`satisfies ProviderModule` in its index.ts).
  */
-function loadFolder<Module>(folder: string): Module {
-  return require(`./${folder}`) as Module;
+function loadFolder(folder: string, exported: string): object {
+  const module = (require(`./${folder}`) as Record<string, object | undefined>)[exported];
+  if (!module) throw new Error(`src/integrations/${folder} exports no ${exported}, though the registry names it`);
+  return module;
 }
 
 export const REGISTRY = {
-  twilio: { channels: twilioChannels, load: () => loadFolder<typeof import('./twilio')>('twilio').twilio },
+  twilio: { channels: twilioChannels, load: () => loadFolder('twilio', 'twilio') },
   // A second carrier of twilio's sms and voice channels (their `providers` name it).
-  vonage: { load: () => loadFolder<typeof import('./vonage')>('vonage').vonage },
-  email: { channels: emailChannels, load: () => loadFolder<typeof import('./email')>('email').email },
-  sendgrid: { load: () => loadFolder<typeof import('./sendgrid')>('sendgrid').sendgrid },
-  smtp: { load: () => loadFolder<typeof import('./smtp')>('smtp').smtp },
-  apns: { channels: apnsChannels, load: () => loadFolder<typeof import('./apns')>('apns').apns },
-  fcm: { channels: fcmChannels, load: () => loadFolder<typeof import('./fcm')>('fcm').fcm },
-  'web-push': { channels: webPushChannels, load: () => loadFolder<typeof import('./web-push')>('web-push').webPush },
-  slack: { channels: slackChannels, load: () => loadFolder<typeof import('./slack')>('slack').slack },
-  pushover: { channels: pushoverChannels, load: () => loadFolder<typeof import('./pushover')>('pushover').pushover },
-  'outgoing-webhooks': { load: () => loadFolder<typeof import('./outgoing-webhooks')>('outgoing-webhooks').outgoingWebhooks },
-  'microsoft-teams': { load: () => loadFolder<typeof import('./microsoft-teams')>('microsoft-teams').microsoftTeams },
-  pagerduty: { load: () => loadFolder<typeof import('./pagerduty')>('pagerduty').pagerduty },
-  opsgenie: { load: () => loadFolder<typeof import('./opsgenie')>('opsgenie').opsgenie },
-  discord: { load: () => loadFolder<typeof import('./discord')>('discord').discord },
-  mattermost: { load: () => loadFolder<typeof import('./mattermost')>('mattermost').mattermost },
+  vonage: { load: () => loadFolder('vonage', 'vonage') },
+  email: { channels: emailChannels, load: () => loadFolder('email', 'email') },
+  sendgrid: { load: () => loadFolder('sendgrid', 'sendgrid') },
+  smtp: { load: () => loadFolder('smtp', 'smtp') },
+  apns: { channels: apnsChannels, load: () => loadFolder('apns', 'apns') },
+  fcm: { channels: fcmChannels, load: () => loadFolder('fcm', 'fcm') },
+  'web-push': { channels: webPushChannels, load: () => loadFolder('web-push', 'webPush') },
+  slack: { channels: slackChannels, load: () => loadFolder('slack', 'slack') },
+  pushover: { channels: pushoverChannels, load: () => loadFolder('pushover', 'pushover') },
+  'outgoing-webhooks': { load: () => loadFolder('outgoing-webhooks', 'outgoingWebhooks') },
+  'microsoft-teams': { load: () => loadFolder('microsoft-teams', 'microsoftTeams') },
+  pagerduty: { load: () => loadFolder('pagerduty', 'pagerduty') },
+  opsgenie: { load: () => loadFolder('opsgenie', 'opsgenie') },
+  discord: { load: () => loadFolder('discord', 'discord') },
+  mattermost: { load: () => loadFolder('mattermost', 'mattermost') },
 } as const satisfies Record<string, RegistryEntry>;
 
 /** An integration's registry key (`twilio`, `microsoft-teams`). */

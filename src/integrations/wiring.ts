@@ -37,7 +37,7 @@ let loaded: ReadonlyArray<readonly [IntegrationKey, ProviderModule]> | undefined
 
 /** Every registry module, loaded once, in registry order. */
 function modules(): ReadonlyArray<readonly [IntegrationKey, ProviderModule]> {
-  loaded ??= (Object.keys(REGISTRY) as IntegrationKey[]).map((key) => [key, REGISTRY[key].load()] as const);
+  loaded ??= (Object.keys(REGISTRY) as IntegrationKey[]).map((key) => [key, REGISTRY[key].load() as ProviderModule] as const);
   return loaded;
 }
 
