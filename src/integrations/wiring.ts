@@ -41,6 +41,9 @@ function modules(): ReadonlyArray<readonly [IntegrationKey, ProviderModule]> {
   return loaded;
 }
 
+/** Every registry module alone, in registry order. */
+const moduleList = (): ProviderModule[] => modules().map(([, module]) => module);
+
 /** One registry module by key. */
 function moduleOf(key: IntegrationKey): ProviderModule {
   return modules().find(([k]) => k === key)![1];
@@ -139,19 +142,12 @@ export function providerHooks(deps: ProviderHookDeps): Router[] {
     return label ? `${label} link` : undefined;
   };
   const chatActions = createChatActionRouter(deps, { prefix: '/hooks/chat', via: CHAT_LINK_VIA, viaOf });
-  return [
-    chatActions,
-    ...modules()
-      .map(([, m]) => m)
-      .flatMap((p) => (p.hooks ? [p.hooks(deps)] : [])),
-  ];
+  return [chatActions, ...moduleList().flatMap((p) => (p.hooks ? [p.hooks(deps)] : []))];
 }
 
 /** Starts every provider's incident-event feed consumer (this API process's); returns what stops them. */
 export function startFeedConsumers(deps: FeedConsumerDeps): () => Promise<void> {
-  const consumers: FeedConsumer[] = modules()
-    .map(([, m]) => m)
-    .flatMap((p) => (p.feedConsumer ? [p.feedConsumer(deps)] : []));
+  const consumers: FeedConsumer[] = moduleList().flatMap((p) => (p.feedConsumer ? [p.feedConsumer(deps)] : []));
   const chat = postedChatProviders();
   if (chat.length > 0) consumers.push(chatConsumer(deps, chat));
   for (const consumer of consumers) consumer.start();
@@ -162,14 +158,12 @@ export function startFeedConsumers(deps: FeedConsumerDeps): () => Promise<void> 
 
 /** Mounts every module's compatible intake (docs/compat-intake.md) on the ingest listener's router. */
 export function intakeRoutes(router: Router, deps: IntakeDeps): void {
-  for (const p of modules().map(([, m]) => m)) p.intake?.routes(router, deps);
+  for (const p of moduleList()) p.intake?.routes(router, deps);
 }
 
 /** Every importer (docs/importers.md), in registry order: the CLI's `klaxon import` commands and the dashboard's routes. */
 export function importers(): Importer[] {
-  return modules()
-    .map(([, m]) => m)
-    .flatMap((p) => (p.importer ? [p.importer] : []));
+  return moduleList().flatMap((p) => (p.importer ? [p.importer] : []));
 }
 
 /** The importer of one system; throws for a system no module imports (a caller's bug: inputs are checked first). */
@@ -231,7 +225,5 @@ export function chatProvider(key: string): ChatProvider | undefined {
 
 /** Every module's routes under the dashboard's /api, in registry order (api/dashboard/routes mounts them). */
 export function integrationDashboardRoutes(deps: AdminDeps): RouteSpec[] {
-  return modules()
-    .map(([, m]) => m)
-    .flatMap((p) => (p.dashboardRoutes as ((deps: AdminDeps) => RouteSpec[]) | undefined)?.(deps) ?? []);
+  return moduleList().flatMap((p) => (p.dashboardRoutes as ((deps: AdminDeps) => RouteSpec[]) | undefined)?.(deps) ?? []);
 }
