@@ -13,6 +13,7 @@ import { respondersRefusal } from '../../src/domain/incident-lifecycle';
 import { INVALID_TRANSITION, type RespondersInput, type RespondersResult } from '../../src/contracts/workflows';
 import type { createPagingActivities } from '../../activities/paging';
 import type { PlannedEscalation } from '../../activities/paging/plan';
+import type { SendPageInput } from '../../activities/paging/send';
 import { FIRST_ATTEMPT_TIMEOUT_MS, RETRY_ATTEMPT_TIMEOUT_MS } from '../../src/domain/paging/attempt-timeouts';
 import {
   nextWakeMs,
@@ -322,8 +323,16 @@ export class Escalator {
   private async send(page: ScheduledPage, stillWanted: () => boolean, requested = false): Promise<void> {
     const seq = await this.incident.reservePageSeq(stillWanted);
     if (seq === null) return;
-    const { notificationId, step, dueAtMs: _due, ...job } = page;
-    const input = { incidentId: this.incident.incidentId, notificationId, seq, step, job, ...(requested ? { requested: true as const } : {}) };
+    const { notificationId, step, dueAtMs, ...job } = page;
+    const input: SendPageInput = {
+      incidentId: this.incident.incidentId,
+      notificationId,
+      seq,
+      step,
+      job,
+      dueAt: new Date(dueAtMs).toISOString(),
+      ...(requested ? { requested: true as const } : {}),
+    };
     let failure: PageFailure | null = null;
     if (patched(LOCAL_FIRST_ATTEMPT_PATCH)) {
       failure = await firstAttempt.sendPage(input).then(() => null, pageFailure);

@@ -27,6 +27,12 @@ export interface SendPageInput {
    * after its seq resolved or closed it.
    */
   requested?: true;
+  /**
+   * When the workflow's plan had the page fall due (ISO): the escalation step's time plus the
+   * rule's delay. What the page is late by is measured from it (docs/reliability.md). Absent in
+   * runs recorded before it was added.
+   */
+  dueAt?: string;
 }
 
 /** Where a page goes once quotas are applied: the rule's channel, or email instead. */
