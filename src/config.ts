@@ -10,6 +10,8 @@ import { DEFAULT_RETENTION_AGES, type RetentionAges } from './domain/retention';
 import { MONITOR_INTERVAL_FLOOR_SECONDS } from './domain/plans';
 import { DEFAULT_WATCHDOG_INTERVAL_SECONDS, WATCHDOG_INTERVAL_FLOOR_SECONDS, WATCHDOG_INTERVAL_MAX_SECONDS, watchdogUrlProblem } from './domain/watchdog';
 import { DEFAULT_SIGNUPS_PER_IP_PER_HOUR } from './services/throttles/limits';
+import { CarrierRoutes } from './domain/paging/carrier-routes';
+import { DEFAULT_FAILOVER_AFTER_SECONDS } from './domain/paging/failover';
 
 /** Everything Klaxon reads from the environment, parsed once at startup (style rule 12). */
 const envSchema = z.object({
@@ -122,6 +124,10 @@ const envSchema = z.object({
   WATCHDOG_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(WATCHDOG_INTERVAL_MAX_SECONDS).default(DEFAULT_WATCHDOG_INTERVAL_SECONDS),
   // Tests only: lowers the interval's floor (10 s), as MONITOR_MIN_INTERVAL_SECONDS does for monitors.
   WATCHDOG_MIN_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(WATCHDOG_INTERVAL_FLOOR_SECONDS).default(WATCHDOG_INTERVAL_FLOOR_SECONDS),
+  // Phone pages' carriers (docs/reliability.md, "Carriers"): E.164 prefix → ordered carriers, as JSON; unset, every configured carrier, Twilio first.
+  CARRIER_ROUTES: z.string().max(64 * 1024).optional(),
+  // How long an SMS waits for its carrier's delivery report before the next carrier is tried (a call: a minute more, to ring).
+  FAILOVER_AFTER_SECONDS: z.coerce.number().int().min(1).max(3600).default(DEFAULT_FAILOVER_AFTER_SECONDS),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -182,6 +188,13 @@ export interface Config {
   sso: SsoConfig;
   /** The watchdog (docs/reliability.md): absent unless WATCHDOG_URL is set. */
   watchdog?: WatchdogConfig;
+  /** Phone pages' carriers: their order per prefix, and when a page goes to the next (docs/reliability.md, "Carriers"). */
+  carriers: CarriersConfig;
+}
+
+export interface CarriersConfig {
+  routes: CarrierRoutes;
+  failoverAfterSeconds: number;
 }
 
 /** WATCHDOG_URL and WATCHDOG_INTERVAL_SECONDS: where the heartbeat goes, and how often the canary runs. */
@@ -355,8 +368,26 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): Config {
     monitors: { allowPrivate: allowPrivateTargets(e), minIntervalSeconds: e.MONITOR_MIN_INTERVAL_SECONDS },
     targets: { allowPrivate: allowPrivateTargets(e) },
     watchdog: watchdogConfig(e),
+    carriers: { routes: carrierRoutes(e.CARRIER_ROUTES), failoverAfterSeconds: e.FAILOVER_AFTER_SECONDS },
     sso: { ca: e.SSO_CA_FILE === undefined ? undefined : contentOrFile('SSO_CA_FILE', e.SSO_CA_FILE, () => false), dnsResolvers: e.DNS_RESOLVERS },
   };
+}
+
+/** CARRIER_ROUTES, parsed and checked: a bad value names the prefix it is about (never the whole value). */
+function carrierRoutes(raw: string | undefined): CarrierRoutes {
+  if (raw === undefined || raw.trim() === '') return {};
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    fail('CARRIER_ROUTES', 'must be JSON: an object of E.164 prefixes to carrier lists, e.g. {"+49": ["vonage", "twilio"]}');
+  }
+  const parsed = CarrierRoutes.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    fail('CARRIER_ROUTES', `${issue.path.length ? `${String(issue.path[0])}: ` : ''}${issue.message}`);
+  }
+  return parsed.data;
 }
 
 /** The watchdog, when WATCHDOG_URL is set; the interval must be within its bounds whether or not it is. */

@@ -104,6 +104,12 @@ export const escalateNowSignal = defineSignal<[{ actor: Actor }]>('escalateNow')
  */
 export const maintenanceChangedSignal = defineSignal<[]>('maintenanceChanged');
 
+/**
+ * A carrier reported on a phone page (delivered or failed): a workflow waiting to fail the page
+ * over (docs/reliability.md, "Carriers") looks at once instead of at the end of its wait.
+ */
+export const pageDeliveryReportSignal = defineSignal<[{ notificationId: string }]>('pageDeliveryReport');
+
 /** What a lifecycle update answers: the incident as projected after the change. */
 export interface IncidentSnapshot {
   id: string;

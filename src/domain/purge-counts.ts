@@ -24,6 +24,7 @@ export const PURGED_TABLES = [
   'feed_deliveries',
   'slack_messages',
   'chat_action_nonces',
+  'carrier_attempts',
 ] as const;
 export type PurgedTable = (typeof PURGED_TABLES)[number];
 

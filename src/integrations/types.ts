@@ -102,6 +102,8 @@ export interface ProviderHookDeps extends PageResponseDeps {
   sessionCookieOf?: (ctx: Context) => string | undefined;
   /** Where work done after the answer (Slack interactions) reports what failed. */
   logger?: Logger;
+  /** More than one carrier is configured: a delivery report may wake a failover (docs/reliability.md, "Carriers"). */
+  carrierFailover?: boolean;
 }
 
 /**

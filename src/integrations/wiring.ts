@@ -17,6 +17,9 @@ import { postJson } from '../services/targets';
 import { ATTEMPT_TIMEOUT_MS } from './outgoing-webhooks/schedule';
 import { createDevInboxSender } from '../services/dev-inbox';
 import { REGISTRY, type IntegrationKey } from './registry';
+import { CARRIERS, type Carrier } from '../domain/paging/carrier-routes';
+
+const isCarrier = (key: string): key is Carrier => (CARRIERS as readonly string[]).includes(key);
 import type {
   ChannelSender,
   ChatDestination,
@@ -76,17 +79,57 @@ export function channelProviders(notify: NotifyConfig): Record<ChannelId, Provid
 
 /** One sender per channel: the real provider when its credentials are configured, else the dev inbox. */
 export function createChannelSenders(notify: NotifyConfig, deps: SenderDeps): Record<ChannelId, ChannelSender> {
-  const { orm } = deps;
+  return createPagingSenders(notify, deps).senders;
+}
+
+/** A carrier's sender of one phone channel. */
+export interface CarrierSender {
+  carrier: Carrier;
+  sender: ChannelSender;
+}
+
+/**
+ * What the paging activities send through: per channel its sender (the first configured provider,
+ * else the dev inbox), and per phone channel (one whose providers are carriers) every configured
+ * carrier's sender, in the registry's order, for routing and failover (docs/reliability.md, "Carriers").
+ */
+export function createPagingSenders(
+  notify: NotifyConfig,
+  deps: SenderDeps,
+): { senders: Record<ChannelId, ChannelSender>; carriers: Partial<Record<ChannelId, CarrierSender[]>> } {
   // Each provider connects once: SMS and voice share one Twilio client.
   const connected = new Map<ProviderKey, Partial<Record<ChannelId, ChannelSender>>>();
-  return perChannel((channel) => {
-    const chosen = chooseProvider(notify, channel);
-    if (!chosen) return createDevInboxSender(orm, channel);
-    if (!connected.has(chosen.key)) connected.set(chosen.key, chosen.provider.connect(deps));
-    const sender = connected.get(chosen.key)![channel];
-    if (!sender) throw new Error(`provider ${chosen.key} has no sender for ${channel}, though the channel registry lists it`);
+  const senderOf = (key: ProviderKey, provider: ConfiguredProvider, channel: ChannelId): ChannelSender => {
+    if (!connected.has(key)) connected.set(key, provider.connect(deps));
+    const sender = connected.get(key)![channel];
+    if (!sender) throw new Error(`provider ${key} has no sender for ${channel}, though the channel registry lists it`);
     return sender;
+  };
+  const senders = perChannel((channel) => {
+    const chosen = chooseProvider(notify, channel);
+    return chosen ? senderOf(chosen.key, chosen.provider, channel) : createDevInboxSender(deps.orm, channel);
   });
+  const carriers: Partial<Record<ChannelId, CarrierSender[]>> = {};
+  for (const channel of CHANNEL_IDS) {
+    const configured = configuredCarrierProviders(notify, channel);
+    if (configured.length > 0) carriers[channel] = configured.map(({ key, provider }) => ({ carrier: key, sender: senderOf(key, provider, channel) }));
+  }
+  return { senders, carriers };
+}
+
+/** A phone channel's configured carriers, in the registry's order (none for a channel that is not sent by carriers). */
+function configuredCarrierProviders(notify: NotifyConfig, channel: ChannelId): Array<{ key: Carrier; provider: ConfiguredProvider }> {
+  return CHANNELS[channel].providers.flatMap((key) => {
+    if (!isCarrier(key)) return [];
+    const provider = moduleOf(key).senders?.(notify);
+    return provider ? [{ key, provider }] : [];
+  });
+}
+
+/** Every carrier configured for some phone channel, in the default order: what /api/status and the breaker report on. */
+export function configuredCarriers(notify: NotifyConfig): Carrier[] {
+  const keys = new Set(CHANNEL_IDS.flatMap((channel) => configuredCarrierProviders(notify, channel).map((c) => c.key)));
+  return CARRIERS.filter((c) => keys.has(c));
 }
 
 /** The sender of one channel alone (the API's account emails), connecting only that channel's provider. */
@@ -142,7 +185,8 @@ export function providerHooks(deps: ProviderHookDeps): Router[] {
     return label ? `${label} link` : undefined;
   };
   const chatActions = createChatActionRouter(deps, { prefix: '/hooks/chat', via: CHAT_LINK_VIA, viaOf });
-  return [chatActions, ...moduleList().flatMap((p) => (p.hooks ? [p.hooks(deps)] : []))];
+  const hookDeps = { ...deps, carrierFailover: configuredCarriers(deps.notify).length > 1 };
+  return [chatActions, ...moduleList().flatMap((p) => (p.hooks ? [p.hooks(hookDeps)] : []))];
 }
 
 /** Starts every provider's incident-event feed consumer (this API process's); returns what stops them. */

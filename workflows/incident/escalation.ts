@@ -13,7 +13,9 @@ import { respondersRefusal } from '../../src/domain/incident-lifecycle';
 import { INVALID_TRANSITION, type RespondersInput, type RespondersResult } from '../../src/contracts/workflows';
 import type { createPagingActivities } from '../../activities/paging';
 import type { PlannedEscalation } from '../../activities/paging/plan';
-import type { SendPageInput } from '../../activities/paging/send';
+import type { SendOutcome, SendPageInput } from '../../activities/paging/send';
+import type { CarrierProgress } from '../../activities/paging/carriers';
+import type { CarrierFinal, CarrierSetback } from '../../src/domain/paging/failover';
 import { FIRST_ATTEMPT_TIMEOUT_MS, RETRY_ATTEMPT_TIMEOUT_MS } from '../../src/domain/paging/attempt-timeouts';
 import {
   nextWakeMs,
@@ -92,6 +94,12 @@ export const MAINTENANCE_HOLD_PATCH = 'maintenance-hold';
  * spell make it plan again at once (docs/grouping.md, "Holding pages").
  */
 export const PAGE_AFTER_PATCH = 'grouping-page-after';
+/**
+ * Patch id: never rename. Since it, a phone page whose carrier refuses, fails or does not confirm
+ * it goes to the next carrier of its route (docs/reliability.md, "Carriers"): the run waits for the
+ * carrier's report on a workflow timer, then sends through the next, and writes the failover's line.
+ */
+export const CARRIER_FAILOVER_PATCH = 'carrier-failover';
 
 /**
  * Runs the escalation policy while the incident is TRIGGERED (docs/architecture.md, "Incidents" and "Paging"): every
@@ -109,6 +117,10 @@ export class Escalator {
   private maintenanceNudges = 0;
   /** Bumped when responders are added, so the requested pages' loop looks again. */
   private requestNudges = 0;
+  /** Pages being sent: a carrier's report on one of them is kept for its failover. */
+  private readonly following = new Set<string>();
+  /** Of those, pages a carrier reported on (pageDeliveryReportSignal): the wait ends now. */
+  private readonly reported = new Set<string>();
 
   constructor(
     private readonly incident: EscalatedIncident,
@@ -124,6 +136,11 @@ export class Escalator {
       this.memory.cursor = { ...cursor, nextStepAtMs: Date.now() };
       this.nudges += 1;
     }
+  }
+
+  /** A carrier reported on a page: a failover waiting for that page's report looks now. */
+  deliveryReported(notificationId: string): void {
+    if (this.following.has(notificationId)) this.reported.add(notificationId);
   }
 
   /** A maintenance window of the service was ended early or deleted: a held spell plans again now. */
@@ -333,15 +350,80 @@ export class Escalator {
       dueAt: new Date(dueAtMs).toISOString(),
       ...(requested ? { requested: true as const } : {}),
     };
-    let failure: PageFailure | null = null;
-    if (patched(LOCAL_FIRST_ATTEMPT_PATCH)) {
-      failure = await firstAttempt.sendPage(input).then(() => null, pageFailure);
-      if (!failure) return;
+    // A report may come before the send's own answer is seen: it is kept while the page is sending.
+    this.following.add(notificationId);
+    try {
+      const sent = await this.attempt(input, patched(LOCAL_FIRST_ATTEMPT_PATCH));
+      if ('reason' in sent) await lookups.recordPageFailed({ ...input, reason: sent.reason });
+      else if (sent.carrier) await this.followCarriers(input, sent.carrier, stillWanted);
+    } finally {
+      this.following.delete(notificationId);
+      this.reported.delete(notificationId);
     }
-    // The retried activity finds the notification row a failed first attempt left; its own
-    // failure comes after its retries (or a non-retryable error), so it is final either way.
-    if (!failure?.nonRetryable) failure = await delivery.sendPage(input).then(() => null, pageFailure);
-    if (failure) await lookups.recordPageFailed({ ...input, reason: failure.reason });
+  }
+
+  /**
+   * One page's send: a first attempt inside the workflow task (when `localFirst`), then the
+   * retried activity, which finds the notification row a failed first attempt left; its own
+   * failure comes after its retries (or a non-retryable error), so it is final either way.
+   */
+  private async attempt(input: SendPageInput, localFirst: boolean): Promise<SendOutcome | PageFailure> {
+    let failure: PageFailure | null = null;
+    if (localFirst) {
+      const outcome = await firstAttempt.sendPage(input).then((o) => o, pageFailure);
+      if (!('reason' in outcome)) return outcome;
+      failure = outcome;
+    }
+    if (failure?.nonRetryable) return failure;
+    return delivery.sendPage(input).then((o) => o, pageFailure);
+  }
+
+  /**
+   * A phone page after a carrier took it (docs/reliability.md, "Carriers"), since
+   * CARRIER_FAILOVER_PATCH: while another carrier of its route is left, the run waits on a timer
+   * for the carrier's delivery report (a report wakes it at once), and a failed or unconfirmed page
+   * goes to the next carrier; once the last carrier's outcome is known, a page that changed
+   * carriers gets its line on the timeline. A worker killed meanwhile loses nothing: the wait is a
+   * timer, each send an activity that finds the page's row. An incident acknowledged meanwhile
+   * (a key pressed on the first call) stops it: no further carrier is tried.
+   */
+  private async followCarriers(input: SendPageInput, first: CarrierProgress, stillWanted: () => boolean): Promise<void> {
+    const setbacks: CarrierSetback[] = first.refusals.map((r) => ({ carrier: r.carrier, kind: 'refused', error: r.error }));
+    if (!first.next && setbacks.length === 0) return;
+    if (!patched(CARRIER_FAILOVER_PATCH)) return;
+    await this.failOver(input, first, setbacks, stillWanted);
+  }
+
+  private async failOver(input: SendPageInput, first: CarrierProgress, setbacks: CarrierSetback[], stillWanted: () => boolean): Promise<void> {
+    let progress = first;
+    for (;;) {
+      const id = input.notificationId;
+      await condition(() => this.reported.has(id) || !stillWanted(), progress.waitMs);
+      this.reported.delete(id);
+      const failOver = progress.next && stillWanted();
+      const report = await lookups.carrierReport({ page: input, carrier: progress.carrier, waitMs: progress.waitMs, settle: failOver });
+      if (report.status === 'delivered' || !failOver) {
+        const final: CarrierFinal = { carrier: progress.carrier, status: report.status, deliveredInMs: report.deliveredInMs, error: report.error };
+        return this.recordFailover(input, setbacks, final, progress.waitMs);
+      }
+      setbacks.push({ carrier: progress.carrier, kind: report.status, error: report.error });
+      const next = await this.attempt({ ...input, failover: { tried: progress.tried } }, true);
+      if ('reason' in next) {
+        const final: CarrierFinal = { carrier: progress.carrier, status: 'failed', deliveredInMs: null, error: next.reason };
+        return this.recordFailover(input, setbacks, final, progress.waitMs);
+      }
+      // Not sent again (a report confirmed the page meanwhile, or the incident moved on): nothing more to follow.
+      if (!next.carrier || next.carrier.tried.length <= progress.tried.length) return this.recordFailover(input, setbacks.slice(0, -1), finalOf(next, progress), progress.waitMs);
+      for (const r of next.carrier.refusals) setbacks.push({ carrier: r.carrier, kind: 'refused', error: r.error });
+      progress = next.carrier;
+    }
+  }
+
+  /** The failover's line, when the page changed carriers: at a seq of its own, whatever the incident did since. */
+  private async recordFailover(input: SendPageInput, setbacks: CarrierSetback[], final: CarrierFinal, waitMs: number): Promise<void> {
+    if (setbacks.length === 0) return;
+    const seq = (await this.incident.reservePageSeq(() => true))!;
+    await lookups.recordFailover({ incidentId: input.incidentId, seq, page: input, setbacks, final, waitMs });
   }
 
   private async awaitAckTimeout(sameSpell: () => boolean, stopped: () => boolean): Promise<void> {
@@ -351,6 +433,12 @@ export class Escalator {
     const woke = await condition(() => stopped() || !sameSpell(), timeout * 1000);
     if (!woke && sameSpell()) await this.incident.ackTimedOut();
   }
+}
+
+/** How the page stood when a failover found nothing more to send. */
+function finalOf(o: SendOutcome, progress: CarrierProgress): CarrierFinal {
+  const status = o.status === 'delivered' ? 'delivered' : o.status === 'failed' ? 'failed' : 'sent';
+  return { carrier: o.provider ?? progress.carrier, status, deliveredInMs: null, error: o.error };
 }
 
 interface PageFailure {

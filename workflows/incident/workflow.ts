@@ -16,6 +16,7 @@ import {
   escalateNowSignal,
   incidentStateQuery,
   maintenanceChangedSignal,
+  pageDeliveryReportSignal,
   lifecycleUpdates,
   type IncidentWorkflowInput,
   type LifecycleUpdateInput,
@@ -66,6 +67,7 @@ export async function incidentWorkflow(input: IncidentWorkflowInput): Promise<vo
   if (paging) setHandler(escalateNowSignal, () => paging.escalateNow());
   // A new signal name: no history recorded before it holds one, so it needs no patch.
   if (paging) setHandler(maintenanceChangedSignal, () => paging.maintenanceChanged());
+  if (paging) setHandler(pageDeliveryReportSignal, ({ notificationId }) => paging.deliveryReported(notificationId));
   setHandler(mergeIntoUpdate, (arg) => incident.mergeInto(arg), {
     validator: (arg) => {
       refuseUnless(typeof arg.into?.id === 'string' && arg.into.id !== incident.incidentId, 'an incident is merged into another');

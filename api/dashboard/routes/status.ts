@@ -32,6 +32,7 @@ const StatusSchema = z.object({
     }),
   ),
   canary: z.object({ last_success_at: z.iso.datetime().nullable() }),
+  carriers: z.array(z.object({ carrier: z.string(), healthy: z.boolean(), skipped_until: z.iso.datetime().nullable() })),
 });
 
 const Summary = z.object({
@@ -69,7 +70,7 @@ export function statusRoutes(deps: AdminDeps): RouteSpec[] {
       method: 'get',
       access: 'read',
       path: '/status',
-      summary: 'Operational status: Postgres, Temporal, workers, ingestion outbox, channel providers, the watchdog canary (any member)',
+      summary: 'Operational status: Postgres, Temporal, workers, ingestion outbox, channel providers, the watchdog canary, phone carriers health (any member)',
       operationId: 'getStatus',
       query: NoQuery,
       success: { status: 200, description: 'overall `ok` | `degraded` | `down`, why, and each part', schema: StatusSchema },

@@ -54,6 +54,7 @@ import { SsoLoginAttemptSchema } from './sso-login-attempt';
 import { DrillResultSchema, DrillSchema, DrillScheduleSchema } from './drill';
 import { WhatIfRunSchema } from './what-if-run';
 import { WatchdogCanarySchema } from './watchdog-canary';
+import { CarrierAttemptSchema } from './carrier-attempt';
 import { ServiceGroupingSchema } from './service-grouping';
 
 export * from './alert';
@@ -174,5 +175,6 @@ export const ENTITIES = [
   DrillScheduleSchema,
   WhatIfRunSchema,
   WatchdogCanarySchema,
+  CarrierAttemptSchema,
   ServiceGroupingSchema,
 ];

@@ -56,7 +56,7 @@ export function createTwilioHooksRouter(deps: TwilioHookDeps): Router {
     const p = ctx.state.twilio as Record<string, string>;
     const id = p.MessageSid ?? p.CallSid;
     const status = p.MessageStatus ?? p.CallStatus;
-    if (id && status) await recordDeliveryStatus(deps.orm, { providerMessageId: id, status, errorCode: p.ErrorCode });
+    if (id && status) await recordDeliveryStatus(deps, { providerMessageId: id, status, errorCode: p.ErrorCode });
     ctx.status = 204;
   });
   return router;

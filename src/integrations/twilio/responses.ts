@@ -3,13 +3,12 @@
  * callback, and a delivery report moves the page's status. The act itself is the response
  * service's (src/services/response/), shared with email links and push actions.
  */
-import type { MikroORM } from '@mikro-orm/postgresql';
 import { escalateNowSignal, incidentWorkflowId } from '../../contracts/workflows';
 import { ALREADY_HANDLED, act, once, pageQuery, respondToDrill, type PageResponse, type PageResponseDeps, type PageRow } from '../../services/response';
 import { drillResultBySmsReply, recordDrillDeliveryFailure } from '../../services/drills';
 import { isUuid } from '../../domain/ids';
 import { knexOf } from '../../db/knex';
-import { recordDeliveryReport } from '../../services/paging';
+import { recordCarrierReport, type CarrierReportDeps } from '../../services/paging';
 import { TEMPORAL_CALL_MS, withinDeadline } from '../../temporal/deadline';
 import { parseSmsReply } from './messages';
 
@@ -62,16 +61,20 @@ export async function respondByVoice(deps: PageResponseDeps, call: { notificatio
   });
 }
 
-/** A Twilio delivery report (StatusCallback): the page's status follows it. */
-export async function recordDeliveryStatus(orm: MikroORM, report: { providerMessageId: string; status: string; errorCode?: string }): Promise<void> {
-  const status = ['delivered', 'read', 'completed'].includes(report.status)
+/**
+ * A Twilio delivery report (StatusCallback): the page's status follows it. A call is delivered once
+ * answered (`in-progress`, the `answered` event the call asks for) or completed.
+ */
+export async function recordDeliveryStatus(deps: CarrierReportDeps, report: { providerMessageId: string; status: string; errorCode?: string }): Promise<void> {
+  const { orm } = deps;
+  const status = ['delivered', 'read', 'completed', 'in-progress', 'answered'].includes(report.status)
     ? 'delivered'
     : ['failed', 'undelivered', 'busy', 'no-answer', 'canceled'].includes(report.status)
       ? 'failed'
       : null;
   if (!status) return;
   const error = status === 'failed' ? `provider reported ${report.status}${report.errorCode ? ` (${report.errorCode})` : ''}` : null;
-  await recordDeliveryReport(knexOf(orm), { providerMessageId: report.providerMessageId, status, error });
+  await recordCarrierReport(deps, { providerMessageId: report.providerMessageId, status, error });
   // A drill result is delivered when Twilio accepts it; a later failure report overturns that.
   if (status === 'failed') await recordDrillDeliveryFailure(knexOf(orm), { providerMessageId: report.providerMessageId, error: error! });
 }

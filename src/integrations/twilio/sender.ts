@@ -75,7 +75,13 @@ export function createTwilioSenders(config: TwilioConfig, client: twilio.Twilio 
       if (!page.voiceTwiml) throw permanentFailure('twilio', 'a voice page needs voiceTwiml (what the call says)');
       const twiml = page.voiceTwiml;
       return deliver(page, () =>
-        client.calls.create({ to: page.to, from: config.fromNumber, twiml, ...(page.statusCallbackUrl && { statusCallback: page.statusCallbackUrl }) }),
+        client.calls.create({
+          to: page.to,
+          from: config.fromNumber,
+          twiml,
+          // Answered is what confirms a call (docs/reliability.md, "Carriers"): a failover waits for it, not for the hang-up.
+          ...(page.statusCallbackUrl && { statusCallback: page.statusCallbackUrl, statusCallbackEvent: ['answered', 'completed'] }),
+        }),
       );
     },
   };

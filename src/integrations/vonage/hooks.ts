@@ -123,13 +123,13 @@ export function createVonageHooksRouter(deps: VonageHookDeps): Router {
   router.post('/status', signed(messageStatus), async (ctx) => {
     const m = ctx.state.vonage as z.infer<typeof messageStatus>;
     const error = m.error && [m.error.title, m.error.detail].filter((v) => v !== undefined && v !== '').join(': ');
-    await recordVonageReport(deps.orm, { providerMessageId: m.message_uuid, status: m.status, error: error || undefined });
+    await recordVonageReport(deps, { providerMessageId: m.message_uuid, status: m.status, error: error || undefined });
     ctx.status = 204;
   });
 
   router.post('/event', signed(callEvent), async (ctx) => {
     const e = ctx.state.vonage as z.infer<typeof callEvent>;
-    if (e.status) await recordVonageReport(deps.orm, { providerMessageId: e.uuid, status: e.status });
+    if (e.status) await recordVonageReport(deps, { providerMessageId: e.uuid, status: e.status });
     ctx.status = 204;
   });
 

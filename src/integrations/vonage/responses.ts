@@ -5,10 +5,9 @@
  * (src/services/response/), shared with email links, push actions and Twilio's keypress.
  */
 import { createHash } from 'node:crypto';
-import type { MikroORM } from '@mikro-orm/postgresql';
 import { knexOf } from '../../db/knex';
 import { recordDrillDeliveryFailure } from '../../services/drills';
-import { recordDeliveryReport } from '../../services/paging';
+import { recordCarrierReport, type CarrierReportDeps } from '../../services/paging';
 import {
   act,
   once,
@@ -35,11 +34,12 @@ export interface VonageReport {
 }
 
 /** The page's status follows the report; a failure also fails a drill result the page was. Other statuses (submitted, ringing) change nothing. */
-export async function recordVonageReport(orm: MikroORM, report: VonageReport): Promise<void> {
+export async function recordVonageReport(deps: CarrierReportDeps, report: VonageReport): Promise<void> {
+  const { orm } = deps;
   const status = DELIVERED.has(report.status) ? 'delivered' : FAILED.has(report.status) ? 'failed' : null;
   if (!status) return;
   const error = status === 'failed' ? `provider reported ${report.status}${report.error ? ` (${report.error})` : ''}`.slice(0, 500) : null;
-  await recordDeliveryReport(knexOf(orm), { providerMessageId: report.providerMessageId, status, error });
+  await recordCarrierReport(deps, { providerMessageId: report.providerMessageId, status, error });
   // A drill result is delivered when Vonage accepts it; a later failure overturns that.
   if (status === 'failed') await recordDrillDeliveryFailure(knexOf(orm), { providerMessageId: report.providerMessageId, error: error! });
 }

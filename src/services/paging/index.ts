@@ -21,3 +21,5 @@ export * from './push-devices';
 export * from './what-if';
 export * from './what-if-slots';
 export * from './readiness';
+export * from './carrier-attempts';
+export * from './delivery-reports';

@@ -33,6 +33,11 @@ export interface SendPageInput {
    * runs recorded before it was added.
    */
   dueAt?: string;
+  /**
+   * A failover send (docs/reliability.md, "Carriers"): the carriers the page already went
+   * through, in order; the last one failed it or never confirmed it. This attempt takes the next.
+   */
+  failover?: { tried: string[] };
 }
 
 /** Where a page goes once quotas are applied: the rule's channel, or email instead. */
@@ -106,15 +111,7 @@ async function claimStatement(
      returning attempts, unknown_outcome_retries`;
   const { rows } = (await k.raw(
     `with ${counted}incident as (
-       select i.id, i.organization_id from incidents i
-        where i.id = :incidentId and ${
-          input.requested
-            ? `i.status in ('TRIGGERED', 'ACKNOWLEDGED', 'INVESTIGATING')
-          and not exists (select 1 from timeline_entries t where t.incident_id = i.id and t.type = 'status_change' and t.seq > :seq and t.to_status in ('RESOLVED', 'CLOSED'))`
-            : `i.status = 'TRIGGERED'
-          and not exists (select 1 from timeline_entries t where t.incident_id = i.id and t.type = 'status_change' and t.seq > :seq)`
-        }
-        for share of i
+       ${wantedIncident(input)}
      )${
        quota
          ? `, claimed as (${insert})
@@ -255,9 +252,47 @@ export async function markPageSent(k: Knex, notificationId: string, sent: { prov
 export async function recordDeliveryReport(
   k: Knex,
   report: { providerMessageId: string; status: 'delivered' | 'failed'; error: string | null },
-): Promise<void> {
-  await k('notifications')
+): Promise<Array<{ id: string; incidentId: string; channel: string }>> {
+  const rows = (await k('notifications')
     .where({ provider_message_id: report.providerMessageId })
     .whereIn('status', ['queued', 'sent'])
-    .update({ status: report.status, error: report.error, updated_at: new Date() });
+    .update({ status: report.status, error: report.error, updated_at: new Date() })
+    .returning(['id', 'incident_id', 'channel'])) as Array<{ id: string; incident_id: string; channel: string }>;
+  return rows.map((r) => ({ id: r.id, incidentId: r.incident_id, channel: r.channel }));
+}
+
+/**
+ * Claims a page for the next carrier (docs/reliability.md, "Carriers"): the page went out through
+ * `from`, which failed it or never confirmed it, and the incident still wants it (the same check
+ * as claimAttempt's). The row goes back to `sending`, so a crash during the next carrier's call is
+ * an unknown outcome like any other. Null: the incident moved on, a report confirmed the page
+ * meanwhile, or another attempt claimed it.
+ */
+export async function claimFailover(k: Knex, input: SendPageInput, from: string): Promise<ClaimedAttempt | null> {
+  const { rows } = (await k.raw(
+    `with incident as (${wantedIncident(input)})
+     update notifications n
+        set status = 'sending', attempts = n.attempts + 1, updated_at = :now
+      where n.id = :id and n.status in ('sent', 'failed') and n.provider = :from and exists (select 1 from incident)
+      returning attempts, unknown_outcome_retries`,
+    { incidentId: input.incidentId, seq: input.seq, id: input.notificationId, from, now: new Date() },
+  )) as { rows: Array<{ attempts: number; unknown_outcome_retries: number }> };
+  const row = rows[0];
+  return row ? { attempts: row.attempts, unknownOutcomeRetries: row.unknown_outcome_retries } : null;
+}
+
+/**
+ * The incident, locked FOR SHARE, only while it still wants the page: TRIGGERED with no move since
+ * the page's seq (a page responders asked for: open, and not resolved or closed since).
+ */
+function wantedIncident(input: SendPageInput): string {
+  return `select i.id, i.organization_id from incidents i
+        where i.id = :incidentId and ${
+          input.requested
+            ? `i.status in ('TRIGGERED', 'ACKNOWLEDGED', 'INVESTIGATING')
+          and not exists (select 1 from timeline_entries t where t.incident_id = i.id and t.type = 'status_change' and t.seq > :seq and t.to_status in ('RESOLVED', 'CLOSED'))`
+            : `i.status = 'TRIGGERED'
+          and not exists (select 1 from timeline_entries t where t.incident_id = i.id and t.type = 'status_change' and t.seq > :seq)`
+        }
+        for share of i`;
 }

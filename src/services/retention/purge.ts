@@ -10,6 +10,7 @@ const INCIDENT_TABLES = [
   'alerts',
   'timeline_entries',
   'notifications',
+  'carrier_attempts',
   'user_notifications',
   'ingest_outbox',
   'incident_events',

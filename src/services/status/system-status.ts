@@ -1,5 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { channelProviders } from '../../integrations/wiring';
+import { channelProviders, configuredCarriers } from '../../integrations/wiring';
+import { carriersHealth } from '../paging/carrier-attempts';
 import type { NotifyConfig } from '../../config';
 import { knexOf } from '../../db/knex';
 import { CHANNEL_IDS } from '../../domain/channels';
@@ -35,6 +36,14 @@ export interface SystemStatus {
   channels: ChannelStatus[];
   /** The watchdog's end-to-end canary (docs/reliability.md): its last pass, null before the first (or without WATCHDOG_URL). */
   canary: { last_success_at: string | null };
+  /** Each configured phone carrier (docs/reliability.md, "Carriers"): healthy, or skipped by the circuit breaker until when. */
+  carriers: CarrierStatus[];
+}
+
+export interface CarrierStatus {
+  carrier: string;
+  healthy: boolean;
+  skipped_until: string | null;
 }
 
 /**
@@ -49,12 +58,13 @@ export async function systemStatus(
   organizationId: string,
   now = new Date(),
 ): Promise<SystemStatus> {
-  const [serving, latency, outbox, channels, canary] = await Promise.all([
+  const [serving, latency, outbox, channels, canary, carriers] = await Promise.all([
     deps.servingHealth(),
     postgresLatency(deps.orm),
     outboxHealth(deps.orm).catch(() => null),
     channelStatuses(deps.orm, deps.notify, organizationId).catch(() => null),
     lastCanarySuccess(knexOf(deps.orm)).catch(() => null),
+    carriersHealth(knexOf(deps.orm), configuredCarriers(deps.notify), now).catch(() => null),
   ]);
   const problems: string[] = [];
   const down: string[] = [];
@@ -71,6 +81,9 @@ export async function systemStatus(
     const since = c.last_success_at ? Date.parse(c.last_success_at) : 0;
     if (now.getTime() - at < CHANNEL_ERROR_RECENT_MS && at > since) problems.push(`the newest ${c.channel} page failed (${c.provider})`);
   }
+  for (const c of carriers ?? []) {
+    if (!c.healthy) problems.push(`${c.carrier} is failing most of its recent pages: skipped until ${c.skippedUntil!.toISOString()}`);
+  }
   return {
     status: down.length > 0 ? 'down' : problems.length > 0 ? 'degraded' : 'ok',
     problems: [...down, ...problems],
@@ -82,6 +95,11 @@ export async function systemStatus(
     channels:
       channels ?? CHANNEL_IDS.map((channel) => ({ channel, provider: channelProviders(deps.notify)[channel], last_error: null, last_success_at: null })),
     canary: { last_success_at: canary ? canary.at.toISOString() : null },
+    carriers: (carriers ?? configuredCarriers(deps.notify).map((carrier) => ({ carrier, healthy: true, skippedUntil: null }))).map((c) => ({
+      carrier: c.carrier,
+      healthy: c.healthy,
+      skipped_until: c.skippedUntil ? c.skippedUntil.toISOString() : null,
+    })),
   };
 }
 

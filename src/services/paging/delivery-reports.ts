@@ -1,0 +1,42 @@
+/**
+ * A carrier's delivery report on a phone page (Twilio's status callback, Vonage's message status
+ * and call events): the page's status follows it, the carrier attempt it names is settled (also a
+ * late one, from a carrier the page has moved on from: it changes the page no more, and sends
+ * nothing), and, when a failover may be waiting for it, the incident's workflow is woken
+ * (docs/reliability.md, "Carriers").
+ */
+import type { Client } from '@temporalio/client';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { incidentWorkflowId, pageDeliveryReportSignal } from '../../contracts/workflows';
+import { knexOf } from '../../db/knex';
+import { TEMPORAL_CALL_MS, withinDeadline } from '../../temporal/deadline';
+import { settleCarrierAttempt, type SettledCarrierAttempt } from './carrier-attempts';
+import { recordDeliveryReport } from './pages';
+
+export interface CarrierReportDeps {
+  orm: MikroORM;
+  temporal: Client;
+  /** More than one carrier is configured: a page's workflow may be waiting for this report to fail over. */
+  carrierFailover?: boolean;
+}
+
+/** Records a final report (delivered or failed); what it settled, for the caller's other bookkeeping (drills). */
+export async function recordCarrierReport(
+  deps: CarrierReportDeps,
+  report: { providerMessageId: string; status: 'delivered' | 'failed'; error: string | null },
+): Promise<{ pages: Array<{ id: string; incidentId: string }>; attempt: SettledCarrierAttempt | undefined }> {
+  const k = knexOf(deps.orm);
+  const pages = await recordDeliveryReport(k, report);
+  const attempt = await settleCarrierAttempt(k, report);
+  if (deps.carrierFailover && attempt) {
+    // Only the page's current carrier reaches here with a page (a moved-on page no longer holds
+    // the old message id). Best effort: a workflow that misses it looks at the end of its wait.
+    await Promise.all(pages.map((page) => wake(deps.temporal, page).catch(() => undefined)));
+  }
+  return { pages, attempt };
+}
+
+async function wake(temporal: Client, page: { id: string; incidentId: string }): Promise<void> {
+  const handle = temporal.workflow.getHandle(incidentWorkflowId(page.incidentId));
+  await withinDeadline(temporal, TEMPORAL_CALL_MS, () => handle.signal(pageDeliveryReportSignal, { notificationId: page.id }));
+}
