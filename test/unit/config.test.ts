@@ -125,6 +125,29 @@ describe('configuration', () => {
     expect(messageOf({ WATCHDOG_MIN_INTERVAL_SECONDS: '11' })).toMatch(/WATCHDOG_MIN_INTERVAL_SECONDS/);
   });
 
+  it('when CARRIER_ROUTES and FAILOVER_AFTER_SECONDS are set, then phone pages follow them; unset, every carrier in the default order after 30 s; a bad value names the variable and the prefix', () => {
+    expect(loadConfig({}).carriers).toEqual({ routes: {}, failoverAfterSeconds: 30 });
+    expect(loadConfig({ CARRIER_ROUTES: '{"+49": ["vonage", "twilio"], "+1": ["twilio"]}', FAILOVER_AFTER_SECONDS: '10' }).carriers).toEqual({
+      routes: { '+49': ['vonage', 'twilio'], '+1': ['twilio'] },
+      failoverAfterSeconds: 10,
+    });
+    const messageOf = (env: Record<string, string>) => {
+      try {
+        loadConfig(env);
+      } catch (err) {
+        return (err as Error).message;
+      }
+      return 'loaded';
+    };
+    expect(messageOf({ CARRIER_ROUTES: '{"+49": ["vonage", "vonage"]}' })).toBe('invalid configuration: CARRIER_ROUTES: +49: must not name a carrier twice');
+    expect(messageOf({ CARRIER_ROUTES: '{"49": ["vonage"]}' })).toBe('invalid configuration: CARRIER_ROUTES: 49: must be an E.164 prefix: + and 1 to 15 digits');
+    expect(messageOf({ CARRIER_ROUTES: '{"+49": ["sinch"]}' })).toMatch(/^invalid configuration: CARRIER_ROUTES: \+49: /);
+    expect(messageOf({ CARRIER_ROUTES: '{"+49": []}' })).toBe('invalid configuration: CARRIER_ROUTES: +49: must name at least one carrier');
+    expect(messageOf({ CARRIER_ROUTES: 'vonage first' })).toMatch(/^invalid configuration: CARRIER_ROUTES: must be JSON/);
+    expect(messageOf({ CARRIER_ROUTES: '["vonage"]' })).toMatch(/^invalid configuration: CARRIER_ROUTES: /);
+    for (const bad of ['0', '3601', 'soon', '2.5']) expect(messageOf({ FAILOVER_AFTER_SECONDS: bad })).toMatch(/^invalid configuration: FAILOVER_AFTER_SECONDS: /);
+  });
+
   it('when a variable is malformed, then the error names it', () => {
     expect(() => loadConfig({ APP_PORT: 'abc' })).toThrow(/APP_PORT/);
     expect(() => loadConfig({ DATABASE_URL: 'not a url' })).toThrow(/DATABASE_URL/);
