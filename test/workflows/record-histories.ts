@@ -15,6 +15,7 @@ import { request } from '../support/http';
 import { startTestStack } from '../support/stack';
 import { seedWorkspace } from '../support/workspace';
 import { recordPagingHistories } from './record-paging-histories';
+import { recordFailoverHistory } from './record-failover-history';
 
 /**
  * Prefix of the files this run writes. Bump it with each workflow change that alters histories
@@ -29,10 +30,11 @@ import { recordPagingHistories } from './record-paging-histories';
  * spell under patched('maintenance-hold'), and their scenarios; v11: a responder's actions
  * (notes, responders, snooze, reassign, merge: new Updates, and the snooze timer), and their
  * scenarios; v12: attached alerts make a spell a grouping rule's page_after holds plan again under
- * patched('grouping-page-after'), and its scenario; v13: both together, recorded once they met),
+ * patched('grouping-page-after'), and its scenario; v13: both together, recorded once they met;
+ * v14: a phone page fails over to the next carrier under patched('carrier-failover'), and its scenario),
  * and keep the older files: they prove old runs replay.
  */
-const VERSION = 'v13';
+const VERSION = 'v14';
 
 async function main() {
   const infra = await startTestInfra();
@@ -120,8 +122,15 @@ async function main() {
     save(`${VERSION}-incident-sender-acknowledged.json`, await handle5.fetchHistory());
 
     await recordPagingHistories(stack, (scenario, history) => save(`${VERSION}-incident-${scenario}.json`, history));
-  } finally {
+  } catch (err) {
     await stack.stop();
+    await infra.stop();
+    throw err;
+  }
+  await stack.stop();
+  try {
+    await recordFailoverHistory((scenario, history) => save(`${VERSION}-incident-${scenario}.json`, history));
+  } finally {
     await infra.stop();
   }
 }
