@@ -5,11 +5,13 @@ import { Worker } from '@temporalio/worker';
 
 const HISTORIES = path.join(__dirname, '..', 'histories');
 const files = readdirSync(HISTORIES).filter((f) => f.endsWith('.json'));
-const LIFECYCLE_VERSIONS = ['v1', 'v2', 'v3', 'v4', 'v5', 'v6', 'v7', 'v8', 'v9', 'v10', 'v11', 'v12', 'v13'];
+const LIFECYCLE_VERSIONS = ['v1', 'v2', 'v3', 'v4', 'v5', 'v6', 'v7', 'v8', 'v9', 'v10', 'v11', 'v12', 'v13', 'v14'];
 /** From v12: a grouping rule's page_after holds the spell until a second alert joins (docs/grouping.md). */
-const PAGE_AFTER_VERSIONS = ['v12', 'v13'];
+const PAGE_AFTER_VERSIONS = ['v12', 'v13', 'v14'];
 /** From v11 (v12 was recorded on a branch without them; v13 holds both). */
-const RESPONDER_VERSIONS = ['v11', 'v13'];
+const RESPONDER_VERSIONS = ['v11', 'v13', 'v14'];
+/** From v14: a phone page fails over from Twilio to Vonage (docs/reliability.md, "Carriers"). */
+const FAILOVER_VERSIONS = ['v14'];
 const PAGING_SCENARIOS = ['two-steps-acknowledged', 'ack-timeout-retriggered', 'escalate-now', 'continued-first-run', 'continued-second-run'];
 /** From v10: a maintenance window holds the spell until it ends, or until it is ended early. */
 const MAINTENANCE_SCENARIOS = ['maintenance-held', 'maintenance-ended-early'];
@@ -59,6 +61,8 @@ describe('replay of recorded incident histories', () => {
         'v11-incident-sender-acknowledged.json',
         'v12-incident-sender-acknowledged.json',
         'v13-incident-sender-acknowledged.json',
+        'v14-incident-sender-acknowledged.json',
+        ...FAILOVER_VERSIONS.map((v) => paging('carrier-failover', v)),
       ]),
     );
   });
@@ -163,6 +167,27 @@ describe('what the recorded paging histories exercise', () => {
     const plans = local(s, 'planEscalation');
     expect(plans.map((p) => typeof p.result.heldUntil)).toEqual(['string', 'undefined']);
     expect(local(s, 'sendPage').map((a) => a.result.channel)).toEqual(['sms', 'email']);
+  });
+
+  it('when a history is from v14 on and a carrier took a page, then only then does it hold the carrier-failover patch', () => {
+    for (const file of files.filter((f) => versionOf(f) < 14)) expect({ file, patched: summary(file).patches.includes('carrier-failover') }).toEqual({ file, patched: false });
+    // The dev inbox sends the other scenarios' pages: no carrier took them, so nothing waited.
+    for (const file of files.filter((f) => versionOf(f) >= 14 && !f.includes('carrier-failover'))) {
+      expect({ file, patched: summary(file).patches.includes('carrier-failover') }).toEqual({ file, patched: false });
+    }
+  });
+
+  it('when Twilio reported the SMS undelivered, then the history waited on the report (its signal), sent through Vonage, read how Vonage did and wrote the failover line', () => {
+    const s = summary(paging('carrier-failover', 'v14'));
+    expect(s.patches).toContain('carrier-failover');
+    expect(s.signals.filter((name) => name === 'pageDeliveryReport')).toHaveLength(2);
+    const sends = local(s, 'sendPage');
+    expect(sends.map((a) => [a.result.status, a.result.provider, a.result.carrier?.tried])).toEqual([
+      ['sent', 'twilio', ['twilio']],
+      ['sent', 'vonage', ['twilio', 'vonage']],
+    ]);
+    expect(local(s, 'carrierReport').map((a) => a.result.status)).toEqual(['failed', 'delivered']);
+    expect(local(s, 'recordFailover')).toHaveLength(1);
   });
 
   it('when nobody answered two steps, then the history pages step 1 on two rules, step 2, and is acknowledged', () => {
