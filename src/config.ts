@@ -125,7 +125,10 @@ const envSchema = z.object({
   // Tests only: lowers the interval's floor (10 s), as MONITOR_MIN_INTERVAL_SECONDS does for monitors.
   WATCHDOG_MIN_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(WATCHDOG_INTERVAL_FLOOR_SECONDS).default(WATCHDOG_INTERVAL_FLOOR_SECONDS),
   // Phone pages' carriers (docs/reliability.md, "Carriers"): E.164 prefix → ordered carriers, as JSON; unset, every configured carrier, Twilio first.
-  CARRIER_ROUTES: z.string().max(64 * 1024).optional(),
+  CARRIER_ROUTES: z
+    .string()
+    .max(64 * 1024)
+    .optional(),
   // How long an SMS waits for its carrier's delivery report before the next carrier is tried (a call: a minute more, to ring).
   FAILOVER_AFTER_SECONDS: z.coerce.number().int().min(1).max(3600).default(DEFAULT_FAILOVER_AFTER_SECONDS),
 });

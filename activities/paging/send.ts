@@ -144,7 +144,13 @@ export function createPagingSendActivities({ orm, senders, carriers, links }: Pa
     const route: PageRoute = { channel: page.channel, address: page.target, fallbackReason: page.fallback_reason };
     // A retry of this attempt finds the row it left: `sending` (outcome unknown) or `queued` (refused).
     const retried = page.status === 'queued' || page.status === 'sending';
-    const claim = !phone ? null : retried ? await claimAttempt(k, input, route, page.reply_code) : page.provider === from ? await claimFailover(k, input, from) : null;
+    const claim = !phone
+      ? null
+      : retried
+        ? await claimAttempt(k, input, route, page.reply_code)
+        : page.provider === from
+          ? await claimFailover(k, input, from)
+          : null;
     // Not claimed: delivered after all, already taken by the next carrier, or no longer wanted.
     if (!claim) return withProgress(k, input, outcomeOf((await readPageContext(k, input)).page ?? page));
     const rendered = renderPage({ incident, notificationId: input.notificationId, channel: page.channel, to: page.target, replyCode: page.reply_code, links });
@@ -158,7 +164,14 @@ export function createPagingSendActivities({ orm, senders, carriers, links }: Pa
       throw err;
     }
     await markPageSent(k, input.notificationId, sent.sent);
-    return { ...outcomeOf(page), status: 'sent', error: null, provider: sent.sent.provider, unknownOutcomeRetries: claim.unknownOutcomeRetries, carrier: sent.progress };
+    return {
+      ...outcomeOf(page),
+      status: 'sent',
+      error: null,
+      provider: sent.sent.provider,
+      unknownOutcomeRetries: claim.unknownOutcomeRetries,
+      carrier: sent.progress,
+    };
   }
 
   /** The page's retries ran out: the attempt is recorded as failed and the timeline says so. */

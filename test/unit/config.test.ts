@@ -140,12 +140,15 @@ describe('configuration', () => {
       return 'loaded';
     };
     expect(messageOf({ CARRIER_ROUTES: '{"+49": ["vonage", "vonage"]}' })).toBe('invalid configuration: CARRIER_ROUTES: +49: must not name a carrier twice');
-    expect(messageOf({ CARRIER_ROUTES: '{"49": ["vonage"]}' })).toBe('invalid configuration: CARRIER_ROUTES: 49: must be an E.164 prefix: + and 1 to 15 digits');
+    expect(messageOf({ CARRIER_ROUTES: '{"49": ["vonage"]}' })).toBe(
+      'invalid configuration: CARRIER_ROUTES: 49: must be an E.164 prefix: + and 1 to 15 digits',
+    );
     expect(messageOf({ CARRIER_ROUTES: '{"+49": ["sinch"]}' })).toMatch(/^invalid configuration: CARRIER_ROUTES: \+49: /);
     expect(messageOf({ CARRIER_ROUTES: '{"+49": []}' })).toBe('invalid configuration: CARRIER_ROUTES: +49: must name at least one carrier');
     expect(messageOf({ CARRIER_ROUTES: 'vonage first' })).toMatch(/^invalid configuration: CARRIER_ROUTES: must be JSON/);
     expect(messageOf({ CARRIER_ROUTES: '["vonage"]' })).toMatch(/^invalid configuration: CARRIER_ROUTES: /);
-    for (const bad of ['0', '3601', 'soon', '2.5']) expect(messageOf({ FAILOVER_AFTER_SECONDS: bad })).toMatch(/^invalid configuration: FAILOVER_AFTER_SECONDS: /);
+    for (const bad of ['0', '3601', 'soon', '2.5'])
+      expect(messageOf({ FAILOVER_AFTER_SECONDS: bad })).toMatch(/^invalid configuration: FAILOVER_AFTER_SECONDS: /);
   });
 
   it('when a variable is malformed, then the error names it', () => {

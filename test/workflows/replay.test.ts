@@ -170,7 +170,8 @@ describe('what the recorded paging histories exercise', () => {
   });
 
   it('when a history is from v14 on and a carrier took a page, then only then does it hold the carrier-failover patch', () => {
-    for (const file of files.filter((f) => versionOf(f) < 14)) expect({ file, patched: summary(file).patches.includes('carrier-failover') }).toEqual({ file, patched: false });
+    for (const file of files.filter((f) => versionOf(f) < 14))
+      expect({ file, patched: summary(file).patches.includes('carrier-failover') }).toEqual({ file, patched: false });
     // The dev inbox sends the other scenarios' pages: no carrier took them, so nothing waited.
     for (const file of files.filter((f) => versionOf(f) >= 14 && !f.includes('carrier-failover'))) {
       expect({ file, patched: summary(file).patches.includes('carrier-failover') }).toEqual({ file, patched: false });

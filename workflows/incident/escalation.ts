@@ -413,7 +413,8 @@ export class Escalator {
         return this.recordFailover(input, setbacks, final, progress.waitMs);
       }
       // Not sent again (a report confirmed the page meanwhile, or the incident moved on): nothing more to follow.
-      if (!next.carrier || next.carrier.tried.length <= progress.tried.length) return this.recordFailover(input, setbacks.slice(0, -1), finalOf(next, progress), progress.waitMs);
+      if (!next.carrier || next.carrier.tried.length <= progress.tried.length)
+        return this.recordFailover(input, setbacks.slice(0, -1), finalOf(next, progress), progress.waitMs);
       for (const r of next.carrier.refusals) setbacks.push({ carrier: r.carrier, kind: 'refused', error: r.error });
       progress = next.carrier;
     }

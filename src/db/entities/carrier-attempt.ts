@@ -35,7 +35,8 @@ export const CarrierAttemptSchema = new EntitySchema<CarrierAttempt>({
     { name: 'carrier_attempts_carrier_created_at_index', properties: ['carrier', 'createdAt'] },
     {
       name: 'carrier_attempts_provider_message_id_index',
-      expression: 'create index "carrier_attempts_provider_message_id_index" on "carrier_attempts" ("provider_message_id") where "provider_message_id" is not null',
+      expression:
+        'create index "carrier_attempts_provider_message_id_index" on "carrier_attempts" ("provider_message_id") where "provider_message_id" is not null',
     },
   ],
   properties: {

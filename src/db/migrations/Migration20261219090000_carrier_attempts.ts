@@ -14,7 +14,9 @@ export class Migration20261219090000_carrier_attempts extends Migration {
     this.addSql(`create index "carrier_attempts_notification_id_index" on "carrier_attempts" ("notification_id");`);
     this.addSql(`create index "carrier_attempts_incident_id_index" on "carrier_attempts" ("incident_id");`);
     this.addSql(`create index "carrier_attempts_carrier_created_at_index" on "carrier_attempts" ("carrier", "created_at");`);
-    this.addSql(`create index "carrier_attempts_provider_message_id_index" on "carrier_attempts" ("provider_message_id") where "provider_message_id" is not null;`);
+    this.addSql(
+      `create index "carrier_attempts_provider_message_id_index" on "carrier_attempts" ("provider_message_id") where "provider_message_id" is not null;`,
+    );
   }
 
   override async down(): Promise<void> {

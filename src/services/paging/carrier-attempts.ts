@@ -97,7 +97,13 @@ export async function carrierAttemptsOf(k: Knex, notificationId: string): Promis
     created_at: Date;
     settled_at: Date | null;
   }>;
-  return rows.map((r) => ({ carrier: r.carrier, status: r.status, error: r.error, createdAt: new Date(r.created_at), settledAt: r.settled_at && new Date(r.settled_at) }));
+  return rows.map((r) => ({
+    carrier: r.carrier,
+    status: r.status,
+    error: r.error,
+    createdAt: new Date(r.created_at),
+    settledAt: r.settled_at && new Date(r.settled_at),
+  }));
 }
 
 /**

@@ -81,8 +81,7 @@ const failoverLine = (incidentId: string, timeoutMs = 20_000) =>
   waitFor(
     async () =>
       (await db()('timeline_entries').where({ incident_id: incidentId }).whereRaw(`data->>'kind' = 'failover'`).first('message', 'data', 'seq')) as
-        | { message: string; data: { carriers: Array<{ carrier: string; outcome: string }>; delivered_in_ms: number | null }; seq: number }
-        | undefined,
+        { message: string; data: { carriers: Array<{ carrier: string; outcome: string }>; delivered_in_ms: number | null }; seq: number } | undefined,
     timeoutMs,
     'the failover line',
   );
@@ -90,7 +89,8 @@ const failoverLine = (incidentId: string, timeoutMs = 20_000) =>
 /** A carrier reports on a message once it took it: when the page's row holds its id. */
 const taken = (incidentId: string, sid: string) => waitFor(async () => (await pageOf(incidentId))?.provider_message_id === sid, 10_000, 'the page sent');
 
-const pageOf = async (incidentId: string) => (await notificationsOf(stack.orm, incidentId))[0] as { id: string; status: string; provider: string; provider_message_id: string };
+const pageOf = async (incidentId: string) =>
+  (await notificationsOf(stack.orm, incidentId))[0] as { id: string; status: string; provider: string; provider_message_id: string };
 
 describe('an SMS page failing over from Twilio to Vonage', () => {
   it('when Twilio refuses the SMS, then Vonage takes it at once, the page is one page sent via Vonage, and once delivered the timeline says both carriers and why', async () => {
@@ -149,7 +149,9 @@ describe('an SMS page failing over from Twilio to Vonage', () => {
     expect(message.at - first.at).toBeGreaterThanOrEqual(FAILOVER_AFTER_SECONDS * 1000 - 100);
     await vonage.messageStatus(message, 'delivered');
     const line = await failoverLine(incidentId);
-    expect(line.message).toMatch(new RegExp(`^SMS via Twilio unconfirmed \\(not confirmed within ${FAILOVER_AFTER_SECONDS} s\\) → sent via Vonage, delivered in `));
+    expect(line.message).toMatch(
+      new RegExp(`^SMS via Twilio unconfirmed \\(not confirmed within ${FAILOVER_AFTER_SECONDS} s\\) → sent via Vonage, delivered in `),
+    );
     expect(await attemptsOf(incidentId)).toEqual([
       { carrier: 'twilio', status: 'failed', error: `not confirmed within ${FAILOVER_AFTER_SECONDS} s` },
       { carrier: 'vonage', status: 'delivered', error: null },
