@@ -18,12 +18,14 @@ export const PURGED_TABLES = [
   'account_tokens',
   'invitations',
   'request_metrics',
+  'latency_metrics',
   'monitor_checks',
   'throttle_counts',
   'incident_events',
   'feed_deliveries',
   'slack_messages',
   'chat_action_nonces',
+  'incident_first_pages',
 ] as const;
 export type PurgedTable = (typeof PURGED_TABLES)[number];
 

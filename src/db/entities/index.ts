@@ -54,6 +54,7 @@ import { SsoLoginAttemptSchema } from './sso-login-attempt';
 import { DrillResultSchema, DrillSchema, DrillScheduleSchema } from './drill';
 import { WhatIfRunSchema } from './what-if-run';
 import { WatchdogCanarySchema } from './watchdog-canary';
+import { IncidentFirstPageSchema, LatencyMinuteSchema, LatencyTotalSchema } from './latency-metric';
 import { ServiceGroupingSchema } from './service-grouping';
 
 export * from './alert';
@@ -90,6 +91,7 @@ export * from './recovery-code';
 export * from './plan-usage';
 export * from './monitor-check';
 export * from './request-metric';
+export * from './latency-metric';
 export * from './throttle-count';
 export * from './incident-event';
 export * from './incident-event-consumer';
@@ -175,4 +177,7 @@ export const ENTITIES = [
   WhatIfRunSchema,
   WatchdogCanarySchema,
   ServiceGroupingSchema,
+  LatencyMinuteSchema,
+  LatencyTotalSchema,
+  IncidentFirstPageSchema,
 ];

@@ -10,6 +10,7 @@ import type { ChannelId } from '../../domain/channels';
 import type { Plan } from '../../domain/plans';
 import type { PageJob } from '../../domain/paging/escalation-plan';
 import type { PageOutcome } from '../../domain/paging/page-outcome';
+import { observePageDelivery } from '../status/latency-metrics';
 import { DRILL_SENDS_USED_SQL } from './quota-usage';
 
 /** One page as the incident workflow asks for it (the send activity's input). */
@@ -241,11 +242,19 @@ export async function markAttemptFailed(k: Knex, notificationId: string, status:
     .update({ status, error: clip(error), updated_at: new Date() });
 }
 
-/** The provider took the page. */
+/** The provider took the page; `sent_at` keeps the first time (a delivery report's latency is measured from it). */
 export async function markPageSent(k: Knex, notificationId: string, sent: { provider: string; providerMessageId: string | null }): Promise<void> {
+  const now = new Date();
   await k('notifications')
     .where({ id: notificationId })
-    .update({ status: 'sent', provider: sent.provider, provider_message_id: sent.providerMessageId, error: null, updated_at: new Date() });
+    .update({
+      status: 'sent',
+      provider: sent.provider,
+      provider_message_id: sent.providerMessageId,
+      error: null,
+      updated_at: now,
+      sent_at: k.raw('coalesce(sent_at, ?)', [now]),
+    });
 }
 
 /**
@@ -256,8 +265,17 @@ export async function recordDeliveryReport(
   k: Knex,
   report: { providerMessageId: string; status: 'delivered' | 'failed'; error: string | null },
 ): Promise<void> {
-  await k('notifications')
+  const now = new Date();
+  const rows = (await k('notifications')
     .where({ provider_message_id: report.providerMessageId })
     .whereIn('status', ['queued', 'sent'])
-    .update({ status: report.status, error: report.error, updated_at: new Date() });
+    .update({ status: report.status, error: report.error, updated_at: now }, ['channel', 'provider', 'sent_at'])) as Array<{
+    channel: string;
+    provider: string | null;
+    sent_at: Date | null;
+  }>;
+  // Published latency (docs/reliability.md): sent → the carrier's report of delivery.
+  for (const r of rows)
+    if (report.status === 'delivered' && r.sent_at && r.provider)
+      observePageDelivery(r.channel, r.provider, (now.getTime() - new Date(r.sent_at).getTime()) / 1000);
 }
