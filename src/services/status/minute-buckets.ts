@@ -111,8 +111,10 @@ export async function flushMinutes<S extends SeriesLabels>(
           had.sum_ms += r.sum_ms;
         } else summed.set(key, { ...r });
       }
+      // Sorted too: the minutes' order does not sort the totals (a minute may lack a bucket another has).
+      const totalRows = [...summed.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([, r]) => r);
       const total = k(totals)
-        .insert([...summed.values()])
+        .insert(totalRows)
         .onConflict([...table.labels, 'le_ms'])
         .merge(add(totals));
       await k.transaction(async (trx) => {
