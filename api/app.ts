@@ -19,6 +19,9 @@ import { createSsoStartRouter } from './sso/start-routes';
 import { envelopeErrors } from './api-key/envelope';
 import { serveDashboard } from './ui/static';
 import { UI_DIST_DIR } from '../src/paths';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { Registry } from 'prom-client';
+import { flushLatencyMetrics, latencyRegistry } from '../src/services/status/latency-metrics';
 import { metricsRegistry } from '../src/services/status/request-metrics';
 import { scimSurface } from './scim/router';
 
@@ -56,15 +59,21 @@ export function healthRouter(servingHealth: () => Promise<ServingHealth>): Route
 }
 
 /**
- * Prometheus text format, no session: request-duration histograms per surface and process
- * metrics, nothing secret (operators who want it private restrict it at their proxy).
+ * Prometheus text format, no session: request-duration histograms per surface, process metrics
+ * and the published latencies every process observed (read from Postgres at each scrape,
+ * docs/reliability.md), nothing secret (operators who want it private restrict it at their proxy).
  */
-export function metricsRouter(): Router {
+export function metricsRouter(orm: MikroORM): Router {
   const router = new Router();
   router.get('/metrics', async (ctx) => {
     ctx.state.routePattern = '/metrics';
-    ctx.type = metricsRegistry.contentType;
-    ctx.body = await metricsRegistry.metrics();
+    // This process's latest observations first, so a scrape is as fresh as can be; a failed write keeps them for the next flush.
+    await flushLatencyMetrics(orm).catch(() => undefined);
+    // Postgres away: this process's own metrics still answer; the shared histograms come back with it.
+    const shared = await latencyRegistry(orm).catch(() => null);
+    const registry = shared ? Registry.merge([metricsRegistry, shared]) : metricsRegistry;
+    ctx.type = registry.contentType;
+    ctx.body = await registry.metrics();
   });
   return router;
 }
@@ -101,7 +110,7 @@ export function createAppListener(deps: AppDeps): Koa {
   app.use(jsonBody());
   const health = healthRouter(deps.servingHealth);
   app.use(health.routes());
-  app.use(metricsRouter().routes());
+  app.use(metricsRouter(deps.orm).routes());
   const v1 = createCustomerV1Router(deps);
   app.use(v1.routes());
   app.use(v1.allowedMethods());

@@ -23,6 +23,7 @@ import {
   type PageRow,
   type SendPageInput,
 } from '../../src/services/paging';
+import { pageClaimed, pageSent } from '../../src/services/paging/page-latency';
 import { nextReplyCode, replyCodeRead } from '../../src/services/paging/reply-codes';
 import { recordCanaryPage } from '../../src/services/watchdog/canary-state';
 import { renderPage, type PageLinks } from './render';
@@ -93,6 +94,7 @@ export function createPagingSendActivities({ orm, senders, carriers, links }: Pa
       await markPageSent(k, input.notificationId, { provider: CANARY_PROVIDER, providerMessageId: null });
       return recordPageOutcome(k, input, { ...base, status: 'sent', error: null, provider: CANARY_PROVIDER }, userEmail);
     }
+    const claimedAtMs = pageClaimed(input, claim); // published latencies (docs/reliability.md)
     const rendered = renderPage({ incident, notificationId: input.notificationId, channel: route.channel, to: route.address, replyCode, links });
     let sent: SentPage;
     let progress: CarrierProgress | undefined;
@@ -113,6 +115,7 @@ export function createPagingSendActivities({ orm, senders, carriers, links }: Pa
     }
     // A crash from here until the row says `sent` leaves it `sending`: the retry sends again, marked.
     await markPageSent(k, input.notificationId, sent);
+    await pageSent(k, input, { channel: route.channel, provider: sent.provider, claimedAtMs });
     // The in-app notification goes with the page's entry, one statement: if it fails, the retry
     // finds the page sent and writes the entry alone.
     const inApp = input.job.userId

@@ -18,6 +18,7 @@ export const PURGED_TABLES = [
   'account_tokens',
   'invitations',
   'request_metrics',
+  'latency_metrics',
   'monitor_checks',
   'throttle_counts',
   'incident_events',
@@ -25,6 +26,7 @@ export const PURGED_TABLES = [
   'slack_messages',
   'chat_action_nonces',
   'carrier_attempts',
+  'incident_first_pages',
 ] as const;
 export type PurgedTable = (typeof PURGED_TABLES)[number];
 

@@ -30,6 +30,8 @@ export interface RetentionCutoffs {
   invitationsExpiredBefore: Date;
   /** Response-time buckets (/api/response-time reads 24 h of them). */
   requestMetricsBefore: Date;
+  /** Published-latency minutes (/api/status reads a day of them; /metrics reads the running totals, kept). */
+  latencyMetricsBefore: Date;
   /** HTTP monitor checks (/api/uptime reads 30 days of them). */
   monitorChecksBefore: Date;
   /** Throttle counts whose window ended before this (an ended window counts nothing). */
@@ -61,6 +63,7 @@ export function retentionCutoffs(now: Date, ages: RetentionAges = DEFAULT_RETENT
     invitationsExpiredBefore: ago(30 * DAY_MS),
     // An hour and a day past the windows that read them: a window never finds its oldest rows gone.
     requestMetricsBefore: ago(25 * HOUR_MS),
+    latencyMetricsBefore: ago(25 * HOUR_MS),
     monitorChecksBefore: ago(31 * DAY_MS),
     throttleWindowsEndedBefore: now,
     incidentEventsBefore: ago(30 * DAY_MS),

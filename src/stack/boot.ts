@@ -9,6 +9,7 @@ import { OutboxListener, OutboxNotifier } from '../services/relay/wakeups';
 import { ensureRetentionSchedule } from '../services/retention';
 import { ensureMonitorWorkflows } from '../services/monitors/workflows';
 import { Watchdog } from '../services/watchdog';
+import { LatencyMetricsFlusher } from '../services/status/latency-metrics';
 import { ownAddress } from '../net';
 import { connectTemporal } from '../temporal/client';
 import { createKlaxonWorker } from '../temporal/worker';
@@ -95,6 +96,14 @@ export async function bootStack(config: Config, role: Role, deps: { logger: Logg
     // The worker's connection, when it runs here: the relay starts new incidents eagerly over it.
     let workerConnection: NativeConnection | undefined;
     if (role !== 'api') {
+      if (role === 'worker') {
+        // The latencies its pages observed (docs/reliability.md), added every 10 s (under `start`
+        // the listeners' flusher does it). Pushed before the worker: it stops after the worker
+        // drained, so the last pages' counts are written before Postgres closes.
+        const latency = new LatencyMetricsFlusher(orm, (err) => deps.logger.warn({ err }, 'latency metrics could not be written; kept for the next flush'));
+        latency.start();
+        shutdown.push(() => latency.stop());
+      }
       const paging = pagingDeps(config, orm);
       // Pushed before the worker: shutdown runs in reverse, so connections close after it drains.
       shutdown.push(() => closeChannelSenders(paging.senders));

@@ -16,6 +16,7 @@ import { createdAlert, createSnsVerifier, findCompatSource, Ingestion, pingHeart
 import { SourceCallStats } from '../services/ingest/call-stats';
 import { createSealer } from '../services/inbound-webhooks';
 import { processRequestMetrics, RequestMetricsFlusher } from '../services/status/request-metrics';
+import { LatencyMetricsFlusher } from '../services/status/latency-metrics';
 import { proxyTrust } from '../../api/http/client-address';
 import { createThrottles } from '../services/throttles';
 import { createChannelSender, startFeedConsumers } from '../integrations/wiring';
@@ -58,6 +59,11 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; api
     deps.logger.warn({ err }, 'request metrics could not be written; kept for the next flush'),
   );
   requestMetrics.start();
+  // Published latencies observed here (delivery reports; the pages of `klaxon start`'s own worker), added every 10 s.
+  const latencyMetrics = new LatencyMetricsFlusher(deps.orm, (err) =>
+    deps.logger.warn({ err }, 'latency metrics could not be written; kept for the next flush'),
+  );
+  latencyMetrics.start();
   // Account emails (verification, reset) through the email channel's provider, else the dev inbox.
   const accountEmail = createChannelSender(config.notify, deps.orm, 'email');
   // One ingestion for the ingestion URLs and the Form B receiver: one group commit, one code path.
@@ -180,6 +186,7 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; api
       await stopFeedConsumers();
       await stats.stop();
       await requestMetrics.stop();
+      await latencyMetrics.stop();
       await events.stop();
       await senders.close();
       await accountEmail.close?.();

@@ -37,6 +37,7 @@ const ServicesPage = page(() => import('./services/ServicesPage'), 'ServicesPage
 const ServicePage = page(() => import('./services/ServicePage'), 'ServicePage');
 const IntegrationsPage = page(() => import('./integrations/IntegrationsPage'), 'IntegrationsPage');
 const DeliveriesPage = page(() => import('./integrations/DeliveriesPage'), 'DeliveriesPage');
+const ReliabilityPage = page(() => import('./reliability/ReliabilityPage'), 'ReliabilityPage');
 
 // Indigo, not red: red is for errors and triggered incidents, and a focused field must not look refused.
 const theme = createTheme({ primaryColor: 'indigo' });
@@ -132,6 +133,14 @@ export function App() {
               element={
                 <SignedIn>
                   <ReadinessPage />
+                </SignedIn>
+              }
+            />
+            <Route
+              path="/reliability"
+              element={
+                <SignedIn>
+                  <ReliabilityPage />
                 </SignedIn>
               }
             />

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import {
+  flushLatencyMetrics,
   flushRequestMetrics,
+  LATENCY_WINDOWS,
   processRequestMetrics,
   responseTimes,
   RESPONSE_WINDOWS,
@@ -33,6 +35,12 @@ const StatusSchema = z.object({
   ),
   canary: z.object({ last_success_at: z.iso.datetime().nullable() }),
   carriers: z.array(z.object({ carrier: z.string(), healthy: z.boolean(), skipped_until: z.iso.datetime().nullable() })),
+  latency: z.object(
+    Object.fromEntries(Object.keys(LATENCY_WINDOWS).map((w) => [w, z.object({ p50: z.number().nullable(), p99: z.number().nullable() })])) as Record<
+      keyof typeof LATENCY_WINDOWS,
+      z.ZodObject<{ p50: z.ZodNullable<z.ZodNumber>; p99: z.ZodNullable<z.ZodNumber> }>
+    >,
+  ),
 });
 
 const Summary = z.object({
@@ -70,13 +78,16 @@ export function statusRoutes(deps: AdminDeps): RouteSpec[] {
       method: 'get',
       access: 'read',
       path: '/status',
-      summary: 'Operational status: Postgres, Temporal, workers, ingestion outbox, channel providers, the watchdog canary, phone carriers health (any member)',
+      summary:
+        'Operational status: Postgres, Temporal, workers, ingestion outbox, channel providers, the watchdog canary, alert-to-first-page latency, phone carriers (any member)',
       operationId: 'getStatus',
       query: NoQuery,
       success: { status: 200, description: 'overall `ok` | `degraded` | `down`, why, and each part', schema: StatusSchema },
       errors: READ_ERRORS,
       handler: async (ctx) => {
         const actor = adminActorOf(ctx);
+        // This process's latest latency observations first (others flush every ~10 s); a failed write keeps them.
+        await flushLatencyMetrics(deps.orm).catch(() => undefined);
         const status = await systemStatus({ orm: deps.orm, notify: deps.notify, servingHealth: deps.servingHealth }, actor.organizationId);
         return { data: status, message: status.status };
       },

@@ -55,6 +55,7 @@ import { DrillResultSchema, DrillSchema, DrillScheduleSchema } from './drill';
 import { WhatIfRunSchema } from './what-if-run';
 import { WatchdogCanarySchema } from './watchdog-canary';
 import { CarrierAttemptSchema } from './carrier-attempt';
+import { IncidentFirstPageSchema, LatencyMinuteSchema, LatencyTotalSchema } from './latency-metric';
 import { ServiceGroupingSchema } from './service-grouping';
 
 export * from './alert';
@@ -91,6 +92,7 @@ export * from './recovery-code';
 export * from './plan-usage';
 export * from './monitor-check';
 export * from './request-metric';
+export * from './latency-metric';
 export * from './throttle-count';
 export * from './incident-event';
 export * from './incident-event-consumer';
@@ -177,4 +179,7 @@ export const ENTITIES = [
   WatchdogCanarySchema,
   CarrierAttemptSchema,
   ServiceGroupingSchema,
+  LatencyMinuteSchema,
+  LatencyTotalSchema,
+  IncidentFirstPageSchema,
 ];

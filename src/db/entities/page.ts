@@ -29,6 +29,8 @@ export interface PageRecord {
   unknownOutcomeRetries: number;
   createdAt: Date;
   updatedAt: Date;
+  /** When a provider first took the page (delivery reports' latency is measured from it); null until then. */
+  sentAt: Date | null;
 }
 
 export const PageRecordSchema = new EntitySchema<PageRecord>({
@@ -61,5 +63,6 @@ export const PageRecordSchema = new EntitySchema<PageRecord>({
     unknownOutcomeRetries: { type: 'integer', default: 0 },
     createdAt: { type: 'Date', columnType: 'timestamptz' },
     updatedAt: { type: 'Date', columnType: 'timestamptz' },
+    sentAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
   },
 });

@@ -2,7 +2,7 @@
  * A carrier's delivery report on a phone page (Twilio's status callback, Vonage's message status
  * and call events): the page's status follows it, the carrier attempt it names is settled (also a
  * late one, from a carrier the page has moved on from: it changes the page no more, and sends
- * nothing), and, when a failover may be waiting for it, the incident's workflow is woken
+ * nothing; a delivery is timed for klaxon_page_delivery_seconds), and, when a failover may be waiting for it, the incident's workflow is woken
  * (docs/reliability.md, "Carriers").
  */
 import type { Client } from '@temporalio/client';
@@ -12,6 +12,7 @@ import { knexOf } from '../../db/knex';
 import { TEMPORAL_CALL_MS, withinDeadline } from '../../temporal/deadline';
 import { settleCarrierAttempt, type SettledCarrierAttempt } from './carrier-attempts';
 import { recordDeliveryReport } from './pages';
+import { observePageDelivery } from '../status/latency-metrics';
 
 export interface CarrierReportDeps {
   orm: MikroORM;
@@ -28,6 +29,8 @@ export async function recordCarrierReport(
   const k = knexOf(deps.orm);
   const pages = await recordDeliveryReport(k, report);
   const attempt = await settleCarrierAttempt(k, report);
+  // Published latency (docs/reliability.md): from the carrier taking the page to its report of delivery, per carrier.
+  if (attempt?.status === 'delivered') observePageDelivery(attempt.channel, attempt.carrier, attempt.deliveredInMs / 1000);
   if (deps.carrierFailover && attempt) {
     // Only the page's current carrier reaches here with a page (a moved-on page no longer holds
     // the old message id). Best effort: a workflow that misses it looks at the end of its wait.

@@ -238,11 +238,19 @@ export async function markAttemptFailed(k: Knex, notificationId: string, status:
     .update({ status, error: clip(error), updated_at: new Date() });
 }
 
-/** The provider took the page. */
+/** The provider took the page; `sent_at` keeps the first time (a delivery report's latency is measured from it). */
 export async function markPageSent(k: Knex, notificationId: string, sent: { provider: string; providerMessageId: string | null }): Promise<void> {
+  const now = new Date();
   await k('notifications')
     .where({ id: notificationId })
-    .update({ status: 'sent', provider: sent.provider, provider_message_id: sent.providerMessageId, error: null, updated_at: new Date() });
+    .update({
+      status: 'sent',
+      provider: sent.provider,
+      provider_message_id: sent.providerMessageId,
+      error: null,
+      updated_at: now,
+      sent_at: k.raw('coalesce(sent_at, ?)', [now]),
+    });
 }
 
 /**

@@ -16,6 +16,7 @@ const INCIDENT_TABLES = [
   'incident_events',
   'feed_deliveries',
   'slack_messages',
+  'incident_first_pages',
 ] as const satisfies readonly PurgedTable[];
 
 /** What one purge did: rows deleted per table, and whether nothing expired is left. */
@@ -34,7 +35,7 @@ export interface PurgeOptions {
 /**
  * Deletes what is past its cutoff, in statements of at most `batchRows` rows, each committed on
  * its own: idempotency records after they expired, delivered outbox messages, provider callbacks
- * and dev-inbox pages after their age, response-time buckets after 25 h, monitor checks after
+ * and dev-inbox pages after their age, response-time and published-latency buckets after 25 h, monitor checks after
  * 31 days, throttle counts once their window ended, and CLOSED incidents past their workspace plan's history window with every row that
  * belongs to them. An incident's rows go before the incident, so a
  * purge cut short is finished by the next one.
@@ -56,6 +57,7 @@ export async function purgeExpired(k: Knex, cutoffs: RetentionCutoffs, opts: Pur
     ['chat_action_nonces', 'expires_at < ?', [cutoffs.idempotencyExpiredBefore]],
     ['invitations', 'expires_at < ?', [cutoffs.invitationsExpiredBefore]],
     ['request_metrics', 'minute < ?', [cutoffs.requestMetricsBefore]],
+    ['latency_metrics', 'minute < ?', [cutoffs.latencyMetricsBefore]],
     ['monitor_checks', 'checked_at < ?', [cutoffs.monitorChecksBefore]],
     // rate-limiter-flexible keeps `expire` in epoch milliseconds.
     ['throttle_counts', 'expire < ?', [cutoffs.throttleWindowsEndedBefore.getTime()]],

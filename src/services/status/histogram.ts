@@ -7,29 +7,40 @@
 /** Upper bounds (ms, inclusive) of the buckets; a last, open bucket takes anything slower. */
 export const BUCKET_BOUNDS_MS = [5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000] as const;
 
+/**
+ * The published latencies' bounds (src/services/status/latency-metrics.ts): the same buckets, then
+ * up to 5 minutes, as an SMS delivery report or a late escalation can take tens of seconds (a
+ * carrier fails over after 30 s) where a request taking 10 s is already a failure.
+ */
+export const LATENCY_BOUNDS_MS = [...BUCKET_BOUNDS_MS, 30_000, 60_000, 120_000, 300_000] as const;
+
+/** A bucket layout: its upper bounds (ms), ascending; the open bucket is implied after the last. */
+export type Bounds = readonly number[];
+
 /** How the open bucket's bound is stored (an integer column, so no Infinity). */
 export const OPEN_BUCKET_MS = 2_147_483_647;
 
 /** Every bucket's stored bound, the open one last. */
-export const STORED_BOUNDS_MS: readonly number[] = [...BUCKET_BOUNDS_MS, OPEN_BUCKET_MS];
+export const storedBounds = (bounds: Bounds): readonly number[] => [...bounds, OPEN_BUCKET_MS];
+export const STORED_BOUNDS_MS: readonly number[] = storedBounds(BUCKET_BOUNDS_MS);
 
-/** Per bucket (index into STORED_BOUNDS_MS): how many requests, and the sum of their durations. */
+/** Per bucket (index into the layout's stored bounds): how many durations, and their sum. */
 export interface Buckets {
   counts: number[];
   sumsMs: number[];
 }
 
-export const emptyBuckets = (): Buckets => ({ counts: STORED_BOUNDS_MS.map(() => 0), sumsMs: STORED_BOUNDS_MS.map(() => 0) });
+export const emptyBuckets = (bounds: Bounds = BUCKET_BOUNDS_MS): Buckets => ({ counts: [...bounds, 0].map(() => 0), sumsMs: [...bounds, 0].map(() => 0) });
 
 /** The index of the bucket a duration falls in. */
-export function bucketIndex(ms: number): number {
-  const i = BUCKET_BOUNDS_MS.findIndex((bound) => ms <= bound);
-  return i === -1 ? BUCKET_BOUNDS_MS.length : i;
+export function bucketIndex(ms: number, bounds: Bounds = BUCKET_BOUNDS_MS): number {
+  const i = bounds.findIndex((bound) => ms <= bound);
+  return i === -1 ? bounds.length : i;
 }
 
 /** Counts one duration. */
-export function observe(b: Buckets, ms: number): void {
-  const i = bucketIndex(ms);
+export function observe(b: Buckets, ms: number, bounds: Bounds = BUCKET_BOUNDS_MS): void {
+  const i = bucketIndex(ms, bounds);
   b.counts[i] += 1;
   b.sumsMs[i] += ms;
 }
@@ -53,7 +64,7 @@ export function mean(b: Buckets): number | null {
  * holding the rank, interpolate linearly inside it. The open bucket answers its lower bound (we
  * cannot say how slow past it). Null when nothing was counted.
  */
-export function quantile(b: Buckets, q: number): number | null {
+export function quantile(b: Buckets, q: number, bounds: Bounds = BUCKET_BOUNDS_MS): number | null {
   const total = totalCount(b);
   if (total === 0) return null;
   const rank = q * total;
@@ -61,12 +72,12 @@ export function quantile(b: Buckets, q: number): number | null {
   for (let i = 0; i < b.counts.length; i++) {
     const n = b.counts[i];
     if (n > 0 && seen + n >= rank) {
-      if (i === BUCKET_BOUNDS_MS.length) return BUCKET_BOUNDS_MS[i - 1];
-      const lower = i === 0 ? 0 : BUCKET_BOUNDS_MS[i - 1];
-      const upper = BUCKET_BOUNDS_MS[i];
+      if (i === bounds.length) return bounds[i - 1];
+      const lower = i === 0 ? 0 : bounds[i - 1];
+      const upper = bounds[i];
       return Math.round((lower + ((upper - lower) * (rank - seen)) / n) * 100) / 100;
     }
     seen += n;
   }
-  return BUCKET_BOUNDS_MS[BUCKET_BOUNDS_MS.length - 1];
+  return bounds[bounds.length - 1];
 }

@@ -1,5 +1,7 @@
-/** Operational status: health, response times measured by every process, uptime. */
+/** Operational status: health, response times and published latencies measured by every process, uptime. */
 export * from './histogram';
+export * from './latency-metrics';
+export * from './minute-buckets';
 export * from './request-metrics';
 export * from './response-times';
 export * from './system-status';

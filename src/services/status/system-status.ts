@@ -7,6 +7,7 @@ import { CHANNEL_IDS } from '../../domain/channels';
 import type { ServingHealth } from '../../health/serving';
 import { outboxHealth, type OutboxHealth } from '../relay';
 import { lastCanarySuccess } from '../watchdog/canary-state';
+import { alertToFirstPageLatency, type LATENCY_WINDOWS, type LatencyQuantiles } from './latency-metrics';
 
 /** An outbox message waiting longer than this makes the status `degraded`: the relay is behind. */
 export const OUTBOX_LAG_DEGRADED_SECONDS = 60;
@@ -36,6 +37,8 @@ export interface SystemStatus {
   channels: ChannelStatus[];
   /** The watchdog's end-to-end canary (docs/reliability.md): its last pass, null before the first (or without WATCHDOG_URL). */
   canary: { last_success_at: string | null };
+  /** Alert to first page (docs/reliability.md, "Published latencies") over the last hour and day, in seconds; null without pages. */
+  latency: Record<keyof typeof LATENCY_WINDOWS, LatencyQuantiles>;
   /** Each configured phone carrier (docs/reliability.md, "Carriers"): healthy, or skipped by the circuit breaker until when. */
   carriers: CarrierStatus[];
 }
@@ -49,7 +52,8 @@ export interface CarrierStatus {
 /**
  * The platform's health as a workspace member sees it: the serving-health checks (Postgres, Temporal,
  * a worker polling), Postgres' round trip, the ingestion outbox's backlog, per channel its
- * provider and the workspace's newest failed page, and the watchdog canary's last pass. `down`: Postgres or Temporal unreachable (no
+ * provider and the workspace's newest failed page, the watchdog canary's last pass and the
+ * installation's alert-to-first-page p50/p99 (every workspace's pages together). `down`: Postgres or Temporal unreachable (no
  * incident can move); `degraded`: no worker polling, parked or lagging outbox messages, or a
  * channel whose newest page failed in the last hour.
  */
@@ -58,13 +62,15 @@ export async function systemStatus(
   organizationId: string,
   now = new Date(),
 ): Promise<SystemStatus> {
-  const [serving, latency, outbox, channels, canary, carriers] = await Promise.all([
+  const unknown = { p50: null, p99: null };
+  const [serving, latency, outbox, channels, canary, carriers, paging] = await Promise.all([
     deps.servingHealth(),
     postgresLatency(deps.orm),
     outboxHealth(deps.orm).catch(() => null),
     channelStatuses(deps.orm, deps.notify, organizationId).catch(() => null),
     lastCanarySuccess(knexOf(deps.orm)).catch(() => null),
     carriersHealth(knexOf(deps.orm), configuredCarriers(deps.notify), now).catch(() => null),
+    alertToFirstPageLatency(deps.orm, now).catch(() => ({ hour: unknown, day: unknown })),
   ]);
   const problems: string[] = [];
   const down: string[] = [];
@@ -100,6 +106,7 @@ export async function systemStatus(
       healthy: c.healthy,
       skipped_until: c.skippedUntil ? c.skippedUntil.toISOString() : null,
     })),
+    latency: paging,
   };
 }
 

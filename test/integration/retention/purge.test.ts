@@ -174,6 +174,21 @@ describe('retention purge (real Postgres)', () => {
     expect(await exists('slack_messages', { incident_id: open })).toBe(true);
   });
 
+  it('when a purged incident was paged, then the record of its first page goes with it; an open incident keeps its own', async () => {
+    const db = knexOf(fx.orm);
+    const free = await fx.seed.workspace('FREE');
+    const purged = await fx.seed.incident(free, 'CLOSED', 10, 8);
+    const open = await fx.seed.incident(free, 'TRIGGERED', 40);
+    const firstPage = (incidentId: string) => ({ incident_id: incidentId, notification_id: randomUUID(), paged_at: new Date() });
+    await db('incident_first_pages').insert([firstPage(purged), firstPage(open)]);
+
+    const { deleted } = await purgeAll();
+
+    expect(deleted).toMatchObject({ incidents: 1, incident_first_pages: 1 });
+    expect(await exists('incident_first_pages', { incident_id: purged })).toBe(false);
+    expect(await exists('incident_first_pages', { incident_id: open })).toBe(true);
+  });
+
   it('when two workspaces on different plans hold incidents closed as long ago, then the longer plan keeps what FREE loses', async () => {
     const free = await fx.seed.workspace('FREE');
     const pro = await fx.seed.workspace('PRO');

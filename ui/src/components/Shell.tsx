@@ -35,6 +35,7 @@ export const NAV_GROUPS: Array<{ label: string; items: Array<{ to: string; label
       { to: '/readiness', label: 'Readiness' },
       { to: '/drills', label: 'Paging drills' },
       { to: '/reports', label: 'Reports' },
+      { to: '/reliability', label: 'Reliability' },
     ],
   },
   {
