@@ -3,7 +3,8 @@
  * `CARRIER_ROUTES` maps an E.164 prefix to an ordered list of carrier names
  * (`{"+49": ["vonage", "twilio"]}`); the longest prefix matching the number wins, and any other
  * number uses the default order: every configured carrier, Twilio first. A carrier that is named
- * but not configured is left out, so a route never points at a carrier that cannot send. Pure.
+ * but not configured is left out, so a route never points at a carrier that cannot send; a route
+ * left with none falls back to the default order, so the page still goes out. Pure.
  */
 import { z } from 'zod';
 
@@ -43,6 +44,7 @@ export function carriersFor(number: string, routes: CarrierRoutes, configured: R
   for (const candidate of Object.keys(routes)) {
     if (number.startsWith(candidate) && (best === undefined || candidate.length > best.length)) best = candidate;
   }
-  const order = best === undefined ? CARRIERS : routes[best];
-  return order.filter((carrier) => configured.has(carrier));
+  const routed = (best === undefined ? CARRIERS : routes[best]).filter((carrier) => configured.has(carrier));
+  // A route naming only carriers that are not configured would page nobody: the default order pages.
+  return routed.length > 0 ? routed : CARRIERS.filter((carrier) => configured.has(carrier));
 }

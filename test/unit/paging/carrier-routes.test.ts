@@ -17,6 +17,10 @@ describe('carrier routes', () => {
     expect(carriersFor('+491701234567', routes, new Set<Carrier>(['twilio']))).toEqual(['twilio']);
   });
 
+  it('when the matching route names only carriers that are not configured, then the configured ones page in the default order: the page still goes out', () => {
+    expect(carriersFor('+441234567890', { '+44': ['twilio'] }, new Set<Carrier>(['vonage']))).toEqual(['vonage']);
+  });
+
   it('when CARRIER_ROUTES is malformed, then the error names the prefix and what is wrong', () => {
     const problem = (value: unknown) => {
       const result = CarrierRoutes.safeParse(value);
