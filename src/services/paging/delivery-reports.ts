@@ -27,8 +27,10 @@ export async function recordCarrierReport(
   report: { providerMessageId: string; status: 'delivered' | 'failed'; error: string | null },
 ): Promise<{ pages: Array<{ id: string; incidentId: string }>; attempt: SettledCarrierAttempt | undefined }> {
   const k = knexOf(deps.orm);
-  const pages = await recordDeliveryReport(k, report);
+  // The attempt first: a send that records the page as taken after this (markPageSent) reads the
+  // settled attempt, and one that recorded it before is matched by the page's update below.
   const attempt = await settleCarrierAttempt(k, report);
+  const pages = await recordDeliveryReport(k, report);
   // Published latency (docs/reliability.md): from the carrier taking the page to its report of delivery, per carrier.
   if (attempt?.status === 'delivered') observePageDelivery(attempt.channel, attempt.carrier, attempt.deliveredInMs / 1000);
   if (deps.carrierFailover && attempt) {

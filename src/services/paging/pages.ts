@@ -241,13 +241,21 @@ export async function markAttemptFailed(k: Knex, notificationId: string, status:
 /** The provider took the page; `sent_at` keeps the first time (a delivery report's latency is measured from it). */
 export async function markPageSent(k: Knex, notificationId: string, sent: { provider: string; providerMessageId: string | null }): Promise<void> {
   const now = new Date();
+  // A carrier's report can beat this write (it settled the carrier attempt, recorded just before,
+  // but found the page still `sending`): the page takes the report's outcome, not `sent`.
+  const reported = k.raw(`(select a.status from carrier_attempts a where a.provider_message_id = ? and a.status in ('delivered', 'failed') limit 1)`, [
+    sent.providerMessageId,
+  ]);
+  const reportedError = k.raw(`(select a.error from carrier_attempts a where a.provider_message_id = ? and a.status = 'failed' limit 1)`, [
+    sent.providerMessageId,
+  ]);
   await k('notifications')
     .where({ id: notificationId })
     .update({
-      status: 'sent',
+      status: sent.providerMessageId === null ? 'sent' : k.raw(`coalesce(?, 'sent')`, [reported]),
       provider: sent.provider,
       provider_message_id: sent.providerMessageId,
-      error: null,
+      error: sent.providerMessageId === null ? null : reportedError,
       updated_at: now,
       sent_at: k.raw('coalesce(sent_at, ?)', [now]),
     });
