@@ -40,6 +40,11 @@ export interface AdminDeps {
   notify: NotifyConfig;
   /** Postgres, Temporal and a polling worker reachable: /api/status. */
   servingHealth: () => Promise<ServingHealth>;
+  /**
+   * WATCHDOG_URL set: the canary's interval and when this process's watchdog started, so /api/status
+   * says when the canary has not passed for two intervals (docs/reliability.md). Absent: no watchdog.
+   */
+  watchdog?: { intervalSeconds: number; startedAt: Date };
   /** Heartbeats are Temporal workflows: pausing one signals it. */
   temporal?: Client;
   taskQueue?: string;

@@ -28,6 +28,26 @@ export function shouldPing(lastSuccessAgeMs: number | null, intervalSeconds: num
   return lastSuccessAgeMs < PING_WINDOW_INTERVALS * intervalSeconds * 1000;
 }
 
+/**
+ * The line /api/status adds when the canary has stopped passing (docs/reliability.md, "Who sees
+ * it"): its last success older than two intervals, or none since the watchdog started. Null while
+ * it passes, and for the first two intervals after this process's watchdog started (its first
+ * runs have not had their chance yet, after a restart as after a first install). Ages are
+ * Postgres' clock for the success (as the ping's), this process's for its start.
+ */
+export function canaryStatusProblem(
+  lastSuccess: { at: Date; ageMs: number } | null,
+  watchdog: { intervalSeconds: number; startedAt: Date },
+  now: Date,
+): string | null {
+  const windowMs = PING_WINDOW_INTERVALS * watchdog.intervalSeconds * 1000;
+  if (now.getTime() - watchdog.startedAt.getTime() <= windowMs) return null;
+  // Exactly when the heartbeat stops: the outside monitor and this line tell the same story.
+  if (lastSuccess && shouldPing(lastSuccess.ageMs, watchdog.intervalSeconds)) return null;
+  const since = lastSuccess ? lastSuccess.at.toISOString() : `the watchdog started (${watchdog.startedAt.toISOString()})`;
+  return `the watchdog canary has not passed since ${since}: alert → workflow → page is broken somewhere`;
+}
+
 /** The dedup key of a run's alert: the paging activity finds the run it answers by it. */
 export const CANARY_DEDUP_PREFIX = 'klaxon-canary:';
 export const canaryDedupKey = (runId: string): string => `${CANARY_DEDUP_PREFIX}${runId}`;

@@ -122,6 +122,8 @@ export function buildListeners(deps: ListenerDeps): { app: Koa; ingest: Koa; api
         senders,
         notify: config.notify,
         servingHealth,
+        // The watchdog starts as soon as these listeners are bound (src/stack/boot.ts): its start is now, near enough.
+        watchdog: config.watchdog ? { intervalSeconds: config.watchdog.intervalSeconds, startedAt: new Date() } : undefined,
         devInbox: deps.devInbox ?? false,
         events,
         webhooks,

@@ -1,5 +1,5 @@
 import { ownAddress } from '../../src/net';
-import { canaryAlert, canaryDeadlineMs, canaryDedupKey, shouldPing, watchdogUrlProblem } from '../../src/domain/watchdog';
+import { canaryAlert, canaryDeadlineMs, canaryDedupKey, canaryStatusProblem, shouldPing, watchdogUrlProblem } from '../../src/domain/watchdog';
 
 describe('the watchdog’s rules (docs/reliability.md)', () => {
   it('when the last canary success is younger than two intervals, then it pings; older, or none yet, never', () => {
@@ -11,6 +11,26 @@ describe('the watchdog’s rules (docs/reliability.md)', () => {
     expect(shouldPing(Number.NaN, 60)).toBe(false);
     expect(shouldPing(15_000, 10)).toBe(true);
     expect(shouldPing(20_000, 10)).toBe(false);
+  });
+
+  it('when the canary has not passed for two intervals (or never, two intervals after the watchdog started), then /api/status says so; as long as it pings, not', () => {
+    const now = new Date('2026-11-29T12:00:00.000Z');
+    const ago = (ms: number) => new Date(now.getTime() - ms);
+    const watchdog = { intervalSeconds: 60, startedAt: ago(3_600_000) };
+    const lastAt = ago(120_000);
+    expect(canaryStatusProblem({ at: ago(119_999), ageMs: 119_999 }, watchdog, now)).toBeNull();
+    expect(canaryStatusProblem({ at: lastAt, ageMs: 120_000 }, watchdog, now)).toBe(
+      'the watchdog canary has not passed since 2026-11-29T11:58:00.000Z: alert → workflow → page is broken somewhere',
+    );
+    expect(canaryStatusProblem(null, watchdog, now)).toBe(
+      'the watchdog canary has not passed since the watchdog started (2026-11-29T11:00:00.000Z): alert → workflow → page is broken somewhere',
+    );
+    // Its first runs get their chance: nothing for two intervals after this process's watchdog started, whatever the last success.
+    for (const startedAt of [ago(120_000), ago(1_000)]) {
+      expect(canaryStatusProblem(null, { intervalSeconds: 60, startedAt }, now)).toBeNull();
+      expect(canaryStatusProblem({ at: ago(86_400_000), ageMs: 86_400_000 }, { intervalSeconds: 60, startedAt }, now)).toBeNull();
+    }
+    expect(canaryStatusProblem(null, { intervalSeconds: 60, startedAt: ago(120_001) }, now)).toEqual(expect.any(String));
   });
 
   it('when a run starts, then it has 30 s for its page, or the interval when shorter', () => {

@@ -88,7 +88,10 @@ export function statusRoutes(deps: AdminDeps): RouteSpec[] {
         const actor = adminActorOf(ctx);
         // This process's latest latency observations first (others flush every ~10 s); a failed write keeps them.
         await flushLatencyMetrics(deps.orm).catch(() => undefined);
-        const status = await systemStatus({ orm: deps.orm, notify: deps.notify, servingHealth: deps.servingHealth }, actor.organizationId);
+        const status = await systemStatus(
+          { orm: deps.orm, notify: deps.notify, servingHealth: deps.servingHealth, watchdog: deps.watchdog },
+          actor.organizationId,
+        );
         return { data: status, message: status.status };
       },
     }),

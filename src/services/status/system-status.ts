@@ -4,6 +4,7 @@ import { carriersHealth } from '../paging/carrier-attempts';
 import type { NotifyConfig } from '../../config';
 import { knexOf } from '../../db/knex';
 import { CHANNEL_IDS } from '../../domain/channels';
+import { canaryStatusProblem } from '../../domain/watchdog';
 import type { ServingHealth } from '../../health/serving';
 import { outboxHealth, type OutboxHealth } from '../relay';
 import { lastCanarySuccess } from '../watchdog/canary-state';
@@ -54,11 +55,18 @@ export interface CarrierStatus {
  * a worker polling), Postgres' round trip, the ingestion outbox's backlog, per channel its
  * provider and the workspace's newest failed page, the watchdog canary's last pass and the
  * installation's alert-to-first-page p50/p99 (every workspace's pages together). `down`: Postgres or Temporal unreachable (no
- * incident can move); `degraded`: no worker polling, parked or lagging outbox messages, or a
- * channel whose newest page failed in the last hour.
+ * incident can move); `degraded`: no worker polling, parked or lagging outbox messages, a
+ * channel whose newest page failed in the last hour, or (with WATCHDOG_URL) a canary that has not
+ * passed for two intervals.
  */
 export async function systemStatus(
-  deps: { orm: MikroORM; notify: NotifyConfig; servingHealth: () => Promise<ServingHealth> },
+  deps: {
+    orm: MikroORM;
+    notify: NotifyConfig;
+    servingHealth: () => Promise<ServingHealth>;
+    /** WATCHDOG_URL set: the canary's interval and when this process's watchdog started (absent: no canary line). */
+    watchdog?: { intervalSeconds: number; startedAt: Date };
+  },
   organizationId: string,
   now = new Date(),
 ): Promise<SystemStatus> {
@@ -68,7 +76,8 @@ export async function systemStatus(
     postgresLatency(deps.orm),
     outboxHealth(deps.orm).catch(() => null),
     channelStatuses(deps.orm, deps.notify, organizationId).catch(() => null),
-    lastCanarySuccess(knexOf(deps.orm)).catch(() => null),
+    // Undefined: not readable (Postgres is away, said above), so nothing is said of the canary.
+    lastCanarySuccess(knexOf(deps.orm)).catch(() => undefined),
     carriersHealth(knexOf(deps.orm), configuredCarriers(deps.notify), now).catch(() => null),
     alertToFirstPageLatency(deps.orm, now).catch(() => ({ hour: unknown, day: unknown })),
   ]);
@@ -90,6 +99,8 @@ export async function systemStatus(
   for (const c of carriers ?? []) {
     if (!c.healthy) problems.push(`${c.carrier} is failing most of its recent pages: skipped until ${c.skippedUntil!.toISOString()}`);
   }
+  const canaryProblem = deps.watchdog && canary !== undefined ? canaryStatusProblem(canary, deps.watchdog, now) : null;
+  if (canaryProblem) problems.push(canaryProblem);
   return {
     status: down.length > 0 ? 'down' : problems.length > 0 ? 'degraded' : 'ok',
     problems: [...down, ...problems],

@@ -123,6 +123,26 @@ describe('GET /api/status', () => {
     expect(noWorker.problems).toEqual([expect.stringMatching(/no worker is polling/)]);
   });
 
+  it('when the watchdog is configured and its canary never passed, then it is degraded two intervals after the watchdog started; without it, nothing', async () => {
+    const up = async () => ({ ready: true, checks: { postgres: true, temporal: true, worker: true }, missing: [] });
+    const status = (watchdog?: { intervalSeconds: number; startedAt: Date }) =>
+      systemStatus({ orm: fx.stack.orm, notify: fx.stack.config.notify, servingHealth: up, watchdog }, ws.organizationId);
+    // Other tests here leave outbox messages and failed pages behind: only the canary's lines count.
+    const canaryLines = (problems: string[]) => problems.filter((p) => p.includes('watchdog canary'));
+    // This file's stack runs no watchdog: its database has no canary row, no success.
+    const startedAt = new Date(Date.now() - 21_000);
+    const stale = await status({ intervalSeconds: 10, startedAt });
+    expect(stale.status).toBe('degraded');
+    expect(stale.canary.last_success_at).toBeNull();
+    expect(canaryLines(stale.problems)).toEqual([
+      `the watchdog canary has not passed since the watchdog started (${startedAt.toISOString()}): alert → workflow → page is broken somewhere`,
+    ]);
+    expect(canaryLines((await status({ intervalSeconds: 10, startedAt: new Date(Date.now() - 15_000) })).problems)).toEqual([]);
+    expect(canaryLines((await status()).problems)).toEqual([]);
+    // The route without WATCHDOG_URL says nothing of it either.
+    expect(canaryLines((await api('GET', '/status', { session: ws.owner })).body.data.problems)).toEqual([]);
+  });
+
   it('when the query has an unknown parameter, then 400 naming it', async () => {
     const res = await api('GET', '/status?verbose=1', { session: ws.owner });
     expectDashboardError(res, 400, 'invalid_request');

@@ -69,6 +69,8 @@ describe('the watchdog (docs/reliability.md)', () => {
     expect(status.status).toBe(200);
     const last = Date.parse(status.body.data.canary.last_success_at);
     expect(Date.now() - last).toBeLessThan(3 * INTERVAL_MS);
+    // Passing, and past the two intervals after the start: nothing said of the canary.
+    expect(status.body.data.problems.filter((p: string) => p.includes('canary'))).toEqual([]);
   });
 
   it('when the canary runs, then it shows in no customer’s workspace, pages nobody and leaves a bounded number of rows', async () => {
@@ -111,10 +113,18 @@ describe('the watchdog (docs/reliability.md)', () => {
     expect(late).toEqual([]);
     const failed = stack.watchdog!.runs.filter((r) => r.at > stoppedAt && r.outcome.result === 'failed');
     expect(failed.length).toBeGreaterThanOrEqual(2);
+    // /api/status says so too, naming the last pass (the one before the worker stopped).
+    const member = await signUpAndLogIn(stack.urls.app, stack.orm);
+    const broken = (await dashboard(stack.urls.app, 'GET', '/status', { session: member })).body.data;
+    expect(broken.status).toBe('degraded');
+    expect(Date.parse(broken.canary.last_success_at)).toBeLessThan(stoppedAt + 1000);
+    expect(broken.problems).toContain(`the watchdog canary has not passed since ${broken.canary.last_success_at}: alert → workflow → page is broken somewhere`);
 
     const restartedAt = Date.now();
     await stack.worker.start();
     await until(() => monitor.since(restartedAt).length >= 2, 8 * INTERVAL_MS, 'pings again');
+    const healed = (await dashboard(stack.urls.app, 'GET', '/status', { session: member })).body.data;
+    expect(healed.problems.filter((p: string) => p.includes('canary'))).toEqual([]);
     // The failed runs' incidents are closed once the path works again, then purged.
     const org = await canaryOrg();
     await until(async () => (await count('incidents', { organization_id: org })) <= 3, 10 * INTERVAL_MS, 'leftovers purged');
