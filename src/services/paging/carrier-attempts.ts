@@ -41,6 +41,8 @@ export async function recordCarrierAttempt(
 
 /** An attempt a delivery report settled: how long its carrier took, for the delivery histogram. */
 export interface SettledCarrierAttempt {
+  /** No later attempt of the page exists: the report is on the carrier the page is with now. */
+  current: boolean;
   notificationId: string;
   incidentId: string;
   carrier: string;
@@ -55,19 +57,17 @@ export async function settleCarrierAttempt(
   report: { providerMessageId: string; status: 'delivered' | 'failed'; error: string | null },
 ): Promise<SettledCarrierAttempt | undefined> {
   const now = new Date();
-  const rows = (await k('carrier_attempts')
-    .where({ provider_message_id: report.providerMessageId, status: 'sent' })
-    .update({ status: report.status, error: clip(report.error), settled_at: now })
-    .returning(['notification_id', 'incident_id', 'carrier', 'channel', 'created_at'])) as Array<{
-    notification_id: string;
-    incident_id: string;
-    carrier: string;
-    channel: string;
-    created_at: Date;
-  }>;
+  const { rows } = (await k.raw(
+    `update carrier_attempts a set status = :status, error = :error, settled_at = :now
+      where a.provider_message_id = :id and a.status = 'sent'
+      returning a.notification_id, a.incident_id, a.carrier, a.channel, a.created_at,
+                not exists (select 1 from carrier_attempts later where later.notification_id = a.notification_id and later.created_at > a.created_at) as current`,
+    { status: report.status, error: clip(report.error), now, id: report.providerMessageId },
+  )) as { rows: Array<{ notification_id: string; incident_id: string; carrier: string; channel: string; created_at: Date; current: boolean }> };
   const row = rows[0];
   if (!row) return undefined;
   return {
+    current: row.current,
     notificationId: row.notification_id,
     incidentId: row.incident_id,
     carrier: row.carrier,

@@ -33,10 +33,11 @@ export async function recordCarrierReport(
   const pages = await recordDeliveryReport(k, report);
   // Published latency (docs/reliability.md): from the carrier taking the page to its report of delivery, per carrier.
   if (attempt?.status === 'delivered') observePageDelivery(attempt.channel, attempt.carrier, attempt.deliveredInMs / 1000);
-  if (deps.carrierFailover && attempt) {
-    // Only the page's current carrier reaches here with a page (a moved-on page no longer holds
-    // the old message id). Best effort: a workflow that misses it looks at the end of its wait.
-    await Promise.all(pages.map((page) => wake(deps.temporal, page).catch(() => undefined)));
+  // Woken by the attempt, not the page's row: a report can come before the send recorded the page
+  // as taken (the workflow keeps it while the page is sending). A report on a carrier the page has
+  // moved on from wakes nothing. Best effort: a workflow that misses it looks at the end of its wait.
+  if (deps.carrierFailover && attempt?.current) {
+    await wake(deps.temporal, { id: attempt.notificationId, incidentId: attempt.incidentId }).catch(() => undefined);
   }
   return { pages, attempt };
 }
