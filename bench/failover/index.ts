@@ -80,14 +80,21 @@ export async function benchFailover(say: Say): Promise<Findings> {
     await closeFakes();
     throw err;
   });
+  // Ctrl-C must not leave Postgres, the Temporal server and the fakes running.
+  const onSignal = () => void Promise.all([stack.stop(), closeFakes()]).finally(() => process.exit(130));
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
   try {
     const refused = await scenario(stack, twilio, vonage, say, 'refused', pages);
     const reported = await scenario(stack, twilio, vonage, say, 'reported', pages);
     const onceSent = await scenario(stack, twilio, vonage, say, 'reported_once_sent', pages);
     return findings([refused, reported, onceSent], pages, stack);
   } finally {
+    say('Failover: stopping its stack');
     await stack.stop();
     await closeFakes();
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
   }
 }
 
