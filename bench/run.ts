@@ -22,6 +22,10 @@
  * storm guard), `--grouping-replay-only` the grouping replay of 100,000 alerts over 90 days.
  * `--canary-only [--canary-runs N]` measures the watchdog canary's own cost (canary.ts: CPU ms and
  * rows written per run, idle baseline taken out; docs/reliability.md); never part of the full run.
+ * `--failover-only [--failover-pages N]` measures carrier failover (failover/: Twilio refusing every
+ * SMS, then reporting each undelivered, N incidents one at a time, default 100: from Twilio's
+ * setback to Vonage taking the SMS) on a stack of its own with both carriers; the full run ends
+ * with it, after the main stack has stopped.
  * `--first-sms-only` runs only the 202 → first SMS phases (10/s, 100/s, and 20/s during a 1,000/s
  * dedup storm: paging/dedup-storm.ts) with their CPU-per-incident table (a few minutes).
  * `--cluster [--workers N]` runs the paging and ingestion phases against the cluster shape
@@ -57,6 +61,7 @@ import { benchWhatIf } from './what-if';
 import { benchWhatIfHostile } from './what-if-hostile';
 import { benchGroupingReplay, benchStorm } from './noise';
 import { benchCanary } from './canary';
+import { benchFailover } from './failover';
 
 const say = (line: string) => process.stdout.write(`[bench] ${line}\n`);
 
@@ -77,6 +82,7 @@ type Only =
   | 'storm'
   | 'grouping-replay'
   | 'canary'
+  | 'failover'
   | undefined;
 
 /** The fakes the paging phases send to: Twilio in a process of its own, Slack's Web API and a push service in this one. */
@@ -224,6 +230,7 @@ async function main(): Promise<void> {
       'storm',
       'grouping-replay',
       'canary',
+      'failover',
     ] as const
   ).find((name) => process.argv.includes(`--${name}-only`));
   const only: Only = flag;
@@ -232,6 +239,8 @@ async function main(): Promise<void> {
   if (only === 'scaling' && !cluster) throw new Error('--scaling-only is for --cluster');
   // Parsing needs no stack: the hostile payloads run alone without starting one.
   if (only === 'hostile') return printReport(await benchHostile(say), started, loadAtStart, false);
+  // Failover starts a stack of its own, with both carriers.
+  if (only === 'failover') return printReport(await benchFailover(say), started, loadAtStart);
   // Paging pages through the real Twilio SDK to a wire fake in a process of its own; browser pushes
   // go to a push service fake and incidents are posted in Slack through the real Web API client to
   // its wire fake, both in this process.
@@ -260,8 +269,9 @@ async function main(): Promise<void> {
   const onSignal = () => void Promise.all([stack.stop(), closeFakes()]).finally(() => process.exit(130));
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
+  let findings: Findings;
   try {
-    printReport(await measure(stack, only, fakes, stack.cluster), started, loadAtStart);
+    findings = await measure(stack, only, fakes, stack.cluster);
   } finally {
     say('Stopping the stack');
     await stack.stop();
@@ -269,6 +279,25 @@ async function main(): Promise<void> {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
+  // Last, on a stack of its own: with both carriers configured, the other phases' pages would fail over.
+  if (only === undefined && !cluster) {
+    say('Carrier failover');
+    findings = merged(findings, await benchFailover(say));
+  }
+  printReport(findings, started, loadAtStart);
+}
+
+/** Two runs' findings as one report. */
+function merged(a: Findings, b: Findings): Findings {
+  return {
+    figures: [...a.figures, ...b.figures],
+    rates: [...a.rates, ...b.rates],
+    cpu: [...(a.cpu ?? []), ...(b.cpu ?? [])],
+    phases: { ...a.phases, ...b.phases },
+    perUnit: [...(a.perUnit ?? []), ...(b.perUnit ?? [])],
+    componentCores: [...(a.componentCores ?? []), ...(b.componentCores ?? [])],
+    notes: [...a.notes, ...b.notes],
+  };
 }
 
 main().catch((err: unknown) => {

@@ -17,11 +17,40 @@ export interface SmsCount {
   byTo: Record<string, number>;
 }
 
+/** One SMS request as the fake answered it, taken or refused (the failover phase, bench/failover/). */
+export interface AnsweredSms {
+  to: string;
+  body: string;
+  status: number;
+  /** The message SID, when taken. */
+  sid?: string;
+  /** When the fake answered it, ms since the epoch (the fake's clock). */
+  at: number;
+}
+
+/** A delivery report (StatusCallback) the fake sent, and when Klaxon's answer to it came back. */
+export interface SentReport {
+  sid: string;
+  to: string;
+  /** The SMS's text, to tell its incident. */
+  body: string;
+  messageStatus: string;
+  /** Klaxon's HTTP status; 0 when the request failed. */
+  answer: number;
+  /** When Klaxon's answer arrived, ms since the epoch (the fake's clock). */
+  answeredAt: number;
+}
+
 /** What the bench asks the fake's process (bench/paging/twilio-child.ts). */
 export type FakeAsk =
   | { kind: 'start'; account: { accountSid: string; authToken: string } }
   | { kind: 'count' }
   | { kind: 'messages'; from: number }
+  | { kind: 'answered'; from: number }
+  | { kind: 'fail-to'; to: string; status: number }
+  | { kind: 'report-on-arrival'; to: string; messageStatus: string; errorCode?: string }
+  | { kind: 'report'; sid: string; messageStatus: string; errorCode?: string }
+  | { kind: 'reports'; from: number }
   | { kind: 'cpu' }
   | { kind: 'close' };
 
@@ -30,6 +59,9 @@ export type FakeAnswer =
   | { kind: 'started'; url: string }
   | ({ kind: 'count' } & SmsCount)
   | { kind: 'messages'; messages: ArrivedSms[] }
+  | { kind: 'answered'; requests: AnsweredSms[] }
+  | { kind: 'reports'; reports: SentReport[] }
+  | { kind: 'done' }
   | { kind: 'cpu'; ms: number }
   | { kind: 'closed' };
 
@@ -98,6 +130,33 @@ export class TwilioFakeProcess {
   async messages(from = 0): Promise<ArrivedSms[]> {
     const a = await this.ask({ kind: 'messages', from });
     return a.kind === 'messages' ? a.messages : [];
+  }
+
+  /** SMS requests from the `from`-th on, taken or refused, in answer order. */
+  async answered(from = 0): Promise<AnsweredSms[]> {
+    const a = await this.ask({ kind: 'answered', from });
+    return a.kind === 'answered' ? a.requests : [];
+  }
+
+  /** Makes every SMS to `to` answer a bare HTTP `status` (e.g. 500): Twilio refusing it. */
+  async failTo(to: string, status: number): Promise<void> {
+    await this.ask({ kind: 'fail-to', to, status });
+  }
+
+  /** From now on, each SMS to `to` the fake takes is reported at once (its StatusCallback, signed), e.g. `undelivered` with 30003. */
+  async reportOnArrival(to: string, messageStatus: string, errorCode?: string): Promise<void> {
+    await this.ask({ kind: 'report-on-arrival', to, messageStatus, errorCode });
+  }
+
+  /** Reports on one SMS the fake took, now; the report is then among `reports()`. */
+  async report(sid: string, messageStatus: string, errorCode?: string): Promise<void> {
+    await this.ask({ kind: 'report', sid, messageStatus, errorCode });
+  }
+
+  /** Reports sent from the `from`-th on, with Klaxon's answers. */
+  async reports(from = 0): Promise<SentReport[]> {
+    const a = await this.ask({ kind: 'reports', from });
+    return a.kind === 'reports' ? a.reports : [];
   }
 
   /** CPU time the fake's process has used so far, ms. */

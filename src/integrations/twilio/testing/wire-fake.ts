@@ -29,7 +29,12 @@ const twilioError = (status: number, code: number, message: string) => ({ code, 
  * Twilio at the wire (test/fakes, docs/architecture.md, "Testing"): the REST API the SDK calls for SMS and calls,
  * checked like Twilio checks it, and Twilio calling us back with signed webhooks.
  */
-export async function startTwilioFake(opts: { accountSid: string; authToken: string }) {
+export async function startTwilioFake(opts: {
+  accountSid: string;
+  authToken: string;
+  /** Hears every request the fake took, once its answer is written (e.g. to report on an SMS the moment it arrived). */
+  onAccepted?: (r: TwilioRequest) => void;
+}) {
   const requests: TwilioRequest[] = [];
   /** Every SMS or call request as it arrives (before any delay), by its To number. */
   const arrivals: Array<{ kind: TwilioRequest['kind']; to: string; at: number }> = [];
@@ -45,8 +50,10 @@ export async function startTwilioFake(opts: { accountSid: string; authToken: str
     const m = /^\/2010-04-01\/Accounts\/([^/]+)\/(Messages|Calls)\.json$/.exec((req.url ?? '').split('?')[0]);
     const auth = basicAuth(req.headers.authorization);
     const answer = (status: number, json: object, record?: Omit<TwilioRequest, 'at' | 'status' | 'params' | 'username'>) => {
-      if (record) requests.push({ ...record, params, username: auth?.username ?? null, status, at: Date.now() });
+      const request = record && { ...record, params, username: auth?.username ?? null, status, at: Date.now() };
+      if (request) requests.push(request);
       res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(json));
+      if (request && status < 300) opts.onAccepted?.(request);
     };
     if (!m || req.method !== 'POST') return answer(404, twilioError(404, 20404, 'The requested resource was not found'));
     const kind = m[2] === 'Messages' ? 'message' : 'call';
