@@ -37,6 +37,8 @@ export interface CarrierProgress {
   next: boolean;
   /** How long to wait for `carrier`'s delivery report before it counts as unconfirmed. */
   waitMs: number;
+  /** Its report came before its answer was recorded, and is recorded with it: nothing to wait for. */
+  reported?: true;
 }
 
 /** The carriers a page to `to` on `channel` tries now, in order, leaving out those it already went to. */
@@ -62,7 +64,7 @@ export async function sendThroughCarriers(
   for (const { carrier, sender } of order) {
     try {
       const sent = await callProvider(sender, page);
-      await recordCarrierAttempt(k, {
+      const status = await recordCarrierAttempt(k, {
         notificationId: page.notificationId,
         incidentId: opts.incidentId,
         carrier,
@@ -80,6 +82,7 @@ export async function sendThroughCarriers(
           refusals,
           next: tried.length < opts.routeLength,
           waitMs: confirmationWaitMs(page.channel, opts.failoverAfterSeconds),
+          ...(status !== 'sent' && { reported: true as const }),
         },
       };
     } catch (err) {

@@ -26,6 +26,7 @@ export const PURGED_TABLES = [
   'slack_messages',
   'chat_action_nonces',
   'carrier_attempts',
+  'carrier_early_reports',
   'incident_first_pages',
 ] as const;
 export type PurgedTable = (typeof PURGED_TABLES)[number];

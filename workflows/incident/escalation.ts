@@ -398,7 +398,8 @@ export class Escalator {
     let progress = first;
     for (;;) {
       const id = input.notificationId;
-      await condition(() => this.reported.has(id) || !stillWanted(), progress.waitMs);
+      // A report that came with the carrier's answer (progress.reported) needs no wait.
+      if (!progress.reported) await condition(() => this.reported.has(id) || !stillWanted(), progress.waitMs);
       this.reported.delete(id);
       const failOver = progress.next && stillWanted();
       const report = await lookups.carrierReport({ page: input, carrier: progress.carrier, waitMs: progress.waitMs, settle: failOver });

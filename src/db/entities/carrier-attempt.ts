@@ -52,3 +52,26 @@ export const CarrierAttemptSchema = new EntitySchema<CarrierAttempt>({
     settledAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
   },
 });
+
+/**
+ * A carrier's report that came before its attempt was recorded (written and taken only by
+ * src/services/paging/carrier-attempts.ts): the attempt takes it when it is recorded.
+ */
+export interface CarrierEarlyReport {
+  providerMessageId: string;
+  status: 'delivered' | 'failed';
+  error: string | null;
+  receivedAt: Date;
+}
+
+export const CarrierEarlyReportSchema = new EntitySchema<CarrierEarlyReport>({
+  name: 'CarrierEarlyReport',
+  tableName: 'carrier_early_reports',
+  indexes: [{ name: 'carrier_early_reports_received_at_index', properties: ['receivedAt'] }],
+  properties: {
+    providerMessageId: { type: 'text', primary: true },
+    status: { type: 'text' },
+    error: { type: 'text', nullable: true },
+    receivedAt: { type: 'Date', columnType: 'timestamptz' },
+  },
+});

@@ -54,7 +54,7 @@ import { SsoLoginAttemptSchema } from './sso-login-attempt';
 import { DrillResultSchema, DrillSchema, DrillScheduleSchema } from './drill';
 import { WhatIfRunSchema } from './what-if-run';
 import { WatchdogCanarySchema } from './watchdog-canary';
-import { CarrierAttemptSchema } from './carrier-attempt';
+import { CarrierAttemptSchema, CarrierEarlyReportSchema } from './carrier-attempt';
 import { IncidentFirstPageSchema, LatencyMinuteSchema, LatencyTotalSchema } from './latency-metric';
 import { ServiceGroupingSchema } from './service-grouping';
 
@@ -178,6 +178,7 @@ export const ENTITIES = [
   WhatIfRunSchema,
   WatchdogCanarySchema,
   CarrierAttemptSchema,
+  CarrierEarlyReportSchema,
   ServiceGroupingSchema,
   LatencyMinuteSchema,
   LatencyTotalSchema,

@@ -12,7 +12,11 @@ import type { Carrier } from '../../domain/paging/carrier-routes';
 
 const clip = (message: string | null) => message && message.slice(0, 2000);
 
-/** What a carrier answered a send: it took the page (its message id) or refused it. */
+/**
+ * What a carrier answered a send: it took the page (its message id) or refused it. A report on
+ * the message that came first (holdEarlyReport) is taken in the same statement: the attempt is
+ * recorded settled. Answers the attempt's status.
+ */
 export async function recordCarrierAttempt(
   k: Knex,
   attempt: {
@@ -24,19 +28,40 @@ export async function recordCarrierAttempt(
     providerMessageId: string | null;
     error: string | null;
   },
-): Promise<void> {
-  await k('carrier_attempts').insert({
-    id: randomUUID(),
-    notification_id: attempt.notificationId,
-    incident_id: attempt.incidentId,
-    carrier: attempt.carrier,
-    channel: attempt.channel,
-    provider_message_id: attempt.providerMessageId,
-    status: attempt.status,
-    error: clip(attempt.error),
-    created_at: new Date(),
-    settled_at: null,
-  });
+): Promise<'sent' | 'refused' | 'delivered' | 'failed'> {
+  const now = new Date();
+  const { rows } = (await k.raw(
+    `with early as (delete from carrier_early_reports where provider_message_id = :pmid and :status = 'sent' returning status, error)
+     insert into carrier_attempts (id, notification_id, incident_id, carrier, channel, provider_message_id, status, error, created_at, settled_at)
+     select :id, :notificationId, :incidentId, :carrier, :channel, :pmid, coalesce(e.status, :status), coalesce(e.error, :error), :now,
+            case when e.status is null then null else cast(:now as timestamptz) end
+       from (select 1) as one left join early e on true
+     returning status`,
+    {
+      id: randomUUID(),
+      notificationId: attempt.notificationId,
+      incidentId: attempt.incidentId,
+      carrier: attempt.carrier,
+      channel: attempt.channel,
+      pmid: attempt.providerMessageId,
+      status: attempt.status,
+      error: clip(attempt.error),
+      now,
+    },
+  )) as { rows: Array<{ status: 'sent' | 'refused' | 'delivered' | 'failed' }> };
+  return rows[0]!.status;
+}
+
+/**
+ * A report on a message no attempt (and no page) holds yet: the carrier reported before Klaxon
+ * recorded its answer to the send. Kept for the attempt to take (recordCarrierAttempt); the first
+ * report wins.
+ */
+export async function holdEarlyReport(k: Knex, report: { providerMessageId: string; status: 'delivered' | 'failed'; error: string | null }): Promise<void> {
+  await k('carrier_early_reports')
+    .insert({ provider_message_id: report.providerMessageId, status: report.status, error: clip(report.error), received_at: new Date() })
+    .onConflict('provider_message_id')
+    .ignore();
 }
 
 /** An attempt a delivery report settled: how long its carrier took, for the delivery histogram. */

@@ -46,6 +46,8 @@ export async function purgeExpired(k: Knex, cutoffs: RetentionCutoffs, opts: Pur
     ['idempotency_records', 'expires_at < ?', [cutoffs.idempotencyExpiredBefore]],
     ['ingest_outbox', 'delivered_at < ?', [cutoffs.outboxDeliveredBefore]],
     ['provider_callbacks', 'received_at < ?', [cutoffs.callbacksReceivedBefore]],
+    // A carrier's report whose attempt never came to take it.
+    ['carrier_early_reports', 'received_at < ?', [cutoffs.callbacksReceivedBefore]],
     ['dev_deliveries', 'created_at < ?', [cutoffs.devInboxCreatedBefore]],
     [
       'sessions',

@@ -1,5 +1,6 @@
 import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import { knexOf } from '../../../src/db/knex';
+import { recordCarrierAttempt, recordCarrierReport } from '../../../src/services/paging';
 import { startVonageFake, type VonageFake, type VonageRequest } from '../../../src/integrations/vonage/testing/wire-fake';
 import type { TwilioFake, TwilioRequest } from '../../../src/integrations/twilio/testing/wire-fake';
 import { dashboard, memberSession } from '../../support/dashboard';
@@ -251,5 +252,34 @@ describe("the carriers' circuit breaker", () => {
     await vonage.waitFor('message', vonageSms(healthy), 10_000);
     expect(twilio.requests.slice(before).filter(twilioTo(healthy))).toHaveLength(0);
     for (const to of refused) twilio.clearFailure(to);
+  });
+});
+
+describe('a report that comes before the carrier’s answer is recorded', () => {
+  it('when the report arrives first, then it is held, and the attempt recorded after takes it settled, so nothing waits for it', async () => {
+    const providerMessageId = `SM${randomBytes(16).toString('hex')}`;
+    const report = { providerMessageId, status: 'failed' as const, error: 'provider reported undelivered (30003)' };
+    const first = await recordCarrierReport({ orm: stack.orm, temporal: stack.temporal, carrierFailover: true }, report);
+    expect(first).toEqual({ pages: [], attempt: undefined });
+    expect(await db()('carrier_early_reports').where({ provider_message_id: providerMessageId }).first('status')).toEqual({ status: 'failed' });
+
+    const { incidentId } = await incidentPaging('sms');
+    const page = await waitFor(async () => pageOf(incidentId), 10_000, 'a page');
+    const status = await recordCarrierAttempt(db(), {
+      notificationId: page.id,
+      incidentId,
+      carrier: 'twilio',
+      channel: 'sms',
+      status: 'sent',
+      providerMessageId,
+      error: null,
+    });
+    expect(status).toBe('failed');
+    expect(await db()('carrier_attempts').where({ provider_message_id: providerMessageId }).first('status', 'error')).toEqual({
+      status: 'failed',
+      error: 'provider reported undelivered (30003)',
+    });
+    // Taken once: the held report is gone.
+    expect(await db()('carrier_early_reports').where({ provider_message_id: providerMessageId }).first()).toBeUndefined();
   });
 });
