@@ -6,6 +6,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { CHANNELS, displayAddress, isChannelId } from '../../src/domain/channels';
 import { describeFailover, type CarrierFinal, type CarrierSetback } from '../../src/domain/paging/failover';
+import { UNKNOWN_OUTCOME_NOTE } from '../../src/domain/paging/page-outcome';
 import { recordPageEntry } from '../../src/services/incident';
 import { carrierAttemptsOf, readPageContext, settlePage, settleUnconfirmed, type SendPageInput } from '../../src/services/paging';
 
@@ -56,7 +57,10 @@ export function createFailoverActivities({ orm }: { orm: MikroORM }) {
 
   /**
    * The failover's line on the timeline, at the reserved seq: each carrier left and why, and how
-   * the last did. When the last one failed too, the page's row says so.
+   * the last did. When the last one failed too, the page's row says so. A send to the next carrier
+   * retried while an earlier one's outcome was unknown (a worker killed after the carrier took it,
+   * or a workflow task retried while its send ran) may have reached it twice: the line says so, as
+   * a page's own entry does (the paging guarantee: a doubled page is always marked).
    */
   async function recordFailover(line: FailoverLine): Promise<void> {
     const k = knex();
@@ -75,11 +79,12 @@ export function createFailoverActivities({ orm }: { orm: MikroORM }) {
       });
     }
     const who = userEmail ? `${userEmail} (${target})` : target;
+    const retried = (page?.unknown_outcome_retries ?? 0) > 0;
     await recordPageEntry(k, {
       incidentId: line.incidentId,
       seq: line.seq,
       channel,
-      message: `${describeFailover(label, channel, line.setbacks, line.final, line.waitMs)}: page to ${who}`,
+      message: `${describeFailover(label, channel, line.setbacks, line.final, line.waitMs)}: page to ${who}${retried ? `; ${UNKNOWN_OUTCOME_NOTE}` : ''}`,
       data: {
         kind: 'failover',
         channel,
@@ -90,6 +95,7 @@ export function createFailoverActivities({ orm }: { orm: MikroORM }) {
           { carrier: line.final.carrier, outcome: line.final.status, error: line.final.error },
         ],
         delivered_in_ms: line.final.deliveredInMs,
+        unknown_outcome_retry: retried,
       },
     });
   }
