@@ -125,10 +125,16 @@ export async function recordedProgress(
   tried.push(page.provider);
   const configured = carriers.senders[page.channel] ?? [];
   const route = carriersFor(page.to, carriers.routes, new Set(configured.map((c) => c.carrier)));
+  // The refusals before the carrier took it: a retry that finds the page sent still has the failover line written.
+  const taken = attempts.findIndex((a) => a.carrier === page.provider && a.status !== 'refused');
+  const refusals = attempts
+    .slice(0, taken === -1 ? attempts.length : taken)
+    .filter((a) => a.status === 'refused' && a.carrier !== page.provider)
+    .map((a) => ({ carrier: a.carrier, error: a.error ?? 'refused' }));
   return {
     carrier: page.provider,
     tried,
-    refusals: [],
+    refusals,
     next: route.some((c) => !tried.includes(c)),
     waitMs: confirmationWaitMs(page.channel, carriers.failoverAfterSeconds),
   };
