@@ -131,6 +131,8 @@ const envSchema = z.object({
     .optional(),
   // How long an SMS waits for its carrier's delivery report before the next carrier is tried (a call: a minute more, to ring).
   FAILOVER_AFTER_SECONDS: z.coerce.number().int().min(1).max(3600).default(DEFAULT_FAILOVER_AFTER_SECONDS),
+  // Failing over on a failed or missing delivery report (the workflow waits for it): off until its replay hazard is fixed (docs/reliability.md, "Carriers").
+  FAILOVER_ON_REPORTS: z.enum(['true', 'false', '1', '0']).default('false'),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -198,6 +200,8 @@ export interface Config {
 export interface CarriersConfig {
   routes: CarrierRoutes;
   failoverAfterSeconds: number;
+  /** The workflow waits for each carrier's report and fails over on a failure or silence; off: only a refusal fails over. */
+  onReports: boolean;
 }
 
 /** WATCHDOG_URL and WATCHDOG_INTERVAL_SECONDS: where the heartbeat goes, and how often the canary runs. */
@@ -371,7 +375,7 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): Config {
     monitors: { allowPrivate: allowPrivateTargets(e), minIntervalSeconds: e.MONITOR_MIN_INTERVAL_SECONDS },
     targets: { allowPrivate: allowPrivateTargets(e) },
     watchdog: watchdogConfig(e),
-    carriers: { routes: carrierRoutes(e.CARRIER_ROUTES), failoverAfterSeconds: e.FAILOVER_AFTER_SECONDS },
+    carriers: { routes: carrierRoutes(e.CARRIER_ROUTES), failoverAfterSeconds: e.FAILOVER_AFTER_SECONDS, onReports: isTrue(e.FAILOVER_ON_REPORTS) },
     sso: { ca: e.SSO_CA_FILE === undefined ? undefined : contentOrFile('SSO_CA_FILE', e.SSO_CA_FILE, () => false), dnsResolvers: e.DNS_RESOLVERS },
   };
 }

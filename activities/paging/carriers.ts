@@ -23,6 +23,8 @@ export interface PagingCarriers {
   senders: Partial<Record<ChannelId, CarrierSender[]>>;
   routes: CarrierRoutes;
   failoverAfterSeconds: number;
+  /** FAILOVER_ON_REPORTS: the workflow is told the carriers' progress, to wait for reports and fail over on them. */
+  onReports: boolean;
 }
 
 /** What the workflow learns of a phone page's carriers: whom to wait for, how long, and whether another remains. */

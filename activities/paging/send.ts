@@ -58,7 +58,7 @@ export function createPagingSendActivities({ orm, senders, carriers, links }: Pa
 
   /** The outcome of a page found already sent, with its carriers' progress when a carrier took it. */
   async function withProgress(k: Knex, input: SendPageInput, o: PageOutcome): Promise<SendOutcome> {
-    if (!carriers || !o.provider || !isChannelId(o.channel) || !carriers.senders[o.channel]?.length) return o;
+    if (!carriers?.onReports || !o.provider || !isChannelId(o.channel) || !carriers.senders[o.channel]?.length) return o;
     const progress = await recordedProgress(k, carriers, { notificationId: input.notificationId, channel: o.channel, to: o.target, provider: o.provider });
     return progress ? { ...o, carrier: progress } : o;
   }
@@ -122,7 +122,8 @@ export function createPagingSendActivities({ orm, senders, carriers, links }: Pa
       ? inAppNotificationCte({ notificationId: input.notificationId, incidentId: input.incidentId, userId: input.job.userId }, incident)
       : undefined;
     const sentOutcome = await recordPageOutcome(k, input, { ...base, status: 'sent', error: null, provider: sent.provider }, userEmail, inApp);
-    return progress ? { ...sentOutcome, carrier: progress } : sentOutcome;
+    // Only with FAILOVER_ON_REPORTS does the workflow follow the carriers (a refusal failed over above either way).
+    return progress && carriers?.onReports ? { ...sentOutcome, carrier: progress } : sentOutcome;
   }
 
   /** Sends through the route's carriers for the number, leaving out those already tried. */

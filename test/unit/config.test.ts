@@ -126,10 +126,12 @@ describe('configuration', () => {
   });
 
   it('when CARRIER_ROUTES and FAILOVER_AFTER_SECONDS are set, then phone pages follow them; unset, every carrier in the default order after 30 s; a bad value names the variable and the prefix', () => {
-    expect(loadConfig({}).carriers).toEqual({ routes: {}, failoverAfterSeconds: 30 });
+    expect(loadConfig({}).carriers).toEqual({ routes: {}, failoverAfterSeconds: 30, onReports: false });
+    expect(loadConfig({ FAILOVER_ON_REPORTS: 'true' }).carriers.onReports).toBe(true);
     expect(loadConfig({ CARRIER_ROUTES: '{"+49": ["vonage", "twilio"], "+1": ["twilio"]}', FAILOVER_AFTER_SECONDS: '10' }).carriers).toEqual({
       routes: { '+49': ['vonage', 'twilio'], '+1': ['twilio'] },
       failoverAfterSeconds: 10,
+      onReports: false,
     });
     const messageOf = (env: Record<string, string>) => {
       try {
@@ -149,6 +151,7 @@ describe('configuration', () => {
     expect(messageOf({ CARRIER_ROUTES: '["vonage"]' })).toMatch(/^invalid configuration: CARRIER_ROUTES: /);
     for (const bad of ['0', '3601', 'soon', '2.5'])
       expect(messageOf({ FAILOVER_AFTER_SECONDS: bad })).toMatch(/^invalid configuration: FAILOVER_AFTER_SECONDS: /);
+    expect(messageOf({ FAILOVER_ON_REPORTS: 'yes' })).toMatch(/^invalid configuration: FAILOVER_ON_REPORTS: /);
   });
 
   it('when a variable is malformed, then the error names it', () => {

@@ -39,6 +39,7 @@ export async function recordFailoverHistory(save: (scenario: string, history: Hi
       VONAGE_SIGNATURE_SECRET: vonageAccount.signatureSecret,
       VONAGE_API_URL: vonage.url,
       FAILOVER_AFTER_SECONDS: '30',
+      FAILOVER_ON_REPORTS: 'true',
     },
   });
   try {

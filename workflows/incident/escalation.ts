@@ -66,6 +66,16 @@ const responderLookup = proxyLocalActivities<PagingActivities>({
   startToCloseTimeout: '5 seconds',
   retry: { initialInterval: '200 milliseconds', backoffCoefficient: 2, maximumInterval: '2 seconds', maximumAttempts: 3 },
 });
+/**
+ * A failover's steps (docs/reliability.md, "Carriers"): how the carrier did, the line. Remote, not
+ * local: they run beside other coroutines' local activities (an alert batch's projection), and
+ * local activities resolving in a different order on replay than they did live would make the run
+ * take another path; a remote activity's result has its place in the history.
+ */
+const failoverSteps = proxyActivities<PagingActivities>({
+  startToCloseTimeout: '10 seconds',
+  retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds' },
+});
 const delivery = proxyActivities<PagingActivities>({
   startToCloseTimeout: RETRY_ATTEMPT_TIMEOUT_MS,
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 8 },
@@ -402,13 +412,14 @@ export class Escalator {
       if (!progress.reported) await condition(() => this.reported.has(id) || !stillWanted(), progress.waitMs);
       this.reported.delete(id);
       const failOver = progress.next && stillWanted();
-      const report = await lookups.carrierReport({ page: input, carrier: progress.carrier, waitMs: progress.waitMs, settle: failOver });
+      const report = await failoverSteps.carrierReport({ page: input, carrier: progress.carrier, waitMs: progress.waitMs, settle: failOver });
       if (report.status === 'delivered' || !failOver) {
         const final: CarrierFinal = { carrier: progress.carrier, status: report.status, deliveredInMs: report.deliveredInMs, error: report.error };
         return this.recordFailover(input, setbacks, final, progress.waitMs);
       }
       setbacks.push({ carrier: progress.carrier, kind: report.status, error: report.error });
-      const next = await this.attempt({ ...input, failover: { tried: progress.tried } }, true);
+      // The send to the next carrier is remote too (see failoverSteps).
+      const next = await this.attempt({ ...input, failover: { tried: progress.tried } }, false);
       if ('reason' in next) {
         const final: CarrierFinal = { carrier: progress.carrier, status: 'failed', deliveredInMs: null, error: next.reason };
         return this.recordFailover(input, setbacks, final, progress.waitMs);
@@ -425,7 +436,7 @@ export class Escalator {
   private async recordFailover(input: SendPageInput, setbacks: CarrierSetback[], final: CarrierFinal, waitMs: number): Promise<void> {
     if (setbacks.length === 0) return;
     const seq = (await this.incident.reservePageSeq(() => true))!;
-    await lookups.recordFailover({ incidentId: input.incidentId, seq, page: input, setbacks, final, waitMs });
+    await failoverSteps.recordFailover({ incidentId: input.incidentId, seq, page: input, setbacks, final, waitMs });
   }
 
   private async awaitAckTimeout(sameSpell: () => boolean, stopped: () => boolean): Promise<void> {

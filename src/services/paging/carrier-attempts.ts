@@ -64,6 +64,11 @@ export async function holdEarlyReport(k: Knex, report: { providerMessageId: stri
     .ignore();
 }
 
+/** A held report its attempt will not take (the report settled the attempt itself). */
+export async function dropEarlyReport(k: Knex, providerMessageId: string): Promise<void> {
+  await k('carrier_early_reports').where({ provider_message_id: providerMessageId }).del();
+}
+
 /** An attempt a delivery report settled: how long its carrier took, for the delivery histogram. */
 export interface SettledCarrierAttempt {
   /** No later attempt of the page exists: the report is on the carrier the page is with now. */

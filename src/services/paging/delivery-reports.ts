@@ -10,7 +10,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { incidentWorkflowId, pageDeliveryReportSignal } from '../../contracts/workflows';
 import { knexOf } from '../../db/knex';
 import { TEMPORAL_CALL_MS, withinDeadline } from '../../temporal/deadline';
-import { holdEarlyReport, settleCarrierAttempt, type SettledCarrierAttempt } from './carrier-attempts';
+import { dropEarlyReport, holdEarlyReport, settleCarrierAttempt, type SettledCarrierAttempt } from './carrier-attempts';
 import { recordDeliveryReport } from './pages';
 import { observePageDelivery } from '../status/latency-metrics';
 
@@ -29,10 +29,18 @@ export async function recordCarrierReport(
   const k = knexOf(deps.orm);
   // The attempt first: a send that records the page as taken after this (markPageSent) reads the
   // settled attempt, and one that recorded it before is matched by the page's update below.
-  const attempt = await settleCarrierAttempt(k, report);
-  const pages = await recordDeliveryReport(k, report);
+  let attempt = await settleCarrierAttempt(k, report);
+  let pages = await recordDeliveryReport(k, report);
   // Neither an attempt nor a page holds the message yet: the report came first; the attempt takes it.
-  if (!attempt && pages.length === 0) await holdEarlyReport(k, report);
+  if (!attempt && pages.length === 0) {
+    await holdEarlyReport(k, report);
+    // An attempt recorded between the two reads did not see the held report: it is settled now instead.
+    attempt = await settleCarrierAttempt(k, report);
+    if (attempt) {
+      await dropEarlyReport(k, report.providerMessageId);
+      pages = await recordDeliveryReport(k, report);
+    }
+  }
   // Published latency (docs/reliability.md): from the carrier taking the page to its report of delivery, per carrier.
   if (attempt?.status === 'delivered') observePageDelivery(attempt.channel, attempt.carrier, attempt.deliveredInMs / 1000);
   // Woken by the attempt, not the page's row: a report can come before the send recorded the page

@@ -35,6 +35,7 @@ beforeAll(async () => {
     VONAGE_API_URL: vonage.url,
     // Twilio first for every number; a page Twilio never confirms goes to Vonage after 1 s.
     FAILOVER_AFTER_SECONDS: '1',
+    FAILOVER_ON_REPORTS: 'true',
   }));
 });
 

@@ -41,6 +41,7 @@ beforeAll(async () => {
       VONAGE_SIGNATURE_SECRET: vonageAccount.signatureSecret,
       VONAGE_API_URL: vonage.url,
       FAILOVER_AFTER_SECONDS: String(FAILOVER_AFTER_SECONDS),
+      FAILOVER_ON_REPORTS: 'true',
       CARRIER_ROUTES: JSON.stringify({ '+4930': ['vonage', 'twilio'] }),
     },
   });
