@@ -76,7 +76,12 @@ export async function benchFailover(say: Say): Promise<Findings> {
   });
   const closeFakes = () => Promise.all([twilio.close(), vonage.close()]);
   say('Failover: starting a stack with both carriers (Twilio and Vonage wire fakes)');
-  const stack = await startBenchStack(say, { ...twilio.env, ...vonage.env, FAILOVER_AFTER_SECONDS: String(FAILOVER_AFTER_SECONDS), FAILOVER_ON_REPORTS: 'true' }).catch(async (err) => {
+  const stack = await startBenchStack(say, {
+    ...twilio.env,
+    ...vonage.env,
+    FAILOVER_AFTER_SECONDS: String(FAILOVER_AFTER_SECONDS),
+    FAILOVER_ON_REPORTS: 'true',
+  }).catch(async (err) => {
     await closeFakes();
     throw err;
   });

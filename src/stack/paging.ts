@@ -18,7 +18,12 @@ export function pagingDeps(config: Config, orm: MikroORM): { senders: Record<Cha
   const { senders, carriers } = createPagingSenders(config.notify, { orm, sealer: createSealer(secret) });
   return {
     senders,
-    carriers: { senders: carriers, routes: config.carriers.routes, failoverAfterSeconds: config.carriers.failoverAfterSeconds, onReports: config.carriers.onReports },
+    carriers: {
+      senders: carriers,
+      routes: config.carriers.routes,
+      failoverAfterSeconds: config.carriers.failoverAfterSeconds,
+      onReports: config.carriers.onReports,
+    },
     links: { appUrl: config.urls.app, secret, ttlSeconds: config.pageLinkTtlSeconds },
   };
 }
