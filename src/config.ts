@@ -272,6 +272,8 @@ export interface NotifyConfig {
   appUrl: string;
   /** ALLOW_PRIVATE_TARGETS (or MONITOR_ALLOW_PRIVATE): push endpoints on private addresses allowed (metadata endpoints never). */
   allowPrivateTargets: boolean;
+  /** FAILOVER_ON_REPORTS: a carrier's report wakes the page's workflow only when it may fail the page over (docs/reliability.md, "Carriers"). */
+  failoverOnReports?: boolean;
 }
 
 function tlsFiles(e: Env): ApiKeyConfig['tls'] {
@@ -426,5 +428,6 @@ function notifyConfig(e: Env, env: NodeJS.ProcessEnv): NotifyConfig {
     dataDir: path.resolve(e.KLAXON_DATA_DIR),
     appUrl: trimSlash(e.APP_URL ?? `http://localhost:${e.APP_PORT}`),
     allowPrivateTargets: allowPrivateTargets(e),
+    failoverOnReports: isTrue(e.FAILOVER_ON_REPORTS),
   };
 }

@@ -185,7 +185,7 @@ export function providerHooks(deps: ProviderHookDeps): Router[] {
     return label ? `${label} link` : undefined;
   };
   const chatActions = createChatActionRouter(deps, { prefix: '/hooks/chat', via: CHAT_LINK_VIA, viaOf });
-  const hookDeps = { ...deps, carrierFailover: configuredCarriers(deps.notify).length > 1 };
+  const hookDeps = { ...deps, carrierFailover: deps.notify.failoverOnReports === true && configuredCarriers(deps.notify).length > 1 };
   return [chatActions, ...moduleList().flatMap((p) => (p.hooks ? [p.hooks(hookDeps)] : []))];
 }
 

@@ -171,6 +171,7 @@ describe('paging provider configuration', () => {
       dataDir: path.resolve('.klaxon'),
       appUrl: 'http://localhost:3000',
       allowPrivateTargets: false,
+      failoverOnReports: false,
     });
     expect([twilioSettings, sendgridSettings, smtpUrl, apnsSettings, fcmSettings, slackSettings].map((settings) => settings(notify))).toEqual([
       undefined,
