@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { addContactMethod } from '../../src/services/paging/contacts';
 import { createEscalationPolicy, setServicePolicy } from '../../src/services/paging/escalation-policies';
@@ -6,6 +6,7 @@ import { addNotificationRule } from '../../src/services/paging/notification-rule
 import { createSource } from '../../src/services/ingest/sources';
 import { knexOf } from '../../src/db/knex';
 import { startTwilioFake, type TwilioFake } from '../../src/integrations/twilio/testing/wire-fake';
+import { startVonageFake, type VonageFake } from '../../src/integrations/vonage/testing/wire-fake';
 import { startTestStack, type TestStack } from './stack';
 import { addMember } from './workspace';
 
@@ -17,6 +18,30 @@ export async function twilioAccount(): Promise<{ fake: TwilioFake; env: Record<s
   return {
     fake,
     env: { TWILIO_ACCOUNT_SID: accountSid, TWILIO_AUTH_TOKEN: authToken, TWILIO_FROM_NUMBER: '+15550000000', TWILIO_API_BASE_URL: fake.url },
+  };
+}
+
+/** A Vonage account for a test file (the second carrier, docs/reliability.md "Carriers"): the fake, and the env that points the stack at it. */
+export async function vonageAccount(): Promise<{ fake: VonageFake; env: Record<string, string> }> {
+  const account = {
+    apiKey: randomBytes(4).toString('hex'),
+    apiSecret: `vonage-secret-${randomBytes(8).toString('hex')}`,
+    applicationId: randomUUID(),
+    privateKey: generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    signatureSecret: `signature-${randomBytes(16).toString('hex')}`,
+  };
+  const fake = await startVonageFake(account);
+  return {
+    fake,
+    env: {
+      VONAGE_API_KEY: account.apiKey,
+      VONAGE_API_SECRET: account.apiSecret,
+      VONAGE_APPLICATION_ID: account.applicationId,
+      VONAGE_PRIVATE_KEY: account.privateKey,
+      VONAGE_FROM: '+15550003333',
+      VONAGE_SIGNATURE_SECRET: account.signatureSecret,
+      VONAGE_API_URL: fake.url,
+    },
   };
 }
 

@@ -1,8 +1,7 @@
-import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import { knexOf } from '../../../src/db/knex';
 import type { TwilioFake } from '../../../src/integrations/twilio/testing/wire-fake';
-import { startVonageFake, type VonageFake } from '../../../src/integrations/vonage/testing/wire-fake';
-import { notificationsOf, pagingService, phoneNumber, responder, startPagingStack, trigger } from '../../support/paging';
+import type { VonageFake } from '../../../src/integrations/vonage/testing/wire-fake';
+import { notificationsOf, pagingService, phoneNumber, responder, startPagingStack, vonageAccount, trigger } from '../../support/paging';
 import type { TestStack } from '../../support/stack';
 import { sleep, waitFor } from '../../support/wait';
 import { seedWorkspace } from '../../support/workspace';
@@ -10,28 +9,15 @@ import { seedWorkspace } from '../../support/workspace';
 // docs/reliability.md, "Carriers": without FAILOVER_ON_REPORTS (the default) a refusal still goes
 // to the next carrier at once, inside the send, while a failed or missing report changes nothing:
 // the incident's workflow takes no step it did not take before failover existed.
-const vonageAccount = {
-  apiKey: randomBytes(4).toString('hex'),
-  apiSecret: `vonage-secret-${randomBytes(8).toString('hex')}`,
-  applicationId: randomUUID(),
-  privateKey: generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
-  signatureSecret: `signature-${randomBytes(16).toString('hex')}`,
-};
-
 let stack: TestStack;
 let twilio: TwilioFake;
 let vonage: VonageFake;
 
 beforeAll(async () => {
-  vonage = await startVonageFake(vonageAccount);
+  let vonageEnv: Record<string, string>;
+  ({ fake: vonage, env: vonageEnv } = await vonageAccount());
   ({ stack, twilio } = await startPagingStack({
-    VONAGE_API_KEY: vonageAccount.apiKey,
-    VONAGE_API_SECRET: vonageAccount.apiSecret,
-    VONAGE_APPLICATION_ID: vonageAccount.applicationId,
-    VONAGE_PRIVATE_KEY: vonageAccount.privateKey,
-    VONAGE_FROM: '+15550003333',
-    VONAGE_SIGNATURE_SECRET: vonageAccount.signatureSecret,
-    VONAGE_API_URL: vonage.url,
+    ...vonageEnv,
     FAILOVER_AFTER_SECONDS: '1',
   }));
 });

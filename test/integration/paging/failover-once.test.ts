@@ -1,8 +1,7 @@
-import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import { knexOf } from '../../../src/db/knex';
 import type { TwilioFake } from '../../../src/integrations/twilio/testing/wire-fake';
-import { startVonageFake, type VonageFake } from '../../../src/integrations/vonage/testing/wire-fake';
-import { pagingService, responder, startPagingStack, trigger } from '../../support/paging';
+import type { VonageFake } from '../../../src/integrations/vonage/testing/wire-fake';
+import { pagingService, responder, startPagingStack, vonageAccount, trigger } from '../../support/paging';
 import type { TestStack } from '../../support/stack';
 import { waitFor } from '../../support/wait';
 import { seedWorkspace } from '../../support/workspace';
@@ -11,28 +10,15 @@ import { seedWorkspace } from '../../support/workspace';
 // once, and a send that may have doubled it is marked on the timeline, also when it is the send
 // to the next carrier of a failover (found by the fault suite: two Vonage SMS for one page, the
 // second a retry after the first's outcome was unknown, under an unmarked failover line).
-const vonageAccount = {
-  apiKey: randomBytes(4).toString('hex'),
-  apiSecret: `vonage-secret-${randomBytes(8).toString('hex')}`,
-  applicationId: randomUUID(),
-  privateKey: generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
-  signatureSecret: `signature-${randomBytes(16).toString('hex')}`,
-};
-
 let stack: TestStack;
 let twilio: TwilioFake;
 let vonage: VonageFake;
 
 beforeAll(async () => {
-  vonage = await startVonageFake(vonageAccount);
+  let vonageEnv: Record<string, string>;
+  ({ fake: vonage, env: vonageEnv } = await vonageAccount());
   ({ stack, twilio } = await startPagingStack({
-    VONAGE_API_KEY: vonageAccount.apiKey,
-    VONAGE_API_SECRET: vonageAccount.apiSecret,
-    VONAGE_APPLICATION_ID: vonageAccount.applicationId,
-    VONAGE_PRIVATE_KEY: vonageAccount.privateKey,
-    VONAGE_FROM: '+15550003333',
-    VONAGE_SIGNATURE_SECRET: vonageAccount.signatureSecret,
-    VONAGE_API_URL: vonage.url,
+    ...vonageEnv,
     // Twilio first for every number; a page Twilio never confirms goes to Vonage after 1 s.
     FAILOVER_AFTER_SECONDS: '1',
     FAILOVER_ON_REPORTS: 'true',
